@@ -1,0 +1,52 @@
+import { Scalar } from "@scalar/hono-api-reference";
+import { Hono } from "hono";
+import { cors } from "hono/cors";
+import { requestId } from "hono/request-id";
+import type { AppDeps } from "./deps.ts";
+import { readToken } from "./lib/auth.ts";
+import type { AppEnv } from "./lib/context.ts";
+import { errorBody, errorResponse } from "./lib/errors.ts";
+import { SERVICES } from "./services/index.ts";
+
+export type { AppDeps } from "./deps.ts";
+
+/** The whole edge: every service under its gateway prefix, built from the dependencies it is given. */
+export function createApp(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+
+  app.use(requestId());
+  app.use(cors({ origin: "*", credentials: false, exposeHeaders: ["x-request-id"] }));
+  app.use(async (c, next) => {
+    c.set("deps", deps);
+    const started = performance.now();
+    await next();
+    deps.logger({
+      level: c.res.status >= 500 ? "error" : "info",
+      requestId: c.get("requestId"),
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round(performance.now() - started),
+    });
+  });
+  app.use(readToken);
+
+  for (const service of SERVICES) app.route(service.prefix, service.router);
+
+  app.get("/", (c) =>
+    c.json({ name: "booth", docs: "/docs", services: SERVICES.map((s) => ({ name: s.name, prefix: s.prefix })) }),
+  );
+  app.get(
+    "/docs",
+    Scalar({
+      pageTitle: "Booth API",
+      sources: SERVICES.map((s) => ({ title: s.title, url: `${s.prefix}/openapi.json` })),
+    }),
+  );
+
+  app.notFound((c) => c.json(errorBody(404, `Cannot ${c.req.method} ${c.req.path}`), 404));
+  app.onError((err, c) => errorResponse(c, err, deps.logger));
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

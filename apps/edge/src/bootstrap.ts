@@ -1,0 +1,90 @@
+import { mkdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { createDb, type Db, schema } from "@booth/db";
+import { arrayContains, eq } from "drizzle-orm";
+import { type AppConfig, type AppDeps, defaultConfig, jsonLogger, type Logger, systemClock } from "./deps.ts";
+import { hashPassword } from "./lib/password.ts";
+import { loadKeys } from "./lib/tokens.ts";
+import { type Cache, memoryCache, redisCache, upstashCache } from "./ports/cache.ts";
+import { outboxMailer, outboxSms } from "./ports/messaging.ts";
+import { localStorage } from "./ports/storage.ts";
+import { createAccount, normalizeEmail } from "./services/user/accounts.ts";
+import { linkToken } from "./services/user/codes.ts";
+
+type Env = Record<string, string | undefined>;
+
+export async function cacheFromEnv(env: Env, prefix = ""): Promise<Cache> {
+  if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN)
+    return upstashCache(env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN, prefix);
+  if (env.REDIS_URL) return redisCache(env.REDIS_URL, prefix);
+  return memoryCache();
+}
+
+export function configFromEnv(env: Env, port: number): AppConfig {
+  return {
+    publicUrl: env.PUBLIC_URL ?? `http://127.0.0.1:${port}`,
+    webUrl: env.WEB_URL ?? defaultConfig.webUrl,
+    emailResendSeconds: Number(env.EMAIL_RESEND_SECONDS ?? defaultConfig.emailResendSeconds),
+  };
+}
+
+/** Everything the edge needs, from the environment; embedded defaults for whatever is unset. */
+export async function depsFromEnv(env: Env, logger: Logger = jsonLogger) {
+  const port = Number(env.PORT ?? 8787);
+  // npm runs workspace scripts inside the workspace; relative paths mean the folder npm was started from.
+  const dataDir = resolve(env.INIT_CWD ?? ".", env.DATA_DIR ?? ".data");
+  await mkdir(dataDir, { recursive: true });
+  const database = await createDb({ url: env.DATABASE_URL, dataDir: join(dataDir, "pglite") });
+  await database.migrate();
+  const cache = await cacheFromEnv(env);
+  const keys = await loadKeys({ privateJwk: env.JWT_PRIVATE_KEY, dataDir });
+  const deps: AppDeps = {
+    db: database.db,
+    cache,
+    clock: systemClock,
+    keys,
+    mailer: outboxMailer(database.db),
+    sms: outboxSms(database.db),
+    storage: localStorage(join(dataDir, "storage")),
+    logger,
+    config: configFromEnv(env, port),
+  };
+  return { deps, port, database, dataDir };
+}
+
+/**
+ * The first admin: ADMIN_EMAIL / ADMIN_PASSWORD make sure that account exists with the admin role (idempotent).
+ * Without them, an instance that has no admin yet gets one with a random password, returned to be shown once.
+ */
+export async function ensureAdmin(db: Db, env: Env, now: Date): Promise<{ email: string; password?: string } | null> {
+  if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
+    const email = normalizeEmail(env.ADMIN_EMAIL);
+    const passwordHash = await hashPassword(env.ADMIN_PASSWORD);
+    await db.transaction(async (tx) => {
+      const [existing] = await tx.select().from(schema.users).where(eq(schema.users.email, email)).for("update");
+      if (!existing) {
+        await createAccount(tx, { email, passwordHash, roles: ["user", "admin"], emailStatus: "VERIFIED", now });
+        return;
+      }
+      const roles = existing.roles.includes("admin") ? existing.roles : [...existing.roles, "admin" as const];
+      await tx
+        .update(schema.users)
+        .set({ roles, passwordHash, updatedAt: now })
+        .where(eq(schema.users.uuid, existing.uuid));
+    });
+    return { email };
+  }
+  const [admin] = await db
+    .select({ uuid: schema.users.uuid })
+    .from(schema.users)
+    .where(arrayContains(schema.users.roles, ["admin"]))
+    .limit(1);
+  if (admin) return null;
+  const email = "admin@booth.local";
+  const password = linkToken().slice(0, 20);
+  const passwordHash = await hashPassword(password);
+  await db.transaction((tx) =>
+    createAccount(tx, { email, passwordHash, roles: ["user", "admin"], emailStatus: "VERIFIED", now }),
+  );
+  return { email, password };
+}

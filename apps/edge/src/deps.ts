@@ -1,0 +1,41 @@
+import type { Db } from "@booth/db";
+import type { Keys } from "./lib/tokens.ts";
+import type { Cache } from "./ports/cache.ts";
+import type { Mailer, SmsSender } from "./ports/messaging.ts";
+import type { Storage } from "./ports/storage.ts";
+
+export interface Clock {
+  now(): Date;
+}
+export const systemClock: Clock = { now: () => new Date() };
+
+export type Logger = (entry: Record<string, unknown>) => void;
+export const jsonLogger: Logger = (entry) => console.log(JSON.stringify({ time: new Date().toISOString(), ...entry }));
+export const silentLogger: Logger = () => {};
+
+export interface AppConfig {
+  /** Public base URL of the edge, used in links sent by email (magic links, resets). */
+  publicUrl: string;
+  /** Public URL of the web app, where links in emails land. */
+  webUrl: string;
+  /** Minimum seconds between two verification emails to one address. */
+  emailResendSeconds: number;
+}
+
+export interface AppDeps {
+  db: Db;
+  cache: Cache;
+  clock: Clock;
+  keys: Keys;
+  mailer: Mailer;
+  sms: SmsSender;
+  storage: Storage;
+  logger: Logger;
+  config: AppConfig;
+}
+
+export const defaultConfig: AppConfig = {
+  publicUrl: "http://127.0.0.1:8787",
+  webUrl: "http://127.0.0.1:3000",
+  emailResendSeconds: 60,
+};

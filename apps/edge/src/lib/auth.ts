@@ -1,0 +1,102 @@
+import { type Db, schema } from "@booth/db";
+import { and, eq, gt, isNull, or } from "drizzle-orm";
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv } from "./context.ts";
+import { forbidden, HttpError, tooManyRequests, unauthorized } from "./errors.ts";
+import { type TokenClaims, type TokenType, verifyToken } from "./tokens.ts";
+
+export type User = typeof schema.users.$inferSelect;
+export type Role = User["roles"][number];
+
+/** Global roles, strongest first. A caller may act on a user only when strictly above that user's highest role. */
+export const ROLE_RANK: Record<Role, number> = {
+  superUser: 6,
+  admin: 5,
+  staff: 4,
+  globalModerator: 3,
+  moderator: 2,
+  promoter: 1,
+  user: 0,
+  bot: 0,
+};
+
+export const ADMINS: Role[] = ["superUser", "admin"];
+export const STAFF: Role[] = [...ADMINS, "staff"];
+export const MODERATORS: Role[] = [...STAFF, "globalModerator", "moderator"];
+
+export const highestRank = (roles: readonly Role[]) => Math.max(0, ...roles.map((r) => ROLE_RANK[r] ?? 0));
+export const hasAnyRole = (roles: readonly Role[], wanted: readonly Role[]) => roles.some((r) => wanted.includes(r));
+
+/** Reads the bearer token, if any. A bad token is the same as none here; routes that need one refuse with 401. */
+export const readToken: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const header = c.req.header("authorization");
+  const match = header?.match(/^Bearer\s+(\S+)$/i);
+  const { keys, clock } = c.var.deps;
+  c.set("auth", match?.[1] ? await verifyToken(keys, match[1], Math.floor(clock.now().getTime() / 1000)) : null);
+  await next();
+};
+
+export async function activeBan(db: Db, userUuid: string, now: Date) {
+  const [ban] = await db
+    .select()
+    .from(schema.sanctions)
+    .where(
+      and(
+        eq(schema.sanctions.userUuid, userUuid),
+        isNull(schema.sanctions.liftedAt),
+        or(
+          eq(schema.sanctions.type, "ban"),
+          and(eq(schema.sanctions.type, "temporaryBan"), gt(schema.sanctions.expiresAt, now)),
+        ),
+      ),
+    )
+    .limit(1);
+  return ban ?? null;
+}
+
+export interface Caller {
+  claims: TokenClaims;
+  user: User;
+}
+
+/**
+ * The signed-in caller, checked against the database: the account exists, is active, is not banned and the token
+ * has not been revoked. `types` lists the token kinds accepted (user only, by default); `roles` any of which the
+ * caller must hold.
+ */
+export async function requireUser(
+  c: Context<AppEnv>,
+  options: { types?: TokenType[]; roles?: readonly Role[] } = {},
+): Promise<Caller> {
+  const claims = c.var.auth;
+  const types = options.types ?? ["user"];
+  if (!claims || !types.includes(claims.type)) throw unauthorized();
+  const { db, clock } = c.var.deps;
+  const [user] = await db.select().from(schema.users).where(eq(schema.users.uuid, claims.sub)).limit(1);
+  if (!user || user.deactivatedAt || user.tokenVersion !== claims.ver) throw unauthorized();
+  if (await activeBan(db, user.uuid, clock.now())) throw new HttpError(403, "This account is banned.");
+  if (options.roles && !hasAnyRole(user.roles, options.roles)) throw forbidden();
+  return { claims, user };
+}
+
+/** Service-to-service calls (the live rooms, other services): a service token, or an admin acting by hand. */
+export async function requireService(c: Context<AppEnv>): Promise<void> {
+  const claims = c.var.auth;
+  if (claims?.type === "service") return;
+  await requireUser(c, { roles: ADMINS });
+}
+
+/** The claims of any valid token (user, guest, bot or service). */
+export function requireToken(c: Context<AppEnv>): TokenClaims {
+  if (!c.var.auth) throw unauthorized();
+  return c.var.auth;
+}
+
+/** Fixed-window limit on an action; `key` names what is limited (an account, an address). */
+export async function rateLimit(c: Context<AppEnv>, key: string, limit: number, windowSeconds: number) {
+  const count = await c.var.deps.cache.incr(`rl:${key}`, windowSeconds);
+  if (count > limit) throw tooManyRequests();
+}
+
+export const clientAddress = (c: Context<AppEnv>) =>
+  c.req.header("x-forwarded-for")?.split(",")[0]?.trim() || c.req.header("x-real-ip") || "local";

@@ -1,0 +1,77 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  402: "Payment Required",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  410: "Gone",
+  413: "Payload Too Large",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Entity",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+};
+
+export const statusText = (status: number) => STATUS_TEXT[status] ?? "Generic Error";
+
+export interface ErrorBody {
+  statusCode: number;
+  message: string | string[];
+  error: string;
+}
+
+export const errorBody = (status: number, message: string | string[]): ErrorBody => ({
+  statusCode: status,
+  message,
+  error: statusText(status),
+});
+
+/** Thrown anywhere in a handler; the app's error handler turns it into the one error envelope. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    message: string | string[],
+    readonly code?: string,
+  ) {
+    super(Array.isArray(message) ? message.join("; ") : message);
+    this.messages = message;
+  }
+  readonly messages: string | string[];
+}
+
+export const badRequest = (message: string | string[]) => new HttpError(400, message);
+export const unauthorized = (message = "Unauthorized") => new HttpError(401, message);
+export const forbidden = (message = "Forbidden") => new HttpError(403, message);
+export const notFound = (message = "Not Found") => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+export const tooManyRequests = (message = "Too many attempts, please try again later.") => new HttpError(429, message);
+export const unavailable = (message: string) => new HttpError(503, message);
+
+export function errorResponse(c: Context, err: unknown, log: (entry: Record<string, unknown>) => void) {
+  if (err instanceof HttpError) {
+    const body: ErrorBody & { code?: string } = errorBody(err.status, err.messages);
+    if (err.code) body.code = err.code;
+    return c.json(body, err.status);
+  }
+  if (err instanceof HTTPException) {
+    const status = err.status as ContentfulStatusCode;
+    const message = err.message || statusText(status);
+    return c.json(errorBody(status, message), status);
+  }
+  log({
+    level: "error",
+    msg: "unhandled error",
+    requestId: c.get("requestId"),
+    err: String(err),
+    stack: (err as Error)?.stack,
+  });
+  return c.json(errorBody(500, "Internal Server Error"), 500);
+}

@@ -1,0 +1,54 @@
+import { OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "./context.ts";
+import { statusText } from "./errors.ts";
+import { validationHook } from "./validation.ts";
+
+export const createRouter = () => new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+export type Router = ReturnType<typeof createRouter>;
+
+export const ErrorSchema = z
+  .object({
+    statusCode: z.number().int(),
+    message: z.union([z.string(), z.array(z.string())]),
+    error: z.string(),
+    code: z.string().optional(),
+  })
+  .openapi("Error");
+
+export const json = <T extends z.ZodType>(schema: T, description = "OK") => ({
+  content: { "application/json": { schema } },
+  description,
+});
+
+export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) => ({
+  body: { content: { "application/json": { schema } }, required: true, ...(description ? { description } : {}) },
+});
+
+/** Error responses of a route, in the one envelope. */
+export const errors = (...codes: number[]) =>
+  Object.fromEntries(codes.map((code) => [code, json(ErrorSchema, statusText(code))])) as Record<
+    number,
+    ReturnType<typeof json<typeof ErrorSchema>>
+  >;
+
+export const noContent = { 204: { description: "No Content" } } as const;
+
+export const bearer = [{ bearerAuth: [] }];
+
+export const Uuid = z.uuid();
+export const UuidParam = z.object({ id: z.uuid().openapi({ param: { name: "id", in: "path" } }) });
+
+/** Mounts the OpenAPI document of a service router at `/openapi.json`. */
+export function withDocument(router: Router, info: { title: string; version: string; prefix: string }) {
+  router.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+  });
+  router.doc("/openapi.json", {
+    openapi: "3.0.3",
+    info: { title: info.title, version: info.version },
+    servers: [{ url: info.prefix }],
+  });
+  return router;
+}

@@ -1,0 +1,34 @@
+import { createRouter, type Router, withDocument } from "../lib/openapi.ts";
+import { statusRouter } from "./status.ts";
+import { userService } from "./user/index.ts";
+
+export interface ServiceMount {
+  name: string;
+  title: string;
+  prefix: string;
+  version: string;
+  router: Router;
+}
+
+// Services whose routes later issues build start with their document and, where the spec has one, their status route.
+const skeleton = (statusPath?: string, name = "") => {
+  const router = createRouter();
+  if (statusPath) router.route("/", statusRouter(name, "0.1.0", statusPath));
+  return router;
+};
+
+const mount = (name: string, title: string, version: string, router: Router): ServiceMount => {
+  const prefix = `/api/${name}-service`;
+  return { name, title, prefix, version, router: withDocument(router, { title, version, prefix }) };
+};
+
+export const SERVICES: ServiceMount[] = [
+  mount("user", "User service", "1.9.0", userService()),
+  mount("social", "Social service", "1.0.0", skeleton()),
+  mount("audit", "Audit service", "1.0.0", skeleton("/info-admin/audit-service-status", "audit")),
+  mount("room", "Room service", "1.0.0", skeleton("/info-admin/room-service-status", "room")),
+  mount("upload", "Upload service", "1.3.2", skeleton("/info-admin/upload-service-status", "upload")),
+  mount("payment", "Payment service", "2.1.1", skeleton()),
+  mount("playlist", "Playlist service", "1.6.0", skeleton("/info-admin/playlists-service-status", "playlists")),
+  mount("merch", "Points, avatars and tokens service", "1.0.0", skeleton()),
+];

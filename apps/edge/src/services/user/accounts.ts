@@ -1,0 +1,181 @@
+import { type Db, schema, type Tx } from "@booth/db";
+import { eq, sql } from "drizzle-orm";
+import type { Context } from "hono";
+import type { User } from "../../lib/auth.ts";
+import type { AppEnv } from "../../lib/context.ts";
+import { HttpError } from "../../lib/errors.ts";
+import { signToken, TOKEN_TTL, type TokenType } from "../../lib/tokens.ts";
+
+export type Profile = typeof schema.profiles.$inferSelect;
+
+export const ALREADY_REGISTERED = "This email is already registered.";
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+export function publicProfile(user: User, profile: Profile) {
+  return {
+    uuid: user.uuid,
+    nickname: profile.nickname,
+    color: profile.color,
+    avatarId: profile.avatarId,
+    firstName: profile.firstName,
+    lastName: profile.lastName,
+    pronoun: profile.pronoun,
+    displayPronouns: profile.displayPronouns,
+    songOfTheWeek: profile.songOfTheWeek,
+    zodiac: profile.zodiac,
+    bio: profile.bio,
+    profilePicture: profile.profilePicture,
+    coverPicture: profile.coverPicture,
+    facebook: profile.facebook,
+    instagram: profile.instagram,
+    twitter: profile.twitter,
+    snapchat: profile.snapchat,
+    tiktok: profile.tiktok,
+    priceForGig: profile.priceForGig,
+    badges: user.badges,
+    isBot: user.roles.includes("bot"),
+    verifiedAt: iso(user.verifiedAt),
+    createdAt: profile.createdAt.toISOString(),
+  };
+}
+
+export const ownProfile = (user: User, profile: Profile) => ({
+  ...publicProfile(user, profile),
+  allowExplicitAudio: profile.allowExplicitAudio,
+  musicProviders: profile.musicProviders,
+});
+
+export function userView(user: User, profile: Profile | null | undefined) {
+  return {
+    uuid: user.uuid,
+    email: user.email,
+    roles: user.roles,
+    badges: user.badges,
+    capabilities: user.capabilities,
+    isBot: user.roles.includes("bot"),
+    botOwnerUuid: user.botOwnerUuid,
+    verifiedAt: iso(user.verifiedAt),
+    deactivatedAt: iso(user.deactivatedAt),
+    lastLoginAt: iso(user.lastLoginAt),
+    createdAt: user.createdAt.toISOString(),
+    profile: profile ? ownProfile(user, profile) : null,
+  };
+}
+
+export async function loadUser(db: Db | Tx, uuid: string) {
+  const [row] = await db
+    .select()
+    .from(schema.users)
+    .leftJoin(schema.profiles, eq(schema.profiles.userUuid, schema.users.uuid))
+    .where(eq(schema.users.uuid, uuid))
+    .limit(1);
+  return row ? { user: row.users, profile: row.profiles } : null;
+}
+
+export async function findUserByEmail(db: Db | Tx, email: string) {
+  const [user] = await db
+    .select()
+    .from(schema.users)
+    .where(eq(schema.users.email, normalizeEmail(email)))
+    .limit(1);
+  return user ?? null;
+}
+
+/** A nickname nobody has yet, from the wanted one or the email's local part. */
+async function freeNickname(db: Db | Tx, wanted: string) {
+  const base =
+    wanted
+      .replace(/[^\p{L}\p{N}_.-]+/gu, "")
+      .slice(0, 24)
+      .trim() || "listener";
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const candidate = attempt === 0 ? base : `${base}${Math.floor(1000 + Math.random() * 9000)}`;
+    const [taken] = await db
+      .select({ uuid: schema.profiles.userUuid })
+      .from(schema.profiles)
+      .where(sql`lower(${schema.profiles.nickname}) = lower(${candidate})`)
+      .limit(1);
+    if (!taken) return candidate;
+  }
+  return `${base}${crypto.randomUUID().slice(0, 8)}`;
+}
+
+export async function nicknameTaken(db: Db | Tx, nickname: string, exceptUuid?: string) {
+  const [taken] = await db
+    .select({ uuid: schema.profiles.userUuid })
+    .from(schema.profiles)
+    .where(sql`lower(${schema.profiles.nickname}) = lower(${nickname})`)
+    .limit(1);
+  return !!taken && taken.uuid !== exceptUuid;
+}
+
+export interface NewAccount {
+  email?: string | null;
+  passwordHash?: string | null;
+  nickname?: string | null;
+  roles?: User["roles"];
+  botOwnerUuid?: string | null;
+  emailStatus?: "PENDING_VERIFICATION" | "VERIFIED" | "CREATED_BY_ADMIN";
+  now: Date;
+}
+
+/** Creates the user, the profile and (with an email) the personal email row, in the caller's transaction. */
+export async function createAccount(tx: Tx, input: NewAccount) {
+  const email = input.email ? normalizeEmail(input.email) : null;
+  if (email && (await findUserByEmail(tx, email))) throw new HttpError(403, ALREADY_REGISTERED);
+  if (input.nickname && (await nicknameTaken(tx, input.nickname)))
+    throw new HttpError(409, "This nickname is already taken.");
+  const [user] = await tx
+    .insert(schema.users)
+    .values({
+      email,
+      passwordHash: input.passwordHash ?? null,
+      roles: input.roles ?? ["user"],
+      botOwnerUuid: input.botOwnerUuid ?? null,
+      verifiedAt: input.emailStatus === "VERIFIED" ? input.now : null,
+      createdAt: input.now,
+      updatedAt: input.now,
+    })
+    .returning();
+  if (!user) throw new Error("user insert returned nothing");
+  const nickname = input.nickname ?? (await freeNickname(tx, email?.split("@")[0] ?? "listener"));
+  const [profile] = await tx
+    .insert(schema.profiles)
+    .values({ userUuid: user.uuid, nickname, createdAt: input.now, updatedAt: input.now })
+    .returning();
+  if (email) {
+    await tx.insert(schema.emails).values({
+      userUuid: user.uuid,
+      email,
+      type: "personal",
+      status: input.emailStatus ?? "PENDING_VERIFICATION",
+      verifiedAt: input.emailStatus === "VERIFIED" ? input.now : null,
+      createdAt: input.now,
+    });
+  }
+  return { user, profile: profile ?? null };
+}
+
+/** A signed token for a user or bot, with its expiry. */
+export async function issueToken(c: Context<AppEnv>, user: User, type: TokenType = "user") {
+  const { keys, clock } = c.var.deps;
+  const now = Math.floor(clock.now().getTime() / 1000);
+  const accessToken = await signToken(
+    keys,
+    { sub: user.uuid, type, roles: user.roles, badges: user.badges, ver: user.tokenVersion },
+    now,
+  );
+  return {
+    accessToken,
+    tokenType: "Bearer" as const,
+    expiresAt: new Date((now + TOKEN_TTL[type]) * 1000).toISOString(),
+  };
+}
+
+/** Uniqueness races (two sign-ups with one email at once) end as the catalogue's 403, not a 500. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === "23505" || e?.cause?.code === "23505";
+}

@@ -1,0 +1,82 @@
+import { Badge, Capability, UserRole, values } from "@booth/db/schema";
+import { z } from "@hono/zod-openapi";
+
+export const Email = z.email().max(254).openapi({ example: "dj@example.com" });
+export const Password = z.string().min(8).max(128).openapi({ example: "correct horse battery" });
+export const Nickname = z
+  .string()
+  .trim()
+  .min(2)
+  .max(32)
+  .regex(/^[\p{L}\p{N}_.\- ]+$/u, "may contain letters, digits, spaces, '_', '.' and '-'");
+export const Color = z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a hex colour like #8B5CF6");
+export const RoleSchema = z.enum(values(UserRole));
+export const BadgeSchema = z.enum(values(Badge));
+export const CapabilitySchema = z.enum(values(Capability));
+
+/** A profile as anyone sees it. */
+export const PublicProfileSchema = z
+  .object({
+    uuid: z.uuid(),
+    nickname: z.string(),
+    color: z.string(),
+    avatarId: z.string(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    pronoun: z.string().nullable(),
+    displayPronouns: z.boolean(),
+    songOfTheWeek: z.string().nullable(),
+    zodiac: z.string().nullable(),
+    bio: z.string().nullable(),
+    profilePicture: z.string().nullable(),
+    coverPicture: z.string().nullable(),
+    facebook: z.string().nullable(),
+    instagram: z.string().nullable(),
+    twitter: z.string().nullable(),
+    snapchat: z.string().nullable(),
+    tiktok: z.string().nullable(),
+    priceForGig: z.number().int().nullable(),
+    badges: z.array(BadgeSchema),
+    isBot: z.boolean(),
+    verifiedAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi("Profile");
+
+/** The caller's own profile adds what only they (and staff) see. */
+export const OwnProfileSchema = PublicProfileSchema.extend({
+  allowExplicitAudio: z.boolean(),
+  musicProviders: z.array(z.string()),
+}).openapi("OwnProfile");
+
+export const UserSchema = z
+  .object({
+    uuid: z.uuid(),
+    email: z.string().nullable(),
+    roles: z.array(RoleSchema),
+    badges: z.array(BadgeSchema),
+    capabilities: z.array(CapabilitySchema),
+    isBot: z.boolean(),
+    botOwnerUuid: z.uuid().nullable(),
+    verifiedAt: z.string().nullable(),
+    deactivatedAt: z.string().nullable(),
+    lastLoginAt: z.string().nullable(),
+    createdAt: z.string(),
+    profile: OwnProfileSchema.nullable(),
+  })
+  .openapi("User");
+
+export const AuthResultSchema = z
+  .object({
+    accessToken: z.string(),
+    tokenType: z.literal("Bearer"),
+    expiresAt: z.string(),
+    user: UserSchema,
+  })
+  .openapi("AuthResult");
+
+export const TokenResultSchema = z
+  .object({ accessToken: z.string(), tokenType: z.literal("Bearer"), expiresAt: z.string() })
+  .openapi("TokenResult");
+
+export const MessageSchema = z.object({ message: z.string() }).openapi("Message");

@@ -1,0 +1,83 @@
+// Enumerations shared by the schema, the edge's validators and the SDK. Stored as text columns so adding a value
+// never needs a type migration.
+export const EmailType = {
+  personal: "personal",
+  work: "work",
+  payment: "payment",
+  spotify: "spotify",
+  discord: "discord",
+} as const;
+export type EmailType = (typeof EmailType)[keyof typeof EmailType];
+
+export const EmailStatus = {
+  PENDING_VERIFICATION: "PENDING_VERIFICATION",
+  VERIFIED: "VERIFIED",
+  DELETED: "DELETED",
+  CREATED_BY_ADMIN: "CREATED_BY_ADMIN",
+} as const;
+export type EmailStatus = (typeof EmailStatus)[keyof typeof EmailStatus];
+
+export const UserRole = {
+  globalModerator: "globalModerator",
+  admin: "admin",
+  moderator: "moderator",
+  staff: "staff",
+  promoter: "promoter",
+  user: "user",
+  superUser: "superUser",
+  bot: "bot",
+} as const;
+export type UserRole = (typeof UserRole)[keyof typeof UserRole];
+
+export const Badge = {
+  VERIFIED: "VERIFIED",
+  PLATINUM: "PLATINUM",
+  DOUBLE_PLATINUM: "DOUBLE_PLATINUM",
+  JQBX: "JQBX",
+  STAFF: "STAFF",
+  IDENTITY_VERIFIED: "IDENTITY_VERIFIED",
+} as const;
+export type Badge = (typeof Badge)[keyof typeof Badge];
+
+export const Capability = { uploadMusic: "uploadMusic", promoteRoom: "promoteRoom" } as const;
+export type Capability = (typeof Capability)[keyof typeof Capability];
+
+export const AuthChannel = { sms: "sms", whatsapp: "whatsapp" } as const;
+export type AuthChannel = (typeof AuthChannel)[keyof typeof AuthChannel];
+
+export const IdentityChannel = { sms: "sms" } as const;
+export type IdentityChannel = (typeof IdentityChannel)[keyof typeof IdentityChannel];
+
+export const PhoneValidationStatus = {
+  VALID: "VALID",
+  INVALID: "INVALID",
+  VOIP: "VOIP",
+  VALIDATION_ERROR: "VALIDATION_ERROR",
+} as const;
+export type PhoneValidationStatus = (typeof PhoneValidationStatus)[keyof typeof PhoneValidationStatus];
+
+export const ImageType = { profilePicture: "profilePicture", coverPicture: "coverPicture" } as const;
+export type ImageType = (typeof ImageType)[keyof typeof ImageType];
+
+export const VoucherStatus = { PENDING: "PENDING", REDEEMED: "REDEEMED", REVOKED: "REVOKED" } as const;
+export type VoucherStatus = (typeof VoucherStatus)[keyof typeof VoucherStatus];
+
+export const SanctionType = { kick: "kick", ban: "ban", temporaryBan: "temporaryBan" } as const;
+export type SanctionType = (typeof SanctionType)[keyof typeof SanctionType];
+
+export const DeactivationStatus = { PENDING: "PENDING", CANCELLED: "CANCELLED", DEACTIVATED: "DEACTIVATED" } as const;
+export type DeactivationStatus = (typeof DeactivationStatus)[keyof typeof DeactivationStatus];
+
+export const CodePurpose = {
+  emailVerification: "emailVerification",
+  mobileAuth: "mobileAuth",
+  identityVerification: "identityVerification",
+  magicLink: "magicLink",
+  passwordReset: "passwordReset",
+} as const;
+export type CodePurpose = (typeof CodePurpose)[keyof typeof CodePurpose];
+
+export const OutboxChannel = { email: "email", sms: "sms", whatsapp: "whatsapp" } as const;
+export type OutboxChannel = (typeof OutboxChannel)[keyof typeof OutboxChannel];
+
+export const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];

@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// Starts every app that has a `start` script (or the one named: edge, party, web), side by side, each line of
+// output prefixed with the app's name. Ctrl-C stops them all.
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+
+const APPS = { edge: "apps/edge", party: "apps/rooms-party", web: "apps/web" };
+const wanted = process.argv[2];
+const names = wanted ? [wanted] : Object.keys(APPS);
+const runnable = names.filter((name) => {
+  const dir = APPS[name];
+  if (!dir) throw new Error(`unknown app ${name}; one of ${Object.keys(APPS).join(", ")}`);
+  return Boolean(JSON.parse(readFileSync(`${dir}/package.json`, "utf8")).scripts?.start);
+});
+if (runnable.length === 0) {
+  console.error(`${names.join(", ")}: nothing to start yet (no start script)`);
+  process.exit(1);
+}
+
+const children = runnable.map((name) => {
+  const child = spawn("npm", ["run", "start", "--silent", "-w", APPS[name]], { stdio: ["ignore", "pipe", "pipe"] });
+  const prefix = (stream, out) => {
+    let rest = "";
+    stream.on("data", (chunk) => {
+      const lines = (rest + chunk).split("\n");
+      rest = lines.pop() ?? "";
+      for (const line of lines) out.write(`[${name}] ${line}\n`);
+    });
+  };
+  prefix(child.stdout, process.stdout);
+  prefix(child.stderr, process.stderr);
+  child.on("exit", (code) => {
+    console.log(`[${name}] exited with ${code}`);
+    for (const other of children) if (other !== child) other.kill("SIGTERM");
+    process.exitCode = code ?? 1;
+  });
+  return child;
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => children.forEach((c) => c.kill("SIGTERM")));

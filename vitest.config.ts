@@ -1,0 +1,16 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: [
+      "apps/*/src/**/*.test.ts",
+      "apps/*/test/**/*.test.ts",
+      "packages/*/src/**/*.test.ts",
+      "packages/*/test/**/*.test.ts",
+    ],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+    maxWorkers: 2,
+  },
+});
