@@ -36,4 +36,7 @@ const children = runnable.map((name) => {
   });
   return child;
 });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => children.forEach((c) => c.kill("SIGTERM")));
+for (const signal of ["SIGINT", "SIGTERM"])
+  process.on(signal, () => {
+    for (const c of children) c.kill("SIGTERM");
+  });

@@ -1,5 +1,6 @@
 import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import type { AppDeps } from "./deps.ts";
@@ -9,6 +10,9 @@ import { errorBody, errorResponse } from "./lib/errors.ts";
 import { SERVICES } from "./services/index.ts";
 
 export type { AppDeps } from "./deps.ts";
+
+/** No request body may be larger; routes that take files set their own, lower, limits. */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /** The whole edge: every service under its gateway prefix, built from the dependencies it is given. */
 export function createApp(deps: AppDeps) {
@@ -29,6 +33,13 @@ export function createApp(deps: AppDeps) {
       ms: Math.round(performance.now() - started),
     });
   });
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) =>
+        c.json(errorBody(413, `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB.`), 413),
+    }),
+  );
   app.use(readToken);
 
   for (const service of SERVICES) app.route(service.prefix, service.router);

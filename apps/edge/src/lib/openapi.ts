@@ -38,17 +38,25 @@ export const bearer = [{ bearerAuth: [] }];
 export const Uuid = z.uuid();
 export const UuidParam = z.object({ id: z.uuid().openapi({ param: { name: "id", in: "path" } }) });
 
+export interface DocumentInfo {
+  title: string;
+  version: string;
+  prefix: string;
+}
+
+export const documentConfig = (info: DocumentInfo) => ({
+  openapi: "3.0.3",
+  info: { title: info.title, version: info.version },
+  servers: [{ url: info.prefix }],
+});
+
 /** Mounts the OpenAPI document of a service router at `/openapi.json`. */
-export function withDocument(router: Router, info: { title: string; version: string; prefix: string }) {
+export function withDocument(router: Router, info: DocumentInfo) {
   router.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
     bearerFormat: "JWT",
   });
-  router.doc("/openapi.json", {
-    openapi: "3.0.3",
-    info: { title: info.title, version: info.version },
-    servers: [{ url: info.prefix }],
-  });
+  router.doc("/openapi.json", documentConfig(info));
   return router;
 }

@@ -1,4 +1,4 @@
-import { createRouter, type Router, withDocument } from "../lib/openapi.ts";
+import { createRouter, documentConfig, type Router, withDocument } from "../lib/openapi.ts";
 import { statusRouter } from "./status.ts";
 import { userService } from "./user/index.ts";
 
@@ -21,6 +21,9 @@ const mount = (name: string, title: string, version: string, router: Router): Se
   const prefix = `/api/${name}-service`;
   return { name, title, prefix, version, router: withDocument(router, { title, version, prefix }) };
 };
+
+/** The OpenAPI document a service serves at `<prefix>/openapi.json`, without a running app. */
+export const openApiDocument = (service: ServiceMount) => service.router.getOpenAPIDocument(documentConfig(service));
 
 export const SERVICES: ServiceMount[] = [
   mount("user", "User service", "1.9.0", userService()),

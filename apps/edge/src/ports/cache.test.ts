@@ -1,0 +1,116 @@
+import { createServer, type Server } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Cache, memoryCache, redisCache, upstashCache } from "./cache.ts";
+
+/**
+ * A local stand-in for Upstash's REST API (single commands as a JSON array body on POST /, transactions on
+ * POST /multi-exec), backed by a map: enough to run the cache contract over real HTTP.
+ */
+function fakeUpstash(token: string) {
+  const store = new Map<string, { value: string; expiresAt: number | null }>();
+  const live = (k: string) => {
+    const e = store.get(k);
+    if (e && e.expiresAt !== null && e.expiresAt <= Date.now()) store.delete(k);
+    return store.get(k) ?? null;
+  };
+  const run = (cmd: string[]): unknown => {
+    const [name, key = "", ...args] = cmd.map(String);
+    switch (name?.toLowerCase()) {
+      case "get":
+        return live(key)?.value ?? null;
+      case "set": {
+        const ex = args.findIndex((a) => a.toLowerCase() === "ex");
+        store.set(key, { value: args[0] ?? "", expiresAt: ex >= 0 ? Date.now() + Number(args[ex + 1]) * 1000 : null });
+        return "OK";
+      }
+      case "del":
+        return store.delete(key) ? 1 : 0;
+      case "incr": {
+        const e = live(key);
+        const value = String(Number(e?.value ?? 0) + 1);
+        store.set(key, { value, expiresAt: e?.expiresAt ?? null });
+        return Number(value);
+      }
+      case "expire": {
+        const e = live(key);
+        if (!e || (args[1]?.toLowerCase() === "nx" && e.expiresAt !== null)) return 0;
+        e.expiresAt = Date.now() + Number(args[0]) * 1000;
+        return 1;
+      }
+      default:
+        throw new Error(`fake upstash: unsupported ${name}`);
+    }
+  };
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d) => {
+      body += d;
+    });
+    req.on("end", () => {
+      requests.push(req.url ?? "");
+      res.setHeader("content-type", "application/json");
+      if (req.headers.authorization !== `Bearer ${token}`) {
+        res.statusCode = 401;
+        res.end(JSON.stringify({ error: "Unauthorized" }));
+        return;
+      }
+      const parsed = JSON.parse(body);
+      const answer =
+        req.url === "/multi-exec" || req.url === "/pipeline"
+          ? (parsed as string[][]).map((cmd) => ({ result: run(cmd) }))
+          : { result: run(parsed) };
+      res.end(JSON.stringify(answer));
+    });
+  });
+  return { server, requests };
+}
+
+function contract(name: string, make: () => Promise<Cache>) {
+  describe(`${name} cache`, () => {
+    let cache: Cache;
+    beforeAll(async () => {
+      cache = await make();
+    });
+    afterAll(() => cache.close());
+
+    it("stores, reads and deletes values", async () => {
+      await cache.set("a", "1");
+      expect(await cache.get("a")).toBe("1");
+      await cache.del("a");
+      expect(await cache.get("a")).toBeNull();
+    });
+
+    it("counts, and forgets a counter after its window", async () => {
+      expect(await cache.incr("n", 1)).toBe(1);
+      expect(await cache.incr("n", 1)).toBe(2);
+      await new Promise((r) => setTimeout(r, 1100));
+      expect(await cache.incr("n", 1)).toBe(1);
+    });
+
+    it("expires values set with a ttl", async () => {
+      await cache.set("t", "x", 1);
+      expect(await cache.get("t")).toBe("x");
+      await new Promise((r) => setTimeout(r, 1100));
+      expect(await cache.get("t")).toBeNull();
+    });
+  });
+}
+
+const prefix = `cache-test:${crypto.randomUUID()}:`;
+contract("memory", async () => memoryCache());
+if (process.env.TEST_REDIS_URL) contract("redis", () => redisCache(process.env.TEST_REDIS_URL!, prefix));
+
+let fake: ReturnType<typeof fakeUpstash> | undefined;
+let fakeUrl = "";
+beforeAll(async () => {
+  fake = fakeUpstash("secret");
+  await new Promise<void>((r) => fake!.server.listen(0, "127.0.0.1", r));
+  fakeUrl = `http://127.0.0.1:${(fake.server.address() as { port: number }).port}`;
+});
+afterAll(() => new Promise<void>((r) => (fake ? fake.server.close(() => r()) : r())));
+contract("upstash", async () => upstashCache(fakeUrl, "secret", prefix));
+
+it("the upstash adapter speaks HTTP to the configured URL", () => {
+  expect(fake?.requests.length).toBeGreaterThan(0);
+});
