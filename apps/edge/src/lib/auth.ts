@@ -1,5 +1,5 @@
 import { type Db, schema } from "@booth/db";
-import { and, eq, gt, isNull, or } from "drizzle-orm";
+import { type AnyColumn, and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "./context.ts";
 import { forbidden, HttpError, tooManyRequests, unauthorized } from "./errors.ts";
@@ -36,21 +36,19 @@ export const readToken: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
+/** A ban in force on the user: permanent, or temporary and not yet expired, and not lifted. */
+const activeBanCondition = (userUuid: string | AnyColumn, now: Date) =>
+  and(
+    eq(schema.sanctions.userUuid, userUuid),
+    isNull(schema.sanctions.liftedAt),
+    or(
+      eq(schema.sanctions.type, "ban"),
+      and(eq(schema.sanctions.type, "temporaryBan"), gt(schema.sanctions.expiresAt, now)),
+    ),
+  );
+
 export async function activeBan(db: Db, userUuid: string, now: Date) {
-  const [ban] = await db
-    .select()
-    .from(schema.sanctions)
-    .where(
-      and(
-        eq(schema.sanctions.userUuid, userUuid),
-        isNull(schema.sanctions.liftedAt),
-        or(
-          eq(schema.sanctions.type, "ban"),
-          and(eq(schema.sanctions.type, "temporaryBan"), gt(schema.sanctions.expiresAt, now)),
-        ),
-      ),
-    )
-    .limit(1);
+  const [ban] = await db.select().from(schema.sanctions).where(activeBanCondition(userUuid, now)).limit(1);
   return ban ?? null;
 }
 
@@ -72,9 +70,21 @@ export async function requireUser(
   const types = options.types ?? ["user"];
   if (!claims || !types.includes(claims.type)) throw unauthorized();
   const { db, clock } = c.var.deps;
-  const [user] = await db.select().from(schema.users).where(eq(schema.users.uuid, claims.sub)).limit(1);
+  // One round trip: the account and whether a ban is in force.
+  const [row] = await db
+    .select({
+      user: schema.users,
+      banned: sql<boolean>`exists (${db
+        .select({ one: sql`1` })
+        .from(schema.sanctions)
+        .where(activeBanCondition(schema.users.uuid, clock.now()))})`,
+    })
+    .from(schema.users)
+    .where(eq(schema.users.uuid, claims.sub))
+    .limit(1);
+  const user = row?.user;
   if (!user || user.deactivatedAt || user.tokenVersion !== claims.ver) throw unauthorized();
-  if (await activeBan(db, user.uuid, clock.now())) throw new HttpError(403, "This account is banned.");
+  if (row.banned) throw new HttpError(403, "This account is banned.");
   if (options.roles && !hasAnyRole(user.roles, options.roles)) throw forbidden();
   return { claims, user };
 }

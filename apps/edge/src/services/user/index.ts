@@ -4,13 +4,13 @@ import { adminPhoneRoutes } from "./admin-phone.routes.ts";
 import { adminUsersRoutes } from "./admin-users.routes.ts";
 import { authRoutes } from "./auth.routes.ts";
 import { deactivationRoutes } from "./deactivation.routes.ts";
-import { emailsRoutes } from "./emails.routes.ts";
+import { emailAddressRoutes } from "./email-addresses.routes.ts";
 import { identitiesRoutes } from "./identities.routes.ts";
-import { imagesRoutes } from "./images.routes.ts";
+import { profileImageRoutes } from "./profile-images.routes.ts";
 import { moderationRoutes } from "./moderation.routes.ts";
-import { passwordsRoutes } from "./passwords.routes.ts";
+import { passwordRoutes } from "./password.routes.ts";
 import { phoneRoutes } from "./phone.routes.ts";
-import { profilesRoutes } from "./profiles.routes.ts";
+import { userProfileRoutes } from "./user-profiles.routes.ts";
 import { signUpRoutes } from "./sign-up.routes.ts";
 import { vouchersRoutes } from "./vouchers.routes.ts";
 
@@ -19,13 +19,13 @@ export function userService() {
   for (const routes of [
     authRoutes,
     signUpRoutes,
-    passwordsRoutes,
-    emailsRoutes,
+    passwordRoutes,
+    emailAddressRoutes,
     phoneRoutes,
     identitiesRoutes,
     adminPhoneRoutes,
-    profilesRoutes,
-    imagesRoutes,
+    userProfileRoutes,
+    profileImageRoutes,
     moderationRoutes,
     deactivationRoutes,
     vouchersRoutes,
