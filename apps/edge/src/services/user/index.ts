@@ -3,11 +3,11 @@ import { statusRouter } from "../status.ts";
 import { adminPhoneRoutes } from "./admin-phone.routes.ts";
 import { adminUsersRoutes } from "./admin-users.routes.ts";
 import { authRoutes } from "./auth.routes.ts";
-import { deactivationRoutes } from "./deactivation.routes.ts";
+import { accountDeactivationRoutes } from "./account-deactivation.routes.ts";
 import { emailAddressRoutes } from "./email-addresses.routes.ts";
 import { identitiesRoutes } from "./identities.routes.ts";
 import { profileImageRoutes } from "./profile-images.routes.ts";
-import { moderationRoutes } from "./moderation.routes.ts";
+import { userModerationRoutes } from "./user-moderation.routes.ts";
 import { passwordRoutes } from "./password.routes.ts";
 import { phoneRoutes } from "./phone.routes.ts";
 import { userProfileRoutes } from "./user-profiles.routes.ts";
@@ -26,8 +26,8 @@ export function userService() {
     adminPhoneRoutes,
     userProfileRoutes,
     profileImageRoutes,
-    moderationRoutes,
-    deactivationRoutes,
+    userModerationRoutes,
+    accountDeactivationRoutes,
     vouchersRoutes,
     adminUsersRoutes,
   ])
