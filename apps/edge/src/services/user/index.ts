@@ -1,7 +1,6 @@
 import { createRouter } from "../../lib/openapi.ts";
 import { statusRouter } from "../status.ts";
 import { adminPhoneRoutes } from "./admin-phone.routes.ts";
-import { adminUsersRoutes } from "./admin-users.routes.ts";
 import { authRoutes } from "./auth.routes.ts";
 import { accountDeactivationRoutes } from "./account-deactivation.routes.ts";
 import { emailAddressRoutes } from "./email-addresses.routes.ts";
@@ -12,7 +11,7 @@ import { passwordRoutes } from "./password.routes.ts";
 import { phoneRoutes } from "./phone.routes.ts";
 import { userProfileRoutes } from "./user-profiles.routes.ts";
 import { signUpRoutes } from "./sign-up.routes.ts";
-import { vouchersRoutes } from "./vouchers.routes.ts";
+import { voucherRoutes } from "./voucher.routes.ts";
 
 export function userService() {
   const router = createRouter();
@@ -28,8 +27,7 @@ export function userService() {
     profileImageRoutes,
     userModerationRoutes,
     accountDeactivationRoutes,
-    vouchersRoutes,
-    adminUsersRoutes,
+    voucherRoutes,
   ])
     router.route("/", routes);
   router.route("/", statusRouter("user", "1.9.0", "/info-admin/user-service-status"));

@@ -71,7 +71,7 @@ signUpRoutes.openapi(
     await rateLimit(c, `signup:ip:${clientAddress(c)}`, 20, 60 * 60);
     const { db, clock } = c.var.deps;
     const passwordHash = await hashPassword(body.password);
-    const code = body.voucherCode;
+    const code = body.voucherCode.toUpperCase();
     const { user, profile } = await signUpTransaction(() =>
       db.transaction(async (tx) => {
         const now = clock.now();
