@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureAdmin } from "./bootstrap.ts";
+import { ensureAdmin, mailerFromEnv } from "./bootstrap.ts";
 import { createTestApp, type TestApp } from "./testing.ts";
 
 let t: TestApp;
@@ -38,5 +38,39 @@ describe("the first admin", () => {
     const res = await login("boss@example.com", "boss password");
     expect(res.status).toBe(200);
     expect(res.body.user.roles).toEqual(["user", "admin"]);
+  });
+});
+
+describe("email provider from the environment", () => {
+  it("sends through Resend's HTTP API when configured, and turns a provider failure into a 502", async () => {
+    const { createServer } = await import("node:http");
+    const seen: { auth?: string; body?: string }[] = [];
+    let fail = false;
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (d) => {
+        body += d;
+      });
+      req.on("end", () => {
+        seen.push({ auth: req.headers.authorization, body });
+        res.statusCode = fail ? 500 : 200;
+        res.end(JSON.stringify({ id: "email_1" }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const env = { RESEND_API_KEY: "re_test", MAIL_FROM: "Booth <no-reply@booth.test>", RESEND_BASE_URL: baseUrl };
+      const mailer = mailerFromEnv(env, t.db, () => {});
+      await mailer.send({ to: "fan@example.com", subject: "Hi", text: "Hello" });
+      expect(seen[0]?.auth).toBe("Bearer re_test");
+      expect(JSON.parse(seen[0]?.body ?? "{}")).toMatchObject({ to: ["fan@example.com"], subject: "Hi", text: "Hello" });
+      fail = true;
+      await expect(mailer.send({ to: "fan@example.com", subject: "Hi", text: "x" })).rejects.toMatchObject({ status: 502 });
+      expect(() => mailerFromEnv({ RESEND_API_KEY: "re_test" }, t.db, () => {})).toThrow(/MAIL_FROM/);
+      expect(mailerFromEnv({}, t.db, () => {}).kind).toBe("outbox");
+    } finally {
+      server.close();
+    }
   });
 });

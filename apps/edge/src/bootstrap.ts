@@ -6,7 +6,8 @@ import { type AppConfig, type AppDeps, defaultConfig, jsonLogger, type Logger, s
 import { hashPassword } from "./lib/password.ts";
 import { loadKeys } from "./lib/tokens.ts";
 import { type Cache, memoryCache, redisCache, upstashCache } from "./ports/cache.ts";
-import { outboxMailer, outboxSms } from "./ports/messaging.ts";
+import { resendMailer } from "./ports/mail-resend.ts";
+import { type Mailer, outboxMailer, outboxSms, reportingFailures } from "./ports/messaging.ts";
 import { localStorage } from "./ports/storage.ts";
 import { createAccount, normalizeEmail } from "./services/user/accounts.ts";
 import { linkToken } from "./services/user/codes.ts";
@@ -28,6 +29,14 @@ export function configFromEnv(env: Env, port: number): AppConfig {
   };
 }
 
+/** Resend when RESEND_API_KEY is set (MAIL_FROM then required), else the outbox table. */
+export function mailerFromEnv(env: Env, db: Db, logger: Logger): Mailer {
+  if (!env.RESEND_API_KEY) return outboxMailer(db);
+  if (!env.MAIL_FROM) throw new Error("MAIL_FROM is required when RESEND_API_KEY is set");
+  const mailer = resendMailer({ apiKey: env.RESEND_API_KEY, from: env.MAIL_FROM, baseUrl: env.RESEND_BASE_URL });
+  return reportingFailures(mailer, "email", logger);
+}
+
 /** Everything the edge needs, from the environment; embedded defaults for whatever is unset. */
 export async function depsFromEnv(env: Env, logger: Logger = jsonLogger) {
   const port = Number(env.PORT ?? 8787);
@@ -43,7 +52,7 @@ export async function depsFromEnv(env: Env, logger: Logger = jsonLogger) {
     cache,
     clock: systemClock,
     keys,
-    mailer: outboxMailer(database.db),
+    mailer: mailerFromEnv(env, database.db, logger),
     sms: outboxSms(database.db),
     storage: localStorage(join(dataDir, "storage")),
     logger,

@@ -1,4 +1,5 @@
 import { type Db, schema } from "@booth/db";
+import { HttpError } from "../lib/errors.ts";
 
 export interface EmailMessage {
   to: string;
@@ -34,3 +35,23 @@ export const outboxSms = (db: Db): SmsSender => ({
     await db.insert(schema.outbox).values({ channel, to, body: text });
   },
 });
+
+/** A provider that fails answers the caller a 502 naming what could not be sent, never a 500. */
+export function reportingFailures<T extends Mailer | SmsSender>(
+  sender: T,
+  what: string,
+  log: (e: Record<string, unknown>) => void,
+): T {
+  return {
+    ...sender,
+    kind: sender.kind,
+    async send(message: never) {
+      try {
+        await sender.send(message);
+      } catch (err) {
+        log({ level: "error", msg: `${what} provider failed`, provider: sender.kind, err: String(err) });
+        throw new HttpError(502, `The ${what} could not be sent, please try again later.`);
+      }
+    },
+  } as T;
+}

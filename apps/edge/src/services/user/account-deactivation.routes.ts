@@ -43,7 +43,12 @@ accountDeactivationRoutes.openapi(
     try {
       const [row] = await db
         .insert(schema.deactivationRequests)
-        .values({ userUuid: user.uuid, reason: c.req.valid("json").reason ?? null, status: "PENDING", createdAt: clock.now() })
+        .values({
+          userUuid: user.uuid,
+          reason: c.req.valid("json").reason ?? null,
+          status: "PENDING",
+          createdAt: clock.now(),
+        })
         .returning();
       if (!row) throw new Error("request insert returned nothing");
       return c.json({ ...row, email: user.email, nickname: null, createdAt: row.createdAt.toISOString() }, 201);
@@ -170,7 +175,10 @@ accountDeactivationRoutes.openapi(
     const now = c.var.deps.clock.now();
     await moderate(c, caller, c.req.valid("param").id, async (tx, target) => {
       if (!target.deactivatedAt) throw new HttpError(409, NOT_DEACTIVATED);
-      await tx.update(schema.users).set({ deactivatedAt: null, updatedAt: now }).where(eq(schema.users.uuid, target.uuid));
+      await tx
+        .update(schema.users)
+        .set({ deactivatedAt: null, updatedAt: now })
+        .where(eq(schema.users.uuid, target.uuid));
     });
     return c.body(null, 204);
   },

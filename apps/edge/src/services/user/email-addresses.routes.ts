@@ -59,6 +59,15 @@ const liveEmailOf = async (db: Parameters<typeof consumeCode>[0], userUuid: stri
   return row ?? null;
 };
 
+const liveEmailById = async (db: Parameters<typeof consumeCode>[0], userUuid: string, id: string) => {
+  const [row] = await db
+    .select()
+    .from(schema.emails)
+    .where(and(eq(schema.emails.id, id), eq(schema.emails.userUuid, userUuid), ne(schema.emails.status, "DELETED")))
+    .limit(1);
+  return row ?? null;
+};
+
 emailAddressRoutes.openapi(
   createRoute({
     method: "get",
@@ -157,14 +166,25 @@ emailAddressRoutes.openapi(
   },
 );
 
-const VerifyBody = z.object({ email: Email, code: z.string().trim().regex(/^\d{6}$/, "must be the 6-digit code") });
+const VerifyBody = z
+  .object({
+    email: Email.optional(),
+    emailId: z.uuid().optional(),
+    code: z
+      .string()
+      .trim()
+      .regex(/^\d{6}$/, "must be the 6-digit code"),
+  })
+  .refine((b) => b.email || b.emailId, { message: "give the email or its emailId", path: ["email"] });
 
 /** Checks a code for one of the caller's addresses and marks it verified (and the account, for the login email). */
 async function verify(c: Parameters<typeof requireUser>[0], body: z.infer<typeof VerifyBody>) {
   const { user } = await requireUser(c);
   const { db, clock } = c.var.deps;
   await rateLimit(c, `emails:verify:${user.uuid}`, 20, 3600);
-  const row = await liveEmailOf(db, user.uuid, body.email);
+  const row = body.emailId
+    ? await liveEmailById(db, user.uuid, body.emailId)
+    : await liveEmailOf(db, user.uuid, body.email ?? "");
   if (!row) throw notFound(EMAIL_NOT_FOUND);
   if (row.status === "VERIFIED") throw new HttpError(403, ALREADY_VERIFIED);
   const now = clock.now();
@@ -173,13 +193,15 @@ async function verify(c: Parameters<typeof requireUser>[0], body: z.infer<typeof
   const [verified] = await db.transaction(async (tx) => {
     if (row.email === user.email)
       await tx.update(schema.users).set({ verifiedAt: now }).where(eq(schema.users.uuid, user.uuid));
+    // Only while still live: an address deleted meanwhile stays deleted.
     return tx
       .update(schema.emails)
       .set({ status: "VERIFIED", verifiedAt: now })
-      .where(eq(schema.emails.id, row.id))
+      .where(and(eq(schema.emails.id, row.id), ne(schema.emails.status, "DELETED")))
       .returning();
   });
-  return emailView(verified ?? row, user.email);
+  if (!verified) throw notFound(EMAIL_NOT_FOUND);
+  return emailView(verified, user.email);
 }
 
 emailAddressRoutes.openapi(

@@ -15,7 +15,10 @@ const codeIn = async (to: string) => (await t.lastMessage(to))?.body.match(/code
 describe("email addresses", () => {
   it("adds an address, sends a code, verifies it with the code", async () => {
     const { token } = await t.createUser();
-    const added = await t.request("POST", `${P}/users/emails`, { token, body: { email: "Work@Example.com", type: "work" } });
+    const added = await t.request("POST", `${P}/users/emails`, {
+      token,
+      body: { email: "Work@Example.com", type: "work" },
+    });
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ email: "work@example.com", type: "work", status: "PENDING_VERIFICATION" });
     const list = await t.request("GET", `${P}/users/emails`, { token });
@@ -40,10 +43,25 @@ describe("email addresses", () => {
     const { token, email, user } = await t.createUser({ verified: false });
     const resend = await t.request("POST", `${P}/users/emails/verification-email`, { token, body: { email } });
     expect(resend.status).toBe(204);
-    const res = await t.request("POST", `${P}/users/confirm-email`, { token, body: { email, code: await codeIn(email) } });
+    const res = await t.request("POST", `${P}/users/confirm-email`, {
+      token,
+      body: { email, code: await codeIn(email) },
+    });
     expect(res.status).toBe(200);
     const [row] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, user.uuid));
     expect(row?.verifiedAt).not.toBeNull();
+  });
+
+  it("verifies by the email row's id too", async () => {
+    const { token } = await t.createUser();
+    const added = await t.request("POST", `${P}/users/emails`, { token, body: { email: "byid@example.com" } });
+    const res = await t.request("POST", `${P}/users/emails/verify`, {
+      token,
+      body: { emailId: added.body.id, code: await codeIn("byid@example.com") },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe("VERIFIED");
+    expect((await t.request("POST", `${P}/users/emails/verify`, { token, body: { code: "123456" } })).status).toBe(400);
   });
 
   it("refuses an address another account has", async () => {
@@ -108,7 +126,9 @@ describe("email addresses", () => {
     const bad = await t.request("POST", `${P}/users/emails`, { token, body: { email: "nope", type: "galaxy" } });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toHaveLength(2);
-    expect((await t.request("POST", `${P}/users/emails/verify`, { token, body: { email: "a@b.co", code: "12" } })).status).toBe(400);
+    expect(
+      (await t.request("POST", `${P}/users/emails/verify`, { token, body: { email: "a@b.co", code: "12" } })).status,
+    ).toBe(400);
     expect((await t.request("DELETE", `${P}/users/emails/not-a-uuid`, { token })).status).toBe(400);
   });
 });
@@ -167,8 +187,13 @@ describe("passwords", () => {
     expect(ok.status).toBe(200);
     expect((await t.request("GET", `${P}/auth/session`, { token })).status).toBe(401);
     expect((await t.request("GET", `${P}/auth/session`, { token: ok.body.accessToken })).status).toBe(200);
-    expect((await t.request("POST", `${P}/users/set-password`, { body: { password: "x".repeat(10) } })).status).toBe(401);
-    expect((await t.request("POST", `${P}/users/set-password`, { token: ok.body.accessToken, body: { password: "short" } })).status).toBe(400);
+    expect((await t.request("POST", `${P}/users/set-password`, { body: { password: "x".repeat(10) } })).status).toBe(
+      401,
+    );
+    expect(
+      (await t.request("POST", `${P}/users/set-password`, { token: ok.body.accessToken, body: { password: "short" } }))
+        .status,
+    ).toBe(400);
   });
 
   it("lets admins set a user's password, and no one else", async () => {
@@ -176,16 +201,21 @@ describe("passwords", () => {
     const target = await t.createUser();
     const body = { userUuid: target.user.uuid, password: "admin chose this" };
     expect((await t.request("POST", `${P}/users/change-password-admin`, { body })).status).toBe(401);
-    expect((await t.request("POST", `${P}/users/change-password-admin`, { token: target.token, body })).status).toBe(403);
+    expect((await t.request("POST", `${P}/users/change-password-admin`, { token: target.token, body })).status).toBe(
+      403,
+    );
     const other = await t.createUser({ roles: ["user", "admin"] });
     const peer = await t.request("POST", `${P}/users/change-password-admin`, {
       token: admin.token,
       body: { userUuid: other.user.uuid, password: "admin chose this" },
     });
     expect(peer.status).toBe(403);
-    expect((await t.request("POST", `${P}/users/change-password-admin`, { token: admin.token, body })).status).toBe(204);
+    expect((await t.request("POST", `${P}/users/change-password-admin`, { token: admin.token, body })).status).toBe(
+      204,
+    );
     expect(
-      (await t.request("POST", `${P}/auth/login`, { body: { email: target.email, password: "admin chose this" } })).status,
+      (await t.request("POST", `${P}/auth/login`, { body: { email: target.email, password: "admin chose this" } }))
+        .status,
     ).toBe(200);
     const missing = await t.request("POST", `${P}/users/change-password-admin`, {
       token: admin.token,

@@ -1,16 +1,16 @@
 import { createRouter } from "../../lib/openapi.ts";
 import { statusRouter } from "../status.ts";
+import { accountDeactivationRoutes } from "./account-deactivation.routes.ts";
 import { adminPhoneRoutes } from "./admin-phone.routes.ts";
 import { authRoutes } from "./auth.routes.ts";
-import { accountDeactivationRoutes } from "./account-deactivation.routes.ts";
 import { emailAddressRoutes } from "./email-addresses.routes.ts";
 import { identitiesRoutes } from "./identities.routes.ts";
-import { profileImageRoutes } from "./profile-images.routes.ts";
-import { userModerationRoutes } from "./user-moderation.routes.ts";
 import { passwordRoutes } from "./password.routes.ts";
 import { phoneRoutes } from "./phone.routes.ts";
-import { userProfileRoutes } from "./user-profiles.routes.ts";
+import { profileImageRoutes } from "./profile-images.routes.ts";
 import { signUpRoutes } from "./sign-up.routes.ts";
+import { userModerationRoutes } from "./user-moderation.routes.ts";
+import { userProfileRoutes } from "./user-profiles.routes.ts";
 import { voucherRoutes } from "./voucher.routes.ts";
 
 export function userService() {

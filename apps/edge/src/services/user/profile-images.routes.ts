@@ -18,7 +18,13 @@ export function sniffImage(bytes: Uint8Array): string | null {
   if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "image/png";
   if (starts(0xff, 0xd8, 0xff)) return "image/jpeg";
   if (starts(0x47, 0x49, 0x46, 0x38)) return "image/gif";
-  if (starts(0x52, 0x49, 0x46, 0x46) && bytes[8] === 0x57 && bytes[9] === 0x45 && bytes[10] === 0x42 && bytes[11] === 0x50)
+  if (
+    starts(0x52, 0x49, 0x46, 0x46) &&
+    bytes[8] === 0x57 &&
+    bytes[9] === 0x45 &&
+    bytes[10] === 0x42 &&
+    bytes[11] === 0x50
+  )
     return "image/webp";
   return null;
 }
@@ -78,7 +84,15 @@ profileImageRoutes.openapi(
     const row = await db.transaction(async (tx) => {
       const [inserted] = await tx
         .insert(schema.images)
-        .values({ id, userUuid: user.uuid, type: form.type, storageKey, contentType, size: bytes.length, createdAt: clock.now() })
+        .values({
+          id,
+          userUuid: user.uuid,
+          type: form.type,
+          storageKey,
+          contentType,
+          size: bytes.length,
+          createdAt: clock.now(),
+        })
         .returning();
       await tx
         .update(schema.profiles)
@@ -110,13 +124,19 @@ profileImageRoutes.openapi(
     summary: "An uploaded image's bytes (anyone)",
     request: { params: UuidParam },
     responses: {
-      200: { description: "The image", content: { "image/*": { schema: z.any().openapi({ type: "string", format: "binary" }) } } },
+      200: {
+        description: "The image",
+        content: { "image/*": { schema: z.any().openapi({ type: "string", format: "binary" }) } },
+      },
       ...errors(400, 404),
     },
   }),
   async (c) => {
     const { db, storage } = c.var.deps;
-    const [row] = await db.select().from(schema.images).where(eq(schema.images.id, c.req.valid("param").id));
+    const [row] = await db
+      .select()
+      .from(schema.images)
+      .where(eq(schema.images.id, c.req.valid("param").id));
     const object = row ? await storage.get(row.storageKey) : null;
     if (!row || !object) throw notFound("Image not found.");
     return c.body(object.data as Uint8Array<ArrayBuffer>, 200, {
@@ -140,7 +160,10 @@ profileImageRoutes.openapi(
   async (c) => {
     const { user } = await requireUser(c, { types: ["user", "bot"] });
     const { db, storage, clock } = c.var.deps;
-    const [row] = await db.select().from(schema.images).where(eq(schema.images.id, c.req.valid("param").id));
+    const [row] = await db
+      .select()
+      .from(schema.images)
+      .where(eq(schema.images.id, c.req.valid("param").id));
     if (!row) throw notFound("Image not found.");
     if (row.userUuid !== user.uuid && !hasAnyRole(user.roles, ADMINS)) throw forbidden(UNAUTHORIZED_TO_DELETE);
     const field = profileField(row.type);

@@ -46,18 +46,26 @@ describe("own profile", () => {
     const bad = await t.request("POST", `${P}/users/profile`, { token, body: { color: "purple", priceForGig: -1 } });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toHaveLength(2);
-    expect((await t.request("GET", `${P}/users/profile`, { token })).body).toMatchObject({ nickname: "mine", color: "#8B5CF6" });
+    expect((await t.request("GET", `${P}/users/profile`, { token })).body).toMatchObject({
+      nickname: "mine",
+      color: "#8B5CF6",
+    });
     expect((await t.request("POST", `${P}/users/profile`, { body: { bio: "x" } })).status).toBe(401);
   });
 
   it("sets and clears social links", async () => {
     const { token } = await t.createUser();
-    const set = await t.request("POST", `${P}/users/user-socials`, { token, body: { instagram: "@spinner", tiktok: "https://tiktok.com/@spinner" } });
+    const set = await t.request("POST", `${P}/users/user-socials`, {
+      token,
+      body: { instagram: "@spinner", tiktok: "https://tiktok.com/@spinner" },
+    });
     expect(set.body).toMatchObject({ instagram: "@spinner", tiktok: "https://tiktok.com/@spinner" });
     const cleared = await t.request("POST", `${P}/users/user-socials`, { token, body: { instagram: "" } });
     expect(cleared.body.instagram).toBeNull();
     expect(cleared.body.tiktok).toBe("https://tiktok.com/@spinner");
-    expect((await t.request("POST", `${P}/users/user-socials`, { token, body: { twitter: "javascript:alert(1)" } })).status).toBe(400);
+    expect(
+      (await t.request("POST", `${P}/users/user-socials`, { token, body: { twitter: "javascript:alert(1)" } })).status,
+    ).toBe(400);
   });
 
   it("tells the caller their capabilities and roles", async () => {
@@ -85,7 +93,10 @@ describe("others' profiles", () => {
   it("batches profiles in the order asked, skipping unknown ids, up to 150", async () => {
     const a = await t.createUser();
     const b = await t.createUser();
-    const res = await t.request("GET", `${P}/users/profiles?users=${b.user.uuid},${crypto.randomUUID()}&users=${a.user.uuid}`);
+    const res = await t.request(
+      "GET",
+      `${P}/users/profiles?users=${b.user.uuid},${crypto.randomUUID()}&users=${a.user.uuid}`,
+    );
     expect(res.status).toBe(200);
     expect(res.body.map((p: { uuid: string }) => p.uuid)).toEqual([b.user.uuid, a.user.uuid]);
     const tooMany = Array.from({ length: 151 }, () => crypto.randomUUID()).join(",");
@@ -97,7 +108,9 @@ describe("others' profiles", () => {
     const owner = await t.createUser();
     const stranger = await t.createUser();
     const mod = await t.createUser({ roles: ["user", "moderator"] });
-    expect((await t.request("GET", `${P}/users/user/${owner.user.uuid}`, { token: owner.token })).body.email).toBe(owner.email);
+    expect((await t.request("GET", `${P}/users/user/${owner.user.uuid}`, { token: owner.token })).body.email).toBe(
+      owner.email,
+    );
     expect((await t.request("GET", `${P}/users/user/${owner.user.uuid}`, { token: stranger.token })).status).toBe(403);
     expect((await t.request("GET", `${P}/users/user/${owner.user.uuid}`, { token: mod.token })).status).toBe(200);
     expect((await t.request("GET", `${P}/users/user/${owner.user.uuid}`)).status).toBe(401);
@@ -108,7 +121,9 @@ describe("service and admin routes", () => {
   it("lets services read profiles and manage badges; plain users get 403", async () => {
     const { user, token } = await t.createUser();
     const service = await t.serviceToken();
-    expect((await t.request("GET", `${P}/profile/${user.uuid}/service`, { token: service })).body.allowExplicitAudio).toBe(false);
+    expect(
+      (await t.request("GET", `${P}/profile/${user.uuid}/service`, { token: service })).body.allowExplicitAudio,
+    ).toBe(false);
     expect((await t.request("GET", `${P}/profile/${user.uuid}/service`, { token })).status).toBe(403);
     expect((await t.request("GET", `${P}/profile/${user.uuid}/service`)).status).toBe(401);
 
@@ -122,30 +137,64 @@ describe("service and admin routes", () => {
       body: { userUuid: user.uuid, badges: ["JQBX"] },
     });
     expect(removed.body.badges).toEqual(["VERIFIED"]);
-    const refused = await t.request("POST", `${P}/users/add-badges-service`, { token, body: { userUuid: user.uuid, badges: ["STAFF"] } });
+    const refused = await t.request("POST", `${P}/users/add-badges-service`, {
+      token,
+      body: { userUuid: user.uuid, badges: ["STAFF"] },
+    });
     expect(refused.status).toBe(403);
-    expect((await t.request("POST", `${P}/users/add-badges-service`, { token: service, body: { userUuid: user.uuid, badges: ["GOLD"] } })).status).toBe(400);
+    expect(
+      (
+        await t.request("POST", `${P}/users/add-badges-service`, {
+          token: service,
+          body: { userUuid: user.uuid, badges: ["GOLD"] },
+        })
+      ).status,
+    ).toBe(400);
     const [row] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, user.uuid));
     expect(row?.badges).toEqual(["VERIFIED"]);
 
-    const page = await t.request("GET", `${P}/users/service/all-user-profiles`, { token: service, query: { take: 2, skip: 0 } });
+    const page = await t.request("GET", `${P}/users/service/all-user-profiles`, {
+      token: service,
+      query: { take: 2, skip: 0 },
+    });
     expect(page.body.data).toHaveLength(2);
     expect(page.body.total).toBeGreaterThanOrEqual(2);
     expect((await t.request("GET", `${P}/users/service/all-user-profiles`, { token })).status).toBe(403);
-    expect((await t.request("GET", `${P}/users/service/${user.uuid}/user-profile`, { token: service })).body.uuid).toBe(user.uuid);
+    expect((await t.request("GET", `${P}/users/service/${user.uuid}/user-profile`, { token: service })).body.uuid).toBe(
+      user.uuid,
+    );
     expect((await t.request("GET", `${P}/users/service/${user.uuid}/user-profile`, { token })).status).toBe(403);
   });
 
   it("lets admins edit anyone's profile and set badges exactly", async () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const { user, token } = await t.createUser();
-    const edit = await t.request("POST", `${P}/users/profile-admin`, { token: admin.token, body: { userUuid: user.uuid, bio: "edited" } });
+    const edit = await t.request("POST", `${P}/users/profile-admin`, {
+      token: admin.token,
+      body: { userUuid: user.uuid, bio: "edited" },
+    });
     expect(edit.body.bio).toBe("edited");
-    expect((await t.request("POST", `${P}/users/profile-admin`, { token, body: { userUuid: user.uuid, bio: "mine" } })).status).toBe(403);
-    const badges = await t.request("POST", `${P}/users/change-badges-admin`, { token: admin.token, body: { userUuid: user.uuid, badges: ["PLATINUM"] } });
+    expect(
+      (await t.request("POST", `${P}/users/profile-admin`, { token, body: { userUuid: user.uuid, bio: "mine" } }))
+        .status,
+    ).toBe(403);
+    const badges = await t.request("POST", `${P}/users/change-badges-admin`, {
+      token: admin.token,
+      body: { userUuid: user.uuid, badges: ["PLATINUM"] },
+    });
     expect(badges.body.badges).toEqual(["PLATINUM"]);
-    expect((await t.request("POST", `${P}/users/change-badges-admin`, { token, body: { userUuid: user.uuid, badges: [] } })).status).toBe(403);
-    expect((await t.request("POST", `${P}/users/change-badges-admin`, { token: admin.token, body: { userUuid: crypto.randomUUID(), badges: [] } })).status).toBe(404);
+    expect(
+      (await t.request("POST", `${P}/users/change-badges-admin`, { token, body: { userUuid: user.uuid, badges: [] } }))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await t.request("POST", `${P}/users/change-badges-admin`, {
+          token: admin.token,
+          body: { userUuid: crypto.randomUUID(), badges: [] },
+        })
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -164,7 +213,10 @@ describe("images", () => {
 
   it("refuses files that are not images whatever they claim, and callers without a token", async () => {
     const { token } = await t.createUser();
-    const fake = await t.request("POST", `${P}/users/images`, { token, body: form(new TextEncoder().encode("<svg onload=x>") as Uint8Array<ArrayBuffer>) });
+    const fake = await t.request("POST", `${P}/users/images`, {
+      token,
+      body: form(new TextEncoder().encode("<svg onload=x>") as Uint8Array<ArrayBuffer>),
+    });
     expect(fake.status).toBe(415);
     expect((await t.request("POST", `${P}/users/images`, { token, body: form(PNG, "wallpaper") })).status).toBe(400);
     expect((await t.request("POST", `${P}/users/images`, { body: form(PNG) })).status).toBe(401);

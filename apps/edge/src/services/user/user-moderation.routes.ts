@@ -3,7 +3,16 @@ import { Capability, values } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import { ADMINS, type Caller, highestRank, MODERATORS, type Role, requireUser, STAFF, type User } from "../../lib/auth.ts";
+import {
+  ADMINS,
+  type Caller,
+  highestRank,
+  MODERATORS,
+  type Role,
+  requireUser,
+  STAFF,
+  type User,
+} from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { forbidden, HttpError, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, UuidParam } from "../../lib/openapi.ts";
@@ -79,7 +88,10 @@ function sanctionRoute<B extends z.ZodType>(path: string, type: Sanction["type"]
   });
 }
 
-async function sanction(c: Context<AppEnv>, input: { userUuid: string; reason?: string | undefined; type: Sanction["type"]; expiresAt?: Date }) {
+async function sanction(
+  c: Context<AppEnv>,
+  input: { userUuid: string; reason?: string | undefined; type: Sanction["type"]; expiresAt?: Date },
+) {
   const caller = await requireUser(c, { roles: MODERATORS });
   const now = c.var.deps.clock.now();
   const row = await moderate(c, caller, input.userUuid, async (tx, target) => {
@@ -104,13 +116,17 @@ async function sanction(c: Context<AppEnv>, input: { userUuid: string; reason?: 
 const TargetBody = z.object({ userUuid: z.uuid(), reason: Reason });
 
 userModerationRoutes.openapi(
-  sanctionRoute("/users/kick", "kick", "Kick a user off the platform: every session ends; they may log in again", TargetBody),
+  sanctionRoute(
+    "/users/kick",
+    "kick",
+    "Kick a user off the platform: every session ends; they may log in again",
+    TargetBody,
+  ),
   async (c) => c.json(await sanction(c, { ...c.req.valid("json"), type: "kick" }), 201),
 );
 
-userModerationRoutes.openapi(
-  sanctionRoute("/users/ban", "ban", "Ban a user until unbanned", TargetBody),
-  async (c) => c.json(await sanction(c, { ...c.req.valid("json"), type: "ban" }), 201),
+userModerationRoutes.openapi(sanctionRoute("/users/ban", "ban", "Ban a user until unbanned", TargetBody), async (c) =>
+  c.json(await sanction(c, { ...c.req.valid("json"), type: "ban" }), 201),
 );
 
 const TemporaryBanBody = TargetBody.extend({
@@ -130,7 +146,10 @@ userModerationRoutes.openapi(
       ? new Date(body.expiresAt)
       : new Date(now.getTime() + (body.durationMinutes ?? 0) * 60_000);
     if (expiresAt <= now) throw new HttpError(400, ["expiresAt: must be in the future"]);
-    return c.json(await sanction(c, { userUuid: body.userUuid, reason: body.reason, type: "temporaryBan", expiresAt }), 201);
+    return c.json(
+      await sanction(c, { userUuid: body.userUuid, reason: body.reason, type: "temporaryBan", expiresAt }),
+      201,
+    );
   },
 );
 
@@ -142,7 +161,10 @@ userModerationRoutes.openapi(
     summary: "Lift every ban in force on a user",
     security: bearer,
     request: jsonBody(z.object({ userUuid: z.uuid() })),
-    responses: { 200: json(z.object({ lifted: z.number().int() }).openapi("Unbanned")), ...errors(400, 401, 403, 404, 409) },
+    responses: {
+      200: json(z.object({ lifted: z.number().int() }).openapi("Unbanned")),
+      ...errors(400, 401, 403, 404, 409),
+    },
   }),
   async (c) => {
     const caller = await requireUser(c, { roles: MODERATORS });
@@ -293,7 +315,10 @@ userModerationRoutes.openapi(
     const { user } = await requireUser(c, { roles: MODERATORS });
     const { userUuid, comment } = c.req.valid("json");
     const { db, clock } = c.var.deps;
-    const [target] = await db.select({ uuid: schema.users.uuid }).from(schema.users).where(eq(schema.users.uuid, userUuid));
+    const [target] = await db
+      .select({ uuid: schema.users.uuid })
+      .from(schema.users)
+      .where(eq(schema.users.uuid, userUuid));
     if (!target) throw notFound("User not found.");
     const [row] = await db
       .insert(schema.moderationComments)
@@ -327,4 +352,3 @@ userModerationRoutes.openapi(
     );
   },
 );
-

@@ -2,7 +2,7 @@ import { schema } from "@booth/db";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Context } from "hono";
-import { ADMINS, MODERATORS, hasAnyRole, requireService, requireUser } from "../../lib/auth.ts";
+import { ADMINS, hasAnyRole, MODERATORS, requireService, requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, forbidden, HttpError, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, UuidParam } from "../../lib/openapi.ts";
@@ -250,7 +250,14 @@ userProfileRoutes.openapi(
   }),
   async (c) => {
     const raw = c.req.queries("users") ?? [];
-    const ids = [...new Set(raw.flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean))];
+    const ids = [
+      ...new Set(
+        raw
+          .flatMap((v) => v.split(","))
+          .map((v) => v.trim())
+          .filter(Boolean),
+      ),
+    ];
     const bad = ids.filter((id) => !z.uuid().safeParse(id).success);
     if (bad.length) throw badRequest(bad.map((id) => `users: ${id} is not a uuid`));
     if (ids.length > MAX_PROFILE_BATCH) throw badRequest(`users: at most ${MAX_PROFILE_BATCH} ids per call`);
@@ -317,7 +324,10 @@ userProfileRoutes.openapi(
   async (c) => {
     await requireService(c);
     const { userUuid, badges } = c.req.valid("json");
-    return c.json(await changeBadges(c, userUuid, (current) => current.filter((b) => !badges.includes(b as never))), 200);
+    return c.json(
+      await changeBadges(c, userUuid, (current) => current.filter((b) => !badges.includes(b as never))),
+      200,
+    );
   },
 );
 

@@ -54,7 +54,9 @@ voucherRoutes.openapi(
     tags,
     summary: "Create vouchers (admins)",
     security: bearer,
-    request: jsonBody(z.object({ count: z.number().int().min(1).max(500).default(1), note: z.string().trim().max(500).optional() })),
+    request: jsonBody(
+      z.object({ count: z.number().int().min(1).max(500).default(1), note: z.string().trim().max(500).optional() }),
+    ),
     responses: { 201: json(z.array(VoucherSchema), "Created"), ...errors(400, 401, 403) },
   }),
   async (c) => {
@@ -65,7 +67,12 @@ voucherRoutes.openapi(
     const rows = await db
       .insert(schema.vouchers)
       .values(
-        Array.from({ length: body.count }, () => ({ code: voucherCode(), note: body.note ?? null, createdBy: user.uuid, createdAt: now })),
+        Array.from({ length: body.count }, () => ({
+          code: voucherCode(),
+          note: body.note ?? null,
+          createdBy: user.uuid,
+          createdAt: now,
+        })),
       )
       .returning();
     return c.json(rows.map(voucherView), 201);
@@ -97,7 +104,13 @@ voucherRoutes.openapi(
     const where = status ? eq(schema.vouchers.status, status) : undefined;
     const { db } = c.var.deps;
     const [rows, [total]] = await Promise.all([
-      db.select().from(schema.vouchers).where(where).orderBy(desc(schema.vouchers.createdAt), desc(schema.vouchers.id)).limit(limit).offset(offset),
+      db
+        .select()
+        .from(schema.vouchers)
+        .where(where)
+        .orderBy(desc(schema.vouchers.createdAt), desc(schema.vouchers.id))
+        .limit(limit)
+        .offset(offset),
       db.select({ n: count() }).from(schema.vouchers).where(where),
     ]);
     return c.json({ data: rows.map(voucherView), total: total?.n ?? 0 }, 200);
@@ -125,7 +138,10 @@ voucherRoutes.openapi(
       .where(and(eq(schema.vouchers.id, id), eq(schema.vouchers.status, "PENDING")))
       .returning();
     if (revoked) return c.json(voucherView(revoked), 200);
-    const [existing] = await db.select({ id: schema.vouchers.id }).from(schema.vouchers).where(eq(schema.vouchers.id, id));
+    const [existing] = await db
+      .select({ id: schema.vouchers.id })
+      .from(schema.vouchers)
+      .where(eq(schema.vouchers.id, id));
     if (!existing) throw notFound("Voucher not found.");
     throw conflict(VOUCHER_NOT_PENDING);
   },
@@ -148,7 +164,9 @@ voucherRoutes.openapi(
     const [redeemed] = await db
       .update(schema.vouchers)
       .set({ status: "REDEEMED", redeemedBy: user.uuid, redeemedAt: clock.now() })
-      .where(and(eq(schema.vouchers.code, c.req.valid("json").code.toUpperCase()), eq(schema.vouchers.status, "PENDING")))
+      .where(
+        and(eq(schema.vouchers.code, c.req.valid("json").code.toUpperCase()), eq(schema.vouchers.status, "PENDING")),
+      )
       .returning();
     if (!redeemed) throw forbidden(INVALID_VOUCHER);
     return c.json(voucherView(redeemed), 200);

@@ -16,7 +16,10 @@ describe("vouchers", () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const staff = await t.createUser({ roles: ["user", "staff"] });
     const user = await t.createUser();
-    const created = await t.request("POST", `${P}/vouchers`, { token: admin.token, body: { count: 3, note: "launch" } });
+    const created = await t.request("POST", `${P}/vouchers`, {
+      token: admin.token,
+      body: { count: 3, note: "launch" },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toHaveLength(3);
     expect(created.body[0].code).toMatch(/^[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}$/);
@@ -27,7 +30,9 @@ describe("vouchers", () => {
     expect((await t.request("GET", `${P}/vouchers`, { token: user.token })).status).toBe(403);
     expect((await t.request("GET", `${P}/vouchers`)).status).toBe(401);
     expect((await t.request("POST", `${P}/vouchers`, { token: admin.token, body: { count: 501 } })).status).toBe(400);
-    expect((await t.request("GET", `${P}/vouchers`, { token: staff.token, query: { status: "LOST" } })).status).toBe(400);
+    expect((await t.request("GET", `${P}/vouchers`, { token: staff.token, query: { status: "LOST" } })).status).toBe(
+      400,
+    );
   });
 
   it("redeems once: of two concurrent redeems exactly one wins", async () => {
@@ -36,7 +41,9 @@ describe("vouchers", () => {
     const a = await t.createUser();
     const b = await t.createUser();
     const results = await Promise.all(
-      [a, b].map((u) => t.request("PATCH", `${P}/vouchers/redeem`, { token: u.token, body: { code: voucher.code.toLowerCase() } })),
+      [a, b].map((u) =>
+        t.request("PATCH", `${P}/vouchers/redeem`, { token: u.token, body: { code: voucher.code.toLowerCase() } }),
+      ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 403]);
     const loser = results.find((r) => r.status === 403);
@@ -68,9 +75,13 @@ describe("vouchers", () => {
     const revoked = await t.request("DELETE", `${P}/vouchers/${voucher.id}`, { token: admin.token });
     expect(revoked.body.status).toBe("REVOKED");
     expect((await t.request("DELETE", `${P}/vouchers/${voucher.id}`, { token: admin.token })).status).toBe(409);
-    expect((await t.request("DELETE", `${P}/vouchers/${crypto.randomUUID()}`, { token: admin.token })).status).toBe(404);
+    expect((await t.request("DELETE", `${P}/vouchers/${crypto.randomUUID()}`, { token: admin.token })).status).toBe(
+      404,
+    );
     const user = await t.createUser();
-    expect((await t.request("PATCH", `${P}/vouchers/redeem`, { token: user.token, body: { code: voucher.code } })).status).toBe(403);
+    expect(
+      (await t.request("PATCH", `${P}/vouchers/redeem`, { token: user.token, body: { code: voucher.code } })).status,
+    ).toBe(403);
   });
 
   it("a voucher sign-up consumes the voucher, once", async () => {
@@ -87,7 +98,9 @@ describe("vouchers", () => {
     expect(second.body.message).toBe("This voucher code is not valid.");
     const [account] = await t.db.select().from(schema.users).where(eq(schema.users.email, "invited2@example.com"));
     expect(account).toBeUndefined();
-    const missing = await t.request("POST", `${P}/users/voucher-sign-up`, { body: { email: "x@example.com", password: "password123" } });
+    const missing = await t.request("POST", `${P}/users/voucher-sign-up`, {
+      body: { email: "x@example.com", password: "password123" },
+    });
     expect(missing.body.message).toBe("Email, password, or voucher code is missing in request.");
     const taken = await t.request("POST", `${P}/users/voucher-sign-up`, {
       body: { email: "invited@example.com", password: "password123", voucherCode: "ANY" },

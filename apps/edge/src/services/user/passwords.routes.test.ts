@@ -1,0 +1,300 @@
+// Password routes (served by password.routes.ts): the cases email-password.routes.test.ts leaves out, with
+// database read-backs after every refusal.
+import { schema } from "@booth/db";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyPassword } from "../../lib/password.ts";
+import { createTestApp, type TestApp } from "../../testing.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const P = "/api/user-service";
+const userRow = async (uuid: string) => (await t.db.select().from(schema.users).where(eq(schema.users.uuid, uuid)))[0];
+const resetTokenIn = async (to: string) => (await t.lastMessage(to))?.body.match(/token=([\w-]+)/)?.[1] ?? "";
+/** Each call its own client address, so the per-address limits of one test do not spill into the next. */
+let ip = 0;
+const from = () => ({ "x-forwarded-for": `10.0.${Math.floor(++ip / 250)}.${ip % 250}` });
+const forgot = (email: string, headers = from()) =>
+  t.request("POST", `${P}/users/forgot-password`, { body: { email }, headers });
+const login = (email: string, password: string) =>
+  t.request("POST", `${P}/auth/login`, { body: { email, password }, headers: from() });
+
+describe("POST /users/forgot-password", () => {
+  it("answers the same for a registered and an unknown address, and mails a one-hour link only to the account", async () => {
+    const me = await t.createUser();
+    const known = await forgot(me.email.toUpperCase());
+    const unknown = await forgot(`ghost-${crypto.randomUUID().slice(0, 6)}@example.com`);
+    expect(known.status).toBe(200);
+    expect(unknown.status).toBe(200);
+    expect(known.body).toEqual(unknown.body);
+
+    const mail = await t.lastMessage(me.email);
+    expect(mail?.subject).toBe("Reset your Booth password");
+    expect(mail?.body).toContain(`${t.deps.config.webUrl}/reset-password?token=`);
+    const [code] = await t.db
+      .select()
+      .from(schema.codes)
+      .where(and(eq(schema.codes.purpose, "passwordReset"), eq(schema.codes.target, me.user.uuid)));
+    expect(code?.userUuid).toBe(me.user.uuid);
+    expect(code?.expiresAt.getTime()).toBe(t.clock.now().getTime() + 3600 * 1000);
+    // The token itself is never stored, only its hash.
+    expect(code?.codeHash).not.toBe(await resetTokenIn(me.email));
+  });
+
+  it("sends nothing to a deactivated account, with the same answer", async () => {
+    const me = await t.createUser();
+    await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, me.user.uuid));
+    const res = await forgot(me.email);
+    expect(res.status).toBe(200);
+    expect(await t.lastMessage(me.email)).toBeNull();
+  });
+
+  it("limits requests per email address, whether or not it is registered", async () => {
+    const me = await t.createUser();
+    const ghost = `limit-${crypto.randomUUID().slice(0, 6)}@example.com`;
+    for (const email of [me.email, ghost]) {
+      for (let i = 0; i < 5; i++) expect((await forgot(email)).status).toBe(200);
+      const limited = await forgot(email);
+      expect(limited.status).toBe(429);
+    }
+    const before = await t.db.select().from(schema.codes).where(eq(schema.codes.target, me.user.uuid));
+    expect(before).toHaveLength(5);
+  });
+
+  it("limits requests per client address", async () => {
+    const headers = { "x-forwarded-for": "203.0.113.9" };
+    for (let i = 0; i < 20; i++)
+      expect((await forgot(`many-${i}-${crypto.randomUUID().slice(0, 4)}@example.com`, headers)).status).toBe(200);
+    expect((await forgot("one-more@example.com", headers)).status).toBe(429);
+    expect((await forgot("one-more@example.com")).status).toBe(200);
+  });
+
+  it("refuses bad input", async () => {
+    for (const body of [{}, { email: "nope" }, { email: ["a@b.co"] }]) {
+      const res = await t.request("POST", `${P}/users/forgot-password`, { body, headers: from() });
+      expect(res.status).toBe(400);
+    }
+  });
+});
+
+describe("POST /users/reset-password", () => {
+  it("sets the new password and ends every session", async () => {
+    const me = await t.createUser();
+    const before = await userRow(me.user.uuid);
+    await forgot(me.email);
+    const res = await t.request("POST", `${P}/users/reset-password`, {
+      body: { token: await resetTokenIn(me.email), password: "a fresh passphrase" },
+      headers: from(),
+    });
+    expect([200, 204]).toContain(res.status);
+    const after = await userRow(me.user.uuid);
+    expect(after?.tokenVersion).toBe((before?.tokenVersion ?? 0) + 1);
+    expect(await verifyPassword("a fresh passphrase", after?.passwordHash)).toBe(true);
+    expect((await login(me.email, me.password)).status).toBe(401);
+    expect((await t.request("GET", `${P}/auth/session`, { token: me.token })).status).toBe(401);
+  });
+
+  it("refuses unknown tokens and tokens of another purpose", async () => {
+    const me = await t.createUser();
+    const before = await userRow(me.user.uuid);
+    const magic = await t.request("GET", `${P}/auth/magic-link`, { query: { email: me.email }, headers: from() });
+    expect(magic.status).toBe(200);
+    const magicToken = (await t.lastMessage(me.email))?.body.match(/token=([\w-]+)/)?.[1];
+    for (const token of ["made-up-token", magicToken]) {
+      const res = await t.request("POST", `${P}/users/reset-password`, {
+        body: { token, password: "sneaky password" },
+        headers: from(),
+      });
+      expect(res.status).toBe(403);
+      expect(res.body.message).toBe("Can not reset password.");
+    }
+    const after = await userRow(me.user.uuid);
+    expect(after?.passwordHash).toBe(before?.passwordHash);
+    expect(after?.tokenVersion).toBe(before?.tokenVersion);
+  });
+
+  it("refuses bad input without using the token up", async () => {
+    const me = await t.createUser();
+    await forgot(me.email);
+    const token = await resetTokenIn(me.email);
+    for (const body of [
+      { token },
+      { password: "long enough pass" },
+      { token, password: "short" },
+      { token: "", password: "long enough pass" },
+    ]) {
+      const res = await t.request("POST", `${P}/users/reset-password`, { body, headers: from() });
+      expect(res.status).toBe(400);
+    }
+    expect((await login(me.email, me.password)).status).toBe(200);
+    const ok = await t.request("POST", `${P}/users/reset-password`, {
+      body: { token, password: "long enough pass" },
+      headers: from(),
+    });
+    expect([200, 204]).toContain(ok.status);
+  });
+
+  it("only the newest link works", async () => {
+    const me = await t.createUser();
+    await forgot(me.email);
+    const first = await resetTokenIn(me.email);
+    t.clock.advance(1);
+    await forgot(me.email);
+    const second = await resetTokenIn(me.email);
+    const old = await t.request("POST", `${P}/users/reset-password`, {
+      body: { token: first, password: "from the old link" },
+      headers: from(),
+    });
+    expect(old.status).toBe(403);
+    const ok = await t.request("POST", `${P}/users/reset-password`, {
+      body: { token: second, password: "from the new link" },
+      headers: from(),
+    });
+    expect([200, 204]).toContain(ok.status);
+  });
+});
+
+describe("POST /users/set-password", () => {
+  it("lets an account without a password set one without a current password", async () => {
+    const me = await t.createUser();
+    await t.db.update(schema.users).set({ passwordHash: null }).where(eq(schema.users.uuid, me.user.uuid));
+    const res = await t.request("POST", `${P}/users/set-password`, {
+      token: me.token,
+      body: { password: "first ever password" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ tokenType: "Bearer" });
+    expect((await login(me.email, "first ever password")).status).toBe(200);
+    expect((await t.request("GET", `${P}/auth/session`, { token: res.body.accessToken })).status).toBe(200);
+    expect((await t.request("GET", `${P}/auth/session`, { token: me.token })).status).toBe(401);
+  });
+
+  it("requires the current password when there is one, changing nothing without it", async () => {
+    const me = await t.createUser();
+    const before = await userRow(me.user.uuid);
+    for (const body of [
+      { password: "hijacked password" },
+      { password: "hijacked password", currentPassword: "guess" },
+    ]) {
+      const res = await t.request("POST", `${P}/users/set-password`, { token: me.token, body });
+      expect(res.status).toBe(403);
+      expect(res.body.message).toBe("The current password is incorrect.");
+    }
+    const after = await userRow(me.user.uuid);
+    expect(after?.passwordHash).toBe(before?.passwordHash);
+    expect(after?.tokenVersion).toBe(before?.tokenVersion);
+    expect((await t.request("GET", `${P}/auth/session`, { token: me.token })).status).toBe(200);
+  });
+
+  it("bumps the token version and answers a token carrying it", async () => {
+    const me = await t.createUser();
+    const res = await t.request("POST", `${P}/users/set-password`, {
+      token: me.token,
+      body: { password: "rotated password", currentPassword: me.password },
+    });
+    expect(res.status).toBe(200);
+    const after = await userRow(me.user.uuid);
+    expect(after?.tokenVersion).toBe(me.user.tokenVersion + 1);
+    expect(await verifyPassword("rotated password", after?.passwordHash)).toBe(true);
+    const session = await t.request("GET", `${P}/auth/session`, { token: res.body.accessToken });
+    expect(session.body.user.uuid).toBe(me.user.uuid);
+  });
+
+  it("refuses callers without a user token and bad input", async () => {
+    const me = await t.createUser();
+    const body = { password: "whatever it is", currentPassword: me.password };
+    expect((await t.request("POST", `${P}/users/set-password`, { body })).status).toBe(401);
+    expect((await t.request("POST", `${P}/users/set-password`, { token: await t.serviceToken(), body })).status).toBe(
+      401,
+    );
+    const bot = await t.request("POST", `${P}/users/sign-up-bot`, {
+      token: me.token,
+      body: { nickname: `bot${crypto.randomUUID().slice(0, 6)}` },
+    });
+    expect(bot.status).toBe(201);
+    expect((await t.request("POST", `${P}/users/set-password`, { token: bot.body.accessToken, body })).status).toBe(
+      401,
+    );
+    const before = await userRow(me.user.uuid);
+    for (const bad of [
+      {},
+      { password: "short", currentPassword: me.password },
+      { password: "x".repeat(129), currentPassword: me.password },
+    ]) {
+      expect((await t.request("POST", `${P}/users/set-password`, { token: me.token, body: bad })).status).toBe(400);
+    }
+    expect((await userRow(me.user.uuid))?.passwordHash).toBe(before?.passwordHash);
+  });
+});
+
+describe("POST /users/change-password-admin", () => {
+  it("an admin sets a user's password and ends that user's sessions", async () => {
+    const admin = await t.createUser({ roles: ["user", "admin"] });
+    const target = await t.createUser({ roles: ["user", "staff"] });
+    const res = await t.request("POST", `${P}/users/change-password-admin`, {
+      token: admin.token,
+      body: { userUuid: target.user.uuid, password: "chosen by admin" },
+    });
+    expect([200, 204]).toContain(res.status);
+    const after = await userRow(target.user.uuid);
+    expect(after?.tokenVersion).toBe(target.user.tokenVersion + 1);
+    expect(await verifyPassword("chosen by admin", after?.passwordHash)).toBe(true);
+    expect((await t.request("GET", `${P}/auth/session`, { token: target.token })).status).toBe(401);
+    // The admin's own session is untouched.
+    expect((await t.request("GET", `${P}/auth/session`, { token: admin.token })).status).toBe(200);
+  });
+
+  it("a superUser may change an admin's password, an admin may not change a superUser's", async () => {
+    const superUser = await t.createUser({ roles: ["user", "superUser"] });
+    const admin = await t.createUser({ roles: ["user", "admin"] });
+    const ok = await t.request("POST", `${P}/users/change-password-admin`, {
+      token: superUser.token,
+      body: { userUuid: admin.user.uuid, password: "super set this" },
+    });
+    expect([200, 204]).toContain(ok.status);
+    const adminToken = await t.tokenFor(admin.user.uuid);
+    const before = await userRow(superUser.user.uuid);
+    const refused = await t.request("POST", `${P}/users/change-password-admin`, {
+      token: adminToken,
+      body: { userUuid: superUser.user.uuid, password: "admin tried this" },
+    });
+    expect(refused.status).toBe(403);
+    const after = await userRow(superUser.user.uuid);
+    expect(after?.passwordHash).toBe(before?.passwordHash);
+    expect(after?.tokenVersion).toBe(before?.tokenVersion);
+  });
+
+  it("refuses everyone below admin", async () => {
+    const target = await t.createUser();
+    const body = { userUuid: target.user.uuid, password: "not allowed here" };
+    for (const roles of [["user"], ["user", "moderator"], ["user", "globalModerator"], ["user", "staff"]] as const) {
+      const caller = await t.createUser({ roles: [...roles] });
+      const res = await t.request("POST", `${P}/users/change-password-admin`, { token: caller.token, body });
+      expect(res.status).toBe(403);
+    }
+    expect(
+      (await t.request("POST", `${P}/users/change-password-admin`, { token: await t.serviceToken(), body })).status,
+    ).toBe(401);
+    expect((await userRow(target.user.uuid))?.tokenVersion).toBe(target.user.tokenVersion);
+  });
+
+  it("refuses bad input", async () => {
+    const admin = await t.createUser({ roles: ["user", "admin"] });
+    const target = await t.createUser();
+    for (const body of [
+      {},
+      { userUuid: "not-a-uuid", password: "long enough pass" },
+      { userUuid: target.user.uuid, password: "short" },
+      { userUuid: target.user.uuid },
+    ]) {
+      const res = await t.request("POST", `${P}/users/change-password-admin`, { token: admin.token, body });
+      expect(res.status).toBe(400);
+    }
+    expect((await userRow(target.user.uuid))?.tokenVersion).toBe(target.user.tokenVersion);
+    expect((await login(target.email, target.password)).status).toBe(200);
+  });
+});
