@@ -64,9 +64,15 @@ describe("email provider from the environment", () => {
       const mailer = mailerFromEnv(env, t.db, () => {});
       await mailer.send({ to: "fan@example.com", subject: "Hi", text: "Hello" });
       expect(seen[0]?.auth).toBe("Bearer re_test");
-      expect(JSON.parse(seen[0]?.body ?? "{}")).toMatchObject({ to: ["fan@example.com"], subject: "Hi", text: "Hello" });
+      expect(JSON.parse(seen[0]?.body ?? "{}")).toMatchObject({
+        to: ["fan@example.com"],
+        subject: "Hi",
+        text: "Hello",
+      });
       fail = true;
-      await expect(mailer.send({ to: "fan@example.com", subject: "Hi", text: "x" })).rejects.toMatchObject({ status: 502 });
+      await expect(mailer.send({ to: "fan@example.com", subject: "Hi", text: "x" })).rejects.toMatchObject({
+        status: 502,
+      });
       expect(() => mailerFromEnv({ RESEND_API_KEY: "re_test" }, t.db, () => {})).toThrow(/MAIL_FROM/);
       expect(mailerFromEnv({}, t.db, () => {}).kind).toBe("outbox");
     } finally {

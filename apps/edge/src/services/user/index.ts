@@ -2,6 +2,7 @@ import { createRouter } from "../../lib/openapi.ts";
 import { statusRouter } from "../status.ts";
 import { accountDeactivationRoutes } from "./account-deactivation.routes.ts";
 import { adminPhoneRoutes } from "./admin-phone.routes.ts";
+import { adminUserListRoutes } from "./admin-user-list.routes.ts";
 import { authRoutes } from "./auth.routes.ts";
 import { emailAddressRoutes } from "./email-addresses.routes.ts";
 import { identitiesRoutes } from "./identities.routes.ts";
@@ -28,6 +29,7 @@ export function userService() {
     userModerationRoutes,
     accountDeactivationRoutes,
     voucherRoutes,
+    adminUserListRoutes,
   ])
     router.route("/", routes);
   router.route("/", statusRouter("user", "1.9.0", "/info-admin/user-service-status"));
