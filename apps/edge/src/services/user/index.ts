@@ -1,15 +1,14 @@
 import { createRouter } from "../../lib/openapi.ts";
 import { statusRouter } from "../status.ts";
 import { accountDeactivationRoutes } from "./account-deactivation.routes.ts";
-import { adminPhoneRoutes } from "./admin-phone.routes.ts";
 import { adminUserListRoutes } from "./admin-user-list.routes.ts";
 import { authRoutes } from "./auth.routes.ts";
 import { emailAddressRoutes } from "./email-addresses.routes.ts";
-import { identitiesRoutes } from "./identities.routes.ts";
+import { mobileSignInRoutes } from "./mobile-sign-in.routes.ts";
 import { passwordRoutes } from "./password.routes.ts";
-import { phoneRoutes } from "./phone.routes.ts";
 import { profileImageRoutes } from "./profile-images.routes.ts";
 import { signUpRoutes } from "./sign-up.routes.ts";
+import { userIdentityRoutes } from "./user-identity.routes.ts";
 import { userModerationRoutes } from "./user-moderation.routes.ts";
 import { userProfileRoutes } from "./user-profiles.routes.ts";
 import { voucherRoutes } from "./voucher.routes.ts";
@@ -21,9 +20,8 @@ export function userService() {
     signUpRoutes,
     passwordRoutes,
     emailAddressRoutes,
-    phoneRoutes,
-    identitiesRoutes,
-    adminPhoneRoutes,
+    mobileSignInRoutes,
+    userIdentityRoutes,
     userProfileRoutes,
     profileImageRoutes,
     userModerationRoutes,

@@ -1,3 +1,0 @@
-import { createRouter } from "../../lib/openapi.ts";
-
-export const identitiesRoutes = createRouter();

@@ -1,0 +1,282 @@
+import { schema } from "@booth/db";
+import { eq } from "drizzle-orm";
+import { getExampleNumber } from "libphonenumber-js/max";
+import examples from "libphonenumber-js/mobile/examples";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../testing.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const P = "/api/user-service";
+const REFUSED = "Phone number is invalid. Only real, non-VoIP mobile numbers are allowed.";
+// Real-looking numbers from libphonenumber's own examples: a mobile, then numbers of neighbouring series.
+const mobile = (country: "GB" | "US" | "DE" | "FR" | "ES") => getExampleNumber(country, examples)!.number;
+const ukVoip = "+445612345678";
+const ukLandline = "+441212345678";
+const codeIn = async (to: string) => (await t.lastMessage(to))?.body.match(/code is (\d{6})/)?.[1] ?? "";
+
+describe("phone validation", () => {
+  it("tells mobiles, VoIP lines, landlines and garbage apart, and keeps each check", async () => {
+    const cases = [
+      [mobile("GB"), "VALID"],
+      [ukVoip, "VOIP"],
+      [ukLandline, "INVALID"],
+      ["+4412", "INVALID"],
+      ["not a number", "VALIDATION_ERROR"],
+    ] as const;
+    for (const [phone, status] of cases) {
+      t.clock.advance(1);
+      const res = await t.request("GET", `${P}/phone-validation/validate/${encodeURIComponent(phone)}`);
+      expect(res.status, phone).toBe(200);
+      expect(res.body.status, phone).toBe(status);
+    }
+    const staff = await t.createUser({ roles: ["user", "staff"] });
+    const recents = await t.request("GET", `${P}/phone-validation/recents`, {
+      token: staff.token,
+      query: { limit: 5 },
+    });
+    expect(recents.body.data.map((r: { status: string }) => r.status)).toEqual([
+      "VALIDATION_ERROR",
+      "INVALID",
+      "INVALID",
+      "VOIP",
+      "VALID",
+    ]);
+  });
+
+  it("lets staff read recents and admins clear them; others are refused", async () => {
+    const user = await t.createUser();
+    const staff = await t.createUser({ roles: ["user", "staff"] });
+    const admin = await t.createUser({ roles: ["user", "admin"] });
+    expect((await t.request("GET", `${P}/phone-validation/recents`)).status).toBe(401);
+    expect((await t.request("GET", `${P}/phone-validation/recents`, { token: user.token })).status).toBe(403);
+    expect((await t.request("DELETE", `${P}/phone-validation/recents`, { token: staff.token })).status).toBe(403);
+    expect(
+      (await t.request("DELETE", `${P}/phone-validation/recents`, { token: admin.token, query: { olderThan: "soon" } }))
+        .status,
+    ).toBe(400);
+    const cleared = await t.request("DELETE", `${P}/phone-validation/recents`, { token: admin.token });
+    expect(cleared.status).toBe(200);
+    expect((await t.request("GET", `${P}/phone-validation/recents`, { token: staff.token })).body.total).toBe(0);
+  });
+
+  it("publishes the constants it applies", async () => {
+    const res = await t.request("GET", `${P}/phone-validation/fraudConstants`);
+    expect(res.body.refusedLineTypes).toContain("VOIP");
+    expect(res.body.codeTtlSeconds).toBe(600);
+  });
+});
+
+describe("sign-in by phone", () => {
+  it("sends a code to a real mobile and signs in: first a new account, then the same one", async () => {
+    const phone = mobile("DE");
+    const sent = await t.request("POST", `${P}/mobile-auth/send-code`, { body: { phone, channel: "whatsapp" } });
+    expect(sent.status).toBe(200);
+    const message = await t.lastMessage(phone);
+    expect(message?.channel).toBe("whatsapp");
+    const first = await t.request("POST", `${P}/mobile-auth/verify-code`, {
+      body: { phone, code: await codeIn(phone) },
+    });
+    expect(first.status).toBe(201);
+    expect(first.body.user.email).toBeNull();
+    await t.request("POST", `${P}/mobile-auth/send-code`, { body: { phone } });
+    const again = await t.request("POST", `${P}/mobile-auth/verify-code`, {
+      body: { phone, code: await codeIn(phone) },
+    });
+    expect(again.status).toBe(200);
+    expect(again.body.user.uuid).toBe(first.body.user.uuid);
+    expect((await t.request("GET", `${P}/auth/session`, { token: again.body.accessToken })).status).toBe(200);
+  });
+
+  it("refuses VoIP and invalid numbers with the spec's message, sending nothing", async () => {
+    for (const phone of [ukVoip, ukLandline, "12"]) {
+      const res = await t.request("POST", `${P}/mobile-auth/send-code`, { body: { phone } });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(REFUSED);
+    }
+    expect(await t.lastMessage(ukVoip)).toBeNull();
+  });
+
+  it("refuses a wrong code, and burns the code after five wrong guesses", async () => {
+    const phone = mobile("FR");
+    await t.request("POST", `${P}/mobile-auth/send-code`, { body: { phone } });
+    const code = await codeIn(phone);
+    const wrong = code === "000000" ? "111111" : "000000";
+    const res = await t.request("POST", `${P}/mobile-auth/verify-code`, { body: { phone, code: wrong } });
+    expect(res.status).toBe(401);
+    expect(res.body.message).toBe("The code is incorrect or has expired.");
+    for (let i = 0; i < 4; i++)
+      await t.request("POST", `${P}/mobile-auth/verify-code`, { body: { phone, code: wrong } });
+    expect((await t.request("POST", `${P}/mobile-auth/verify-code`, { body: { phone, code } })).status).toBe(401);
+    expect((await t.request("POST", `${P}/mobile-auth/verify-code`, { body: { phone, code: "12" } })).status).toBe(400);
+  });
+
+  it("limits codes per number", async () => {
+    const phone = mobile("ES");
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (
+          await t.request("POST", `${P}/mobile-auth/send-code`, {
+            body: { phone },
+            headers: { "x-forwarded-for": `10.0.0.${i}` },
+          })
+        ).status,
+      );
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+});
+
+describe("whitelist", () => {
+  it("admins whitelist a VoIP number, which then may sign in; others are refused", async () => {
+    const admin = await t.createUser({ roles: ["user", "admin"] });
+    const staff = await t.createUser({ roles: ["user", "staff"] });
+    const body = { phone: "+44 56 1234 5679", note: "support line" };
+    expect((await t.request("POST", `${P}/mobile-auth/whitelist`, { body })).status).toBe(401);
+    expect((await t.request("POST", `${P}/mobile-auth/whitelist`, { token: staff.token, body })).status).toBe(403);
+    const added = await t.request("POST", `${P}/mobile-auth/whitelist`, { token: admin.token, body });
+    expect(added.status).toBe(201);
+    expect(added.body.phone).toBe("+445612345679");
+    expect((await t.request("POST", `${P}/admin/phoneNumbers`, { token: admin.token, body })).status).toBe(409);
+    expect((await t.request("POST", `${P}/mobile-auth/send-code`, { body: { phone: "+445612345679" } })).status).toBe(
+      200,
+    );
+
+    const list = await t.request("GET", `${P}/admin/phoneNumbers`, { token: staff.token });
+    expect(list.body.data.map((r: { phone: string }) => r.phone)).toContain("+445612345679");
+    expect((await t.request("GET", `${P}/admin/phoneNumbers/${added.body.id}`, { token: staff.token })).body.note).toBe(
+      "support line",
+    );
+    expect((await t.request("DELETE", `${P}/admin/phoneNumbers/${added.body.id}`, { token: staff.token })).status).toBe(
+      403,
+    );
+    expect(
+      (
+        await t.request("DELETE", `${P}/mobile-auth/whitelist/${encodeURIComponent("+445612345679")}`, {
+          token: admin.token,
+        })
+      ).status,
+    ).toBe(204);
+    expect((await t.request("GET", `${P}/admin/phoneNumbers/${added.body.id}`, { token: staff.token })).status).toBe(
+      404,
+    );
+    expect((await t.request("POST", `${P}/mobile-auth/send-code`, { body: { phone: "+445612345679" } })).status).toBe(
+      400,
+    );
+  });
+
+  it("manages numbers through the admin panel routes", async () => {
+    const admin = await t.createUser({ roles: ["user", "admin"] });
+    const user = await t.createUser();
+    const added = await t.request("POST", `${P}/admin/phoneNumbers`, {
+      token: admin.token,
+      body: { phone: "+15005550006" },
+    });
+    expect(added.status).toBe(201);
+    expect((await t.request("GET", `${P}/admin/phoneNumbers`, { token: user.token })).status).toBe(403);
+    expect(
+      (await t.request("POST", `${P}/admin/phoneNumbers`, { token: admin.token, body: { phone: "call me" } })).status,
+    ).toBe(400);
+    expect((await t.request("DELETE", `${P}/admin/phoneNumbers/${added.body.id}`, { token: admin.token })).status).toBe(
+      204,
+    );
+    expect((await t.request("DELETE", `${P}/admin/phoneNumbers/${added.body.id}`, { token: admin.token })).status).toBe(
+      404,
+    );
+  });
+});
+
+describe("identity verification and user identities", () => {
+  it("verifies the caller's number: a verified identity and the IDENTITY_VERIFIED badge", async () => {
+    const { user, token } = await t.createUser();
+    const phone = mobile("GB");
+    const sent = await t.request("POST", `${P}/api/v1/identity-verifications/request`, { token, body: { phone } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const verified = await t.request("POST", `${P}/api/v1/identity-verifications/verify`, {
+      token,
+      body: { phone, code: await codeIn(phone) },
+    });
+    expect(verified.status).toBe(200);
+    expect(verified.body).toMatchObject({ value: phone, verified: true, userUuid: user.uuid });
+    const [row] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, user.uuid));
+    expect(row?.badges).toEqual(["IDENTITY_VERIFIED"]);
+
+    const other = await t.createUser();
+    const taken = await t.request("POST", `${P}/api/v1/identity-verifications/request`, {
+      token: other.token,
+      body: { phone },
+    });
+    expect(taken.status).toBe(409);
+    expect((await t.request("POST", `${P}/api/v1/identity-verifications/request`, { body: { phone } })).status).toBe(
+      401,
+    );
+    expect(
+      (await t.request("POST", `${P}/api/v1/identity-verifications/verify`, { token, body: { phone, code: "000000" } }))
+        .status,
+    ).toBe(401);
+  });
+
+  it("users manage their own identities; services and admins anyone's", async () => {
+    const owner = await t.createUser();
+    const stranger = await t.createUser();
+    const service = await t.serviceToken();
+    const mine = await t.request("POST", `${P}/api/v1/user-identities`, {
+      token: owner.token,
+      body: { channel: "sms", value: "+447700900222" },
+    });
+    expect(mine.status).toBe(201);
+    expect(mine.body.verified).toBe(false);
+    expect(
+      (await t.request("POST", `${P}/api/v1/user-identities`, { token: owner.token, body: { value: "+447700900222" } }))
+        .status,
+    ).toBe(409);
+    expect(
+      (
+        await t.request("POST", `${P}/api/v1/user-identities`, {
+          token: owner.token,
+          body: { value: "+447700900333", verified: true },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await t.request("POST", `${P}/api/v1/user-identities`, { token: owner.token, body: { value: "nope" } })).status,
+    ).toBe(400);
+
+    const byService = await t.request("POST", `${P}/api/v1/user-identities`, {
+      token: service,
+      body: { value: "+447700900333", userUuid: owner.user.uuid, verified: true },
+    });
+    expect(byService.body.verified).toBe(true);
+    const own = await t.request("GET", `${P}/api/v1/user-identities`, { token: owner.token });
+    expect(own.body).toHaveLength(2);
+    expect((await t.request("GET", `${P}/api/v1/user-identities`, { token: stranger.token })).body).toHaveLength(0);
+    expect(
+      (
+        await t.request("GET", `${P}/api/v1/user-identities`, {
+          token: stranger.token,
+          query: { userUuid: owner.user.uuid },
+        })
+      ).status,
+    ).toBe(403);
+    const verifiedOnly = await t.request("GET", `${P}/api/v1/user-identities`, {
+      token: service,
+      query: { userUuid: owner.user.uuid, verified: "true", channel: "sms" },
+    });
+    expect(verifiedOnly.body.map((i: { value: string }) => i.value)).toEqual(["+447700900333"]);
+
+    expect(
+      (await t.request("DELETE", `${P}/api/v1/user-identities/${mine.body.id}`, { token: stranger.token })).status,
+    ).toBe(403);
+    expect(
+      (await t.request("DELETE", `${P}/api/v1/user-identities/${mine.body.id}`, { token: owner.token })).status,
+    ).toBe(204);
+    expect(
+      (await t.request("DELETE", `${P}/api/v1/user-identities/${mine.body.id}`, { token: owner.token })).status,
+    ).toBe(404);
+    expect((await t.request("GET", `${P}/api/v1/user-identities`)).status).toBe(401);
+  });
+});
