@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureAdmin, mailerFromEnv } from "./bootstrap.ts";
+import { ensureAdmin, mailerFromEnv, smsFromEnv } from "./bootstrap.ts";
 import { createTestApp, type TestApp } from "./testing.ts";
 
 let t: TestApp;
@@ -78,5 +78,14 @@ describe("email provider from the environment", () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe("SMS provider from the environment", () => {
+  it("uses Twilio only when fully configured", () => {
+    expect(smsFromEnv({}, t.db, () => {}).kind).toBe("outbox");
+    expect(() => smsFromEnv({ TWILIO_ACCOUNT_SID: "AC1" }, t.db, () => {})).toThrow(/TWILIO_AUTH_TOKEN/);
+    const env = { TWILIO_ACCOUNT_SID: "AC1", TWILIO_AUTH_TOKEN: "x", TWILIO_FROM: "+15005550006" };
+    expect(smsFromEnv(env, t.db, () => {}).kind).toBe("twilio");
   });
 });

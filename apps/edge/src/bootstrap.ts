@@ -7,7 +7,8 @@ import { hashPassword } from "./lib/password.ts";
 import { loadKeys } from "./lib/tokens.ts";
 import { type Cache, memoryCache, redisCache, upstashCache } from "./ports/cache.ts";
 import { resendMailer } from "./ports/mail-resend.ts";
-import { type Mailer, outboxMailer, outboxSms, reportingFailures } from "./ports/messaging.ts";
+import { type Mailer, outboxMailer, outboxSms, reportingFailures, type SmsSender } from "./ports/messaging.ts";
+import { twilioSms } from "./ports/sms-twilio.ts";
 import { localStorage } from "./ports/storage.ts";
 import { createAccount, normalizeEmail } from "./services/user/accounts.ts";
 import { linkToken } from "./services/user/codes.ts";
@@ -37,6 +38,20 @@ export function mailerFromEnv(env: Env, db: Db, logger: Logger): Mailer {
   return reportingFailures(mailer, "email", logger);
 }
 
+/** Twilio when TWILIO_ACCOUNT_SID is set (TWILIO_AUTH_TOKEN and TWILIO_FROM then required), else the outbox. */
+export function smsFromEnv(env: Env, db: Db, logger: Logger): SmsSender {
+  if (!env.TWILIO_ACCOUNT_SID) return outboxSms(db);
+  for (const name of ["TWILIO_AUTH_TOKEN", "TWILIO_FROM"] as const)
+    if (!env[name]) throw new Error(`${name} is required when TWILIO_ACCOUNT_SID is set`);
+  const sms = twilioSms({
+    accountSid: env.TWILIO_ACCOUNT_SID,
+    authToken: env.TWILIO_AUTH_TOKEN ?? "",
+    from: env.TWILIO_FROM ?? "",
+    baseUrl: env.TWILIO_BASE_URL,
+  });
+  return reportingFailures(sms, "message", logger);
+}
+
 /** Everything the edge needs, from the environment; embedded defaults for whatever is unset. */
 export async function depsFromEnv(env: Env, logger: Logger = jsonLogger) {
   const port = Number(env.PORT ?? 8787);
@@ -53,7 +68,7 @@ export async function depsFromEnv(env: Env, logger: Logger = jsonLogger) {
     clock: systemClock,
     keys,
     mailer: mailerFromEnv(env, database.db, logger),
-    sms: outboxSms(database.db),
+    sms: smsFromEnv(env, database.db, logger),
     storage: localStorage(join(dataDir, "storage")),
     logger,
     config: configFromEnv(env, port),
