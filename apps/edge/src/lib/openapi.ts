@@ -36,6 +36,14 @@ export const noContent = { 204: { description: "No Content" } } as const;
 export const bearer = [{ bearerAuth: [] }];
 
 export const Uuid = z.uuid();
+
+/** limit/offset paging for plain lists (admin lists with filters use the nestjsx/crud query instead). */
+export const PageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export const pageSchema = <T extends z.ZodType>(item: T, name: string) =>
+  z.object({ data: z.array(item), total: z.number().int() }).openapi(name);
 export const UuidParam = z.object({ id: z.uuid().openapi({ param: { name: "id", in: "path" } }) });
 
 export interface DocumentInfo {

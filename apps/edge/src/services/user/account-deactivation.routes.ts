@@ -3,7 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { ADMINS, MODERATORS, requireUser } from "../../lib/auth.ts";
 import { HttpError, notFound } from "../../lib/errors.ts";
-import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
+import { bearer, createRouter, errors, json, jsonBody, noContent, PageQuery, UuidParam } from "../../lib/openapi.ts";
 import { isUniqueViolation } from "./accounts.ts";
 import { moderate } from "./user-moderation.routes.ts";
 
@@ -67,10 +67,7 @@ accountDeactivationRoutes.openapi(
     summary: "Pending deactivation requests, oldest first (moderators)",
     security: bearer,
     request: {
-      query: z.object({
-        limit: z.coerce.number().int().min(1).max(500).default(100),
-        offset: z.coerce.number().int().min(0).default(0),
-      }),
+      query: PageQuery,
     },
     responses: { 200: json(z.array(RequestSchema)), ...errors(400, 401, 403) },
   }),

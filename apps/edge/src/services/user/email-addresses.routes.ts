@@ -204,32 +204,26 @@ async function verify(c: Parameters<typeof requireUser>[0], body: z.infer<typeof
   return emailView(verified, user.email);
 }
 
-emailAddressRoutes.openapi(
-  createRoute({
-    method: "post",
-    path: "/users/emails/verify",
-    tags,
-    summary: "Verify an email address with the code sent to it",
-    security: bearer,
-    request: jsonBody(VerifyBody),
-    responses: { 200: json(EmailRowSchema), ...errors(400, 401, 403, 404, 429) },
-  }),
-  async (c) => c.json(await verify(c, c.req.valid("json")), 200),
-);
-
-emailAddressRoutes.openapi(
-  createRoute({
-    method: "post",
-    path: "/users/confirm-email",
-    tags,
-    deprecated: true,
-    summary: "Deprecated: same as POST /users/emails/verify",
-    security: bearer,
-    request: jsonBody(VerifyBody),
-    responses: { 200: json(EmailRowSchema), ...errors(400, 401, 403, 404, 429) },
-  }),
-  async (c) => c.json(await verify(c, c.req.valid("json")), 200),
-);
+// The deprecated confirm-email route is the same check under its old path.
+for (const [path, deprecated] of [
+  ["/users/emails/verify", false],
+  ["/users/confirm-email", true],
+] as const)
+  emailAddressRoutes.openapi(
+    createRoute({
+      method: "post",
+      path,
+      tags,
+      deprecated,
+      summary: deprecated
+        ? "Deprecated: same as POST /users/emails/verify"
+        : "Verify an email address with the code sent to it",
+      security: bearer,
+      request: jsonBody(VerifyBody),
+      responses: { 200: json(EmailRowSchema), ...errors(400, 401, 403, 404, 429) },
+    }),
+    async (c) => c.json(await verify(c, c.req.valid("json")), 200),
+  );
 
 emailAddressRoutes.openapi(
   createRoute({

@@ -4,7 +4,17 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { and, count, desc, eq, lt } from "drizzle-orm";
 import { ADMINS, activeBan, clientAddress, rateLimit, requireUser, STAFF } from "../../lib/auth.ts";
 import { badRequest, conflict, HttpError, notFound, unauthorized } from "../../lib/errors.ts";
-import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
+import {
+  bearer,
+  createRouter,
+  errors,
+  json,
+  jsonBody,
+  noContent,
+  PageQuery,
+  pageSchema,
+  UuidParam,
+} from "../../lib/openapi.ts";
 import { createAccount, issueToken, isUniqueViolation, loadUser, userView } from "./accounts.ts";
 import { consumeCode, issueCode, numericCode } from "./codes.ts";
 import { checkPhone, FRAUD_CONSTANTS, PHONE_REFUSED, toE164 } from "./phone-checks.ts";
@@ -83,13 +93,10 @@ mobileSignInRoutes.openapi(
     summary: "Recent phone validations, newest first (staff)",
     security: bearer,
     request: {
-      query: z.object({
-        limit: z.coerce.number().int().min(1).max(1000).default(100),
-        offset: z.coerce.number().int().min(0).default(0),
-      }),
+      query: PageQuery,
     },
     responses: {
-      200: json(z.object({ data: z.array(RecentSchema), total: z.number().int() }).openapi("RecentPhoneValidations")),
+      200: json(pageSchema(RecentSchema, "RecentPhoneValidations")),
       ...errors(400, 401, 403),
     },
   }),
@@ -331,13 +338,10 @@ mobileSignInRoutes.openapi(
     summary: "Whitelisted numbers, newest first (staff)",
     security: bearer,
     request: {
-      query: z.object({
-        limit: z.coerce.number().int().min(1).max(1000).default(100),
-        offset: z.coerce.number().int().min(0).default(0),
-      }),
+      query: PageQuery,
     },
     responses: {
-      200: json(z.object({ data: z.array(WhitelistSchema), total: z.number().int() }).openapi("WhitelistPage")),
+      200: json(pageSchema(WhitelistSchema, "WhitelistPage")),
       ...errors(400, 401, 403),
     },
   }),

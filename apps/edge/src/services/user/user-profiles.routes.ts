@@ -85,6 +85,13 @@ async function updateProfile(c: Context<AppEnv>, userUuid: string, patch: Profil
   return loaded as { user: typeof loaded.user; profile: NonNullable<typeof loaded.profile> };
 }
 
+/** The caller's own profile update (the profile form and the socials form). */
+async function updateOwnProfile(c: Context<AppEnv>, patch: ProfileUpdate) {
+  const { user } = await requireUser(c, { types: ["user", "bot"] });
+  const updated = await updateProfile(c, user.uuid, patch);
+  return ownProfile(updated.user, updated.profile);
+}
+
 /** An active account's profile, or the catalogue's 404. */
 async function visibleProfile(c: Context<AppEnv>, uuid: string) {
   const loaded = await loadUser(c.var.deps.db, uuid);
@@ -158,11 +165,7 @@ userProfileRoutes.openapi(
     request: jsonBody(ProfileUpdate),
     responses: { 200: json(OwnProfileSchema), ...errors(400, 401, 403, 404, 409) },
   }),
-  async (c) => {
-    const { user } = await requireUser(c, { types: ["user", "bot"] });
-    const updated = await updateProfile(c, user.uuid, c.req.valid("json"));
-    return c.json(ownProfile(updated.user, updated.profile), 200);
-  },
+  async (c) => c.json(await updateOwnProfile(c, c.req.valid("json")), 200),
 );
 
 userProfileRoutes.openapi(
@@ -175,11 +178,7 @@ userProfileRoutes.openapi(
     request: jsonBody(z.object(Socials)),
     responses: { 200: json(OwnProfileSchema), ...errors(400, 401, 403, 404) },
   }),
-  async (c) => {
-    const { user } = await requireUser(c, { types: ["user", "bot"] });
-    const updated = await updateProfile(c, user.uuid, c.req.valid("json"));
-    return c.json(ownProfile(updated.user, updated.profile), 200);
-  },
+  async (c) => c.json(await updateOwnProfile(c, c.req.valid("json")), 200),
 );
 
 userProfileRoutes.openapi(

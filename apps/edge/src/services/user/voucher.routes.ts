@@ -4,7 +4,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { and, count, desc, eq } from "drizzle-orm";
 import { ADMINS, rateLimit, requireUser, STAFF } from "../../lib/auth.ts";
 import { conflict, forbidden, notFound } from "../../lib/errors.ts";
-import { bearer, createRouter, errors, json, jsonBody, UuidParam } from "../../lib/openapi.ts";
+import { bearer, createRouter, errors, json, jsonBody, PageQuery, pageSchema, UuidParam } from "../../lib/openapi.ts";
 import { INVALID_VOUCHER } from "./sign-up.routes.ts";
 
 export const VOUCHER_NOT_PENDING = "This voucher has already been redeemed or revoked.";
@@ -87,14 +87,10 @@ voucherRoutes.openapi(
     summary: "Vouchers, newest first (staff and above)",
     security: bearer,
     request: {
-      query: z.object({
-        status: z.enum(values(VoucherStatus)).optional(),
-        limit: z.coerce.number().int().min(1).max(1000).default(100),
-        offset: z.coerce.number().int().min(0).default(0),
-      }),
+      query: PageQuery.extend({ status: z.enum(values(VoucherStatus)).optional() }),
     },
     responses: {
-      200: json(z.object({ data: z.array(VoucherSchema), total: z.number().int() }).openapi("VoucherList")),
+      200: json(pageSchema(VoucherSchema, "VoucherList")),
       ...errors(400, 401, 403),
     },
   }),
