@@ -1,5 +1,7 @@
 import { createRouter, documentConfig, type Router, withDocument } from "../lib/openapi.ts";
 import { statusRouter } from "./status.ts";
+import { auditService } from "./audit/index.ts";
+import { socialService } from "./social/index.ts";
 import { userService } from "./user/index.ts";
 
 export interface ServiceMount {
@@ -27,8 +29,8 @@ export const openApiDocument = (service: ServiceMount) => service.router.getOpen
 
 export const SERVICES: ServiceMount[] = [
   mount("user", "User service", "1.9.0", userService()),
-  mount("social", "Social service", "1.0.0", skeleton()),
-  mount("audit", "Audit service", "1.0.0", skeleton("/info-admin/audit-service-status", "audit")),
+  mount("social", "Social service", "1.0.0", socialService()),
+  mount("audit", "Audit service", "1.0.0", auditService()),
   mount("room", "Room service", "1.0.0", skeleton("/info-admin/room-service-status", "room")),
   mount("upload", "Upload service", "1.3.2", skeleton("/info-admin/upload-service-status", "upload")),
   mount("payment", "Payment service", "2.1.1", skeleton()),

@@ -81,3 +81,24 @@ export const OutboxChannel = { email: "email", sms: "sms", whatsapp: "whatsapp" 
 export type OutboxChannel = (typeof OutboxChannel)[keyof typeof OutboxChannel];
 
 export const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];
+
+export const DevicePlatform = { ios: "ios", android: "android", web: "web" } as const;
+export type DevicePlatform = (typeof DevicePlatform)[keyof typeof DevicePlatform];
+
+export const FriendInvitationStatus = { pending: "pending", accepted: "accepted", rejected: "rejected" } as const;
+export type FriendInvitationStatus = (typeof FriendInvitationStatus)[keyof typeof FriendInvitationStatus];
+
+export const PushStatus = { queued: "queued", sent: "sent", failed: "failed" } as const;
+export type PushStatus = (typeof PushStatus)[keyof typeof PushStatus];
+
+export const ModerationActionType = {
+  banUser: "banUser",
+  kickUser: "kickUser",
+  grantRole: "grantRole",
+  removeRole: "removeRole",
+  globalKick: "globalKick",
+  globalBan: "globalBan",
+  globalUnBan: "globalUnBan",
+  temporaryBan: "temporaryBan",
+} as const;
+export type ModerationActionType = (typeof ModerationActionType)[keyof typeof ModerationActionType];

@@ -1,0 +1,110 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { DevicePlatform, FriendInvitationStatus, PushStatus, values } from "./enums.ts";
+import { users } from "./user.ts";
+
+const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+const userRef = () =>
+  uuid()
+    .notNull()
+    .references(() => users.uuid, { onDelete: "cascade" });
+
+/** A fan follows a DJ. */
+export const djFans = pgTable(
+  "dj_fans",
+  { id: uuid().primaryKey().defaultRandom(), fanUuid: userRef(), djUuid: userRef(), createdAt: createdAt() },
+  (t) => [uniqueIndex("dj_fans_pair_key").on(t.fanUuid, t.djUuid), index("dj_fans_dj_idx").on(t.djUuid, t.createdAt)],
+);
+
+export const friendInvitations = pgTable(
+  "friend_invitations",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    fromUuid: userRef(),
+    toUuid: userRef(),
+    status: text({ enum: values(FriendInvitationStatus) })
+      .notNull()
+      .default("pending"),
+    handledAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // One open invitation between two people, whichever of them sent it.
+    uniqueIndex("friend_invitations_open_pair_key")
+      .on(sql`least(${t.fromUuid}, ${t.toUuid})`, sql`greatest(${t.fromUuid}, ${t.toUuid})`)
+      .where(sql`${t.status} = 'pending'`),
+    index("friend_invitations_to_idx").on(t.toUuid),
+  ],
+);
+
+/** A friendship is kept as two rows, one per direction, so either side lists it with one index. */
+export const friends = pgTable(
+  "friends",
+  { id: uuid().primaryKey().defaultRandom(), userUuid: userRef(), friendUuid: userRef(), createdAt: createdAt() },
+  (t) => [uniqueIndex("friends_pair_key").on(t.userUuid, t.friendUuid)],
+);
+
+export const blockedUsers = pgTable(
+  "blocked_users",
+  { id: uuid().primaryKey().defaultRandom(), blockerUuid: userRef(), blockedUuid: userRef(), createdAt: createdAt() },
+  (t) => [uniqueIndex("blocked_users_pair_key").on(t.blockerUuid, t.blockedUuid)],
+);
+
+/** A phone or browser that receives push notifications: a push token, and the (user, deviceId) pair. */
+export const devices = pgTable(
+  "devices",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userUuid: userRef(),
+    deviceId: text().notNull(),
+    token: text().notNull().unique(),
+    platform: text({ enum: values(DevicePlatform) }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("devices_user_device_key").on(t.userUuid, t.deviceId)],
+);
+
+export const webPushSubscriptions = pgTable("web_push_subscriptions", {
+  id: uuid().primaryKey().defaultRandom(),
+  userUuid: userRef(),
+  endpoint: text().notNull().unique(),
+  p256dh: text().notNull(),
+  auth: text().notNull(),
+  createdAt: createdAt(),
+});
+
+/** Every push sent or queued (mobile and web): the outbox when no provider is configured, and the log when one is. */
+export const pushMessages = pgTable(
+  "push_messages",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    channel: text({ enum: ["fcm", "apns", "web", "outbox"] }).notNull(),
+    userUuid: uuid(),
+    target: text().notNull(),
+    title: text(),
+    body: text(),
+    data: jsonb(),
+    silent: boolean().notNull().default(false),
+    status: text({ enum: values(PushStatus) }).notNull(),
+    error: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("push_messages_user_idx").on(t.userUuid, t.createdAt)],
+);
+
+/** A user's uploaded contacts: only a hash of each E.164 number is kept. */
+export const contacts = pgTable(
+  "contacts",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    ownerUuid: userRef(),
+    phoneHash: text().notNull(),
+    name: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("contacts_owner_phone_key").on(t.ownerUuid, t.phoneHash),
+    index("contacts_phone_idx").on(t.phoneHash),
+  ],
+);
