@@ -1,0 +1,38 @@
+import { type Db, schema, type Tx } from "@booth/db";
+import { and, eq, inArray, isNull, or } from "drizzle-orm";
+import { publicProfile } from "../user/accounts.ts";
+
+/** Whether either of two users has blocked the other: then they cannot invite, follow or message each other. */
+export async function blockedBetween(db: Db | Tx, a: string, b: string) {
+  const [row] = await db
+    .select({ id: schema.blockedUsers.id })
+    .from(schema.blockedUsers)
+    .where(
+      or(
+        and(eq(schema.blockedUsers.blockerUuid, a), eq(schema.blockedUsers.blockedUuid, b)),
+        and(eq(schema.blockedUsers.blockerUuid, b), eq(schema.blockedUsers.blockedUuid, a)),
+      ),
+    )
+    .limit(1);
+  return !!row;
+}
+
+export async function activeUser(db: Db | Tx, uuid: string) {
+  const [row] = await db
+    .select({ uuid: schema.users.uuid })
+    .from(schema.users)
+    .where(and(eq(schema.users.uuid, uuid), isNull(schema.users.deactivatedAt)));
+  return row ?? null;
+}
+
+/** Public profiles of active users, in the order of `uuids`. */
+export async function profilesOf(db: Db | Tx, uuids: string[]) {
+  if (uuids.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(schema.users)
+    .innerJoin(schema.profiles, eq(schema.profiles.userUuid, schema.users.uuid))
+    .where(and(inArray(schema.users.uuid, uuids), isNull(schema.users.deactivatedAt)));
+  const byId = new Map(rows.map((r) => [r.users.uuid, publicProfile(r.users, r.profiles)]));
+  return uuids.flatMap((id) => byId.get(id) ?? []);
+}
