@@ -1,5 +1,6 @@
 import { createRouter } from "../../lib/openapi.ts";
 import { blockedUsersRoutes } from "./blocked-users.routes.ts";
+import { contactsRoutes } from "./contacts.routes.ts";
 import { devicesRoutes } from "./devices.routes.ts";
 import { djFansRoutes } from "./dj-fans.routes.ts";
 import { friendsRoutes } from "./friends.routes.ts";
@@ -12,6 +13,7 @@ export function socialService() {
     djFansRoutes,
     friendsRoutes,
     blockedUsersRoutes,
+    contactsRoutes,
     devicesRoutes,
     notificationsRoutes,
     webPushRoutes,
