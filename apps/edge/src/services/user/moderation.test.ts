@@ -50,6 +50,45 @@ describe("sanctions", () => {
     expect(again.status).toBe(409);
   });
 
+  it("every sanction, unban and role grant leaves a moderation action behind", async () => {
+    const admin = await t.createUser({ roles: ["user", "admin"] });
+    const target = await t.createUser();
+    const body = { userUuid: target.user.uuid, reason: "flooding" };
+    await t.request("POST", `${P}/users/kick`, { token: admin.token, body });
+    await t.request("POST", `${P}/users/temporary-ban`, { token: admin.token, body: { ...body, durationMinutes: 5 } });
+    await t.request("POST", `${P}/users/ban`, { token: admin.token, body });
+    await t.request("POST", `${P}/users/unban`, { token: admin.token, body: { userUuid: target.user.uuid } });
+    await t.request("POST", `${P}/users/add-role`, {
+      token: admin.token,
+      body: { userUuid: target.user.uuid, role: "promoter" },
+    });
+    const log = await t.db
+      .select()
+      .from(schema.moderationActions)
+      .where(eq(schema.moderationActions.targetUuid, target.user.uuid));
+    expect(log.map((a) => a.actionType).sort()).toEqual([
+      "globalBan",
+      "globalKick",
+      "globalUnBan",
+      "grantRole",
+      "temporaryBan",
+    ]);
+    expect(log.every((a) => a.moderatorUuid === admin.user.uuid)).toBe(true);
+    expect(log.find((a) => a.actionType === "globalKick")?.reason).toBe("flooding");
+    expect(log.find((a) => a.actionType === "grantRole")?.role).toBe("promoter");
+  });
+
+  it("a refused sanction leaves nothing behind", async () => {
+    const mod = await t.createUser({ roles: ["user", "moderator"] });
+    const admin = await t.createUser({ roles: ["user", "admin"] });
+    await t.request("POST", `${P}/users/ban`, { token: mod.token, body: { userUuid: admin.user.uuid } });
+    const log = await t.db
+      .select()
+      .from(schema.moderationActions)
+      .where(eq(schema.moderationActions.targetUuid, admin.user.uuid));
+    expect(log).toHaveLength(0);
+  });
+
   it("a temporary ban ends by itself", async () => {
     const mod = await t.createUser({ roles: ["user", "moderator"] });
     const target = await t.createUser();

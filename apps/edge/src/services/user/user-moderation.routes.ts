@@ -1,5 +1,5 @@
 import { schema, type Tx } from "@booth/db";
-import { Capability, values } from "@booth/db/schema";
+import { Capability, type ModerationActionType, values } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Context } from "hono";
@@ -67,6 +67,28 @@ export async function moderate<T>(
   });
 }
 
+/** Every global moderation step is also written to the audit service's moderation log, in the same transaction. */
+export const logModeration = (
+  tx: Tx,
+  entry: { actionType: ModerationActionType; moderatorUuid: string; targetUuid: string; now: Date } & Partial<{
+    role: string;
+    reason: string | null;
+    expiresAt: Date | null;
+  }>,
+) =>
+  tx.insert(schema.moderationActions).values({
+    actionType: entry.actionType,
+    moderatorUuid: entry.moderatorUuid,
+    targetUuid: entry.targetUuid,
+    role: entry.role ?? null,
+    reason: entry.reason ?? null,
+    expiresAt: entry.expiresAt ?? null,
+    createdAt: entry.now,
+    updatedAt: entry.now,
+  });
+
+const SANCTION_ACTION = { kick: "globalKick", ban: "globalBan", temporaryBan: "temporaryBan" } as const;
+
 const revokeSessions = (tx: Tx, userUuid: string, now: Date) =>
   tx
     .update(schema.users)
@@ -107,6 +129,14 @@ async function sanction(
       })
       .returning();
     await revokeSessions(tx, target.uuid, now);
+    await logModeration(tx, {
+      actionType: SANCTION_ACTION[input.type],
+      moderatorUuid: caller.user.uuid,
+      targetUuid: target.uuid,
+      reason: input.reason ?? null,
+      expiresAt: input.expiresAt ?? null,
+      now,
+    });
     return created;
   });
   if (!row) throw new Error("sanction insert returned nothing");
@@ -169,8 +199,8 @@ userModerationRoutes.openapi(
   async (c) => {
     const caller = await requireUser(c, { roles: MODERATORS });
     const now = c.var.deps.clock.now();
-    const lifted = await moderate(c, caller, c.req.valid("json").userUuid, async (tx, target) =>
-      tx
+    const lifted = await moderate(c, caller, c.req.valid("json").userUuid, async (tx, target) => {
+      const rows = await tx
         .update(schema.sanctions)
         .set({ liftedAt: now, liftedBy: caller.user.uuid })
         .where(
@@ -183,8 +213,16 @@ userModerationRoutes.openapi(
             ),
           ),
         )
-        .returning(),
-    );
+        .returning();
+      if (rows.length)
+        await logModeration(tx, {
+          actionType: "globalUnBan",
+          moderatorUuid: caller.user.uuid,
+          targetUuid: target.uuid,
+          now,
+        });
+      return rows;
+    });
     if (lifted.length === 0) throw new HttpError(409, NOTHING_TO_LIFT);
     return c.json({ lifted: lifted.length }, 200);
   },
@@ -200,6 +238,13 @@ async function grantRole(c: Context<AppEnv>, caller: Caller, userUuid: string, r
       .set({ roles: [...target.roles, role], updatedAt: now })
       .where(eq(schema.users.uuid, target.uuid))
       .returning();
+    await logModeration(tx, {
+      actionType: "grantRole",
+      moderatorUuid: caller.user.uuid,
+      targetUuid: target.uuid,
+      role,
+      now,
+    });
     return row ?? target;
   });
   const loaded = await loadUser(c.var.deps.db, updated.uuid);
