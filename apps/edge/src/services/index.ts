@@ -1,6 +1,7 @@
 import { createRouter, documentConfig, type Router, withDocument } from "../lib/openapi.ts";
 import { statusRouter } from "./status.ts";
 import { auditService } from "./audit/index.ts";
+import { playlistService } from "./playlist/index.ts";
 import { socialService } from "./social/index.ts";
 import { userService } from "./user/index.ts";
 
@@ -34,6 +35,6 @@ export const SERVICES: ServiceMount[] = [
   mount("room", "Room service", "1.0.0", skeleton("/info-admin/room-service-status", "room")),
   mount("upload", "Upload service", "1.3.2", skeleton("/info-admin/upload-service-status", "upload")),
   mount("payment", "Payment service", "2.1.1", skeleton()),
-  mount("playlist", "Playlist service", "1.6.0", skeleton("/info-admin/playlists-service-status", "playlists")),
+  mount("playlist", "Playlist service", "1.6.0", playlistService()),
   mount("merch", "Points, avatars and tokens service", "1.0.0", skeleton()),
 ];

@@ -102,3 +102,9 @@ export const ModerationActionType = {
   temporaryBan: "temporaryBan",
 } as const;
 export type ModerationActionType = (typeof ModerationActionType)[keyof typeof ModerationActionType];
+
+export const CrateKind = { default: "default", queue: "queue", likes: "likes" } as const;
+export type CrateKind = (typeof CrateKind)[keyof typeof CrateKind];
+
+export const ImportStatus = { IN_PROGRESS: "IN_PROGRESS", FAILED: "FAILED", COMPLETE: "COMPLETE" } as const;
+export type ImportStatus = (typeof ImportStatus)[keyof typeof ImportStatus];

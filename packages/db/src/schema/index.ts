@@ -1,4 +1,5 @@
 export * from "./audit.ts";
 export * from "./enums.ts";
+export * from "./playlist.ts";
 export * from "./social.ts";
 export * from "./user.ts";

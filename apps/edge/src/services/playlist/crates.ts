@@ -1,0 +1,310 @@
+import { type Db, schema, type Tx } from "@booth/db";
+import { z } from "@hono/zod-openapi";
+import { and, asc, eq, gt, gte, inArray, lt, lte, sql } from "drizzle-orm";
+import type { Context } from "hono";
+import { requireUser } from "../../lib/auth.ts";
+import type { AppEnv } from "../../lib/context.ts";
+import { badRequest, conflict, forbidden, notFound } from "../../lib/errors.ts";
+
+export const MAX_CRATE_SONGS = 5000;
+export const SONG_ALREADY_IN_CRATE = "This song is already in the crate.";
+export const CRATE_NOT_FOUND = "Crate not found.";
+export type Crate = typeof schema.crates.$inferSelect;
+export type Song = typeof schema.songs.$inferSelect;
+export type SpecialKind = "queue" | "likes";
+
+/** Ten characters of base 62, for the short ids people see in links. */
+export function shortId() {
+  const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  const out: string[] = [];
+  while (out.length < 10)
+    for (const b of crypto.getRandomValues(new Uint8Array(16)))
+      if (b < 248 && out.length < 10) out.push(alphabet[b % 62] ?? "0");
+  return out.join("");
+}
+
+export const SongSchema = z
+  .object({
+    songId: z.uuid(),
+    songShortId: z.string(),
+    trackName: z.string(),
+    artistName: z.string(),
+    album: z.string().nullable(),
+    genre: z.string().nullable(),
+    duration: z.number().int(),
+    explicit: z.boolean(),
+    isrc: z.string().nullable(),
+    musicProviders: z.record(z.string(), z.string()),
+    thumbnails: z.record(z.string(), z.string()),
+    links: z.record(z.string(), z.string()),
+    previews: z.record(z.string(), z.string()),
+    streamUrls: z.record(z.string(), z.string()),
+    description: z.string().nullable(),
+    isGenerated: z.boolean(),
+    releaseYear: z.number().int().nullable(),
+  })
+  .openapi("Song");
+export const CrateSongSchema = SongSchema.extend({
+  crateSongUuid: z.uuid(),
+  position: z.number().int(),
+  status: z.literal("SUCCESS"),
+}).openapi("CrateSong");
+export const CrateSchema = z
+  .object({
+    crateUuid: z.uuid(),
+    crateShortId: z.string(),
+    crateName: z.string(),
+    description: z.string().nullable(),
+    kind: z.enum(["default", "queue", "likes"]),
+    userUuid: z.uuid(),
+    thumbnails: z.array(z.string()),
+    crateSongsNumber: z.number().int(),
+    count: z.number().int(),
+    importStatus: z.enum(["IN_PROGRESS", "FAILED", "COMPLETE"]).nullable(),
+    importMessage: z.string().nullable(),
+    currentPosition: z.number().int(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("Crate");
+
+export const songView = (song: Song, albumTitle: string | null = null) => ({
+  songId: song.id,
+  songShortId: song.shortId,
+  trackName: song.trackName,
+  artistName: song.artistName,
+  album: albumTitle,
+  genre: song.genre,
+  duration: song.duration,
+  explicit: song.explicit,
+  isrc: song.isrc,
+  musicProviders: song.musicProviders,
+  thumbnails: song.thumbnails,
+  links: song.links,
+  previews: song.previews,
+  streamUrls: song.streamUrls,
+  description: song.description,
+  isGenerated: song.isGenerated,
+  releaseYear: song.releaseYear,
+});
+
+/** The songs of a crate in order, with their crate ids and positions. */
+export async function crateSongs(db: Db | Tx, crateId: string, limit = MAX_CRATE_SONGS, offset = 0) {
+  const rows = await db
+    .select({ entry: schema.crateSongs, song: schema.songs, album: schema.albums.title })
+    .from(schema.crateSongs)
+    .innerJoin(schema.songs, eq(schema.songs.id, schema.crateSongs.songId))
+    .leftJoin(schema.albums, eq(schema.albums.id, schema.songs.albumId))
+    .where(eq(schema.crateSongs.crateId, crateId))
+    .orderBy(asc(schema.crateSongs.position))
+    .limit(limit)
+    .offset(offset);
+  return rows.map((r) => ({
+    ...songView(r.song, r.album),
+    crateSongUuid: r.entry.id,
+    position: r.entry.position,
+    status: "SUCCESS" as const,
+  }));
+}
+
+export async function crateView(db: Db | Tx, crate: Crate) {
+  const [stats] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(schema.crateSongs)
+    .where(eq(schema.crateSongs.crateId, crate.id));
+  const firsts = await db
+    .select({ thumbnails: schema.songs.thumbnails })
+    .from(schema.crateSongs)
+    .innerJoin(schema.songs, eq(schema.songs.id, schema.crateSongs.songId))
+    .where(eq(schema.crateSongs.crateId, crate.id))
+    .orderBy(asc(schema.crateSongs.position))
+    .limit(4);
+  const n = stats?.n ?? 0;
+  return {
+    crateUuid: crate.id,
+    crateShortId: crate.shortId,
+    crateName: crate.name,
+    description: crate.description,
+    kind: crate.kind,
+    userUuid: crate.userUuid,
+    thumbnails: firsts.flatMap((f) => Object.values(f.thumbnails).slice(0, 1)),
+    crateSongsNumber: n,
+    count: n,
+    importStatus: crate.importStatus,
+    importMessage: crate.importMessage,
+    currentPosition: crate.currentPosition,
+    createdAt: crate.createdAt.toISOString(),
+    updatedAt: crate.updatedAt.toISOString(),
+  };
+}
+
+const SPECIAL_NAMES: Record<SpecialKind, string> = { queue: "Queue", likes: "Likes" };
+
+/** A user's queue or likes crate, made the first time it is asked for. */
+export async function specialCrate(db: Db | Tx, userUuid: string, kind: SpecialKind, now: Date) {
+  const find = () =>
+    db
+      .select()
+      .from(schema.crates)
+      .where(and(eq(schema.crates.userUuid, userUuid), eq(schema.crates.kind, kind)))
+      .limit(1);
+  const [existing] = await find();
+  if (existing) return existing;
+  await db
+    .insert(schema.crates)
+    .values({ userUuid, kind, name: SPECIAL_NAMES[kind], shortId: shortId(), createdAt: now, updatedAt: now })
+    .onConflictDoNothing();
+  const [made] = await find();
+  if (!made) throw new Error("special crate missing after insert");
+  return made;
+}
+
+/** The crate a route names: a user's own crate by uuid, or their special one. */
+export async function resolveCrate(c: Context<AppEnv>, target: string | SpecialKind, access: "read" | "write") {
+  const { user } = await requireUser(c, { types: ["user", "bot"] });
+  const { db, clock } = c.var.deps;
+  if (target === "queue" || target === "likes")
+    return { user, crate: await specialCrate(db, user.uuid, target, clock.now()) };
+  const [crate] = await db.select().from(schema.crates).where(eq(schema.crates.id, target));
+  if (!crate) throw notFound(CRATE_NOT_FOUND);
+  const own = crate.userUuid === user.uuid;
+  // Playlists are public to signed-in users; the queue and likes only to their owner. Only the owner edits.
+  if (!own && (access === "write" || crate.kind !== "default")) throw forbidden();
+  return { user, crate };
+}
+
+/** Runs a change to a crate's songs with the crate row locked, so positions stay 0..n-1 under concurrency. */
+export async function withLockedCrate<T>(
+  db: Db,
+  crateId: string,
+  now: Date,
+  change: (tx: Tx, count: number) => Promise<T>,
+) {
+  return db.transaction(async (tx) => {
+    const [locked] = await tx
+      .select({ id: schema.crates.id })
+      .from(schema.crates)
+      .where(eq(schema.crates.id, crateId))
+      .for("update");
+    if (!locked) throw notFound(CRATE_NOT_FOUND);
+    const [agg] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(schema.crateSongs)
+      .where(eq(schema.crateSongs.crateId, crateId));
+    const result = await change(tx, agg?.n ?? 0);
+    await tx.update(schema.crates).set({ updatedAt: now }).where(eq(schema.crates.id, crateId));
+    return result;
+  });
+}
+
+/** The spec's rule: the same song when the song id, short id or ISRC match, or any provider id is shared. */
+export function sameSong(a: Song, b: Song) {
+  if (a.id === b.id || a.shortId === b.shortId) return true;
+  if (a.isrc && b.isrc && a.isrc === b.isrc) return true;
+  return Object.entries(a.musicProviders).some(([provider, id]) => b.musicProviders[provider] === id);
+}
+
+export async function addSongs(db: Db, crate: Crate, songIds: string[], position: number | undefined, now: Date) {
+  const unique = [...new Set(songIds)];
+  const found = await db.select().from(schema.songs).where(inArray(schema.songs.id, unique));
+  if (found.length !== unique.length) throw notFound("Song not found.");
+  const ordered = unique.map((id) => found.find((s) => s.id === id) as Song);
+  return withLockedCrate(db, crate.id, now, async (tx, count) => {
+    if (count + ordered.length > MAX_CRATE_SONGS) throw badRequest(`A crate holds at most ${MAX_CRATE_SONGS} songs.`);
+    const present = await tx
+      .select({ song: schema.songs })
+      .from(schema.crateSongs)
+      .innerJoin(schema.songs, eq(schema.songs.id, schema.crateSongs.songId))
+      .where(eq(schema.crateSongs.crateId, crate.id));
+    for (const song of ordered) if (present.some((p) => sameSong(p.song, song))) throw conflict(SONG_ALREADY_IN_CRATE);
+    const at = Math.min(Math.max(position ?? count, 0), count);
+    await tx
+      .update(schema.crateSongs)
+      .set({ position: sql`${schema.crateSongs.position} + ${ordered.length}` })
+      .where(and(eq(schema.crateSongs.crateId, crate.id), gte(schema.crateSongs.position, at)));
+    return tx
+      .insert(schema.crateSongs)
+      .values(ordered.map((song, i) => ({ crateId: crate.id, songId: song.id, position: at + i, addedAt: now })))
+      .returning();
+  });
+}
+
+export async function removeSong(db: Db, crate: Crate, crateSongUuid: string, now: Date) {
+  await withLockedCrate(db, crate.id, now, async (tx) => {
+    const [gone] = await tx
+      .delete(schema.crateSongs)
+      .where(and(eq(schema.crateSongs.id, crateSongUuid), eq(schema.crateSongs.crateId, crate.id)))
+      .returning();
+    if (!gone) throw notFound("This song is not in the crate.");
+    await tx
+      .update(schema.crateSongs)
+      .set({ position: sql`${schema.crateSongs.position} - 1` })
+      .where(and(eq(schema.crateSongs.crateId, crate.id), gt(schema.crateSongs.position, gone.position)));
+    if (crate.currentPosition > gone.position)
+      await tx
+        .update(schema.crates)
+        .set({ currentPosition: sql`${schema.crates.currentPosition} - 1` })
+        .where(eq(schema.crates.id, crate.id));
+  });
+}
+
+export async function moveSong(db: Db, crate: Crate, crateSongUuid: string, wanted: number, now: Date) {
+  await withLockedCrate(db, crate.id, now, async (tx, count) => {
+    const [entry] = await tx
+      .select()
+      .from(schema.crateSongs)
+      .where(and(eq(schema.crateSongs.id, crateSongUuid), eq(schema.crateSongs.crateId, crate.id)));
+    if (!entry) throw notFound("This song is not in the crate.");
+    const to = Math.min(Math.max(wanted, 0), count - 1);
+    const from = entry.position;
+    if (to === from) return;
+    const inCrate = eq(schema.crateSongs.crateId, crate.id);
+    if (to < from)
+      await tx
+        .update(schema.crateSongs)
+        .set({ position: sql`${schema.crateSongs.position} + 1` })
+        .where(and(inCrate, gte(schema.crateSongs.position, to), lt(schema.crateSongs.position, from)));
+    else
+      await tx
+        .update(schema.crateSongs)
+        .set({ position: sql`${schema.crateSongs.position} - 1` })
+        .where(and(inCrate, gt(schema.crateSongs.position, from), lte(schema.crateSongs.position, to)));
+    await tx.update(schema.crateSongs).set({ position: to }).where(eq(schema.crateSongs.id, entry.id));
+  });
+}
+
+export async function shuffleSongs(db: Db, crate: Crate, now: Date) {
+  await withLockedCrate(db, crate.id, now, async (tx) => {
+    const entries = await tx
+      .select({ id: schema.crateSongs.id })
+      .from(schema.crateSongs)
+      .where(eq(schema.crateSongs.crateId, crate.id));
+    const order = entries.map((e) => e.id);
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = (crypto.getRandomValues(new Uint32Array(1))[0] ?? 0) % (i + 1);
+      [order[i], order[j]] = [order[j] as string, order[i] as string];
+    }
+    for (const [position, id] of order.entries())
+      await tx.update(schema.crateSongs).set({ position }).where(eq(schema.crateSongs.id, id));
+    await tx.update(schema.crates).set({ currentPosition: 0 }).where(eq(schema.crates.id, crate.id));
+  });
+}
+
+export async function clearSongs(db: Db, crate: Crate, now: Date) {
+  await withLockedCrate(db, crate.id, now, async (tx) => {
+    await tx.delete(schema.crateSongs).where(eq(schema.crateSongs.crateId, crate.id));
+    await tx.update(schema.crates).set({ currentPosition: 0 }).where(eq(schema.crates.id, crate.id));
+  });
+}
+
+/** "New Playlist #N" with the first unused positive N among the user's crates. */
+export async function nextPlaylistName(db: Db | Tx, userUuid: string) {
+  const rows = await db
+    .select({ name: schema.crates.name })
+    .from(schema.crates)
+    .where(and(eq(schema.crates.userUuid, userUuid), sql`${schema.crates.name} ~ '^New Playlist #[0-9]+$'`));
+  const used = new Set(rows.map((r) => Number(r.name.slice("New Playlist #".length))));
+  let n = 1;
+  while (used.has(n)) n++;
+  return `New Playlist #${n}`;
+}
