@@ -52,6 +52,8 @@ export async function activeBan(db: Db, userUuid: string, now: Date) {
   return ban ?? null;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export interface Caller {
   claims: TokenClaims;
   user: User;
@@ -68,7 +70,9 @@ export async function requireUser(
 ): Promise<Caller> {
   const claims = c.var.auth;
   const types = options.types ?? ["user"];
-  if (!claims || !types.includes(claims.type)) throw unauthorized();
+  // Service tokens name no account; they are admitted by requireService, never here.
+  if (!claims || claims.type === "service" || !types.includes(claims.type) || !UUID.test(claims.sub))
+    throw unauthorized();
   const { db, clock } = c.var.deps;
   // One round trip: the account and whether a ban is in force.
   const [row] = await db

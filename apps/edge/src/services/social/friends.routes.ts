@@ -253,7 +253,7 @@ friendsRoutes.openapi(
     responses: { 200: json(z.array(z.uuid())), ...errors(400, 401, 403) },
   }),
   async (c) => {
-    await requireUser(c, { types: ["user", "bot", "service"] });
+    if (c.var.auth?.type !== "service") await requireUser(c, { types: ["user", "bot"] });
     const rows = await c.var.deps.db
       .select({ uuid: schema.friends.friendUuid })
       .from(schema.friends)
