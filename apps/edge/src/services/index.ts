@@ -1,8 +1,9 @@
 import { createRouter, documentConfig, type Router, withDocument } from "../lib/openapi.ts";
-import { statusRouter } from "./status.ts";
 import { auditService } from "./audit/index.ts";
 import { playlistService } from "./playlist/index.ts";
 import { socialService } from "./social/index.ts";
+import { uploadService } from "./upload/index.ts";
+import { statusRouter } from "./status.ts";
 import { userService } from "./user/index.ts";
 
 export interface ServiceMount {
@@ -33,7 +34,7 @@ export const SERVICES: ServiceMount[] = [
   mount("social", "Social service", "1.0.0", socialService()),
   mount("audit", "Audit service", "1.0.0", auditService()),
   mount("room", "Room service", "1.0.0", skeleton("/info-admin/room-service-status", "room")),
-  mount("upload", "Upload service", "1.3.2", skeleton("/info-admin/upload-service-status", "upload")),
+  mount("upload", "Upload service", "1.3.2", uploadService()),
   mount("payment", "Payment service", "2.1.1", skeleton()),
   mount("playlist", "Playlist service", "1.6.0", playlistService()),
   mount("merch", "Points, avatars and tokens service", "1.0.0", skeleton()),

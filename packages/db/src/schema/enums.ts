@@ -108,3 +108,22 @@ export type CrateKind = (typeof CrateKind)[keyof typeof CrateKind];
 
 export const ImportStatus = { IN_PROGRESS: "IN_PROGRESS", FAILED: "FAILED", COMPLETE: "COMPLETE" } as const;
 export type ImportStatus = (typeof ImportStatus)[keyof typeof ImportStatus];
+
+export const SongUploadStatus = {
+  PENDING_UPLOAD: "PENDING_UPLOAD",
+  VALID_FILE_TYPE: "VALID_FILE_TYPE",
+  MISSING_METADATA: "MISSING_METADATA",
+  VERIFIED: "VERIFIED",
+  UNVERIFIED: "UNVERIFIED",
+  VERIFICATION_ERROR: "VERIFICATION_ERROR",
+  VERIFICATION_POSTPONED: "VERIFICATION_POSTPONED",
+} as const;
+export type SongUploadStatus = (typeof SongUploadStatus)[keyof typeof SongUploadStatus];
+
+export const TranscodingStatus = {
+  WAITING_FOR_TRANSCODING: "WAITING_FOR_TRANSCODING",
+  TRANSCODING_IN_PROGRESS: "TRANSCODING_IN_PROGRESS",
+  TRANSCODING_SUCCEED: "TRANSCODING_SUCCEED",
+  TRANSCODING_ERROR: "TRANSCODING_ERROR",
+} as const;
+export type TranscodingStatus = (typeof TranscodingStatus)[keyof typeof TranscodingStatus];

@@ -2,4 +2,5 @@ export * from "./audit.ts";
 export * from "./enums.ts";
 export * from "./playlist.ts";
 export * from "./social.ts";
+export * from "./upload.ts";
 export * from "./user.ts";

@@ -1,0 +1,10 @@
+import { createRouter } from "../../lib/openapi.ts";
+import { statusRouter } from "../status.ts";
+import { uploadRoutes } from "./upload.routes.ts";
+
+export function uploadService() {
+  const router = createRouter();
+  router.route("/", uploadRoutes);
+  router.route("/", statusRouter("upload", "1.3.2", "/info-admin/upload-service-status"));
+  return router;
+}

@@ -1,0 +1,192 @@
+import { createDecipheriv } from "node:crypto";
+import { schema } from "@booth/db";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../testing.ts";
+import { synthesizeMp3 } from "./audio.ts";
+
+let t: TestApp;
+let mp3: Uint8Array<ArrayBuffer>;
+let untagged: Uint8Array<ArrayBuffer>;
+beforeAll(async () => {
+  t = await createTestApp();
+  mp3 = (await synthesizeMp3({
+    seconds: 8,
+    frequencies: [440, 660],
+    title: "Test Tone",
+    artist: "Booth Band",
+    genre: "ambient",
+    year: 2026,
+  })) as Uint8Array<ArrayBuffer>;
+  untagged = (await synthesizeMp3({
+    seconds: 3,
+    frequencies: [330],
+    title: "",
+    artist: "",
+  })) as Uint8Array<ArrayBuffer>;
+}, 60_000);
+afterAll(() => t.close());
+
+const U = "/api/upload-service";
+
+async function uploader() {
+  const u = await t.createUser();
+  await t.db
+    .update(schema.users)
+    .set({ capabilities: ["uploadMusic"] })
+    .where(eq(schema.users.uuid, u.user.uuid));
+  return u;
+}
+async function sendFile(token: string, bytes: Uint8Array<ArrayBuffer>, name = "tone.mp3") {
+  const ticket = await t.request("POST", `${U}/upload/song`, { token, body: { originalFileName: name } });
+  expect(ticket.status).toBe(201);
+  const path = new URL(ticket.body.uploadUrl).pathname;
+  const res = await t.app.request(path, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${token}`, "content-type": "audio/mpeg" },
+    body: bytes,
+  });
+  return { id: ticket.body.id as string, res, body: await res.json() };
+}
+async function settled(id: string, token: string) {
+  for (let i = 0; i < 150; i++) {
+    const res = await t.request("GET", `${U}/songs/${id}`, { token });
+    if (res.body.transcodingStatus === "TRANSCODING_SUCCEED" || res.body.transcodingStatus === "TRANSCODING_ERROR")
+      return res.body;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("transcoding did not finish");
+}
+
+describe("uploads", () => {
+  it("takes a real MP3 to a playable HLS playlist whose segments decrypt with the served key", async () => {
+    const { token } = await uploader();
+    const { id, res, body } = await sendFile(token, mp3);
+    expect(res.status).toBe(200);
+    expect(body).toMatchObject({
+      status: "VERIFIED",
+      contentType: "audio/mpeg",
+      tags: { title: "Test Tone", artist: "Booth Band" },
+    });
+    const done = await settled(id, token);
+    expect(done.transcodingStatus).toBe("TRANSCODING_SUCCEED");
+    expect(done.duration).toBe(8);
+
+    const playlist = await t.app.request(`${U}/songs/${id}/hls-playlist`);
+    expect(playlist.status).toBe(200);
+    const text = await playlist.text();
+    expect(text).toContain("#EXT-X-KEY:METHOD=AES-128");
+    const keyUri = text.match(/URI="([^"]+)"/)?.[1] ?? "";
+    expect((await t.app.request(keyUri)).status).toBe(401);
+    const guest = (await t.request("GET", "/api/user-service/auth/guest")).body.accessToken;
+    const key = new Uint8Array(
+      await (await t.app.request(keyUri, { headers: { authorization: `Bearer ${guest}` } })).arrayBuffer(),
+    );
+    expect(key).toHaveLength(16);
+    const segments = text.split("\n").filter((l) => l.endsWith(".ts"));
+    expect(segments.length).toBeGreaterThan(0);
+    const first = new Uint8Array(await (await t.app.request(segments[0] as string)).arrayBuffer());
+    const iv = new Uint8Array(16); // media sequence 0
+    const decipher = createDecipheriv("aes-128-cbc", key, iv);
+    const plain = Buffer.concat([decipher.update(first), decipher.final()]);
+    expect(plain[0]).toBe(0x47); // MPEG-TS sync byte
+    expect(plain[188]).toBe(0x47);
+
+    const [song] = await t.db.select().from(schema.songs).where(eq(schema.songs.id, done.songId));
+    expect(song).toMatchObject({
+      trackName: "Test Tone",
+      artistName: "Booth Band",
+      duration: 8,
+      streamUrls: { hls: `${U}/songs/${id}/hls-playlist` },
+    });
+    const search = await t.request("GET", `${U}/search`, { query: { term: "booth" } });
+    expect(search.body.data.map((u: { id: string }) => u.id)).toContain(id);
+    expect((await t.request("GET", `${U}/songs/public`)).body.total).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("holds an untagged song as MISSING_METADATA until its owner tags it; nobody else may", async () => {
+    const owner = await uploader();
+    const other = await uploader();
+    const { id, body } = await sendFile(owner.token, untagged);
+    expect(body.status).toBe("MISSING_METADATA");
+    const refused = await t.app.request(`${U}/songs/${id}/hls-playlist`);
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).message).toBe("Song is not verified");
+    const notYours = await t.request("PATCH", `${U}/songs/${id}`, { token: other.token, body: { title: "Mine now" } });
+    expect(notYours.status).toBe(403);
+    expect(notYours.body.message).toBe("Unauthorized to edit tags that not belongs to the user");
+    const tagged = await t.request("PATCH", `${U}/songs/${id}`, {
+      token: owner.token,
+      body: { title: "Named", artist: "Someone" },
+    });
+    expect(tagged.body.status).toBe("VERIFIED");
+    expect((await settled(id, owner.token)).transcodingStatus).toBe("TRANSCODING_SUCCEED");
+    expect((await t.request("PATCH", `${U}/songs/${id}`, { token: owner.token, body: { year: 99 } })).status).toBe(400);
+  }, 60_000);
+
+  it("refuses files that are not audio, truncated, or too large, keeping nothing", async () => {
+    const { token } = await uploader();
+    const text = await sendFile(
+      token,
+      new TextEncoder().encode("just some text, not audio") as Uint8Array<ArrayBuffer>,
+    );
+    expect(text.res.status).toBe(415);
+    const truncated = await sendFile(token, mp3.slice(0, 40) as Uint8Array<ArrayBuffer>);
+    expect(truncated.res.status).toBe(415);
+    const [row] = await t.db.select().from(schema.songUploads).where(eq(schema.songUploads.id, truncated.id));
+    expect(row?.status).toBe("PENDING_UPLOAD");
+    expect(await t.deps.storage.get(`uploads/${truncated.id}/original`)).toBeNull();
+    const big = await t.request("POST", `${U}/upload/song`, { token, body: { originalFileName: "big.mp3" } });
+    const res = await t.app.request(new URL(big.body.uploadUrl).pathname, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${token}`, "content-length": String(60 * 1024 * 1024) },
+      body: new Uint8Array(10),
+    });
+    expect(res.status).toBe(413);
+  });
+
+  it("needs the uploadMusic capability, and only the owner sends the file or deletes the song", async () => {
+    const plain = await t.createUser();
+    const ticket = await t.request("POST", `${U}/upload/song`, {
+      token: plain.token,
+      body: { originalFileName: "x.mp3" },
+    });
+    expect(ticket.status).toBe(403);
+    expect((await t.request("POST", `${U}/upload/song`, { body: { originalFileName: "x.mp3" } })).status).toBe(401);
+    expect((await t.request("POST", `${U}/upload/song`, { token: (await uploader()).token, body: {} })).status).toBe(
+      400,
+    );
+    const owner = await uploader();
+    const other = await uploader();
+    const started = await t.request("POST", `${U}/upload/song`, {
+      token: owner.token,
+      body: { originalFileName: "mine.mp3" },
+    });
+    const path = new URL(started.body.uploadUrl).pathname;
+    const foreign = await t.app.request(path, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${other.token}` },
+      body: mp3,
+    });
+    expect(foreign.status).toBe(403);
+    const { id } = await sendFile(owner.token, mp3);
+    await settled(id, owner.token);
+    expect((await t.request("DELETE", `${U}/songs/${id}`, { token: other.token })).status).toBe(403);
+    expect((await t.request("DELETE", `${U}/songs/${id}`, { token: owner.token })).status).toBe(204);
+    expect((await t.app.request(`${U}/songs/${id}/hls-playlist`)).status).toBe(404);
+    expect(await t.deps.storage.get(`hls/${id}/key`)).toBeNull();
+    const mine = await t.request("GET", `${U}/songs`, { token: owner.token });
+    expect(mine.body.data.map((u: { id: string }) => u.id)).not.toContain(id);
+  }, 60_000);
+
+  it("reads tags of a file without keeping it", async () => {
+    const { token } = await t.createUser();
+    const res = await t.app.request(`${U}/metadata`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}` },
+      body: mp3,
+    });
+    expect(await res.json()).toMatchObject({ title: "Test Tone", artist: "Booth Band", duration: 8 });
+    expect((await t.app.request(`${U}/metadata`, { method: "POST", body: mp3 })).status).toBe(401);
+  });
+});
