@@ -10,6 +10,7 @@ import { resendMailer } from "./ports/mail-resend.ts";
 import { type Mailer, outboxMailer, outboxSms, reportingFailures, type SmsSender } from "./ports/messaging.ts";
 import { twilioSms } from "./ports/sms-twilio.ts";
 import { localStorage } from "./ports/storage.ts";
+import { seedDemoCatalogue } from "./seed/demo-catalogue.ts";
 import { createAccount, normalizeEmail } from "./services/user/accounts.ts";
 import { linkToken } from "./services/user/codes.ts";
 
@@ -111,4 +112,17 @@ export async function ensureAdmin(db: Db, env: Env, now: Date): Promise<{ email:
     createAccount(tx, { email, passwordHash, roles: ["user", "admin"], emailStatus: "VERIFIED", now }),
   );
   return { email, password };
+}
+
+/** Loads the demo catalogue in the background on an instance that has none, printing progress (SEED_DEMO=false skips it). */
+export function seedDemoInBackground(deps: AppDeps, env: Env, print: (line: string) => void = console.log) {
+  if (env.SEED_DEMO === "false") return;
+  void seedDemoCatalogue(deps, {
+    progress: (done, total, title) =>
+      print(`Demo catalogue: ${done}/${total} ${"#".repeat(done)}${".".repeat(total - done)} ${title}`),
+  })
+    .then((added) => {
+      if (added) print(`Demo catalogue ready: ${added} tracks`);
+    })
+    .catch((err) => print(`Demo catalogue failed: ${String(err)}`));
 }

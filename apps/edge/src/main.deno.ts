@@ -1,6 +1,6 @@
 // Deno entry: serves the same app as the Node entry.
 import { createApp } from "./app.ts";
-import { depsFromEnv, ensureAdmin } from "./bootstrap.ts";
+import { depsFromEnv, ensureAdmin, seedDemoInBackground } from "./bootstrap.ts";
 
 declare const Deno: {
   env: { toObject(): Record<string, string> };
@@ -21,6 +21,7 @@ Deno.serve(
     onListen: () => {
       console.log(`Booth edge (Deno) listening on http://127.0.0.1:${port} (database: ${database.kind})`);
       if (admin?.password) console.log(`First admin created: ${admin.email} / ${admin.password} (shown once)`);
+      seedDemoInBackground(deps, env);
     },
   },
   app.fetch,

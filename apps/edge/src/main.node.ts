@@ -1,6 +1,6 @@
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.ts";
-import { depsFromEnv, ensureAdmin } from "./bootstrap.ts";
+import { depsFromEnv, ensureAdmin, seedDemoInBackground } from "./bootstrap.ts";
 
 const { deps, port, database } = await depsFromEnv(process.env);
 const admin = await ensureAdmin(deps.db, process.env, deps.clock.now());
@@ -9,6 +9,7 @@ const server = serve({ fetch: app.fetch, port, hostname: process.env.HOST ?? "0.
   console.log(`Booth edge listening on http://127.0.0.1:${info.port} (API docs at /docs, database: ${database.kind})`);
   if (admin?.password)
     console.log(`First admin created: ${admin.email} / ${admin.password} (shown once; change it after logging in)`);
+  seedDemoInBackground(deps, process.env);
 });
 
 const shutdown = () => {

@@ -32,7 +32,15 @@ async function startEntry(command: string, args: string[]) {
   let output = "";
   child = spawn(command, args, {
     cwd: edgeDir,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: "", REDIS_URL: "", INIT_CWD: "" },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      REDIS_URL: "",
+      INIT_CWD: "",
+      SEED_DEMO: "false",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (d) => {

@@ -1,0 +1,28 @@
+import { schema } from "@booth/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../testing.ts";
+import { DEMO_ARTISTS, seedDemoCatalogue } from "./demo-catalogue.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe("demo catalogue", () => {
+  it("loads playable, searchable tracks across artists and albums, once", async () => {
+    const seen: number[] = [];
+    const added = await seedDemoCatalogue(t.deps, { perArtist: 1, seconds: 2, progress: (done) => seen.push(done) });
+    expect(added).toBe(DEMO_ARTISTS.length);
+    expect(seen).toEqual([1, 2, 3, 4]);
+    const songs = await t.db.select().from(schema.songs);
+    expect(songs).toHaveLength(DEMO_ARTISTS.length);
+    expect(songs.every((s) => s.albumId && s.artistId && s.duration >= 2)).toBe(true);
+    const playlist = await t.app.request(songs[0]!.streamUrls.hls as string);
+    expect(playlist.status).toBe(200);
+    const search = await t.request("GET", "/api/playlist-service/search", { query: { q: "oscillators" } });
+    expect(search.body).toHaveLength(1);
+    expect(await seedDemoCatalogue(t.deps, { perArtist: 1, seconds: 2 })).toBe(0);
+    expect(await t.db.select().from(schema.songs)).toHaveLength(DEMO_ARTISTS.length);
+  }, 60_000);
+});

@@ -1,0 +1,99 @@
+import { schema } from "@booth/db";
+import { eq } from "drizzle-orm";
+import type { AppDeps } from "../deps.ts";
+import { shortId } from "../services/playlist/crates.ts";
+import { synthesizeMp3 } from "../services/upload/audio.ts";
+import { originalKey, publish, transcode, verify } from "../services/upload/pipeline.ts";
+import { createAccount } from "../services/user/accounts.ts";
+
+// A royalty-free demo catalogue the project makes itself: chords synthesised with ffmpeg, tagged, and put through
+// the same upload pipeline as any user's song, so a new instance has music to play without any provider account.
+const NOTE = (semitonesFromA4: number) => Math.round(440 * 2 ** (semitonesFromA4 / 12) * 100) / 100;
+const chord = (root: number, minor = false) => [NOTE(root), NOTE(root + (minor ? 3 : 4)), NOTE(root + 7)];
+
+export const DEMO_ARTISTS = [
+  { name: "Sine Collective", genre: "ambient", album: "Slow Waves", year: 2024, roots: [-9, -5, -2, 0, 3] },
+  { name: "The Oscillators", genre: "synthwave", album: "Neon Harmonics", year: 2025, roots: [0, 5, 7, 2, -3] },
+  { name: "Lavfi Quartet", genre: "chamber", album: "Pure Tones", year: 2023, roots: [-12, -7, -4, 1, 4] },
+  { name: "Null Source", genre: "drone", album: "Anullsrc", year: 2026, roots: [-14, -10, -6, -1, 6] },
+] as const;
+const TITLES = ["Dawn", "Drift", "Glass", "Harbor", "Lantern", "Meadow", "Orbit", "Quartz", "Signal", "Tide"];
+
+export const DEMO_EMAIL = "demo-catalogue@booth.local";
+
+export interface DemoOptions {
+  /** Tracks per artist (the default makes 20 in all). */
+  perArtist?: number;
+  seconds?: number;
+  progress?: (done: number, total: number, title: string) => void;
+}
+
+/** Loads the demo catalogue unless it is there already; answers how many tracks it added. */
+export async function seedDemoCatalogue(deps: AppDeps, options: DemoOptions = {}) {
+  const perArtist = options.perArtist ?? 5;
+  const seconds = options.seconds ?? 30;
+  const { db, clock } = deps;
+  const [existing] = await db.select().from(schema.users).where(eq(schema.users.email, DEMO_EMAIL));
+  if (existing) return 0;
+  const now = clock.now();
+  const { user: owner } = await db.transaction((tx) =>
+    createAccount(tx, { email: DEMO_EMAIL, nickname: "Booth Demo", emailStatus: "VERIFIED", now }),
+  );
+  const total = DEMO_ARTISTS.length * perArtist;
+  let done = 0;
+  for (const [a, artist] of DEMO_ARTISTS.entries()) {
+    const [artistRow] = await db
+      .insert(schema.artists)
+      .values({ shortId: shortId(), name: artist.name, createdAt: now })
+      .returning();
+    const [albumRow] = await db
+      .insert(schema.albums)
+      .values({
+        shortId: shortId(),
+        title: artist.album,
+        artistId: artistRow?.id,
+        releaseYear: artist.year,
+        createdAt: now,
+      })
+      .returning();
+    await db.insert(schema.genres).values({ name: artist.genre }).onConflictDoNothing();
+    for (let i = 0; i < perArtist; i++) {
+      const title = `${TITLES[(a * 3 + i) % TITLES.length]} ${["I", "II", "III", "IV", "V", "VI"][i % 6]}`;
+      const root = artist.roots[i % artist.roots.length] ?? 0;
+      const bytes = await synthesizeMp3({
+        seconds: seconds + ((a + i) % 3) * 5,
+        frequencies: chord(root, (a + i) % 2 === 1),
+        title,
+        artist: artist.name,
+        album: artist.album,
+        genre: artist.genre,
+        year: artist.year,
+      });
+      const [upload] = await db
+        .insert(schema.songUploads)
+        .values({
+          ownerUuid: owner.uuid,
+          originalName: `${title}.mp3`,
+          status: "VALID_FILE_TYPE",
+          contentType: "audio/mpeg",
+          size: bytes.length,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      if (!upload) throw new Error("demo upload insert returned nothing");
+      await deps.storage.put(originalKey(upload.id), bytes, "audio/mpeg");
+      const published = await publish(deps, await verify(deps, upload, bytes));
+      if (published.songId)
+        await db
+          .update(schema.songs)
+          .set({ artistId: artistRow?.id, albumId: albumRow?.id })
+          .where(eq(schema.songs.id, published.songId));
+      const finished = await transcode(deps, published);
+      if (finished.transcodingStatus !== "TRANSCODING_SUCCEED")
+        throw new Error(`demo track ${title} did not transcode`);
+      options.progress?.(++done, total, title);
+    }
+  }
+  return done;
+}
