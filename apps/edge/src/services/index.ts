@@ -2,8 +2,8 @@ import { createRouter, documentConfig, type Router, withDocument } from "../lib/
 import { auditService } from "./audit/index.ts";
 import { playlistService } from "./playlist/index.ts";
 import { socialService } from "./social/index.ts";
-import { uploadService } from "./upload/index.ts";
 import { statusRouter } from "./status.ts";
+import { uploadService } from "./upload/index.ts";
 import { userService } from "./user/index.ts";
 
 export interface ServiceMount {
