@@ -2,11 +2,13 @@ import { createRouter } from "../../lib/openapi.ts";
 import { statusRouter } from "../status.ts";
 import { catalogueRoutes } from "./catalogue.routes.ts";
 import { crateRoutes } from "./crate.routes.ts";
+import { importRoutes } from "./import.routes.ts";
 
 export function playlistService() {
   const router = createRouter();
   router.route("/", crateRoutes);
   router.route("/", catalogueRoutes);
+  router.route("/", importRoutes);
   router.route("/", statusRouter("playlists", "1.6.0", "/info-admin/playlists-service-status"));
   return router;
 }
