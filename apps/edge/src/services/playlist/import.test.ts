@@ -7,7 +7,7 @@ let t: TestApp;
 let known: { id: string };
 beforeAll(async () => {
   t = await createTestApp();
-  [known] = (await t.db
+  const rows = await t.db
     .insert(schema.songs)
     .values({
       shortId: shortId(),
@@ -15,7 +15,8 @@ beforeAll(async () => {
       artistName: "A",
       musicProviders: { spotify: "sp-known", youtube: "yt-known" },
     })
-    .returning()) as [{ id: string }];
+    .returning();
+  known = rows[0]!;
 });
 afterAll(() => t.close());
 
