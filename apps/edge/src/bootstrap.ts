@@ -28,6 +28,12 @@ export function configFromEnv(env: Env, port: number): AppConfig {
     publicUrl: env.PUBLIC_URL ?? `http://127.0.0.1:${port}`,
     webUrl: env.WEB_URL ?? defaultConfig.webUrl,
     emailResendSeconds: Number(env.EMAIL_RESEND_SECONDS ?? defaultConfig.emailResendSeconds),
+    providers: {
+      spotifyApiUrl: env.SPOTIFY_API_URL ?? defaultConfig.providers.spotifyApiUrl,
+      appleMusicApiUrl: env.APPLE_MUSIC_API_URL ?? defaultConfig.providers.appleMusicApiUrl,
+      appleMusicDeveloperToken: env.APPLE_MUSIC_DEVELOPER_TOKEN,
+      cyaniteWebhookSecret: env.CYANITE_WEBHOOK_SECRET,
+    },
   };
 }
 

@@ -20,6 +20,13 @@ export interface AppConfig {
   webUrl: string;
   /** Minimum seconds between two verification emails to one address. */
   emailResendSeconds: number;
+  /** Third-party music services: base URLs (so tests point them at local fakes) and server-side credentials. */
+  providers: {
+    spotifyApiUrl: string;
+    appleMusicApiUrl: string;
+    appleMusicDeveloperToken?: string | undefined;
+    cyaniteWebhookSecret?: string | undefined;
+  };
 }
 
 export interface AppDeps {
@@ -38,4 +45,5 @@ export const defaultConfig: AppConfig = {
   publicUrl: "http://127.0.0.1:8787",
   webUrl: "http://127.0.0.1:3000",
   emailResendSeconds: 60,
+  providers: { spotifyApiUrl: "https://api.spotify.com", appleMusicApiUrl: "https://api.music.apple.com" },
 };

@@ -53,6 +53,8 @@ export const songs = pgTable(
     streamUrls: jsonb().$type<Record<string, string>>().notNull().default({}),
     description: text(),
     isGenerated: boolean().notNull().default(false),
+    /** The latest music analysis received for the song (Cyanite webhook). */
+    analysis: jsonb(),
     releaseYear: integer(),
     ownerUuid: uuid(),
     createdAt: createdAt(),

@@ -2,6 +2,7 @@ import { createRouter } from "../../lib/openapi.ts";
 import { statusRouter } from "../status.ts";
 import { catalogueRoutes } from "./catalogue.routes.ts";
 import { crateRoutes } from "./crate.routes.ts";
+import { exportRoutes } from "./exports.routes.ts";
 import { importRoutes } from "./import.routes.ts";
 
 export function playlistService() {
@@ -9,6 +10,7 @@ export function playlistService() {
   router.route("/", crateRoutes);
   router.route("/", catalogueRoutes);
   router.route("/", importRoutes);
+  router.route("/", exportRoutes);
   router.route("/", statusRouter("playlists", "1.6.0", "/info-admin/playlists-service-status"));
   return router;
 }
