@@ -48,7 +48,11 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     sms: outboxSms(database.db),
     storage: memoryStorage(),
     logger: silentLogger,
-    config: defaultConfig,
+    // Tests never reach the internet: providers default to a closed local port (tests that need one run a fake).
+    config: {
+      ...defaultConfig,
+      providers: { spotifyApiUrl: "http://127.0.0.1:9", appleMusicApiUrl: "http://127.0.0.1:9" },
+    },
     ...overrides,
   };
   const app = createApp(deps);
