@@ -1,5 +1,6 @@
 import { createRouter, documentConfig, type Router, withDocument } from "../lib/openapi.ts";
 import { auditService } from "./audit/index.ts";
+import { merchService } from "./merch/index.ts";
 import { playlistService } from "./playlist/index.ts";
 import { socialService } from "./social/index.ts";
 import { statusRouter } from "./status.ts";
@@ -37,5 +38,5 @@ export const SERVICES: ServiceMount[] = [
   mount("upload", "Upload service", "1.3.2", uploadService()),
   mount("payment", "Payment service", "2.1.1", skeleton()),
   mount("playlist", "Playlist service", "1.6.0", playlistService()),
-  mount("merch", "Points, avatars and tokens service", "1.0.0", skeleton()),
+  mount("merch", "Points, avatars and tokens service", "1.0.0", merchService()),
 ];

@@ -127,3 +127,12 @@ export const TranscodingStatus = {
   TRANSCODING_ERROR: "TRANSCODING_ERROR",
 } as const;
 export type TranscodingStatus = (typeof TranscodingStatus)[keyof typeof TranscodingStatus];
+
+export const TokenAccountStatus = { active: "active", disabled: "disabled" } as const;
+export type TokenAccountStatus = (typeof TokenAccountStatus)[keyof typeof TokenAccountStatus];
+
+export const TokenTransactionType = { credit: "credit", hold: "hold", commit: "commit", voided: "voided" } as const;
+export type TokenTransactionType = (typeof TokenTransactionType)[keyof typeof TokenTransactionType];
+
+export const ConsumableDisplayType = { cover: "cover", small: "small" } as const;
+export type ConsumableDisplayType = (typeof ConsumableDisplayType)[keyof typeof ConsumableDisplayType];

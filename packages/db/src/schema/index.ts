@@ -1,5 +1,6 @@
 export * from "./audit.ts";
 export * from "./enums.ts";
+export * from "./merch.ts";
 export * from "./playlist.ts";
 export * from "./social.ts";
 export * from "./upload.ts";

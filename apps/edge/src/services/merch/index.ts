@@ -1,0 +1,10 @@
+import { createRouter } from "../../lib/openapi.ts";
+import { consumableRoutes } from "./consumables.routes.ts";
+import { tokenRoutes } from "./tokens.routes.ts";
+
+export function merchService() {
+  const router = createRouter();
+  router.route("/", tokenRoutes);
+  router.route("/", consumableRoutes);
+  return router;
+}

@@ -1,0 +1,116 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { ConsumableDisplayType, TokenAccountStatus, TokenTransactionType, values } from "./enums.ts";
+import { users } from "./user.ts";
+
+const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+
+/**
+ * A user's tokens. `balance` is what they may spend; `held` is set aside by holds until committed or voided. Both are
+ * changed only by the ledger, in transactions that lock this row, and can never go negative.
+ */
+export const tokenAccounts = pgTable(
+  "token_accounts",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userUuid: uuid()
+      .notNull()
+      .unique()
+      .references(() => users.uuid, { onDelete: "cascade" }),
+    balance: integer().notNull().default(0),
+    held: integer().notNull().default(0),
+    status: text({ enum: values(TokenAccountStatus) })
+      .notNull()
+      .default("active"),
+    createdAt: createdAt(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("token_accounts_balance_nonnegative", sql`${t.balance} >= 0`),
+    check("token_accounts_held_nonnegative", sql`${t.held} >= 0`),
+  ],
+);
+
+/** The ledger: every change to an account is one row. A hold is resolved by at most one commit or void row. */
+export const tokenTransactions = pgTable(
+  "token_transactions",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    accountId: uuid()
+      .notNull()
+      .references(() => tokenAccounts.id, { onDelete: "cascade" }),
+    type: text({ enum: values(TokenTransactionType) }).notNull(),
+    amount: integer().notNull(),
+    /** For commit and voided rows: the hold they resolve. */
+    holdId: uuid(),
+    reason: text(),
+    referenceType: text(),
+    referenceId: text(),
+    idempotencyKey: text(),
+    balanceAfter: integer().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("token_transactions_amount_positive", sql`${t.amount} > 0`),
+    uniqueIndex("token_transactions_hold_resolved_key").on(t.holdId).where(sql`${t.holdId} is not null`),
+    uniqueIndex("token_transactions_idempotency_key")
+      .on(t.accountId, t.idempotencyKey)
+      .where(sql`${t.idempotencyKey} is not null`),
+    index("token_transactions_account_idx").on(t.accountId, t.createdAt),
+  ],
+);
+
+/** Stored files of the merch service (consumable art, bundle thumbnails). */
+export const merchFiles = pgTable("merch_files", {
+  id: uuid().primaryKey().defaultRandom(),
+  storageKey: text().notNull(),
+  contentType: text().notNull(),
+  size: integer().notNull(),
+  createdAt: createdAt(),
+});
+
+export const consumables = pgTable(
+  "consumables",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull(),
+    description: text(),
+    tokenCost: integer().notNull(),
+    displayType: text({ enum: values(ConsumableDisplayType) })
+      .notNull()
+      .default("small"),
+    fileId: uuid().references(() => merchFiles.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("consumables_cost_positive", sql`${t.tokenCost} > 0`)],
+);
+
+export const consumablePurchases = pgTable(
+  "consumable_purchases",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    accountId: uuid()
+      .notNull()
+      .references(() => tokenAccounts.id, { onDelete: "cascade" }),
+    userUuid: uuid().notNull(),
+    consumableId: uuid()
+      .notNull()
+      .references(() => consumables.id, { onDelete: "restrict" }),
+    roomUuid: uuid().notNull(),
+    tokenCost: integer().notNull(),
+    holdId: uuid().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("consumable_purchases_room_idx").on(t.roomUuid, t.createdAt)],
+);
+
+export const tokenBundles = pgTable("token_bundles", {
+  id: uuid().primaryKey().defaultRandom(),
+  productId: text().notNull().unique(),
+  name: text().notNull(),
+  tokens: integer().notNull(),
+  thumbnailFileId: uuid().references(() => merchFiles.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
