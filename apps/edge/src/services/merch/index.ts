@@ -1,4 +1,5 @@
 import { createRouter } from "../../lib/openapi.ts";
+import { bundleRoutes } from "./bundles.routes.ts";
 import { consumableRoutes } from "./consumables.routes.ts";
 import { tokenRoutes } from "./tokens.routes.ts";
 
@@ -6,5 +7,6 @@ export function merchService() {
   const router = createRouter();
   router.route("/", tokenRoutes);
   router.route("/", consumableRoutes);
+  router.route("/", bundleRoutes);
   return router;
 }
