@@ -114,3 +114,56 @@ export const tokenBundles = pgTable("token_bundles", {
   createdAt: createdAt(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
+
+/** A ranking season: points earned between start and end count for it. */
+export const seasons = pgTable(
+  "seasons",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull().unique(),
+    start: timestamp({ withTimezone: true }).notNull(),
+    end: timestamp({ withTimezone: true }).notNull(),
+    /** When the season's points were handled (its awards given). */
+    handledAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [check("seasons_start_before_end", sql`${t.start} < ${t.end}`), index("seasons_start_idx").on(t.start)],
+);
+
+/** A user's points in a season. */
+export const rankingStatuses = pgTable(
+  "ranking_statuses",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userUuid: uuid()
+      .notNull()
+      .references(() => users.uuid, { onDelete: "cascade" }),
+    seasonId: uuid()
+      .notNull()
+      .references(() => seasons.id, { onDelete: "cascade" }),
+    balance: integer().notNull().default(0),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("ranking_statuses_user_season_key").on(t.userUuid, t.seasonId),
+    index("ranking_statuses_season_idx").on(t.seasonId, t.balance),
+  ],
+);
+
+/** Each award of points; a play's points are awarded once (the key). */
+export const pointAwards = pgTable(
+  "point_awards",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userUuid: uuid().notNull(),
+    seasonId: uuid()
+      .notNull()
+      .references(() => seasons.id, { onDelete: "cascade" }),
+    points: integer().notNull(),
+    reason: text(),
+    roomUuid: uuid(),
+    awardKey: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("point_awards_key").on(t.awardKey).where(sql`${t.awardKey} is not null`)],
+);

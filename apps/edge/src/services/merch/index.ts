@@ -1,6 +1,7 @@
 import { createRouter } from "../../lib/openapi.ts";
 import { bundleRoutes } from "./bundles.routes.ts";
 import { consumableRoutes } from "./consumables.routes.ts";
+import { seasonRoutes } from "./seasons.routes.ts";
 import { tokenRoutes } from "./tokens.routes.ts";
 
 export function merchService() {
@@ -8,5 +9,6 @@ export function merchService() {
   router.route("/", tokenRoutes);
   router.route("/", consumableRoutes);
   router.route("/", bundleRoutes);
+  router.route("/", seasonRoutes);
   return router;
 }
