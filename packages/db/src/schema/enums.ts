@@ -136,3 +136,14 @@ export type TokenTransactionType = (typeof TokenTransactionType)[keyof typeof To
 
 export const ConsumableDisplayType = { cover: "cover", small: "small" } as const;
 export type ConsumableDisplayType = (typeof ConsumableDisplayType)[keyof typeof ConsumableDisplayType];
+
+export const AvatarStatus = {
+  PUBLIC: "PUBLIC",
+  PRIVATE: "PRIVATE",
+  SEASON_AWARD: "SEASON_AWARD",
+  SUBSCRIBER_ONLY: "SUBSCRIBER_ONLY",
+} as const;
+export type AvatarStatus = (typeof AvatarStatus)[keyof typeof AvatarStatus];
+
+export const AvatarAssignmentType = { MANUAL: "MANUAL", SEASON_AWARD: "SEASON_AWARD", PURCHASED: "PURCHASED" } as const;
+export type AvatarAssignmentType = (typeof AvatarAssignmentType)[keyof typeof AvatarAssignmentType];

@@ -1,6 +1,13 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { ConsumableDisplayType, TokenAccountStatus, TokenTransactionType, values } from "./enums.ts";
+import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  AvatarAssignmentType,
+  AvatarStatus,
+  ConsumableDisplayType,
+  TokenAccountStatus,
+  TokenTransactionType,
+  values,
+} from "./enums.ts";
 import { users } from "./user.ts";
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
@@ -166,4 +173,38 @@ export const pointAwards = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("point_awards_key").on(t.awardKey).where(sql`${t.awardKey} is not null`)],
+);
+
+export const avatars = pgTable("avatars", {
+  slug: text().primaryKey(),
+  name: text().notNull(),
+  status: text({ enum: values(AvatarStatus) })
+    .notNull()
+    .default("PUBLIC"),
+  /** For SEASON_AWARD avatars: the season, and the points it takes to earn it there. */
+  seasonId: uuid().references(() => seasons.id, { onDelete: "set null" }),
+  minPoints: integer(),
+  discordOnly: boolean().notNull().default(false),
+  fileId: uuid().references(() => merchFiles.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+export const avatarAssignments = pgTable(
+  "avatar_assignments",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    avatarSlug: text()
+      .notNull()
+      .references(() => avatars.slug, { onDelete: "cascade", onUpdate: "cascade" }),
+    userUuid: uuid()
+      .notNull()
+      .references(() => users.uuid, { onDelete: "cascade" }),
+    assignmentType: text({ enum: values(AvatarAssignmentType) }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("avatar_assignments_pair_key").on(t.avatarSlug, t.userUuid),
+    index("avatar_assignments_user_idx").on(t.userUuid),
+  ],
 );

@@ -1,4 +1,5 @@
 import { createRouter } from "../../lib/openapi.ts";
+import { avatarRoutes } from "./avatars.routes.ts";
 import { bundleRoutes } from "./bundles.routes.ts";
 import { consumableRoutes } from "./consumables.routes.ts";
 import { seasonRoutes } from "./seasons.routes.ts";
@@ -10,5 +11,6 @@ export function merchService() {
   router.route("/", consumableRoutes);
   router.route("/", bundleRoutes);
   router.route("/", seasonRoutes);
+  router.route("/", avatarRoutes);
   return router;
 }
