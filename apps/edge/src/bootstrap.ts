@@ -9,6 +9,7 @@ import { type Cache, memoryCache, redisCache, upstashCache } from "./ports/cache
 import { resendMailer } from "./ports/mail-resend.ts";
 import { type Mailer, outboxMailer, outboxSms, reportingFailures, type SmsSender } from "./ports/messaging.ts";
 import { twilioSms } from "./ports/sms-twilio.ts";
+import { embeddedGenerator, httpGenerator } from "./ports/song-generator.ts";
 import { localStorage } from "./ports/storage.ts";
 import { seedDemoCatalogue } from "./seed/demo-catalogue.ts";
 import { createAccount, normalizeEmail } from "./services/user/accounts.ts";
@@ -77,6 +78,10 @@ export async function depsFromEnv(env: Env, logger: Logger = jsonLogger) {
     mailer: mailerFromEnv(env, database.db, logger),
     sms: smsFromEnv(env, database.db, logger),
     storage: localStorage(join(dataDir, "storage")),
+    songGenerator:
+      env.GEN_SONGS_API_URL && env.GEN_SONGS_API_KEY
+        ? httpGenerator({ baseUrl: env.GEN_SONGS_API_URL, apiKey: env.GEN_SONGS_API_KEY })
+        : embeddedGenerator,
     logger,
     config: configFromEnv(env, port),
   };

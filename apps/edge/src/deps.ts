@@ -2,6 +2,7 @@ import type { Db } from "@booth/db";
 import type { Keys } from "./lib/tokens.ts";
 import type { Cache } from "./ports/cache.ts";
 import type { Mailer, SmsSender } from "./ports/messaging.ts";
+import type { SongGenerator } from "./ports/song-generator.ts";
 import type { Storage } from "./ports/storage.ts";
 
 export interface Clock {
@@ -37,6 +38,7 @@ export interface AppDeps {
   mailer: Mailer;
   sms: SmsSender;
   storage: Storage;
+  songGenerator: SongGenerator;
   logger: Logger;
   config: AppConfig;
 }

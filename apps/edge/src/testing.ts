@@ -8,6 +8,7 @@ import type { Role } from "./lib/auth.ts";
 import { hashPassword } from "./lib/password.ts";
 import { generateKeys, signToken, type TokenType } from "./lib/tokens.ts";
 import { outboxMailer, outboxSms } from "./ports/messaging.ts";
+import { embeddedGenerator } from "./ports/song-generator.ts";
 import { memoryStorage } from "./ports/storage.ts";
 import { createAccount } from "./services/user/accounts.ts";
 
@@ -47,6 +48,7 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     mailer: outboxMailer(database.db),
     sms: outboxSms(database.db),
     storage: memoryStorage(),
+    songGenerator: embeddedGenerator,
     logger: silentLogger,
     // Tests never reach the internet: providers default to a closed local port (tests that need one run a fake).
     config: {

@@ -1,0 +1,145 @@
+import { createServer } from "node:http";
+import { schema } from "@booth/db";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { embeddedGenerator, httpGenerator } from "../../ports/song-generator.ts";
+import { createTestApp, type TestApp } from "../../testing.ts";
+import { credit } from "../merch/ledger.ts";
+
+let t: TestApp;
+let failing: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  failing = await createTestApp({
+    songGenerator: { kind: "broken", generate: async () => Promise.reject(new Error("provider down")) },
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await failing.close();
+});
+
+const U = "/api/upload-service/api/v1/gen-songs";
+async function funded(app: TestApp, tokens: number) {
+  const u = await app.createUser();
+  const account = (await app.request("POST", "/api/merch-service/api/v1/token-accounts", { token: u.token })).body;
+  await app.db.transaction((tx) => credit(tx, { accountId: account.id, amount: tokens }, app.clock.now()));
+  return { ...u, accountId: account.id as string };
+}
+const balance = async (app: TestApp, accountId: string) =>
+  (await app.db.select().from(schema.tokenAccounts).where(eq(schema.tokenAccounts.id, accountId)))[0];
+async function until(app: TestApp, check: () => Promise<boolean>) {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("never happened");
+}
+
+describe("generated songs", () => {
+  it("quotes by duration, holds the tokens, makes a playable song and then spends them", async () => {
+    const quote = await t.request("POST", `${U}/cost`, { body: { duration: 61 } });
+    expect(quote.body).toEqual({ duration: 61, tokenCost: 20 });
+    const u = await funded(t, 50);
+    const started = await t.request("POST", U, {
+      token: u.token,
+      body: { prompt: "sunny synth pop", duration: 15, tokenCost: 10, title: "Sunny" },
+    });
+    expect(started.status).toBe(202);
+    expect(await balance(t, u.accountId)).toMatchObject({ balance: 40, held: 10 });
+    await until(t, async () => (await balance(t, u.accountId))?.held === 0);
+    expect(await balance(t, u.accountId)).toMatchObject({ balance: 40, held: 0 });
+    const song = await t.request("GET", `/api/upload-service/songs/${started.body.id}`, { token: u.token });
+    expect(song.body).toMatchObject({
+      status: "VERIFIED",
+      transcodingStatus: "TRANSCODING_SUCCEED",
+      tags: { title: "Sunny" },
+    });
+    const [catalogue] = await t.db.select().from(schema.songs).where(eq(schema.songs.id, song.body.songId));
+    expect(catalogue).toMatchObject({ isGenerated: true, trackName: "Sunny", duration: 15 });
+  }, 60_000);
+
+  it("refuses a stale quote with the mismatched-token-cost code, and a short balance, holding nothing", async () => {
+    const u = await funded(t, 5);
+    const stale = await t.request("POST", U, {
+      token: u.token,
+      body: { prompt: "lofi beats", duration: 30, tokenCost: 5 },
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body.code).toBe("mismatched-token-cost");
+    const short = await t.request("POST", U, {
+      token: u.token,
+      body: { prompt: "lofi beats", duration: 30, tokenCost: 10 },
+    });
+    expect(short.status).toBe(402);
+    expect(await balance(t, u.accountId)).toMatchObject({ balance: 5, held: 0 });
+    const nobody = await t.createUser();
+    expect(
+      (await t.request("POST", U, { token: nobody.token, body: { prompt: "x y z", duration: 30, tokenCost: 10 } }))
+        .status,
+    ).toBe(404);
+    expect((await t.request("POST", U, { body: { prompt: "x y z", duration: 30, tokenCost: 10 } })).status).toBe(401);
+    expect((await t.request("POST", `${U}/cost`, { body: { duration: 5 } })).status).toBe(400);
+  });
+
+  it("gives the tokens back when generation fails", async () => {
+    const u = await funded(failing, 20);
+    const started = await failing.request("POST", U, {
+      token: u.token,
+      body: { prompt: "anything", duration: 20, tokenCost: 10 },
+    });
+    expect(started.status).toBe(202);
+    await until(failing, async () => (await balance(failing, u.accountId))?.held === 0);
+    expect(await balance(failing, u.accountId)).toMatchObject({ balance: 20, held: 0 });
+    const [resolution] = await failing.db
+      .select()
+      .from(schema.tokenTransactions)
+      .where(eq(schema.tokenTransactions.holdId, started.body.holdId));
+    expect(resolution?.type).toBe("voided");
+  });
+
+  it("a retried request with the same idempotency key starts one song", async () => {
+    const u = await funded(t, 100);
+    const send = () =>
+      t.request("POST", U, {
+        token: u.token,
+        body: { prompt: "twice", duration: 15, tokenCost: 10 },
+        headers: { "idempotency-key": "gen-1" },
+      });
+    const [a, b] = [await send(), await send()];
+    expect(b.body.id).toBe(a.body.id);
+    await until(t, async () => (await balance(t, u.accountId))?.held === 0);
+    expect((await balance(t, u.accountId))?.balance).toBe(90);
+  }, 60_000);
+});
+
+describe("generator adapters", () => {
+  it("the HTTP adapter posts the prompt to the configured provider and returns its audio", async () => {
+    const audio = await embeddedGenerator.generate({ prompt: "x", seconds: 2, title: "T", artist: "A" });
+    const seen: { auth?: string; body: string }[] = [];
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (d) => {
+        body += d;
+      });
+      req.on("end", () => {
+        seen.push({ auth: req.headers.authorization, body });
+        res.setHeader("content-type", "audio/mpeg");
+        res.end(Buffer.from(audio));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const generator = httpGenerator({
+        baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+        apiKey: "k",
+      });
+      const bytes = await generator.generate({ prompt: "calm piano", seconds: 30, title: "Calm", artist: "A" });
+      expect(bytes).toEqual(audio);
+      expect(seen[0]?.auth).toBe("Bearer k");
+      expect(JSON.parse(seen[0]?.body ?? "{}")).toEqual({ prompt: "calm piano", duration: 30, title: "Calm" });
+    } finally {
+      server.close();
+    }
+  });
+});
