@@ -1,6 +1,6 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "./context.ts";
-import { statusText } from "./errors.ts";
+import { badRequest, statusText } from "./errors.ts";
 import { validationHook } from "./validation.ts";
 
 export const createRouter = () => new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -36,6 +36,17 @@ export const noContent = { 204: { description: "No Content" } } as const;
 export const bearer = [{ bearerAuth: [] }];
 
 export const Uuid = z.uuid();
+
+/** A comma-separated list of uuids from a query parameter; a 400 naming the field when one is not a uuid. */
+export function uuidList(value: string | undefined, field: string): string[] {
+  const ids = (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = ids.filter((id) => !Uuid.safeParse(id).success);
+  if (bad.length) throw badRequest(bad.map((id) => `${field}: ${id} is not a uuid`));
+  return ids;
+}
 
 /** limit/offset paging for plain lists (admin lists with filters use the nestjsx/crud query instead). */
 export const PageQuery = z.object({

@@ -4,7 +4,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, eq, gte, isNull, ne, notExists, or, sql } from "drizzle-orm";
 import { ADMINS, requireService, requireUser, STAFF } from "../../lib/auth.ts";
 import { badRequest, conflict, HttpError, notFound } from "../../lib/errors.ts";
-import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
+import { bearer, createRouter, errors, json, jsonBody, noContent } from "../../lib/openapi.ts";
 import { isUniqueViolation } from "../user/accounts.ts";
 import { fileUrl } from "./consumables.routes.ts";
 

@@ -3,7 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { ADMINS, requireUser } from "../../lib/auth.ts";
 import { badRequest, conflict, notFound } from "../../lib/errors.ts";
-import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
+import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam, uuidList } from "../../lib/openapi.ts";
 import { isUniqueViolation } from "../user/accounts.ts";
 import { fileUrl, MERCH_PAGE, storeImage } from "./consumables.routes.ts";
 
@@ -43,11 +43,7 @@ const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(MERCH_PAGE),
 });
 const where = (q: { id?: string | undefined; productId?: string | undefined }) => {
-  const ids = (q.id ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (ids.some((id) => !z.uuid().safeParse(id).success)) throw badRequest(["id: must be uuids"]);
+  const ids = uuidList(q.id, "id");
   return and(
     ids.length ? inArray(schema.tokenBundles.id, ids) : undefined,
     q.productId ? eq(schema.tokenBundles.productId, q.productId) : undefined,

@@ -4,7 +4,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
 import { ADMINS, rateLimit, requireUser } from "../../lib/auth.ts";
 import { badRequest, forbidden, HttpError, notFound } from "../../lib/errors.ts";
-import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
+import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam, uuidList } from "../../lib/openapi.ts";
 import { sniffImage } from "../user/profile-images.routes.ts";
 import { ACCOUNT_NOT_FOUND, hold, inLedger, lockAccount, resolveHold } from "./ledger.ts";
 import { accountView, TokenAccountSchema } from "./tokens.routes.ts";
@@ -89,11 +89,7 @@ const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(MERCH_PAGE),
 });
 const listWhere = (q: Pick<z.infer<typeof ListQuery>, "id" | "createdBefore">) => {
-  const ids = (q.id ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (ids.some((id) => !z.uuid().safeParse(id).success)) throw badRequest(["id: must be uuids"]);
+  const ids = uuidList(q.id, "id");
   return and(
     ids.length ? inArray(schema.consumables.id, ids) : undefined,
     q.createdBefore ? lt(schema.consumables.createdAt, new Date(q.createdBefore)) : undefined,

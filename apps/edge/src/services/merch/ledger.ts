@@ -104,7 +104,7 @@ export async function resolveHold(
   idempotencyKey?: string | null,
 ) {
   const [held] = await tx.select().from(schema.tokenTransactions).where(eq(schema.tokenTransactions.id, holdId));
-  if (!held || held.type !== "hold") throw notFound(HOLD_NOT_FOUND);
+  if (held?.type !== "hold") throw notFound(HOLD_NOT_FOUND);
   const account = await lockAccount(tx, held.accountId);
   const done = await replay(tx, account.id, idempotencyKey);
   if (done) return { transaction: done, account };

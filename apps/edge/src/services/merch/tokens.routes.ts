@@ -3,7 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { ADMINS, hasAnyRole, requireService, requireUser } from "../../lib/auth.ts";
 import { conflict, forbidden, notFound } from "../../lib/errors.ts";
-import { bearer, createRouter, errors, json, jsonBody, UuidParam } from "../../lib/openapi.ts";
+import { bearer, createRouter, errors, json, jsonBody } from "../../lib/openapi.ts";
 import { isUniqueViolation } from "../user/accounts.ts";
 import { ACCOUNT_NOT_FOUND, inLedger, resolveHold, type TokenAccount, type TokenTransaction } from "./ledger.ts";
 

@@ -3,7 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, count, desc, eq, ilike, inArray, type SQL, sql } from "drizzle-orm";
 import { requireService } from "../../lib/auth.ts";
 import { badRequest, HttpError, notFound } from "../../lib/errors.ts";
-import { bearer, createRouter, errors, json, jsonBody } from "../../lib/openapi.ts";
+import { bearer, createRouter, errors, json, jsonBody, uuidList } from "../../lib/openapi.ts";
 import { SongSchema, songView } from "./crates.ts";
 import { PROVIDERS, type Provider, parseProviderLink } from "./provider-links.ts";
 
@@ -11,15 +11,7 @@ export const SEARCH_PAGE = 20;
 export const catalogueRoutes = createRouter();
 
 const IdList = z.string().max(20_000).optional().openapi({ description: "comma-separated ids" });
-const splitIds = (v: string | undefined) => {
-  const ids = (v ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const bad = ids.filter((id) => !z.uuid().safeParse(id).success);
-  if (bad.length) throw badRequest(bad.map((id) => `idIn: ${id} is not a uuid`));
-  return ids;
-};
+const splitIds = (v: string | undefined) => uuidList(v, "idIn");
 const escapeLike = (v: string) => v.replace(/[\\%_]/g, (m) => `\\${m}`);
 const SongPage = z.object({ data: z.array(SongSchema), total: z.number().int() }).openapi("SongPage");
 
@@ -271,7 +263,7 @@ catalogueRoutes.openapi(
   }),
   async (c) => {
     await requireService(c);
-    const ids = splitIds(c.req.valid("query").songIds);
+    const ids = uuidList(c.req.valid("query").songIds, "songIds");
     if (ids.length === 0) return c.json([], 200);
     const rows = await songsWithAlbum(c.var.deps.db, inArray(schema.songs.id, ids));
     const byId = new Map(rows.map((r) => [r.song.id, songView(r.song, r.album)]));

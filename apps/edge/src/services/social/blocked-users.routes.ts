@@ -2,12 +2,12 @@ import { schema } from "@booth/db";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, desc, eq, or } from "drizzle-orm";
 import { requireUser } from "../../lib/auth.ts";
-import { badRequest, conflict, notFound } from "../../lib/errors.ts";
+import { conflict, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
 import { isUniqueViolation } from "../user/accounts.ts";
 import { PublicProfileSchema } from "../user/schemas.ts";
 import { removeFriendship } from "./friends.routes.ts";
-import { activeUser, profilesOf } from "./relations.ts";
+import { profilesOf, socialTarget } from "./relations.ts";
 
 export const ALREADY_BLOCKED = "You have already blocked this user.";
 export const NOT_BLOCKED = "You have not blocked this user.";
@@ -33,8 +33,11 @@ blockedUsersRoutes.openapi(
     const { user } = await requireUser(c);
     const { userUuid } = c.req.valid("json");
     const { db, clock } = c.var.deps;
-    if (userUuid === user.uuid) throw badRequest("You cannot block yourself.");
-    if (!(await activeUser(db, userUuid))) throw notFound("User not found.");
+    await socialTarget(db, user.uuid, userUuid, {
+      self: "You cannot block yourself.",
+      missing: "User not found.",
+      blocked: null,
+    });
     try {
       const row = await db.transaction(async (tx) => {
         const [block] = await tx

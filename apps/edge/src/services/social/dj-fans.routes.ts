@@ -13,11 +13,11 @@ import {
   parseSelection,
   pickFields,
 } from "../../lib/crud-query.ts";
-import { badRequest, conflict, forbidden, notFound } from "../../lib/errors.ts";
+import { conflict, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
 import { isUniqueViolation } from "../user/accounts.ts";
 import { PublicProfileSchema } from "../user/schemas.ts";
-import { activeUser, blockedBetween, profilesOf } from "./relations.ts";
+import { profilesOf, socialTarget } from "./relations.ts";
 
 export const CANNOT_FOLLOW = "You cannot follow this DJ.";
 export const ALREADY_FOLLOWING = "You already follow this DJ.";
@@ -85,9 +85,11 @@ djFansRoutes.openapi(
     const { user } = await requireUser(c);
     const { djUuid } = c.req.valid("json");
     const { db, clock } = c.var.deps;
-    if (djUuid === user.uuid) throw badRequest("You cannot follow yourself.");
-    if (!(await activeUser(db, djUuid))) throw notFound("DJ not found.");
-    if (await blockedBetween(db, user.uuid, djUuid)) throw forbidden(CANNOT_FOLLOW);
+    await socialTarget(db, user.uuid, djUuid, {
+      self: "You cannot follow yourself.",
+      missing: "DJ not found.",
+      blocked: CANNOT_FOLLOW,
+    });
     try {
       const [link] = await db
         .insert(schema.djFans)

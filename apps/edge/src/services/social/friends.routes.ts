@@ -2,11 +2,11 @@ import { schema, type Tx } from "@booth/db";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, count, desc, eq, or } from "drizzle-orm";
 import { hasAnyRole, requireUser, STAFF } from "../../lib/auth.ts";
-import { badRequest, conflict, forbidden, notFound } from "../../lib/errors.ts";
+import { conflict, forbidden, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
 import { isUniqueViolation } from "../user/accounts.ts";
 import { PublicProfileSchema } from "../user/schemas.ts";
-import { activeUser, blockedBetween, profilesOf } from "./relations.ts";
+import { blockedBetween, profilesOf, socialTarget } from "./relations.ts";
 
 export const CANNOT_INVITE = "You cannot invite this user.";
 export const ALREADY_FRIENDS = "You are already friends.";
@@ -57,9 +57,11 @@ friendsRoutes.openapi(
     const { user } = await requireUser(c);
     const { userUuid } = c.req.valid("json");
     const { db, clock } = c.var.deps;
-    if (userUuid === user.uuid) throw badRequest("You cannot invite yourself.");
-    if (!(await activeUser(db, userUuid))) throw notFound("User not found.");
-    if (await blockedBetween(db, user.uuid, userUuid)) throw forbidden(CANNOT_INVITE);
+    await socialTarget(db, user.uuid, userUuid, {
+      self: "You cannot invite yourself.",
+      missing: "User not found.",
+      blocked: CANNOT_INVITE,
+    });
     if ((await friendsOf(db, user.uuid, userUuid)).length) throw conflict(ALREADY_FRIENDS);
     try {
       const [row] = await db

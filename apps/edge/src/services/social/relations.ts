@@ -1,5 +1,6 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import { and, eq, inArray, isNull, or } from "drizzle-orm";
+import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
 import { publicProfile } from "../user/accounts.ts";
 
 /** Whether either of two users has blocked the other: then they cannot invite, follow or message each other. */
@@ -35,4 +36,19 @@ export async function profilesOf(db: Db | Tx, uuids: string[]) {
     .where(and(inArray(schema.users.uuid, uuids), isNull(schema.users.deactivatedAt)));
   const byId = new Map(rows.map((r) => [r.users.uuid, publicProfile(r.users, r.profiles)]));
   return uuids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * The other person of a social action (follow, invite, block): not the caller, an active account, and, unless
+ * `blocked` is null, not blocked either way (answered with that message).
+ */
+export async function socialTarget(
+  db: Db | Tx,
+  callerUuid: string,
+  targetUuid: string,
+  messages: { self: string; missing: string; blocked: string | null },
+) {
+  if (targetUuid === callerUuid) throw badRequest(messages.self);
+  if (!(await activeUser(db, targetUuid))) throw notFound(messages.missing);
+  if (messages.blocked && (await blockedBetween(db, callerUuid, targetUuid))) throw forbidden(messages.blocked);
 }

@@ -28,7 +28,7 @@ async function funded(app: TestApp, tokens: number) {
 }
 const balance = async (app: TestApp, accountId: string) =>
   (await app.db.select().from(schema.tokenAccounts).where(eq(schema.tokenAccounts.id, accountId)))[0];
-async function until(app: TestApp, check: () => Promise<boolean>) {
+async function until(_app: TestApp, check: () => Promise<boolean>) {
   for (let i = 0; i < 200; i++) {
     if (await check()) return;
     await new Promise((r) => setTimeout(r, 100));
