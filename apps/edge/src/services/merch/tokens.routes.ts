@@ -5,7 +5,14 @@ import { ADMINS, hasAnyRole, requireService, requireUser } from "../../lib/auth.
 import { conflict, forbidden, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody } from "../../lib/openapi.ts";
 import { isUniqueViolation } from "../user/accounts.ts";
-import { ACCOUNT_NOT_FOUND, inLedger, resolveHold, type TokenAccount, type TokenTransaction } from "./ledger.ts";
+import {
+  ACCOUNT_NOT_FOUND,
+  credit,
+  inLedger,
+  resolveHold,
+  type TokenAccount,
+  type TokenTransaction,
+} from "./ledger.ts";
 
 export const tokenRoutes = createRouter();
 const tags = ["Tokens"];
@@ -149,3 +156,53 @@ for (const [path, outcome, summary] of [
       return c.json({ transaction: transactionView(result.transaction), account: accountView(result.account) }, 200);
     },
   );
+
+tokenRoutes.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/v1/token-accounts/{accountId}/credit",
+    tags,
+    summary:
+      "Credit tokens to an account (admins and services: grants, and purchases confirmed by the payment service)",
+    security: bearer,
+    request: {
+      params: z.object({ accountId: z.uuid().openapi({ param: { name: "accountId", in: "path" } }) }),
+      ...jsonBody(
+        z.object({
+          amount: z.number().int().min(1).max(10_000_000),
+          reason: z.string().trim().min(1).max(200),
+          idempotencyKey: z.string().min(1).max(200).optional(),
+        }),
+      ),
+      headers: z.object({ "idempotency-key": z.string().min(1).max(200).optional() }),
+    },
+    responses: {
+      200: json(
+        z.object({ transaction: TokenTransactionSchema, account: TokenAccountSchema }).openapi("TokensCredited"),
+      ),
+      ...errors(400, 401, 403, 404),
+    },
+  }),
+  async (c) => {
+    await requireService(c);
+    const body = c.req.valid("json");
+    const { db, clock } = c.var.deps;
+    const result = await inLedger(db, (tx) =>
+      credit(
+        tx,
+        {
+          accountId: c.req.valid("param").accountId,
+          amount: body.amount,
+          reason: body.reason,
+          idempotencyKey: body.idempotencyKey ?? c.req.valid("header")["idempotency-key"],
+        },
+        clock.now(),
+      ),
+    );
+    const [fresh] = await db.select().from(schema.tokenAccounts).where(eq(schema.tokenAccounts.id, result.account.id));
+    return c.json(
+      { transaction: transactionView(result.transaction), account: accountView(fresh ?? result.account) },
+      200,
+    );
+  },
+);

@@ -63,6 +63,42 @@ describe("token accounts", () => {
   });
 });
 
+describe("credits", () => {
+  it("admins and services credit tokens, once per idempotency key; users cannot", async () => {
+    const u = await funded(0);
+    const body = { amount: 25, reason: "welcome gift" };
+    expect(
+      (await t.request("POST", `${M}/api/v1/token-accounts/${u.accountId}/credit`, { token: u.token, body })).status,
+    ).toBe(403);
+    const service = await t.serviceToken();
+    const first = await t.request("POST", `${M}/api/v1/token-accounts/${u.accountId}/credit`, {
+      token: service,
+      body,
+      headers: { "idempotency-key": "gift-1" },
+    });
+    expect(first.body.account.balance).toBe(25);
+    const again = await t.request("POST", `${M}/api/v1/token-accounts/${u.accountId}/credit`, {
+      token: service,
+      body,
+      headers: { "idempotency-key": "gift-1" },
+    });
+    expect(again.body.transaction.id).toBe(first.body.transaction.id);
+    expect(await balance(u.accountId)).toEqual({ balance: 25, held: 0 });
+    expect(
+      (await t.request("POST", `${M}/api/v1/token-accounts/${crypto.randomUUID()}/credit`, { token: service, body }))
+        .status,
+    ).toBe(404);
+    expect(
+      (
+        await t.request("POST", `${M}/api/v1/token-accounts/${u.accountId}/credit`, {
+          token: service,
+          body: { amount: -5, reason: "x" },
+        })
+      ).status,
+    ).toBe(400);
+  });
+});
+
 describe("purchases", () => {
   it("100 concurrent purchases against a balance that covers 10 give exactly 10 and a balance of 0", async () => {
     const buyer = await funded(50);
