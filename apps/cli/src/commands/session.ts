@@ -1,0 +1,68 @@
+import { createBoothClient } from "@booth/sdk";
+import type { Command } from "commander";
+import { forgetConfig, writeConfig } from "../config.ts";
+import { action, contextOf } from "../context.ts";
+
+export function sessionCommands(program: Command) {
+  program
+    .command("login")
+    .description("Sign in with an email and password, or keep a bot token")
+    .option("-e, --email <email>", "account email")
+    .option("-p, --password <password>", "account password (prefer BOOTH_PASSWORD)")
+    .option("-t, --token <token>", "a bot token (from `POST /users/sign-up-bot`)")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  $ booth login -e admin@booth.local -p secret\n  $ BOOTH_PASSWORD=secret booth login -e me@example.com\n  $ booth login --token eyJhbGciOi...",
+    )
+    .action(
+      action(async (options: { email?: string; password?: string; token?: string }, command: Command) => {
+        const ctx = await contextOf(command);
+        let token = options.token;
+        if (!token) {
+          const password = options.password ?? process.env.BOOTH_PASSWORD;
+          if (!options.email || !password)
+            throw new Error("give --email and --password (or BOOTH_PASSWORD), or --token");
+          const { data } = await ctx.client.user.POST("/auth/login", { body: { email: options.email, password } });
+          token = data?.accessToken;
+        }
+        const session = await createBoothClient({ baseUrl: ctx.baseUrl, token }).user.GET("/auth/session");
+        await writeConfig({
+          apiUrl: ctx.baseUrl,
+          token: session.data?.accessToken ?? token,
+          email: session.data?.user.email ?? undefined,
+        });
+        ctx.print(
+          { uuid: session.data?.user.uuid, email: session.data?.user.email, roles: session.data?.user.roles },
+          () =>
+            `Signed in as ${session.data?.user.email ?? session.data?.user.profile?.nickname} (${session.data?.user.roles.join(", ")})`,
+        );
+      }),
+    );
+
+  program
+    .command("logout")
+    .description("Forget the stored session")
+    .action(
+      action(async () => {
+        await forgetConfig();
+        console.log("Signed out.");
+      }),
+    );
+
+  program
+    .command("whoami")
+    .description("Who the stored session is")
+    .option("--json", "print JSON")
+    .action(
+      action(async (_options: unknown, command: Command) => {
+        const ctx = await contextOf(command);
+        const { data } = await ctx.client.user.GET("/auth/session");
+        const user = data?.user;
+        ctx.print(
+          { uuid: user?.uuid, email: user?.email, nickname: user?.profile?.nickname, roles: user?.roles },
+          () =>
+            `${user?.profile?.nickname} <${user?.email ?? "no email"}> ${user?.uuid}\nroles: ${user?.roles.join(", ")}`,
+        );
+      }),
+    );
+}
