@@ -89,6 +89,27 @@ describe("booth", () => {
     expect(early.stderr).toContain("has not ended yet");
   }, 60_000);
 
+  it("finds and moderates users, and credits tokens once per key", async () => {
+    const target = await t.createUser({ email: "cli-target@example.com" });
+    const list = await booth("users", "list", "-f", "email||$eq||cli-target@example.com", "--json");
+    expect(JSON.parse(list.stdout).data[0].uuid).toBe(target.user.uuid);
+    expect((await booth("users", "ban", target.user.uuid, "-r", "spam")).code).toBe(0);
+    const login = await t.request("POST", "/api/user-service/auth/login", {
+      body: { email: target.email, password: target.password },
+    });
+    expect(login.body.message).toBe("This account is banned.");
+    expect((await booth("users", "unban", target.user.uuid)).code).toBe(0);
+    expect((await booth("users", "capability", target.user.uuid, "uploadMusic")).stdout).toContain("uploadMusic");
+    // The ban ended the old session; sign in again.
+    const account = await t.request("POST", "/api/merch-service/api/v1/token-accounts", { token: await t.tokenFor(target.user.uuid) });
+    const first = await booth("tokens", "credit", account.body.id, "50", "-r", "prize", "-k", "prize-1");
+    expect(first.stdout, first.stderr).toContain("balance now 50");
+    expect((await booth("tokens", "credit", account.body.id, "50", "-r", "prize", "-k", "prize-1")).stdout).toContain(
+      "balance now 50",
+    );
+    expect((await booth("users", "show", crypto.randomUUID())).stderr).toContain("404");
+  }, 60_000);
+
   it("has help with examples, completion, and logs out", async () => {
     expect((await booth("vouchers", "create", "--help")).stdout).toContain("Example");
     expect((await booth("completion")).stdout).toContain("complete -W");
