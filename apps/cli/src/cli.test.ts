@@ -101,7 +101,9 @@ describe("booth", () => {
     expect((await booth("users", "unban", target.user.uuid)).code).toBe(0);
     expect((await booth("users", "capability", target.user.uuid, "uploadMusic")).stdout).toContain("uploadMusic");
     // The ban ended the old session; sign in again.
-    const account = await t.request("POST", "/api/merch-service/api/v1/token-accounts", { token: await t.tokenFor(target.user.uuid) });
+    const account = await t.request("POST", "/api/merch-service/api/v1/token-accounts", {
+      token: await t.tokenFor(target.user.uuid),
+    });
     const first = await booth("tokens", "credit", account.body.id, "50", "-r", "prize", "-k", "prize-1");
     expect(first.stdout, first.stderr).toContain("balance now 50");
     expect((await booth("tokens", "credit", account.body.id, "50", "-r", "prize", "-k", "prize-1")).stdout).toContain(
