@@ -6,6 +6,7 @@ import { type AppConfig, type AppDeps, defaultConfig, jsonLogger, type Logger, s
 import { hashPassword } from "./lib/password.ts";
 import { loadKeys } from "./lib/tokens.ts";
 import { type Cache, memoryCache, redisCache, upstashCache } from "./ports/cache.ts";
+import { outboxReporter, sentryReporter } from "./ports/error-reporter.ts";
 import { resendMailer } from "./ports/mail-resend.ts";
 import { type Mailer, outboxMailer, outboxSms, reportingFailures, type SmsSender } from "./ports/messaging.ts";
 import { twilioSms } from "./ports/sms-twilio.ts";
@@ -78,6 +79,7 @@ export async function depsFromEnv(env: Env, logger: Logger = jsonLogger) {
     mailer: mailerFromEnv(env, database.db, logger),
     sms: smsFromEnv(env, database.db, logger),
     storage: localStorage(join(dataDir, "storage")),
+    errorReporter: env.SENTRY_DSN ? sentryReporter(env.SENTRY_DSN) : outboxReporter(database.db),
     songGenerator:
       env.GEN_SONGS_API_URL && env.GEN_SONGS_API_KEY
         ? httpGenerator({ baseUrl: env.GEN_SONGS_API_URL, apiKey: env.GEN_SONGS_API_KEY })

@@ -1,6 +1,7 @@
 import type { Db } from "@booth/db";
 import type { Keys } from "./lib/tokens.ts";
 import type { Cache } from "./ports/cache.ts";
+import type { ErrorReporter } from "./ports/error-reporter.ts";
 import type { Mailer, SmsSender } from "./ports/messaging.ts";
 import type { SongGenerator } from "./ports/song-generator.ts";
 import type { Storage } from "./ports/storage.ts";
@@ -39,6 +40,7 @@ export interface AppDeps {
   sms: SmsSender;
   storage: Storage;
   songGenerator: SongGenerator;
+  errorReporter: ErrorReporter;
   logger: Logger;
   config: AppConfig;
 }

@@ -7,6 +7,7 @@ import { type AppDeps, type Clock, defaultConfig, silentLogger } from "./deps.ts
 import type { Role } from "./lib/auth.ts";
 import { hashPassword } from "./lib/password.ts";
 import { generateKeys, signToken, type TokenType } from "./lib/tokens.ts";
+import { outboxReporter } from "./ports/error-reporter.ts";
 import { outboxMailer, outboxSms } from "./ports/messaging.ts";
 import { embeddedGenerator } from "./ports/song-generator.ts";
 import { memoryStorage } from "./ports/storage.ts";
@@ -49,6 +50,7 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     sms: outboxSms(database.db),
     storage: memoryStorage(),
     songGenerator: embeddedGenerator,
+    errorReporter: outboxReporter(database.db),
     logger: silentLogger,
     // Tests never reach the internet: providers default to a closed local port (tests that need one run a fake).
     config: {
