@@ -51,7 +51,14 @@ accountDeactivationRoutes.openapi(
         })
         .returning();
       if (!row) throw new Error("request insert returned nothing");
-      return c.json({ ...row, email: user.email, nickname: null, createdAt: row.createdAt.toISOString() }, 201);
+      const [profile] = await db
+        .select({ nickname: schema.profiles.nickname })
+        .from(schema.profiles)
+        .where(eq(schema.profiles.userUuid, user.uuid));
+      return c.json(
+        { ...row, email: user.email, nickname: profile?.nickname ?? null, createdAt: row.createdAt.toISOString() },
+        201,
+      );
     } catch (err) {
       if (isUniqueViolation(err)) throw new HttpError(409, ALREADY_REQUESTED);
       throw err;
@@ -110,18 +117,18 @@ accountDeactivationRoutes.openapi(
     responses: { ...noContent, ...errors(400, 401, 403, 404) },
   }),
   async (c) => {
-    const { user } = await requireUser(c, { roles: MODERATORS });
-    const { db, clock } = c.var.deps;
-    const [cancelled] = await db
-      .update(schema.deactivationRequests)
-      .set({ status: "CANCELLED", resolvedBy: user.uuid, resolvedAt: clock.now() })
-      .where(
-        and(
-          eq(schema.deactivationRequests.userUuid, c.req.valid("json").userUuid),
-          eq(schema.deactivationRequests.status, "PENDING"),
-        ),
-      )
-      .returning();
+    const caller = await requireUser(c, { roles: MODERATORS });
+    const now = c.var.deps.clock.now();
+    // Like every moderation step: only on someone the caller outranks.
+    const [cancelled] = await moderate(c, caller, c.req.valid("json").userUuid, (tx, target) =>
+      tx
+        .update(schema.deactivationRequests)
+        .set({ status: "CANCELLED", resolvedBy: caller.user.uuid, resolvedAt: now })
+        .where(
+          and(eq(schema.deactivationRequests.userUuid, target.uuid), eq(schema.deactivationRequests.status, "PENDING")),
+        )
+        .returning(),
+    );
     if (!cancelled) throw notFound(NO_PENDING_REQUEST);
     return c.body(null, 204);
   },

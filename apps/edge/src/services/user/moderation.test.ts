@@ -303,6 +303,20 @@ describe("deactivation", () => {
     );
   });
 
+  it("a moderator cannot cancel the request of someone who outranks them", async () => {
+    const mod = await t.createUser({ roles: ["user", "moderator"] });
+    const admin = await t.createUser({ roles: ["user", "admin"], nickname: "leaving_admin" });
+    const asked = await t.request("POST", `${P}/users/request-deactivate`, { token: admin.token, body: {} });
+    expect(asked.body.nickname).toBe("leaving_admin");
+    const res = await t.request("POST", `${P}/users/cancel-requested-deactivate`, {
+      token: mod.token,
+      body: { userUuid: admin.user.uuid },
+    });
+    expect(res.status).toBe(403);
+    const list = await t.request("GET", `${P}/users/list-deactivate`, { token: mod.token });
+    expect(list.body.some((r: { userUuid: string }) => r.userUuid === admin.user.uuid)).toBe(true);
+  });
+
   it("a moderator cancels a pending request", async () => {
     const mod = await t.createUser({ roles: ["user", "moderator"] });
     const target = await t.createUser();

@@ -1,0 +1,268 @@
+// Account deactivation (routes in account-deactivation.routes.ts): requests, the moderators' list, cancelling,
+// deactivating and reactivating, with the wrong callers, bad input and the database effects of each route.
+// moderation.test.ts covers the main flow; this file covers what it leaves out.
+import { schema } from "@booth/db";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Role } from "../../lib/auth.ts";
+import { createTestApp, type TestApp } from "../../testing.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const P = "/api/user-service";
+const login = (email: string, password = "password123") =>
+  t.request("POST", `${P}/auth/login`, { body: { email, password } });
+const session = (token: string) => t.request("GET", `${P}/auth/session`, { token });
+const userRow = async (uuid: string) => {
+  const [row] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, uuid));
+  if (!row) throw new Error(`no user ${uuid}`);
+  return row;
+};
+const requestsOf = (uuid: string) =>
+  t.db.select().from(schema.deactivationRequests).where(eq(schema.deactivationRequests.userUuid, uuid));
+const withRole = (role: Role) => t.createUser({ roles: ["user", role] });
+const requestDeactivation = (token: string, reason?: string) =>
+  t.request("POST", `${P}/users/request-deactivate`, { token, body: reason === undefined ? {} : { reason } });
+
+describe("request-deactivate", () => {
+  it("records one pending request per user, with the reason", async () => {
+    const user = await t.createUser();
+    const res = await requestDeactivation(user.token, "  moving on  ");
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      userUuid: user.user.uuid,
+      email: user.email,
+      reason: "moving on",
+      status: "PENDING",
+      createdAt: t.clock.now().toISOString(),
+    });
+    const [row] = await requestsOf(user.user.uuid);
+    expect(row).toMatchObject({ id: res.body.id, status: "PENDING", reason: "moving on", resolvedAt: null });
+    const second = await requestDeactivation(user.token);
+    expect(second.body).toEqual({
+      statusCode: 409,
+      message: "A deactivation request is already pending for this account.",
+      error: "Conflict",
+    });
+    expect(await requestsOf(user.user.uuid)).toHaveLength(1);
+    // Asking does not deactivate anything yet.
+    expect((await userRow(user.user.uuid)).deactivatedAt).toBeNull();
+    expect((await session(user.token)).status).toBe(200);
+  });
+
+  it("keeps one pending request when two arrive at once", async () => {
+    const user = await t.createUser();
+    const statuses = (await Promise.all([requestDeactivation(user.token), requestDeactivation(user.token)]))
+      .map((r) => r.status)
+      .sort();
+    expect(statuses).toEqual([201, 409]);
+    expect(await requestsOf(user.user.uuid)).toHaveLength(1);
+  });
+
+  it("answers 401 without a signed-in user and 400 for bad input, storing nothing", async () => {
+    const user = await t.createUser();
+    const guest = (await t.request("GET", `${P}/auth/guest`)).body.accessToken as string;
+    for (const token of [undefined, guest, await t.serviceToken()])
+      expect((await t.request("POST", `${P}/users/request-deactivate`, { token, body: {} })).status).toBe(401);
+    for (const body of [{ reason: "x".repeat(1001) }, { reason: 12 }, []])
+      expect((await t.request("POST", `${P}/users/request-deactivate`, { token: user.token, body })).status).toBe(400);
+    expect(await requestsOf(user.user.uuid)).toHaveLength(0);
+  });
+});
+
+describe("list-deactivate", () => {
+  it("lists pending requests oldest first with email and nickname, paged", async () => {
+    const mod = await withRole("moderator");
+    const before = (await t.request("GET", `${P}/users/list-deactivate`, { token: mod.token })).body.length as number;
+    const a = await t.createUser({ nickname: "first-to-go" });
+    const b = await t.createUser({ nickname: "second-to-go" });
+    const c = await t.createUser({ nickname: "changed-mind" });
+    // Later than every request made before, so the new ones sort after them whatever their ids.
+    t.clock.advance(1);
+    await requestDeactivation(a.token, "a");
+    t.clock.advance(1);
+    await requestDeactivation(b.token);
+    t.clock.advance(1);
+    await requestDeactivation(c.token);
+    await t.request("POST", `${P}/users/cancel-requested-deactivate`, {
+      token: mod.token,
+      body: { userUuid: c.user.uuid },
+    });
+    const all = await t.request("GET", `${P}/users/list-deactivate`, { token: mod.token });
+    expect(all.status).toBe(200);
+    expect(all.body.slice(before)).toEqual([
+      expect.objectContaining({ userUuid: a.user.uuid, email: a.email, nickname: "first-to-go", reason: "a" }),
+      expect.objectContaining({ userUuid: b.user.uuid, email: b.email, nickname: "second-to-go", reason: null }),
+    ]);
+    const page = await t.request("GET", `${P}/users/list-deactivate`, {
+      token: mod.token,
+      query: { limit: 1, offset: before + 1 },
+    });
+    expect(page.body.map((r: { userUuid: string }) => r.userUuid)).toEqual([b.user.uuid]);
+  });
+
+  it("is for moderators only and refuses bad paging", async () => {
+    const mod = await withRole("moderator");
+    expect((await t.request("GET", `${P}/users/list-deactivate`)).status).toBe(401);
+    for (const role of ["user", "promoter"] as Role[]) {
+      const caller = await t.createUser({ roles: [role] });
+      expect((await t.request("GET", `${P}/users/list-deactivate`, { token: caller.token })).status).toBe(403);
+    }
+    for (const query of [{ limit: 0 }, { limit: 1001 }, { offset: -1 }, { limit: "many" }])
+      expect((await t.request("GET", `${P}/users/list-deactivate`, { token: mod.token, query })).status).toBe(400);
+  });
+});
+
+describe("cancel-requested-deactivate", () => {
+  it("marks the pending request cancelled by the moderator; the user may ask again", async () => {
+    const mod = await withRole("globalModerator");
+    const user = await t.createUser();
+    await requestDeactivation(user.token);
+    const res = await t.request("POST", `${P}/users/cancel-requested-deactivate`, {
+      token: mod.token,
+      body: { userUuid: user.user.uuid },
+    });
+    expect(res.status).toBe(204);
+    const [row] = await requestsOf(user.user.uuid);
+    expect(row).toMatchObject({ status: "CANCELLED", resolvedBy: mod.user.uuid, resolvedAt: t.clock.now() });
+    const none = await t.request("POST", `${P}/users/cancel-requested-deactivate`, {
+      token: mod.token,
+      body: { userUuid: user.user.uuid },
+    });
+    expect(none.status).toBe(404);
+    expect(none.body.message).toBe("This user has no pending deactivation request.");
+    expect((await requestDeactivation(user.token)).status).toBe(201);
+    expect((await requestsOf(user.user.uuid)).map((r) => r.status).sort()).toEqual(["CANCELLED", "PENDING"]);
+  });
+
+  it("refuses wrong callers and bad input, leaving the request pending", async () => {
+    const mod = await withRole("moderator");
+    const user = await t.createUser();
+    await requestDeactivation(user.token);
+    const body = { userUuid: user.user.uuid };
+    expect((await t.request("POST", `${P}/users/cancel-requested-deactivate`, { body })).status).toBe(401);
+    const plain = await t.createUser();
+    expect(
+      (await t.request("POST", `${P}/users/cancel-requested-deactivate`, { token: plain.token, body })).status,
+    ).toBe(403);
+    for (const bad of [{}, { userUuid: "123" }])
+      expect(
+        (await t.request("POST", `${P}/users/cancel-requested-deactivate`, { token: mod.token, body: bad })).status,
+      ).toBe(400);
+    const unknown = await t.request("POST", `${P}/users/cancel-requested-deactivate`, {
+      token: mod.token,
+      body: { userUuid: crypto.randomUUID() },
+    });
+    expect(unknown.status).toBe(404);
+    const [row] = await requestsOf(user.user.uuid);
+    expect(row).toMatchObject({ status: "PENDING", resolvedBy: null, resolvedAt: null });
+  });
+});
+
+describe("deactivate", () => {
+  it("deactivates: sessions end, login and profile refused, the pending request resolved", async () => {
+    const admin = await withRole("admin");
+    const user = await t.createUser({ nickname: "soon-gone" });
+    await requestDeactivation(user.token, "done here");
+    const res = await t.request("DELETE", `${P}/users/deactivate/${user.user.uuid}`, { token: admin.token });
+    expect(res.status).toBe(204);
+    const row = await userRow(user.user.uuid);
+    expect(row.deactivatedAt).toEqual(t.clock.now());
+    expect(row.tokenVersion).toBe(1);
+    const [request] = await requestsOf(user.user.uuid);
+    expect(request).toMatchObject({ status: "DEACTIVATED", resolvedBy: admin.user.uuid, resolvedAt: t.clock.now() });
+    expect((await session(user.token)).status).toBe(401);
+    expect((await session(await t.tokenFor(user.user.uuid))).status).toBe(401);
+    const refused = await login(user.email);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ statusCode: 403, message: "This account is deactivated.", error: "Forbidden" });
+    const profile = await t.request("GET", `${P}/profile/${user.user.uuid}`);
+    expect(profile.status).toBe(404);
+    expect(profile.body.message).toBe("User profile not found.");
+    const twice = await t.request("DELETE", `${P}/users/deactivate/${user.user.uuid}`, { token: admin.token });
+    expect(twice.status).toBe(409);
+    expect(twice.body.message).toBe("This account is already deactivated.");
+    expect((await userRow(user.user.uuid)).tokenVersion).toBe(1);
+  });
+
+  it("deactivates a user who never asked", async () => {
+    const su = await withRole("superUser");
+    const user = await t.createUser();
+    expect((await t.request("DELETE", `${P}/users/deactivate/${user.user.uuid}`, { token: su.token })).status).toBe(
+      204,
+    );
+    expect(await requestsOf(user.user.uuid)).toHaveLength(0);
+    expect((await login(user.email)).body.message).toBe("This account is deactivated.");
+  });
+
+  it("refuses wrong callers, equal ranks, oneself and bad ids, changing nothing", async () => {
+    const admin = await withRole("admin");
+    const otherAdmin = await withRole("admin");
+    const user = await t.createUser();
+    await requestDeactivation(user.token);
+    const url = `${P}/users/deactivate/${user.user.uuid}`;
+    expect((await t.request("DELETE", url)).status).toBe(401);
+    for (const role of ["user", "moderator", "globalModerator", "staff"] as Role[]) {
+      const caller = await t.createUser({ roles: [role] });
+      expect((await t.request("DELETE", url, { token: caller.token })).status, role).toBe(403);
+    }
+    expect(
+      (await t.request("DELETE", `${P}/users/deactivate/${otherAdmin.user.uuid}`, { token: admin.token })).status,
+    ).toBe(403);
+    const self = await t.request("DELETE", `${P}/users/deactivate/${admin.user.uuid}`, { token: admin.token });
+    expect(self.status).toBe(403);
+    expect(self.body.message).toBe("You cannot moderate your own account.");
+    expect((await t.request("DELETE", `${P}/users/deactivate/not-a-uuid`, { token: admin.token })).status).toBe(400);
+    const unknown = await t.request("DELETE", `${P}/users/deactivate/${crypto.randomUUID()}`, { token: admin.token });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toBe("User not found.");
+    for (const who of [user, otherAdmin, admin]) {
+      const row = await userRow(who.user.uuid);
+      expect(row.deactivatedAt).toBeNull();
+      expect(row.tokenVersion).toBe(0);
+    }
+    expect((await requestsOf(user.user.uuid))[0]?.status).toBe("PENDING");
+    expect((await session(user.token)).status).toBe(200);
+  });
+});
+
+describe("reactivate", () => {
+  it("lets the user log in again and shows the profile again", async () => {
+    const admin = await withRole("admin");
+    const user = await t.createUser();
+    await t.request("DELETE", `${P}/users/deactivate/${user.user.uuid}`, { token: admin.token });
+    const res = await t.request("POST", `${P}/users/reactivate/${user.user.uuid}`, { token: admin.token });
+    expect(res.status).toBe(204);
+    expect((await userRow(user.user.uuid)).deactivatedAt).toBeNull();
+    // Tokens from before the deactivation stay revoked; a new login works.
+    expect((await session(user.token)).status).toBe(401);
+    const back = await login(user.email);
+    expect(back.status).toBe(200);
+    expect((await session(back.body.accessToken)).status).toBe(200);
+    expect((await t.request("GET", `${P}/profile/${user.user.uuid}`)).status).toBe(200);
+    const again = await t.request("POST", `${P}/users/reactivate/${user.user.uuid}`, { token: admin.token });
+    expect(again.body).toEqual({ statusCode: 409, message: "This account is not deactivated.", error: "Conflict" });
+  });
+
+  it("refuses wrong callers and bad ids, leaving the account deactivated", async () => {
+    const admin = await withRole("admin");
+    const user = await t.createUser();
+    await t.request("DELETE", `${P}/users/deactivate/${user.user.uuid}`, { token: admin.token });
+    const url = `${P}/users/reactivate/${user.user.uuid}`;
+    expect((await t.request("POST", url)).status).toBe(401);
+    for (const role of ["user", "moderator", "staff"] as Role[]) {
+      const caller = await t.createUser({ roles: [role] });
+      expect((await t.request("POST", url, { token: caller.token })).status, role).toBe(403);
+    }
+    expect((await t.request("POST", `${P}/users/reactivate/zzz`, { token: admin.token })).status).toBe(400);
+    expect(
+      (await t.request("POST", `${P}/users/reactivate/${crypto.randomUUID()}`, { token: admin.token })).status,
+    ).toBe(404);
+    expect((await userRow(user.user.uuid)).deactivatedAt).not.toBeNull();
+    expect((await login(user.email)).status).toBe(403);
+  });
+});

@@ -1,0 +1,589 @@
+// Sanctions, roles, capabilities and moderation comments (routes in user-moderation.routes.ts): the wrong callers,
+// bad input with nothing changed, rank rules and the database effects of each route. moderation.test.ts covers the
+// main flows; this file covers what it leaves out.
+import { schema } from "@booth/db";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Role } from "../../lib/auth.ts";
+import { createTestApp, type TestApp } from "../../testing.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const P = "/api/user-service";
+const login = (email: string, password = "password123") =>
+  t.request("POST", `${P}/auth/login`, { body: { email, password } });
+const session = (token: string) => t.request("GET", `${P}/auth/session`, { token });
+const userRow = async (uuid: string) => {
+  const [row] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, uuid));
+  if (!row) throw new Error(`no user ${uuid}`);
+  return row;
+};
+const sanctionsOf = (uuid: string) => t.db.select().from(schema.sanctions).where(eq(schema.sanctions.userUuid, uuid));
+const commentsOn = (uuid: string) =>
+  t.db.select().from(schema.moderationComments).where(eq(schema.moderationComments.userUuid, uuid));
+const withRole = (role: Role) => t.createUser({ roles: ["user", role] });
+
+/** Every moderation route, called on `target`, with a valid body. */
+const routes = (target: string): [string, string, unknown][] => [
+  ["POST", "/users/kick", { userUuid: target }],
+  ["POST", "/users/ban", { userUuid: target }],
+  ["POST", "/users/temporary-ban", { userUuid: target, durationMinutes: 10 }],
+  ["POST", "/users/unban", { userUuid: target }],
+  ["POST", "/users/add-role", { userUuid: target, role: "promoter" }],
+  ["POST", "/users/add-global-moderator-role", { userUuid: target }],
+  ["PUT", `/users/${target}/capabilities/uploadMusic`, undefined],
+  ["DELETE", `/users/${target}/capabilities/uploadMusic`, undefined],
+  ["POST", "/moderation-comments", { userUuid: target, comment: "note" }],
+  ["GET", `/moderation-comments/${target}`, undefined],
+];
+
+describe("who may call", () => {
+  it("answers 401 without a token, with a guest token and with a revoked token, and changes nothing", async () => {
+    const target = await t.createUser();
+    const mod = await withRole("admin");
+    const guest = (await t.request("GET", `${P}/auth/guest`)).body.accessToken as string;
+    // The admin's token is revoked by a bump of their token version.
+    await t.db.update(schema.users).set({ tokenVersion: 1 }).where(eq(schema.users.uuid, mod.user.uuid));
+    for (const [method, path, body] of routes(target.user.uuid))
+      for (const token of [undefined, guest, mod.token]) {
+        const res = await t.request(method, `${P}${path}`, { token, body });
+        expect(res.status, `${method} ${path}`).toBe(401);
+        expect(res.body).toEqual({ statusCode: 401, message: "Unauthorized", error: "Unauthorized" });
+      }
+    expect(await sanctionsOf(target.user.uuid)).toHaveLength(0);
+    expect(await commentsOn(target.user.uuid)).toHaveLength(0);
+    const row = await userRow(target.user.uuid);
+    expect(row.roles).toEqual(["user"]);
+    expect(row.tokenVersion).toBe(0);
+  });
+
+  it("answers 403 to a plain user and a promoter, and changes nothing", async () => {
+    const target = await t.createUser();
+    await t.db
+      .update(schema.users)
+      .set({ capabilities: ["uploadMusic"] })
+      .where(eq(schema.users.uuid, target.user.uuid));
+    for (const caller of [await t.createUser(), await withRole("promoter")])
+      for (const [method, path, body] of routes(target.user.uuid)) {
+        const res = await t.request(method, `${P}${path}`, { token: caller.token, body });
+        expect(res.status, `${method} ${path}`).toBe(403);
+        expect(res.body.message).toBe("Forbidden");
+      }
+    expect(await sanctionsOf(target.user.uuid)).toHaveLength(0);
+    expect(await commentsOn(target.user.uuid)).toHaveLength(0);
+    const row = await userRow(target.user.uuid);
+    expect(row).toMatchObject({ roles: ["user"], capabilities: ["uploadMusic"], tokenVersion: 0 });
+    expect((await session(target.token)).status).toBe(200);
+  });
+
+  it("a banned moderator can do nothing", async () => {
+    const admin = await withRole("admin");
+    const mod = await withRole("moderator");
+    const target = await t.createUser();
+    expect(
+      (await t.request("POST", `${P}/users/ban`, { token: admin.token, body: { userUuid: mod.user.uuid } })).status,
+    ).toBe(201);
+    // Even with a token of the current version, the ban keeps them out.
+    const fresh = await t.tokenFor(mod.user.uuid);
+    const res = await t.request("POST", `${P}/users/kick`, { token: fresh, body: { userUuid: target.user.uuid } });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toBe("This account is banned.");
+    expect(await sanctionsOf(target.user.uuid)).toHaveLength(0);
+  });
+});
+
+describe("rank", () => {
+  it("each moderating role acts only on lower ranks", async () => {
+    // [caller role, target role, allowed]
+    const cases: [Role, Role, boolean][] = [
+      ["moderator", "promoter", true],
+      ["moderator", "moderator", false],
+      ["moderator", "globalModerator", false],
+      ["globalModerator", "moderator", true],
+      ["globalModerator", "globalModerator", false],
+      ["staff", "globalModerator", true],
+      ["staff", "staff", false],
+      ["staff", "admin", false],
+      ["admin", "staff", true],
+      ["admin", "admin", false],
+      ["admin", "superUser", false],
+    ];
+    for (const [callerRole, targetRole, allowed] of cases) {
+      const caller = await withRole(callerRole);
+      const target = await withRole(targetRole);
+      const res = await t.request("POST", `${P}/users/kick`, {
+        token: caller.token,
+        body: { userUuid: target.user.uuid },
+      });
+      expect(res.status, `${callerRole} kicks ${targetRole}`).toBe(allowed ? 201 : 403);
+      expect(await sanctionsOf(target.user.uuid)).toHaveLength(allowed ? 1 : 0);
+      expect((await userRow(target.user.uuid)).tokenVersion).toBe(allowed ? 1 : 0);
+    }
+  });
+
+  it("capabilities and unban follow the rank rule too", async () => {
+    const mod = await withRole("moderator");
+    const su = await withRole("superUser");
+    const higher = await withRole("globalModerator");
+    await t.request("POST", `${P}/users/ban`, { token: su.token, body: { userUuid: higher.user.uuid } });
+    const unban = await t.request("POST", `${P}/users/unban`, {
+      token: mod.token,
+      body: { userUuid: higher.user.uuid },
+    });
+    expect(unban.status).toBe(403);
+    expect((await login(higher.email)).body.message).toBe("This account is banned.");
+    const put = await t.request("PUT", `${P}/users/${higher.user.uuid}/capabilities/promoteRoom`, {
+      token: mod.token,
+    });
+    expect(put.status).toBe(403);
+    expect((await userRow(higher.user.uuid)).capabilities).toEqual([]);
+  });
+});
+
+describe("kick", () => {
+  it("records the sanction, ends every session at once, and a new login works", async () => {
+    const mod = await withRole("moderator");
+    const target = await t.createUser();
+    const otherSession = (await login(target.email)).body.accessToken as string;
+    const res = await t.request("POST", `${P}/users/kick`, {
+      token: mod.token,
+      body: { userUuid: target.user.uuid, reason: "  shouting  " },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      userUuid: target.user.uuid,
+      type: "kick",
+      reason: "shouting",
+      expiresAt: null,
+      createdBy: mod.user.uuid,
+      createdAt: t.clock.now().toISOString(),
+    });
+    const [row] = await sanctionsOf(target.user.uuid);
+    expect(row).toMatchObject({ id: res.body.id, type: "kick", liftedAt: null });
+    expect((await userRow(target.user.uuid)).tokenVersion).toBe(1);
+    for (const token of [target.token, otherSession]) {
+      const old = await session(token);
+      expect(old.status).toBe(401);
+      expect(old.body.message).toBe("Unauthorized");
+    }
+    const again = await login(target.email);
+    expect(again.status).toBe(200);
+    expect((await session(again.body.accessToken)).status).toBe(200);
+  });
+
+  it("refuses bad input and changes nothing", async () => {
+    const mod = await withRole("moderator");
+    const target = await t.createUser();
+    for (const body of [
+      {},
+      { userUuid: "not-a-uuid" },
+      { userUuid: target.user.uuid, reason: "x".repeat(1001) },
+      { userUuid: target.user.uuid, reason: 42 },
+    ]) {
+      const res = await t.request("POST", `${P}/users/kick`, { token: mod.token, body });
+      expect(res.status).toBe(400);
+      expect(Array.isArray(res.body.message)).toBe(true);
+    }
+    const unknown = await t.request("POST", `${P}/users/kick`, {
+      token: mod.token,
+      body: { userUuid: crypto.randomUUID() },
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toBe("User not found.");
+    const self = await t.request("POST", `${P}/users/kick`, { token: mod.token, body: { userUuid: mod.user.uuid } });
+    expect(self.status).toBe(403);
+    expect(self.body.message).toBe("You cannot moderate your own account.");
+    expect(await sanctionsOf(target.user.uuid)).toHaveLength(0);
+    expect(await sanctionsOf(mod.user.uuid)).toHaveLength(0);
+    expect((await session(target.token)).status).toBe(200);
+    expect((await session(mod.token)).status).toBe(200);
+  });
+});
+
+describe("ban", () => {
+  it("ends every session and keeps the user out, even with a fresh token", async () => {
+    const mod = await withRole("moderator");
+    const target = await t.createUser();
+    const res = await t.request("POST", `${P}/users/ban`, {
+      token: mod.token,
+      body: { userUuid: target.user.uuid, reason: "spam" },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ type: "ban", reason: "spam", expiresAt: null, createdBy: mod.user.uuid });
+    expect((await session(target.token)).status).toBe(401);
+    const refused = await login(target.email);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ statusCode: 403, message: "This account is banned.", error: "Forbidden" });
+    const fresh = await session(await t.tokenFor(target.user.uuid));
+    expect(fresh.status).toBe(403);
+    expect(fresh.body.message).toBe("This account is banned.");
+    // A permanent ban does not wear off.
+    t.clock.advance(400 * 24 * 3600);
+    expect((await login(target.email)).status).toBe(403);
+  });
+
+  it("refuses bad input and changes nothing", async () => {
+    const mod = await withRole("moderator");
+    const target = await t.createUser();
+    for (const body of [{ reason: "no user" }, { userUuid: "" }, { userUuid: target.user.uuid, reason: null }])
+      expect((await t.request("POST", `${P}/users/ban`, { token: mod.token, body })).status).toBe(400);
+    const notJson = await t.request("POST", `${P}/users/ban`, {
+      token: mod.token,
+      body: "{oops",
+      headers: { "content-type": "application/json" },
+    });
+    expect(notJson.status).toBe(400);
+    expect(await sanctionsOf(target.user.uuid)).toHaveLength(0);
+    expect((await login(target.email)).status).toBe(200);
+  });
+});
+
+describe("temporary ban", () => {
+  it("bans until the given time, then the user logs in again", async () => {
+    const mod = await withRole("globalModerator");
+    const target = await t.createUser();
+    const until = new Date(t.clock.now().getTime() + 2 * 3600_000);
+    const res = await t.request("POST", `${P}/users/temporary-ban`, {
+      token: mod.token,
+      body: { userUuid: target.user.uuid, expiresAt: until.toISOString().replace("Z", "+00:00") },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ type: "temporaryBan", expiresAt: until.toISOString() });
+    const [row] = await sanctionsOf(target.user.uuid);
+    expect(row?.expiresAt?.toISOString()).toBe(until.toISOString());
+    expect((await session(target.token)).status).toBe(401);
+    t.clock.advance(2 * 3600 - 60);
+    const still = await login(target.email);
+    expect(still.status).toBe(403);
+    expect(still.body.message).toBe("This account is banned.");
+    t.clock.advance(61);
+    const back = await login(target.email);
+    expect(back.status).toBe(200);
+    expect((await session(back.body.accessToken)).status).toBe(200);
+  });
+
+  it("computes the end from durationMinutes", async () => {
+    const mod = await withRole("moderator");
+    const target = await t.createUser();
+    const res = await t.request("POST", `${P}/users/temporary-ban`, {
+      token: mod.token,
+      body: { userUuid: target.user.uuid, durationMinutes: 525_600 },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.expiresAt).toBe(new Date(t.clock.now().getTime() + 525_600 * 60_000).toISOString());
+  });
+
+  it("refuses bad input and changes nothing", async () => {
+    const mod = await withRole("moderator");
+    const target = await t.createUser();
+    const future = new Date(t.clock.now().getTime() + 3600_000).toISOString();
+    for (const body of [
+      { userUuid: target.user.uuid, expiresAt: future, durationMinutes: 10 },
+      { userUuid: target.user.uuid, durationMinutes: 525_601 },
+      { userUuid: target.user.uuid, durationMinutes: 1.5 },
+      { userUuid: target.user.uuid, durationMinutes: "10" },
+      { userUuid: target.user.uuid, expiresAt: t.clock.now().toISOString() },
+      { userUuid: target.user.uuid, expiresAt: "2026-13-01T00:00:00Z" },
+      { expiresAt: future },
+    ]) {
+      const res = await t.request("POST", `${P}/users/temporary-ban`, { token: mod.token, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+    const past = await t.request("POST", `${P}/users/temporary-ban`, {
+      token: mod.token,
+      body: { userUuid: target.user.uuid, expiresAt: "2020-01-01T00:00:00Z" },
+    });
+    expect(past.body.message).toEqual(["expiresAt: must be in the future"]);
+    expect(await sanctionsOf(target.user.uuid)).toHaveLength(0);
+    expect((await userRow(target.user.uuid)).tokenVersion).toBe(0);
+  });
+});
+
+describe("unban", () => {
+  it("lifts every ban in force at once, recording who lifted them, and leaves kicks alone", async () => {
+    const mod = await withRole("moderator");
+    const other = await withRole("moderator");
+    const target = await t.createUser();
+    const body = { userUuid: target.user.uuid };
+    await t.request("POST", `${P}/users/kick`, { token: mod.token, body });
+    await t.request("POST", `${P}/users/ban`, { token: mod.token, body });
+    await t.request("POST", `${P}/users/temporary-ban`, { token: mod.token, body: { ...body, durationMinutes: 60 } });
+    const res = await t.request("POST", `${P}/users/unban`, { token: other.token, body });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ lifted: 2 });
+    const rows = await sanctionsOf(target.user.uuid);
+    for (const row of rows)
+      if (row.type === "kick") expect(row.liftedAt).toBeNull();
+      else expect(row).toMatchObject({ liftedAt: t.clock.now(), liftedBy: other.user.uuid });
+    expect((await login(target.email)).status).toBe(200);
+  });
+
+  it("answers 409 when there is nothing to lift, an expired temporary ban included", async () => {
+    const mod = await withRole("moderator");
+    const target = await t.createUser();
+    const body = { userUuid: target.user.uuid };
+    const none = await t.request("POST", `${P}/users/unban`, { token: mod.token, body });
+    expect(none.status).toBe(409);
+    expect(none.body).toEqual({ statusCode: 409, message: "This user has no ban in force.", error: "Conflict" });
+    await t.request("POST", `${P}/users/temporary-ban`, { token: mod.token, body: { ...body, durationMinutes: 1 } });
+    t.clock.advance(61);
+    expect((await t.request("POST", `${P}/users/unban`, { token: mod.token, body })).status).toBe(409);
+    const [row] = await sanctionsOf(target.user.uuid);
+    expect(row?.liftedAt).toBeNull();
+  });
+
+  it("refuses bad input and changes nothing", async () => {
+    const mod = await withRole("moderator");
+    const target = await t.createUser();
+    await t.request("POST", `${P}/users/ban`, { token: mod.token, body: { userUuid: target.user.uuid } });
+    expect((await t.request("POST", `${P}/users/unban`, { token: mod.token, body: {} })).status).toBe(400);
+    expect((await t.request("POST", `${P}/users/unban`, { token: mod.token, body: { userUuid: "nope" } })).status).toBe(
+      400,
+    );
+    const unknown = await t.request("POST", `${P}/users/unban`, {
+      token: mod.token,
+      body: { userUuid: crypto.randomUUID() },
+    });
+    expect(unknown.status).toBe(404);
+    expect((await sanctionsOf(target.user.uuid)).every((s) => s.liftedAt === null)).toBe(true);
+    expect((await login(target.email)).status).toBe(403);
+  });
+});
+
+describe("add-role", () => {
+  it("admins grant roles below their own; the role shows in the database and the next token", async () => {
+    const admin = await withRole("admin");
+    const target = await t.createUser();
+    const res = await t.request("POST", `${P}/users/add-role`, {
+      token: admin.token,
+      body: { userUuid: target.user.uuid, role: "staff" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ uuid: target.user.uuid, roles: ["user", "staff"] });
+    expect((await userRow(target.user.uuid)).roles).toEqual(["user", "staff"]);
+    // Granting a role does not end sessions; the refreshed session carries it.
+    const s = await session(target.token);
+    expect(s.status).toBe(200);
+    expect(s.body.user.roles).toEqual(["user", "staff"]);
+  });
+
+  it("only a superUser grants admin or superUser", async () => {
+    const admin = await withRole("admin");
+    const su = await withRole("superUser");
+    const target = await t.createUser();
+    for (const role of ["admin", "superUser"]) {
+      const res = await t.request("POST", `${P}/users/add-role`, {
+        token: admin.token,
+        body: { userUuid: target.user.uuid, role },
+      });
+      expect(res.status).toBe(403);
+    }
+    expect((await userRow(target.user.uuid)).roles).toEqual(["user"]);
+    const res = await t.request("POST", `${P}/users/add-role`, {
+      token: su.token,
+      body: { userUuid: target.user.uuid, role: "superUser" },
+    });
+    expect(res.status).toBe(200);
+    expect((await userRow(target.user.uuid)).roles).toEqual(["user", "superUser"]);
+  });
+
+  it("staff and moderators may not grant roles; admins not to an equal rank", async () => {
+    const admin = await withRole("admin");
+    const otherAdmin = await withRole("admin");
+    const target = await t.createUser();
+    for (const role of ["staff", "globalModerator", "moderator"] as Role[]) {
+      const caller = await withRole(role);
+      const res = await t.request("POST", `${P}/users/add-role`, {
+        token: caller.token,
+        body: { userUuid: target.user.uuid, role: "promoter" },
+      });
+      expect(res.status).toBe(403);
+    }
+    const equal = await t.request("POST", `${P}/users/add-role`, {
+      token: admin.token,
+      body: { userUuid: otherAdmin.user.uuid, role: "promoter" },
+    });
+    expect(equal.status).toBe(403);
+    expect((await userRow(target.user.uuid)).roles).toEqual(["user"]);
+    expect((await userRow(otherAdmin.user.uuid)).roles).toEqual(["user", "admin"]);
+  });
+
+  it("answers the catalogue message for a role held already, and 400 for bad input", async () => {
+    const admin = await withRole("admin");
+    const target = await withRole("promoter");
+    const twice = await t.request("POST", `${P}/users/add-role`, {
+      token: admin.token,
+      body: { userUuid: target.user.uuid, role: "promoter" },
+    });
+    expect(twice.body).toEqual({ statusCode: 403, message: "This user has already this role.", error: "Forbidden" });
+    for (const body of [
+      { userUuid: target.user.uuid },
+      { userUuid: target.user.uuid, role: "Admin" },
+      { role: "staff" },
+      { userUuid: "x", role: "staff" },
+    ])
+      expect((await t.request("POST", `${P}/users/add-role`, { token: admin.token, body })).status).toBe(400);
+    expect(
+      (
+        await t.request("POST", `${P}/users/add-role`, {
+          token: admin.token,
+          body: { userUuid: crypto.randomUUID(), role: "staff" },
+        })
+      ).status,
+    ).toBe(404);
+    expect((await userRow(target.user.uuid)).roles).toEqual(["user", "promoter"]);
+  });
+});
+
+describe("add-global-moderator-role", () => {
+  it("staff grant it, once; lower roles and equal ranks are refused", async () => {
+    const staff = await withRole("staff");
+    const otherStaff = await withRole("staff");
+    const mod = await withRole("moderator");
+    const gm = await withRole("globalModerator");
+    const target = await t.createUser();
+    const body = { userUuid: target.user.uuid };
+    for (const caller of [mod, gm])
+      expect(
+        (await t.request("POST", `${P}/users/add-global-moderator-role`, { token: caller.token, body })).status,
+      ).toBe(403);
+    expect((await userRow(target.user.uuid)).roles).toEqual(["user"]);
+    const ok = await t.request("POST", `${P}/users/add-global-moderator-role`, { token: staff.token, body });
+    expect(ok.status).toBe(200);
+    expect((await userRow(target.user.uuid)).roles).toEqual(["user", "globalModerator"]);
+    const twice = await t.request("POST", `${P}/users/add-global-moderator-role`, { token: staff.token, body });
+    expect(twice.status).toBe(403);
+    expect(twice.body.message).toBe("This user has already this role.");
+    const equal = await t.request("POST", `${P}/users/add-global-moderator-role`, {
+      token: staff.token,
+      body: { userUuid: otherStaff.user.uuid },
+    });
+    expect(equal.status).toBe(403);
+    expect((await userRow(otherStaff.user.uuid)).roles).toEqual(["user", "staff"]);
+  });
+
+  it("refuses bad input", async () => {
+    const staff = await withRole("staff");
+    for (const body of [{}, { userUuid: 1 }, { userUuid: "abc" }])
+      expect(
+        (await t.request("POST", `${P}/users/add-global-moderator-role`, { token: staff.token, body })).status,
+      ).toBe(400);
+    expect(
+      (
+        await t.request("POST", `${P}/users/add-global-moderator-role`, {
+          token: staff.token,
+          body: { userUuid: crypto.randomUUID() },
+        })
+      ).status,
+    ).toBe(404);
+  });
+});
+
+describe("capabilities", () => {
+  it("adds and removes each capability independently", async () => {
+    const mod = await withRole("moderator");
+    const target = await t.createUser();
+    const url = (cap: string) => `${P}/users/${target.user.uuid}/capabilities/${cap}`;
+    expect((await t.request("PUT", url("promoteRoom"), { token: mod.token })).status).toBe(200);
+    const both = await t.request("PUT", url("uploadMusic"), { token: mod.token });
+    expect(both.body.capabilities).toEqual(["promoteRoom", "uploadMusic"]);
+    expect((await userRow(target.user.uuid)).capabilities).toEqual(["promoteRoom", "uploadMusic"]);
+    const twice = await t.request("PUT", url("promoteRoom"), { token: mod.token });
+    expect(twice.body).toEqual({ statusCode: 403, message: "This user has already this role.", error: "Forbidden" });
+    const removed = await t.request("DELETE", url("promoteRoom"), { token: mod.token });
+    expect(removed.status).toBe(200);
+    expect((await userRow(target.user.uuid)).capabilities).toEqual(["uploadMusic"]);
+    const missing = await t.request("DELETE", url("promoteRoom"), { token: mod.token });
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe("This user does not have this capability.");
+    expect((await userRow(target.user.uuid)).capabilities).toEqual(["uploadMusic"]);
+  });
+
+  it("refuses bad ids, unknown capabilities and unknown users", async () => {
+    const mod = await withRole("moderator");
+    const target = await t.createUser();
+    for (const path of [
+      `/users/not-a-uuid/capabilities/uploadMusic`,
+      `/users/${target.user.uuid}/capabilities/UPLOADMUSIC`,
+      `/users/${target.user.uuid}/capabilities/admin`,
+    ])
+      for (const method of ["PUT", "DELETE"])
+        expect((await t.request(method, `${P}${path}`, { token: mod.token })).status).toBe(400);
+    for (const method of ["PUT", "DELETE"]) {
+      const res = await t.request(method, `${P}/users/${crypto.randomUUID()}/capabilities/uploadMusic`, {
+        token: mod.token,
+      });
+      expect(res.status).toBe(404);
+      expect(res.body.message).toBe("User not found.");
+    }
+    expect((await userRow(target.user.uuid)).capabilities).toEqual([]);
+  });
+});
+
+describe("moderation comments", () => {
+  it("records the caller as author, trims the comment, and lists only the user's notes", async () => {
+    const mod = await withRole("moderator");
+    const other = await withRole("globalModerator");
+    const target = await t.createUser();
+    const bystander = await t.createUser();
+    const res = await t.request("POST", `${P}/moderation-comments`, {
+      token: mod.token,
+      body: { userUuid: target.user.uuid, comment: "  warned about spam  " },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      userUuid: target.user.uuid,
+      authorUuid: mod.user.uuid,
+      comment: "warned about spam",
+      createdAt: t.clock.now().toISOString(),
+    });
+    t.clock.advance(5);
+    const long = "x".repeat(2000);
+    expect(
+      (
+        await t.request("POST", `${P}/moderation-comments`, {
+          token: other.token,
+          body: { userUuid: target.user.uuid, comment: long },
+        })
+      ).status,
+    ).toBe(201);
+    await t.request("POST", `${P}/moderation-comments`, {
+      token: mod.token,
+      body: { userUuid: bystander.user.uuid, comment: "someone else" },
+    });
+    const list = await t.request("GET", `${P}/moderation-comments/${target.user.uuid}`, { token: other.token });
+    expect(list.status).toBe(200);
+    expect(list.body.map((c: { authorUuid: string; comment: string }) => [c.authorUuid, c.comment])).toEqual([
+      [other.user.uuid, long],
+      [mod.user.uuid, "warned about spam"],
+    ]);
+    expect(
+      (await t.request("GET", `${P}/moderation-comments/${crypto.randomUUID()}`, { token: mod.token })).body,
+    ).toEqual([]);
+  });
+
+  it("refuses bad input and stores nothing", async () => {
+    const mod = await withRole("moderator");
+    const target = await t.createUser();
+    for (const body of [
+      { userUuid: target.user.uuid },
+      { userUuid: target.user.uuid, comment: "   " },
+      { userUuid: target.user.uuid, comment: "x".repeat(2001) },
+      { userUuid: target.user.uuid, comment: 7 },
+      { comment: "no user" },
+    ])
+      expect((await t.request("POST", `${P}/moderation-comments`, { token: mod.token, body })).status).toBe(400);
+    const unknown = await t.request("POST", `${P}/moderation-comments`, {
+      token: mod.token,
+      body: { userUuid: crypto.randomUUID(), comment: "ghost" },
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toBe("User not found.");
+    expect((await t.request("GET", `${P}/moderation-comments/nope`, { token: mod.token })).status).toBe(400);
+    expect(await commentsOn(target.user.uuid)).toHaveLength(0);
+  });
+});
