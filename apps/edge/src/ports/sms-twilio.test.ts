@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { twilioSms } from "./sms-twilio.ts";
 
-const received: { url: string; auth: string; form: URLSearchParams }[] = [];
+const received: { method: string; url: string; auth: string; type: string; form: URLSearchParams }[] = [];
 let status = 201;
 const server = createServer((req: IncomingMessage, res) => {
   let body = "";
@@ -10,9 +10,16 @@ const server = createServer((req: IncomingMessage, res) => {
     body += d;
   });
   req.on("end", () => {
-    received.push({ url: req.url ?? "", auth: req.headers.authorization ?? "", form: new URLSearchParams(body) });
+    received.push({
+      method: req.method ?? "",
+      url: req.url ?? "",
+      auth: req.headers.authorization ?? "",
+      type: req.headers["content-type"] ?? "",
+      form: new URLSearchParams(body),
+    });
     res.statusCode = status;
-    res.end(JSON.stringify(status < 300 ? { sid: "SM1" } : { message: "The 'To' number is not valid." }));
+    if (status >= 500) res.end();
+    else res.end(JSON.stringify(status < 300 ? { sid: "SM1" } : { message: "The 'To' number is not valid." }));
   });
 });
 let baseUrl = "";
@@ -27,7 +34,9 @@ describe("Twilio SMS adapter", () => {
     const sms = twilioSms({ accountSid: "AC123", authToken: "secret", from: "+15005550006", baseUrl });
     await sms.send({ to: "+447400123456", channel: "sms", text: "Your code is 123456" });
     const [req] = received.splice(0);
+    expect(req?.method).toBe("POST");
     expect(req?.url).toBe("/2010-04-01/Accounts/AC123/Messages.json");
+    expect(req?.type).toMatch(/^application\/x-www-form-urlencoded/);
     expect(req?.auth).toBe(`Basic ${btoa("AC123:secret")}`);
     expect(Object.fromEntries(req?.form ?? [])).toEqual({
       To: "+447400123456",
@@ -48,6 +57,15 @@ describe("Twilio SMS adapter", () => {
     status = 400;
     const sms = twilioSms({ accountSid: "AC123", authToken: "secret", from: "+15005550006", baseUrl });
     await expect(sms.send({ to: "+1", channel: "sms", text: "x" })).rejects.toThrow(/Twilio answered 400.*not valid/);
+    status = 201;
+  });
+
+  it("names the status when the answer has no body, and accepts a base URL with a trailing slash", async () => {
+    status = 503;
+    received.length = 0;
+    const sms = twilioSms({ accountSid: "AC9", authToken: "t", from: "+15005550006", baseUrl: `${baseUrl}/` });
+    await expect(sms.send({ to: "+447400123456", channel: "sms", text: "x" })).rejects.toThrow(/^Twilio answered 503$/);
+    expect(received.splice(0).map((r) => r.url)).toEqual(["/2010-04-01/Accounts/AC9/Messages.json"]);
     status = 201;
   });
 });
