@@ -215,6 +215,14 @@ describe("roles and capabilities", () => {
     ]);
     expect((await t.request("DELETE", url, { token: mod.token })).body.capabilities).toEqual([]);
     expect((await t.request("DELETE", url, { token: mod.token })).status).toBe(404);
+    const log = await t.db
+      .select()
+      .from(schema.moderationActions)
+      .where(eq(schema.moderationActions.targetUuid, target.user.uuid));
+    expect(log.map((a) => `${a.actionType} ${a.role}`).sort()).toEqual([
+      "grantRole capability:uploadMusic",
+      "removeRole capability:uploadMusic",
+    ]);
     expect(
       (await t.request("PUT", `${P}/users/${target.user.uuid}/capabilities/fly`, { token: mod.token })).status,
     ).toBe(400);

@@ -307,9 +307,16 @@ userModerationRoutes.openapi(
       if (target.capabilities.includes(capability)) throw forbidden(ALREADY_HAS_ROLE);
       const [row] = await tx
         .update(schema.users)
-        .set({ capabilities: [...target.capabilities, capability] })
+        .set({ capabilities: [...target.capabilities, capability], updatedAt: c.var.deps.clock.now() })
         .where(eq(schema.users.uuid, target.uuid))
         .returning();
+      await logModeration(tx, {
+        actionType: "grantRole",
+        moderatorUuid: caller.user.uuid,
+        targetUuid: target.uuid,
+        role: `capability:${capability}`,
+        now: c.var.deps.clock.now(),
+      });
       return row ?? target;
     });
     return c.json(userView(updated, (await loadUser(c.var.deps.db, id))?.profile), 200);
@@ -333,9 +340,16 @@ userModerationRoutes.openapi(
       if (!target.capabilities.includes(capability)) throw notFound("This user does not have this capability.");
       const [row] = await tx
         .update(schema.users)
-        .set({ capabilities: target.capabilities.filter((k) => k !== capability) })
+        .set({ capabilities: target.capabilities.filter((k) => k !== capability), updatedAt: c.var.deps.clock.now() })
         .where(eq(schema.users.uuid, target.uuid))
         .returning();
+      await logModeration(tx, {
+        actionType: "removeRole",
+        moderatorUuid: caller.user.uuid,
+        targetUuid: target.uuid,
+        role: `capability:${capability}`,
+        now: c.var.deps.clock.now(),
+      });
       return row ?? target;
     });
     return c.json(userView(updated, (await loadUser(c.var.deps.db, id))?.profile), 200);
