@@ -1,0 +1,199 @@
+// Edge cases of the image routes (profile-images.routes.ts), beyond the main paths that profiles.test.ts covers:
+// the sniffed type wins over the declared one, the size limit, storage and profile effects of upload and delete,
+// admins deleting, malformed uploads, and the upload rate limit.
+import { schema } from "@booth/db";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../testing.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const P = "/api/user-service";
+const b64 = (s: string) => Uint8Array.from(atob(s), (ch) => ch.charCodeAt(0));
+// Real 1x1 images.
+const PNG = b64("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==");
+const GIF = b64("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7");
+const WEBP = b64("UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==");
+const JPEG = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9]);
+
+const upload = (
+  token: string | null,
+  bytes: Uint8Array,
+  type = "profilePicture",
+  declared = "image/png",
+): Promise<Awaited<ReturnType<TestApp["request"]>>> => {
+  const form = new FormData();
+  form.set("file", new File([bytes as Uint8Array<ArrayBuffer>], "picture.png", { type: declared }));
+  form.set("type", type);
+  return t.request("POST", `${P}/users/images`, { token, body: form });
+};
+const imageRows = (userUuid: string) => t.db.select().from(schema.images).where(eq(schema.images.userUuid, userUuid));
+const profileRow = async (uuid: string) =>
+  (await t.db.select().from(schema.profiles).where(eq(schema.profiles.userUuid, uuid)))[0];
+
+describe("POST /users/images", () => {
+  it("stores the type found in the bytes, not the one declared, and serves it back with cache headers", async () => {
+    const me = await t.createUser();
+    const res = await upload(me.token, GIF, "profilePicture", "image/png");
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ userUuid: me.user.uuid, type: "profilePicture", contentType: "image/gif" });
+    expect(res.body.size).toBe(GIF.length);
+    expect(res.body.url).toBe(`/api/user-service/users/images/${res.body.id}`);
+    const [row] = await imageRows(me.user.uuid);
+    expect(row).toMatchObject({ id: res.body.id, contentType: "image/gif", size: GIF.length });
+    expect((await t.deps.storage.get(row?.storageKey ?? ""))?.data).toEqual(GIF);
+
+    const served = await t.app.request(res.body.url);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("image/gif");
+    expect(served.headers.get("cache-control")).toMatch(/max-age=\d+/);
+    expect(served.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(GIF);
+  });
+
+  it("accepts jpeg and webp; a cover picture sets the cover only; a new picture replaces the profile's", async () => {
+    const me = await t.createUser();
+    const jpeg = await upload(me.token, JPEG, "profilePicture", "application/octet-stream");
+    expect(jpeg.body.contentType).toBe("image/jpeg");
+    const cover = await upload(me.token, WEBP, "coverPicture", "image/webp");
+    expect(cover.body.contentType).toBe("image/webp");
+    expect(await profileRow(me.user.uuid)).toMatchObject({
+      profilePicture: jpeg.body.url,
+      coverPicture: cover.body.url,
+    });
+    const next = await upload(me.token, PNG);
+    expect(await profileRow(me.user.uuid)).toMatchObject({
+      profilePicture: next.body.url,
+      coverPicture: cover.body.url,
+    });
+    expect(await imageRows(me.user.uuid)).toHaveLength(3);
+  });
+
+  it("refuses a file over 5 MB with 413 and accepts one of exactly 5 MB", async () => {
+    const me = await t.createUser();
+    const big = new Uint8Array(5 * 1024 * 1024 + 1);
+    big.set(PNG);
+    const refused = await upload(me.token, big);
+    expect(refused.status).toBe(413);
+    expect(refused.body.message).toBe("The image is larger than 5 MB.");
+    expect(await imageRows(me.user.uuid)).toHaveLength(0);
+    expect((await profileRow(me.user.uuid))?.profilePicture).toBeNull();
+    const exact = await upload(me.token, big.subarray(0, 5 * 1024 * 1024));
+    expect(exact.status).toBe(201);
+    expect(exact.body.size).toBe(5 * 1024 * 1024);
+  });
+
+  it("refuses non-images, empty files and malformed forms without storing anything", async () => {
+    const me = await t.createUser();
+    const svg = await upload(me.token, new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'/>"));
+    expect(svg.status).toBe(415);
+    expect(svg.body.message).toBe("The file is not a png, jpeg, webp or gif image.");
+    expect((await upload(me.token, new Uint8Array(0))).status).toBe(415);
+    expect((await upload(me.token, PNG.subarray(0, 4))).status).toBe(415);
+
+    const noFile = new FormData();
+    noFile.set("type", "profilePicture");
+    const missing = await t.request("POST", `${P}/users/images`, { token: me.token, body: noFile });
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toHaveLength(1);
+    expect(missing.body.message[0]).toMatch(/^file: /);
+
+    const textFile = new FormData();
+    textFile.set("file", "iVBORw0KGgo=");
+    textFile.set("type", "profilePicture");
+    expect((await t.request("POST", `${P}/users/images`, { token: me.token, body: textFile })).status).toBe(400);
+
+    const noType = new FormData();
+    noType.set("file", new File([PNG], "a.png", { type: "image/png" }));
+    const untyped = await t.request("POST", `${P}/users/images`, { token: me.token, body: noType });
+    expect(untyped.status).toBe(400);
+    expect(untyped.body.message[0]).toMatch(/^type: /);
+
+    const asJson = await t.request("POST", `${P}/users/images`, {
+      token: me.token,
+      body: { file: "x", type: "profilePicture" },
+    });
+    expect(asJson.status).toBe(415);
+    expect(asJson.body).toMatchObject({ statusCode: 415, error: "Unsupported Media Type" });
+
+    expect(await imageRows(me.user.uuid)).toHaveLength(0);
+    expect((await profileRow(me.user.uuid))?.profilePicture).toBeNull();
+  });
+
+  it("refuses guests and banned users", async () => {
+    const me = await t.createUser();
+    expect((await upload(await t.tokenFor(me.user.uuid, "guest"), PNG)).status).toBe(401);
+    await t.db.insert(schema.sanctions).values({ userUuid: me.user.uuid, type: "ban", createdAt: t.clock.now() });
+    const banned = await upload(me.token, PNG);
+    expect(banned.status).toBe(403);
+    expect(banned.body.message).toBe("This account is banned.");
+    expect(await imageRows(me.user.uuid)).toHaveLength(0);
+  });
+
+  it("limits uploads to 30 an hour per user", async () => {
+    const me = await t.createUser();
+    for (let i = 0; i < 30; i++) expect((await upload(me.token, PNG)).status).toBe(201);
+    const limited = await upload(me.token, PNG);
+    expect(limited.status).toBe(429);
+    expect(limited.body.message).toBe("Too many attempts, please try again later.");
+    expect(await imageRows(me.user.uuid)).toHaveLength(30);
+    // The window is per user: someone else still uploads.
+    expect((await upload((await t.createUser()).token, PNG)).status).toBe(201);
+  });
+});
+
+describe("GET /users/images/{id}", () => {
+  it("answers 404 for an unknown image and 400 for a bad id", async () => {
+    const missing = await t.request("GET", `${P}/users/images/${crypto.randomUUID()}`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe("Image not found.");
+    expect((await t.request("GET", `${P}/users/images/nope`)).status).toBe(400);
+  });
+});
+
+describe("DELETE /users/images/{id}", () => {
+  it("removes the row and the bytes, and leaves the profile alone when it shows another picture", async () => {
+    const me = await t.createUser();
+    const old = await upload(me.token, PNG);
+    const current = await upload(me.token, GIF);
+    const [oldRow] = (await imageRows(me.user.uuid)).filter((r) => r.id === old.body.id);
+    const res = await t.request("DELETE", `${P}/users/images/${old.body.id}`, { token: me.token });
+    expect(res.status).toBe(204);
+    expect((await imageRows(me.user.uuid)).map((r) => r.id)).toEqual([current.body.id]);
+    expect(await t.deps.storage.get(oldRow?.storageKey ?? "")).toBeNull();
+    expect((await profileRow(me.user.uuid))?.profilePicture).toBe(current.body.url);
+    const again = await t.request("DELETE", `${P}/users/images/${old.body.id}`, { token: me.token });
+    expect(again.status).toBe(404);
+    expect(again.body.message).toBe("Image not found.");
+  });
+
+  it("lets an admin delete anyone's picture, clearing it from the profile", async () => {
+    const owner = await t.createUser();
+    const admin = await t.createUser({ roles: ["user", "admin"] });
+    const up = await upload(owner.token, PNG);
+    const res = await t.request("DELETE", `${P}/users/images/${up.body.id}`, { token: admin.token });
+    expect(res.status).toBe(204);
+    expect(await imageRows(owner.user.uuid)).toHaveLength(0);
+    expect((await profileRow(owner.user.uuid))?.profilePicture).toBeNull();
+  });
+
+  it("refuses moderators and strangers with the catalogue message, keeping the image", async () => {
+    const owner = await t.createUser();
+    const up = await upload(owner.token, PNG, "coverPicture");
+    for (const roles of [["user"], ["user", "globalModerator"], ["user", "staff"]] as const) {
+      const other = await t.createUser({ roles: [...roles] });
+      const res = await t.request("DELETE", `${P}/users/images/${up.body.id}`, { token: other.token });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ statusCode: 403, message: "Unauthorized to delete.", error: "Forbidden" });
+    }
+    expect((await t.request("DELETE", `${P}/users/images/${up.body.id}`)).status).toBe(401);
+    expect((await t.request("DELETE", `${P}/users/images/bad-id`, { token: owner.token })).status).toBe(400);
+    expect(await imageRows(owner.user.uuid)).toHaveLength(1);
+    expect((await profileRow(owner.user.uuid))?.coverPicture).toBe(up.body.url);
+    expect((await t.app.request(up.body.url)).status).toBe(200);
+  });
+});
