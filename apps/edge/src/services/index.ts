@@ -2,6 +2,7 @@ import { createRouter, documentConfig, type Router, withDocument } from "../lib/
 import { auditService } from "./audit/index.ts";
 import { merchService } from "./merch/index.ts";
 import { playlistService } from "./playlist/index.ts";
+import { roomService } from "./room/index.ts";
 import { socialService } from "./social/index.ts";
 import { statusRouter } from "./status.ts";
 import { uploadService } from "./upload/index.ts";
@@ -34,7 +35,7 @@ export const SERVICES: ServiceMount[] = [
   mount("user", "User service", "1.9.0", userService()),
   mount("social", "Social service", "1.0.0", socialService()),
   mount("audit", "Audit service", "1.0.0", auditService()),
-  mount("room", "Room service", "1.0.0", skeleton("/info-admin/room-service-status", "room")),
+  mount("room", "Room service", "1.0.0", roomService()),
   mount("upload", "Upload service", "1.3.2", uploadService()),
   mount("payment", "Payment service", "2.1.1", skeleton()),
   mount("playlist", "Playlist service", "1.6.0", playlistService()),

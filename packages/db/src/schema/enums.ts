@@ -147,3 +147,42 @@ export type AvatarStatus = (typeof AvatarStatus)[keyof typeof AvatarStatus];
 
 export const AvatarAssignmentType = { MANUAL: "MANUAL", SEASON_AWARD: "SEASON_AWARD", PURCHASED: "PURCHASED" } as const;
 export type AvatarAssignmentType = (typeof AvatarAssignmentType)[keyof typeof AvatarAssignmentType];
+
+export const RoomType = { PUBLIC: "PUBLIC", PRIVATE: "PRIVATE" } as const;
+export type RoomType = (typeof RoomType)[keyof typeof RoomType];
+
+export const DjType = {
+  EVERYONE: "EVERYONE",
+  INVITE_ONLY: "INVITE_ONLY",
+  PRO_PLAN_OWNER: "PRO_PLAN_OWNER",
+  VERIFIED_ONLY: "VERIFIED_ONLY",
+} as const;
+export type DjType = (typeof DjType)[keyof typeof DjType];
+
+export const RoomDesign = {
+  BARN: "BARN",
+  BARN_UA: "BARN_UA",
+  CHAT_ONLY: "CHAT_ONLY",
+  CLUB: "CLUB",
+  CLUB_UA: "CLUB_UA",
+  FERRY_BUILDING: "FERRY_BUILDING",
+  FESTIVAL: "FESTIVAL",
+  STADIUM: "STADIUM",
+  THEATER: "THEATER",
+  TOMORROWLAND: "TOMORROWLAND",
+  UNDERGROUND: "UNDERGROUND",
+  YACHT: "YACHT",
+} as const;
+export type RoomDesign = (typeof RoomDesign)[keyof typeof RoomDesign];
+
+export const RoomRole = {
+  moderator: "moderator",
+  owner: "owner",
+  coOwner: "coOwner",
+  banned: "banned",
+  kicked: "kicked",
+  chatDisabled: "chatDisabled",
+  djDisabled: "djDisabled",
+  dj: "dj",
+} as const;
+export type RoomRole = (typeof RoomRole)[keyof typeof RoomRole];

@@ -1,0 +1,3 @@
+import { createRouter } from "../../lib/openapi.ts";
+
+export const eventsRoutes = createRouter();

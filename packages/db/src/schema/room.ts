@@ -1,0 +1,203 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { DjType, RoomDesign, RoomRole, RoomType, values } from "./enums.ts";
+import { users } from "./user.ts";
+
+const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+const userRef = () =>
+  uuid()
+    .notNull()
+    .references(() => users.uuid, { onDelete: "cascade" });
+const roomRef = () =>
+  uuid()
+    .notNull()
+    .references(() => rooms.uuid, { onDelete: "cascade" });
+
+export interface PinnedMessage {
+  id: string;
+  message: string;
+  userUuid: string;
+  createdAt: string;
+}
+
+/** A live room: its settings. The live state (booth, votes, chat) lives in the room's PartyKit room. */
+export const rooms = pgTable(
+  "rooms",
+  {
+    uuid: uuid().primaryKey().defaultRandom(),
+    slug: text().notNull(),
+    name: text().notNull(),
+    description: text().notNull().default(""),
+    vibe: text(),
+    type: text({ enum: values(RoomType) })
+      .notNull()
+      .default("PUBLIC"),
+    unlisted: boolean().notNull().default(false),
+    djType: text({ enum: values(DjType) })
+      .notNull()
+      .default("EVERYONE"),
+    musicProviderKeys: text().array().notNull().default(sql`'{}'::text[]`),
+    numberOfDjs: integer().notNull().default(5),
+    songsPerDj: integer(),
+    roomSize: integer().notNull().default(500),
+    entryFee: integer().notNull().default(0),
+    freeEntries: integer().notNull().default(0),
+    passwordHash: text(),
+    guestPasswordHash: text(),
+    promoted: boolean().notNull().default(false),
+    /** Which music providers the promotion targets (empty: all). */
+    promotedProviders: text().array().notNull().default(sql`'{}'::text[]`),
+    pinnedMessages: jsonb().$type<PinnedMessage[]>().notNull().default([]),
+    design: text({ enum: values(RoomDesign) })
+      .notNull()
+      .default("CLUB"),
+    isLive: boolean().notNull().default(false),
+    liveAudio: boolean().notNull().default(false),
+    hasChat: boolean().notNull().default(true),
+    /** Vote-skip: the share of the audience whose dislikes skip a song; null = off. */
+    voteSkipThreshold: doublePrecision(),
+    posterUrl: text(),
+    externalUrl: text(),
+    discordGuildId: text(),
+    conversationId: text(),
+    ownerUuid: userRef(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("rooms_slug_key").on(t.slug),
+    index("rooms_owner_idx").on(t.ownerUuid),
+    index("rooms_discord_idx").on(t.discordGuildId),
+  ],
+);
+
+/** A user's role in one room (owner, coOwner, moderator, banned, chatDisabled, ...), optionally until a time. */
+export const roomUserRoles = pgTable(
+  "room_user_roles",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    roomUuid: roomRef(),
+    userUuid: userRef(),
+    role: text({ enum: values(RoomRole) }).notNull(),
+    expirationTime: timestamp({ withTimezone: true }),
+    grantedBy: uuid(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("room_user_roles_key").on(t.roomUuid, t.userUuid, t.role),
+    index("room_user_roles_user_idx").on(t.userUuid),
+  ],
+);
+
+/** Who is in a room now, as the live room reports it. */
+export const roomPresence = pgTable(
+  "room_presence",
+  { roomUuid: roomRef(), userUuid: userRef(), joinedAt: createdAt() },
+  (t) => [primaryKey({ columns: [t.roomUuid, t.userUuid] }), index("room_presence_user_idx").on(t.userUuid)],
+);
+
+/** The rooms a user visited, most recent first (`/rooms/recent`). */
+export const roomVisits = pgTable(
+  "room_visits",
+  { userUuid: userRef(), roomUuid: roomRef(), visitedAt: createdAt() },
+  (t) => [primaryKey({ columns: [t.userUuid, t.roomUuid] }), index("room_visits_user_idx").on(t.userUuid, t.visitedAt)],
+);
+
+export const roomFavorites = pgTable(
+  "room_favorites",
+  { id: uuid().primaryKey().defaultRandom(), userUuid: userRef(), roomUuid: roomRef(), createdAt: createdAt() },
+  (t) => [uniqueIndex("room_favorites_pair_key").on(t.userUuid, t.roomUuid)],
+);
+
+export interface VoteCounts {
+  likes: number;
+  dislikes: number;
+  stars: number;
+}
+
+/** A song played in a room: the recent-songs list and the played time. */
+export const roomPlays = pgTable(
+  "room_plays",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    roomUuid: roomRef(),
+    djUuid: uuid(),
+    song: jsonb().$type<Record<string, unknown>>().notNull(),
+    voteCounts: jsonb().$type<VoteCounts>().notNull(),
+    durationSeconds: integer().notNull().default(0),
+    playedAt: createdAt(),
+  },
+  (t) => [index("room_plays_room_idx").on(t.roomUuid, t.playedAt)],
+);
+
+export const communities = pgTable(
+  "communities",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    slug: text().notNull(),
+    name: text().notNull(),
+    description: text().notNull().default(""),
+    imageUrl: text(),
+    isPublic: boolean().notNull().default(true),
+    createdBy: uuid(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("communities_slug_key").on(t.slug)],
+);
+
+export const communityMembers = pgTable(
+  "community_members",
+  {
+    communityId: uuid()
+      .notNull()
+      .references(() => communities.id, { onDelete: "cascade" }),
+    userUuid: userRef(),
+    joinedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.communityId, t.userUuid] }), index("community_members_user_idx").on(t.userUuid)],
+);
+
+export const communityRooms = pgTable(
+  "community_rooms",
+  {
+    communityId: uuid()
+      .notNull()
+      .references(() => communities.id, { onDelete: "cascade" }),
+    roomUuid: roomRef(),
+    addedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.communityId, t.roomUuid] }), index("community_rooms_room_idx").on(t.roomUuid)],
+);
+
+/** A scheduled session in a room. */
+export const events = pgTable(
+  "events",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    slug: text().notNull(),
+    name: text().notNull(),
+    description: text().notNull().default(""),
+    imageUrl: text(),
+    roomUuid: uuid().references(() => rooms.uuid, { onDelete: "set null" }),
+    hostUuid: userRef(),
+    startsAt: timestamp({ withTimezone: true }).notNull(),
+    endsAt: timestamp({ withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("events_slug_key").on(t.slug), index("events_starts_idx").on(t.startsAt)],
+);
