@@ -106,6 +106,8 @@ CREATE TABLE "rooms" (
 	"vote_skip_threshold" double precision,
 	"poster_url" text,
 	"external_url" text,
+	"now_playing" jsonb,
+	"number_of_active_djs" integer DEFAULT 0 NOT NULL,
 	"discord_guild_id" text,
 	"conversation_id" text,
 	"owner_uuid" uuid NOT NULL,

@@ -71,6 +71,9 @@ export const rooms = pgTable(
     voteSkipThreshold: doublePrecision(),
     posterUrl: text(),
     externalUrl: text(),
+    /** What the live room reports as playing now, and how many DJs sit in the booth (for room lists). */
+    nowPlaying: jsonb().$type<Record<string, unknown> | null>(),
+    numberOfActiveDjs: integer().notNull().default(0),
     discordGuildId: text(),
     conversationId: text(),
     ownerUuid: userRef(),

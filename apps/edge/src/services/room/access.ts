@@ -1,0 +1,75 @@
+import { type Db, schema } from "@booth/db";
+import type { RoomRole } from "@booth/db/schema";
+import { and, eq, gt, isNull, or } from "drizzle-orm";
+import { highestRank, ROLE_RANK, type User } from "../../lib/auth.ts";
+import { forbidden, notFound } from "../../lib/errors.ts";
+
+export type Room = typeof schema.rooms.$inferSelect;
+
+export const ROOM_NOT_FOUND = "Room not found.";
+
+/**
+ * Who may change what in a room: owner > coOwner > moderator > everyone else, and the platform's global
+ * moderators, staff and admins above every room role. Global ranks start above the owner's.
+ */
+export const ROOM_RANK = { none: 0, moderator: 1, coOwner: 2, owner: 3 } as const;
+const GLOBAL_BASE = ROOM_RANK.owner;
+
+/** Roles in force: those without an expiration, or expiring later than `now`. */
+export const roleInForce = (now: Date) =>
+  or(isNull(schema.roomUserRoles.expirationTime), gt(schema.roomUserRoles.expirationTime, now));
+
+export async function findRoom(db: Db, key: { uuid?: string; slug?: string }): Promise<Room | null> {
+  const where = key.uuid ? eq(schema.rooms.uuid, key.uuid) : eq(schema.rooms.slug, (key.slug ?? "").toLowerCase());
+  const [room] = await db.select().from(schema.rooms).where(where).limit(1);
+  return room ?? null;
+}
+
+export async function loadRoom(db: Db, key: { uuid?: string; slug?: string }): Promise<Room> {
+  const room = await findRoom(db, key);
+  if (!room) throw notFound(ROOM_NOT_FOUND);
+  return room;
+}
+
+export async function roomRolesOf(db: Db, roomUuid: string, userUuid: string, now: Date): Promise<RoomRole[]> {
+  const rows = await db
+    .select({ role: schema.roomUserRoles.role })
+    .from(schema.roomUserRoles)
+    .where(
+      and(eq(schema.roomUserRoles.roomUuid, roomUuid), eq(schema.roomUserRoles.userUuid, userUuid), roleInForce(now)),
+    );
+  return rows.map((r) => r.role);
+}
+
+/** A user's rank in a room, global roles included (a global moderator outranks any owner). */
+export function rankFrom(
+  room: Room,
+  userUuid: string,
+  globalRoles: readonly User["roles"][number][],
+  roles: RoomRole[],
+) {
+  const global = highestRank(globalRoles);
+  if (global >= ROLE_RANK.globalModerator) return GLOBAL_BASE + global;
+  if (room.ownerUuid === userUuid || roles.includes("owner")) return ROOM_RANK.owner;
+  if (roles.includes("coOwner")) return ROOM_RANK.coOwner;
+  if (roles.includes("moderator")) return ROOM_RANK.moderator;
+  return ROOM_RANK.none;
+}
+
+export async function roomRank(db: Db, room: Room, user: Pick<User, "uuid" | "roles">, now: Date) {
+  return rankFrom(room, user.uuid, user.roles, await roomRolesOf(db, room.uuid, user.uuid, now));
+}
+
+/** Refuses (403) unless the user holds at least `min` in the room. */
+export async function requireRoomRank(
+  db: Db,
+  room: Room,
+  user: Pick<User, "uuid" | "roles">,
+  now: Date,
+  min: number,
+  message = "You are not allowed to do that in this room.",
+) {
+  const rank = await roomRank(db, room, user, now);
+  if (rank < min) throw forbidden(message);
+  return rank;
+}
