@@ -4,9 +4,10 @@ import { createDb, type Db, schema } from "@booth/db";
 import { arrayContains, eq } from "drizzle-orm";
 import { type AppConfig, type AppDeps, defaultConfig, jsonLogger, type Logger, systemClock } from "./deps.ts";
 import { hashPassword } from "./lib/password.ts";
-import { loadKeys } from "./lib/tokens.ts";
+import { loadKeys, serviceToken } from "./lib/tokens.ts";
 import { type Cache, memoryCache, redisCache, upstashCache } from "./ports/cache.ts";
 import { outboxReporter, sentryReporter } from "./ports/error-reporter.ts";
+import { notifyingQuietly, partyLiveRooms } from "./ports/live-rooms.ts";
 import { resendMailer } from "./ports/mail-resend.ts";
 import { type Mailer, outboxMailer, outboxSms, reportingFailures, type SmsSender } from "./ports/messaging.ts";
 import { twilioSms } from "./ports/sms-twilio.ts";
@@ -84,6 +85,13 @@ export async function depsFromEnv(env: Env, logger: Logger = jsonLogger) {
       env.GEN_SONGS_API_URL && env.GEN_SONGS_API_KEY
         ? httpGenerator({ baseUrl: env.GEN_SONGS_API_URL, apiKey: env.GEN_SONGS_API_KEY })
         : embeddedGenerator,
+    liveRooms: notifyingQuietly(
+      partyLiveRooms({
+        baseUrl: env.PARTY_URL ?? "http://127.0.0.1:1999",
+        serviceToken: () => serviceToken(keys, "service:edge", systemClock.now()),
+      }),
+      logger,
+    ),
     logger,
     config: configFromEnv(env, port),
   };

@@ -2,6 +2,7 @@ import type { Db } from "@booth/db";
 import type { Keys } from "./lib/tokens.ts";
 import type { Cache } from "./ports/cache.ts";
 import type { ErrorReporter } from "./ports/error-reporter.ts";
+import type { LiveRooms } from "./ports/live-rooms.ts";
 import type { Mailer, SmsSender } from "./ports/messaging.ts";
 import type { SongGenerator } from "./ports/song-generator.ts";
 import type { Storage } from "./ports/storage.ts";
@@ -41,6 +42,8 @@ export interface AppDeps {
   storage: Storage;
   songGenerator: SongGenerator;
   errorReporter: ErrorReporter;
+  /** The PartyKit rooms: the edge tells them about changes made over REST and reads their state. */
+  liveRooms: LiveRooms;
   logger: Logger;
   config: AppConfig;
 }

@@ -8,6 +8,7 @@ import type { Role } from "./lib/auth.ts";
 import { hashPassword } from "./lib/password.ts";
 import { generateKeys, signToken, type TokenType } from "./lib/tokens.ts";
 import { outboxReporter } from "./ports/error-reporter.ts";
+import { recordingLiveRooms } from "./ports/live-rooms.ts";
 import { outboxMailer, outboxSms } from "./ports/messaging.ts";
 import { embeddedGenerator } from "./ports/song-generator.ts";
 import { memoryStorage } from "./ports/storage.ts";
@@ -51,6 +52,7 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     storage: memoryStorage(),
     songGenerator: embeddedGenerator,
     errorReporter: outboxReporter(database.db),
+    liveRooms: recordingLiveRooms(),
     logger: silentLogger,
     // Tests never reach the internet: providers default to a closed local port (tests that need one run a fake).
     config: {

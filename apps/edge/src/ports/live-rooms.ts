@@ -1,0 +1,91 @@
+import { HttpError } from "../lib/errors.ts";
+
+/** What the edge tells a live room after a change made over REST. */
+export type LiveRoomEvent =
+  | { type: "updateRoomSettings"; settings: Record<string, unknown> }
+  | { type: "updateRoles" }
+  | { type: "kickUser"; userUuid: string }
+  | { type: "resetRoom" };
+
+/** The PartyKit rooms, seen from the edge. */
+export interface LiveRooms {
+  /** Tells a room about a change; a room that is not running has nothing to update, and that is fine. */
+  notify(roomUuid: string, event: LiveRoomEvent): Promise<void>;
+  /** The room's current public state, or null when nobody is in it. */
+  state(roomUuid: string): Promise<unknown | null>;
+}
+
+/**
+ * The rooms of a PartyKit deployment (`partykit dev` locally): `{baseUrl}/parties/main/{roomUuid}`, called with a
+ * short-lived service token.
+ */
+export function partyLiveRooms(options: {
+  baseUrl: string;
+  serviceToken: () => Promise<string>;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}): LiveRooms {
+  const doFetch = options.fetch ?? fetch;
+  const base = options.baseUrl.replace(/\/+$/, "");
+  async function call(roomUuid: string, init: RequestInit) {
+    const headers = { authorization: `Bearer ${await options.serviceToken()}`, "content-type": "application/json" };
+    try {
+      return await doFetch(`${base}/parties/main/${roomUuid}`, {
+        ...init,
+        headers,
+        signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
+      });
+    } catch (err) {
+      throw new HttpError(502, `The live room did not answer (${base}): ${(err as Error).message}`);
+    }
+  }
+  return {
+    async notify(roomUuid, event) {
+      const res = await call(roomUuid, { method: "POST", body: JSON.stringify(event) });
+      await res.body?.cancel();
+      if (!res.ok) throw new HttpError(502, `The live room refused the update (${res.status}).`);
+    },
+    async state(roomUuid) {
+      const res = await call(roomUuid, { method: "GET" });
+      if (res.status === 404) {
+        await res.body?.cancel();
+        return null;
+      }
+      if (!res.ok) {
+        await res.body?.cancel();
+        throw new HttpError(502, `The live room answered ${res.status}.`);
+      }
+      return res.json();
+    },
+  };
+}
+
+/** Keeps what it was told, for tests and for an edge running without live rooms. */
+export function recordingLiveRooms(states = new Map<string, unknown>()) {
+  const events: { roomUuid: string; event: LiveRoomEvent }[] = [];
+  const rooms: LiveRooms & { events: typeof events; states: Map<string, unknown> } = {
+    events,
+    states,
+    async notify(roomUuid, event) {
+      events.push({ roomUuid, event });
+    },
+    async state(roomUuid) {
+      return states.get(roomUuid) ?? null;
+    },
+  };
+  return rooms;
+}
+
+/** A failed notification is logged, never fails the REST change that caused it: the room rereads on its next start. */
+export function notifyingQuietly(rooms: LiveRooms, log: (entry: Record<string, unknown>) => void): LiveRooms {
+  return {
+    state: (roomUuid) => rooms.state(roomUuid),
+    async notify(roomUuid, event) {
+      try {
+        await rooms.notify(roomUuid, event);
+      } catch (err) {
+        log({ level: "warn", msg: "live room not notified", roomUuid, event: event.type, error: String(err) });
+      }
+    },
+  };
+}
