@@ -5,7 +5,8 @@ export type LiveRoomEvent =
   | { type: "updateRoomSettings"; settings: Record<string, unknown> }
   | { type: "updateRoles" }
   | { type: "kickUser"; userUuid: string }
-  | { type: "resetRoom" };
+  | { type: "resetRoom" }
+  | { type: "clearChat" };
 
 /** The PartyKit rooms, seen from the edge. */
 export interface LiveRooms {

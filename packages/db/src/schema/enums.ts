@@ -56,7 +56,11 @@ export const PhoneValidationStatus = {
 } as const;
 export type PhoneValidationStatus = (typeof PhoneValidationStatus)[keyof typeof PhoneValidationStatus];
 
-export const ImageType = { profilePicture: "profilePicture", coverPicture: "coverPicture" } as const;
+export const ImageType = {
+  profilePicture: "profilePicture",
+  coverPicture: "coverPicture",
+  roomPoster: "roomPoster",
+} as const;
 export type ImageType = (typeof ImageType)[keyof typeof ImageType];
 
 export const VoucherStatus = { PENDING: "PENDING", REDEEMED: "REDEEMED", REVOKED: "REVOKED" } as const;

@@ -5723,7 +5723,7 @@ export interface components {
             id: string;
             size: number;
             /** @enum {string} */
-            type: "profilePicture" | "coverPicture";
+            type: "profilePicture" | "coverPicture" | "roomPoster";
             url: string;
             /** Format: uuid */
             userUuid: string;

@@ -41,7 +41,7 @@ const ImageSchema = z
   })
   .openapi("Image");
 
-const imageUrl = (id: string) => `/api/user-service/users/images/${id}`;
+export const imageUrl = (id: string) => `/api/user-service/users/images/${id}`;
 const profileField = (type: ImageType) => (type === "profilePicture" ? "profilePicture" : "coverPicture");
 
 profileImageRoutes.openapi(
@@ -58,7 +58,7 @@ profileImageRoutes.openapi(
           "multipart/form-data": {
             schema: z.object({
               file: z.any().openapi({ type: "string", format: "binary" }),
-              type: z.enum(values(ImageType)),
+              type: z.enum(["profilePicture", "coverPicture"]),
             }),
           },
         },
@@ -175,6 +175,11 @@ profileImageRoutes.openapi(
           .update(schema.profiles)
           .set({ [field]: null, updatedAt: clock.now() })
           .where(eq(schema.profiles.userUuid, row.userUuid));
+      // A room poster is an image too: its room stops showing it.
+      await tx
+        .update(schema.rooms)
+        .set({ posterUrl: null, updatedAt: clock.now() })
+        .where(eq(schema.rooms.posterUrl, imageUrl(row.id)));
     });
     await storage.delete(row.storageKey);
     return c.body(null, 204);

@@ -74,12 +74,14 @@ export const logModeration = (
     role: string;
     reason: string | null;
     expiresAt: Date | null;
+    roomUuid: string;
   }>,
 ) =>
   tx.insert(schema.moderationActions).values({
     actionType: entry.actionType,
     moderatorUuid: entry.moderatorUuid,
     targetUuid: entry.targetUuid,
+    roomUuid: entry.roomUuid ?? null,
     role: entry.role ?? null,
     reason: entry.reason ?? null,
     expiresAt: entry.expiresAt ?? null,

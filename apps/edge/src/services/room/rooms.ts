@@ -1,0 +1,241 @@
+import { type Db, schema } from "@booth/db";
+import { DjType, RoomDesign, RoomRole, RoomType, values } from "@booth/db/schema";
+import { z } from "@hono/zod-openapi";
+import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import type { Context } from "hono";
+import type { AppEnv } from "../../lib/context.ts";
+import { badRequest } from "../../lib/errors.ts";
+import { hashPassword } from "../../lib/password.ts";
+import { type Room, roleInForce } from "./access.ts";
+
+export const MAX_DJ_SEATS = 10;
+export const MAX_PINNED_MESSAGES = 5;
+
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** A room's slug from its name: lower-case words joined by dashes. */
+export function slugify(name: string) {
+  return (
+    name
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 60)
+      .replace(/-+$/, "") || "room"
+  );
+}
+
+/** `wanted`, or `wanted-2`, `wanted-3`... whichever is free. */
+export async function freeSlug(db: Db, wanted: string, exceptUuid?: string) {
+  const taken = await db
+    .select({ slug: schema.rooms.slug, uuid: schema.rooms.uuid })
+    .from(schema.rooms)
+    .where(sql`${schema.rooms.slug} = ${wanted} or ${schema.rooms.slug} like ${`${wanted}-%`}`);
+  const used = new Set(taken.filter((r) => r.uuid !== exceptUuid).map((r) => r.slug));
+  if (!used.has(wanted)) return wanted;
+  for (let n = 2; ; n++) if (!used.has(`${wanted}-${n}`)) return `${wanted}-${n}`;
+}
+
+export const roomUsersCount = sql<number>`(select count(*)::int from ${schema.roomPresence} where ${schema.roomPresence.roomUuid} = ${schema.rooms.uuid})`;
+
+/** Rooms with the number of people in each. */
+export const selectRooms = (db: Db) =>
+  db
+    .select({ ...getTableColumns(schema.rooms), numberOfUsersInRoom: roomUsersCount })
+    .from(schema.rooms)
+    .$dynamic();
+export type RoomRow = Room & { numberOfUsersInRoom: number };
+
+export async function roomRowsByUuid(db: Db, uuids: string[]): Promise<RoomRow[]> {
+  if (!uuids.length) return [];
+  return selectRooms(db).where(inArray(schema.rooms.uuid, uuids));
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** What anyone may see of a room: no password hashes, only whether there are passwords. */
+export function roomView(room: Room & { numberOfUsersInRoom?: number }, extra: { favorited?: boolean } = {}) {
+  return {
+    uuid: room.uuid,
+    slug: room.slug,
+    name: room.name,
+    description: room.description,
+    vibe: room.vibe,
+    type: room.type,
+    unlisted: room.unlisted,
+    djType: room.djType,
+    musicProviderKeys: room.musicProviderKeys,
+    numberOfDjs: room.numberOfDjs,
+    songsPerDj: room.songsPerDj,
+    roomSize: room.roomSize,
+    entryFee: room.entryFee,
+    freeEntries: room.freeEntries,
+    isPasswordProtected: room.passwordHash !== null,
+    isGuestPasswordProtected: room.guestPasswordHash !== null,
+    promoted: room.promoted,
+    promotedProviders: room.promotedProviders,
+    pinnedMessages: room.pinnedMessages,
+    design: room.design,
+    isLive: room.isLive,
+    liveAudio: room.liveAudio,
+    hasChat: room.hasChat,
+    voteSkipThreshold: room.voteSkipThreshold,
+    posterUrl: room.posterUrl,
+    externalUrl: room.externalUrl,
+    discordGuildId: room.discordGuildId,
+    song: room.nowPlaying ?? null,
+    numberOfActiveDjs: room.numberOfActiveDjs,
+    numberOfUsersInRoom: room.numberOfUsersInRoom ?? 0,
+    ownerUuid: room.ownerUuid,
+    favorited: extra.favorited ?? false,
+    createdAt: room.createdAt.toISOString(),
+    updatedAt: room.updatedAt.toISOString(),
+  };
+}
+
+const PinnedMessageSchema = z.object({
+  id: z.string(),
+  message: z.string(),
+  userUuid: z.string(),
+  createdAt: z.string(),
+});
+
+export const RoomSchema = z
+  .object({
+    uuid: z.uuid(),
+    slug: z.string(),
+    name: z.string(),
+    description: z.string(),
+    vibe: z.string().nullable(),
+    type: z.enum(values(RoomType)),
+    unlisted: z.boolean(),
+    djType: z.enum(values(DjType)),
+    musicProviderKeys: z.array(z.string()),
+    numberOfDjs: z.number().int(),
+    songsPerDj: z.number().int().nullable(),
+    roomSize: z.number().int(),
+    entryFee: z.number().int(),
+    freeEntries: z.number().int(),
+    isPasswordProtected: z.boolean(),
+    isGuestPasswordProtected: z.boolean(),
+    promoted: z.boolean(),
+    promotedProviders: z.array(z.string()),
+    pinnedMessages: z.array(PinnedMessageSchema),
+    design: z.enum(values(RoomDesign)),
+    isLive: z.boolean(),
+    liveAudio: z.boolean(),
+    hasChat: z.boolean(),
+    voteSkipThreshold: z.number().nullable(),
+    posterUrl: z.string().nullable(),
+    externalUrl: z.string().nullable(),
+    discordGuildId: z.string().nullable(),
+    song: z.record(z.string(), z.unknown()).nullable(),
+    numberOfActiveDjs: z.number().int(),
+    numberOfUsersInRoom: z.number().int(),
+    ownerUuid: z.uuid(),
+    favorited: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("Room");
+
+export const RoomRoleSchema = z
+  .object({
+    userUuid: z.uuid(),
+    role: z.enum(values(RoomRole)),
+    expirationTime: z.string().nullable(),
+  })
+  .openapi("RoomUserRole");
+
+/** The room as the live room needs it: the settings and every role in force, the owner's included. */
+export const RoomSettingsSchema = RoomSchema.extend({ roomRoles: z.array(RoomRoleSchema) }).openapi("RoomSettings");
+
+export async function rolesInForce(db: Db, roomUuid: string, now: Date) {
+  const rows = await db
+    .select()
+    .from(schema.roomUserRoles)
+    .where(and(eq(schema.roomUserRoles.roomUuid, roomUuid), roleInForce(now)))
+    .orderBy(schema.roomUserRoles.createdAt);
+  return rows.map((r) => ({ userUuid: r.userUuid, role: r.role, expirationTime: iso(r.expirationTime) }));
+}
+
+export async function settingsView(db: Db, room: RoomRow | Room, now: Date) {
+  const roles = await rolesInForce(db, room.uuid, now);
+  if (!roles.some((r) => r.role === "owner" && r.userUuid === room.ownerUuid))
+    roles.unshift({ userUuid: room.ownerUuid, role: "owner", expirationTime: null });
+  let numberOfUsersInRoom = "numberOfUsersInRoom" in room ? room.numberOfUsersInRoom : undefined;
+  if (numberOfUsersInRoom === undefined) {
+    const [row] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(schema.roomPresence)
+      .where(eq(schema.roomPresence.roomUuid, room.uuid));
+    numberOfUsersInRoom = row?.n ?? 0;
+  }
+  return { ...roomView({ ...room, numberOfUsersInRoom }), roomRoles: roles };
+}
+
+/** Favourite flags of the caller for a page of rooms. */
+export async function favoritedSet(db: Db, userUuid: string | undefined, roomUuids: string[]) {
+  if (!userUuid || !roomUuids.length) return new Set<string>();
+  const rows = await db
+    .select({ roomUuid: schema.roomFavorites.roomUuid })
+    .from(schema.roomFavorites)
+    .where(and(eq(schema.roomFavorites.userUuid, userUuid), inArray(schema.roomFavorites.roomUuid, roomUuids)));
+  return new Set(rows.map((r) => r.roomUuid));
+}
+
+/** Room views for a caller (user token: favourite flags). */
+export async function roomViews(c: Context<AppEnv>, rooms: RoomRow[]) {
+  const auth = c.var.auth;
+  const me = auth && (auth.type === "user" || auth.type === "bot") ? auth.sub : undefined;
+  const favorites = await favoritedSet(
+    c.var.deps.db,
+    me,
+    rooms.map((r) => r.uuid),
+  );
+  return rooms.map((r) => roomView(r, { favorited: favorites.has(r.uuid) }));
+}
+
+// Inputs -----------------------------------------------------------------------------------------------------------
+
+const trimmed = (min: number, max: number) => z.string().trim().min(min).max(max);
+export const PasswordInput = z.string().min(4).max(128).nullable();
+
+/** Everything an owner sets on a room; `PATCH` takes any subset. */
+export const RoomSettingsInput = z
+  .object({
+    name: trimmed(2, 80),
+    slug: z.string().trim().toLowerCase().min(2).max(60).regex(SLUG_PATTERN, "slug: lower-case words joined by dashes"),
+    description: z.string().trim().max(2000),
+    vibe: trimmed(1, 80).nullable(),
+    type: z.enum(values(RoomType)),
+    unlisted: z.boolean(),
+    djType: z.enum(values(DjType)),
+    musicProviderKeys: z.array(trimmed(1, 40)).max(20),
+    numberOfDjs: z.number().int().min(1).max(MAX_DJ_SEATS),
+    songsPerDj: z.number().int().min(1).max(100).nullable(),
+    roomSize: z.number().int().min(2).max(10_000),
+    entryFee: z.number().int().min(0).max(100_000),
+    freeEntries: z.number().int().min(0).max(1_000_000),
+    password: PasswordInput,
+    design: z.enum(values(RoomDesign)),
+    hasChat: z.boolean(),
+    voteSkipThreshold: z.number().gt(0).max(1).nullable(),
+  })
+  .partial()
+  .strict();
+export type RoomSettingsInput = z.infer<typeof RoomSettingsInput>;
+
+/** The columns an input changes; passwords are hashed, a null password removes it. */
+export async function settingsColumns(db: Db, input: RoomSettingsInput, exceptUuid?: string) {
+  const { password, slug, ...rest } = input;
+  const set: Partial<typeof schema.rooms.$inferInsert> = { ...rest };
+  if (password !== undefined) set.passwordHash = password === null ? null : await hashPassword(password);
+  if (slug !== undefined) {
+    if ((await freeSlug(db, slug, exceptUuid)) !== slug) throw badRequest("This room slug is already taken.");
+    set.slug = slug;
+  }
+  return set;
+}
