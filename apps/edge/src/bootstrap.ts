@@ -1,4 +1,5 @@
-import { mkdir } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { createDb, type Db, schema } from "@booth/db";
 import { arrayContains, eq } from "drizzle-orm";
@@ -7,13 +8,17 @@ import { hashPassword } from "./lib/password.ts";
 import { loadKeys, serviceToken } from "./lib/tokens.ts";
 import { type Cache, memoryCache, redisCache, upstashCache } from "./ports/cache.ts";
 import { outboxReporter, sentryReporter } from "./ports/error-reporter.ts";
+import { dbipGeo } from "./ports/geo-dbip.ts";
+import { integrationsFromEnv } from "./ports/integrations.ts";
 import { notifyingQuietly, partyLiveRooms } from "./ports/live-rooms.ts";
 import { resendMailer } from "./ports/mail-resend.ts";
 import { type Mailer, outboxMailer, outboxSms, reportingFailures, type SmsSender } from "./ports/messaging.ts";
+import { pushFromEnv } from "./ports/push-env.ts";
 import { twilioSms } from "./ports/sms-twilio.ts";
 import { embeddedGenerator, httpGenerator } from "./ports/song-generator.ts";
 import { localStorage } from "./ports/storage.ts";
 import { seedDemoCatalogue } from "./seed/demo-catalogue.ts";
+import { DEMO_ROOMS, seedDemoRooms } from "./seed/demo-rooms.ts";
 import { createAccount, normalizeEmail } from "./services/user/accounts.ts";
 import { linkToken } from "./services/user/codes.ts";
 
@@ -37,6 +42,15 @@ export function configFromEnv(env: Env, port: number): AppConfig {
       appleMusicDeveloperToken: env.APPLE_MUSIC_DEVELOPER_TOKEN,
       cyaniteWebhookSecret: env.CYANITE_WEBHOOK_SECRET,
     },
+    payments: {
+      stripeSecretKey: env.STRIPE_SECRET_KEY,
+      stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET,
+      stripeApiUrl: env.STRIPE_API_URL,
+      appleRootCaPem:
+        env.APPLE_ROOT_CA_PEM ?? (env.APPLE_ROOT_CA_PATH ? readFileSync(env.APPLE_ROOT_CA_PATH, "utf8") : undefined),
+      appleBundleId: env.APPLE_BUNDLE_ID,
+    },
+    integrations: integrationsFromEnv(env),
   };
 }
 
@@ -81,6 +95,8 @@ export async function depsFromEnv(env: Env, logger: Logger = jsonLogger) {
     sms: smsFromEnv(env, database.db, logger),
     storage: localStorage(join(dataDir, "storage")),
     errorReporter: env.SENTRY_DSN ? sentryReporter(env.SENTRY_DSN) : outboxReporter(database.db),
+    push: await pushFromEnv(env, database.db, dataDir),
+    geo: dbipGeo,
     songGenerator:
       env.GEN_SONGS_API_URL && env.GEN_SONGS_API_KEY
         ? httpGenerator({ baseUrl: env.GEN_SONGS_API_URL, apiKey: env.GEN_SONGS_API_KEY })
@@ -96,6 +112,16 @@ export async function depsFromEnv(env: Env, logger: Logger = jsonLogger) {
     config: configFromEnv(env, port),
   };
   return { deps, port, database, dataDir };
+}
+
+/**
+ * The live rooms (apps/rooms-party, started beside the edge by `npm start`) call the edge with a service token; on a
+ * self-hosted instance the edge hands them one through `DATA_DIR/party-service-token`, readable by its owner only,
+ * renewed at every start (it lasts 30 days).
+ */
+export async function writePartyServiceToken(deps: AppDeps, dataDir: string) {
+  const token = await serviceToken(deps.keys, "service:rooms-party", deps.clock.now(), 30 * 86400);
+  await writeFile(join(dataDir, "party-service-token"), `${token}\n`, { mode: 0o600 });
 }
 
 /**
@@ -142,8 +168,10 @@ export function seedDemoInBackground(deps: AppDeps, env: Env, print: (line: stri
     progress: (done, total, title) =>
       print(`Demo catalogue: ${done}/${total} ${"#".repeat(done)}${".".repeat(total - done)} ${title}`),
   })
-    .then((added) => {
+    .then(async (added) => {
       if (added) print(`Demo catalogue ready: ${added} tracks`);
+      const rooms = await seedDemoRooms(deps);
+      if (rooms) print(`Demo rooms open: ${DEMO_ROOMS.map((r) => `/rooms/${r.slug}`).join(", ")}`);
     })
     .catch((err) => print(`Demo catalogue failed: ${String(err)}`));
 }

@@ -2,8 +2,11 @@ import type { Db } from "@booth/db";
 import type { Keys } from "./lib/tokens.ts";
 import type { Cache } from "./ports/cache.ts";
 import type { ErrorReporter } from "./ports/error-reporter.ts";
+import type { GeoLocator } from "./ports/geo.ts";
+import type { IntegrationsConfig } from "./ports/integrations.ts";
 import type { LiveRooms } from "./ports/live-rooms.ts";
 import type { Mailer, SmsSender } from "./ports/messaging.ts";
+import type { Push } from "./ports/push.ts";
 import type { SongGenerator } from "./ports/song-generator.ts";
 import type { Storage } from "./ports/storage.ts";
 
@@ -30,6 +33,21 @@ export interface AppConfig {
     appleMusicDeveloperToken?: string | undefined;
     cyaniteWebhookSecret?: string | undefined;
   };
+  /** Payments: Stripe (unset key: the embedded local checkout) and App Store notifications. */
+  payments?: PaymentConfig | undefined;
+  /** Discord, provider OAuth, Agora and CometChat: unset ones make their routes answer 503 naming the setting. */
+  integrations?: IntegrationsConfig | undefined;
+}
+
+export interface PaymentConfig {
+  stripeSecretKey?: string | undefined;
+  stripeWebhookSecret?: string | undefined;
+  /** Where Stripe's API is (default https://api.stripe.com; tests point it at a local fake). */
+  stripeApiUrl?: string | undefined;
+  /** The certificate (PEM) App Store notification chains must lead to: Apple Root CA - G3 in production. */
+  appleRootCaPem?: string | undefined;
+  /** When set, App Store notifications for another app are refused. */
+  appleBundleId?: string | undefined;
 }
 
 export interface AppDeps {
@@ -42,8 +60,12 @@ export interface AppDeps {
   storage: Storage;
   songGenerator: SongGenerator;
   errorReporter: ErrorReporter;
+  /** IP address to country and region, from an offline database. */
+  geo: GeoLocator;
   /** The PartyKit rooms: the edge tells them about changes made over REST and reads their state. */
   liveRooms: LiveRooms;
+  /** Mobile pushes (FCM, APNs, or the outbox in `push_messages`) and Web Push. */
+  push: Push;
   logger: Logger;
   config: AppConfig;
 }

@@ -1,8 +1,9 @@
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.ts";
-import { depsFromEnv, ensureAdmin, seedDemoInBackground } from "./bootstrap.ts";
+import { depsFromEnv, ensureAdmin, seedDemoInBackground, writePartyServiceToken } from "./bootstrap.ts";
 
-const { deps, port, database } = await depsFromEnv(process.env);
+const { deps, port, database, dataDir } = await depsFromEnv(process.env);
+await writePartyServiceToken(deps, dataDir);
 const admin = await ensureAdmin(deps.db, process.env, deps.clock.now());
 const app = createApp(deps);
 const server = serve({ fetch: app.fetch, port, hostname: process.env.HOST ?? "0.0.0.0" }, (info) => {

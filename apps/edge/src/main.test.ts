@@ -1,23 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { freePort } from "./free-port.ts";
 
 // The entries only build dependencies from the environment and serve the app; these tests start each one as a user
 // would, on the embedded defaults in a fresh data folder, and call it over HTTP.
 const edgeDir = new URL("..", import.meta.url).pathname;
-
-async function freePort() {
-  return new Promise<number>((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 let child: ChildProcess | undefined;
 let dataDir: string | undefined;

@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 type Operation = { parameters?: { name: string; in: string }[] };
-const PATH_VALUES = ["00000000-0000-4000-8000-000000000000", "x", "%E2%9C%93'\"--", "9".repeat(40)];
+const PATH_VALUES = ["00000000-0000-4000-8000-000000000000", "x", "%E2%9C%93'\"--%00", "9".repeat(40)];
 const BODIES: unknown[] = [
   undefined,
   {},
@@ -23,8 +23,9 @@ const BODIES: unknown[] = [
   [],
   "not json",
   { a: "b".repeat(5000) },
+  { name: "a\u0000b", title: "\u0000", message: "hi\u0000", description: "\u0000", nickname: "n\u0000" },
 ];
-const QUERY_VALUES = ["", "x", "-1", "99999999999", "{]", "00000000-0000-4000-8000-000000000000"];
+const QUERY_VALUES = ["", "x", "-1", "99999999999", "{]", "00000000-0000-4000-8000-000000000000", "a\u0000b"];
 
 describe("no route answers 500", () => {
   for (const service of SERVICES) {

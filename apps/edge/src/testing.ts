@@ -1,6 +1,7 @@
 import { type Database, schema } from "@booth/db";
 import { createTestDatabase } from "@booth/db/testing";
 import { desc, eq } from "drizzle-orm";
+import webpush from "web-push";
 import { createApp } from "./app.ts";
 import { cacheFromEnv } from "./bootstrap.ts";
 import { type AppDeps, type Clock, defaultConfig, silentLogger } from "./deps.ts";
@@ -8,10 +9,13 @@ import type { Role } from "./lib/auth.ts";
 import { hashPassword } from "./lib/password.ts";
 import { generateKeys, signToken, type TokenType } from "./lib/tokens.ts";
 import { outboxReporter } from "./ports/error-reporter.ts";
+import { dbipGeo } from "./ports/geo-dbip.ts";
 import { recordingLiveRooms } from "./ports/live-rooms.ts";
 import { outboxMailer, outboxSms } from "./ports/messaging.ts";
+import { outboxPush } from "./ports/push.ts";
 import { embeddedGenerator } from "./ports/song-generator.ts";
 import { memoryStorage } from "./ports/storage.ts";
+import { webPushSender } from "./ports/web-push.ts";
 import { createAccount } from "./services/user/accounts.ts";
 
 /** A clock tests can move. */
@@ -52,7 +56,17 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     storage: memoryStorage(),
     songGenerator: embeddedGenerator,
     errorReporter: outboxReporter(database.db),
+    geo: dbipGeo,
     liveRooms: recordingLiveRooms(),
+    // Mobile pushes land in push_messages; Web Push is real and may reach a local push service on 127.0.0.1.
+    push: outboxPush(
+      database.db,
+      webPushSender({
+        vapid: webpush.generateVAPIDKeys(),
+        subject: "mailto:test@booth.local",
+        extraHosts: ["127.0.0.1"],
+      }),
+    ),
     logger: silentLogger,
     // Tests never reach the internet: providers default to a closed local port (tests that need one run a fake).
     config: {

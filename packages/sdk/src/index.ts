@@ -1,6 +1,26 @@
 import createClient, { type Client, type Middleware } from "openapi-fetch";
 import type { ServiceComponents, ServicePaths } from "./generated/index.ts";
 
+export {
+  LiveRoomClient,
+  type LiveRoomClientOptions,
+  LiveRoomError,
+  type WebSocketConstructor,
+  type WebSocketLike,
+} from "./live/client.ts";
+export type {
+  ChatMessage,
+  Dj,
+  JoinResult,
+  LiveSong,
+  LiveState,
+  NowPlaying,
+  RoomUser,
+  ServerMessage,
+  SongVotes,
+  UserData,
+  VoteCounts,
+} from "./live/protocol.ts";
 export type { ServiceComponents, ServicePaths };
 /** A named schema of a service, e.g. `Schema<"user", "Profile">`. */
 export type Schema<

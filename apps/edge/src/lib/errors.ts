@@ -55,6 +55,22 @@ export const conflict = (message: string) => new HttpError(409, message);
 export const tooManyRequests = (message = "Too many attempts, please try again later.") => new HttpError(429, message);
 export const unavailable = (message: string) => new HttpError(503, message);
 
+/** The SQLSTATE of a database error, looked for through the wrappers (Drizzle puts the driver's error in `cause`). */
+function sqlState(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+/**
+ * PostgreSQL cannot store a NUL character in text (22021 in a string, 22P05 in JSON): whatever route it came through,
+ * that is the client's input, not our failure.
+ */
+const NUL_TEXT_STATES = new Set(["22021", "22P05"]);
+export const NUL_TEXT_MESSAGE = "Text must not contain NUL characters (\\u0000).";
+
 export function errorResponse(c: Context, err: unknown, log: (entry: Record<string, unknown>) => void) {
   if (err instanceof HttpError) {
     const body: ErrorBody & { code?: string } = errorBody(err.status, err.messages);
@@ -66,6 +82,8 @@ export function errorResponse(c: Context, err: unknown, log: (entry: Record<stri
     const message = err.message || statusText(status);
     return c.json(errorBody(status, message), status);
   }
+  const state = sqlState(err);
+  if (state && NUL_TEXT_STATES.has(state)) return c.json(errorBody(400, NUL_TEXT_MESSAGE), 400);
   log({
     level: "error",
     msg: "unhandled error",

@@ -6,7 +6,19 @@ export type LiveRoomEvent =
   | { type: "updateRoles" }
   | { type: "kickUser"; userUuid: string }
   | { type: "resetRoom" }
-  | { type: "clearChat" };
+  | { type: "clearChat" }
+  | {
+      type: "showConsumable";
+      buyer: { uuid: string; nickname: string };
+      consumable: {
+        id: string;
+        name: string;
+        displayType: "cover" | "small";
+        imageUrl: string | null;
+        tokenCost: number;
+        purchaseId: string;
+      };
+    };
 
 /** The PartyKit rooms, seen from the edge. */
 export interface LiveRooms {

@@ -1,10 +1,10 @@
-import { createRouter, documentConfig, type Router, withDocument } from "../lib/openapi.ts";
+import { documentConfig, type Router, withDocument } from "../lib/openapi.ts";
 import { auditService } from "./audit/index.ts";
 import { merchService } from "./merch/index.ts";
+import { paymentService } from "./payment/index.ts";
 import { playlistService } from "./playlist/index.ts";
 import { roomService } from "./room/index.ts";
 import { socialService } from "./social/index.ts";
-import { statusRouter } from "./status.ts";
 import { uploadService } from "./upload/index.ts";
 import { userService } from "./user/index.ts";
 
@@ -15,13 +15,6 @@ export interface ServiceMount {
   version: string;
   router: Router;
 }
-
-// Services whose routes later issues build start with their document and, where the spec has one, their status route.
-const skeleton = (statusPath?: string, name = "") => {
-  const router = createRouter();
-  if (statusPath) router.route("/", statusRouter(name, "0.1.0", statusPath));
-  return router;
-};
 
 const mount = (name: string, title: string, version: string, router: Router): ServiceMount => {
   const prefix = `/api/${name}-service`;
@@ -37,7 +30,7 @@ export const SERVICES: ServiceMount[] = [
   mount("audit", "Audit service", "1.0.0", auditService()),
   mount("room", "Room service", "1.0.0", roomService()),
   mount("upload", "Upload service", "1.3.2", uploadService()),
-  mount("payment", "Payment service", "2.1.1", skeleton()),
+  mount("payment", "Payment service", "2.1.1", paymentService()),
   mount("playlist", "Playlist service", "1.6.0", playlistService()),
   mount("merch", "Points, avatars and tokens service", "1.0.0", merchService()),
 ];

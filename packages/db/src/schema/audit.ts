@@ -3,12 +3,14 @@ import { ModerationActionType, values } from "./enums.ts";
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
-/** Analytics events posted by clients and services (`POST /kinesis`), by topic. */
+/** Analytics events posted by clients and services (`POST /kinesis`). */
 export const analyticsEvents = pgTable(
   "analytics_events",
   {
     id: uuid().primaryKey().defaultRandom(),
+    /** The stream the event belongs to: `user-events` or `socket-events`. */
     topic: text().notNull(),
+    /** The event itself (the API's `topic`): pageView, likedTrack, playedSong... */
     name: text().notNull(),
     userUuid: uuid(),
     payload: jsonb(),

@@ -1,6 +1,7 @@
 export * from "./audit.ts";
 export * from "./enums.ts";
 export * from "./merch.ts";
+export * from "./payment.ts";
 export * from "./playlist.ts";
 export * from "./room.ts";
 export * from "./social.ts";

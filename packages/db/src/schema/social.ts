@@ -93,6 +93,16 @@ export const pushMessages = pgTable(
   (t) => [index("push_messages_user_idx").on(t.userUuid, t.createdAt)],
 );
 
+/**
+ * When a notification that must not repeat too often was last sent (`sentAt`) and, for sliding windows, last asked
+ * for (`seenAt`). Keys name what is limited: `dj:<uuid>` (a DJ's fans), `room:<uuid>` (a room's users).
+ */
+export const pushCooldowns = pgTable("push_cooldowns", {
+  key: text().primaryKey(),
+  seenAt: timestamp({ withTimezone: true }).notNull(),
+  sentAt: timestamp({ withTimezone: true }).notNull(),
+});
+
 /** A user's uploaded contacts: only a hash of each E.164 number is kept. */
 export const contacts = pgTable(
   "contacts",

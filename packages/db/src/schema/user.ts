@@ -252,3 +252,42 @@ export const outbox = pgTable(
   },
   (t) => [index("outbox_to_idx").on(t.to)],
 );
+
+/** Accounts a user linked at another service: Discord (sign-in), music providers (their OAuth tokens). */
+export const LinkedProvider = {
+  discord: "discord",
+  spotify: "spotify",
+  youtube: "youtube",
+  soundcloud: "soundcloud",
+  soundcloudMobile: "soundcloudMobile",
+  apple: "apple",
+} as const;
+export type LinkedProvider = (typeof LinkedProvider)[keyof typeof LinkedProvider];
+
+// One row per user and provider. Tokens are the user's own: only the user and service tokens ever read them.
+export const providerAccounts = pgTable(
+  "provider_accounts",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userUuid: uuid()
+      .notNull()
+      .references(() => users.uuid, { onDelete: "cascade" }),
+    provider: text({ enum: values(LinkedProvider) }).notNull(),
+    // The account's id at the provider (Discord user id, Spotify user id), when the provider tells it.
+    providerUserId: text(),
+    displayName: text(),
+    refreshToken: text(),
+    accessToken: text(),
+    accessTokenExpiresAt: timestamp({ withTimezone: true }),
+    scope: text(),
+    // Provider-specific extras (the Apple Music storefront).
+    details: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("provider_accounts_user_provider_key").on(t.userUuid, t.provider),
+    // A Discord account signs in to one Booth account only.
+    uniqueIndex("provider_accounts_discord_key").on(t.providerUserId).where(sql`${t.provider} = 'discord'`),
+  ],
+);

@@ -5,6 +5,7 @@ import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
 import { ADMINS, rateLimit, requireUser } from "../../lib/auth.ts";
 import { badRequest, forbidden, HttpError, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam, uuidList } from "../../lib/openapi.ts";
+import { ROOM_NOT_FOUND } from "../room/access.ts";
 import { sniffImage } from "../user/profile-images.routes.ts";
 import { ACCOUNT_NOT_FOUND, hold, inLedger, lockAccount, resolveHold } from "./ledger.ts";
 import { accountView, TokenAccountSchema } from "./tokens.routes.ts";
@@ -248,6 +249,11 @@ consumableRoutes.openapi(
     const now = clock.now();
     const [consumable] = await db.select().from(schema.consumables).where(eq(schema.consumables.id, body.consumableId));
     if (!consumable) throw notFound("Consumable not found.");
+    const [room] = await db
+      .select({ uuid: schema.rooms.uuid })
+      .from(schema.rooms)
+      .where(eq(schema.rooms.uuid, body.roomUuid));
+    if (!room) throw notFound(ROOM_NOT_FOUND);
     const purchase = await inLedger(db, async (tx) => {
       const account = await lockAccount(tx, body.accountId);
       if (account.userUuid !== user.uuid) throw forbidden();
@@ -259,7 +265,7 @@ consumableRoutes.openapi(
           .where(
             and(eq(schema.tokenTransactions.accountId, account.id), eq(schema.tokenTransactions.idempotencyKey, key)),
           );
-        if (earlier) return { row: earlier.purchase, account };
+        if (earlier) return { row: earlier.purchase, account, replayed: true };
       }
       if (consumable.tokenCost !== body.tokenCost) throw new HttpError(409, PRICE_CHANGED);
       if (body.lastTokenBalance !== undefined && account.balance !== body.lastTokenBalance)
@@ -292,8 +298,27 @@ consumableRoutes.openapi(
         })
         .returning();
       if (!row) throw new Error("purchase insert returned nothing");
-      return { row, account: committed.account };
+      return { row, account: committed.account, replayed: false };
     });
+    // Everyone in the room sees it in the chat (once: a replayed request announces nothing).
+    if (!purchase.replayed) {
+      const [profile] = await db
+        .select({ nickname: schema.profiles.nickname })
+        .from(schema.profiles)
+        .where(eq(schema.profiles.userUuid, user.uuid));
+      await c.var.deps.liveRooms.notify(body.roomUuid, {
+        type: "showConsumable",
+        buyer: { uuid: user.uuid, nickname: profile?.nickname ?? "Someone" },
+        consumable: {
+          id: consumable.id,
+          name: consumable.name,
+          displayType: consumable.displayType,
+          imageUrl: fileUrl(consumable.fileId),
+          tokenCost: purchase.row.tokenCost,
+          purchaseId: purchase.row.id,
+        },
+      });
+    }
     const [fresh] = await db
       .select()
       .from(schema.tokenAccounts)

@@ -1,12 +1,21 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { recordingLiveRooms } from "../../ports/live-rooms.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
 import { credit, hold } from "./ledger.ts";
 
 let t: TestApp;
+/** The room purchases are made for. */
+let room: string;
 beforeAll(async () => {
   t = await createTestApp();
+  const owner = await t.createUser();
+  const made = await t.request("POST", "/api/room-service/rooms/infrastructure", {
+    token: owner.token,
+    body: { name: "Shop floor" },
+  });
+  room = made.body.uuid;
 });
 afterAll(() => t.close());
 
@@ -40,7 +49,6 @@ async function consumable(tokenCost: number) {
     })
   ).body;
 }
-const room = crypto.randomUUID();
 
 describe("token accounts", () => {
   it("opens one account per user and shows it to its owner", async () => {
@@ -174,6 +182,45 @@ describe("purchases", () => {
     );
     expect(retries.every((r) => r.status === 201 && r.body.id === first.body.id)).toBe(true);
     expect(await balance(buyer.accountId)).toEqual({ balance: 20, held: 0 });
+    // The room saw it once.
+    const live = t.deps.liveRooms as ReturnType<typeof recordingLiveRooms>;
+    expect(
+      live.events.filter((e) => e.event.type === "showConsumable" && e.event.consumable.purchaseId === first.body.id),
+    ).toHaveLength(1);
+  });
+
+  it("shows the purchase in the room it was bought for, with the buyer and the item", async () => {
+    const buyer = await funded(5);
+    const item = await consumable(3);
+    const live = t.deps.liveRooms as ReturnType<typeof recordingLiveRooms>;
+    const made = await t.request("POST", `${M}/api/v1/consumable-purchases`, {
+      token: buyer.token,
+      body: { roomUuid: room, consumableId: item.id, accountId: buyer.accountId, tokenCost: 3 },
+    });
+    expect(made.status).toBe(201);
+    expect(live.events.at(-1)).toEqual({
+      roomUuid: room,
+      event: {
+        type: "showConsumable",
+        buyer: { uuid: buyer.user.uuid, nickname: expect.any(String) },
+        consumable: {
+          id: item.id,
+          name: "Confetti 3",
+          displayType: "cover",
+          imageUrl: null,
+          tokenCost: 3,
+          purchaseId: made.body.id,
+        },
+      },
+    });
+    // A room that does not exist is refused before any token moves.
+    const nowhere = await t.request("POST", `${M}/api/v1/consumable-purchases`, {
+      token: buyer.token,
+      body: { roomUuid: crypto.randomUUID(), consumableId: item.id, accountId: buyer.accountId, tokenCost: 3 },
+    });
+    expect(nowhere.status).toBe(404);
+    expect(nowhere.body.message).toBe("Room not found.");
+    expect(await balance(buyer.accountId)).toEqual({ balance: 2, held: 0 });
   });
 
   it("only the account's owner buys with it", async () => {

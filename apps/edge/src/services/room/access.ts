@@ -1,5 +1,6 @@
 import { type Db, schema } from "@booth/db";
 import type { RoomRole } from "@booth/db/schema";
+import { z } from "@hono/zod-openapi";
 import { and, eq, gt, isNull, or } from "drizzle-orm";
 import { highestRank, ROLE_RANK, type User } from "../../lib/auth.ts";
 import { forbidden, notFound } from "../../lib/errors.ts";
@@ -7,6 +8,20 @@ import { forbidden, notFound } from "../../lib/errors.ts";
 export type Room = typeof schema.rooms.$inferSelect;
 
 export const ROOM_NOT_FOUND = "Room not found.";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (key: string) => UUID.test(key);
+
+/** A room named in a path: by its slug, or by its uuid. */
+export const RoomSlugParam = z.object({
+  slug: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: "slug", in: "path", description: "the room's slug (or uuid)" } }),
+});
+/** The lookup `findRoom` takes for a path's room key. */
+export const roomKey = (key: string) => (isUuid(key) ? { uuid: key.toLowerCase() } : { slug: key });
 
 /**
  * Who may change what in a room: owner > coOwner > moderator > everyone else, and the platform's global

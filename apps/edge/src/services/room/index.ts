@@ -1,5 +1,6 @@
 import { createRouter } from "../../lib/openapi.ts";
 import { statusRouter } from "../status.ts";
+import { roomCometChatRoutes } from "./cometchat.routes.ts";
 import { communitiesRoutes } from "./communities.routes.ts";
 import { eventsRoutes } from "./events.routes.ts";
 import { roomFavoritesRoutes } from "./favorites.routes.ts";
@@ -15,6 +16,7 @@ export function roomService() {
   for (const routes of [
     roomsRoutes,
     roomLiveRoutes,
+    roomCometChatRoutes,
     roomRolesRoutes,
     roomFavoritesRoutes,
     communitiesRoutes,

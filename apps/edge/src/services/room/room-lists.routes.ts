@@ -15,7 +15,7 @@ import {
 import { badRequest, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, PageQuery, UuidParam } from "../../lib/openapi.ts";
 import { verifyPassword } from "../../lib/password.ts";
-import { ROOM_NOT_FOUND } from "./access.ts";
+import { isUuid, ROOM_NOT_FOUND, RoomSlugParam } from "./access.ts";
 import {
   type RoomRow,
   RoomSchema,
@@ -32,7 +32,6 @@ const tags = ["Rooms"];
 
 const RoomList = z.array(RoomSchema).openapi("RoomList");
 const RoomPage = z.object({ data: RoomList, total: z.number().int() }).openapi("RoomPage");
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Rooms anyone may find in lists: public and listed. */
 const listed = and(eq(schema.rooms.type, "PUBLIC"), eq(schema.rooms.unlisted, false));
@@ -146,7 +145,7 @@ roomListsRoutes.openapi(
     const ids = [
       ...new Set((Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(",")).map((s) => s.trim())),
     ].filter(Boolean);
-    const bad = ids.filter((id) => !UUID.test(id));
+    const bad = ids.filter((id) => !isUuid(id));
     if (bad.length) throw badRequest(bad.map((id) => `room: ${id} is not a uuid`));
     if (ids.length > 100) throw badRequest("room: at most 100 rooms at once");
     if (!ids.length) return c.json([], 200);
@@ -227,8 +226,8 @@ roomListsRoutes.openapi(
   async (c) => {
     const { db } = c.var.deps;
     const wanted = c.req.valid("json").rooms;
-    const uuids = wanted.filter((w) => UUID.test(w.room)).map((w) => w.room.toLowerCase());
-    const slugs = wanted.filter((w) => !UUID.test(w.room)).map((w) => w.room.toLowerCase());
+    const uuids = wanted.filter((w) => isUuid(w.room)).map((w) => w.room.toLowerCase());
+    const slugs = wanted.filter((w) => !isUuid(w.room)).map((w) => w.room.toLowerCase());
     const rows = await selectRooms(db).where(
       or(
         uuids.length ? inArray(schema.rooms.uuid, uuids) : undefined,
@@ -497,21 +496,13 @@ roomListsRoutes.openapi(
     path: "/rooms/{slug}",
     tags,
     summary: "A room by slug (or uuid) (anyone)",
-    request: {
-      params: z.object({
-        slug: z
-          .string()
-          .min(1)
-          .max(100)
-          .openapi({ param: { name: "slug", in: "path" } }),
-      }),
-    },
+    request: { params: RoomSlugParam },
     responses: { 200: json(RoomSchema), ...errors(400, 404) },
   }),
   async (c) => {
     const key = c.req.valid("param").slug.toLowerCase();
     const [row] = await selectRooms(c.var.deps.db).where(
-      UUID.test(key) ? eq(schema.rooms.uuid, key) : eq(schema.rooms.slug, key),
+      isUuid(key) ? eq(schema.rooms.uuid, key) : eq(schema.rooms.slug, key),
     );
     if (!row) throw notFound(ROOM_NOT_FOUND);
     return c.json((await roomViews(c, [row]))[0], 200);

@@ -2,38 +2,20 @@ import { schema } from "@booth/db";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, count, desc, eq, gte, ne, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import { rateLimit, requireService, requireToken, requireUser, STAFF } from "../../lib/auth.ts";
+import { rateLimit, requireService, requireUser, STAFF } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
-import { badRequest, forbidden, notFound, unauthorized } from "../../lib/errors.ts";
+import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, PageQuery, UuidParam } from "../../lib/openapi.ts";
 import { verifyPassword } from "../../lib/password.ts";
 import { profilesOf } from "../social/relations.ts";
 import { PublicProfileSchema } from "../user/schemas.ts";
-import { loadRoom, ROOM_RANK, type Room, rankFrom, roomRolesOf } from "./access.ts";
+import { loadRoom, ROOM_RANK, type Room, RoomSlugParam, rankFrom, roomKey, roomRolesOf } from "./access.ts";
+import { JOIN_MESSAGES, standingIn } from "./admission.ts";
 import { recordVisit } from "./room-lists.routes.ts";
 import { RoomSettingsSchema, settingsView } from "./rooms.ts";
 
 export const roomLiveRoutes = createRouter();
 const tags = ["Live"];
-
-export const JOIN_MESSAGES = {
-  banned: "You are banned from this room.",
-  kicked: "You were removed from this room. Try again later.",
-  passwordNeeded: "This room needs a password.",
-  wrongPassword: "Wrong room password.",
-  guestsNotAllowed: "Guests cannot join this room.",
-  full: "This room is full.",
-} as const;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const SlugParam = z.object({
-  slug: z
-    .string()
-    .min(1)
-    .max(100)
-    .openapi({ param: { name: "slug", in: "path", description: "the room's slug (or uuid)" } }),
-});
-const byKey = (key: string) => (UUID.test(key) ? { uuid: key.toLowerCase() } : { slug: key });
 
 async function checkPassword(c: Context<AppEnv>, room: Room, hash: string, given: string | undefined, who: string) {
   if (!given) throw forbidden(JOIN_MESSAGES.passwordNeeded);
@@ -51,7 +33,7 @@ roomLiveRoutes.openapi(
       "Enter a room: checks bans, kicks, the password (the guest password for guests) and the room's size; answers the room's config",
     security: bearer,
     request: {
-      params: SlugParam,
+      params: RoomSlugParam,
       ...jsonBody(
         z.object({ password: z.string().max(128).optional(), guestPassword: z.string().max(128).optional() }).strict(),
       ),
@@ -59,24 +41,18 @@ roomLiveRoutes.openapi(
     responses: { 200: json(RoomSettingsSchema), ...errors(400, 401, 403, 404, 429) },
   }),
   async (c) => {
-    const claims = requireToken(c);
-    if (claims.type === "service") throw unauthorized();
     const { db, clock } = c.var.deps;
     const now = clock.now();
-    const room = await loadRoom(db, byKey(c.req.valid("param").slug));
+    const room = await loadRoom(db, roomKey(c.req.valid("param").slug));
     const body = c.req.valid("json");
-    if (claims.type === "guest") {
-      if (room.guestPasswordHash) await checkPassword(c, room, room.guestPasswordHash, body.guestPassword, claims.sub);
+    const standing = await standingIn(c, room);
+    if (standing.guest) {
+      if (room.guestPasswordHash)
+        await checkPassword(c, room, room.guestPasswordHash, body.guestPassword, standing.uuid);
       else if (room.passwordHash || room.type === "PRIVATE") throw forbidden(JOIN_MESSAGES.guestsNotAllowed);
       return c.json(await settingsView(db, room, now), 200);
     }
-    const { user } = await requireUser(c, { types: ["user", "bot"] });
-    const roles = await roomRolesOf(db, room.uuid, user.uuid, now);
-    const rank = rankFrom(room, user.uuid, user.roles, roles);
-    if (rank < ROOM_RANK.owner) {
-      if (roles.includes("banned")) throw forbidden(JOIN_MESSAGES.banned);
-      if (roles.includes("kicked")) throw forbidden(JOIN_MESSAGES.kicked);
-    }
+    const { user, rank } = standing;
     if (room.passwordHash && rank < ROOM_RANK.coOwner)
       await checkPassword(c, room, room.passwordHash, body.password, user.uuid);
     if (rank < ROOM_RANK.moderator) {
@@ -177,7 +153,7 @@ roomLiveRoutes.openapi(
   }),
   async (c) => {
     const { db } = c.var.deps;
-    const room = await loadRoom(db, byKey(c.req.valid("param").room));
+    const room = await loadRoom(db, roomKey(c.req.valid("param").room));
     const uuids = await presentUuids(c, room);
     if (room.type === "PRIVATE" && c.var.auth?.type !== "service") {
       const { user } = await requireUser(c, { types: ["user", "bot"] });
@@ -203,7 +179,7 @@ roomLiveRoutes.openapi(
   }),
   async (c) => {
     await requireService(c);
-    const room = await loadRoom(c.var.deps.db, byKey(c.req.valid("param").room));
+    const room = await loadRoom(c.var.deps.db, roomKey(c.req.valid("param").room));
     return c.json({ roomUuid: room.uuid, userUuids: await presentUuids(c, room) }, 200);
   },
 );
@@ -283,7 +259,7 @@ roomLiveRoutes.openapi(
     summary: "Record a song played in the room, with its votes (services: the live room when a song ends)",
     security: bearer,
     request: {
-      params: SlugParam,
+      params: RoomSlugParam,
       ...jsonBody(
         z
           .object({
@@ -300,7 +276,7 @@ roomLiveRoutes.openapi(
   async (c) => {
     await requireService(c);
     const { db, clock } = c.var.deps;
-    const room = await loadRoom(db, byKey(c.req.valid("param").slug));
+    const room = await loadRoom(db, roomKey(c.req.valid("param").slug));
     const body = c.req.valid("json");
     if (JSON.stringify(body.song).length > 20_000) throw badRequest("song: too large to record");
     const [play] = await db
@@ -325,7 +301,7 @@ roomLiveRoutes.openapi(
     path: "/rooms/{slug}/recent-songs",
     tags,
     summary: "The songs played in a room, the latest first (anyone)",
-    request: { params: SlugParam, query: PageQuery },
+    request: { params: RoomSlugParam, query: PageQuery },
     responses: {
       200: json(z.object({ data: z.array(PlaySchema), total: z.number().int() }).openapi("RecentSongPage")),
       ...errors(400, 404),
@@ -333,7 +309,7 @@ roomLiveRoutes.openapi(
   }),
   async (c) => {
     const { db } = c.var.deps;
-    const room = await loadRoom(db, byKey(c.req.valid("param").slug));
+    const room = await loadRoom(db, roomKey(c.req.valid("param").slug));
     const { limit, offset } = c.req.valid("query");
     const where = eq(schema.roomPlays.roomUuid, room.uuid);
     const [rows, [total]] = await Promise.all([

@@ -459,6 +459,27 @@ roomsRoutes.openapi(
   },
 );
 
+roomsRoutes.openapi(
+  createRoute({
+    method: "post",
+    path: "/rooms/reset/{id}/infrastructure",
+    tags,
+    summary:
+      "Reset the live room (its owner; global moderators and up): the booth, votes and chat start over and everyone reconnects",
+    security: bearer,
+    request: { params: RoomIdParam },
+    responses: { ...noContent, ...errors(400, 401, 403, 404) },
+  }),
+  async (c) => {
+    const { user } = await requireUser(c);
+    const { db, clock, liveRooms } = c.var.deps;
+    const room = await loadRoom(db, { uuid: c.req.valid("param").id });
+    await requireRoomRank(db, room, user, clock.now(), ROOM_RANK.owner, "Only the room's owner may reset it.");
+    await liveRooms.notify(room.uuid, { type: "resetRoom" });
+    return c.body(null, 204);
+  },
+);
+
 // Admin -------------------------------------------------------------------------------------------------------------
 
 roomsRoutes.openapi(

@@ -649,6 +649,32 @@ describe("presence, plays and state", () => {
     );
     expect(live.events.at(-1)).toEqual({ roomUuid: room.uuid, event: { type: "clearChat" } });
   });
+
+  it("resets the live room for its owner and global moderators, nobody else", async () => {
+    const owner = await t.createUser();
+    const coOwner = await t.createUser();
+    const globalModerator = await t.createUser({ roles: ["user", "globalModerator"] });
+    const room = await createRoom(owner.token);
+    await t.request("POST", `${R}/roomUserRoles/${room.uuid}`, {
+      token: owner.token,
+      body: { userUuid: coOwner.user.uuid, role: "coOwner" },
+    });
+    const before = live.events.length;
+    const reset = (token?: string) => t.request("POST", `${R}/rooms/reset/${room.uuid}/infrastructure`, { token });
+    expect((await reset()).status).toBe(401);
+    const refused = await reset(coOwner.token);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe("Only the room's owner may reset it.");
+    expect(live.events.length).toBe(before);
+    expect((await reset(owner.token)).status).toBe(204);
+    expect(live.events.at(-1)).toEqual({ roomUuid: room.uuid, event: { type: "resetRoom" } });
+    expect((await reset(globalModerator.token)).status).toBe(204);
+    expect(live.events.length).toBe(before + 2);
+    expect(
+      (await t.request("POST", `${R}/rooms/reset/${crypto.randomUUID()}/infrastructure`, { token: owner.token }))
+        .status,
+    ).toBe(404);
+  });
 });
 
 describe("room roles", () => {

@@ -159,18 +159,19 @@ export async function createAccount(tx: Tx, input: NewAccount) {
 }
 
 /** A signed token for a user or bot, with its expiry. */
-export async function issueToken(c: Context<AppEnv>, user: User, type: TokenType = "user") {
+export async function issueToken(c: Context<AppEnv>, user: User, type: TokenType = "user", ttl = TOKEN_TTL[type]) {
   const { keys, clock } = c.var.deps;
   const now = Math.floor(clock.now().getTime() / 1000);
   const accessToken = await signToken(
     keys,
     { sub: user.uuid, type, roles: user.roles, badges: user.badges, ver: user.tokenVersion },
     now,
+    ttl,
   );
   return {
     accessToken,
     tokenType: "Bearer" as const,
-    expiresAt: new Date((now + TOKEN_TTL[type]) * 1000).toISOString(),
+    expiresAt: new Date((now + ttl) * 1000).toISOString(),
   };
 }
 

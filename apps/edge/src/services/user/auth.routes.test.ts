@@ -89,6 +89,25 @@ describe("tokens", () => {
     expect(session.status).toBe(401);
   });
 
+  it("hands out 15-minute live tokens to signed-in users and bots, not to guests or services", async () => {
+    const { user, token } = await t.createUser();
+    const live = await t.request("POST", `${P}/auth/live-token`, { token });
+    expect(live.status).toBe(200);
+    const lasts = Date.parse(live.body.expiresAt) - t.clock.now().getTime();
+    expect(lasts).toBeGreaterThan(14 * 60_000);
+    expect(lasts).toBeLessThanOrEqual(15 * 60_000);
+    const session = await t.request("GET", `${P}/auth/session`, { token: live.body.accessToken });
+    expect(session.body.user.uuid).toBe(user.uuid);
+    t.clock.advance(16 * 60);
+    expect((await t.request("GET", `${P}/auth/session`, { token: live.body.accessToken })).status).toBe(401);
+    // The session's own token still works, and gets fresh live tokens.
+    expect((await t.request("POST", `${P}/auth/live-token`, { token })).status).toBe(200);
+    const guest = await t.request("GET", `${P}/auth/guest`);
+    expect((await t.request("POST", `${P}/auth/live-token`, { token: guest.body.accessToken })).status).toBe(401);
+    expect((await t.request("POST", `${P}/auth/live-token`, { token: await t.serviceToken() })).status).toBe(401);
+    expect((await t.request("POST", `${P}/auth/live-token`)).status).toBe(401);
+  });
+
   it("refuses forged, tampered, expired and alg:none tokens", async () => {
     const { user, token } = await t.createUser();
     expect((await t.request("GET", `${P}/auth/session`, { token })).status).toBe(200);

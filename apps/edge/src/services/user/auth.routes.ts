@@ -65,6 +65,26 @@ authRoutes.openapi(
   },
 );
 
+/** How long a token handed to a browser's live socket lasts: long enough to join and reconnect, short if it leaks. */
+export const LIVE_TOKEN_TTL = 15 * 60;
+
+authRoutes.openapi(
+  createRoute({
+    method: "post",
+    path: "/auth/live-token",
+    tags,
+    summary:
+      "A short-lived token (15 minutes) for what a browser itself calls: the live room's socket, HLS keys, listening events",
+    security: bearer,
+    responses: { 200: json(TokenResultSchema), ...errors(401, 403, 429) },
+  }),
+  async (c) => {
+    const { user, claims } = await requireUser(c, { types: ["user", "bot"] });
+    await rateLimit(c, `live-token:${user.uuid}`, 120, 3600);
+    return c.json(await issueToken(c, user, claims.type, LIVE_TOKEN_TTL), 200);
+  },
+);
+
 authRoutes.openapi(
   createRoute({
     method: "get",

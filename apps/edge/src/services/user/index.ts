@@ -2,9 +2,14 @@ import { createRouter } from "../../lib/openapi.ts";
 import { statusRouter } from "../status.ts";
 import { accountDeactivationRoutes } from "./account-deactivation.routes.ts";
 import { adminUserListRoutes } from "./admin-user-list.routes.ts";
+import { agoraRoutes } from "./agora.routes.ts";
+import { appleMusicRoutes } from "./apple-music.routes.ts";
 import { authRoutes } from "./auth.routes.ts";
+import { cometChatRoutes } from "./comet-chat.routes.ts";
+import { discordRoutes } from "./discord.routes.ts";
 import { emailAddressRoutes } from "./email-addresses.routes.ts";
 import { mobileSignInRoutes } from "./mobile-sign-in.routes.ts";
+import { musicProviderRoutes } from "./music-providers.routes.ts";
 import { passwordRoutes } from "./password.routes.ts";
 import { profileImageRoutes } from "./profile-images.routes.ts";
 import { signUpRoutes } from "./sign-up.routes.ts";
@@ -28,6 +33,11 @@ export function userService() {
     accountDeactivationRoutes,
     voucherRoutes,
     adminUserListRoutes,
+    discordRoutes,
+    musicProviderRoutes,
+    appleMusicRoutes,
+    agoraRoutes,
+    cometChatRoutes,
   ])
     router.route("/", routes);
   router.route("/", statusRouter("user", "1.9.0", "/info-admin/user-service-status"));

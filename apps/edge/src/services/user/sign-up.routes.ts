@@ -152,7 +152,14 @@ signUpRoutes.openapi(
         .from(schema.users)
         .where(eq(schema.users.botOwnerUuid, owner.uuid));
       if ((owned?.n ?? 0) >= MAX_BOTS_PER_OWNER) throw forbidden(`A user may own at most ${MAX_BOTS_PER_OWNER} bots.`);
-      return createAccount(tx, { nickname, roles: ["bot"], botOwnerUuid: owner.uuid, now: clock.now() });
+      // A verified owner vouches for their bot: it may chat in public rooms as they may.
+      return createAccount(tx, {
+        nickname,
+        roles: ["bot"],
+        botOwnerUuid: owner.uuid,
+        now: clock.now(),
+        ...(owner.verifiedAt ? { emailStatus: "VERIFIED" as const } : {}),
+      });
     });
     return c.json({ ...(await issueToken(c, user, "bot")), user: userView(user, profile) }, 201);
   },

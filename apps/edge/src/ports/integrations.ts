@@ -1,0 +1,93 @@
+import { HttpError } from "../lib/errors.ts";
+
+/**
+ * Credentials and base URLs of the third-party services the user and room services talk to (Discord, Spotify
+ * accounts, Google OAuth for YouTube, SoundCloud, Agora, CometChat). Every field is optional: a route whose
+ * provider is missing a setting answers 503 naming it. Base URLs default to the providers' own; tests point them
+ * at local fakes.
+ */
+export interface IntegrationsConfig {
+  discordClientId?: string | undefined;
+  discordClientSecret?: string | undefined;
+  /** The redirect URI registered at Discord, used when a request names none. */
+  discordRedirectUri?: string | undefined;
+  discordApiUrl?: string | undefined;
+  spotifyClientId?: string | undefined;
+  spotifyClientSecret?: string | undefined;
+  spotifyAccountsUrl?: string | undefined;
+  youtubeClientId?: string | undefined;
+  youtubeClientSecret?: string | undefined;
+  youtubeOAuthUrl?: string | undefined;
+  soundcloudClientId?: string | undefined;
+  soundcloudClientSecret?: string | undefined;
+  soundcloudMobileClientId?: string | undefined;
+  soundcloudMobileClientSecret?: string | undefined;
+  soundcloudAuthUrl?: string | undefined;
+  agoraAppId?: string | undefined;
+  agoraAppCertificate?: string | undefined;
+  cometchatAppId?: string | undefined;
+  cometchatApiKey?: string | undefined;
+  cometchatRegion?: string | undefined;
+  /** Replaces https://{appId}.api-{region}.cometchat.io/v3 (a proxy, or a local fake in tests). */
+  cometchatBaseUrl?: string | undefined;
+  /** The CometChat user that people without an account (guests) read room chats as. */
+  cometchatGhostUid?: string | undefined;
+}
+
+export const PROVIDER_URLS = {
+  discordApi: "https://discord.com/api/v10",
+  spotifyAccounts: "https://accounts.spotify.com",
+  youtubeOAuth: "https://oauth2.googleapis.com",
+  soundcloudAuth: "https://secure.soundcloud.com",
+} as const;
+
+export const DEFAULT_GHOST_UID = "booth-ghost";
+
+type Env = Record<string, string | undefined>;
+
+export function integrationsFromEnv(env: Env): IntegrationsConfig {
+  return {
+    discordClientId: env.DISCORD_CLIENT_ID,
+    discordClientSecret: env.DISCORD_CLIENT_SECRET,
+    discordRedirectUri: env.DISCORD_REDIRECT_URI,
+    discordApiUrl: env.DISCORD_API_URL,
+    spotifyClientId: env.SPOTIFY_CLIENT_ID,
+    spotifyClientSecret: env.SPOTIFY_CLIENT_SECRET,
+    spotifyAccountsUrl: env.SPOTIFY_ACCOUNTS_URL,
+    youtubeClientId: env.YOUTUBE_CLIENT_ID,
+    youtubeClientSecret: env.YOUTUBE_CLIENT_SECRET,
+    youtubeOAuthUrl: env.YOUTUBE_OAUTH_URL,
+    soundcloudClientId: env.SOUNDCLOUD_CLIENT_ID,
+    soundcloudClientSecret: env.SOUNDCLOUD_CLIENT_SECRET,
+    soundcloudMobileClientId: env.SOUNDCLOUD_MOBILE_CLIENT_ID,
+    soundcloudMobileClientSecret: env.SOUNDCLOUD_MOBILE_CLIENT_SECRET,
+    soundcloudAuthUrl: env.SOUNDCLOUD_AUTH_URL,
+    agoraAppId: env.AGORA_APP_ID,
+    agoraAppCertificate: env.AGORA_APP_CERTIFICATE,
+    cometchatAppId: env.COMETCHAT_APP_ID,
+    cometchatApiKey: env.COMETCHAT_API_KEY,
+    cometchatRegion: env.COMETCHAT_REGION,
+    cometchatBaseUrl: env.COMETCHAT_BASE_URL,
+    cometchatGhostUid: env.COMETCHAT_GHOST_UID,
+  };
+}
+
+const listed = (names: string[]) =>
+  names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+
+/**
+ * The settings a provider needs, or a 503 naming the missing ones: "Spotify is not configured: set
+ * SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET."
+ */
+export function requireSettings<K extends string>(
+  provider: string,
+  settings: Record<K, string | undefined>,
+): Record<K, string> {
+  const missing = Object.entries(settings)
+    .filter(([, value]) => !value)
+    .map(([name]) => name);
+  if (missing.length) throw new HttpError(503, `${provider} is not configured: set ${listed(missing)}.`);
+  return settings as Record<K, string>;
+}
+
+export const trimSlash = (url: string) => url.replace(/\/+$/, "");

@@ -1,0 +1,96 @@
+import { HttpError } from "../lib/errors.ts";
+
+/** An OAuth 2 client of one provider: its token endpoint and Booth's credentials there. */
+export interface OAuthClient {
+  /** The provider's name as people know it, for messages ("Spotify"). */
+  provider: string;
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface TokenSet {
+  accessToken: string;
+  /** Providers rotate it on refresh, or leave it out (keep the old one then). */
+  refreshToken: string | null;
+  /** Seconds the access token lasts, when the provider says. */
+  expiresIn: number | null;
+  scope: string | null;
+  tokenType: string;
+}
+
+const TIMEOUT_MS = 15_000;
+
+/** The OAuth error codes that mean "this code or refresh token is no good" (RFC 6749 section 5.2). */
+const GRANT_ERRORS = new Set(["invalid_grant", "invalid_request", "unsupported_grant_type", "invalid_scope"]);
+
+async function send(provider: string, url: string, init: RequestInit) {
+  try {
+    return await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+  } catch {
+    throw new HttpError(502, `${provider} could not be reached.`);
+  }
+}
+
+/**
+ * Calls the token endpoint (client credentials in a Basic header, RFC 6749 section 2.3.1). A refused grant is a
+ * 400 naming what was refused, with the OAuth error as `code` (`invalid_grant`); Booth's own credentials refused
+ * or any other failure is a 502.
+ */
+export async function requestToken(
+  client: OAuthClient,
+  params: Record<string, string | undefined>,
+  what: string,
+): Promise<TokenSet> {
+  const body = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) body.set(k, v);
+  const res = await send(client.provider, client.tokenUrl, {
+    method: "POST",
+    headers: {
+      authorization: `Basic ${btoa(`${client.clientId}:${client.clientSecret}`)}`,
+      "content-type": "application/x-www-form-urlencoded",
+      accept: "application/json",
+    },
+    body,
+  });
+  const json = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+  const oauthError = typeof json?.error === "string" ? json.error : null;
+  if (!res.ok) {
+    if (res.status === 429)
+      throw new HttpError(503, `${client.provider} is limiting requests, please try again later.`);
+    if (oauthError === "invalid_client" || oauthError === "unauthorized_client")
+      throw new HttpError(502, `${client.provider} refused Booth's client credentials (${oauthError}).`);
+    if (res.status < 500 && oauthError && GRANT_ERRORS.has(oauthError))
+      throw new HttpError(400, `${client.provider} refused the ${what} (${oauthError}).`, oauthError);
+    throw new HttpError(502, `${client.provider} answered ${res.status}.`);
+  }
+  if (!json || typeof json.access_token !== "string" || !json.access_token)
+    throw new HttpError(502, `${client.provider} answered without an access token.`);
+  return {
+    accessToken: json.access_token,
+    refreshToken: typeof json.refresh_token === "string" && json.refresh_token ? json.refresh_token : null,
+    expiresIn: typeof json.expires_in === "number" ? json.expires_in : Number(json.expires_in) || null,
+    scope: typeof json.scope === "string" ? json.scope : null,
+    tokenType: typeof json.token_type === "string" ? json.token_type : "Bearer",
+  };
+}
+
+/**
+ * A JSON call to a provider's API on behalf of a user (their access token). The provider refusing the token is a
+ * 400 (the token the caller brought is no good; Booth's own session is fine); any other failure a 502.
+ */
+export async function providerJson(
+  provider: string,
+  url: string,
+  init: RequestInit & { tokenRefused?: string } = {},
+): Promise<Record<string, unknown>> {
+  const { tokenRefused, ...rest } = init;
+  const res = await send(provider, url, rest);
+  if (res.status === 401 || res.status === 403)
+    throw new HttpError(400, tokenRefused ?? `${provider} refused the access token.`);
+  if (res.status === 429) throw new HttpError(503, `${provider} is limiting requests, please try again later.`);
+  if (!res.ok) throw new HttpError(502, `${provider} answered ${res.status}.`);
+  const json = (await res.json().catch(() => null)) as unknown;
+  if (!json || typeof json !== "object") throw new HttpError(502, `${provider} answered something that is not JSON.`);
+  return json as Record<string, unknown>;
+}

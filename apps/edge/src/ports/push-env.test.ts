@@ -1,0 +1,61 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Db } from "@booth/db";
+import { exportPKCS8, generateKeyPair } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import webpush from "web-push";
+import { pushFromEnv } from "./push-env.ts";
+
+let dir = "";
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "booth-push-env-"));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+// Building the port touches no database; sends would.
+const db = {} as Db;
+
+describe("the push port from the environment", () => {
+  it("unconfigured: the outbox for mobile, Web Push with a VAPID pair kept in DATA_DIR", async () => {
+    const push = await pushFromEnv({}, db, dir);
+    expect(push.kind).toBe("outbox");
+    const kept = JSON.parse(await readFile(join(dir, "web-push-vapid.json"), "utf8")) as { publicKey: string };
+    expect(push.web.publicKey).toBe(kept.publicKey);
+    expect((await pushFromEnv({}, db, dir)).web.publicKey).toBe(kept.publicKey);
+    expect(push.web.check("http://127.0.0.1:9/push")).not.toBeNull();
+    const local = await pushFromEnv({ WEB_PUSH_HOSTS: "127.0.0.1, push.example.org" }, db, dir);
+    expect(local.web.check("http://127.0.0.1:9/push")).toBeNull();
+    expect(local.web.check("https://push.example.org/x")).toBeNull();
+  });
+
+  it("VAPID keys from the environment win", async () => {
+    const vapid = webpush.generateVAPIDKeys();
+    const push = await pushFromEnv({ VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey }, db, dir);
+    expect(push.web.publicKey).toBe(vapid.publicKey);
+  });
+
+  it("FCM and APNs when their keys are set, naming a missing setting", async () => {
+    const rsa = await generateKeyPair("RS256", { extractable: true });
+    const ec = await generateKeyPair("ES256", { extractable: true });
+    const FCM_SERVICE_ACCOUNT = JSON.stringify({
+      project_id: "p",
+      client_email: "e@p.iam.gserviceaccount.com",
+      private_key: await exportPKCS8(rsa.privateKey),
+    });
+    // A PEM pasted on one line keeps its newlines as \n.
+    const APNS_KEY = (await exportPKCS8(ec.privateKey)).replace(/\n/g, "\\n");
+    expect((await pushFromEnv({ FCM_SERVICE_ACCOUNT }, db, dir)).kind).toBe("fcm");
+    const both = await pushFromEnv(
+      { FCM_SERVICE_ACCOUNT, APNS_KEY, APNS_KEY_ID: "K", APNS_TEAM_ID: "T", APNS_TOPIC: "fm.booth" },
+      db,
+      dir,
+    );
+    expect(both.kind).toBe("fcm+apns");
+    await both.close();
+    await expect(pushFromEnv({ APNS_KEY, APNS_KEY_ID: "K" }, db, dir)).rejects.toThrow(
+      "APNS_TEAM_ID is required when APNS_KEY or APNS_KEY_PATH is set",
+    );
+    await expect(pushFromEnv({ FCM_SERVICE_ACCOUNT: "{}" }, db, dir)).rejects.toThrow(/FCM_SERVICE_ACCOUNT has no/);
+  });
+});

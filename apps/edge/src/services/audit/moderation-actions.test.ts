@@ -1,0 +1,302 @@
+import { schema } from "@booth/db";
+import { count } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../testing.ts";
+import { ACTION_NOT_FOUND, MODERATOR_FROM_SERVICES_ONLY, ROOM_NOT_FOUND } from "./moderation-actions.routes.ts";
+
+let t: TestApp;
+let admin: Awaited<ReturnType<TestApp["createUser"]>>;
+let staff: Awaited<ReturnType<TestApp["createUser"]>>;
+let moderator: Awaited<ReturnType<TestApp["createUser"]>>;
+let user: Awaited<ReturnType<TestApp["createUser"]>>;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.createUser({ roles: ["user", "admin"], nickname: "Ada" });
+  staff = await t.createUser({ roles: ["user", "staff"], nickname: "Stef" });
+  moderator = await t.createUser({ roles: ["user", "moderator"], nickname: "Mo" });
+  user = await t.createUser({ nickname: "Uma" });
+});
+afterAll(() => t.close());
+
+const A = "/api/audit-service/moderation-actions";
+const stored = async () => (await t.db.select({ n: count() }).from(schema.moderationActions))[0]?.n ?? 0;
+const create = async (body: Record<string, unknown>, token = staff.token) =>
+  t.request("POST", A, { token, body: { actionType: "kickUser", targetUuid: user.user.uuid, ...body } });
+
+describe("the user service's moderation lands in the log", () => {
+  it("a global ban through POST /users/ban is visible in GET /moderation-actions", async () => {
+    const target = await t.createUser({ nickname: "Banned Bob" });
+    const ban = await t.request("POST", "/api/user-service/users/ban", {
+      token: admin.token,
+      body: { userUuid: target.user.uuid, reason: "spam" },
+    });
+    expect(ban.status).toBe(201);
+    const list = await t.request("GET", A, {
+      token: moderator.token,
+      query: { filter: `targetUuid||$eq||${target.user.uuid}`, join: "target" },
+    });
+    expect(list.status).toBe(200);
+    expect(list.body.total).toBe(1);
+    expect(list.body.data[0]).toMatchObject({
+      actionType: "globalBan",
+      moderatorUuid: admin.user.uuid,
+      targetUuid: target.user.uuid,
+      reason: "spam",
+      target: { uuid: target.user.uuid, nickname: "Banned Bob" },
+    });
+  });
+});
+
+describe("POST /moderation-actions", () => {
+  it("records an action in the staff member's name", async () => {
+    const [room] = await t.db
+      .insert(schema.rooms)
+      .values({ slug: `mod-room-${crypto.randomUUID().slice(0, 8)}`, name: "Mod room", ownerUuid: admin.user.uuid })
+      .returning({ uuid: schema.rooms.uuid });
+    const res = await create({
+      actionType: "grantRole",
+      roomUuid: room?.uuid,
+      role: "chatDisabled",
+      reason: "  flooding  ",
+      expiresAt: "2026-06-02T12:00:00Z",
+      metadata: { source: "cli" },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      actionType: "grantRole",
+      moderatorUuid: staff.user.uuid,
+      targetUuid: user.user.uuid,
+      roomUuid: room?.uuid,
+      role: "chatDisabled",
+      reason: "flooding",
+      expiresAt: "2026-06-02T12:00:00.000Z",
+      metadata: { source: "cli" },
+      createdAt: t.clock.now().toISOString(),
+    });
+  });
+
+  it("lets a service name the moderator, but not a staff member", async () => {
+    const svc = await create({ moderatorUuid: moderator.user.uuid }, await t.serviceToken());
+    expect(svc.status).toBe(201);
+    expect(svc.body.moderatorUuid).toBe(moderator.user.uuid);
+    const before = await stored();
+    const forged = await create({ moderatorUuid: moderator.user.uuid });
+    expect(forged.status).toBe(403);
+    expect(forged.body.message).toBe(MODERATOR_FROM_SERVICES_ONLY);
+    expect(await stored()).toBe(before);
+  });
+
+  it("refuses moderators, users and callers without a token", async () => {
+    const before = await stored();
+    expect((await t.request("POST", A, { body: { actionType: "kickUser", targetUuid: user.user.uuid } })).status).toBe(
+      401,
+    );
+    expect((await create({}, moderator.token)).status).toBe(403);
+    expect((await create({}, user.token)).status).toBe(403);
+    expect(await stored()).toBe(before);
+  });
+
+  it("refuses bad input and unknown users or rooms, storing nothing", async () => {
+    const before = await stored();
+    for (const body of [
+      { actionType: "hug" },
+      { targetUuid: "x" },
+      { role: "emperor" },
+      { reason: "x".repeat(1001) },
+      { reason: "a\u0000b" },
+      { expiresAt: "tomorrow" },
+      { metadata: [1] },
+      { extra: true },
+    ]) {
+      const res = await create(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+    const nobody = await create({ targetUuid: crypto.randomUUID() });
+    expect(nobody.status).toBe(404);
+    expect(nobody.body.message).toBe("targetUuid: User not found.");
+    const noRoom = await create({ roomUuid: crypto.randomUUID() });
+    expect(noRoom.status).toBe(404);
+    expect(noRoom.body.message).toBe(`roomUuid: ${ROOM_NOT_FOUND}`);
+    expect(await stored()).toBe(before);
+  });
+});
+
+describe("POST /moderation-actions/bulk", () => {
+  it("records several actions at once", async () => {
+    const res = await t.request("POST", `${A}/bulk`, {
+      token: admin.token,
+      body: {
+        bulk: [
+          { actionType: "kickUser", targetUuid: user.user.uuid },
+          { actionType: "banUser", targetUuid: moderator.user.uuid, reason: "r" },
+        ],
+      },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toHaveLength(2);
+    expect(res.body.map((a: { actionType: string }) => a.actionType)).toEqual(["kickUser", "banUser"]);
+    expect(res.body.every((a: { moderatorUuid: string }) => a.moderatorUuid === admin.user.uuid)).toBe(true);
+  });
+
+  it("refuses moderators and anonymous callers", async () => {
+    const body = { bulk: [{ actionType: "kickUser", targetUuid: user.user.uuid }] };
+    expect((await t.request("POST", `${A}/bulk`, { body })).status).toBe(401);
+    expect((await t.request("POST", `${A}/bulk`, { token: moderator.token, body })).status).toBe(403);
+  });
+
+  it("stores none when one is wrong", async () => {
+    const before = await stored();
+    const ghost = crypto.randomUUID();
+    const res = await t.request("POST", `${A}/bulk`, {
+      token: admin.token,
+      body: {
+        bulk: [
+          { actionType: "kickUser", targetUuid: user.user.uuid },
+          { actionType: "kickUser", targetUuid: ghost },
+        ],
+      },
+    });
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe("bulk.1.targetUuid: User not found.");
+    for (const body of [{ bulk: [] }, { bulk: "x" }, {}, { bulk: Array(101).fill({ actionType: "kickUser" }) }])
+      expect((await t.request("POST", `${A}/bulk`, { token: admin.token, body })).status).toBe(400);
+    expect(await stored()).toBe(before);
+  });
+});
+
+describe("GET /moderation-actions", () => {
+  it("lists in the nestjsx/crud syntax: fields, filter, or, s, sort, paging and joins", async () => {
+    const target = await t.createUser({ nickname: "Listed" });
+    for (const actionType of ["kickUser", "banUser", "globalKick"]) {
+      t.clock.advance(1);
+      await create({ actionType, targetUuid: target.user.uuid, reason: `because ${actionType}` });
+    }
+    const mine = `targetUuid||$eq||${target.user.uuid}`;
+    const page = await t.request("GET", A, {
+      token: staff.token,
+      query: { filter: mine, sort: "createdAt,ASC", limit: 2, page: 1, fields: "actionType" },
+    });
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ count: 2, total: 3, page: 1, pageCount: 2 });
+    expect(page.body.data.map((a: { actionType: string }) => a.actionType)).toEqual(["kickUser", "banUser"]);
+    expect(Object.keys(page.body.data[0]).sort()).toEqual(["actionType", "id"]);
+    const second = await t.request("GET", A, {
+      token: staff.token,
+      query: { filter: mine, sort: "createdAt,ASC", limit: 2, offset: 2 },
+    });
+    expect(second.body.data.map((a: { actionType: string }) => a.actionType)).toEqual(["globalKick"]);
+    const search = await t.request("GET", A, {
+      token: staff.token,
+      query: {
+        s: JSON.stringify({ targetUuid: target.user.uuid, reason: { $cont: "ban" } }),
+        join: "moderator||nickname",
+      },
+    });
+    expect(search.body.total).toBe(1);
+    expect(search.body.data[0].moderator).toEqual({ nickname: "Stef" });
+    const newest = await t.request("GET", A, { token: await t.serviceToken(), query: { filter: mine } });
+    expect(newest.body.data[0].actionType).toBe("globalKick");
+  });
+
+  it("refuses users and anonymous callers", async () => {
+    expect((await t.request("GET", A)).status).toBe(401);
+    expect((await t.request("GET", A, { token: user.token })).status).toBe(403);
+  });
+
+  it("refuses malformed queries with 400", async () => {
+    for (const query of [
+      { filter: "nope||$eq||1" },
+      { filter: "targetUuid||$eq||x" },
+      { sort: "createdAt,UP" },
+      { fields: "password" },
+      { s: "{" },
+      { join: "users" },
+      { limit: 0 },
+      { filter: "reason||$cont||a\u0000" },
+    ]) {
+      const res = await t.request("GET", A, { token: staff.token, query });
+      expect(res.status, JSON.stringify(query)).toBe(400);
+    }
+  });
+});
+
+describe("one moderation action: GET, PATCH, PUT, DELETE /moderation-actions/{id}", () => {
+  it("reads, corrects, replaces and erases an action", async () => {
+    const created = (await create({ actionType: "temporaryBan", reason: "first", metadata: { a: 1 } })).body;
+    const one = await t.request("GET", `${A}/${created.id}`, { token: moderator.token, query: { join: "target" } });
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ id: created.id, reason: "first", target: { nickname: "Uma" } });
+    const picked = await t.request("GET", `${A}/${created.id}`, { token: staff.token, query: { fields: "reason" } });
+    expect(picked.body).toEqual({ id: created.id, reason: "first" });
+
+    t.clock.advance(5);
+    const patched = await t.request("PATCH", `${A}/${created.id}`, {
+      token: staff.token,
+      body: { reason: "corrected", expiresAt: "2026-07-01T00:00:00Z" },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({
+      reason: "corrected",
+      expiresAt: "2026-07-01T00:00:00.000Z",
+      metadata: { a: 1 },
+      moderatorUuid: staff.user.uuid,
+      updatedAt: t.clock.now().toISOString(),
+    });
+    expect(patched.body.createdAt).toBe(created.createdAt);
+
+    const replaced = await t.request("PUT", `${A}/${created.id}`, {
+      token: await t.serviceToken(),
+      body: { actionType: "globalBan", targetUuid: moderator.user.uuid },
+    });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({
+      actionType: "globalBan",
+      targetUuid: moderator.user.uuid,
+      reason: null,
+      expiresAt: null,
+      metadata: null,
+      moderatorUuid: staff.user.uuid,
+    });
+
+    expect((await t.request("DELETE", `${A}/${created.id}`, { token: admin.token })).status).toBe(204);
+    const gone = await t.request("GET", `${A}/${created.id}`, { token: admin.token });
+    expect(gone.status).toBe(404);
+    expect(gone.body.message).toBe(ACTION_NOT_FOUND);
+  });
+
+  it("refuses callers without the right role, and changes nothing", async () => {
+    const created = (await create({ reason: "keep" })).body;
+    expect((await t.request("GET", `${A}/${created.id}`)).status).toBe(401);
+    expect((await t.request("GET", `${A}/${created.id}`, { token: user.token })).status).toBe(403);
+    const patch = { reason: "changed" };
+    expect((await t.request("PATCH", `${A}/${created.id}`, { token: moderator.token, body: patch })).status).toBe(403);
+    expect((await t.request("PATCH", `${A}/${created.id}`, { body: patch })).status).toBe(401);
+    const put = { actionType: "kickUser", targetUuid: user.user.uuid };
+    expect((await t.request("PUT", `${A}/${created.id}`, { token: moderator.token, body: put })).status).toBe(403);
+    expect((await t.request("DELETE", `${A}/${created.id}`, { token: staff.token })).status).toBe(403);
+    expect((await t.request("DELETE", `${A}/${created.id}`, { token: await t.serviceToken() })).status).toBe(401);
+    expect((await t.request("GET", `${A}/${created.id}`, { token: staff.token })).body.reason).toBe("keep");
+  });
+
+  it("refuses bad ids and bodies, and answers 404 for unknown actions", async () => {
+    const created = (await create({ reason: "keep" })).body;
+    const ghost = crypto.randomUUID();
+    expect((await t.request("GET", `${A}/not-a-uuid`, { token: staff.token })).status).toBe(400);
+    expect((await t.request("GET", `${A}/${ghost}`, { token: staff.token })).status).toBe(404);
+    expect((await t.request("GET", `${A}/${created.id}`, { token: staff.token, query: { join: "x" } })).status).toBe(
+      400,
+    );
+    for (const body of [{}, { reason: 5 }, { moderatorUuid: admin.user.uuid }, { actionType: "hug" }])
+      expect((await t.request("PATCH", `${A}/${created.id}`, { token: staff.token, body })).status).toBe(400);
+    expect(
+      (await t.request("PATCH", `${A}/${created.id}`, { token: staff.token, body: { targetUuid: ghost } })).status,
+    ).toBe(404);
+    expect((await t.request("PUT", `${A}/${created.id}`, { token: staff.token, body: { reason: "x" } })).status).toBe(
+      400,
+    );
+    expect((await t.request("PATCH", `${A}/${ghost}`, { token: staff.token, body: { reason: "x" } })).status).toBe(404);
+    expect((await t.request("DELETE", `${A}/${ghost}`, { token: admin.token })).status).toBe(404);
+    expect((await t.request("DELETE", `${A}/x`, { token: admin.token })).status).toBe(400);
+    expect((await t.request("GET", `${A}/${created.id}`, { token: staff.token })).body.reason).toBe("keep");
+  });
+});

@@ -1,0 +1,172 @@
+import { type Db, schema } from "@booth/db";
+import { CheckoutMode, CheckoutStatus, PaymentProvider, values } from "@booth/db/schema";
+import { z } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import type { Context } from "hono";
+import { clientAddress, rateLimit, type User } from "../../lib/auth.ts";
+import type { AppEnv } from "../../lib/context.ts";
+import { conflict } from "../../lib/errors.ts";
+import { GeoUnavailableError, ipScope, parseIp } from "../../ports/geo.ts";
+import type { Checkout } from "./fulfilment.ts";
+import { providerFailure, stripeClient } from "./stripe.ts";
+
+export const PAYMENT_PREFIX = "/api/payment-service";
+export const NO_BUNDLE = "This product has no token bundle to sell.";
+export const NOT_FOR_SALE = "This product is no longer for sale.";
+
+export type Product = typeof schema.paymentProducts.$inferSelect;
+
+export const CheckoutSchema = z
+  .object({
+    id: z.uuid(),
+    productId: z.uuid(),
+    mode: z.enum(values(CheckoutMode)),
+    provider: z.enum(values(PaymentProvider)),
+    status: z.enum(values(CheckoutStatus)),
+    url: z
+      .string()
+      .nullable()
+      .openapi({ description: "Where the buyer pays (Stripe) or the local test checkout page" }),
+    tokens: z.number().int().nullable(),
+    amountCents: z.number().int(),
+    currency: z.string(),
+    createdAt: z.string(),
+    completedAt: z.string().nullable(),
+  })
+  .openapi("Checkout");
+
+export const checkoutView = (c: Checkout) => ({
+  id: c.id,
+  productId: c.productId,
+  mode: c.mode,
+  provider: c.provider,
+  status: c.status,
+  url: c.url,
+  tokens: c.tokens,
+  amountCents: c.amountCents,
+  currency: c.currency,
+  createdAt: c.createdAt.toISOString(),
+  completedAt: c.completedAt?.toISOString() ?? null,
+});
+
+/** The caller's country (ISO alpha-2) from their public address, when the geolocation database knows it. */
+async function callerRegion(c: Context<AppEnv>): Promise<string | null> {
+  const ip = parseIp(clientAddress(c));
+  if (!ip || ipScope(ip) !== "public") return null;
+  try {
+    return (await c.var.deps.geo.lookup(ip))?.country ?? null;
+  } catch (err) {
+    if (err instanceof GeoUnavailableError) return null;
+    throw err;
+  }
+}
+
+/** The user's Stripe customer, created at Stripe on their first checkout. */
+async function stripeCustomer(db: Db, stripe: NonNullable<ReturnType<typeof stripeClient>>, user: User, now: Date) {
+  const find = async () => {
+    const [row] = await db
+      .select({ customerId: schema.paymentCustomers.customerId })
+      .from(schema.paymentCustomers)
+      .where(and(eq(schema.paymentCustomers.provider, "stripe"), eq(schema.paymentCustomers.userUuid, user.uuid)));
+    return row;
+  };
+  const known = await find();
+  if (known) return known.customerId;
+  const customer = await stripe.customers
+    .create({ ...(user.email ? { email: user.email } : {}), metadata: { userUuid: user.uuid } })
+    .catch((err) => {
+      throw providerFailure(err);
+    });
+  await db
+    .insert(schema.paymentCustomers)
+    .values({ provider: "stripe", userUuid: user.uuid, customerId: customer.id, createdAt: now })
+    .onConflictDoNothing();
+  // Two first checkouts at once: the customer stored first is the one kept.
+  return (await find())?.customerId ?? customer.id;
+}
+
+export const localCheckoutUrl = (c: Context<AppEnv>, id: string) =>
+  `${c.var.deps.config.publicUrl}${PAYMENT_PREFIX}/local-checkout/${id}`;
+
+/**
+ * Starts a checkout of `product` for `user`: the row that fixes price and tokens first, then (with Stripe) the Stripe
+ * checkout session that points back to it through client_reference_id, so its webhook finds it.
+ */
+export async function startCheckout(c: Context<AppEnv>, user: User, product: Product, mode: CheckoutMode) {
+  const { db, clock, config } = c.var.deps;
+  await rateLimit(c, `payment-checkout:${user.uuid}`, 30, 600);
+  if (!product.active) throw conflict(NOT_FOR_SALE);
+  let tokens: number | null = null;
+  if (mode === "payment") {
+    const [bundle] = await db
+      .select({ tokens: schema.tokenBundles.tokens })
+      .from(schema.tokenBundles)
+      .where(eq(schema.tokenBundles.productId, product.id));
+    if (!bundle) throw conflict(NO_BUNDLE);
+    tokens = bundle.tokens;
+  }
+  const stripe = stripeClient(config.payments);
+  const now = clock.now();
+  const [row] = await db
+    .insert(schema.paymentCheckouts)
+    .values({
+      userUuid: user.uuid,
+      productId: product.id,
+      mode,
+      provider: stripe ? "stripe" : "local",
+      tokens,
+      amountCents: product.priceCents,
+      currency: product.currency,
+      region: await callerRegion(c),
+      createdAt: now,
+    })
+    .returning();
+  if (!row) throw new Error("checkout insert returned nothing");
+
+  let update: { url: string; providerSessionId?: string };
+  if (!stripe) update = { url: localCheckoutUrl(c, row.id) };
+  else {
+    try {
+      const customer = await stripeCustomer(db, stripe, user, now);
+      const back = `${config.webUrl}/shop?checkout=${row.id}`;
+      const metadata = { checkoutId: row.id, userUuid: user.uuid, productId: product.id, region: row.region ?? "" };
+      const session = await stripe.checkout.sessions
+        .create({
+          mode,
+          customer,
+          client_reference_id: row.id,
+          metadata,
+          line_items: [
+            product.stripePriceId
+              ? { price: product.stripePriceId, quantity: 1 }
+              : {
+                  quantity: 1,
+                  price_data: {
+                    currency: product.currency,
+                    unit_amount: product.priceCents,
+                    product_data: { name: product.name },
+                    ...(mode === "subscription" ? { recurring: { interval: product.interval ?? "month" } } : {}),
+                  },
+                },
+          ],
+          ...(mode === "subscription" ? { subscription_data: { metadata } } : {}),
+          success_url: `${back}&result=success`,
+          cancel_url: `${back}&result=cancelled`,
+        })
+        .catch((err) => {
+          throw providerFailure(err);
+        });
+      if (!session.url) throw providerFailure(new Error("Stripe gave no checkout URL"));
+      update = { url: session.url, providerSessionId: session.id };
+    } catch (err) {
+      await db.delete(schema.paymentCheckouts).where(eq(schema.paymentCheckouts.id, row.id));
+      throw err;
+    }
+  }
+  const [started] = await db
+    .update(schema.paymentCheckouts)
+    .set(update)
+    .where(eq(schema.paymentCheckouts.id, row.id))
+    .returning();
+  return checkoutView(started ?? row);
+}

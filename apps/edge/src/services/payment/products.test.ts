@@ -1,0 +1,208 @@
+import { schema } from "@booth/db";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../testing.ts";
+import { NO_BUNDLE, NOT_FOR_SALE } from "./checkout.ts";
+import { NOT_ONE_TIME, PRODUCT_IN_USE } from "./products.routes.ts";
+
+// Products, and their checkout on an instance without Stripe: the embedded local test checkout.
+let t: TestApp;
+let admin: Awaited<ReturnType<TestApp["createUser"]>>;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.createUser({ roles: ["user", "admin"] });
+});
+afterAll(() => t.close());
+
+const P = "/api/payment-service";
+const M = "/api/merch-service";
+
+async function product(body: Record<string, unknown> = {}) {
+  const res = await t.request("POST", `${P}/api/v1/products`, {
+    token: admin.token,
+    body: { name: "Small bag of tokens", priceCents: 499, ...body },
+  });
+  expect(res.status).toBe(201);
+  return res.body as { id: string; name: string };
+}
+/** A one-time product with the merch bundle it sells. */
+async function bundleProduct(tokens: number, priceCents = 499) {
+  const p = await product({ name: `${tokens} tokens`, priceCents });
+  const bundle = await t.request("POST", `${M}/api/v1/token-bundles`, {
+    token: admin.token,
+    body: { productId: p.id, name: `${tokens} tokens`, tokens },
+  });
+  expect(bundle.status).toBe(201);
+  return p;
+}
+async function balanceOf(userUuid: string) {
+  const [row] = await t.db.select().from(schema.tokenAccounts).where(eq(schema.tokenAccounts.userUuid, userUuid));
+  return row?.balance ?? null;
+}
+const pathOf = (url: string) => new URL(url).pathname;
+
+describe("products", () => {
+  it("admins create, change and delete products; others may not", async () => {
+    const made = await product({ description: "Starter", currency: "EUR" });
+    expect(made).toMatchObject({
+      paymentType: "one_time",
+      currency: "eur",
+      priceCents: 499,
+      active: true,
+      tokens: null,
+    });
+    const user = await t.createUser();
+    const body = { name: "x", priceCents: 100 };
+    expect((await t.request("POST", `${P}/api/v1/products`, { body })).status).toBe(401);
+    expect((await t.request("POST", `${P}/api/v1/products`, { token: user.token, body })).status).toBe(403);
+
+    const patched = await t.request("PATCH", `${P}/api/v1/products/${made.id}`, {
+      token: admin.token,
+      body: { priceCents: 599, name: "Starter bag" },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ priceCents: 599, name: "Starter bag" });
+    expect(
+      (await t.request("PATCH", `${P}/api/v1/products/${made.id}`, { token: user.token, body: { priceCents: 1 } }))
+        .status,
+    ).toBe(403);
+    expect((await t.request("PATCH", `${P}/api/v1/products/${made.id}`, { body: { priceCents: 1 } })).status).toBe(401);
+
+    expect((await t.request("DELETE", `${P}/api/v1/products/${made.id}`, { token: user.token })).status).toBe(403);
+    expect((await t.request("DELETE", `${P}/api/v1/products/${made.id}`)).status).toBe(401);
+    expect((await t.request("DELETE", `${P}/api/v1/products/${made.id}`, { token: admin.token })).status).toBe(204);
+    expect((await t.request("GET", `${P}/api/v1/products/${made.id}`)).status).toBe(404);
+    expect((await t.request("DELETE", `${P}/api/v1/products/${made.id}`, { token: admin.token })).status).toBe(404);
+  });
+
+  it("refuses bad products with a message per field, and changes nothing", async () => {
+    const before = await t.db.$count(schema.paymentProducts);
+    const bad = await t.request("POST", `${P}/api/v1/products`, {
+      token: admin.token,
+      body: { name: "", priceCents: 0, currency: "dollars" },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^name:/), expect.stringMatching(/^priceCents:/)]),
+    );
+    const noInterval = await t.request("POST", `${P}/api/v1/products`, {
+      token: admin.token,
+      body: { name: "Pro", priceCents: 999, paymentType: "recurring" },
+    });
+    expect(noInterval.status).toBe(400);
+    expect(noInterval.body.message).toContain("interval: a recurring product needs its interval (month or year)");
+    const oneTimeLevel = await t.request("POST", `${P}/api/v1/products`, {
+      token: admin.token,
+      body: { name: "Bag", priceCents: 999, level: "pro" },
+    });
+    expect(oneTimeLevel.status).toBe(400);
+    expect(await t.db.$count(schema.paymentProducts)).toBe(before);
+
+    const p = await product();
+    const badPatch = await t.request("PATCH", `${P}/api/v1/products/${p.id}`, {
+      token: admin.token,
+      body: { priceCents: -5 },
+    });
+    expect(badPatch.status).toBe(400);
+    expect((await t.request("GET", `${P}/api/v1/products/${p.id}`)).body.priceCents).toBe(499);
+    expect((await t.request("GET", `${P}/api/v1/products/not-a-uuid`)).status).toBe(400);
+    const appleA = await product({ appleProductId: "com.booth.tokens.small" });
+    const dup = await t.request("POST", `${P}/api/v1/products`, {
+      token: admin.token,
+      body: { name: "Again", priceCents: 100, appleProductId: "com.booth.tokens.small" },
+    });
+    expect(dup.status).toBe(409);
+    expect(appleA.id).toBeTruthy();
+  });
+
+  it("lists products for sale with the tokens their bundle credits; retired ones only to admins", async () => {
+    const sold = await bundleProduct(250, 199);
+    const retired = await bundleProduct(90, 99);
+    await t.request("PATCH", `${P}/api/v1/products/${retired.id}`, { token: admin.token, body: { active: false } });
+    const ids = `${sold.id},${retired.id}`;
+    const anyone = await t.request("GET", `${P}/api/v1/products`, { query: { id: ids } });
+    expect(anyone.status).toBe(200);
+    expect(anyone.body.map((p: { id: string; tokens: number }) => [p.id, p.tokens])).toEqual([[sold.id, 250]]);
+    const admins = await t.request("GET", `${P}/api/v1/products`, { token: admin.token, query: { id: ids } });
+    expect(admins.body.map((p: { id: string }) => p.id)).toEqual([retired.id, sold.id]);
+    const paged = await t.request("GET", `${P}/api/v1/products`, { token: admin.token, query: { id: ids, offset: 1 } });
+    expect(paged.body.map((p: { id: string }) => p.id)).toEqual([sold.id]);
+    expect((await t.request("GET", `${P}/api/v1/products`, { query: { id: "nope" } })).status).toBe(400);
+    expect((await t.request("GET", `${P}/api/v1/products`, { query: { limit: 0 } })).status).toBe(400);
+    expect((await t.request("GET", `${P}/api/v1/products/${retired.id}`)).body).toMatchObject({
+      active: false,
+      tokens: 90,
+    });
+  });
+});
+
+describe("checkout without Stripe: the local test checkout", () => {
+  it("answers a local page that says no money is involved, whose button credits the tokens once", async () => {
+    const p = await bundleProduct(500);
+    const buyer = await t.createUser();
+    const started = await t.request("POST", `${P}/api/v1/products/${p.id}/checkout`, { token: buyer.token });
+    expect(started.status).toBe(201);
+    expect(started.body).toMatchObject({ provider: "local", status: "open", tokens: 500, amountCents: 499 });
+    expect(pathOf(started.body.url)).toBe(`${P}/local-checkout/${started.body.id}`);
+
+    const pageRes = await t.app.request(pathOf(started.body.url));
+    expect(pageRes.status).toBe(200);
+    expect(pageRes.headers.get("content-type")).toContain("text/html");
+    const html = await pageRes.text();
+    expect(html).toContain("Local test checkout. No money is involved.");
+    expect(html).toContain("500 tokens");
+    expect(await balanceOf(buyer.user.uuid)).toBeNull();
+
+    // The button pressed twice at once: one purchase, one credit.
+    const [a, b] = await Promise.all([
+      t.app.request(pathOf(started.body.url), { method: "POST" }),
+      t.app.request(pathOf(started.body.url), { method: "POST" }),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(await balanceOf(buyer.user.uuid)).toBe(500);
+    // Either page leads back to the shop, naming the checkout.
+    const back = `${t.deps.config.webUrl}/shop?checkout=${started.body.id}&amp;result=success`;
+    for (const page of [await a.text(), await b.text()]) expect(page).toContain(`href="${back}"`);
+    const again = await t.app.request(pathOf(started.body.url), { method: "POST" });
+    expect(await again.text()).toContain("already completed");
+    expect(await balanceOf(buyer.user.uuid)).toBe(500);
+    const self = await t.request("GET", `${M}/api/v1/token-accounts/self`, { token: buyer.token });
+    expect(self.body.balance).toBe(500);
+    const credits = await t.db
+      .select()
+      .from(schema.tokenTransactions)
+      .where(eq(schema.tokenTransactions.referenceId, started.body.id));
+    expect(credits).toHaveLength(1);
+    expect((await t.app.request(pathOf(started.body.url))).status).toBe(200);
+
+    // A bought product is retired, not deleted.
+    const del = await t.request("DELETE", `${P}/api/v1/products/${p.id}`, { token: admin.token });
+    expect(del.status).toBe(409);
+    expect(del.body.message).toBe(PRODUCT_IN_USE);
+  });
+
+  it("refuses checkouts that cannot sell anything, and callers who are not signed in", async () => {
+    const noBundle = await product();
+    const buyer = await t.createUser();
+    const r1 = await t.request("POST", `${P}/api/v1/products/${noBundle.id}/checkout`, { token: buyer.token });
+    expect(r1.status).toBe(409);
+    expect(r1.body.message).toBe(NO_BUNDLE);
+    const plan = await product({ paymentType: "recurring", interval: "month", level: "pro" });
+    const r2 = await t.request("POST", `${P}/api/v1/products/${plan.id}/checkout`, { token: buyer.token });
+    expect(r2.status).toBe(409);
+    expect(r2.body.message).toBe(NOT_ONE_TIME);
+    const retired = await bundleProduct(10);
+    await t.request("PATCH", `${P}/api/v1/products/${retired.id}`, { token: admin.token, body: { active: false } });
+    const r3 = await t.request("POST", `${P}/api/v1/products/${retired.id}/checkout`, { token: buyer.token });
+    expect(r3.status).toBe(409);
+    expect(r3.body.message).toBe(NOT_FOR_SALE);
+    expect((await t.request("POST", `${P}/api/v1/products/${retired.id}/checkout`)).status).toBe(401);
+    const missing = crypto.randomUUID();
+    expect((await t.request("POST", `${P}/api/v1/products/${missing}/checkout`, { token: buyer.token })).status).toBe(
+      404,
+    );
+    expect((await t.request("POST", `${P}/api/v1/products/x/checkout`, { token: buyer.token })).status).toBe(400);
+    expect(await t.db.$count(schema.paymentCheckouts, eq(schema.paymentCheckouts.userUuid, buyer.user.uuid))).toBe(0);
+    expect((await t.app.request(`${P}/local-checkout/${crypto.randomUUID()}`)).status).toBe(404);
+  });
+});

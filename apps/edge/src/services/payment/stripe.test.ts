@@ -1,0 +1,407 @@
+import { schema } from "@booth/db";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultConfig } from "../../deps.ts";
+import { createTestApp, type TestApp } from "../../testing.ts";
+import { SIGNATURE_INVALID, SIGNATURE_TOO_OLD, STRIPE_WEBHOOK_UNCONFIGURED } from "./stripe.ts";
+import { ALREADY_SUBSCRIBED, NO_BILLING_ACCOUNT } from "./subscriptions.routes.ts";
+import { signedStripeEvent, startFakeStripe } from "./testing.ts";
+
+// The Stripe path end to end against a local fake of Stripe's API: checkout, then the signed webhooks that complete it.
+const SECRET = "whsec_test_booth";
+let t: TestApp;
+let fake: Awaited<ReturnType<typeof startFakeStripe>>;
+let admin: Awaited<ReturnType<TestApp["createUser"]>>;
+let staff: Awaited<ReturnType<TestApp["createUser"]>>;
+beforeAll(async () => {
+  fake = await startFakeStripe();
+  t = await createTestApp({
+    config: {
+      ...defaultConfig,
+      providers: { spotifyApiUrl: "http://127.0.0.1:9", appleMusicApiUrl: "http://127.0.0.1:9" },
+      payments: { stripeSecretKey: "sk_test_booth", stripeWebhookSecret: SECRET, stripeApiUrl: fake.url },
+    },
+  });
+  admin = await t.createUser({ roles: ["user", "admin"] });
+  staff = await t.createUser({ roles: ["user", "staff"] });
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+
+const P = "/api/payment-service";
+const M = "/api/merch-service";
+const nowSeconds = () => Math.floor(t.clock.now().getTime() / 1000);
+let eventCounter = 0;
+
+async function deliver(type: string, object: Record<string, unknown>, options: { id?: string; created?: number } = {}) {
+  const event = await signedStripeEvent(SECRET, {
+    id: options.id ?? `evt_test_${++eventCounter}`,
+    type,
+    created: options.created ?? nowSeconds(),
+    object,
+  });
+  return post(event.payload, event.signature);
+}
+const post = (payload: string, signature: string) =>
+  t.request("POST", `${P}/webhook/stripe`, {
+    body: payload,
+    headers: { "content-type": "application/json", "stripe-signature": signature },
+  });
+
+async function tokenProduct(tokens: number) {
+  const p = await t.request("POST", `${P}/api/v1/products`, {
+    token: admin.token,
+    body: { name: `${tokens} tokens`, priceCents: 999 },
+  });
+  await t.request("POST", `${M}/api/v1/token-bundles`, {
+    token: admin.token,
+    body: { productId: p.body.id, name: `${tokens} tokens`, tokens },
+  });
+  return p.body as { id: string };
+}
+async function balanceOf(userUuid: string) {
+  const [row] = await t.db.select().from(schema.tokenAccounts).where(eq(schema.tokenAccounts.userUuid, userUuid));
+  return row?.balance ?? 0;
+}
+async function checkoutFor(tokens: number) {
+  const p = await tokenProduct(tokens);
+  const buyer = await t.createUser();
+  const started = await t.request("POST", `${P}/api/v1/products/${p.id}/checkout`, { token: buyer.token });
+  expect(started.status).toBe(201);
+  const [row] = await t.db
+    .select()
+    .from(schema.paymentCheckouts)
+    .where(eq(schema.paymentCheckouts.id, started.body.id));
+  const session = {
+    id: row?.providerSessionId,
+    object: "checkout.session",
+    client_reference_id: started.body.id,
+    payment_status: "paid",
+    status: "complete",
+  };
+  return { buyer, started: started.body, session };
+}
+
+describe("token purchase through Stripe", () => {
+  it("starts a Stripe checkout session for the buyer's Stripe customer", async () => {
+    const p = await tokenProduct(1200);
+    const buyer = await t.createUser();
+    const res = await t.request("POST", `${P}/api/v1/products/${p.id}/checkout`, { token: buyer.token });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ provider: "stripe", status: "open", tokens: 1200, amountCents: 999 });
+    expect(res.body.url).toMatch(/^https:\/\/checkout\.stripe\.test\//);
+    const customer = fake.requests.find((r) => r.path === "/v1/customers");
+    expect(customer?.auth).toBe("Bearer sk_test_booth");
+    expect(customer?.params.get("metadata[userUuid]")).toBe(buyer.user.uuid);
+    const session = fake.requests.filter((r) => r.path === "/v1/checkout/sessions").at(-1);
+    expect(session?.params.get("mode")).toBe("payment");
+    expect(session?.params.get("client_reference_id")).toBe(res.body.id);
+    expect(session?.params.get("line_items[0][price_data][unit_amount]")).toBe("999");
+    // The second checkout reuses the customer.
+    await t.request("POST", `${P}/api/v1/products/${p.id}/checkout`, { token: buyer.token });
+    expect(fake.requests.filter((r) => r.path === "/v1/customers")).toHaveLength(1);
+    // The local test checkout does not exist while Stripe is configured.
+    expect((await t.app.request(`${P}/local-checkout/${res.body.id}`)).status).toBe(404);
+    expect((await t.app.request(`${P}/local-checkout/${res.body.id}`, { method: "POST" })).status).toBe(404);
+  });
+
+  it("answers 502 when Stripe refuses, leaving no checkout behind", async () => {
+    const p = await tokenProduct(10);
+    const buyer = await t.createUser();
+    await t.request("POST", `${P}/api/v1/products/${p.id}/checkout`, { token: buyer.token }); // creates the customer
+    fake.state.failNext = true;
+    const res = await t.request("POST", `${P}/api/v1/products/${p.id}/checkout`, { token: buyer.token });
+    expect(res.status).toBe(502);
+    expect(res.body.message).toContain("declined by the fake");
+    expect(await t.db.$count(schema.paymentCheckouts, eq(schema.paymentCheckouts.userUuid, buyer.user.uuid))).toBe(1);
+  });
+
+  it("credits the tokens once when the completed-checkout event is delivered twice at the same time", async () => {
+    const { buyer, started, session } = await checkoutFor(700);
+    const event = await signedStripeEvent(SECRET, {
+      id: "evt_concurrent_1",
+      type: "checkout.session.completed",
+      created: nowSeconds(),
+      object: session,
+    });
+    const [a, b] = await Promise.all([post(event.payload, event.signature), post(event.payload, event.signature)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect([a.body.duplicate, b.body.duplicate].sort()).toEqual([false, true]);
+    expect(await balanceOf(buyer.user.uuid)).toBe(700);
+    // Redelivered later, and the same session reported by another event: still once.
+    expect((await post(event.payload, event.signature)).body).toMatchObject({ duplicate: true, handled: false });
+    expect((await deliver("checkout.session.async_payment_succeeded", session)).body).toMatchObject({
+      duplicate: false,
+      handled: false,
+    });
+    expect(await balanceOf(buyer.user.uuid)).toBe(700);
+    const [row] = await t.db.select().from(schema.paymentCheckouts).where(eq(schema.paymentCheckouts.id, started.id));
+    expect(row?.status).toBe("completed");
+    const self = await t.request("GET", `${M}/api/v1/token-accounts/self`, { token: buyer.token });
+    expect(self.body.balance).toBe(700);
+  });
+
+  it("waits for delayed payments: an unpaid completed session credits nothing until the payment succeeds", async () => {
+    const { buyer, session } = await checkoutFor(40);
+    expect((await deliver("checkout.session.completed", { ...session, payment_status: "unpaid" })).body.handled).toBe(
+      false,
+    );
+    expect(await balanceOf(buyer.user.uuid)).toBe(0);
+    expect((await deliver("checkout.session.async_payment_succeeded", session)).body.handled).toBe(true);
+    expect(await balanceOf(buyer.user.uuid)).toBe(40);
+  });
+
+  it("refuses a bad signature, an old timestamp and a changed body, changing nothing", async () => {
+    const { buyer, started, session } = await checkoutFor(300);
+    const good = await signedStripeEvent(SECRET, {
+      id: "evt_tamper_1",
+      type: "checkout.session.completed",
+      created: nowSeconds(),
+      object: session,
+    });
+    const forged = await signedStripeEvent("whsec_someone_else", {
+      id: "evt_tamper_1",
+      type: "checkout.session.completed",
+      created: nowSeconds(),
+      object: session,
+    });
+    const badSignature = await post(forged.payload, forged.signature);
+    expect(badSignature.status).toBe(401);
+    expect(badSignature.body.message).toBe(SIGNATURE_INVALID);
+
+    const old = await signedStripeEvent(
+      SECRET,
+      { id: "evt_tamper_1", type: "checkout.session.completed", created: nowSeconds() - 600, object: session },
+      nowSeconds() - 600,
+    );
+    const tooOld = await post(old.payload, old.signature);
+    expect(tooOld.status).toBe(401);
+    expect(tooOld.body.message).toBe(SIGNATURE_TOO_OLD);
+
+    const changed = good.payload.replace(`"id": "evt_tamper_1"`, `"id": "evt_tamper_2"`);
+    expect(changed).not.toBe(good.payload);
+    const changedBody = await post(changed, good.signature);
+    expect(changedBody.status).toBe(401);
+    // Whitespace counts too: the signature covers the exact bytes.
+    expect((await post(JSON.stringify(JSON.parse(good.payload)), good.signature)).status).toBe(401);
+
+    const noHeader = await t.request("POST", `${P}/webhook/stripe`, { body: JSON.parse(good.payload) });
+    expect(noHeader.status).toBe(400);
+    expect((await post("not json", good.signature)).status).toBe(401);
+
+    expect(await balanceOf(buyer.user.uuid)).toBe(0);
+    expect(
+      await t.db.$count(schema.paymentWebhookEvents, eq(schema.paymentWebhookEvents.eventId, "evt_tamper_1")),
+    ).toBe(0);
+    const [row] = await t.db.select().from(schema.paymentCheckouts).where(eq(schema.paymentCheckouts.id, started.id));
+    expect(row?.status).toBe("open");
+    // The genuine one still works afterwards.
+    expect((await post(good.payload, good.signature)).status).toBe(200);
+    expect(await balanceOf(buyer.user.uuid)).toBe(300);
+  });
+
+  it("records events it does not act on, and ignores sessions it did not start", async () => {
+    const res = await deliver("invoice.paid", { id: "in_1", object: "invoice" });
+    expect(res.body).toMatchObject({ received: true, handled: false, duplicate: false });
+    const stranger = await deliver("checkout.session.completed", {
+      id: "cs_elsewhere",
+      client_reference_id: crypto.randomUUID(),
+      payment_status: "paid",
+    });
+    expect(stranger.body.handled).toBe(false);
+    const junk = await deliver("customer.subscription.updated", { id: "sub_x", status: "bogus" });
+    expect(junk.status).toBe(400);
+  });
+
+  it("expires a checkout whose session expired", async () => {
+    const { buyer, started, session } = await checkoutFor(5);
+    expect((await deliver("checkout.session.expired", { ...session, status: "expired" })).body.handled).toBe(true);
+    expect((await deliver("checkout.session.completed", session)).body.handled).toBe(false);
+    const [row] = await t.db.select().from(schema.paymentCheckouts).where(eq(schema.paymentCheckouts.id, started.id));
+    expect(row?.status).toBe("expired");
+    expect(await balanceOf(buyer.user.uuid)).toBe(0);
+  });
+});
+
+describe("subscriptions through Stripe", () => {
+  it("a subscription created, renewed and cancelled through webhooks shows in /subscription and in the count", async () => {
+    const avatar = await t.request("POST", `${M}/avatars`, {
+      token: admin.token,
+      body: { slug: "gold-fox", name: "Gold fox", avatarStatus: "SUBSCRIBER_ONLY" },
+    });
+    expect(avatar.status).toBe(201);
+    const plan = await t.request("POST", `${P}/api/v1/products`, {
+      token: admin.token,
+      body: { name: "Booth Pro", priceCents: 499, paymentType: "recurring", interval: "month", level: "pro" },
+    });
+    const listed = await t.request("GET", `${P}/subscription/products`);
+    expect(listed.body.map((p: { id: string }) => p.id)).toContain(plan.body.id);
+
+    const fan = await t.createUser();
+    const started = await t.request("POST", `${P}/subscription/checkout/${plan.body.id}`, { token: fan.token });
+    expect(started.status).toBe(201);
+    expect(started.body).toMatchObject({ mode: "subscription", provider: "stripe", tokens: null });
+    const sent = fake.requests.filter((r) => r.path === "/v1/checkout/sessions").at(-1);
+    expect(sent?.params.get("mode")).toBe("subscription");
+    expect(sent?.params.get("line_items[0][price_data][recurring][interval]")).toBe("month");
+    expect(sent?.params.get("subscription_data[metadata][userUuid]")).toBe(fan.user.uuid);
+    const customer = sent?.params.get("customer");
+
+    const t0 = nowSeconds();
+    const month = 30 * 86400;
+    const sub = (over: Record<string, unknown>) => ({
+      id: "sub_fan_1",
+      object: "subscription",
+      customer,
+      status: "active",
+      cancel_at_period_end: false,
+      canceled_at: null,
+      start_date: t0,
+      metadata: { userUuid: fan.user.uuid, productId: plan.body.id, region: "GB" },
+      items: { data: [{ current_period_start: t0, current_period_end: t0 + month, price: { id: "price_x" } }] },
+      ...over,
+    });
+    const mine = () => t.request("GET", `${P}/subscription`, { token: fan.token });
+    const count = (query: Record<string, string> = {}) =>
+      t.request("GET", `${P}/subscription/count`, { token: staff.token, query });
+    const worn = async () => (await t.request("GET", `${M}/avatars/gold-fox/${fan.user.uuid}`)).body.allowed as boolean;
+
+    expect((await mine()).body).toMatchObject({ subscribed: false, subscription: null, subscriptions: [] });
+    expect(await worn()).toBe(false);
+    const before = (await count()).body.count;
+
+    expect((await deliver("customer.subscription.created", sub({}))).body.handled).toBe(true);
+    const created = (await mine()).body;
+    expect(created).toMatchObject({ subscribed: true, level: "pro" });
+    expect(created.subscription).toMatchObject({ status: "active", active: true, renewals: 0, region: "GB" });
+    expect(await worn()).toBe(true);
+    expect((await count()).body.count).toBe(before + 1);
+    expect((await count({ level: "pro", region: "gb" })).body.count).toBeGreaterThanOrEqual(1);
+    expect((await count({ level: "nobody" })).body.count).toBe(0);
+
+    // The renewal: a new period (the clock moves on a little; the periods are Stripe's).
+    t.clock.advance(100);
+    const renewedSub = sub({
+      items: {
+        data: [{ current_period_start: t0 + month, current_period_end: t0 + 2 * month, price: { id: "price_x" } }],
+      },
+    });
+    expect((await deliver("customer.subscription.updated", renewedSub)).body.handled).toBe(true);
+    const renewed = (await mine()).body.subscription;
+    expect(renewed).toMatchObject({ status: "active", renewals: 1 });
+    expect(renewed.currentPeriodEnd).toBe(new Date((t0 + 2 * month) * 1000).toISOString());
+
+    // A late, older event changes nothing.
+    await deliver("customer.subscription.updated", sub({ status: "past_due" }), { created: t0 + 50 });
+    expect((await mine()).body.subscription.status).toBe("active");
+
+    // The cancellation.
+    t.clock.advance(100);
+    const cancelledAt = nowSeconds();
+    const deleted = await deliver(
+      "customer.subscription.deleted",
+      sub({ status: "canceled", canceled_at: cancelledAt, ended_at: cancelledAt }),
+    );
+    expect(deleted.body.handled).toBe(true);
+    const ended = (await mine()).body;
+    expect(ended).toMatchObject({ subscribed: false, level: null });
+    expect(ended.subscription).toMatchObject({ status: "canceled", active: false, renewals: 1 });
+    expect(ended.subscription.endedAt).toBe(t.clock.now().toISOString());
+    expect(await worn()).toBe(false);
+    expect((await count()).body.count).toBe(before);
+    // It still counts for the time it was in force.
+    const during = await count({
+      startDate: new Date((t0 + 10) * 1000).toISOString(),
+      endDate: new Date((t0 + 20) * 1000).toISOString(),
+      level: "pro",
+    });
+    expect(during.body.count).toBe(1);
+
+    // Staff and the user see it by user id; others may not.
+    const byUser = await t.request("GET", `${P}/subscription/user/${fan.user.uuid}`, { token: staff.token });
+    expect(byUser.body.subscriptions).toHaveLength(1);
+    expect((await t.request("GET", `${P}/subscription/user/${fan.user.uuid}`, { token: fan.token })).status).toBe(200);
+  });
+
+  it("keeps a subscriber from subscribing twice, and links the billing portal", async () => {
+    const plan = await t.request("POST", `${P}/api/v1/products`, {
+      token: admin.token,
+      body: { name: "Booth Plus", priceCents: 299, paymentType: "recurring", interval: "year", level: "plus" },
+    });
+    const fan = await t.createUser();
+    const noAccount = await t.request("POST", `${P}/subscription/portal`, { token: fan.token });
+    expect(noAccount.status).toBe(404);
+    expect(noAccount.body.message).toBe(NO_BILLING_ACCOUNT);
+    await t.request("POST", `${P}/subscription/checkout/${plan.body.id}`, { token: fan.token });
+    const [customer] = await t.db
+      .select()
+      .from(schema.paymentCustomers)
+      .where(and(eq(schema.paymentCustomers.userUuid, fan.user.uuid), eq(schema.paymentCustomers.provider, "stripe")));
+    await deliver("customer.subscription.created", {
+      id: "sub_plus_1",
+      customer: customer?.customerId,
+      status: "active",
+      metadata: {},
+      items: { data: [{ current_period_end: nowSeconds() + 86400, price: { id: "price_unknown" } }] },
+    });
+    const state = (await t.request("GET", `${P}/subscription`, { token: fan.token })).body;
+    expect(state.subscribed).toBe(true);
+    const again = await t.request("POST", `${P}/subscription/checkout/${plan.body.id}`, { token: fan.token });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe(ALREADY_SUBSCRIBED);
+    const portal = await t.request("POST", `${P}/subscription/portal`, { token: fan.token });
+    expect(portal.status).toBe(200);
+    expect(portal.body).toMatchObject({ provider: "stripe", url: expect.stringMatching(/^https:\/\/billing\.stripe/) });
+    expect(fake.requests.at(-1)?.params.get("customer")).toBe(customer?.customerId);
+  });
+
+  it("guards the subscription routes", async () => {
+    const user = await t.createUser();
+    const other = await t.createUser();
+    expect((await t.request("GET", `${P}/subscription`)).status).toBe(401);
+    expect((await t.request("GET", `${P}/subscription/count`)).status).toBe(401);
+    expect((await t.request("GET", `${P}/subscription/count`, { token: user.token })).status).toBe(403);
+    const bad = await t.request("GET", `${P}/subscription/count`, {
+      token: staff.token,
+      query: { startDate: "2026-07-01", endDate: "2026-06-01" },
+    });
+    expect(bad.status).toBe(400);
+    expect(
+      (await t.request("GET", `${P}/subscription/count`, { token: staff.token, query: { startDate: "yesterday" } }))
+        .status,
+    ).toBe(400);
+    expect((await t.request("GET", `${P}/subscription/user/${other.user.uuid}`, { token: user.token })).status).toBe(
+      403,
+    );
+    expect((await t.request("GET", `${P}/subscription/user/${other.user.uuid}`)).status).toBe(401);
+    expect((await t.request("GET", `${P}/subscription/user/nope`, { token: staff.token })).status).toBe(400);
+    expect(
+      (await t.request("GET", `${P}/subscription/user/${crypto.randomUUID()}`, { token: staff.token })).status,
+    ).toBe(404);
+    expect((await t.request("POST", `${P}/subscription/portal`)).status).toBe(401);
+    expect((await t.request("POST", `${P}/subscription/checkout/${crypto.randomUUID()}`)).status).toBe(401);
+    expect(
+      (await t.request("POST", `${P}/subscription/checkout/${crypto.randomUUID()}`, { token: user.token })).status,
+    ).toBe(404);
+    const oneTime = await tokenProduct(1);
+    expect((await t.request("POST", `${P}/subscription/checkout/${oneTime.id}`, { token: user.token })).status).toBe(
+      409,
+    );
+  });
+
+  it("answers 503 naming the setting when the webhook secret is not configured", async () => {
+    const bare = await createTestApp();
+    try {
+      const res = await bare.request("POST", `${P}/webhook/stripe`, {
+        body: "{}",
+        headers: { "content-type": "application/json", "stripe-signature": "t=1,v1=abc" },
+      });
+      expect(res.status).toBe(503);
+      expect(res.body.message).toBe(STRIPE_WEBHOOK_UNCONFIGURED);
+    } finally {
+      await bare.close();
+    }
+  });
+});

@@ -1,0 +1,487 @@
+import { schema } from "@booth/db";
+import { count, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../testing.ts";
+
+let t: TestApp;
+type Account = Awaited<ReturnType<TestApp["createUser"]>>;
+let admin: Account;
+let staff: Account;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.createUser({ roles: ["user", "admin"] });
+  staff = await t.createUser({ roles: ["user", "staff"] });
+});
+afterAll(() => t.close());
+
+const R = "/api/room-service";
+const tag = () => crypto.randomUUID().slice(0, 8);
+
+async function insertRoom(ownerUuid: string, extra: Partial<typeof schema.rooms.$inferInsert> = {}) {
+  const slug = `room-${tag()}`;
+  const [room] = await t.db
+    .insert(schema.rooms)
+    .values({ slug, name: slug, ownerUuid, ...extra })
+    .returning();
+  return room!;
+}
+
+async function grant(roomUuid: string, userUuid: string, role: "owner" | "coOwner" | "moderator") {
+  await t.db.insert(schema.roomUserRoles).values({ roomUuid, userUuid, role });
+}
+
+async function createCommunity(body: Record<string, unknown> = {}) {
+  const res = await t.request("POST", `${R}/admin/communities`, {
+    token: admin.token,
+    body: { name: `Community ${tag()}`, ...body },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: string; slug: string; [k: string]: unknown };
+}
+
+const communityCount = async () => (await t.db.select({ n: count() }).from(schema.communities))[0]!.n;
+const membersOf = async (id: string) =>
+  (
+    await t.db
+      .select({ u: schema.communityMembers.userUuid })
+      .from(schema.communityMembers)
+      .where(eq(schema.communityMembers.communityId, id))
+  ).map((r) => r.u);
+const roomsOf = async (id: string) =>
+  (
+    await t.db
+      .select({ r: schema.communityRooms.roomUuid })
+      .from(schema.communityRooms)
+      .where(eq(schema.communityRooms.communityId, id))
+  ).map((r) => r.r);
+
+describe("admin communities (nestjsx/crud)", () => {
+  it("creates a community: admins only, slug from the name, the creator as its admin", async () => {
+    const name = `Lo-Fi Lovers ${tag()}`;
+    const res = await t.request("POST", `${R}/admin/communities`, {
+      token: admin.token,
+      body: { name, description: "Chill beats", imageUrl: "https://img.example/lofi.png" },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      name,
+      slug: name.toLowerCase().replace(/ /g, "-"),
+      description: "Chill beats",
+      isPublic: true,
+      createdBy: admin.user.uuid,
+      memberCount: 0,
+      roomCount: 0,
+    });
+    const again = await t.request("POST", `${R}/admin/communities`, { token: admin.token, body: { name } });
+    expect(again.body.slug).toBe(`${res.body.slug}-2`);
+
+    const before = await communityCount();
+    const user = await t.createUser();
+    expect((await t.request("POST", `${R}/admin/communities`, { body: { name: "Nope" } })).status).toBe(401);
+    expect(
+      (await t.request("POST", `${R}/admin/communities`, { token: user.token, body: { name: "Nope" } })).status,
+    ).toBe(403);
+    expect(
+      (await t.request("POST", `${R}/admin/communities`, { token: staff.token, body: { name: "Nope" } })).status,
+    ).toBe(403);
+    for (const body of [
+      { name: "x" },
+      { name: "Nul\u0000name" },
+      { name: "Good name", imageUrl: "javascript:alert(1)" },
+      { name: "Good name", extra: 1 },
+      { name: "Good name", slug: "Not A Slug!" },
+      { name: "Good name", slug: "00000000-0000-4000-8000-000000000000" },
+      { name: "Good name", slug: res.body.slug },
+    ]) {
+      const bad = await t.request("POST", `${R}/admin/communities`, { token: admin.token, body });
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+    }
+    const unknownOwner = await t.request("POST", `${R}/admin/communities`, {
+      token: admin.token,
+      body: { name: "Good name", createdBy: crypto.randomUUID() },
+    });
+    expect(unknownOwner.status).toBe(404);
+    expect(await communityCount()).toBe(before);
+  });
+
+  it("creates in bulk, all or none", async () => {
+    const a = `bulk-a-${tag()}`;
+    const res = await t.request("POST", `${R}/admin/communities/bulk`, {
+      token: admin.token,
+      body: {
+        bulk: [
+          { name: "Bulk A", slug: a },
+          { name: "Bulk B", isPublic: false },
+        ],
+      },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.map((c: { slug: string }) => c.slug)[0]).toBe(a);
+    expect(res.body[1].isPublic).toBe(false);
+    const before = await communityCount();
+    const dup = `bulk-dup-${tag()}`;
+    const clash = await t.request("POST", `${R}/admin/communities/bulk`, {
+      token: admin.token,
+      body: {
+        bulk: [
+          { name: "One", slug: dup },
+          { name: "Two", slug: dup },
+        ],
+      },
+    });
+    expect(clash.status).toBe(400);
+    const taken = await t.request("POST", `${R}/admin/communities/bulk`, {
+      token: admin.token,
+      body: { bulk: [{ name: "One more" }, { name: "Two", slug: a }] },
+    });
+    expect(taken.status).toBe(400);
+    expect(
+      (await t.request("POST", `${R}/admin/communities/bulk`, { token: admin.token, body: { bulk: [] } })).status,
+    ).toBe(400);
+    expect(
+      (await t.request("POST", `${R}/admin/communities/bulk`, { token: staff.token, body: { bulk: [{ name: "No" }] } }))
+        .status,
+    ).toBe(403);
+    expect(await communityCount()).toBe(before);
+  });
+
+  it("lists, reads, changes and deletes; staff may read only", async () => {
+    const marker = tag();
+    const one = await createCommunity({ name: `Zeta ${marker}` });
+    await createCommunity({ name: `Alpha ${marker}` });
+    const list = await t.request("GET", `${R}/admin/communities`, {
+      token: staff.token,
+      query: { filter: `name||$cont||${marker}`, sort: "name,ASC", fields: "name,memberCount", limit: 1 },
+    });
+    expect(list.status).toBe(200);
+    expect(list.body).toMatchObject({ count: 1, total: 2, page: 1, pageCount: 2 });
+    expect(list.body.data[0]).toEqual({ id: expect.any(String), name: `Alpha ${marker}`, memberCount: 0 });
+    expect(
+      (await t.request("GET", `${R}/admin/communities`, { query: { filter: "nope||$eq||1" }, token: staff.token }))
+        .status,
+    ).toBe(400);
+    const user = await t.createUser();
+    expect((await t.request("GET", `${R}/admin/communities`, { token: user.token })).status).toBe(403);
+    expect((await t.request("GET", `${R}/admin/communities`)).status).toBe(401);
+
+    const read = await t.request("GET", `${R}/admin/communities/${one.id}`, { token: staff.token });
+    expect(read.body).toMatchObject({ id: one.id, slug: one.slug });
+    expect(
+      (await t.request("GET", `${R}/admin/communities/${crypto.randomUUID()}`, { token: staff.token })).status,
+    ).toBe(404);
+    expect((await t.request("GET", `${R}/admin/communities/not-a-uuid`, { token: staff.token })).status).toBe(400);
+
+    const patched = await t.request("PATCH", `${R}/admin/communities/${one.id}`, {
+      token: admin.token,
+      body: { description: "Now described", isPublic: false },
+    });
+    expect(patched.body).toMatchObject({ name: `Zeta ${marker}`, description: "Now described", isPublic: false });
+    expect(
+      (await t.request("PATCH", `${R}/admin/communities/${one.id}`, { token: staff.token, body: { name: "Staff" } }))
+        .status,
+    ).toBe(403);
+    const other = await createCommunity();
+    const clash = await t.request("PATCH", `${R}/admin/communities/${one.id}`, {
+      token: admin.token,
+      body: { slug: other.slug },
+    });
+    expect(clash.status).toBe(400);
+    expect(clash.body.message).toBe("This community slug is already taken.");
+    expect(
+      (await t.request("PUT", `${R}/admin/communities/${one.id}`, { token: admin.token, body: { description: "x" } }))
+        .status,
+    ).toBe(400);
+    const put = await t.request("PUT", `${R}/admin/communities/${one.id}`, {
+      token: admin.token,
+      body: { name: "Replaced name" },
+    });
+    expect(put.body).toMatchObject({ name: "Replaced name", slug: one.slug, description: "Now described" });
+    expect(
+      (
+        await t.request("PUT", `${R}/admin/communities/${crypto.randomUUID()}`, {
+          token: admin.token,
+          body: { name: "Ghost" },
+        })
+      ).status,
+    ).toBe(404);
+
+    expect((await t.request("DELETE", `${R}/admin/communities/${one.id}`, { token: staff.token })).status).toBe(403);
+    expect((await t.request("DELETE", `${R}/admin/communities/${one.id}`, { token: admin.token })).status).toBe(204);
+    expect((await t.request("DELETE", `${R}/admin/communities/${one.id}`, { token: admin.token })).status).toBe(404);
+  });
+});
+
+describe("reading, joining and leaving", () => {
+  it("finds a community by id or slug; a private one only for its members and admins", async () => {
+    const pub = await createCommunity();
+    const user = await t.createUser();
+    const byId = await t.request("GET", `${R}/communities/${pub.id}`);
+    expect(byId.status).toBe(200);
+    expect(byId.body).toMatchObject({ id: pub.id, joined: false });
+    expect((await t.request("GET", `${R}/communities/${pub.slug.toUpperCase()}`)).body.id).toBe(pub.id);
+    expect((await t.request("GET", `${R}/communities/no-such-community`)).status).toBe(404);
+    expect((await t.request("GET", `${R}/communities/a%00b`)).status).toBe(404);
+    expect((await t.request("GET", `${R}/room-communities/a%00b`)).status).toBe(404);
+    expect((await t.request("GET", `${R}/communities/${crypto.randomUUID()}`)).status).toBe(404);
+
+    const creator = await t.createUser();
+    const priv = await createCommunity({ isPublic: false, createdBy: creator.user.uuid });
+    expect((await t.request("GET", `${R}/communities/${priv.id}`)).status).toBe(404);
+    expect((await t.request("GET", `${R}/communities/${priv.id}`, { token: user.token })).status).toBe(404);
+    expect((await t.request("POST", `${R}/communities/${priv.id}/join`, { token: user.token })).status).toBe(404);
+    expect((await t.request("GET", `${R}/communities/${priv.id}/users`, { token: user.token })).status).toBe(404);
+    expect((await t.request("GET", `${R}/communities/${priv.id}`, { token: creator.token })).status).toBe(200);
+    expect((await t.request("GET", `${R}/communities/${priv.id}`, { token: staff.token })).status).toBe(200);
+    await t.request("PUT", `${R}/communities/${priv.id}/users/${user.user.uuid}`, { token: creator.token });
+    const asMember = await t.request("GET", `${R}/communities/${priv.slug}`, { token: user.token });
+    expect(asMember.body).toMatchObject({ joined: true, memberCount: 1 });
+  });
+
+  it("joins and leaves, idempotently; lists the caller's communities and the members", async () => {
+    const community = await createCommunity();
+    const [a, b] = [await t.createUser({ nickname: `a${tag()}` }), await t.createUser()];
+    expect((await t.request("POST", `${R}/communities/${community.id}/join`)).status).toBe(401);
+    const joined = await t.request("POST", `${R}/communities/${community.slug}/join`, { token: a.token });
+    expect(joined.status).toBe(200);
+    expect(joined.body).toMatchObject({ joined: true, memberCount: 1 });
+    expect(
+      (await t.request("POST", `${R}/communities/${community.id}/join`, { token: a.token })).body.memberCount,
+    ).toBe(1);
+    t.clock.advance(1);
+    await t.request("POST", `${R}/communities/${community.id}/join`, { token: b.token });
+
+    const members = await t.request("GET", `${R}/communities/${community.id}/users`, { query: { limit: 1 } });
+    expect(members.body.total).toBe(2);
+    expect(members.body.data).toEqual([
+      expect.objectContaining({ userUuid: a.user.uuid, nickname: a.profile.nickname, joinedAt: expect.any(String) }),
+    ]);
+    const next = await t.request("GET", `${R}/communities/${community.id}/users`, { query: { limit: 1, offset: 1 } });
+    expect(next.body.data[0].userUuid).toBe(b.user.uuid);
+    expect((await t.request("GET", `${R}/communities/${community.id}/users`, { query: { limit: 0 } })).status).toBe(
+      400,
+    );
+
+    const other = await createCommunity();
+    t.clock.advance(1);
+    await t.request("POST", `${R}/communities/${other.id}/join`, { token: a.token });
+    const mine = await t.request("GET", `${R}/user-communities`, { token: a.token });
+    expect(mine.body.total).toBe(2);
+    expect(mine.body.data.map((c: { id: string }) => c.id)).toEqual([other.id, community.id]);
+    expect((await t.request("GET", `${R}/user-communities`)).status).toBe(401);
+
+    expect((await t.request("POST", `${R}/communities/${community.id}/leave`)).status).toBe(401);
+    expect((await t.request("POST", `${R}/communities/${community.id}/leave`, { token: a.token })).status).toBe(204);
+    expect((await t.request("POST", `${R}/communities/${community.id}/leave`, { token: a.token })).status).toBe(204);
+    expect(await membersOf(community.id)).toEqual([b.user.uuid]);
+  });
+
+  it("adds and removes members: the community's creator or staff; members may remove themselves", async () => {
+    const creator = await t.createUser();
+    const community = await createCommunity({ createdBy: creator.user.uuid });
+    const [member, stranger] = [await t.createUser(), await t.createUser()];
+    const put = (token: string | undefined, userUuid: string) =>
+      t.request("PUT", `${R}/communities/${community.id}/users/${userUuid}`, { token });
+    const del = (token: string | undefined, userUuid: string) =>
+      t.request("DELETE", `${R}/communities/${community.id}/users/${userUuid}`, { token });
+    expect((await put(undefined, member.user.uuid)).status).toBe(401);
+    expect((await put(stranger.token, member.user.uuid)).status).toBe(403);
+    expect((await put(creator.token, crypto.randomUUID())).status).toBe(404);
+    expect((await put(creator.token, "not-a-uuid")).status).toBe(400);
+    expect(await membersOf(community.id)).toEqual([]);
+    const added = await put(creator.token, member.user.uuid);
+    expect(added.status).toBe(200);
+    expect(added.body).toMatchObject({ communityId: community.id, userUuid: member.user.uuid });
+    expect((await put(staff.token, stranger.user.uuid)).status).toBe(200);
+
+    expect((await del(stranger.token, member.user.uuid)).status).toBe(403);
+    expect((await del(creator.token, member.user.uuid)).status).toBe(204);
+    expect((await del(creator.token, member.user.uuid)).status).toBe(404);
+    expect((await del(stranger.token, stranger.user.uuid)).status).toBe(204);
+    expect(await membersOf(community.id)).toEqual([]);
+  });
+});
+
+describe("rooms in communities", () => {
+  it("a room's owner or co-owner adds it to a public community; others may not", async () => {
+    const community = await createCommunity();
+    const [owner, coOwner, mod, stranger] = [
+      await t.createUser(),
+      await t.createUser(),
+      await t.createUser(),
+      await t.createUser(),
+    ];
+    const room = await insertRoom(owner.user.uuid);
+    const second = await insertRoom(owner.user.uuid);
+    await grant(second.uuid, coOwner.user.uuid, "coOwner");
+    await grant(room.uuid, mod.user.uuid, "moderator");
+    const path = `${R}/communities/${community.id}/rooms/${room.uuid}`;
+    expect((await t.request("PUT", path)).status).toBe(401);
+    expect((await t.request("PUT", path, { token: stranger.token })).status).toBe(403);
+    expect((await t.request("PUT", path, { token: mod.token })).body.message).toBe(
+      "Only the room's owner or co-owners may add it to a community.",
+    );
+    expect(
+      (await t.request("PUT", `${R}/communities/${community.id}/rooms/${crypto.randomUUID()}`, { token: owner.token }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await t.request("PUT", `${R}/communities/nope-nope/rooms/${room.uuid}`, { token: owner.token })).status,
+    ).toBe(404);
+    expect(await roomsOf(community.id)).toEqual([]);
+    const added = await t.request("PUT", path, { token: owner.token });
+    expect(added.status).toBe(201);
+    expect(added.body).toMatchObject({ communityId: community.id, roomUuid: room.uuid });
+    expect((await t.request("PUT", path, { token: owner.token })).status).toBe(200);
+    // The spec's short form, with the room's slug.
+    const viaAlias = await t.request("POST", `${R}/communities/${community.slug}/${second.slug}`, {
+      token: coOwner.token,
+    });
+    expect(viaAlias.status).toBe(201);
+    expect((await roomsOf(community.id)).sort()).toEqual([room.uuid, second.uuid].sort());
+    expect((await t.request("GET", `${R}/communities/${community.id}`)).body.roomCount).toBe(2);
+  });
+
+  it("private communities take rooms only from their admins", async () => {
+    const creator = await t.createUser();
+    const member = await t.createUser();
+    const community = await createCommunity({ isPublic: false, createdBy: creator.user.uuid });
+    await t.request("PUT", `${R}/communities/${community.id}/users/${member.user.uuid}`, { token: creator.token });
+    const memberRoom = await insertRoom(member.user.uuid);
+    const creatorRoom = await insertRoom(creator.user.uuid);
+    const outsider = await t.createUser();
+    const outsiderRoom = await insertRoom(outsider.user.uuid);
+    const add = (token: string, uuid: string) =>
+      t.request("PUT", `${R}/communities/${community.id}/rooms/${uuid}`, { token });
+    expect((await add(outsider.token, outsiderRoom.uuid)).status).toBe(404);
+    const refused = await add(member.token, memberRoom.uuid);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe("Only this community's admins may add rooms to a private community.");
+    // Running the community is not owning the room.
+    expect((await add(creator.token, memberRoom.uuid)).status).toBe(403);
+    expect((await add(creator.token, creatorRoom.uuid)).status).toBe(201);
+    expect((await add(staff.token, memberRoom.uuid)).status).toBe(201);
+  });
+
+  it("lists public rooms to all, hidden ones to those who run them and staff", async () => {
+    const community = await createCommunity();
+    const owner = await t.createUser();
+    const mod = await t.createUser();
+    const open = await insertRoom(owner.user.uuid);
+    const unlisted = await insertRoom(owner.user.uuid, { unlisted: true });
+    const privateRoom = await insertRoom(owner.user.uuid, { type: "PRIVATE" });
+    await grant(privateRoom.uuid, mod.user.uuid, "moderator");
+    for (const room of [open, unlisted, privateRoom])
+      expect(
+        (await t.request("PUT", `${R}/communities/${community.id}/rooms/${room.uuid}`, { token: owner.token })).status,
+      ).toBe(201);
+    const uuids = (body: { data: { uuid: string }[] }) => body.data.map((r) => r.uuid).sort();
+    const anyone = await t.request("GET", `${R}/communities/${community.id}/rooms`);
+    expect(anyone.status).toBe(200);
+    expect(anyone.body.total).toBe(1);
+    expect(uuids(anyone.body)).toEqual([open.uuid]);
+    const stranger = await t.createUser();
+    expect(
+      uuids((await t.request("GET", `${R}/communities/${community.id}/rooms`, { token: stranger.token })).body),
+    ).toEqual([open.uuid]);
+    expect(
+      uuids((await t.request("GET", `${R}/communities/${community.id}/rooms`, { token: mod.token })).body),
+    ).toEqual([open.uuid, privateRoom.uuid].sort());
+    expect((await t.request("GET", `${R}/communities/${community.id}/rooms`, { token: owner.token })).body.total).toBe(
+      3,
+    );
+    expect((await t.request("GET", `${R}/communities/${community.id}/rooms`, { token: staff.token })).body.total).toBe(
+      3,
+    );
+    expect((await t.request("GET", `${R}/communities/${community.id}/rooms`, { query: { offset: -1 } })).status).toBe(
+      400,
+    );
+
+    const communities = await t.request("GET", `${R}/room-communities/${open.uuid}`);
+    expect(communities.body.map((c: { id: string }) => c.id)).toEqual([community.id]);
+    expect((await t.request("GET", `${R}/room-communities/${open.slug}`)).body).toHaveLength(1);
+    expect((await t.request("GET", `${R}/room-communities/${crypto.randomUUID()}`)).status).toBe(404);
+  });
+
+  it("room-communities hides private communities from outsiders", async () => {
+    const creator = await t.createUser();
+    const pub = await createCommunity();
+    const priv = await createCommunity({ isPublic: false, createdBy: creator.user.uuid });
+    const room = await insertRoom(creator.user.uuid);
+    for (const c of [pub, priv])
+      await t.request("PUT", `${R}/communities/${c.id}/rooms/${room.uuid}`, { token: creator.token });
+    expect((await t.request("GET", `${R}/room-communities/${room.uuid}`)).body).toHaveLength(1);
+    expect((await t.request("GET", `${R}/room-communities/${room.uuid}`, { token: creator.token })).body).toHaveLength(
+      2,
+    );
+  });
+
+  it("takes rooms out: the community's admins or the room's owners", async () => {
+    const creator = await t.createUser();
+    const community = await createCommunity({ createdBy: creator.user.uuid });
+    const owner = await t.createUser();
+    const stranger = await t.createUser();
+    const rooms = [
+      await insertRoom(owner.user.uuid),
+      await insertRoom(owner.user.uuid),
+      await insertRoom(owner.user.uuid),
+    ];
+    for (const room of rooms)
+      await t.request("PUT", `${R}/communities/${community.id}/rooms/${room.uuid}`, { token: owner.token });
+    const del = (token: string | undefined, uuid: string) =>
+      t.request("DELETE", `${R}/communities/${community.id}/rooms/${uuid}`, { token });
+    expect((await del(undefined, rooms[0]!.uuid)).status).toBe(401);
+    expect((await del(stranger.token, rooms[0]!.uuid)).status).toBe(403);
+    expect((await roomsOf(community.id)).length).toBe(3);
+    expect((await del(creator.token, rooms[0]!.uuid)).status).toBe(204);
+    expect((await del(creator.token, rooms[0]!.uuid)).status).toBe(404);
+    expect((await del(owner.token, rooms[1]!.uuid)).status).toBe(204);
+    expect(
+      (await t.request("DELETE", `${R}/communities/${community.id}/${rooms[2]!.uuid}`, { token: staff.token })).status,
+    ).toBe(204);
+    expect(await roomsOf(community.id)).toEqual([]);
+  });
+});
+
+describe("adding and removing several at once", () => {
+  it("adds rooms and members in one go, or nothing when one of them is refused", async () => {
+    const creator = await t.createUser();
+    const community = await createCommunity({ createdBy: creator.user.uuid });
+    const owner = await t.createUser();
+    const [mine, theirs] = [await insertRoom(creator.user.uuid), await insertRoom(owner.user.uuid)];
+    const [u1, u2] = [await t.createUser(), await t.createUser()];
+    const add = (token: string | undefined, body: unknown) =>
+      t.request("POST", `${R}/communities/${community.id}/add`, { token, body });
+
+    expect((await add(undefined, { roomUuids: [mine.uuid] })).status).toBe(401);
+    expect((await add(creator.token, {})).status).toBe(400);
+    expect((await add(creator.token, { roomUuids: ["nope"] })).status).toBe(400);
+    expect((await add(creator.token, { roomUuids: [mine.uuid, theirs.uuid], userUuids: [u1.user.uuid] })).status).toBe(
+      403,
+    );
+    expect((await add(creator.token, { roomUuids: [mine.uuid, crypto.randomUUID()] })).status).toBe(404);
+    expect((await add(creator.token, { userUuids: [u1.user.uuid, crypto.randomUUID()] })).status).toBe(404);
+    expect((await add(u1.token, { userUuids: [u1.user.uuid, u2.user.uuid] })).status).toBe(403);
+    expect(await roomsOf(community.id)).toEqual([]);
+    expect(await membersOf(community.id)).toEqual([]);
+
+    const done = await add(creator.token, { roomUuids: [mine.uuid], userUuids: [u1.user.uuid, u2.user.uuid] });
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ roomCount: 1, memberCount: 2 });
+    // Anyone may add themselves (and their own rooms) to a public community.
+    const self = await add(owner.token, { roomUuids: [theirs.uuid], userUuids: [owner.user.uuid] });
+    expect(self.body).toMatchObject({ roomCount: 2, memberCount: 3, joined: true });
+
+    const remove = (token: string, body: unknown) =>
+      t.request("POST", `${R}/communities/${community.id}/remove`, { token, body });
+    expect((await remove(u1.token, { userUuids: [u2.user.uuid] })).status).toBe(403);
+    expect((await remove(u1.token, { roomUuids: [mine.uuid] })).status).toBe(403);
+    expect((await roomsOf(community.id)).length).toBe(2);
+    const removed = await remove(creator.token, {
+      roomUuids: [mine.uuid, theirs.uuid],
+      userUuids: [u1.user.uuid, u2.user.uuid],
+    });
+    expect(removed.status).toBe(200);
+    expect(removed.body).toMatchObject({ roomCount: 0, memberCount: 1 });
+    expect((await remove(owner.token, { userUuids: [owner.user.uuid] })).body.memberCount).toBe(0);
+  });
+});

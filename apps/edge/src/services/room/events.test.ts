@@ -1,0 +1,253 @@
+import { schema } from "@booth/db";
+import { count, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../testing.ts";
+
+let t: TestApp;
+type Account = Awaited<ReturnType<TestApp["createUser"]>>;
+let staff: Account;
+beforeAll(async () => {
+  t = await createTestApp();
+  staff = await t.createUser({ roles: ["user", "staff"] });
+});
+afterAll(() => t.close());
+
+const R = "/api/room-service";
+const tag = () => crypto.randomUUID().slice(0, 8);
+const HOUR = 3600;
+/** An ISO time `hours` from the test clock's now. */
+const at = (hours: number) => new Date(t.clock.now().getTime() + hours * HOUR * 1000).toISOString();
+
+async function insertRoom(ownerUuid: string) {
+  const slug = `room-${tag()}`;
+  const [room] = await t.db.insert(schema.rooms).values({ slug, name: slug, ownerUuid }).returning();
+  return room!;
+}
+async function grant(roomUuid: string, userUuid: string, role: "coOwner" | "moderator") {
+  await t.db.insert(schema.roomUserRoles).values({ roomUuid, userUuid, role });
+}
+async function createEvent(token: string, body: Record<string, unknown> = {}) {
+  const res = await t.request("POST", `${R}/events`, {
+    token,
+    body: { name: `Event ${tag()}`, startsAt: at(1), endsAt: at(3), ...body },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: string; slug: string; [k: string]: unknown };
+}
+const eventCount = async () => (await t.db.select({ n: count() }).from(schema.events))[0]!.n;
+
+describe("scheduling events", () => {
+  it("creates an event hosted by the caller, with a unique slug from its name", async () => {
+    const host = await t.createUser();
+    const name = `Friday Night Disco ${tag()}`;
+    const res = await t.request("POST", `${R}/events`, {
+      token: host.token,
+      body: { name, description: "Bring your best", startsAt: at(2), endsAt: at(4) },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      name,
+      slug: name.toLowerCase().replace(/ /g, "-"),
+      hostUuid: host.user.uuid,
+      roomUuid: null,
+      room: null,
+      startsAt: at(2),
+      endsAt: at(4),
+      isLive: false,
+    });
+    const again = await createEvent(host.token, { name });
+    expect(again.slug).toBe(`${res.body.slug}-2`);
+    const symbols = await createEvent(host.token, { name: "♪♪♪" });
+    expect(symbols.slug).toMatch(/^event(-\d+)?$/);
+  });
+
+  it("refuses bad input and changes nothing", async () => {
+    const host = await t.createUser();
+    const taken = await createEvent(host.token);
+    const before = await eventCount();
+    expect(
+      (await t.request("POST", `${R}/events`, { body: { name: "Nope", startsAt: at(1), endsAt: at(2) } })).status,
+    ).toBe(401);
+    const cases: [Record<string, unknown>, string?][] = [
+      [{ name: "x", startsAt: at(1), endsAt: at(2) }],
+      [{ name: "Nul\u0000name", startsAt: at(1), endsAt: at(2) }, "name: must not contain NUL characters"],
+      [{ name: "Backwards", startsAt: at(2), endsAt: at(1) }, "endsAt: must be after startsAt"],
+      [{ name: "Same time", startsAt: at(2), endsAt: at(2) }, "endsAt: must be after startsAt"],
+      [{ name: "Long gone", startsAt: at(-5), endsAt: at(-4) }, "endsAt: must be in the future"],
+      [{ name: "Forever", startsAt: at(1), endsAt: at(24 * 40) }, "endsAt: an event lasts at most 30 days"],
+      [{ name: "Bad time", startsAt: "tomorrow", endsAt: at(2) }],
+      [{ name: "No end", startsAt: at(1) }],
+      [{ name: "No such day", startsAt: "2027-02-29T10:00:00Z", endsAt: "2027-03-01T10:00:00Z" }],
+      [{ name: "Taken", slug: taken.slug, startsAt: at(1), endsAt: at(2) }, "This event slug is already taken."],
+      [{ name: "Bad slug", slug: "Bad Slug", startsAt: at(1), endsAt: at(2) }],
+      [{ name: "Bad image", imageUrl: "ftp://x/y.png", startsAt: at(1), endsAt: at(2) }],
+      [{ name: "Extra", startsAt: at(1), endsAt: at(2), hostUuid: staff.user.uuid }],
+    ];
+    for (const [body, message] of cases) {
+      const res = await t.request("POST", `${R}/events`, { token: host.token, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      if (message) expect([res.body.message].flat()).toContain(message);
+    }
+    expect(await eventCount()).toBe(before);
+  });
+
+  it("in a room, only its moderators and up may schedule one", async () => {
+    const owner = await t.createUser();
+    const mod = await t.createUser();
+    const stranger = await t.createUser();
+    const room = await insertRoom(owner.user.uuid);
+    await grant(room.uuid, mod.user.uuid, "moderator");
+    const before = await eventCount();
+    const refused = await t.request("POST", `${R}/events`, {
+      token: stranger.token,
+      body: { name: "Takeover", roomUuid: room.uuid, startsAt: at(1), endsAt: at(2) },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe("Only the room's moderators and up may schedule events in it.");
+    expect(
+      (
+        await t.request("POST", `${R}/events`, {
+          token: mod.token,
+          body: { name: "Nowhere", roomUuid: crypto.randomUUID(), startsAt: at(1), endsAt: at(2) },
+        })
+      ).status,
+    ).toBe(404);
+    expect(await eventCount()).toBe(before);
+    const event = await createEvent(mod.token, { roomUuid: room.uuid });
+    expect(event).toMatchObject({ roomUuid: room.uuid, room: { uuid: room.uuid, slug: room.slug, name: room.name } });
+    await createEvent(owner.token, { roomUuid: room.uuid });
+  });
+});
+
+describe("reading events", () => {
+  it("reads one by id or slug, lists them and the upcoming ones", async () => {
+    const host = await t.createUser();
+    const room = await insertRoom(host.user.uuid);
+    const later = await createEvent(host.token, { roomUuid: room.uuid, startsAt: at(10), endsAt: at(12) });
+    const soon = await createEvent(host.token, { roomUuid: room.uuid, startsAt: at(1), endsAt: at(2) });
+    const now = await createEvent(host.token, { roomUuid: room.uuid, startsAt: at(-1), endsAt: at(0.5) });
+
+    const byId = await t.request("GET", `${R}/events/${soon.id}`);
+    expect(byId.status).toBe(200);
+    expect(byId.body.slug).toBe(soon.slug);
+    expect((await t.request("GET", `${R}/events/slug/${later.slug}`)).body.id).toBe(later.id);
+    expect((await t.request("GET", `${R}/events/slug/no-such-event`)).status).toBe(404);
+    expect((await t.request("GET", `${R}/events/slug/a%00b`)).status).toBe(404);
+    expect((await t.request("GET", `${R}/events/${crypto.randomUUID()}`)).status).toBe(404);
+    expect((await t.request("GET", `${R}/events/not-a-uuid`)).status).toBe(400);
+
+    const all = await t.request("GET", `${R}/events`, { query: { roomUuid: room.uuid } });
+    expect(all.body.total).toBe(3);
+    expect(all.body.data.map((e: { id: string }) => e.id)).toEqual([later.id, soon.id, now.id]);
+    const paged = await t.request("GET", `${R}/events`, { query: { hostUuid: host.user.uuid, limit: 1, offset: 1 } });
+    expect(paged.body.data.map((e: { id: string }) => e.id)).toEqual([soon.id]);
+    expect((await t.request("GET", `${R}/events`, { query: { roomUuid: "x" } })).status).toBe(400);
+
+    const upcoming = await t.request("GET", `${R}/events/upcoming`, { query: { roomUuid: room.uuid } });
+    expect(upcoming.body.data.map((e: { id: string; isLive: boolean }) => [e.id, e.isLive])).toEqual([
+      [now.id, true],
+      [soon.id, false],
+      [later.id, false],
+    ]);
+    t.clock.advance(2.5 * HOUR);
+    const afterwards = await t.request("GET", `${R}/events/upcoming`, { query: { roomUuid: room.uuid } });
+    expect(afterwards.body).toMatchObject({ total: 1, data: [{ id: later.id }] });
+  });
+});
+
+describe("changing and cancelling events", () => {
+  it("the host, the room's owner or co-owners and staff may change an event; others may not", async () => {
+    const owner = await t.createUser();
+    const coOwner = await t.createUser();
+    const mod = await t.createUser();
+    const stranger = await t.createUser();
+    const room = await insertRoom(owner.user.uuid);
+    await grant(room.uuid, coOwner.user.uuid, "coOwner");
+    await grant(room.uuid, mod.user.uuid, "moderator");
+    const event = await createEvent(mod.token, { roomUuid: room.uuid });
+    const patch = (token: string | undefined, body: unknown) =>
+      t.request("PATCH", `${R}/events/${event.id}`, { token, body });
+
+    expect((await patch(undefined, { name: "Anon" })).status).toBe(401);
+    const refused = await patch(stranger.token, { name: "Stranger" });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe("Only the event's host, the room's owners or staff may change this event.");
+    expect((await patch(mod.token, { name: "By the host" })).body.name).toBe("By the host");
+    expect((await patch(coOwner.token, { description: "By a co-owner" })).body.description).toBe("By a co-owner");
+    expect((await patch(owner.token, { startsAt: at(2), endsAt: at(5) })).body).toMatchObject({
+      startsAt: at(2),
+      endsAt: at(5),
+    });
+    expect((await patch(staff.token, { slug: `staff-${tag()}` })).status).toBe(200);
+    expect(
+      (await t.request("PATCH", `${R}/events/${crypto.randomUUID()}`, { token: staff.token, body: {} })).status,
+    ).toBe(404);
+
+    const before = (await t.db.select().from(schema.events).where(eq(schema.events.id, event.id)))[0];
+    const other = await createEvent(mod.token);
+    for (const body of [
+      { endsAt: at(1) },
+      { name: "" },
+      { slug: other.slug },
+      { startsAt: "2026-13-01T00:00:00Z" },
+      { hostUuid: stranger.user.uuid },
+    ])
+      expect((await patch(owner.token, body)).status, JSON.stringify(body)).toBe(400);
+    // Moving it to a room the caller does not run.
+    const elsewhere = await insertRoom(stranger.user.uuid);
+    expect((await patch(owner.token, { roomUuid: elsewhere.uuid })).status).toBe(403);
+    expect((await patch(owner.token, { roomUuid: crypto.randomUUID() })).status).toBe(404);
+    const after = (await t.db.select().from(schema.events).where(eq(schema.events.id, event.id)))[0];
+    expect(after).toEqual(before);
+
+    const moved = await patch(mod.token, { roomUuid: null });
+    expect(moved.body).toMatchObject({ roomUuid: null, room: null });
+    // Out of the room, its owner no longer has a say.
+    expect((await patch(owner.token, { name: "Owner again" })).status).toBe(403);
+  });
+
+  it("cancels an event: the host or staff, not a stranger", async () => {
+    const host = await t.createUser();
+    const stranger = await t.createUser();
+    const first = await createEvent(host.token);
+    const second = await createEvent(host.token);
+    expect((await t.request("DELETE", `${R}/events/${first.id}`)).status).toBe(401);
+    expect((await t.request("DELETE", `${R}/events/${first.id}`, { token: stranger.token })).status).toBe(403);
+    expect((await t.request("GET", `${R}/events/${first.id}`)).status).toBe(200);
+    expect((await t.request("DELETE", `${R}/events/${first.id}`, { token: host.token })).status).toBe(204);
+    expect((await t.request("DELETE", `${R}/events/${first.id}`, { token: host.token })).status).toBe(404);
+    expect((await t.request("DELETE", `${R}/events/${second.id}`, { token: staff.token })).status).toBe(204);
+    expect((await t.request("GET", `${R}/events/${second.id}`)).status).toBe(404);
+  });
+});
+
+describe("admin events (nestjsx/crud)", () => {
+  it("lists and reads events for staff", async () => {
+    const host = await t.createUser();
+    const room = await insertRoom(host.user.uuid);
+    const marker = tag();
+    const a = await createEvent(host.token, { name: `Admin A ${marker}`, roomUuid: room.uuid });
+    await createEvent(host.token, { name: `Admin B ${marker}` });
+    const list = await t.request("GET", `${R}/admin/events`, {
+      token: staff.token,
+      query: { filter: `name||$cont||${marker}`, sort: "name,ASC", fields: "name,roomUuid", join: "room||slug" },
+    });
+    expect(list.status).toBe(200);
+    expect(list.body).toMatchObject({ count: 2, total: 2, page: 1, pageCount: 1 });
+    expect(list.body.data[0]).toEqual({ id: a.id, name: a.name, roomUuid: room.uuid, room: { slug: room.slug } });
+    expect(list.body.data[1].room).toBeNull();
+    expect(
+      (await t.request("GET", `${R}/admin/events`, { token: staff.token, query: { sort: "nope,ASC" } })).status,
+    ).toBe(400);
+    expect((await t.request("GET", `${R}/admin/events`, { token: host.token })).status).toBe(403);
+    expect((await t.request("GET", `${R}/admin/events`)).status).toBe(401);
+
+    const one = await t.request("GET", `${R}/admin/events/${a.id}`, { token: staff.token });
+    expect(one.body).toMatchObject({ id: a.id, slug: a.slug, hostUuid: host.user.uuid });
+    expect(one.body.room).toBeUndefined();
+    expect((await t.request("GET", `${R}/admin/events/${a.id}`, { token: host.token })).status).toBe(403);
+    expect((await t.request("GET", `${R}/admin/events/${crypto.randomUUID()}`, { token: staff.token })).status).toBe(
+      404,
+    );
+  });
+});

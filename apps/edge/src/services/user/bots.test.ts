@@ -1,0 +1,40 @@
+import { schema } from "@booth/db";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../testing.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const P = "/api/user-service";
+const botOf = (token: string) =>
+  t.request("POST", `${P}/users/sign-up-bot`, {
+    token,
+    body: { nickname: `bot${crypto.randomUUID().slice(0, 6)}` },
+  });
+
+describe("bots", () => {
+  it("are verified when their owner is, so they may chat in public rooms; not otherwise", async () => {
+    const verified = await t.createUser();
+    const made = await botOf(verified.token);
+    expect(made.status).toBe(201);
+    const [bot] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, made.body.user.uuid));
+    expect(bot?.verifiedAt).toBeInstanceOf(Date);
+    expect(bot?.botOwnerUuid).toBe(verified.user.uuid);
+    const service = await t.request("GET", `${P}/profile/${made.body.user.uuid}/service`, {
+      token: await t.serviceToken(),
+    });
+    expect(service.body.verifiedAt).toBeTruthy();
+
+    const unverified = await t.createUser({ verified: false });
+    const theirs = await botOf(unverified.token);
+    expect(theirs.status).toBe(201);
+    const [other] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, theirs.body.user.uuid));
+    expect(other?.verifiedAt).toBeNull();
+    // Nobody signs up a bot without signing in.
+    expect((await t.request("POST", `${P}/users/sign-up-bot`, { body: { nickname: "nobodys" } })).status).toBe(401);
+  });
+});

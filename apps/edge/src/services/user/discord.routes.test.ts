@@ -1,0 +1,231 @@
+import { schema } from "@booth/db";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultConfig } from "../../deps.ts";
+import { FAKE_CREDENTIALS, type FakeProviders, startFakeProviders } from "../../ports/fake-providers.ts";
+import { createTestApp, type TestApp } from "../../testing.ts";
+import { DISCORD_MESSAGES } from "./discord.routes.ts";
+
+let fake: FakeProviders;
+let t: TestApp;
+let bare: TestApp;
+beforeAll(async () => {
+  fake = await startFakeProviders();
+  t = await createTestApp({
+    config: {
+      ...defaultConfig,
+      providers: { ...defaultConfig.providers, ...fake.providers },
+      integrations: fake.integrations,
+    },
+  });
+  bare = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+  await bare.close();
+  await fake.close();
+});
+
+const U = "/api/user-service";
+let n = 0;
+const discordUser = (extra: Partial<{ email: string | null; verified: boolean; global_name: string }> = {}) => {
+  n++;
+  return { id: `${1000000 + n}`, username: `raver${n}`, email: `raver${n}@discord.test`, verified: true, ...extra };
+};
+
+async function discordLinks(userUuid: string) {
+  return t.db
+    .select()
+    .from(schema.providerAccounts)
+    .where(and(eq(schema.providerAccounts.userUuid, userUuid), eq(schema.providerAccounts.provider, "discord")));
+}
+
+describe("POST /auth/discord-auth", () => {
+  it("creates an account on first sign-in and signs the same account in afterwards", async () => {
+    const person = discordUser({ global_name: "DJ Raver" });
+    const first = await t.request("POST", `${U}/auth/discord-auth`, {
+      body: { code: fake.discordCode(person), redirectUri: "https://booth.test/discord" },
+    });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      tokenType: "Bearer",
+      isNewUser: true,
+      user: { email: person.email, roles: ["user"], profile: { nickname: "DJ Raver" } },
+    });
+    // The code went to Discord with Booth's credentials and the redirect URI.
+    const exchange = fake.requests.findLast((r) => r.path === "/discord/oauth2/token");
+    expect(exchange?.form).toMatchObject({
+      grant_type: "authorization_code",
+      redirect_uri: "https://booth.test/discord",
+    });
+    expect(exchange?.headers.authorization).toBe(
+      `Basic ${btoa(`${FAKE_CREDENTIALS.discord.id}:${FAKE_CREDENTIALS.discord.secret}`)}`,
+    );
+    // The Booth token works.
+    const session = await t.request("GET", `${U}/auth/session`, { token: first.body.accessToken });
+    expect(session.body.user.uuid).toBe(first.body.user.uuid);
+    // Discord verified the email, so it is verified here too.
+    expect(first.body.user.verifiedAt).not.toBeNull();
+
+    const again = await t.request("POST", `${U}/auth/discord-auth`, { body: { code: fake.discordCode(person) } });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ isNewUser: false, user: { uuid: first.body.user.uuid } });
+    expect(await discordLinks(first.body.user.uuid)).toHaveLength(1);
+  });
+
+  it("signs in with an access token Discord issued to Booth (the activity), and refuses one issued to another app", async () => {
+    const person = discordUser();
+    const code = fake.discordCode(person);
+    const exchanged = await t.request("POST", `${U}/auth/exchange-code`, { body: { code } });
+    expect(exchanged.status).toBe(200);
+    expect(exchanged.body.accessToken).toMatch(/^discord-access-/);
+    const signedIn = await t.request("POST", `${U}/auth/discord-auth`, {
+      body: { accessToken: exchanged.body.accessToken },
+    });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.isNewUser).toBe(true);
+
+    const victim = discordUser();
+    fake.discordUsers.set(victim.id, victim);
+    fake.foreignDiscordTokens.set("stolen-token", victim.id);
+    const foreign = await t.request("POST", `${U}/auth/discord-auth`, { body: { accessToken: "stolen-token" } });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.message).toBe(DISCORD_MESSAGES.foreignToken);
+    const [made] = await t.db
+      .select()
+      .from(schema.users)
+      .where(eq(schema.users.email, String(victim.email)));
+    expect(made).toBeUndefined();
+  });
+
+  it("never takes over an existing account by its email: asks to link instead", async () => {
+    const existing = await t.createUser();
+    const person = discordUser({ email: existing.email });
+    const res = await t.request("POST", `${U}/auth/discord-auth`, { body: { code: fake.discordCode(person) } });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe(DISCORD_MESSAGES.emailTaken);
+    expect(await discordLinks(existing.user.uuid)).toHaveLength(0);
+  });
+
+  it("makes an account without email when Discord's email is not verified (and the account is not verified)", async () => {
+    const person = discordUser({ verified: false });
+    const res = await t.request("POST", `${U}/auth/discord-auth`, { body: { code: fake.discordCode(person) } });
+    expect(res.status).toBe(200);
+    expect(res.body.user).toMatchObject({ email: null, verifiedAt: null });
+  });
+
+  it("refuses a banned account", async () => {
+    const person = discordUser();
+    const first = await t.request("POST", `${U}/auth/discord-auth`, { body: { code: fake.discordCode(person) } });
+    await t.db
+      .insert(schema.sanctions)
+      .values({ userUuid: first.body.user.uuid, type: "ban", createdAt: t.clock.now() });
+    const res = await t.request("POST", `${U}/auth/discord-auth`, { body: { code: fake.discordCode(person) } });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toBe("This account is banned.");
+  });
+
+  it("answers 400 for a code Discord refuses and for bad input, creating nothing", async () => {
+    const before = (await t.db.select().from(schema.users)).length;
+    const refused = await t.request("POST", `${U}/auth/discord-auth`, { body: { code: "not-a-real-code" } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe("Discord refused the authorization code (invalid_grant).");
+    for (const body of [
+      {},
+      { code: "" },
+      { code: "a", accessToken: "b" },
+      { code: "a", redirectUri: "nope" },
+      { x: 1 },
+    ]) {
+      const res = await t.request("POST", `${U}/auth/discord-auth`, { body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await t.db.select().from(schema.users)).length).toBe(before);
+  });
+
+  it("answers 502 when Discord fails, and 503 naming the settings when Discord is not configured", async () => {
+    fake.control.failWith = 500;
+    try {
+      const res = await t.request("POST", `${U}/auth/discord-auth`, { body: { code: "any" } });
+      expect(res.status).toBe(502);
+      expect(res.body.message).toBe("Discord answered 500.");
+    } finally {
+      fake.control.failWith = null;
+    }
+    const off = await bare.request("POST", `${U}/auth/discord-auth`, { body: { code: "any" } });
+    expect(off.status).toBe(503);
+    expect(off.body.message).toBe("Discord is not configured: set DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET.");
+  });
+});
+
+describe("POST /auth/exchange-code", () => {
+  it("gives Discord's access token for a code, without making an account", async () => {
+    const person = discordUser();
+    const res = await t.request("POST", `${U}/auth/exchange-code`, { body: { code: fake.discordCode(person) } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ tokenType: "Bearer", scope: expect.any(String) });
+    expect(res.body.expiresAt).toBe(new Date(t.clock.now().getTime() + 3600_000).toISOString());
+    expect(res.body.refreshToken).toBeUndefined();
+    const [made] = await t.db
+      .select()
+      .from(schema.users)
+      .where(eq(schema.users.email, String(person.email)));
+    expect(made).toBeUndefined();
+  });
+
+  it("answers 400 for a refused code or bad input, 503 unconfigured", async () => {
+    expect((await t.request("POST", `${U}/auth/exchange-code`, { body: { code: "nope" } })).status).toBe(400);
+    expect((await t.request("POST", `${U}/auth/exchange-code`, { body: {} })).status).toBe(400);
+    const off = await bare.request("POST", `${U}/auth/exchange-code`, { body: { code: "x" } });
+    expect(off.status).toBe(503);
+  });
+});
+
+describe("POST /auth/link-discord", () => {
+  it("links a Discord account to the caller, who can then sign in with Discord", async () => {
+    const me = await t.createUser();
+    const person = discordUser({ email: me.email });
+    const res = await t.request("POST", `${U}/auth/link-discord`, {
+      token: me.token,
+      body: { code: fake.discordCode(person) },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ discordUserId: person.id, username: person.username, displayName: person.username });
+    const signIn = await t.request("POST", `${U}/auth/discord-auth`, { body: { code: fake.discordCode(person) } });
+    expect(signIn.body).toMatchObject({ isNewUser: false, user: { uuid: me.user.uuid } });
+  });
+
+  it("refuses a Discord account linked to someone else, and callers without a user token", async () => {
+    const owner = await t.createUser();
+    const other = await t.createUser();
+    const person = discordUser();
+    await t.request("POST", `${U}/auth/link-discord`, { token: owner.token, body: { code: fake.discordCode(person) } });
+    const res = await t.request("POST", `${U}/auth/link-discord`, {
+      token: other.token,
+      body: { code: fake.discordCode(person) },
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe(DISCORD_MESSAGES.linkedElsewhere);
+    expect(await discordLinks(other.user.uuid)).toHaveLength(0);
+    expect((await t.request("POST", `${U}/auth/link-discord`, { body: { code: "x" } })).status).toBe(401);
+    const guest = (await t.request("GET", `${U}/auth/guest`)).body.accessToken;
+    expect((await t.request("POST", `${U}/auth/link-discord`, { token: guest, body: { code: "x" } })).status).toBe(401);
+  });
+
+  it("replaces the caller's earlier Discord link", async () => {
+    const me = await t.createUser();
+    const first = discordUser();
+    const second = discordUser();
+    await t.request("POST", `${U}/auth/link-discord`, { token: me.token, body: { code: fake.discordCode(first) } });
+    await t.request("POST", `${U}/auth/link-discord`, { token: me.token, body: { code: fake.discordCode(second) } });
+    const links = await discordLinks(me.user.uuid);
+    expect(links.map((l) => l.providerUserId)).toEqual([second.id]);
+  });
+
+  it("answers 503 unconfigured", async () => {
+    const me = await bare.createUser();
+    const res = await bare.request("POST", `${U}/auth/link-discord`, { token: me.token, body: { code: "x" } });
+    expect(res.status).toBe(503);
+    expect(res.body.message).toContain("DISCORD_CLIENT_ID");
+  });
+});

@@ -1,0 +1,361 @@
+/**
+ * The live room's wire protocol, shared by the PartyKit room (apps/rooms-party) and the live client. Every message
+ * a room receives is parsed with these schemas; every message it sends is typed by them.
+ *
+ * client -> server  {action, params, requestId}
+ * server -> client  {requestId, ok: true, result} | {requestId, ok: false, statusCode, message}
+ *                   {name, statePatch, seq}   stateful: RFC 6902 operations against the client state
+ *                   {name, params}            stateless: playedOneTimeAnimation, kickedFromRoom, roomReset, chat...
+ */
+import { z } from "zod";
+
+// ---- vocabulary -------------------------------------------------------------------------------------------------
+
+export const ClientAction = {
+  joinRoom: "joinRoom",
+  addDj: "addDj",
+  removeDj: "removeDj",
+  updateNextSong: "updateNextSong",
+  skipSong: "skipSong",
+  voteOnSong: "voteOnSong",
+  playOneTimeAnimation: "playOneTimeAnimation",
+  sendChatMessage: "sendChatMessage",
+  editChatMessage: "editChatMessage",
+  deleteChatMessage: "deleteChatMessage",
+} as const;
+export type ClientAction = (typeof ClientAction)[keyof typeof ClientAction];
+
+/** Stateful messages: each carries `statePatch` and the next `seq`. */
+export const StatefulMessage = {
+  userJoined: "userJoined",
+  userLeft: "userLeft",
+  addedDj: "addedDj",
+  removedDj: "removedDj",
+  playedSong: "playedSong",
+  updatedNextSong: "updatedNextSong",
+  votedOnSong: "votedOnSong",
+  lookedUpSong: "lookedUpSong",
+  updatedRoomSettings: "updatedRoomSettings",
+  updatedGuestPassword: "updatedGuestPassword",
+  updatedUserData: "updatedUserData",
+  updatedUserProfile: "updatedUserProfile",
+} as const;
+export type StatefulMessageName = (typeof StatefulMessage)[keyof typeof StatefulMessage];
+
+/** Stateless messages: each carries `params`, and no seq. */
+export const StatelessMessage = {
+  playedOneTimeAnimation: "playedOneTimeAnimation",
+  kickedFromRoom: "kickedFromRoom",
+  roomReset: "roomReset",
+  chatMessage: "chatMessage",
+  chatMessageUpdated: "chatMessageUpdated",
+  chatMessageDeleted: "chatMessageDeleted",
+  chatCleared: "chatCleared",
+} as const;
+export type StatelessMessageName = (typeof StatelessMessage)[keyof typeof StatelessMessage];
+
+export const DjType = {
+  EVERYONE: "EVERYONE",
+  INVITE_ONLY: "INVITE_ONLY",
+  VERIFIED_ONLY: "VERIFIED_ONLY",
+  PRO_PLAN_OWNER: "PRO_PLAN_OWNER",
+} as const;
+export type DjType = (typeof DjType)[keyof typeof DjType];
+
+export const RoomRoleName = {
+  moderator: "moderator",
+  owner: "owner",
+  coOwner: "coOwner",
+  banned: "banned",
+  kicked: "kicked",
+  chatDisabled: "chatDisabled",
+  djDisabled: "djDisabled",
+  dj: "dj",
+} as const;
+export type RoomRoleName = (typeof RoomRoleName)[keyof typeof RoomRoleName];
+
+export const LIMITS = {
+  chatHistory: 300,
+  chatEditWindowMs: 20_000,
+  chatText: 2000,
+  chatRate: { messages: 5, perMs: 10_000 },
+  songJson: 20_000,
+  requestId: 100,
+} as const;
+
+// ---- data -------------------------------------------------------------------------------------------------------
+
+const str = (max: number) => z.string().max(max);
+const stringMap = z.record(str(100), str(2000));
+
+/** A song in the room (a minimal crate song); unknown fields travel along untouched. */
+export const LiveSongSchema = z
+  .looseObject({
+    songId: str(100).optional(),
+    songShortId: str(100).optional(),
+    crateSongUuid: str(100).optional(),
+    trackName: str(500),
+    artistName: str(500),
+    genre: str(200).nullable().optional(),
+    duration: z
+      .number()
+      .min(0)
+      .max(24 * 3600),
+    isrc: str(50).nullable().optional(),
+    musicProviders: stringMap.optional(),
+    thumbnails: stringMap.optional(),
+    playbackToken: str(4000).nullable().optional(),
+    status: str(50).optional(),
+    position: z.number().int().optional(),
+    explicit: z.boolean().optional(),
+  })
+  .refine((song) => JSON.stringify(song).length <= LIMITS.songJson, "song: too large");
+export type LiveSong = z.infer<typeof LiveSongSchema>;
+
+export const RoomRoleSchema = z.object({
+  userUuid: z.string(),
+  role: z.enum(Object.values(RoomRoleName) as [RoomRoleName, ...RoomRoleName[]]),
+  expirationTime: z.string().nullable(),
+});
+export type RoomRole = z.infer<typeof RoomRoleSchema>;
+
+/** The room's settings, as the edge answers them (`GET /rooms/service/room/{id}`, `POST /rooms/{slug}/join`). */
+export const RoomSettingsSchema = z.looseObject({
+  uuid: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  type: z.enum(["PUBLIC", "PRIVATE"]),
+  djType: z.enum(Object.values(DjType) as [DjType, ...DjType[]]),
+  numberOfDjs: z.number().int().min(1),
+  songsPerDj: z.number().int().min(1).nullable(),
+  roomSize: z.number().int(),
+  hasChat: z.boolean(),
+  design: z.string(),
+  isLive: z.boolean(),
+  pinnedMessages: z.array(z.unknown()),
+  roomRoles: z.array(RoomRoleSchema),
+  voteSkipThreshold: z.number().nullable().optional(),
+});
+export type RoomSettings = z.infer<typeof RoomSettingsSchema>;
+
+export type TokenRole = "user" | "bot" | "guest";
+export interface RoomUser {
+  uuid: string;
+  tokenRole: TokenRole;
+  /** The strongest of the user's room role and platform role, when they have one. */
+  highestRole?: string;
+  canDj: boolean;
+}
+export interface SongVotes {
+  like?: boolean;
+  star?: boolean;
+}
+export interface UserData {
+  userProfile: Record<string, unknown>;
+  position: { x: number; y: number };
+  songVotes: SongVotes;
+}
+export interface Dj extends RoomUser {
+  nextSong: LiveSong | null;
+}
+export interface NowPlaying {
+  song: LiveSong;
+  /** Epoch milliseconds. */
+  startTime: number;
+  endTime: number;
+}
+export interface VoteCounts {
+  likes: number;
+  dislikes: number;
+  stars: number;
+}
+
+/** What every client of a room holds, kept in step by the patches. */
+export interface LiveState {
+  allUserData: Record<string, UserData>;
+  allUsers: RoomUser[];
+  audienceUsers: RoomUser[];
+  floorUsers: RoomUser[];
+  djs: Dj[];
+  visibleDjs: Dj[];
+  nowPlaying: NowPlaying | null;
+  settings: RoomSettings;
+  /** Songs the playing DJ has left before stepping down; null when the room sets no limit. */
+  songsRemainingForDj: number | null;
+  vibeMeter: number;
+  voteCounts: VoteCounts;
+}
+
+/** A consumable someone bought for the room, shown in its chat. */
+export const ChatConsumableSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  displayType: z.enum(["cover", "small"]),
+  imageUrl: z.string().nullable(),
+  tokenCost: z.number(),
+  purchaseId: z.string(),
+});
+export type ChatConsumable = z.infer<typeof ChatConsumableSchema>;
+
+export const ChatMessageSchema = z.object({
+  id: z.string(),
+  uuid: z.string(),
+  /** `consumable`: a purchase announced in the chat (its `consumable` says what); `message` is then its name. */
+  type: z.enum(["room", "consumable"]),
+  message: z.string(),
+  userUuid: z.string(),
+  userName: z.string(),
+  avatarId: z.string(),
+  color: z.string(),
+  badges: z.array(z.string()),
+  date: z.number(),
+  mentions: z.array(z.string()),
+  media: z.array(z.string()),
+  songs: z.array(LiveSongSchema),
+  playlist: z.record(z.string(), z.unknown()).nullable(),
+  editedAt: z.number().nullable(),
+  consumable: ChatConsumableSchema.optional(),
+});
+export type ChatMessage = z.infer<typeof ChatMessageSchema>;
+
+// ---- client -> server -------------------------------------------------------------------------------------------
+
+const uuid = z.uuid();
+const emoji = z
+  .string()
+  .min(1)
+  .max(16)
+  .refine((s) => [...new Intl.Segmenter().segment(s)].length === 1, "emoji: a single emoji");
+
+export const ActionParams = {
+  joinRoom: z.strictObject({
+    roomUuid: uuid,
+    password: str(128).optional(),
+    guestPassword: str(128).optional(),
+  }),
+  addDj: z.strictObject({ song: LiveSongSchema.optional() }),
+  removeDj: z.strictObject({ userUuid: uuid.optional() }),
+  updateNextSong: z.strictObject({ song: LiveSongSchema.nullable() }),
+  skipSong: z.strictObject({}),
+  voteOnSong: z.strictObject({
+    songVotes: z
+      .strictObject({ like: z.boolean().optional(), star: z.boolean().optional() })
+      .refine((v) => v.like !== undefined || v.star !== undefined, "songVotes: give like or star"),
+  }),
+  playOneTimeAnimation: z
+    .strictObject({ animation: z.enum(["emoji", "jump"]), emoji: emoji.optional() })
+    .refine((p) => p.animation !== "emoji" || p.emoji !== undefined, "emoji: needed for an emoji animation"),
+  sendChatMessage: z.strictObject({
+    message: str(LIMITS.chatText).optional(),
+    media: z.array(z.url().max(2000)).max(4).optional(),
+    songs: z.array(LiveSongSchema).max(5).optional(),
+    playlist: z
+      .record(str(100), z.unknown())
+      .refine((p) => JSON.stringify(p).length <= 10_000, "playlist: too large")
+      .optional(),
+  }),
+  editChatMessage: z.strictObject({ id: str(100), message: str(LIMITS.chatText) }),
+  deleteChatMessage: z.strictObject({ id: str(100) }),
+} as const satisfies Record<ClientAction, z.ZodType>;
+export type ActionParams = { [A in ClientAction]: z.infer<(typeof ActionParams)[A]> };
+
+const RequestId = z.union([z.string().max(LIMITS.requestId), z.number()]);
+export const ClientMessageSchema = z.strictObject({
+  action: z.enum(Object.values(ClientAction) as [ClientAction, ...ClientAction[]]),
+  params: z.unknown().optional(),
+  requestId: RequestId,
+});
+
+/** A client message, checked: the envelope, then the params of its action. */
+export type ParsedClientMessage = {
+  [A in ClientAction]: { action: A; params: ActionParams[A]; requestId: string | number };
+}[ClientAction];
+
+export type ParseResult =
+  | { ok: true; message: ParsedClientMessage }
+  | { ok: false; requestId: string | number | null; message: string };
+
+const issuesText = (error: z.ZodError) =>
+  error.issues
+    .map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message))
+    .slice(0, 5)
+    .join("; ");
+
+export function parseClientMessage(raw: unknown): ParseResult {
+  let data: unknown = raw;
+  if (typeof raw === "string") {
+    if (raw.length > 100_000) return { ok: false, requestId: null, message: "Message too large." };
+    try {
+      data = JSON.parse(raw);
+    } catch {
+      return { ok: false, requestId: null, message: "Message is not JSON." };
+    }
+  }
+  const envelope = ClientMessageSchema.safeParse(data);
+  if (!envelope.success) {
+    const id = RequestId.safeParse((data as { requestId?: unknown } | null)?.requestId);
+    return { ok: false, requestId: id.success ? id.data : null, message: issuesText(envelope.error) };
+  }
+  const { action, requestId } = envelope.data;
+  const params = ActionParams[action].safeParse(envelope.data.params ?? {});
+  if (!params.success) return { ok: false, requestId, message: issuesText(params.error) };
+  return { ok: true, message: { action, params: params.data, requestId } as ParsedClientMessage };
+}
+
+// ---- server -> client -------------------------------------------------------------------------------------------
+
+export interface PatchOperation {
+  op: "add" | "remove" | "replace" | "move" | "copy" | "test";
+  path: string;
+  value?: unknown;
+  from?: string;
+}
+
+export interface JoinResult {
+  roomUuid: string;
+  state: LiveState;
+  /** The seq of the last stateful message folded into `state`; the next one is seq + 1. */
+  seq: number;
+  serverTime: number;
+  chatMessages: ChatMessage[];
+}
+
+export interface ActionResults {
+  joinRoom: JoinResult;
+  addDj: Record<string, never>;
+  removeDj: Record<string, never>;
+  updateNextSong: Record<string, never>;
+  skipSong: Record<string, never>;
+  voteOnSong: Record<string, never>;
+  playOneTimeAnimation: Record<string, never>;
+  sendChatMessage: ChatMessage;
+  editChatMessage: ChatMessage;
+  deleteChatMessage: Record<string, never>;
+}
+
+export type ReplyMessage =
+  | { requestId: string | number; ok: true; result: unknown }
+  | { requestId: string | number | null; ok: false; statusCode: number; message: string };
+
+export interface StatefulServerMessage {
+  name: StatefulMessageName;
+  statePatch: PatchOperation[];
+  seq: number;
+}
+
+export interface StatelessParams {
+  playedOneTimeAnimation: { userUuid: string; animation: "emoji" | "jump"; emoji?: string };
+  kickedFromRoom: { roomUuid: string; reason: string };
+  roomReset: { roomUuid: string };
+  chatMessage: { message: ChatMessage };
+  chatMessageUpdated: { message: ChatMessage };
+  chatMessageDeleted: { id: string };
+  chatCleared: Record<string, never>;
+}
+export type StatelessServerMessage = {
+  [N in StatelessMessageName]: { name: N; params: StatelessParams[N] };
+}[StatelessMessageName];
+
+export type ServerMessage = ReplyMessage | StatefulServerMessage | StatelessServerMessage;
+
+export { CloseCode } from "./close-codes.ts";
