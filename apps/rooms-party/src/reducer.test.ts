@@ -1,0 +1,490 @@
+import type { LiveSong, LiveState, RoomSettings } from "@booth/sdk/live/protocol";
+import jsonpatch, { type Operation } from "fast-json-patch";
+import { describe, expect, it } from "vitest";
+import {
+  DEFAULT_CONFIG,
+  type Effect,
+  initialState,
+  joinView,
+  MESSAGES,
+  nextWakeAt,
+  type RoomAction,
+  type RoomClientAction,
+  type RoomState,
+  reduce,
+} from "./reducer.ts";
+import { prng, settingsFor, songFor, userFor } from "./testing.ts";
+
+const T0 = Date.parse("2026-06-01T12:00:00Z");
+const config = { ...DEFAULT_CONFIG, graceMs: 20_000 };
+
+/** A room driven through actions, with one client copy patched from the stream next to it. */
+function harness(settings: RoomSettings = settingsFor()) {
+  let state = initialState(settings);
+  let now = T0;
+  let client: LiveState = structuredClone(state.live);
+  let clientSeq = state.seq;
+  const effects: Effect[] = [];
+  const log: string[] = [];
+  let ids = 0;
+  function run(action: RoomAction) {
+    const before = state;
+    const out = reduce(state, action, now, config);
+    if (!out.reply.ok) expect(out.state).toBe(before);
+    for (const m of out.stateful) {
+      expect(m.seq).toBe(clientSeq + 1);
+      client = jsonpatch.applyPatch(client, structuredClone(m.statePatch) as Operation[], true, false).newDocument;
+      clientSeq = m.seq;
+      log.push(m.name);
+    }
+    if (out.closeAll) {
+      client = structuredClone(out.state.live);
+      clientSeq = out.state.seq;
+    }
+    state = out.state;
+    effects.push(...out.effects);
+    return out;
+  }
+  return {
+    get state() {
+      return state;
+    },
+    get client() {
+      return client;
+    },
+    effects,
+    log,
+    run,
+    advance(ms: number) {
+      now += ms;
+    },
+    get now() {
+      return now;
+    },
+    join(n: number, patch: Parameters<typeof userFor>[1] = {}) {
+      return run({ type: "join", user: userFor(n, patch), settings: state.live.settings });
+    },
+    act(n: number, request: RoomClientAction) {
+      return run({ type: "client", userUuid: userFor(n).uuid, request, id: `msg-${++ids}` });
+    },
+  };
+}
+
+const uuidOf = (n: number) => userFor(n).uuid;
+
+describe("the booth", () => {
+  it("seats DJs up to the limit, plays the first, rotates through two rounds and records every play", () => {
+    const h = harness(settingsFor({ numberOfDjs: 2 }));
+    for (const n of [1, 2, 3]) h.join(n);
+    expect(h.state.live.allUsers).toHaveLength(3);
+    expect(h.act(1, { action: "addDj", params: { song: songFor(1) } }).reply.ok).toBe(true);
+    expect(h.state.live.nowPlaying?.song.trackName).toBe("Track 1");
+    h.act(2, { action: "addDj", params: { song: songFor(2) } });
+    const third = h.act(3, { action: "addDj", params: { song: songFor(3) } });
+    expect(third.reply).toEqual({ ok: false, statusCode: 403, message: MESSAGES.seatsTaken });
+    expect(h.state.live.djs.map((d) => d.uuid)).toEqual([uuidOf(1), uuidOf(2)]);
+
+    const played: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      const now = h.state.live.nowPlaying;
+      if (!now) throw new Error("nothing playing");
+      played.push(`${h.state.playing?.djUuid === uuidOf(1) ? 1 : 2}:${now.song.trackName}`);
+      // The next songs come back from each DJ's queue.
+      for (const n of [1, 2])
+        h.run({
+          type: "queueLoaded",
+          userUuid: uuidOf(n),
+          songs: [songFor(10 * n + round, { crateSongUuid: `c${n}${round}` })],
+        });
+      h.advance(now.endTime - h.now);
+      h.run({ type: "tick" });
+    }
+    expect(played[0]).toBe("1:Track 1");
+    expect(played[1]).toBe("2:Track 2");
+    expect(played.slice(2).map((p) => p[0])).toEqual(["1", "2"]);
+    expect(h.effects.filter((e) => e.type === "recordPlay")).toHaveLength(4);
+    expect(h.effects.filter((e) => e.type === "advanceQueue").length).toBeGreaterThanOrEqual(2);
+    expect(h.client).toEqual(h.state.live);
+  });
+
+  it("gives playedSong with nowPlaying null when nobody has anything to play", () => {
+    const h = harness();
+    h.join(1);
+    h.act(1, { action: "addDj", params: { song: songFor(1) } });
+    h.advance(3000);
+    const out = h.run({ type: "tick" });
+    const played = out.stateful.find((m) => m.name === "playedSong");
+    expect(played?.statePatch).toContainEqual({ op: "replace", path: "/nowPlaying", value: null });
+    expect(h.state.live.nowPlaying).toBeNull();
+    expect(out.effects).toContainEqual(expect.objectContaining({ type: "recordPlay", djUuid: uuidOf(1) }));
+  });
+
+  it("steps a DJ down after songsPerDj songs, and respects djType, djDisabled and guests", () => {
+    const h = harness(settingsFor({ songsPerDj: 1 }));
+    h.join(1);
+    h.act(1, { action: "addDj", params: { song: songFor(1) } });
+    expect(h.state.live.songsRemainingForDj).toBe(0);
+    h.advance(3000);
+    h.run({ type: "tick" });
+    expect(h.state.live.djs).toHaveLength(0);
+
+    const invite = harness(settingsFor({ djType: "INVITE_ONLY" }));
+    invite.join(1);
+    expect(invite.act(1, { action: "addDj", params: {} }).reply).toMatchObject({ statusCode: 403 });
+    invite.run({
+      type: "settings",
+      settings: settingsFor({
+        djType: "INVITE_ONLY",
+        roomRoles: [{ userUuid: uuidOf(1), role: "dj", expirationTime: null }],
+      }),
+    });
+    expect(invite.state.live.allUsers[0]?.canDj).toBe(true);
+    expect(invite.act(1, { action: "addDj", params: {} }).reply.ok).toBe(true);
+    // djDisabled over REST takes them off the stage.
+    invite.run({
+      type: "settings",
+      settings: settingsFor({ roomRoles: [{ userUuid: uuidOf(1), role: "djDisabled", expirationTime: null }] }),
+    });
+    expect(invite.state.live.djs).toHaveLength(0);
+    expect(invite.log).toContain("removedDj");
+
+    const verified = harness(settingsFor({ djType: "VERIFIED_ONLY" }));
+    verified.join(1, { verified: false });
+    verified.join(2, { tokenRole: "guest" });
+    expect(verified.act(1, { action: "addDj", params: {} }).reply).toMatchObject({ statusCode: 403 });
+    expect(verified.act(2, { action: "addDj", params: {} }).reply).toMatchObject({ statusCode: 403 });
+
+    const pro = harness(settingsFor({ djType: "PRO_PLAN_OWNER" }));
+    pro.join(1, { badges: ["PLATINUM"] });
+    pro.join(2);
+    expect(pro.act(1, { action: "addDj", params: {} }).reply.ok).toBe(true);
+    expect(pro.act(2, { action: "addDj", params: {} }).reply.ok).toBe(false);
+  });
+
+  it("lets the playing DJ or a moderator skip, and a moderator remove another DJ", () => {
+    const h = harness(settingsFor({ roomRoles: [{ userUuid: uuidOf(3), role: "moderator", expirationTime: null }] }));
+    for (const n of [1, 2, 3]) h.join(n);
+    h.act(1, { action: "addDj", params: { song: songFor(1) } });
+    h.act(2, { action: "addDj", params: { song: songFor(2) } });
+    expect(h.act(2, { action: "skipSong", params: {} }).reply).toMatchObject({ statusCode: 403 });
+    expect(h.act(1, { action: "skipSong", params: {} }).reply.ok).toBe(true);
+    expect(h.state.playing?.djUuid).toBe(uuidOf(2));
+    expect(h.act(3, { action: "skipSong", params: {} }).reply.ok).toBe(true);
+    expect(h.act(2, { action: "removeDj", params: { userUuid: uuidOf(1) } }).reply).toMatchObject({ statusCode: 403 });
+    expect(h.act(3, { action: "removeDj", params: { userUuid: uuidOf(1) } }).reply.ok).toBe(true);
+    expect(h.state.live.djs.map((d) => d.uuid)).toEqual([uuidOf(2)]);
+    expect(h.client).toEqual(h.state.live);
+  });
+});
+
+describe("votes", () => {
+  it("counts likes, dislikes and stars, adds stars to likes, and refuses the DJ's own vote", () => {
+    const h = harness();
+    for (const n of [1, 2, 3, 4]) h.join(n);
+    h.act(1, { action: "addDj", params: { song: songFor(1) } });
+    expect(h.act(1, { action: "voteOnSong", params: { songVotes: { like: true } } }).reply).toMatchObject({
+      statusCode: 403,
+    });
+    h.act(2, { action: "voteOnSong", params: { songVotes: { like: true } } });
+    h.act(3, { action: "voteOnSong", params: { songVotes: { like: false } } });
+    const star = h.act(4, { action: "voteOnSong", params: { songVotes: { star: true } } });
+    expect(star.effects).toEqual([{ type: "addToLikes", userUuid: uuidOf(4), song: songFor(1) }]);
+    h.act(3, { action: "voteOnSong", params: { songVotes: { like: true } } });
+    expect(h.state.live.voteCounts).toEqual({ likes: 2, dislikes: 0, stars: 1 });
+    expect(h.state.live.vibeMeter).toBeCloseTo(2 / 3, 2);
+    h.advance(3000);
+    const end = h.run({ type: "tick" });
+    expect(end.effects).toContainEqual(
+      expect.objectContaining({ type: "recordPlay", voteCounts: { likes: 2, dislikes: 0, stars: 1 }, points: 4 }),
+    );
+    expect(h.state.live.voteCounts).toEqual({ likes: 0, dislikes: 0, stars: 0 });
+    expect(h.client).toEqual(h.state.live);
+  });
+
+  it("skips the song when dislikes pass the room's share of the audience (off by default)", () => {
+    const off = harness();
+    for (const n of [1, 2, 3]) off.join(n);
+    off.act(1, { action: "addDj", params: { song: songFor(1) } });
+    off.act(2, { action: "voteOnSong", params: { songVotes: { like: false } } });
+    off.act(3, { action: "voteOnSong", params: { songVotes: { like: false } } });
+    expect(off.state.live.nowPlaying).not.toBeNull();
+
+    const on = harness(settingsFor({ voteSkipThreshold: 0.5 }));
+    for (const n of [1, 2, 3, 4, 5]) on.join(n);
+    on.act(1, { action: "addDj", params: { song: songFor(1) } });
+    on.act(2, { action: "voteOnSong", params: { songVotes: { like: false } } });
+    on.act(3, { action: "voteOnSong", params: { songVotes: { like: false } } });
+    expect(on.state.live.nowPlaying).not.toBeNull();
+    on.act(4, { action: "voteOnSong", params: { songVotes: { like: false } } });
+    expect(on.state.live.nowPlaying).toBeNull();
+    expect(on.effects).toContainEqual(expect.objectContaining({ type: "recordPlay" }));
+  });
+});
+
+describe("presence and moderation", () => {
+  it("keeps a user who drops for the grace period, seat included, then lets them go", () => {
+    const h = harness();
+    h.join(1);
+    h.join(2);
+    h.act(1, { action: "addDj", params: { song: songFor(1, { duration: 600 }) } });
+    h.run({ type: "disconnected", userUuid: uuidOf(1) });
+    expect(nextWakeAt(h.state, config)).toBe(h.now + 20_000);
+    h.advance(19_000);
+    h.run({ type: "tick" });
+    h.join(1);
+    expect(h.state.live.djs[0]?.uuid).toBe(uuidOf(1));
+    h.run({ type: "disconnected", userUuid: uuidOf(1) });
+    h.advance(20_000);
+    const out = h.run({ type: "tick" });
+    expect(out.stateful.map((m) => m.name)).toEqual(["removedDj", "playedSong", "userLeft"]);
+    expect(out.effects).toContainEqual({ type: "presenceLeft", userUuid: uuidOf(1) });
+    expect(h.state.live.allUsers.map((u) => u.uuid)).toEqual([uuidOf(2)]);
+  });
+
+  it("kicks: kickedFromRoom to that user, the connections close, and a banned user cannot join", () => {
+    const h = harness();
+    h.join(1);
+    h.join(2);
+    const out = h.run({ type: "kick", userUuid: uuidOf(2) });
+    expect(out.stateless[0]).toMatchObject({ to: { userUuid: uuidOf(2) }, message: { name: "kickedFromRoom" } });
+    expect(out.close).toEqual([expect.objectContaining({ userUuid: uuidOf(2) })]);
+    const banned = settingsFor({ roomRoles: [{ userUuid: uuidOf(2), role: "banned", expirationTime: null }] });
+    const refused = h.run({ type: "join", user: userFor(2), settings: banned });
+    expect(refused.reply).toMatchObject({ ok: false, statusCode: 403 });
+    // A ban given over REST to someone in the room throws them out.
+    h.run({
+      type: "settings",
+      settings: settingsFor({ roomRoles: [{ userUuid: uuidOf(1), role: "banned", expirationTime: null }] }),
+    });
+    expect(h.state.live.allUsers).toHaveLength(0);
+  });
+
+  it("resets: roomReset to everyone, every connection closed, the state cleared", () => {
+    const h = harness();
+    h.join(1);
+    h.act(1, { action: "addDj", params: { song: songFor(1) } });
+    const out = h.run({ type: "reset", settings: settingsFor() });
+    expect(out.closeAll).toBe(true);
+    expect(out.stateless[0]?.message.name).toBe("roomReset");
+    expect(h.state.live.allUsers).toEqual([]);
+    expect(h.state.live.nowPlaying).toBeNull();
+  });
+});
+
+describe("chat", () => {
+  it("validates, mentions, edits within 20 s, deletes by moderators, rate-limits and keeps 300", () => {
+    const h = harness(settingsFor({ roomRoles: [{ userUuid: uuidOf(3), role: "moderator", expirationTime: null }] }));
+    for (const n of [1, 2, 3]) h.join(n);
+    expect(h.act(1, { action: "sendChatMessage", params: { message: "   " } }).reply).toMatchObject({
+      statusCode: 400,
+      message: MESSAGES.chatInvalid,
+    });
+    const sent = h.act(1, { action: "sendChatMessage", params: { message: `hi @user2 and <@${uuidOf(3)}>` } });
+    expect(sent.reply.ok).toBe(true);
+    const message = (sent.reply as { result: { id: string; mentions: string[] } }).result;
+    expect(message.mentions.sort()).toEqual([uuidOf(2), uuidOf(3)].sort());
+    expect(sent.stateless[0]?.message.name).toBe("chatMessage");
+    expect(h.act(1, { action: "editChatMessage", params: { id: message.id, message: "hello" } }).reply.ok).toBe(true);
+    h.advance(21_000);
+    expect(h.act(1, { action: "editChatMessage", params: { id: message.id, message: "late" } }).reply).toMatchObject({
+      statusCode: 403,
+    });
+    expect(h.act(2, { action: "deleteChatMessage", params: { id: message.id } }).reply).toMatchObject({
+      statusCode: 403,
+    });
+    expect(h.act(3, { action: "deleteChatMessage", params: { id: message.id } }).reply.ok).toBe(true);
+    expect(h.state.chat).toHaveLength(0);
+    for (let i = 0; i < 5; i++) h.act(2, { action: "sendChatMessage", params: { message: `m${i}` } });
+    expect(h.act(2, { action: "sendChatMessage", params: { message: "too many" } }).reply).toMatchObject({
+      statusCode: 429,
+    });
+    for (let i = 0; i < 320; i++) {
+      h.advance(3000);
+      h.act(1 + (i % 3), { action: "sendChatMessage", params: { message: `n${i}` } });
+    }
+    expect(h.state.chat).toHaveLength(300);
+    expect(h.state.chat.at(-1)?.message).toBe("n319");
+  });
+
+  it("announces a consumable bought for the room in the chat, once, under the buyer's name", () => {
+    const h = harness();
+    h.join(1);
+    h.join(2);
+    const consumable = {
+      id: "c1",
+      name: "Confetti",
+      displayType: "cover" as const,
+      imageUrl: "/api/merch-service/files/f1",
+      tokenCost: 5,
+      purchaseId: "p1",
+    };
+    const buyer = { uuid: uuidOf(2), nickname: "from the edge" };
+    const out = h.run({ type: "consumable", buyer, consumable });
+    expect(out.stateless).toHaveLength(1);
+    expect(out.stateless[0]).toMatchObject({
+      to: "all",
+      message: {
+        name: "chatMessage",
+        params: {
+          message: {
+            type: "consumable",
+            message: "Confetti",
+            userUuid: uuidOf(2),
+            userName: h.state.live.allUserData[uuidOf(2)]?.userProfile.nickname,
+            consumable,
+          },
+        },
+      },
+    });
+    expect(h.run({ type: "consumable", buyer, consumable }).stateless).toEqual([]);
+    expect(h.state.chat.filter((m) => m.type === "consumable")).toHaveLength(1);
+    // Someone who is not in the room still gets their name on it.
+    const away = h.run({
+      type: "consumable",
+      buyer: { uuid: uuidOf(9), nickname: "faraway" },
+      consumable: { ...consumable, purchaseId: "p2" },
+    });
+    expect(away.stateless[0]?.message).toMatchObject({ params: { message: { userName: "faraway" } } });
+  });
+
+  it("needs a verified profile in public rooms, and chatDisabled clears itself when it expires", () => {
+    const expires = new Date(T0 + 60_000).toISOString();
+    const h = harness(
+      settingsFor({
+        type: "PUBLIC",
+        roomRoles: [{ userUuid: uuidOf(1), role: "chatDisabled", expirationTime: expires }],
+      }),
+    );
+    h.join(1);
+    h.join(2, { verified: false });
+    expect(h.act(2, { action: "sendChatMessage", params: { message: "hi" } }).reply).toMatchObject({
+      message: MESSAGES.chatUnverified,
+    });
+    expect(h.act(1, { action: "sendChatMessage", params: { message: "hi" } }).reply).toMatchObject({
+      message: MESSAGES.chatDisabled,
+    });
+    expect(nextWakeAt(h.state, config)).toBe(T0 + 60_000);
+    h.advance(60_000);
+    const out = h.run({ type: "tick" });
+    expect(out.stateful.map((m) => m.name)).toEqual(["updatedRoomSettings"]);
+    expect(h.state.live.settings.roomRoles).toEqual([]);
+    expect(h.act(1, { action: "sendChatMessage", params: { message: "hi" } }).reply.ok).toBe(true);
+  });
+});
+
+// ---- the seeded fuzz ------------------------------------------------------------------------------------------------
+
+function checkInvariants(state: RoomState, client: LiveState) {
+  const live = state.live;
+  expect(live.djs.length).toBeLessThanOrEqual(live.settings.numberOfDjs);
+  const uuids = live.allUsers.map((u) => u.uuid);
+  expect(new Set(uuids).size).toBe(uuids.length);
+  expect(new Set(live.djs.map((d) => d.uuid)).size).toBe(live.djs.length);
+  for (const dj of live.djs) expect(uuids).toContain(dj.uuid);
+  expect(Object.keys(live.allUserData).sort()).toEqual([...uuids].sort());
+  expect(Object.keys(state.members).sort()).toEqual([...uuids].sort());
+  const recount = { likes: 0, dislikes: 0, stars: 0 };
+  for (const d of Object.values(live.allUserData)) {
+    if (d.songVotes.like === true) recount.likes++;
+    if (d.songVotes.like === false) recount.dislikes++;
+    if (d.songVotes.star === true) recount.stars++;
+  }
+  expect(live.voteCounts).toEqual(recount);
+  if (live.nowPlaying) expect(state.playing?.djUuid).toBe(live.djs[0]?.uuid);
+  else expect(state.playing).toBeNull();
+  const djSet = new Set(live.djs.map((d) => d.uuid));
+  expect(live.audienceUsers.map((u) => u.uuid)).toEqual(uuids.filter((u) => !djSet.has(u)));
+  expect(Object.keys(state.djMeta).sort()).toEqual([...djSet].sort());
+  expect(state.chat.length).toBeLessThanOrEqual(300);
+  expect(client).toEqual(live);
+  // What storage keeps comes back the same.
+  expect(JSON.parse(JSON.stringify(state))).toEqual(state);
+}
+
+function randomAction(r: ReturnType<typeof prng>, h: ReturnType<typeof harness>): RoomAction {
+  const n = 1 + r.int(8);
+  const uuid = uuidOf(n);
+  const song = (): LiveSong =>
+    songFor(r.int(50), r.chance(0.5) ? { crateSongUuid: `crate-${r.int(20)}`, duration: 1 + r.int(5) } : {});
+  const client = (request: RoomClientAction): RoomAction => ({
+    type: "client",
+    userUuid: uuid,
+    request,
+    id: `id-${r.next()}`,
+  });
+  const roll = r.int(100);
+  if (roll < 14)
+    return {
+      type: "join",
+      user: userFor(n, {
+        tokenRole: n === 8 ? "guest" : "user",
+        verified: n % 3 !== 0,
+        badges: n === 5 ? ["PLATINUM"] : [],
+      }),
+      settings: h.state.live.settings,
+    };
+  if (roll < 20) return { type: "disconnected", userUuid: uuid };
+  if (roll < 32) {
+    h.advance(r.int(8000));
+    return { type: "tick" };
+  }
+  if (roll < 42) return client({ action: "addDj", params: r.chance(0.5) ? { song: song() } : {} });
+  if (roll < 46) return client({ action: "removeDj", params: r.chance(0.7) ? {} : { userUuid: uuidOf(1 + r.int(8)) } });
+  if (roll < 52) return client({ action: "updateNextSong", params: { song: r.chance(0.8) ? song() : null } });
+  if (roll < 56) return client({ action: "skipSong", params: {} });
+  if (roll < 72)
+    return client({
+      action: "voteOnSong",
+      params: { songVotes: r.chance(0.5) ? { like: r.chance(0.6) } : { star: r.chance(0.7), like: r.chance(0.5) } },
+    });
+  if (roll < 78)
+    return client({ action: "sendChatMessage", params: { message: r.chance(0.9) ? `hey @user${n}` : "" } });
+  if (roll < 84) return { type: "queueLoaded", userUuid: uuid, songs: Array.from({ length: r.int(3) }, song) };
+  if (roll < 92) {
+    const roles = Array.from({ length: r.int(3) }, () => ({
+      userUuid: uuidOf(1 + r.int(8)),
+      role: r.pick(["moderator", "banned", "djDisabled", "chatDisabled", "dj", "kicked"] as const),
+      expirationTime: r.chance(0.5) ? new Date(h.now + r.int(30_000)).toISOString() : null,
+    }));
+    return {
+      type: "settings",
+      settings: settingsFor({
+        numberOfDjs: 1 + r.int(4),
+        songsPerDj: r.chance(0.5) ? null : 1 + r.int(3),
+        djType: r.pick(["EVERYONE", "INVITE_ONLY", "VERIFIED_ONLY", "PRO_PLAN_OWNER"] as const),
+        voteSkipThreshold: r.chance(0.7) ? null : r.pick([0.2, 0.5]),
+        roomRoles: roles,
+      }),
+    };
+  }
+  if (roll < 96) return { type: "kick", userUuid: uuid };
+  if (roll < 97) return { type: "reset", settings: settingsFor() };
+  return { type: "clearChat" };
+}
+
+describe("seeded fuzz", () => {
+  const seen: string[] = [];
+  for (const seed of [1, 2, 3, 42, 1234, 9001]) {
+    it(`keeps every invariant through 600 random actions (seed ${seed})`, () => {
+      const r = prng(seed);
+      const h = harness(settingsFor());
+      for (let step = 0; step < 600; step++) {
+        const action = randomAction(r, h);
+        try {
+          h.run(action);
+          checkInvariants(h.state, h.client);
+        } catch (err) {
+          throw new Error(`seed ${seed}, step ${step}, ${JSON.stringify(action).slice(0, 300)}: ${err}`);
+        }
+      }
+      for (const name of ["userJoined", "userLeft", "addedDj", "removedDj", "playedSong"])
+        expect(h.log).toContain(name);
+      seen.push(...h.log);
+      // A late joiner's full state equals what the stream built.
+      expect(joinView(h.state, h.now).state).toEqual(h.client);
+    });
+  }
+  it("went through every kind of stateful message the reducer sends", () => {
+    for (const name of ["votedOnSong", "updatedNextSong", "updatedRoomSettings"]) expect(seen).toContain(name);
+  });
+});

@@ -1,0 +1,378 @@
+/**
+ * One live room, between the pure reducer and the platform: it holds the state, talks to sockets through the
+ * `Socket` interface, keeps the state in a `StateStore`, wakes on alarms and performs the reducer's effects against
+ * the edge. PartyKit's server.ts only adapts its connections, storage and alarms to this.
+ */
+import {
+  ChatConsumableSchema,
+  CloseCode,
+  type JoinResult,
+  type LiveSong,
+  parseClientMessage,
+  type ReplyMessage,
+  type RoomSettings,
+  RoomSettingsSchema,
+  type ServerMessage,
+} from "@booth/sdk/live/protocol";
+import { z } from "zod";
+import type { Claims } from "./auth.ts";
+import { type Edge, EdgeError } from "./edge.ts";
+import {
+  DEFAULT_CONFIG,
+  type Effect,
+  initialState,
+  type JoiningUser,
+  joinView,
+  nextWakeAt,
+  type Reply,
+  type RoomAction,
+  type RoomConfig,
+  type RoomState,
+  reduce,
+} from "./reducer.ts";
+import type { StateStore } from "./storage.ts";
+
+/** A connected client. `claims` were verified when it connected; `token` is passed on to the edge at join. */
+export interface Socket {
+  readonly id: string;
+  readonly claims: Claims;
+  readonly token: string;
+  send(text: string): void;
+  close(code: number, reason: string): void;
+}
+
+export interface RoomHost {
+  store: StateStore;
+  /** Wake the room (onAlarm) at this time; null: no alarm needed. */
+  setAlarm(at: number | null): Promise<void>;
+  log(entry: Record<string, unknown>): void;
+}
+
+/** What the edge may tell a room over HTTP (POST `/parties/main/{roomUuid}`). */
+export const EdgeEventSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("updateRoomSettings"), settings: RoomSettingsSchema }),
+  z.object({ type: z.literal("updateRoles") }),
+  z.object({ type: z.literal("kickUser"), userUuid: z.uuid() }),
+  z.object({ type: z.literal("resetRoom") }),
+  z.object({ type: z.literal("clearChat") }),
+  z.object({
+    type: z.literal("showConsumable"),
+    buyer: z.object({ uuid: z.uuid(), nickname: z.string().max(100) }),
+    consumable: ChatConsumableSchema,
+  }),
+]);
+export type EdgeEvent = z.infer<typeof EdgeEventSchema>;
+
+export class LiveRoom {
+  private state: RoomState | null = null;
+  private readonly sockets = new Map<string, Socket>();
+  /** Sockets that joined, by id, with the user they are. */
+  private readonly joined = new Map<string, string>();
+  private saving: Promise<void> = Promise.resolve();
+  private readonly pending = new Set<Promise<unknown>>();
+
+  constructor(
+    readonly roomUuid: string,
+    private readonly host: RoomHost,
+    private readonly edge: Edge,
+    readonly config: RoomConfig = DEFAULT_CONFIG,
+    private readonly clock: () => number = Date.now,
+    private readonly newId: () => string = () => crypto.randomUUID(),
+  ) {}
+
+  /** Hydrates from storage. Nobody is connected after a restart: everyone's grace period starts now. */
+  async start() {
+    const stored = await this.host.store.load();
+    if (!stored) return;
+    const now = this.clock();
+    const members = Object.fromEntries(
+      Object.entries(stored.members).map(([uuid, m]) => [
+        uuid,
+        m.connected ? { ...m, connected: false, disconnectedAt: now } : m,
+      ]),
+    );
+    this.state = { ...stored, members };
+    await this.host.store.save(this.state);
+    await this.host.setAlarm(nextWakeAt(this.state, this.config));
+  }
+
+  get current() {
+    return this.state;
+  }
+
+  /** Everything in flight (effects, saves) has settled; for tests. */
+  async idle() {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+    await this.saving;
+  }
+
+  connect(socket: Socket) {
+    this.sockets.set(socket.id, socket);
+  }
+
+  disconnect(socketId: string) {
+    this.sockets.delete(socketId);
+    const userUuid = this.joined.get(socketId);
+    this.joined.delete(socketId);
+    if (userUuid && ![...this.joined.values()].includes(userUuid)) this.dispatch({ type: "disconnected", userUuid });
+  }
+
+  async message(socketId: string, raw: string) {
+    const socket = this.sockets.get(socketId);
+    if (!socket) return;
+    const parsed = parseClientMessage(raw);
+    if (!parsed.ok) {
+      this.reply(socket, { requestId: parsed.requestId, ok: false, statusCode: 400, message: parsed.message });
+      return;
+    }
+    const { message } = parsed;
+    if (message.action === "joinRoom") {
+      this.reply(socket, { requestId: message.requestId, ...(await this.join(socket, message.params)) });
+      return;
+    }
+    const userUuid = this.joined.get(socketId);
+    if (!userUuid || !this.state) {
+      this.reply(socket, { requestId: message.requestId, ok: false, statusCode: 403, message: "Join the room first." });
+      return;
+    }
+    const reply = this.dispatch({
+      type: "client",
+      userUuid,
+      request: { action: message.action, params: message.params } as never,
+      id: this.newId(),
+    });
+    this.reply(socket, { requestId: message.requestId, ...reply });
+  }
+
+  private async join(socket: Socket, params: { roomUuid: string; password?: string; guestPassword?: string }) {
+    if (params.roomUuid.toLowerCase() !== this.roomUuid.toLowerCase())
+      return { ok: false as const, statusCode: 400, message: "roomUuid: this connection is to another room." };
+    const { claims } = socket;
+    if (claims.type === "service")
+      return { ok: false as const, statusCode: 403, message: "Services do not join rooms." };
+    let settings: RoomSettings;
+    let profile: Record<string, unknown> | null;
+    try {
+      const body = {
+        ...(params.password !== undefined ? { password: params.password } : {}),
+        ...(params.guestPassword !== undefined ? { guestPassword: params.guestPassword } : {}),
+      };
+      settings = await this.edge.join(this.roomUuid, socket.token, body);
+      profile = claims.type === "guest" ? null : await this.edge.profile(claims.sub);
+    } catch (err) {
+      if (err instanceof EdgeError) return { ok: false as const, statusCode: err.status, message: err.message };
+      throw err;
+    }
+    if (!this.sockets.has(socket.id)) return { ok: false as const, statusCode: 410, message: "The connection closed." };
+    const user: JoiningUser = {
+      uuid: claims.sub,
+      tokenRole: claims.type,
+      globalRoles: claims.roles,
+      badges: claims.badges,
+      verified: !!profile?.verifiedAt,
+      profile: profileView(claims.sub, profile),
+    };
+    this.state ??= initialState(settings);
+    const reply = this.dispatch({ type: "join", user, settings });
+    if (!reply.ok) return reply;
+    this.joined.set(socket.id, claims.sub);
+    return { ok: true as const, result: joinView(this.state, this.clock()) satisfies JoinResult };
+  }
+
+  /** The edge tells the room about a change made over REST. */
+  async edgeEvent(event: EdgeEvent) {
+    switch (event.type) {
+      case "updateRoomSettings":
+        if (this.state) this.dispatch({ type: "settings", settings: event.settings });
+        return;
+      case "updateRoles":
+        if (this.state) this.dispatch({ type: "settings", settings: await this.edge.roomSettings(this.roomUuid) });
+        return;
+      case "kickUser":
+        if (this.state) this.dispatch({ type: "kick", userUuid: event.userUuid });
+        // Someone joining right now is not in the state yet: close their sockets all the same.
+        for (const socket of this.sockets.values())
+          if (socket.claims.sub === event.userUuid) socket.close(CloseCode.kicked, "You were removed from this room.");
+        return;
+      case "resetRoom": {
+        const settings = this.state ? this.state.live.settings : await this.edge.roomSettings(this.roomUuid);
+        this.dispatch({ type: "reset", settings });
+        this.state = null;
+        this.saving = this.saving.then(() => this.host.store.clear());
+        await this.saving;
+        await this.host.setAlarm(null);
+        return;
+      }
+      case "clearChat":
+        if (this.state) this.dispatch({ type: "clearChat" });
+        return;
+      case "showConsumable":
+        // Nobody in the room: nobody to show it to.
+        if (this.state) this.dispatch({ type: "consumable", buyer: event.buyer, consumable: event.consumable });
+        return;
+    }
+  }
+
+  /** The public state for the edge's GET, or null when nobody is in the room. */
+  publicState() {
+    if (!this.state || Object.keys(this.state.members).length === 0) return null;
+    return { ...this.state.live, seq: this.state.seq };
+  }
+
+  alarm() {
+    if (this.state) this.dispatch({ type: "tick" });
+  }
+
+  private dispatch(action: RoomAction): Reply {
+    if (!this.state) return { ok: false, statusCode: 409, message: "The room is not running." };
+    const before = this.state;
+    const out = reduce(before, action, this.clock(), this.config);
+    this.state = out.state;
+    const joinedSockets = [...this.joined.entries()].flatMap(([id, user]) => {
+      const s = this.sockets.get(id);
+      return s ? [{ socket: s, user }] : [];
+    });
+    for (const message of out.stateful) {
+      const text = JSON.stringify(message satisfies ServerMessage);
+      for (const { socket } of joinedSockets) socket.send(text);
+    }
+    for (const { to, message } of out.stateless) {
+      const text = JSON.stringify(message satisfies ServerMessage);
+      for (const { socket, user } of joinedSockets) if (to === "all" || to.userUuid === user) socket.send(text);
+    }
+    for (const { userUuid, code, reason } of out.close)
+      for (const socket of this.sockets.values())
+        if (socket.claims.sub === userUuid) {
+          this.joined.delete(socket.id);
+          socket.close(code, reason);
+        }
+    if (out.closeAll)
+      for (const socket of this.sockets.values()) {
+        this.joined.delete(socket.id);
+        socket.close(CloseCode.reset, "The room was reset.");
+      }
+    if (out.state !== before) {
+      const state = out.state;
+      this.saving = this.saving
+        .then(() => this.host.store.save(state))
+        .catch((err) => this.host.log({ level: "error", msg: "room state not saved", error: String(err) }));
+      this.track(this.host.setAlarm(nextWakeAt(state, this.config)));
+    }
+    for (const effect of out.effects) this.track(this.perform(effect));
+    return out.reply;
+  }
+
+  private track(work: Promise<unknown>) {
+    const p = work.catch((err) => this.host.log({ level: "warn", msg: "room effect failed", error: String(err) }));
+    this.pending.add(p);
+    p.finally(() => this.pending.delete(p));
+  }
+
+  private get slug() {
+    return this.state?.live.settings.slug ?? this.roomUuid;
+  }
+
+  private async perform(effect: Effect) {
+    const edge = this.edge;
+    switch (effect.type) {
+      case "presenceJoined":
+        return edge.presenceJoined(this.roomUuid, effect.userUuid);
+      case "presenceLeft":
+        return edge.presenceLeft(this.roomUuid, effect.userUuid);
+      case "loadQueue":
+        return this.queueLoaded(effect.userUuid, await edge.upcomingQueue(effect.userUuid));
+      case "advanceQueue":
+        return this.queueLoaded(effect.userUuid, await edge.advanceQueue(effect.userUuid, effect.crateSongUuid));
+      case "recordPlay": {
+        const play = await edge.recordPlay(this.slug, {
+          song: effect.song,
+          djUuid: effect.djUuid,
+          voteCounts: effect.voteCounts,
+          playedAt: new Date(effect.playedAt).toISOString(),
+        });
+        if (effect.points > 0)
+          try {
+            await edge.awardPoints({
+              userUuid: effect.djUuid,
+              points: Math.min(effect.points, 10_000),
+              roomUuid: this.roomUuid,
+              awardKey: play.id,
+            });
+          } catch (err) {
+            // No season running: nothing to award.
+            if (!(err instanceof EdgeError && err.status === 404)) throw err;
+          }
+        return;
+      }
+      case "addToLikes":
+        if (effect.song.songId) await edge.addToLikes(effect.userUuid, effect.song.songId);
+        return;
+      case "notifyDjFans":
+        return edge.notifyDjFans(effect.djUuid, this.roomUuid).catch(() => undefined);
+      case "reportLiveState":
+        return edge
+          .reportLiveState(this.roomUuid, {
+            nowPlaying: effect.nowPlaying,
+            numberOfActiveDjs: effect.numberOfActiveDjs,
+          })
+          .catch(() => undefined);
+    }
+  }
+
+  private queueLoaded(userUuid: string, songs: LiveSong[]) {
+    this.dispatch({ type: "queueLoaded", userUuid, songs: songs.map(liveSong) });
+  }
+
+  private reply(socket: Socket, reply: ReplyMessage) {
+    socket.send(JSON.stringify(reply satisfies ServerMessage));
+  }
+}
+
+/** A crate song as the room shows it: the catalogue fields a player needs, nothing else. */
+function liveSong(song: LiveSong): LiveSong {
+  const keep = [
+    "songId",
+    "songShortId",
+    "crateSongUuid",
+    "trackName",
+    "artistName",
+    "album",
+    "genre",
+    "duration",
+    "isrc",
+    "musicProviders",
+    "thumbnails",
+    "explicit",
+    "status",
+    "position",
+    "streamUrls",
+  ];
+  return Object.fromEntries(Object.entries(song).filter(([k, v]) => keep.includes(k) && v !== undefined)) as LiveSong;
+}
+
+/** What others see of a user in the room. */
+function profileView(uuid: string, profile: Record<string, unknown> | null): Record<string, unknown> {
+  if (!profile) return { uuid, nickname: "Guest", avatarId: "default", color: "#8B5CF6", badges: [] };
+  const fields = [
+    "uuid",
+    "nickname",
+    "color",
+    "avatarId",
+    "firstName",
+    "lastName",
+    "pronoun",
+    "displayPronouns",
+    "songOfTheWeek",
+    "zodiac",
+    "coverPicture",
+    "facebook",
+    "instagram",
+    "twitter",
+    "snapchat",
+    "tiktok",
+    "badges",
+    "priceForGig",
+    "createdAt",
+  ];
+  return Object.fromEntries(fields.filter((f) => profile[f] !== undefined).map((f) => [f, profile[f]]));
+}

@@ -1,0 +1,175 @@
+import type { ChatMessage, LiveState, RoomUser, UserData } from "@booth/sdk/live/protocol";
+import type { Member, RoomState } from "./reducer.ts";
+
+/** Where a room keeps its state between restarts. */
+export interface StateStore {
+  load(): Promise<RoomState | null>;
+  /** Writes what changed since the last save or load. */
+  save(state: RoomState): Promise<void>;
+  clear(): Promise<void>;
+}
+
+/** The subset of a Durable Object's storage the room uses (PartyKit's `room.storage` has it). */
+export interface KeyValue {
+  get<T>(key: string): Promise<T | undefined>;
+  put(entries: Record<string, unknown>): Promise<void>;
+  delete(keys: string[]): Promise<unknown>;
+  list<T>(options: { prefix: string }): Promise<Map<string, T>>;
+  deleteAll(): Promise<void>;
+}
+
+/** An in-memory KeyValue that copies what goes in and out, as real storage would. */
+export function memoryKeyValue(): KeyValue & { size(): number; writes: number } {
+  const data = new Map<string, string>();
+  const kv = {
+    writes: 0,
+    size: () => data.size,
+    async get<T>(key: string) {
+      const v = data.get(key);
+      return v === undefined ? undefined : (JSON.parse(v) as T);
+    },
+    async put(entries: Record<string, unknown>) {
+      for (const [k, v] of Object.entries(entries)) data.set(k, JSON.stringify(v));
+      kv.writes++;
+    },
+    async delete(keys: string[]) {
+      for (const k of keys) data.delete(k);
+    },
+    async list<T>(options: { prefix: string }) {
+      const out = new Map<string, T>();
+      for (const k of [...data.keys()].sort())
+        if (k.startsWith(options.prefix)) out.set(k, JSON.parse(data.get(k) as string) as T);
+      return out;
+    },
+    async deleteAll() {
+      data.clear();
+    },
+  };
+  return kv;
+}
+
+interface MemberEntry {
+  member: Member;
+  user: RoomUser;
+  data: UserData;
+}
+/** Lists that follow from the others (the reducer's `derive`): rebuilt on load, never written. */
+type Derived = "audienceUsers" | "floorUsers" | "visibleDjs";
+type Core = Omit<LiveState, "allUserData" | "allUsers" | Derived> & Pick<RoomState, "djMeta" | "playing">;
+
+const MAX_PUT = 128;
+const chatKey = (m: ChatMessage) => `chat:${String(m.date).padStart(15, "0")}:${m.id}`;
+
+/**
+ * A room's state split over keys so that one vote writes one member and the seq, not the whole room (a Durable
+ * Object value holds at most 128 KiB): `seq`, `core` (booth, now playing, settings), `order` (who joined when),
+ * `member:{uuid}` and `chat:{time}:{id}`.
+ */
+export function keyValueStateStore(kv: KeyValue): StateStore {
+  let last: RoomState | null = null;
+
+  async function putAll(entries: Record<string, unknown>) {
+    const keys = Object.keys(entries);
+    for (let i = 0; i < keys.length; i += MAX_PUT)
+      await kv.put(Object.fromEntries(keys.slice(i, i + MAX_PUT).map((k) => [k, entries[k]])));
+  }
+  async function deleteAll(keys: string[]) {
+    for (let i = 0; i < keys.length; i += MAX_PUT) await kv.delete(keys.slice(i, i + MAX_PUT));
+  }
+
+  return {
+    async load() {
+      const seq = await kv.get<number>("seq");
+      const core = await kv.get<Core>("core");
+      if (seq === undefined || !core) return null;
+      const order = (await kv.get<string[]>("order")) ?? [];
+      const entries = await kv.list<MemberEntry>({ prefix: "member:" });
+      const chat = [...(await kv.list<ChatMessage>({ prefix: "chat:" })).values()];
+      const members: RoomState["members"] = {};
+      const allUserData: LiveState["allUserData"] = {};
+      const allUsers: RoomUser[] = [];
+      for (const uuid of order) {
+        const entry = entries.get(`member:${uuid}`);
+        if (!entry) continue;
+        members[uuid] = entry.member;
+        allUserData[uuid] = entry.data;
+        allUsers.push(entry.user);
+      }
+      const { djMeta, playing, ...live } = core;
+      // The audience is everyone not on stage, the floor the audience without guests (as the reducer derives them),
+      // made of the same user objects as allUsers.
+      const onStage = new Set(live.djs.map((d) => d.uuid));
+      const audienceUsers = allUsers.filter((u) => !onStage.has(u.uuid));
+      const state: RoomState = {
+        seq,
+        live: {
+          ...live,
+          allUserData,
+          allUsers,
+          audienceUsers,
+          floorUsers: audienceUsers.filter((u) => u.tokenRole !== "guest"),
+          visibleDjs: live.djs,
+        },
+        members,
+        djMeta,
+        playing,
+        chat,
+      };
+      last = state;
+      return state;
+    },
+
+    async save(state) {
+      const prev = last;
+      const puts: Record<string, unknown> = {};
+      const deletes: string[] = [];
+      if (prev?.seq !== state.seq) puts.seq = state.seq;
+      // A vote changes the counts in the core: it must stay small whatever the size of the room.
+      const { allUserData, allUsers, audienceUsers: _a, floorUsers: _f, visibleDjs: _v, ...rest } = state.live;
+      const changed = <K extends keyof Core>(k: K) =>
+        !prev ||
+        (k === "djMeta" || k === "playing"
+          ? prev[k as "djMeta" | "playing"] !== state[k as "djMeta" | "playing"]
+          : prev.live[k as keyof LiveState] !== state.live[k as keyof LiveState]);
+      const coreKeys = [...Object.keys(rest), "djMeta", "playing"] as (keyof Core)[];
+      if (coreKeys.some(changed)) puts.core = { ...rest, djMeta: state.djMeta, playing: state.playing };
+      if (!prev || prev.live.allUsers !== allUsers) {
+        const order = allUsers.map((u) => u.uuid);
+        const prevOrder = prev?.live.allUsers.map((u) => u.uuid) ?? [];
+        if (order.join() !== prevOrder.join()) puts.order = order;
+      }
+      const sameUsers = prev?.live.allUsers === allUsers;
+      // A vote leaves the list of users as it was: no map of it to build then.
+      const prevUsers = sameUsers ? null : new Map(prev?.live.allUsers.map((u) => [u.uuid, u]));
+      if (!prev || !sameUsers || prev.members !== state.members || prev.live.allUserData !== allUserData)
+        for (const user of allUsers) {
+          const uuid = user.uuid;
+          const member = state.members[uuid];
+          const data = allUserData[uuid];
+          if (!member || !data) continue;
+          if (
+            !prev ||
+            (prevUsers && prevUsers.get(uuid) !== user) ||
+            prev.members[uuid] !== member ||
+            prev.live.allUserData[uuid] !== data
+          )
+            puts[`member:${uuid}`] = { member, user, data } satisfies MemberEntry;
+        }
+      if (prev) for (const uuid of Object.keys(prev.members)) if (!state.members[uuid]) deletes.push(`member:${uuid}`);
+      if (!prev || prev.chat !== state.chat) {
+        const now = new Map(state.chat.map((m) => [chatKey(m), m]));
+        const before = new Map(prev?.chat.map((m) => [chatKey(m), m]));
+        for (const [k, m] of now) if (before.get(k) !== m) puts[k] = m;
+        for (const k of before.keys()) if (!now.has(k)) deletes.push(k);
+      }
+      if (deletes.length) await deleteAll(deletes);
+      if (Object.keys(puts).length) await putAll(puts);
+      last = state;
+    },
+
+    async clear() {
+      await kv.deleteAll();
+      last = null;
+    },
+  };
+}
