@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { createTestApp, type TestApp } from "@booth/edge/testing";
 import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedDemoCatalogue } from "../../edge/src/seed/demo-catalogue.ts";
 
 const run = promisify(execFile);
 const BIN = new URL("../bin/booth.mjs", import.meta.url).pathname;
@@ -22,6 +23,8 @@ beforeAll(async () => {
   await new Promise((r) => server.once("listening", r));
   api = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   home = await mkdtemp(join(tmpdir(), "booth-cli-"));
+  // What the edge does at start: a small demo catalogue (4 short tracks instead of 20).
+  await seedDemoCatalogue(t.deps, { perArtist: 1, seconds: 2 });
 });
 afterAll(async () => {
   server.close();
@@ -56,6 +59,62 @@ describe("booth", () => {
     expect(JSON.parse(who.stdout)).toMatchObject({ nickname: "boss", roles: ["user", "admin"] });
   }, 60_000);
 
+  it("seeds the demo data with a progress bar, and a second run finds it all and creates nothing", async () => {
+    // Waiting for more demo tracks than the edge made gives up with a reason, having made nothing.
+    const short = await booth("seed", "--demo-tracks", "5", "--wait", "0");
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain("the demo catalogue has 4 of 5 tracks after 0 s");
+
+    const first = await booth("seed", "--demo-tracks", "4", "--json");
+    expect(first.code, first.stderr).toBe(0);
+    const one = JSON.parse(first.stdout);
+    expect(one).toMatchObject({
+      catalogue: { tracks: 4 },
+      users: { created: 6, existing: 0 },
+      rooms: { created: 3, existing: 0 },
+      crates: { created: 12, existing: 0 },
+      avatars: { created: 4, existing: 0 },
+      season: { created: 1, existing: 0 },
+    });
+    // Not a terminal: the progress comes as plain lines on stderr, up to the last step.
+    expect(first.stderr).toContain("seed 1/30 catalogue:");
+    expect(first.stderr).toContain("seed 30/30 avatars: Season star");
+
+    const second = await booth("seed", "--demo-tracks", "4", "--json");
+    expect(second.code, second.stderr).toBe(0);
+    const two = JSON.parse(second.stdout);
+    expect(two).toMatchObject({
+      catalogue: { tracks: 4 },
+      users: { created: 0, existing: 6 },
+      rooms: { created: 0, existing: 3 },
+      crates: { created: 0, existing: 12 },
+      avatars: { created: 0, existing: 4 },
+      season: { created: 0, existing: 1, id: one.season.id },
+    });
+
+    // What a user of the instance now sees.
+    const rooms = await t.request("GET", "/api/room-service/rooms/public");
+    expect(rooms.body.data.map((r: { slug: string }) => r.slug).sort()).toEqual([
+      "ambient-attic",
+      "demo-lounge",
+      "synth-garage",
+    ]);
+    const login = await t.request("POST", "/api/user-service/auth/login", {
+      body: { email: "aurora@demo.booth.local", password: "booth-demo-password" },
+    });
+    expect(login.status).toBe(200);
+    const queue = await t.request("GET", "/api/playlist-service/crate/special/queue/songs", {
+      token: login.body.accessToken,
+    });
+    expect(queue.body).toHaveLength(4);
+    const profile = await t.request("GET", `/api/user-service/profile/${login.body.user.uuid}`);
+    expect(profile.body).toMatchObject({ nickname: "DJ Aurora", color: "#8B5CF6" });
+    const listed = await booth("rooms", "list", "--json");
+    expect(JSON.parse(listed.stdout).total).toBe(3);
+    expect((await booth("seasons", "current")).stdout).toContain(one.season.name);
+    expect((await booth("avatars", "list", "-s", "SEASON_AWARD")).stdout).toContain("demo-season-star");
+  }, 120_000);
+
   it("creates vouchers that redeem once through the API, lists and revokes them", async () => {
     const made = await booth("vouchers", "create", "-n", "2", "--note", "cli", "--json");
     expect(made.code, made.stderr).toBe(0);
@@ -77,16 +136,78 @@ describe("booth", () => {
     expect((await booth("vouchers", "list")).stdout).toMatch(/code\s+status/);
   }, 60_000);
 
-  it("creates a season and shows the current one", async () => {
-    const start = new Date(Date.now() - 86_400_000).toISOString();
-    const end = new Date(Date.now() + 86_400_000).toISOString();
+  it("creates, moves and lists seasons; closing one that has not ended is refused", async () => {
+    // The seed's demo season runs now; this one comes after it.
+    const day = 86_400_000;
+    const start = new Date(Date.now() + 200 * day).toISOString();
+    const end = new Date(Date.now() + 230 * day).toISOString();
     const made = await booth("seasons", "create", "CLI Season", "--start", start, "--end", end, "--json");
     expect(made.code, made.stderr).toBe(0);
-    expect((await booth("seasons", "current")).stdout).toContain("CLI Season");
+    const id = JSON.parse(made.stdout).id;
+    const overlapping = await booth("seasons", "create", "Overlap", "--start", start, "--end", end);
+    expect(overlapping.code).toBe(1);
+    expect(overlapping.stderr).toMatch(/^Error 409: /);
+    expect((await booth("seasons", "current")).stdout).toContain("Demo season");
     expect((await booth("seasons", "list", "--json")).stdout).toContain("CLI Season");
-    const early = await booth("seasons", "close", JSON.parse(made.stdout).id);
+    const renamed = await booth("seasons", "update", id, "--name", "CLI Season II", "--json");
+    expect(JSON.parse(renamed.stdout).name).toBe("CLI Season II");
+    const early = await booth("seasons", "close", id);
     expect(early.code).toBe(1);
     expect(early.stderr).toContain("has not ended yet");
+    expect((await booth("seasons", "delete", id)).stdout).toContain("Deleted");
+  }, 60_000);
+
+  it("makes, changes, gives and takes back avatars; awards points in the current season", async () => {
+    const fan = await t.createUser({ nickname: "avatarfan" });
+    const made = await booth("avatars", "create", "cli-cat", "--name", "CLI cat", "--json");
+    expect(made.code, made.stderr).toBe(0);
+    expect(JSON.parse(made.stdout)).toMatchObject({ slug: "cli-cat", avatarStatus: "PUBLIC" });
+    const again = await booth("avatars", "create", "cli-cat", "--name", "CLI cat");
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("An avatar with this slug exists.");
+    await booth("avatars", "update", "cli-cat", "-s", "PRIVATE", "--name", "Secret cat");
+    expect((await booth("avatars", "show", "cli-cat", "--json")).stdout).toContain("Secret cat");
+    expect((await booth("avatars", "check", "cli-cat", fan.user.uuid)).stdout).toContain("not allowed");
+    expect((await booth("avatars", "assign", "cli-cat", fan.user.uuid)).code).toBe(0);
+    expect((await booth("avatars", "check", "cli-cat", fan.user.uuid)).stdout).toContain("allowed (MANUAL");
+    expect((await booth("avatars", "assign", "cli-cat", fan.user.uuid, "--remove")).stdout).toContain(
+      "Took cli-cat back",
+    );
+    expect((await booth("avatars", "check", "cli-cat", fan.user.uuid)).stdout).toContain("not allowed");
+    expect((await booth("avatars", "delete", "cli-cat")).code).toBe(0);
+    expect((await booth("avatars", "show", "cli-cat")).stderr).toContain("Avatar not found.");
+
+    const first = await booth("points", "give", fan.user.uuid, "7", "-r", "best set", "-k", "cli-1");
+    expect(first.stdout, first.stderr).toContain("Awarded; balance now 7");
+    expect((await booth("points", "give", fan.user.uuid, "7", "-k", "cli-1")).stdout).toContain("Already awarded");
+    const ranking = JSON.parse((await booth("seasons", "ranking", "--json")).stdout);
+    expect(ranking.data).toContainEqual(expect.objectContaining({ userUuid: fan.user.uuid, balance: 7 }));
+  }, 60_000);
+
+  it("creates, shows, changes and promotes rooms", async () => {
+    const dj = await t.createUser({ nickname: "roomowner" });
+    const made = await booth("rooms", "create", "CLI Room", "--djs", "3", "--owner", dj.user.uuid, "--json");
+    expect(made.code, made.stderr).toBe(0);
+    const room = JSON.parse(made.stdout);
+    expect(room).toMatchObject({ slug: "cli-room", numberOfDjs: 3 });
+    const shown = JSON.parse((await booth("rooms", "show", "cli-room", "--json")).stdout);
+    expect(shown.uuid).toBe(room.uuid);
+    const owned = await t.request("GET", "/api/room-service/rooms/owned-rooms/list", { token: dj.token });
+    expect(owned.body.map((r: { uuid: string }) => r.uuid)).toContain(room.uuid);
+    await booth("rooms", "update", "cli-room", "--songs-per-dj", "2", "--description", "made by the CLI");
+    expect(JSON.parse((await booth("rooms", "show", room.uuid, "--json")).stdout)).toMatchObject({
+      songsPerDj: 2,
+      description: "made by the CLI",
+    });
+    expect((await booth("rooms", "promote", "cli-room")).stdout).toContain("promoted");
+    expect((await booth("rooms", "list", "--promoted")).stdout).toContain("cli-room");
+    expect((await booth("rooms", "list", "--all", "-f", "slug||$eq||cli-room", "--json")).stdout).toContain(room.uuid);
+    expect((await booth("rooms", "plays", "cli-room")).stdout).toContain("0 in all");
+    // Nobody is in it, so it has no live state.
+    const live = await booth("rooms", "show", "cli-room", "--live");
+    expect(live.code).toBe(1);
+    expect(live.stderr).toContain("This room is not live: nobody is in it.");
+    expect((await booth("rooms", "show", "no-such-room")).stderr).toContain("404");
   }, 60_000);
 
   it("finds and moderates users, and credits tokens once per key", async () => {
@@ -110,11 +231,34 @@ describe("booth", () => {
       "balance now 50",
     );
     expect((await booth("users", "show", crypto.randomUUID())).stderr).toContain("404");
+    expect((await booth("users", "badges", target.user.uuid, "VERIFIED", "STAFF")).stdout).toContain("VERIFIED, STAFF");
+    expect((await booth("users", "badges", target.user.uuid, "STAFF", "--remove")).stdout).toContain(
+      "badges: VERIFIED",
+    );
+    expect((await booth("users", "badges", target.user.uuid, "SHINY")).stderr).toContain("unknown badge SHINY");
+    await booth("users", "profile", target.user.uuid, "--bio", "from the CLI", "--color", "#123456");
+    const shown = JSON.parse((await booth("users", "show", target.user.uuid, "--json")).stdout);
+    expect(shown.profile).toMatchObject({ bio: "from the CLI", color: "#123456" });
+    const made = await booth(
+      "users",
+      "create",
+      "cli-made@example.com",
+      "-p",
+      "a long password",
+      "-n",
+      "climade",
+      "--json",
+    );
+    expect(JSON.parse(made.stdout)).toMatchObject({ email: "cli-made@example.com", roles: ["user"] });
+    const twice = await booth("users", "create", "cli-made@example.com", "-p", "a long password");
+    expect(twice.stderr).toContain("This email is already registered.");
+    expect((await booth("users", "deactivate", JSON.parse(made.stdout).uuid)).stdout).toContain("deactivated");
+    expect((await booth("users", "reactivate", JSON.parse(made.stdout).uuid)).stdout).toContain("reactivated");
   }, 60_000);
 
   it("has help with examples, completion, and logs out", async () => {
     expect((await booth("vouchers", "create", "--help")).stdout).toContain("Example");
-    expect((await booth("completion")).stdout).toContain("complete -W");
+    expect((await booth("completion")).stdout).toContain("complete -F _booth booth");
     expect((await booth("logout")).stdout).toContain("Signed out.");
     const after = await booth("whoami");
     expect(after.code).toBe(1);

@@ -4,6 +4,8 @@ import { dirname, join } from "node:path";
 
 export interface Config {
   apiUrl?: string;
+  /** The live rooms (PartyKit) base URL, for bots and live-room commands. */
+  partyUrl?: string;
   token?: string;
   email?: string;
 }
@@ -32,3 +34,7 @@ export const forgetConfig = () => rm(configPath(), { force: true });
 /** The API base URL: the --api flag, then BOOTH_API_URL, then the config file, then the local default. */
 export const apiUrl = (flag: string | undefined, config: Config) =>
   flag ?? process.env.BOOTH_API_URL ?? config.apiUrl ?? "http://127.0.0.1:8787";
+
+/** The live rooms' base URL: the --party flag, then BOOTH_PARTY_URL, then the config file, then the local default. */
+export const partyUrl = (flag: string | undefined, config: Config) =>
+  flag ?? process.env.BOOTH_PARTY_URL ?? config.partyUrl ?? "http://127.0.0.1:1999";

@@ -9,39 +9,48 @@ export function sessionCommands(program: Command) {
     .description("Sign in with an email and password, or keep a bot token")
     .option("-e, --email <email>", "account email")
     .option("-p, --password <password>", "account password (prefer BOOTH_PASSWORD)")
-    .option("-t, --token <token>", "a bot token (from `POST /users/sign-up-bot`)")
+    .option("-t, --token <token>", "a bot token (from `booth bot create`)")
+    .option("--party <url>", "also keep the live rooms' URL (for bots and `rooms reset`)")
     .addHelpText(
       "after",
       "\nExamples:\n  $ booth login -e admin@booth.local -p secret\n  $ BOOTH_PASSWORD=secret booth login -e me@example.com\n  $ booth login --token eyJhbGciOi...",
     )
     .action(
-      action(async (options: { email?: string; password?: string; token?: string }, command: Command) => {
-        const ctx = await contextOf(command);
-        let token = options.token;
-        if (!token) {
-          const password = options.password ?? process.env.BOOTH_PASSWORD;
-          if (!options.email || !password)
-            throw new Error("give --email and --password (or BOOTH_PASSWORD), or --token");
-          const { data } = await ctx.client.user.POST("/auth/login", { body: { email: options.email, password } });
-          token = data?.accessToken;
-        }
-        const session = await createBoothClient({ baseUrl: ctx.baseUrl, token }).user.GET("/auth/session");
-        await writeConfig({
-          apiUrl: ctx.baseUrl,
-          token: session.data?.accessToken ?? token,
-          email: session.data?.user.email ?? undefined,
-        });
-        ctx.print(
-          { uuid: session.data?.user.uuid, email: session.data?.user.email, roles: session.data?.user.roles },
-          () =>
-            `Signed in as ${session.data?.user.email ?? session.data?.user.profile?.nickname} (${session.data?.user.roles.join(", ")})`,
-        );
-      }),
+      action(
+        async (options: { email?: string; password?: string; token?: string; party?: string }, command: Command) => {
+          const ctx = await contextOf(command);
+          let token = options.token;
+          if (!token) {
+            const password = options.password ?? process.env.BOOTH_PASSWORD;
+            if (!options.email || !password)
+              throw new Error("give --email and --password (or BOOTH_PASSWORD), or --token");
+            const { data } = await ctx.client.user.POST("/auth/login", { body: { email: options.email, password } });
+            token = data?.accessToken;
+          }
+          const session = await createBoothClient({ baseUrl: ctx.baseUrl, token }).user.GET("/auth/session");
+          await writeConfig({
+            apiUrl: ctx.baseUrl,
+            ...(options.party
+              ? { partyUrl: options.party }
+              : ctx.config.partyUrl
+                ? { partyUrl: ctx.config.partyUrl }
+                : {}),
+            token: session.data?.accessToken ?? token,
+            email: session.data?.user.email ?? undefined,
+          });
+          ctx.print(
+            { uuid: session.data?.user.uuid, email: session.data?.user.email, roles: session.data?.user.roles },
+            () =>
+              `Signed in as ${session.data?.user.email ?? session.data?.user.profile?.nickname} (${session.data?.user.roles.join(", ")})`,
+          );
+        },
+      ),
     );
 
   program
     .command("logout")
     .description("Forget the stored session")
+    .addHelpText("after", "\nExample:\n  $ booth logout")
     .action(
       action(async () => {
         await forgetConfig();
@@ -53,6 +62,7 @@ export function sessionCommands(program: Command) {
     .command("whoami")
     .description("Who the stored session is")
     .option("--json", "print JSON")
+    .addHelpText("after", "\nExamples:\n  $ booth whoami\n  $ booth whoami --json | jq -r .uuid")
     .action(
       action(async (_options: unknown, command: Command) => {
         const ctx = await contextOf(command);

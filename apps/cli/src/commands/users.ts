@@ -1,33 +1,43 @@
 import type { Command } from "commander";
-import { action, contextOf, table } from "../context.ts";
+import { action, contextOf, examples, table } from "../context.ts";
 
 const many = (value: string, previous: string[] = []) => [...previous, value];
+const BADGES = ["VERIFIED", "PLATINUM", "DOUBLE_PLATINUM", "JQBX", "STAFF", "IDENTITY_VERIFIED"] as const;
+type Badge = (typeof BADGES)[number];
 
 export function userCommands(program: Command) {
   const users = program.command("users").description("Find and moderate accounts (staff, moderators, admins)");
-  users
-    .command("list")
-    .description("List accounts, with the admin list's filter and sort syntax")
-    .option("-f, --filter <field||$op||value>", "a filter, repeatable (e.g. email||$cont||@example.com)", many)
-    .option("-s, --sort <field,ASC|DESC>", "a sort, repeatable", many)
-    .option("--limit <n>", "page size", "25")
-    .option("--page <n>", "page", "1")
-    .option("--json", "print JSON")
-    .addHelpText(
-      "after",
-      "\nExamples:\n  $ booth users list -f 'roles||$cont||moderator'\n  $ booth users list -f 'email||$contL||gmail' -s createdAt,DESC --json",
-    )
-    .action(
-      action(async (options: { filter?: string[]; sort?: string[]; limit: string; page: string }, command: Command) => {
+  examples(
+    users
+      .command("list")
+      .description("List accounts, with the admin list's filter and sort syntax")
+      .option("-f, --filter <field||$op||value>", "a filter, repeatable (e.g. email||$cont||@example.com)", many)
+      .option("--or <field||$op||value>", "an alternative filter, repeatable", many)
+      .option("-s, --sort <field,ASC|DESC>", "a sort, repeatable", many)
+      .option("--search <json>", 'a nestjsx `s` search, e.g. \'{"nickname":{"$cont":"dj"}}\'')
+      .option("--limit <n>", "page size", "25")
+      .option("--page <n>", "page", "1")
+      .option("--json", "print JSON"),
+    "booth users list -f 'roles||$cont||moderator'",
+    "booth users list -f 'email||$contL||gmail' -s createdAt,DESC --json",
+    "booth users list -f 'isBot||$eq||true' -s nickname,ASC",
+  ).action(
+    action(
+      async (
+        options: { filter?: string[]; or?: string[]; sort?: string[]; search?: string; limit: string; page: string },
+        command: Command,
+      ) => {
         const ctx = await contextOf(command);
         const { data } = await ctx.client.user.GET("/admin/users", {
           params: {
             query: {
               filter: options.filter,
+              or: options.or,
               sort: options.sort,
+              ...(options.search ? { s: options.search } : {}),
               limit: Number(options.limit),
               page: Number(options.page),
-            },
+            } as never,
           },
         });
         ctx.print(
@@ -35,129 +45,258 @@ export function userCommands(program: Command) {
           () =>
             `${table((data?.data ?? []) as Record<string, unknown>[], ["uuid", "email", "nickname", "roles", "createdAt"])}\npage ${data?.page} of ${data?.pageCount}, ${data?.total} in all`,
         );
-      }),
-    );
-  users
-    .command("show <uuid>")
-    .description("One account, with its profile")
-    .option("--json", "print JSON")
-    .action(
-      action(async (uuid: string, _o: unknown, command: Command) => {
+      },
+    ),
+  );
+  examples(
+    users.command("show <uuid>").description("One account, with its profile").option("--json", "print JSON"),
+    "booth users show 5f0c2a8e-...",
+  ).action(
+    action(async (uuid: string, _o: unknown, command: Command) => {
+      const ctx = await contextOf(command);
+      const { data } = await ctx.client.user.GET("/admin/users/{id}", {
+        params: { path: { id: uuid }, query: { join: "profile" } },
+      });
+      ctx.print(data);
+    }),
+  );
+  examples(
+    users
+      .command("create <email>")
+      .description("Create an account (admins); the email is marked as created by an admin")
+      .option("-p, --password <password>", "its password (else BOOTH_NEW_PASSWORD)")
+      .option("-n, --nickname <nickname>", "its nickname")
+      .option("-r, --role <role>", "a role, repeatable (default: user)", many)
+      .option("--json", "print JSON"),
+    "booth users create dj@example.com -p 'a long password' -n 'DJ Example'",
+    "booth users create mod@example.com -p 'a long password' -r user -r moderator",
+  ).action(
+    action(
+      async (email: string, options: { password?: string; nickname?: string; role?: string[] }, command: Command) => {
         const ctx = await contextOf(command);
-        const { data } = await ctx.client.user.GET("/admin/users/{id}", {
-          params: { path: { id: uuid }, query: { join: "profile" } },
+        const password = options.password ?? process.env.BOOTH_NEW_PASSWORD;
+        const { data } = await ctx.client.user.POST("/users/admin/sign-up", {
+          body: {
+            email,
+            ...(password ? { password } : {}),
+            ...(options.nickname ? { nickname: options.nickname } : {}),
+            ...(options.role ? { roles: options.role as never } : {}),
+          },
         });
-        ctx.print(data);
-      }),
-    );
+        ctx.print(data, () => `Created ${data?.email} (${data?.uuid})`);
+      },
+    ),
+  );
   const sanction = (
     name: "kick" | "ban" | "unban",
     path: "/users/kick" | "/users/ban" | "/users/unban",
-    description: string,
+    what: string,
   ) =>
-    users
-      .command(`${name} <uuid>`)
-      .description(description)
-      .option("-r, --reason <reason>", "why (kept in the moderation log)")
-      .action(
-        action(async (uuid: string, options: { reason?: string }, command: Command) => {
-          const ctx = await contextOf(command);
-          await ctx.client.user.POST(path, {
-            body: {
-              userUuid: uuid,
-              ...(options.reason && name !== "unban" ? { reason: options.reason } : {}),
-            } as never,
-          });
-          console.log(`${name}: done`);
-        }),
-      );
+    examples(
+      users
+        .command(`${name} <uuid>`)
+        .description(what)
+        .option("-r, --reason <reason>", "why (kept in the moderation log)"),
+      `booth users ${name} 5f0c2a8e-...${name === "unban" ? "" : " -r spam"}`,
+    ).action(
+      action(async (uuid: string, options: { reason?: string }, command: Command) => {
+        const ctx = await contextOf(command);
+        await ctx.client.user.POST(path, {
+          body: {
+            userUuid: uuid,
+            ...(options.reason && name !== "unban" ? { reason: options.reason } : {}),
+          } as never,
+        });
+        console.log(`${name}: done`);
+      }),
+    );
   sanction("kick", "/users/kick", "End every session of an account (they may sign in again)");
   sanction("ban", "/users/ban", "Ban an account until unbanned");
   sanction("unban", "/users/unban", "Lift the bans of an account");
-  users
-    .command("temp-ban <uuid>")
-    .description("Ban an account for a while")
-    .requiredOption("-m, --minutes <n>", "how long")
-    .option("-r, --reason <reason>", "why")
-    .addHelpText("after", "\nExample:\n  $ booth users temp-ban 5f0c... -m 1440 -r spam")
-    .action(
-      action(async (uuid: string, options: { minutes: string; reason?: string }, command: Command) => {
-        const ctx = await contextOf(command);
-        const { data } = await ctx.client.user.POST("/users/temporary-ban", {
-          body: {
-            userUuid: uuid,
-            durationMinutes: Number(options.minutes),
-            ...(options.reason ? { reason: options.reason } : {}),
-          },
-        });
-        console.log(`banned until ${data?.expiresAt}`);
-      }),
-    );
-  users
-    .command("add-role <uuid> <role>")
-    .description("Grant a global role")
-    .action(
-      action(async (uuid: string, role: string, _o: unknown, command: Command) => {
-        const ctx = await contextOf(command);
-        const { data } = await ctx.client.user.POST("/users/add-role", {
-          body: { userUuid: uuid, role: role as never },
-        });
-        console.log(`roles: ${data?.roles.join(", ")}`);
-      }),
-    );
-  users
-    .command("capability <uuid> <capability>")
-    .description("Give (or with --remove take) uploadMusic or promoteRoom")
-    .option("--remove", "take it away")
-    .action(
-      action(async (uuid: string, capability: string, options: { remove?: boolean }, command: Command) => {
-        const ctx = await contextOf(command);
-        const params = { params: { path: { id: uuid, capability: capability as never } } };
-        const { data } = options.remove
-          ? await ctx.client.user.DELETE("/users/{id}/capabilities/{capability}", params)
-          : await ctx.client.user.PUT("/users/{id}/capabilities/{capability}", params);
-        console.log(`capabilities: ${data?.capabilities.join(", ") || "(none)"}`);
-      }),
-    );
-  for (const [name, method, path] of [
-    ["deactivate", "DELETE", "/users/deactivate/{id}"],
-    ["reactivate", "POST", "/users/reactivate/{id}"],
-  ] as const)
+  examples(
     users
-      .command(`${name} <uuid>`)
-      .description(`${name[0]?.toUpperCase()}${name.slice(1)} an account (admins)`)
-      .action(
-        action(async (uuid: string, _o: unknown, command: Command) => {
-          const ctx = await contextOf(command);
-          if (method === "DELETE")
-            await ctx.client.user.DELETE(path as "/users/deactivate/{id}", { params: { path: { id: uuid } } });
-          else await ctx.client.user.POST(path as "/users/reactivate/{id}", { params: { path: { id: uuid } } });
-          console.log(`${name}d`);
-        }),
-      );
+      .command("temp-ban <uuid>")
+      .description("Ban an account for a while")
+      .requiredOption("-m, --minutes <n>", "how long")
+      .option("-r, --reason <reason>", "why"),
+    "booth users temp-ban 5f0c2a8e-... -m 1440 -r spam",
+  ).action(
+    action(async (uuid: string, options: { minutes: string; reason?: string }, command: Command) => {
+      const ctx = await contextOf(command);
+      const { data } = await ctx.client.user.POST("/users/temporary-ban", {
+        body: {
+          userUuid: uuid,
+          durationMinutes: Number(options.minutes),
+          ...(options.reason ? { reason: options.reason } : {}),
+        },
+      });
+      console.log(`banned until ${data?.expiresAt}`);
+    }),
+  );
+  examples(
+    users
+      .command("add-role <uuid> <role>")
+      .description("Grant a global role (global moderators: staff; others: admins)"),
+    "booth users add-role 5f0c2a8e-... moderator",
+    "booth users add-role 5f0c2a8e-... globalModerator",
+  ).action(
+    action(async (uuid: string, role: string, _o: unknown, command: Command) => {
+      const ctx = await contextOf(command);
+      const { data } =
+        role === "globalModerator"
+          ? await ctx.client.user.POST("/users/add-global-moderator-role", { body: { userUuid: uuid } })
+          : await ctx.client.user.POST("/users/add-role", { body: { userUuid: uuid, role: role as never } });
+      console.log(`roles: ${data?.roles.join(", ")}`);
+    }),
+  );
+  examples(
+    users
+      .command("capability <uuid> <capability>")
+      .description("Give (or with --remove take) uploadMusic or promoteRoom")
+      .option("--remove", "take it away"),
+    "booth users capability 5f0c2a8e-... uploadMusic",
+    "booth users capability 5f0c2a8e-... promoteRoom --remove",
+  ).action(
+    action(async (uuid: string, capability: string, options: { remove?: boolean }, command: Command) => {
+      const ctx = await contextOf(command);
+      const params = { params: { path: { id: uuid, capability: capability as never } } };
+      const { data } = options.remove
+        ? await ctx.client.user.DELETE("/users/{id}/capabilities/{capability}", params)
+        : await ctx.client.user.PUT("/users/{id}/capabilities/{capability}", params);
+      console.log(`capabilities: ${data?.capabilities.join(", ") || "(none)"}`);
+    }),
+  );
+  examples(
+    users
+      .command("badges <uuid> [badges...]")
+      .description(`Set an account's badges (admins): any of ${BADGES.join(", ")}; none clears them`)
+      .option("--add", "add these to the badges it has")
+      .option("--remove", "take these from the badges it has"),
+    "booth users badges 5f0c2a8e-... VERIFIED STAFF",
+    "booth users badges 5f0c2a8e-... PLATINUM --add",
+    "booth users badges 5f0c2a8e-...            # clears them",
+  ).action(
+    action(async (uuid: string, given: string[], options: { add?: boolean; remove?: boolean }, command: Command) => {
+      const ctx = await contextOf(command);
+      const unknown = given.filter((b) => !BADGES.includes(b as Badge));
+      if (unknown.length) throw new Error(`unknown badge ${unknown.join(", ")}: use ${BADGES.join(", ")}`);
+      let badges = given as Badge[];
+      if (options.add || options.remove) {
+        const { data: current } = await ctx.client.user.GET("/admin/users/{id}", { params: { path: { id: uuid } } });
+        const have = (current?.badges ?? []) as Badge[];
+        badges = options.add ? [...new Set([...have, ...badges])] : have.filter((b) => !badges.includes(b));
+      }
+      const { data } = await ctx.client.user.POST("/users/change-badges-admin", { body: { userUuid: uuid, badges } });
+      console.log(`badges: ${(data as { badges?: string[] } | undefined)?.badges?.join(", ") || "(none)"}`);
+    }),
+  );
+  examples(
+    users
+      .command("profile <uuid>")
+      .description("Change an account's profile (admins)")
+      .option("-n, --nickname <nickname>")
+      .option("--color <hex>", "e.g. #8B5CF6")
+      .option("--first-name <name>")
+      .option("--last-name <name>")
+      .option("--bio <text>")
+      .option("--avatar <avatarId>", "the avatar it wears")
+      .option("--json", "print JSON"),
+    "booth users profile 5f0c2a8e-... -n 'DJ Aurora' --color '#8B5CF6' --bio 'Ambient at dawn'",
+  ).action(
+    action(
+      async (
+        uuid: string,
+        o: { nickname?: string; color?: string; firstName?: string; lastName?: string; bio?: string; avatar?: string },
+        command: Command,
+      ) => {
+        const ctx = await contextOf(command);
+        const patch = {
+          nickname: o.nickname,
+          color: o.color,
+          firstName: o.firstName,
+          lastName: o.lastName,
+          bio: o.bio,
+          avatarId: o.avatar,
+        };
+        const body = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+        const { data } = await ctx.client.user.POST("/users/profile-admin", { body: { userUuid: uuid, ...body } });
+        ctx.print(data, () => `Profile of ${uuid} updated`);
+      },
+    ),
+  );
+  for (const [name, what] of [
+    ["deactivate", "Deactivate an account (admins): it can no longer sign in and its profile is hidden"],
+    ["reactivate", "Reactivate a deactivated account (admins)"],
+  ] as const)
+    examples(users.command(`${name} <uuid>`).description(what), `booth users ${name} 5f0c2a8e-...`).action(
+      action(async (uuid: string, _o: unknown, command: Command) => {
+        const ctx = await contextOf(command);
+        const params = { params: { path: { id: uuid } } };
+        if (name === "deactivate") await ctx.client.user.DELETE("/users/deactivate/{id}", params);
+        else await ctx.client.user.POST("/users/reactivate/{id}", params);
+        console.log(`${name}d`);
+      }),
+    );
+  examples(
+    users
+      .command("deactivation-requests")
+      .description("Pending deactivation requests, oldest first (moderators)")
+      .option("--json", "print JSON"),
+    "booth users deactivation-requests --json",
+  ).action(
+    action(async (_o: unknown, command: Command) => {
+      const ctx = await contextOf(command);
+      const { data } = await ctx.client.user.GET("/users/list-deactivate", { params: { query: {} } });
+      const rows = ((data as { data?: unknown[] } | undefined)?.data ?? data ?? []) as Record<string, unknown>[];
+      ctx.print(data, () => table(rows, ["uuid", "email", "nickname", "requestedDeactivationAt"]));
+    }),
+  );
+  examples(
+    users.command("cancel-deactivation <uuid>").description("Cancel an account's pending deactivation request"),
+    "booth users cancel-deactivation 5f0c2a8e-...",
+  ).action(
+    action(async (uuid: string, _o: unknown, command: Command) => {
+      const ctx = await contextOf(command);
+      await ctx.client.user.POST("/users/cancel-requested-deactivate", { body: { userUuid: uuid } });
+      console.log("deactivation request cancelled");
+    }),
+  );
 }
 
 export function tokenCommands(program: Command) {
   const tokens = program.command("tokens").description("Token accounts (admins)");
-  tokens
-    .command("credit <accountId> <amount>")
-    .description("Credit tokens to an account, once per --key")
-    .requiredOption("-r, --reason <reason>", "why (kept in the ledger)")
-    .option("-k, --key <key>", "an idempotency key: the same key never credits twice")
-    .option("--json", "print JSON")
-    .addHelpText("after", "\nExample:\n  $ booth tokens credit 8e1a... 500 -r 'contest prize' -k contest-2026-11")
-    .action(
-      action(async (accountId: string, amount: string, options: { reason: string; key?: string }, command: Command) => {
-        const ctx = await contextOf(command);
-        const { data } = await ctx.client.merch.POST("/api/v1/token-accounts/{accountId}/credit", {
-          params: { path: { accountId } },
-          body: {
-            amount: Number(amount),
-            reason: options.reason,
-            ...(options.key ? { idempotencyKey: options.key } : {}),
-          },
-        });
-        ctx.print(data, () => `balance now ${data?.account.balance}`);
-      }),
-    );
+  examples(
+    tokens
+      .command("credit <accountId> <amount>")
+      .description("Credit tokens to an account, once per --key")
+      .requiredOption("-r, --reason <reason>", "why (kept in the ledger)")
+      .option("-k, --key <key>", "an idempotency key: the same key never credits twice")
+      .option("--json", "print JSON"),
+    "booth tokens credit 8e1a... 500 -r 'contest prize' -k contest-2026-11",
+  ).action(
+    action(async (accountId: string, amount: string, options: { reason: string; key?: string }, command: Command) => {
+      const ctx = await contextOf(command);
+      const { data } = await ctx.client.merch.POST("/api/v1/token-accounts/{accountId}/credit", {
+        params: { path: { accountId } },
+        body: {
+          amount: Number(amount),
+          reason: options.reason,
+          ...(options.key ? { idempotencyKey: options.key } : {}),
+        },
+      });
+      ctx.print(data, () => `balance now ${data?.account.balance}`);
+    }),
+  );
+  examples(
+    tokens.command("show <accountId>").description("A token account's balance").option("--json", "print JSON"),
+    "booth tokens show 8e1a...",
+  ).action(
+    action(async (accountId: string, _o: unknown, command: Command) => {
+      const ctx = await contextOf(command);
+      const { data } = await ctx.client.merch.GET("/api/v1/token-accounts/{accountId}", {
+        params: { path: { accountId } },
+      });
+      ctx.print(data, () => `${accountId}: balance ${data?.balance}, held ${data?.held}`);
+    }),
+  );
 }
