@@ -1,0 +1,35 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+const trim = (url: string) => url.replace(/\/+$/, "");
+
+/** Where the server reaches the edge and the party, and the addresses handed to the browser (the same by default). */
+export const env = {
+  apiUrl: trim(process.env.BOOTH_API_URL || "http://127.0.0.1:8787"),
+  partyUrl: trim(process.env.PARTY_URL || "http://127.0.0.1:1999"),
+  publicApiUrl: trim(process.env.BOOTH_PUBLIC_API_URL || process.env.BOOTH_API_URL || "http://127.0.0.1:8787"),
+  publicPartyUrl: trim(process.env.PUBLIC_PARTY_URL || process.env.PARTY_URL || "http://127.0.0.1:1999"),
+  secureCookies: (process.env.WEB_URL ?? "").startsWith("https:"),
+};
+
+let secret: string | undefined;
+/** SESSION_SECRET, else one generated once and kept in DATA_DIR (like the edge's signing key). */
+export function sessionSecret(): string {
+  if (secret) return secret;
+  if (process.env.SESSION_SECRET) {
+    secret = process.env.SESSION_SECRET;
+    return secret;
+  }
+  // `npm start` runs in apps/web; DATA_DIR is relative to where npm was started, as for the edge.
+  const dir = resolve(process.env.INIT_CWD ?? process.cwd(), process.env.DATA_DIR ?? ".data");
+  const file = join(dir, "web-session-secret");
+  if (existsSync(file)) {
+    secret = readFileSync(file, "utf8").trim();
+    return secret;
+  }
+  mkdirSync(dir, { recursive: true });
+  secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,102 @@
+// The client from the package's main entry: `@booth/sdk/live` also carries the protocol's zod schemas, which the
+// browser does not need.
+import { LiveRoomClient, LiveRoomError } from "@booth/sdk";
+import type { ChatMessage, JoinResult, LiveState, StatelessServerMessage } from "@booth/sdk/live";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { CHAT_CAP, mergeChat } from "./chat.ts";
+
+export interface Animation {
+  id: number;
+  userUuid: string;
+  animation: "emoji" | "jump";
+  emoji?: string;
+}
+
+export type Connection = "connecting" | "live" | "reconnecting" | "closed";
+
+/**
+ * One live room for a page: connects with the given token, keeps the state the patches build, the chat (capped at
+ * 300), the clock offset from the join's serverTime, and the one-time animations as they come.
+ */
+export function useLiveRoom(options: {
+  partyUrl: string;
+  roomUuid: string;
+  /** The token, or a function answering a fresh one for each connection (keep its identity: it is a dependency). */
+  token: string | (() => string | Promise<string>);
+}) {
+  const { partyUrl, roomUuid, token } = options;
+  const clientRef = useRef<LiveRoomClient | null>(null);
+  const [state, setState] = useState<LiveState | null>(null);
+  const [chat, setChat] = useState<ChatMessage[]>([]);
+  const [connection, setConnection] = useState<Connection>("connecting");
+  const [error, setError] = useState<string | null>(null);
+  const [kicked, setKicked] = useState<string | null>(null);
+  const [animations, setAnimations] = useState<Animation[]>([]);
+  /** Server time minus local time, in ms: add it to Date.now() for the room's clock. */
+  const [clockOffset, setClockOffset] = useState(0);
+  const [seq, setSeq] = useState(0);
+  const [lastEvent, setLastEvent] = useState<string | null>(null);
+
+  useEffect(() => {
+    const client = new LiveRoomClient({ url: partyUrl, roomUuid, token, backoff: { initialMs: 300, maxMs: 8000 } });
+    clientRef.current = client;
+    let animationIds = 0;
+    const offs = [
+      client.on("joined", (result: JoinResult) => {
+        setClockOffset(result.serverTime - Date.now());
+        setChat(result.chatMessages.slice(-CHAT_CAP));
+        setConnection("live");
+        setError(null);
+      }),
+      client.on("state", (next, name) => {
+        setState(next);
+        setSeq(client.seq);
+        setLastEvent(name);
+      }),
+      client.on("event", (message: StatelessServerMessage) => {
+        if (message.name === "chatMessage") setChat((list) => mergeChat(list, message.params.message));
+        else if (message.name === "chatMessageUpdated")
+          setChat((list) => list.map((m) => (m.id === message.params.message.id ? message.params.message : m)));
+        else if (message.name === "chatMessageDeleted")
+          setChat((list) => list.filter((m) => m.id !== message.params.id));
+        else if (message.name === "chatCleared") setChat([]);
+        else if (message.name === "playedOneTimeAnimation") {
+          const id = ++animationIds;
+          setAnimations((list) => [...list, { id, ...message.params }]);
+          setTimeout(() => setAnimations((list) => list.filter((a) => a.id !== id)), 2500);
+        }
+      }),
+      client.on("kicked", (reason) => {
+        setKicked(reason || "kicked");
+        setConnection("closed");
+      }),
+      client.on("reset", () => setState(null)),
+      client.on("disconnected", ({ willReconnect }) => setConnection(willReconnect ? "reconnecting" : "closed")),
+      client.on("error", (e) => setError(e.message)),
+    ];
+    client.connect().catch((e: Error) => {
+      setError(e instanceof LiveRoomError ? e.message : "The room could not be reached.");
+      setConnection("closed");
+    });
+    return () => {
+      for (const off of offs) off();
+      client.close();
+      clientRef.current = null;
+    };
+  }, [partyUrl, roomUuid, token]);
+
+  /** Runs a room action; a refusal comes back as its message (and is shown by the caller). */
+  const act = useCallback(async <T>(run: (client: LiveRoomClient) => Promise<T>): Promise<string | null> => {
+    const client = clientRef.current;
+    if (!client) return "Not connected to the room.";
+    try {
+      await run(client);
+      return null;
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+  }, []);
+
+  return { state, chat, setChat, connection, error, kicked, animations, clockOffset, seq, lastEvent, act };
+}
+export type LiveRoom = ReturnType<typeof useLiveRoom>;

@@ -1,0 +1,127 @@
+import type { LiveSong } from "@booth/sdk/live";
+import type HlsType from "hls.js";
+
+export type AudioQuality = "low" | "medium" | "high";
+
+/** How a song can be played here: the platform's HLS, or a plain audio file (a provider's preview). */
+export function sourceOf(song: LiveSong, apiUrl: string): { provider: "hls" | "file"; url: string } | null {
+  const absolute = (u: string) => (/^https?:\/\//.test(u) ? u : `${apiUrl}${u.startsWith("/") ? "" : "/"}${u}`);
+  const streams = (song as { streamUrls?: Record<string, string> }).streamUrls ?? {};
+  if (streams.hls) return { provider: "hls", url: absolute(streams.hls) };
+  if (streams.http) return { provider: "file", url: absolute(streams.http) };
+  const previews = (song as { previews?: Record<string, string> }).previews ?? {};
+  const preview = Object.values(previews)[0];
+  return preview ? { provider: "file", url: absolute(preview) } : null;
+}
+
+export interface PlayRequest {
+  /** Identifies one play: the same key again is ignored (spec 4). */
+  key: string;
+  song: LiveSong;
+  /** Where the room is in the song now, in seconds (asked again once the audio is ready). */
+  at: () => number;
+}
+
+/**
+ * Plays one song at a time on one audio element, through one provider at a time: switching provider stops the
+ * old one first. HLS goes through hls.js (loaded on first use), whose key requests carry the listener's token.
+ */
+export class PlaybackController {
+  private hls: HlsType | null = null;
+  private current: { key: string; provider: "hls" | "file" } | null = null;
+  quality: AudioQuality = "medium";
+  onError: (message: string) => void = () => {};
+
+  constructor(
+    private readonly audio: HTMLAudioElement,
+    private readonly apiUrl: string,
+    private readonly token: () => string | null,
+  ) {}
+
+  get playingKey() {
+    return this.current?.key ?? null;
+  }
+
+  async play(request: PlayRequest) {
+    if (this.current?.key === request.key) return;
+    const source = sourceOf(request.song, this.apiUrl);
+    this.stop();
+    if (!source) {
+      this.onError("failed to play song: no playable source");
+      return;
+    }
+    this.current = { key: request.key, provider: source.provider };
+    if (source.provider === "hls") {
+      // hls.js wherever Media Source Extensions exist: it can send the token with the key request, which a
+      // browser's own HLS cannot. Only without them (older iOS) does the browser play the playlist itself.
+      const { default: Hls } = await import("hls.js/light");
+      if (this.current?.key !== request.key) return;
+      if (!Hls.isSupported()) return this.playFile(source.url, request);
+      const hls = new Hls({
+        startPosition: request.at(),
+        xhrSetup: (xhr, url) => {
+          const token = this.token();
+          if (token && url.includes("/songs/hls/key")) xhr.setRequestHeader("authorization", `Bearer ${token}`);
+        },
+      });
+      this.hls = hls;
+      hls.on(Hls.Events.MANIFEST_PARSED, (_e, data) => {
+        this.applyQuality(data.levels.length);
+        void this.audio.play().catch((e: Error) => this.onError(`failed to play song: ${e.message}`));
+      });
+      hls.on(Hls.Events.ERROR, (_e, data) => {
+        if (data.fatal) this.onError(`failed to play song: ${data.details}`);
+      });
+      this.syncOnceWhenPlaying(request);
+      hls.loadSource(source.url);
+      hls.attachMedia(this.audio);
+      return;
+    }
+    await this.playFile(source.url, request);
+  }
+
+  private async playFile(url: string, request: PlayRequest) {
+    this.syncOnceWhenPlaying(request);
+    this.audio.src = url;
+    this.audio.currentTime = request.at();
+    await this.audio.play().catch((e: Error) => this.onError(`failed to play song: ${e.message}`));
+  }
+
+  /** Loading took some time: once sound comes out, jump to where the room is by then. */
+  private syncOnceWhenPlaying(request: PlayRequest) {
+    const onPlaying = () => {
+      if (this.current?.key !== request.key) return;
+      const at = request.at();
+      if (Math.abs(this.audio.currentTime - at) > 0.2) this.audio.currentTime = at;
+    };
+    this.audio.addEventListener("playing", onPlaying, { once: true });
+  }
+
+  /** Keeps the element within a second and a half of where the room is. */
+  correct(offset: number) {
+    if (!this.current || this.audio.paused || this.audio.seeking) return;
+    if (Math.abs(this.audio.currentTime - offset) > 1.5) this.audio.currentTime = offset;
+  }
+
+  setQuality(quality: AudioQuality) {
+    this.quality = quality;
+    if (this.hls) this.applyQuality(this.hls.levels.length);
+  }
+
+  /** low: the lightest rendition, high: the richest, medium: the one between (or the only one). */
+  private applyQuality(levels: number) {
+    if (!this.hls || levels === 0) return;
+    const level = this.quality === "low" ? 0 : this.quality === "high" ? levels - 1 : Math.floor((levels - 1) / 2);
+    this.hls.autoLevelCapping = level;
+    this.hls.nextLevel = level;
+  }
+
+  stop() {
+    this.hls?.destroy();
+    this.hls = null;
+    this.audio.pause();
+    this.audio.removeAttribute("src");
+    this.audio.load();
+    this.current = null;
+  }
+}

@@ -1,0 +1,181 @@
+import type { Schema } from "@booth/sdk";
+import { createCookieSessionStorage, redirect } from "@remix-run/node";
+import { env, sessionSecret } from "./env.server.ts";
+import { sdkFor } from "./sdk.server.ts";
+
+/** What the browser may know about the signed-in person (never the token). */
+export interface Viewer {
+  uuid: string;
+  email: string | null;
+  nickname: string;
+  avatarId: string;
+  color: string;
+  verified: boolean;
+  roles: string[];
+}
+
+export const AUDIO_QUALITIES = ["low", "medium", "high"] as const;
+export type AudioQuality = (typeof AUDIO_QUALITIES)[number];
+
+interface SessionData {
+  token: string;
+  expiresAt: string;
+  viewer: Viewer;
+  guestToken: string;
+  guestExpiresAt: string;
+  audioQuality: AudioQuality;
+}
+
+let storage: ReturnType<typeof createCookieSessionStorage<SessionData>> | undefined;
+function sessions() {
+  storage ??= createCookieSessionStorage<SessionData>({
+    cookie: {
+      name: "booth_session",
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/",
+      secure: env.secureCookies,
+      secrets: [sessionSecret()],
+      maxAge: 30 * 24 * 3600,
+    },
+  });
+  return storage;
+}
+
+export const getSession = (request: Request) => sessions().getSession(request.headers.get("cookie"));
+export type Session = Awaited<ReturnType<typeof getSession>>;
+export const commitSession = (session: Session) => sessions().commitSession(session);
+
+type AuthResult = Schema<"user", "AuthResult">;
+
+export function viewerOf(user: AuthResult["user"]): Viewer {
+  return {
+    uuid: user.uuid,
+    email: user.email,
+    nickname: user.profile?.nickname ?? "",
+    avatarId: user.profile?.avatarId ?? "",
+    color: user.profile?.color ?? "#8b5cf6",
+    verified: Boolean(user.verifiedAt),
+    roles: user.roles,
+  };
+}
+
+const DAY = 24 * 3600 * 1000;
+
+/**
+ * The session's viewer and token. The edge's user tokens last a week and slide: with less than a day left the
+ * session trades the token for a fresh one (`GET /auth/session`), and a token the edge refuses ends the session.
+ * `setCookie` is set when the session changed and must be committed with the response.
+ */
+export async function readSession(request: Request) {
+  const session = await getSession(request);
+  let token = session.get("token") ?? null;
+  let viewer = session.get("viewer") ?? null;
+  let changed = false;
+  const expiresAt = Date.parse(session.get("expiresAt") ?? "");
+  if (token && !(expiresAt > Date.now())) {
+    token = null;
+    viewer = null;
+  } else if (token && expiresAt - Date.now() < DAY) {
+    try {
+      const { data } = await sdkFor(token).user.GET("/auth/session");
+      if (data) {
+        token = data.accessToken;
+        viewer = viewerOf(data.user);
+        session.set("token", data.accessToken);
+        session.set("expiresAt", data.expiresAt);
+        session.set("viewer", viewer);
+        changed = true;
+      }
+    } catch {
+      token = null;
+      viewer = null;
+    }
+  }
+  if (!token && session.has("token")) {
+    session.unset("token");
+    session.unset("viewer");
+    session.unset("expiresAt");
+    session.set("audioQuality", "medium");
+    changed = true;
+  }
+  const audioQuality: AudioQuality = token ? (session.get("audioQuality") ?? "medium") : "medium";
+  return {
+    session,
+    token,
+    viewer,
+    audioQuality,
+    setCookie: changed ? await commitSession(session) : null,
+  };
+}
+
+/** The signed-in viewer and their token, or a redirect to the login page that comes back here. */
+export async function requireViewer(request: Request) {
+  const read = await readSession(request);
+  if (!read.token || !read.viewer) {
+    const url = new URL(request.url);
+    throw redirect(`/login?next=${encodeURIComponent(url.pathname + url.search)}`);
+  }
+  return { ...read, token: read.token, viewer: read.viewer };
+}
+
+/** Starts a session from the edge's answer and redirects (to `next` when it is a path of ours). */
+export async function signIn(request: Request, result: AuthResult, next?: string | null) {
+  const session = await getSession(request);
+  session.set("token", result.accessToken);
+  session.set("expiresAt", result.expiresAt);
+  session.set("viewer", viewerOf(result.user));
+  session.unset("guestToken");
+  session.unset("guestExpiresAt");
+  return redirect(safeNext(next), { headers: { "set-cookie": await commitSession(session) } });
+}
+
+export async function refreshViewer(request: Request, token: string) {
+  const session = await getSession(request);
+  const { data } = await sdkFor(token).user.GET("/auth/session");
+  if (!data) return null;
+  session.set("token", data.accessToken);
+  session.set("expiresAt", data.expiresAt);
+  session.set("viewer", viewerOf(data.user));
+  return commitSession(session);
+}
+
+export async function signOut(request: Request) {
+  const session = await getSession(request);
+  return redirect("/", { headers: { "set-cookie": await sessions().destroySession(session) } });
+}
+
+/** Only paths of this site: never an absolute or protocol-relative URL. */
+export function safeNext(next: string | null | undefined) {
+  return next?.startsWith("/") && !next.startsWith("//") ? next : "/";
+}
+
+/**
+ * The token the browser itself uses (the live socket, HLS keys, listening events): for the signed-in, a 15-minute
+ * token from the edge (the session's own token never leaves the server); for visitors, a guest token (kept in the
+ * session while it lasts), so guests can listen in public rooms. The page asks `/live-token` for fresh ones.
+ */
+export async function liveToken(request: Request) {
+  const read = await readSession(request);
+  if (read.token) {
+    const { data } = await sdkFor(read.token).user.POST("/auth/live-token");
+    if (!data) throw new Error("no live token");
+    return { ...read, liveToken: data.accessToken, liveTokenExpiresAt: data.expiresAt, guest: false };
+  }
+  const { session } = read;
+  const kept = session.get("guestToken");
+  const keptUntil = session.get("guestExpiresAt") ?? "";
+  if (kept && Date.parse(keptUntil) - Date.now() > 3600_000)
+    return { ...read, liveToken: kept, liveTokenExpiresAt: keptUntil, guest: true };
+  const { data } = await sdkFor(null).user.GET("/auth/guest");
+  if (!data) throw new Error("no guest token");
+  session.set("guestToken", data.accessToken);
+  session.set("guestExpiresAt", data.expiresAt);
+  return {
+    ...read,
+    liveToken: data.accessToken,
+    liveTokenExpiresAt: data.expiresAt,
+    guest: true,
+    setCookie: await commitSession(session),
+  };
+}

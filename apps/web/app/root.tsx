@@ -1,0 +1,173 @@
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  NavLink,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { type ReactNode, useMemo } from "react";
+import { I18nextProvider, useTranslation } from "react-i18next";
+import { Avatar } from "./components/avatar.tsx";
+import { createI18n, DEFAULT_LANGUAGE, LANGUAGES, type Language, languageCookie, languageOf } from "./i18n/index.ts";
+import { NAV_LINKS } from "./lib/nav.ts";
+import { rootData } from "./lib/root.server.ts";
+import appCss from "./styles/app.css?url";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: appCss },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [
+  { title: "Booth" },
+  { name: "viewport", content: "width=device-width, initial-scale=1" },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { lang, remember } = languageOf(request);
+  const { body, setCookie } = await rootData(request);
+  const headers = new Headers();
+  if (remember) headers.append("set-cookie", languageCookie(lang));
+  if (setCookie) headers.append("set-cookie", setCookie);
+  return data({ ...body, lang }, { headers });
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>["data"];
+
+/** The root loader's data from any route: viewer, language, public addresses. */
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+function LanguageSwitch({ current }: { current: Language }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  return (
+    <nav className="lang-switch" aria-label={t("language.label")}>
+      {LANGUAGES.map((lang) => {
+        const params = new URLSearchParams(location.search);
+        params.set("lang", lang);
+        return (
+          <Link
+            key={lang}
+            to={`${location.pathname}?${params}`}
+            className={lang === current ? "active" : undefined}
+            hrefLang={lang}
+            data-lang={lang}
+          >
+            {lang.toUpperCase()}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}
+
+function Header() {
+  const { t } = useTranslation();
+  const root = useRootData();
+  const viewer = root?.viewer ?? null;
+  return (
+    <header className="site-header">
+      <Link to="/" className="brand">
+        <span className="brand-mark" aria-hidden>
+          ◉
+        </span>{" "}
+        {t("brand")}
+      </Link>
+      <nav className="main-nav">
+        {NAV_LINKS.filter((l) => !l.signedIn || viewer).map((l) => (
+          <NavLink key={l.to} to={l.to} end={l.to === "/"}>
+            {t(l.label)}
+          </NavLink>
+        ))}
+      </nav>
+      <div className="header-end">
+        <LanguageSwitch current={root?.lang ?? DEFAULT_LANGUAGE} />
+        {viewer ? (
+          <div className="viewer" data-testid="viewer">
+            <Avatar id={viewer.avatarId} name={viewer.nickname} color={viewer.color} size={28} />
+            <span className="viewer-name">{viewer.nickname}</span>
+            <form method="post" action="/logout">
+              <button type="submit" className="btn btn-ghost btn-small">
+                {t("nav.logout")}
+              </button>
+            </form>
+          </div>
+        ) : (
+          <div className="viewer">
+            <Link to="/login" className="btn btn-ghost btn-small">
+              {t("nav.login")}
+            </Link>
+            <Link to="/signup" className="btn btn-primary btn-small">
+              {t("nav.signup")}
+            </Link>
+          </div>
+        )}
+      </div>
+    </header>
+  );
+}
+
+function VerifyBanner() {
+  const { t } = useTranslation();
+  const root = useRootData();
+  const location = useLocation();
+  if (!root?.viewer || root.viewer.verified || location.pathname === "/verify-email") return null;
+  return (
+    <div className="banner" role="status">
+      {t("verifyBanner")} <Link to="/verify-email">{t("verifyNow")}</Link>
+    </div>
+  );
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const root = useRootData();
+  const lang = root?.lang ?? DEFAULT_LANGUAGE;
+  const i18n = useMemo(() => createI18n(lang), [lang]);
+  return (
+    <html lang={lang}>
+      <head>
+        <meta charSet="utf-8" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <I18nextProvider i18n={i18n}>
+          <Header />
+          <VerifyBanner />
+          <main className="site-main">{children}</main>
+          <footer className="site-footer">{i18n.t("footer")}</footer>
+        </I18nextProvider>
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <section className="card narrow error-page">
+      <h1>{notFound ? "404" : t("error.generic")}</h1>
+      <p>{notFound ? t("error.notFound") : isRouteErrorResponse(error) ? String(error.data) : t("error.generic")}</p>
+      <Link to="/" className="btn btn-primary">
+        {t("error.back")}
+      </Link>
+    </section>
+  );
+}

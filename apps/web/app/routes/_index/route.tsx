@@ -1,0 +1,124 @@
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { RoomCard } from "../../components/room-card.tsx";
+import { userMessage } from "../../lib/errors.ts";
+import { sdkFor } from "../../lib/sdk.server.ts";
+import { readSession, requireViewer } from "../../lib/session.server.ts";
+import { useRevalidateEvery } from "../../lib/use-interval.ts";
+import { loadRoomTab, setFavorite } from "./rooms.server.ts";
+import { ROOM_PAGE, ROOM_TABS, type RoomTab } from "./tabs.ts";
+
+export const meta: MetaFunction = () => [{ title: "Booth · Rooms" }];
+
+/** Room lists are loaded again every 30 s (the spec leaves the interval open). */
+const REFETCH_MS = 30_000;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const asked = url.searchParams.get("tab");
+  const tab: RoomTab = ROOM_TABS.includes(asked as RoomTab) ? (asked as RoomTab) : "discover";
+  const page = Math.max(0, Number.parseInt(url.searchParams.get("page") ?? "0", 10) || 0);
+  const { token, viewer } = await readSession(request);
+  const lists = await loadRoomTab(sdkFor(token), tab, Boolean(viewer), page);
+  return { tab, page, signedIn: Boolean(viewer), ...lists };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { token } = await requireViewer(request);
+  const form = await request.formData();
+  if (form.get("intent") !== "favorite") return data({ error: "Unknown action." }, { status: 400 });
+  try {
+    await setFavorite(sdkFor(token), String(form.get("roomUuid")), form.get("favorite") === "true");
+    return { ok: true };
+  } catch (error) {
+    return data({ error: userMessage(error) }, { status: 400 });
+  }
+}
+
+export default function Rooms() {
+  const { t } = useTranslation("rooms");
+  const { tab, page, signedIn, promoted, rooms, total, communities, error } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  useRevalidateEvery(REFETCH_MS);
+  const tabLink = (name: RoomTab) => {
+    const next = new URLSearchParams(params);
+    next.set("tab", name);
+    next.delete("page");
+    return `/?${next}`;
+  };
+  const visibleTabs = ROOM_TABS.filter((name) => name === "discover" || signedIn);
+  return (
+    <div className="stack">
+      <section className="hero">
+        <div>
+          <h1>{t("title")}</h1>
+          <p className="muted">{t("subtitle")}</p>
+        </div>
+        {signedIn ? (
+          <Link to="/rooms/new" className="btn btn-primary">
+            + {t("create")}
+          </Link>
+        ) : (
+          <Link to="/signup" className="btn btn-primary">
+            {t("joinCta")}
+          </Link>
+        )}
+      </section>
+      <nav className="tabs" aria-label={t("title")}>
+        {visibleTabs.map((name) => (
+          <Link key={name} to={tabLink(name)} className={tab === name ? "active" : undefined} data-tab={name}>
+            {t(`tabs.${name}`)}
+          </Link>
+        ))}
+      </nav>
+      {error ? <p className="alert alert-error">{error}</p> : null}
+      {tab === "discover" && promoted.length ? (
+        <section>
+          <h2>{t("promotedTitle")}</h2>
+          <div className="room-grid">
+            {promoted.map((room) => (
+              <RoomCard key={room.uuid} room={room} canFavorite={signedIn} />
+            ))}
+          </div>
+        </section>
+      ) : null}
+      {tab === "communities" ? (
+        communities.length ? (
+          communities.map((c) => (
+            <section key={c.id}>
+              <h2>{c.name}</h2>
+              <div className="room-grid">
+                {c.rooms.map((room) => (
+                  <RoomCard key={room.uuid} room={room} canFavorite={signedIn} />
+                ))}
+              </div>
+            </section>
+          ))
+        ) : (
+          <p className="empty">{t("empty.communities")}</p>
+        )
+      ) : (
+        <section>
+          {tab === "discover" ? <h2>{t("publicTitle")}</h2> : null}
+          {rooms.length ? (
+            <div className="room-grid" data-testid="room-list">
+              {rooms.map((room) => (
+                <RoomCard key={room.uuid} room={room} canFavorite={signedIn} />
+              ))}
+            </div>
+          ) : (
+            <p className="empty">{t(`empty.${tab}`)}</p>
+          )}
+          {total > (page + 1) * ROOM_PAGE ? (
+            <div className="row" style={{ justifyContent: "center", marginTop: "1rem" }}>
+              <Link className="btn" to={`/?tab=${tab}&page=${page + 1}`}>
+                {t("more")}
+              </Link>
+            </div>
+          ) : null}
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import { data } from "@remix-run/node";
+import { userMessage } from "../../lib/errors.ts";
+import { field } from "../../lib/forms.ts";
+import { sdkFor } from "../../lib/sdk.server.ts";
+import { signIn } from "../../lib/session.server.ts";
+
+/** Either asks for a link (intent "send") or trades the link's token for a session (intent "validate"). */
+export async function magicLink(request: Request) {
+  const form = await request.formData();
+  const booth = sdkFor(null);
+  try {
+    if (field(form, "intent") === "validate") {
+      const { data: result } = await booth.user.POST("/auth/validate-magic-link", {
+        body: { token: field(form, "token") },
+      });
+      if (!result) throw new Error("no answer");
+      return signIn(request, result, new URL(request.url).searchParams.get("next"));
+    }
+    const email = field(form, "email");
+    const { data: sent } = await booth.user.GET("/auth/magic-link", { params: { query: { email } } });
+    return { notice: sent?.message ?? "", error: null, email };
+  } catch (error) {
+    return data({ error: userMessage(error), notice: null, email: field(form, "email") }, { status: 400 });
+  }
+}

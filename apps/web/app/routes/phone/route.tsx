@@ -1,0 +1,71 @@
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AuthCard, FormError, FormNotice } from "../../components/auth-card.tsx";
+import { phoneSignIn } from "./phone.server.ts";
+
+export const meta: MetaFunction = () => [{ title: "Booth · Phone sign-in" }];
+export const action = ({ request }: ActionFunctionArgs) => phoneSignIn(request);
+
+export default function PhoneSignIn() {
+  const { t } = useTranslation("auth");
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  if (result?.step === "code")
+    return (
+      <AuthCard title={t("phone.title")}>
+        <FormNotice notice={result.error ? null : t("phone.sent", { phone: result.phone })} />
+        <Form method="post" className="stack">
+          <FormError error={result.error} />
+          <input type="hidden" name="intent" value="verify" />
+          <input type="hidden" name="phone" value={result.phone} />
+          <div className="field">
+            <label htmlFor="code">{t("phone.code")}</label>
+            <input
+              id="code"
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="\d{6}"
+              maxLength={6}
+              required
+              className="code-input"
+            />
+          </div>
+          <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+            {t("phone.verify")}
+          </button>
+        </Form>
+        <Link to="/phone" reloadDocument className="small">
+          {t("phone.other")}
+        </Link>
+      </AuthCard>
+    );
+  return (
+    <AuthCard title={t("phone.title")} subtitle={t("phone.subtitle")}>
+      <Form method="post" className="stack">
+        <FormError error={result?.error} />
+        <input type="hidden" name="intent" value="send" />
+        <div className="field">
+          <label htmlFor="phone">{t("phone.number")}</label>
+          <input id="phone" name="phone" type="tel" autoComplete="tel" required defaultValue={result?.phone} />
+          <span className="small muted">{t("phone.numberHint")}</span>
+        </div>
+        <fieldset className="field plain">
+          <legend className="label">{t("phone.channel")}</legend>
+          <div className="row">
+            <label className="row">
+              <input type="radio" name="channel" value="sms" defaultChecked /> {t("phone.sms")}
+            </label>
+            <label className="row">
+              <input type="radio" name="channel" value="whatsapp" /> {t("phone.whatsapp")}
+            </label>
+          </div>
+        </fieldset>
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+          {t("phone.send")}
+        </button>
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,145 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { type ClientActionFunctionArgs, Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { FormError } from "../../components/auth-card.tsx";
+import { PersonAvatar } from "../../components/person-card.tsx";
+import { forget } from "../../components/stale-cache.ts";
+import { useRootData } from "../../root.tsx";
+import styles from "./edit-profile.module.css";
+import { loadOwnProfile, saveProfile } from "./edit-profile.server.ts";
+
+export const meta: MetaFunction = () => [{ title: "Booth · Edit profile" }];
+export const loader = ({ request }: LoaderFunctionArgs) => loadOwnProfile(request);
+export const action = ({ request }: ActionFunctionArgs) => saveProfile(request);
+export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
+  forget("/users");
+  return serverAction<typeof action>();
+}
+
+/** Colours a profile may take (any #rrggbb is accepted by the edge; these are the ones offered). */
+const COLOURS = ["#8b5cf6", "#ec4899", "#ef4444", "#f97316", "#eab308", "#22c55e", "#14b8a6", "#0ea5e9", "#6366f1"];
+
+export default function EditProfile() {
+  const { t } = useTranslation("profile");
+  const { profile, avatars } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const apiUrl = useRootData()?.env.apiUrl ?? "";
+  const busy = useNavigation().state === "submitting";
+  const values = result?.values;
+  const [color, setColor] = useState(values?.color || profile.color);
+  const [avatarId, setAvatarId] = useState(values?.avatarId || profile.avatarId);
+  const [nickname, setNickname] = useState(values?.nickname ?? profile.nickname);
+  const chosen = avatars.find((a) => a.slug === avatarId);
+  return (
+    <section className={`card stack ${styles.page}`}>
+      <div className="row">
+        <PersonAvatar
+          person={{ ...profile, nickname, color, avatarId }}
+          image={chosen?.imageUrl}
+          apiUrl={apiUrl}
+          size={72}
+        />
+        <div>
+          <h1>{t("editTitle")}</h1>
+          <p className="muted small">{t("editSubtitle")}</p>
+        </div>
+      </div>
+      <Form method="post" className="stack">
+        <FormError error={result?.error} />
+        <div className="field">
+          <label htmlFor="nickname">{t("nickname")}</label>
+          <input
+            id="nickname"
+            name="nickname"
+            required
+            minLength={2}
+            maxLength={32}
+            value={nickname}
+            onChange={(e) => setNickname(e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="bio">{t("bio")}</label>
+          <textarea id="bio" name="bio" rows={3} maxLength={1000} defaultValue={values?.bio ?? profile.bio ?? ""} />
+        </div>
+        <div className="row" style={{ alignItems: "flex-start" }}>
+          <div className="field" style={{ flex: 1 }}>
+            <label htmlFor="pronoun">{t("pronoun")}</label>
+            <input id="pronoun" name="pronoun" maxLength={32} defaultValue={values?.pronoun ?? profile.pronoun ?? ""} />
+          </div>
+          <div className="field" style={{ flex: 2 }}>
+            <label htmlFor="songOfTheWeek">{t("songOfTheWeek")}</label>
+            <input
+              id="songOfTheWeek"
+              name="songOfTheWeek"
+              maxLength={200}
+              defaultValue={values?.songOfTheWeek ?? profile.songOfTheWeek ?? ""}
+            />
+          </div>
+        </div>
+        <fieldset className="field plain">
+          <legend className="label">{t("color")}</legend>
+          <div className={styles.swatches}>
+            {COLOURS.map((c) => (
+              <label
+                key={c}
+                className={`${styles.swatch} ${color.toLowerCase() === c ? styles.selected : ""}`}
+                style={{ background: c }}
+                title={c}
+              >
+                <input
+                  type="radio"
+                  name="color"
+                  value={c}
+                  checked={color.toLowerCase() === c}
+                  onChange={() => setColor(c)}
+                />
+              </label>
+            ))}
+            {!COLOURS.includes(color.toLowerCase()) ? <input type="hidden" name="color" value={color} /> : null}
+          </div>
+        </fieldset>
+        <fieldset className="field plain">
+          <legend className="label">{t("avatar")}</legend>
+          {avatars.length ? (
+            <div className={styles.avatars} data-testid="avatar-choices">
+              {avatars.map((a) => (
+                <label
+                  key={a.slug}
+                  className={`${styles.avatar} ${avatarId === a.slug ? styles.selected : ""}`}
+                  data-testid="avatar-choice"
+                >
+                  <input
+                    type="radio"
+                    name="avatarId"
+                    value={a.slug}
+                    checked={avatarId === a.slug}
+                    onChange={() => setAvatarId(a.slug)}
+                  />
+                  <PersonAvatar
+                    person={{ uuid: a.slug, nickname: a.name, color, avatarId: a.slug }}
+                    image={a.imageUrl}
+                    apiUrl={apiUrl}
+                    size={56}
+                  />
+                  <span className="small">{a.name}</span>
+                  {a.avatarStatus !== "PUBLIC" ? (
+                    <span className="pill">{t(`avatarStatus.${a.avatarStatus}`)}</span>
+                  ) : null}
+                </label>
+              ))}
+            </div>
+          ) : (
+            <p className="muted small">{t("noAvatars")}</p>
+          )}
+        </fieldset>
+        <div className="row">
+          <button type="submit" className="btn btn-primary" disabled={busy} data-testid="save-profile">
+            {t("save")}
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}

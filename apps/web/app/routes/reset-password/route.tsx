@@ -1,0 +1,38 @@
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AuthCard, FormError } from "../../components/auth-card.tsx";
+import { resetPassword } from "./reset-password.server.ts";
+
+export const meta: MetaFunction = () => [{ title: "Booth · New password" }];
+export const action = ({ request }: ActionFunctionArgs) => resetPassword(request);
+
+export default function ResetPassword() {
+  const { t } = useTranslation("auth");
+  const result = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const busy = useNavigation().state !== "idle";
+  const token = params.get("token");
+  return (
+    <AuthCard title={t("reset.title")}>
+      {token ? (
+        <Form method="post" className="stack">
+          <FormError error={result?.error} />
+          <input type="hidden" name="token" value={token} />
+          <div className="field">
+            <label htmlFor="password">{t("newPassword")}</label>
+            <input id="password" name="password" type="password" autoComplete="new-password" minLength={8} required />
+            <span className="small muted">{t("passwordHint")}</span>
+          </div>
+          <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+            {t("reset.submit")}
+          </button>
+        </Form>
+      ) : (
+        <p className="alert alert-error">
+          {t("reset.missing")} <Link to="/forgot-password">{t("forgot.submit")}</Link>
+        </p>
+      )}
+    </AuthCard>
+  );
+}

@@ -1,0 +1,188 @@
+import type { Schema } from "@booth/sdk";
+import type { LiveSong, LiveState } from "@booth/sdk/live";
+import { Link, useFetcher } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { formatDuration } from "../../lib/playback/position.ts";
+import type { loader as songPicker } from "../song-picker/route.tsx";
+import styles from "./room.module.css";
+
+type CrateSong = Schema<"playlist", "CrateSong">;
+
+/** A crate song as the room takes it (the minimal song; the stream travels along). */
+export const liveSong = (s: CrateSong): LiveSong => ({
+  songId: s.songId,
+  songShortId: s.songShortId,
+  crateSongUuid: s.crateSongUuid,
+  trackName: s.trackName,
+  artistName: s.artistName,
+  genre: s.genre,
+  duration: s.duration,
+  isrc: s.isrc,
+  musicProviders: s.musicProviders,
+  thumbnails: s.thumbnails,
+  streamUrls: s.streamUrls,
+  status: "SUCCESS",
+});
+
+function SongPicker({ roomUuid, queued }: { roomUuid: string; queued: Set<string> }) {
+  const { t } = useTranslation("room");
+  const search = useFetcher<typeof songPicker>();
+  const add = useFetcher();
+  const [q, setQ] = useState("");
+  const load = search.load;
+  // Debounced: one search 300 ms after the last key.
+  useEffect(() => {
+    const id = setTimeout(() => load(`/song-picker?q=${encodeURIComponent(q)}`), 300);
+    return () => clearTimeout(id);
+  }, [q, load]);
+  const adding = add.formData?.get("songId");
+  return (
+    <div className="stack">
+      <input
+        type="search"
+        placeholder={t("search")}
+        value={q}
+        onChange={(e) => setQ(e.target.value)}
+        aria-label={t("search")}
+        data-testid="song-search"
+      />
+      <ul className={styles.songList} data-testid="song-results">
+        {(search.data?.songs ?? []).map((s) => (
+          <li key={s.songId} className={styles.songRow}>
+            <span className={styles.songTitle}>
+              <strong>{s.trackName}</strong>
+              <span className="small muted">{s.artistName}</span>
+            </span>
+            <span className="small muted">{formatDuration(s.duration)}</span>
+            <add.Form method="post">
+              <input type="hidden" name="intent" value="queue-add" />
+              <input type="hidden" name="roomUuid" value={roomUuid} />
+              <input type="hidden" name="songId" value={s.songId} />
+              <button
+                type="submit"
+                className="btn btn-small"
+                disabled={queued.has(s.songId) || adding === s.songId}
+                data-testid="queue-add"
+              >
+                {queued.has(s.songId) ? t("added") : `+ ${t("add")}`}
+              </button>
+            </add.Form>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The DJ's side: take or leave a seat, skip, the queue (pick the next song, remove), and songs to add. */
+export function DjPanel({
+  state,
+  viewer,
+  guest,
+  queue,
+  roomUuid,
+  canModerate,
+  onAct,
+}: {
+  state: LiveState;
+  viewer: { uuid: string } | null;
+  guest: boolean;
+  queue: CrateSong[];
+  roomUuid: string;
+  canModerate: boolean;
+  onAct: (action: "addDj" | "removeDj" | "skipSong" | "updateNextSong", song?: LiveSong | null) => void;
+}) {
+  const { t } = useTranslation("room");
+  const remove = useFetcher();
+  // Open at first when the queue is empty; then as the DJ leaves it.
+  const [pickerOpen, setPickerOpen] = useState(queue.length === 0);
+  if (!viewer || guest)
+    return (
+      <section className="card">
+        <Link to="/login" className="btn btn-primary btn-block">
+          {t("signInToDj")}
+        </Link>
+      </section>
+    );
+  const me = state.allUsers.find((u) => u.uuid === viewer.uuid);
+  const seat = state.djs.findIndex((d) => d.uuid === viewer.uuid);
+  const onStage = seat >= 0;
+  const playing = seat === 0 && state.nowPlaying !== null;
+  const full = state.djs.length >= state.settings.numberOfDjs;
+  const nextSong = onStage ? state.djs[seat]?.nextSong : null;
+  const removing = remove.formData?.get("crateSongUuid");
+  return (
+    <section className={`card stack ${styles.djPanel}`} data-testid="dj-panel">
+      <div className="row">
+        {onStage ? (
+          <button type="button" className="btn" onClick={() => onAct("removeDj")} data-testid="leave-booth">
+            {t("leaveBooth")}
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={full || me?.canDj === false}
+            onClick={() => onAct("addDj")}
+            data-testid="take-seat"
+          >
+            🎧 {t("takeSeat")}
+          </button>
+        )}
+        {(playing || (canModerate && state.nowPlaying)) && (
+          <button type="button" className="btn" onClick={() => onAct("skipSong")} data-testid="skip">
+            ⏭ {t("skip")}
+          </button>
+        )}
+        {!onStage && full ? <span className="small muted">{t("seatsFull")}</span> : null}
+        {!onStage && me?.canDj === false ? <span className="small muted">{t("cannotDj")}</span> : null}
+      </div>
+      {nextSong ? (
+        <p className="small" data-testid="next-song">
+          {t("next", { track: `${nextSong.trackName} — ${nextSong.artistName}` })}
+        </p>
+      ) : null}
+      <div>
+        <h3>{t("queue")}</h3>
+        {queue.length === 0 ? <p className="small muted">{t("queueEmpty")}</p> : null}
+        <ol className={styles.songList} data-testid="queue">
+          {queue.map((s) => (
+            <li
+              key={s.crateSongUuid}
+              className={`${styles.songRow} ${nextSong?.crateSongUuid === s.crateSongUuid ? styles.songNext : ""}`}
+              data-testid="queue-song"
+              hidden={removing === s.crateSongUuid}
+            >
+              <span className={styles.songTitle}>
+                <strong>{s.trackName}</strong>
+                <span className="small muted">{s.artistName}</span>
+              </span>
+              {onStage ? (
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-small"
+                  onClick={() => onAct("updateNextSong", liveSong(s))}
+                  title={t("playNext")}
+                >
+                  {nextSong?.crateSongUuid === s.crateSongUuid ? t("upNext") : t("playNext")}
+                </button>
+              ) : null}
+              <remove.Form method="post">
+                <input type="hidden" name="intent" value="queue-remove" />
+                <input type="hidden" name="crateSongUuid" value={s.crateSongUuid} />
+                <button type="submit" className="btn btn-ghost btn-small" aria-label={t("remove")}>
+                  ✕
+                </button>
+              </remove.Form>
+            </li>
+          ))}
+        </ol>
+      </div>
+      <details open={pickerOpen} onToggle={(e) => setPickerOpen(e.currentTarget.open)}>
+        <summary className={styles.summary}>{t("addSongs")}</summary>
+        <SongPicker roomUuid={roomUuid} queued={new Set(queue.map((s) => s.songId))} />
+      </details>
+    </section>
+  );
+}

@@ -1,0 +1,146 @@
+import type { Schema } from "@booth/sdk";
+import type { LiveState } from "@booth/sdk/live";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { formatDuration, playbackOffset, playbackProgress } from "../../lib/playback/position.ts";
+import styles from "./room.module.css";
+import { personOf } from "./room-model.ts";
+
+/** The song's cover: the catalogue's (on the edge) or a provider's thumbnail; else a disc. */
+function artworkOf(song: { thumbnails?: Record<string, string> }, apiUrl: string) {
+  const url = Object.values(song.thumbnails ?? {})[0];
+  if (!url) return null;
+  return /^https?:\/\//.test(url) ? url : `${apiUrl}${url}`;
+}
+
+export function NowPlaying({
+  state,
+  clockOffset,
+  apiUrl,
+  viewerUuid,
+  canVote,
+  onVote,
+}: {
+  state: LiveState;
+  clockOffset: number;
+  apiUrl: string;
+  viewerUuid: string | null;
+  canVote: boolean;
+  onVote: (votes: { like?: boolean; star?: boolean }) => void;
+}) {
+  const { t } = useTranslation("room");
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    const id = setInterval(() => setTick((n) => n + 1), 500);
+    return () => clearInterval(id);
+  }, []);
+  const np = state.nowPlaying;
+  if (!np)
+    return (
+      <section className={`${styles.nothing} card`} data-testid="now-playing">
+        <span className={styles.disc} aria-hidden />
+        <p className="muted">{t("nothingPlaying")}</p>
+      </section>
+    );
+  const dj = state.djs[0] ? personOf(state, state.djs[0].uuid) : null;
+  const mine = viewerUuid ? state.allUserData[viewerUuid]?.songVotes : undefined;
+  const art = artworkOf(np.song, apiUrl);
+  const at = playbackOffset(np, clockOffset);
+  const total = np.song.duration || (np.endTime - np.startTime) / 1000;
+  const vibe = Math.round(((state.vibeMeter + 1) / 2) * 100);
+  const isDj = state.djs[0]?.uuid === viewerUuid;
+  return (
+    <section className={`${styles.nowPlaying} card`} data-testid="now-playing">
+      <div className={styles.art}>{art ? <img src={art} alt="" /> : <span className={styles.disc} aria-hidden />}</div>
+      <div className={styles.track}>
+        <span className="small muted">{t("nowPlaying")}</span>
+        <strong className={styles.trackName} data-testid="track-name">
+          {np.song.trackName}
+        </strong>
+        <span>{np.song.artistName}</span>
+        {dj ? <span className="small muted">{t("playedBy", { name: dj.nickname })}</span> : null}
+        <div className={styles.progress} aria-hidden>
+          <div className={styles.progressFill} style={{ width: `${playbackProgress(np, clockOffset) * 100}%` }} />
+        </div>
+        <div className="spread small muted">
+          <span data-testid="elapsed">{formatDuration(at)}</span>
+          <span>{formatDuration(total)}</span>
+        </div>
+      </div>
+      <div className={styles.votes}>
+        <div className="row">
+          <button
+            type="button"
+            className={`btn ${mine?.like === true ? styles.voteOn : ""}`}
+            aria-pressed={mine?.like === true}
+            disabled={!canVote || isDj}
+            onClick={() => onVote({ like: true })}
+            data-testid="like"
+          >
+            👍 {t("like")}
+          </button>
+          <button
+            type="button"
+            className={`btn ${mine?.like === false ? styles.voteBad : ""}`}
+            aria-pressed={mine?.like === false}
+            disabled={!canVote || isDj}
+            onClick={() => onVote({ like: false })}
+            data-testid="dislike"
+          >
+            👎 {t("dislike")}
+          </button>
+          <button
+            type="button"
+            className={`btn ${mine?.star ? styles.starOn : ""}`}
+            aria-pressed={mine?.star === true}
+            disabled={!canVote || isDj}
+            onClick={() => onVote({ star: true })}
+            data-testid="star"
+          >
+            ★ {t("star")}
+          </button>
+        </div>
+        <div className={styles.vibe} title={t("vibe")}>
+          <span className="small muted">{t("vibe")}</span>
+          <div className={styles.vibeBar}>
+            <div className={styles.vibeFill} style={{ width: `${vibe}%` }} />
+          </div>
+        </div>
+        <span className="small muted" data-testid="vote-counts">
+          {t("votes", { ...state.voteCounts })}
+        </span>
+      </div>
+    </section>
+  );
+}
+
+/** The room's last plays, the latest first, with the votes each got. */
+export function RecentSongs({ recent, state }: { recent: Schema<"room", "RecentSong">[]; state: LiveState }) {
+  const { t } = useTranslation("room");
+  if (!recent.length) return null;
+  return (
+    <section className="card" data-testid="recent-songs">
+      <h2>{t("recent")}</h2>
+      <ol className={styles.songList}>
+        {recent.map((play) => {
+          const song = play.song as { trackName?: string; artistName?: string };
+          const dj = play.djUuid ? personOf(state, play.djUuid).nickname : null;
+          return (
+            <li key={play.id} className={styles.songRow}>
+              <span className={styles.songTitle}>
+                <strong>{song.trackName}</strong>
+                <span className="small muted">
+                  {song.artistName}
+                  {dj && dj !== "Guest" ? ` · ${t("playedBy", { name: dj })}` : ""}
+                </span>
+              </span>
+              <span className="small muted">
+                👍 {play.voteCounts.likes} · 👎 {play.voteCounts.dislikes} · ★ {play.voteCounts.stars}
+              </span>
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}

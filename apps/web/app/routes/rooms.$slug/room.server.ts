@@ -1,0 +1,115 @@
+import type { Schema } from "@booth/sdk";
+import { data } from "@remix-run/node";
+import { isApiError, userMessage } from "../../lib/errors.ts";
+import { field } from "../../lib/forms.ts";
+import { sdkFor } from "../../lib/sdk.server.ts";
+import { AUDIO_QUALITIES, commitSession, liveToken, requireViewer } from "../../lib/session.server.ts";
+
+/** The room, the token its live socket connects with (the viewer's, or a guest's), and the viewer's queue. */
+export async function loadRoom(request: Request, slug: string) {
+  const session = await liveToken(request);
+  const booth = sdkFor(session.token);
+  let room: Schema<"room", "Room">;
+  try {
+    const found = await booth.room.GET("/rooms/{slug}", { params: { path: { slug: slug.toLowerCase() } } });
+    if (!found.data) throw new Response("Room not found", { status: 404 });
+    room = found.data;
+  } catch (error) {
+    if (isApiError(error, 404) || isApiError(error, 400)) throw new Response("Room not found", { status: 404 });
+    throw error;
+  }
+  const recent = await booth.room
+    .GET("/rooms/{slug}/recent-songs", { params: { path: { slug: room.slug }, query: { limit: 10 } } })
+    .then((r) => r.data?.data ?? [])
+    .catch(() => []);
+  const queue = session.viewer
+    ? ((await booth.playlist.GET("/crate/special/queue/songs", { params: { query: { limit: 100 } } })).data ?? [])
+    : [];
+  if (session.viewer) {
+    // The room lists' "recent" tab; a failure here must not keep anyone out of the room.
+    await booth.room.POST("/rooms/recent", { body: { roomUuid: room.uuid } }).catch(() => undefined);
+  }
+  return data(
+    {
+      room,
+      queue,
+      recent,
+      liveToken: session.liveToken,
+      liveTokenExpiresAt: session.liveTokenExpiresAt,
+      guest: session.guest,
+      viewer: session.viewer,
+      audioQuality: session.audioQuality,
+    },
+    { headers: session.setCookie ? { "set-cookie": session.setCookie } : {} },
+  );
+}
+
+const MODERATION_ROLES = ["kicked", "banned", "chatDisabled", "djDisabled", "moderator", "dj"] as const;
+
+/** The room's forms: queue songs, favourite, audio quality, pinned messages and moderation. */
+export async function roomAction(request: Request) {
+  const { token, session } = await requireViewer(request);
+  const form = await request.formData();
+  const booth = sdkFor(token);
+  const intent = field(form, "intent");
+  const roomUuid = field(form, "roomUuid");
+  try {
+    switch (intent) {
+      case "queue-add":
+        await booth.playlist.POST("/crate/special/queue/songs", { body: { songIds: [field(form, "songId")] } });
+        return { ok: intent };
+      case "queue-remove":
+        await booth.playlist.DELETE("/crate/special/queue/songs/{crateSongUuid}", {
+          params: { path: { crateSongUuid: field(form, "crateSongUuid") } },
+        });
+        return { ok: intent };
+      case "favorite":
+        if (field(form, "favorite") === "true") await booth.room.POST("/api/v1/room-favorites", { body: { roomUuid } });
+        else await booth.room.DELETE("/api/v1/room-favorites/{id}", { params: { path: { id: roomUuid } } });
+        return { ok: intent };
+      case "quality": {
+        const quality = AUDIO_QUALITIES.find((q) => q === field(form, "quality")) ?? "medium";
+        session.set("audioQuality", quality);
+        return data({ ok: intent }, { headers: { "set-cookie": await commitSession(session) } });
+      }
+      case "pin": {
+        // One message per line.
+        const messages = field(form, "pins")
+          .split("\n")
+          .map((m) => m.trim())
+          .filter(Boolean);
+        await booth.room.POST("/rooms/{id}/pinned-messages", {
+          params: { path: { id: roomUuid } },
+          body: { pinnedMessages: messages },
+        });
+        return { ok: intent };
+      }
+      case "kick":
+        await booth.room.POST("/roomUserRoles/kick-user-from-room", {
+          body: { roomUuid, userUuid: field(form, "userUuid") },
+        });
+        return { ok: intent };
+      case "role": {
+        const role = MODERATION_ROLES.find((r) => r === field(form, "role"));
+        if (!role) return data({ error: "Unknown role." }, { status: 400 });
+        const minutes = Number(field(form, "minutes"));
+        await booth.room.POST("/roomUserRoles/{room}", {
+          params: { path: { room: roomUuid } },
+          body: {
+            userUuid: field(form, "userUuid"),
+            role,
+            ...(minutes > 0 ? { expirationTime: new Date(Date.now() + minutes * 60_000).toISOString() } : {}),
+          },
+        });
+        return { ok: intent };
+      }
+      case "clear-chat":
+        await booth.room.DELETE("/rooms/conversation/{id}", { params: { path: { id: roomUuid } } });
+        return { ok: intent };
+      default:
+        return data({ error: "Unknown action." }, { status: 400 });
+    }
+  } catch (error) {
+    return data({ error: userMessage(error) }, { status: 400 });
+  }
+}

@@ -1,0 +1,212 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useLiveRoom } from "../../lib/live/use-live-room.ts";
+import { useLiveToken } from "../../lib/live/use-live-token.ts";
+import type { AudioQuality } from "../../lib/playback/player.ts";
+import { usePlayback } from "../../lib/playback/use-playback.ts";
+import { useRootData } from "../../root.tsx";
+import { ChatPanel } from "./chat-panel.tsx";
+import { DjPanel } from "./dj-panel.tsx";
+import { ModerationPanel } from "./moderation-panel.tsx";
+import { NowPlaying, RecentSongs } from "./now-playing.tsx";
+import styles from "./room.module.css";
+import { loadRoom, roomAction } from "./room.server.ts";
+import { canModerate } from "./room-model.ts";
+import { Stage } from "./stage.tsx";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.room.name} · Booth` : "Booth" },
+];
+export const loader = ({ request, params }: LoaderFunctionArgs) => loadRoom(request, params.slug ?? "");
+export const action = ({ request }: ActionFunctionArgs) => roomAction(request);
+
+export default function RoomPage() {
+  const { t } = useTranslation("room");
+  const { room, queue, recent, liveToken, liveTokenExpiresAt, guest, viewer, audioQuality } =
+    useLoaderData<typeof loader>();
+  const root = useRootData();
+  const apiUrl = root?.env.apiUrl ?? "";
+  const token = useLiveToken({ token: liveToken, expiresAt: liveTokenExpiresAt });
+  const live = useLiveRoom({ partyUrl: root?.env.partyUrl ?? "", roomUuid: room.uuid, token: token.fresh });
+  const { state, chat, clockOffset, connection, act } = live;
+  const audioRef = useRef<HTMLAudioElement>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [quality, setQuality] = useState<AudioQuality>(audioQuality);
+  const qualityForm = useFetcher();
+  const favorite = useFetcher();
+  const { revalidate } = useRevalidator();
+  const playback = usePlayback({
+    audioRef,
+    nowPlaying: state?.nowPlaying ?? null,
+    djUuid: state?.djs[0]?.uuid ?? null,
+    clockOffset,
+    apiUrl,
+    token: token.current,
+    quality,
+    room: { slug: room.slug, ownerUuid: room.ownerUuid },
+  });
+  const moderator = canModerate(state, viewer);
+
+  // A new song: the last one joined the recently played, and the DJ's queue advanced. Load both again.
+  const playing = state?.nowPlaying?.startTime;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reload when a new song starts
+  useEffect(() => {
+    if (playing) revalidate();
+  }, [playing]);
+
+  const flash = useCallback((message: string | null) => {
+    setNotice(message);
+    if (message) setTimeout(() => setNotice((m) => (m === message ? null : m)), 4000);
+  }, []);
+
+  const favorited = favorite.formData ? favorite.formData.get("favorite") === "true" : room.favorited;
+
+  if (live.kicked)
+    return (
+      <section className="card narrow">
+        <h1>{room.name}</h1>
+        <p className="alert alert-error">{t("kicked")}</p>
+        <Link to="/" className="btn">
+          ←
+        </Link>
+      </section>
+    );
+
+  return (
+    <div className={styles.page} data-testid="room" data-connection={connection}>
+      <header className={styles.header}>
+        <div>
+          <h1>{room.name}</h1>
+          {room.description ? <p className="muted">{room.description}</p> : null}
+        </div>
+        <div className="row">
+          <span className={`pill ${connection === "live" ? "pill-live" : ""}`} data-testid="connection">
+            {connection === "live"
+              ? `● ${t("listeners", { count: state?.allUsers.length ?? 0 })}`
+              : connection === "closed"
+                ? t("closed")
+                : connection === "reconnecting"
+                  ? t("reconnecting")
+                  : t("connecting")}
+          </span>
+          {viewer && !guest ? (
+            <favorite.Form method="post">
+              <input type="hidden" name="intent" value="favorite" />
+              <input type="hidden" name="roomUuid" value={room.uuid} />
+              <input type="hidden" name="favorite" value={String(!favorited)} />
+              <button type="submit" className={`btn btn-small ${favorited ? styles.starOn : ""}`}>
+                {favorited ? `★ ${t("unfavorite")}` : `☆ ${t("favorite")}`}
+              </button>
+            </favorite.Form>
+          ) : null}
+          <label className="row small muted">
+            {t("quality")}
+            <select
+              value={quality}
+              data-testid="quality"
+              onChange={(e) => {
+                const next = e.target.value as AudioQuality;
+                setQuality(next);
+                if (viewer) qualityForm.submit({ intent: "quality", quality: next }, { method: "post" });
+              }}
+            >
+              {(["low", "medium", "high"] as const).map((q) => (
+                <option key={q} value={q}>
+                  {t(`qualities.${q}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </header>
+      {live.error && connection === "closed" ? <p className="alert alert-error">{live.error}</p> : null}
+      {notice ? (
+        <p className="alert alert-ok" data-testid="room-notice">
+          {notice}
+        </p>
+      ) : null}
+      {playback.blocked ? (
+        <button type="button" className="btn btn-primary" onClick={playback.resume}>
+          🔊 {t("unmute")}
+        </button>
+      ) : null}
+      {/* biome-ignore lint/a11y/useMediaCaption: live music has no captions */}
+      <audio ref={audioRef} data-testid="room-audio" preload="auto" />
+      {state ? (
+        <div className={styles.layout}>
+          <div className={styles.main}>
+            <Stage state={state} animations={live.animations} viewerUuid={viewer?.uuid ?? null} />
+            <NowPlaying
+              state={state}
+              clockOffset={clockOffset}
+              apiUrl={apiUrl}
+              viewerUuid={viewer?.uuid ?? null}
+              canVote={Boolean(viewer) && !guest}
+              onVote={async (votes) => {
+                const failed = await act((c) => c.voteOnSong(votes));
+                flash(failed ?? (votes.star ? t("starred") : null));
+              }}
+            />
+            <RecentSongs recent={recent} state={state} />
+            <DjPanel
+              state={state}
+              viewer={viewer}
+              guest={guest}
+              queue={queue}
+              roomUuid={room.uuid}
+              canModerate={moderator}
+              onAct={async (name, song) => {
+                const failed = await act((c) =>
+                  name === "addDj"
+                    ? c.addDj()
+                    : name === "removeDj"
+                      ? c.removeDj()
+                      : name === "skipSong"
+                        ? c.skipSong()
+                        : c.updateNextSong(song ?? null),
+                );
+                flash(failed);
+              }}
+            />
+          </div>
+          <aside className={styles.side}>
+            {state.settings.pinnedMessages.length ? (
+              <section className={`card ${styles.pinned}`} data-testid="pinned">
+                <h2>📌 {t("pinned")}</h2>
+                <ul>
+                  {(state.settings.pinnedMessages as { id?: string; message?: string }[]).map((p, i) => (
+                    <li key={p.id ?? i}>{p.message}</li>
+                  ))}
+                </ul>
+              </section>
+            ) : null}
+            <ChatPanel
+              state={state}
+              chat={chat}
+              clockOffset={clockOffset}
+              viewer={viewer && !guest ? viewer : null}
+              canModerate={moderator}
+              mustVerify={Boolean(viewer && !viewer.verified && state.settings.type === "PUBLIC")}
+              onSend={(text) => act((c) => c.sendChatMessage({ message: text }))}
+              onEdit={(id, text) => act((c) => c.editChatMessage(id, text))}
+              onDelete={(id) => void act((c) => c.deleteChatMessage(id)).then(flash)}
+              onAnimate={(animation, emoji) => void act((c) => c.playOneTimeAnimation(animation, emoji)).then(flash)}
+            />
+            {moderator && viewer ? (
+              <ModerationPanel
+                state={state}
+                roomUuid={room.uuid}
+                viewerUuid={viewer.uuid}
+                onRemoveDj={(uuid) => void act((c) => c.removeDj(uuid)).then(flash)}
+              />
+            ) : null}
+          </aside>
+        </div>
+      ) : (
+        <p className="empty">{connection === "closed" ? t("closed") : t("connecting")}</p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { userMessage } from "../../lib/errors.ts";
+import { sdkFor } from "../../lib/sdk.server.ts";
+import { requireViewer } from "../../lib/session.server.ts";
+import { MAX_UPLOAD_BYTES } from "../upload/upload.ts";
+
+/**
+ * The browser's upload, passed on to the upload service with the session's token (which the browser never holds):
+ * `POST /upload-file?name=<file name>` with the file as the body. Starts the upload (`POST /upload/song`), sends the
+ * file (`PUT /upload/song/{id}/file`, as audio/mpeg) and answers the uploaded song. A file the service refuses
+ * leaves no empty upload behind. Answers are plain JSON responses: the browser reads them, not Remix.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const { token } = await requireViewer(request);
+  if (request.method !== "POST") return Response.json({ error: "Method Not Allowed" }, { status: 405 });
+  const name = (new URL(request.url).searchParams.get("name") ?? "").trim().slice(0, 255);
+  if (!name) return Response.json({ error: "The file needs a name." }, { status: 400 });
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > MAX_UPLOAD_BYTES) return Response.json({ error: "The file is larger than 50 MB." }, { status: 413 });
+  const booth = sdkFor(token);
+  let id: string | undefined;
+  try {
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    if (bytes.length > MAX_UPLOAD_BYTES)
+      return Response.json({ error: "The file is larger than 50 MB." }, { status: 413 });
+    if (bytes.length === 0) return Response.json({ error: "The file is empty." }, { status: 400 });
+    const ticket = await booth.upload.POST("/upload/song", { body: { originalFileName: name } });
+    id = ticket.data?.id;
+    if (!id) throw new Error("the upload service answered no id");
+    const sent = await booth.upload.PUT("/upload/song/{id}/file", {
+      params: { path: { id } },
+      body: bytes as never,
+      bodySerializer: (body: unknown) => body as BodyInit,
+      headers: { "content-type": "audio/mpeg" },
+    });
+    return Response.json({ upload: sent.data ?? null, error: null });
+  } catch (e) {
+    if (id) await booth.upload.DELETE("/songs/{id}", { params: { path: { id } } }).catch(() => undefined);
+    const status = (e as { status?: number }).status;
+    return Response.json({ upload: null, error: userMessage(e) }, { status: status && status < 500 ? status : 400 });
+  }
+}

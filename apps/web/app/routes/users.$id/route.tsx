@@ -1,0 +1,281 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import {
+  type ClientActionFunctionArgs,
+  type ClientLoaderFunctionArgs,
+  Link,
+  useFetcher,
+  useLoaderData,
+  useLocation,
+} from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { CrateCard, crateGridClass } from "../../components/crate-card.tsx";
+import { Pager } from "../../components/pager.tsx";
+import { PersonAvatar, PersonCard, peopleGridClass } from "../../components/person-card.tsx";
+import { forget, freshOrLoad } from "../../components/stale-cache.ts";
+import { useRootData } from "../../root.tsx";
+import styles from "./profile.module.css";
+import { loadProfile, socialAction } from "./profile.server.ts";
+import { PEOPLE_PAGE, PROFILE_STALE_MS, PROFILE_TABS } from "./profile.ts";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Booth · ${data?.profile.nickname ?? "Profile"}` },
+];
+export const loader = ({ request, params }: LoaderFunctionArgs) => loadProfile(request, params.id);
+export const action = ({ request, params }: ActionFunctionArgs) => socialAction(request, params.id);
+export const clientLoader = ({ request, serverLoader }: ClientLoaderFunctionArgs) =>
+  freshOrLoad(request.url, PROFILE_STALE_MS, () => serverLoader<typeof loader>());
+export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
+  // Following or befriending changes both people's pages.
+  forget("/users");
+  return serverAction<typeof action>();
+}
+
+function SocialButtons() {
+  const { t } = useTranslation("profile");
+  const { relation } = useLoaderData<typeof loader>();
+  const follow = useFetcher<typeof action>();
+  const friend = useFetcher<typeof action>();
+  if (!relation) return null;
+  // Shown as done at once; the page's data follows when the edge has answered.
+  const asked = follow.formData?.get("intent");
+  const following = asked ? asked === "follow" : relation.following;
+  const friendIntent = friend.formData?.get("intent");
+  const error =
+    (follow.state === "idle" && follow.data?.error) || (friend.state === "idle" && friend.data?.error) || null;
+  return (
+    <div className="stack">
+      <div className="row">
+        <follow.Form method="post">
+          <input type="hidden" name="intent" value={following ? "unfollow" : "follow"} />
+          <button
+            type="submit"
+            className={`btn ${following ? "" : "btn-primary"}`}
+            data-testid="follow"
+            data-following={following ? "true" : "false"}
+          >
+            {following ? `✓ ${t("following")}` : `+ ${t("follow")}`}
+          </button>
+        </follow.Form>
+        {relation.friends ? (
+          <friend.Form method="post">
+            <input type="hidden" name="intent" value="unfriend" />
+            <button type="submit" className="btn btn-ghost" title={t("unfriend")}>
+              ♥ {t("friends")}
+            </button>
+          </friend.Form>
+        ) : relation.invitationReceived ? (
+          <>
+            <friend.Form method="post">
+              <input type="hidden" name="intent" value="accept" />
+              <input type="hidden" name="invitationId" value={relation.invitationReceived.id} />
+              <button type="submit" className="btn">
+                {t("accept")}
+              </button>
+            </friend.Form>
+            <friend.Form method="post">
+              <input type="hidden" name="intent" value="reject" />
+              <input type="hidden" name="invitationId" value={relation.invitationReceived.id} />
+              <button type="submit" className="btn btn-ghost">
+                {t("reject")}
+              </button>
+            </friend.Form>
+          </>
+        ) : relation.invitationSent || friendIntent === "invite" ? (
+          <friend.Form method="post">
+            <input type="hidden" name="intent" value="withdraw" />
+            <input type="hidden" name="invitationId" value={relation.invitationSent?.id ?? ""} />
+            <button type="submit" className="btn btn-ghost" data-testid="invite" title={t("withdraw")}>
+              {t("invited")}
+            </button>
+          </friend.Form>
+        ) : (
+          <friend.Form method="post">
+            <input type="hidden" name="intent" value="invite" />
+            <button type="submit" className="btn" data-testid="invite">
+              + {t("addFriend")}
+            </button>
+          </friend.Form>
+        )}
+      </div>
+      {error ? (
+        <p className="alert alert-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function Invitations() {
+  const { t } = useTranslation("profile");
+  const { invitations } = useLoaderData<typeof loader>();
+  const apiUrl = useRootData()?.env.apiUrl ?? "";
+  const handle = useFetcher<typeof action>();
+  if (!invitations.received.length && !invitations.sent.length) return null;
+  return (
+    <div className="stack" data-testid="invitations">
+      {invitations.received.length ? (
+        <>
+          <h3>{t("invitationsReceived")}</h3>
+          <ul className={peopleGridClass}>
+            {invitations.received.map((i) =>
+              i.from ? (
+                <PersonCard key={i.id} person={i.from} apiUrl={apiUrl}>
+                  <handle.Form method="post" action={`/users/${i.fromUuid}`}>
+                    <input type="hidden" name="intent" value="accept" />
+                    <input type="hidden" name="invitationId" value={i.id} />
+                    <button type="submit" className="btn btn-small btn-primary" data-testid="accept-invitation">
+                      {t("accept")}
+                    </button>
+                  </handle.Form>
+                  <handle.Form method="post" action={`/users/${i.fromUuid}`}>
+                    <input type="hidden" name="intent" value="reject" />
+                    <input type="hidden" name="invitationId" value={i.id} />
+                    <button type="submit" className="btn btn-small btn-ghost" data-testid="reject-invitation">
+                      {t("reject")}
+                    </button>
+                  </handle.Form>
+                </PersonCard>
+              ) : null,
+            )}
+          </ul>
+        </>
+      ) : null}
+      {invitations.sent.length ? (
+        <>
+          <h3>{t("invitationsSent")}</h3>
+          <ul className={peopleGridClass}>
+            {invitations.sent.map((i) =>
+              i.to ? (
+                <PersonCard key={i.id} person={i.to} apiUrl={apiUrl}>
+                  <handle.Form method="post" action={`/users/${i.toUuid}`}>
+                    <input type="hidden" name="intent" value="withdraw" />
+                    <input type="hidden" name="invitationId" value={i.id} />
+                    <button type="submit" className="btn btn-small btn-ghost">
+                      {t("withdraw")}
+                    </button>
+                  </handle.Form>
+                </PersonCard>
+              ) : null,
+            )}
+          </ul>
+        </>
+      ) : null}
+      {handle.state === "idle" && handle.data?.error ? <p className="alert alert-error">{handle.data.error}</p> : null}
+    </div>
+  );
+}
+
+export default function ProfilePage() {
+  const { t } = useTranslation("profile");
+  const d = useLoaderData<typeof loader>();
+  const apiUrl = useRootData()?.env.apiUrl ?? "";
+  const location = useLocation();
+  const { profile } = d;
+  const tabLink = (tab: string) => `${location.pathname}?tab=${tab}`;
+  const tabs = PROFILE_TABS.filter((tab) => d.signedIn || tab === "followers" || tab === "following");
+  const emptyKey =
+    d.tab === "followers"
+      ? "noFollowers"
+      : d.tab === "following"
+        ? "noFollowing"
+        : d.tab === "friends"
+          ? "noFriends"
+          : "noCrates";
+  return (
+    <div className="stack">
+      <section className={styles.banner} style={{ ["--person" as string]: profile.color }}>
+        <PersonAvatar person={profile} image={d.avatarImage} apiUrl={apiUrl} size={120} />
+        <div className={styles.identity}>
+          <h1>
+            <span data-testid="profile-name">{profile.nickname}</span>
+            {profile.verifiedAt ? (
+              <span className={styles.verified} title={t("verified")}>
+                ✓
+              </span>
+            ) : null}
+          </h1>
+          {profile.displayPronouns && profile.pronoun ? <p className="muted small">{profile.pronoun}</p> : null}
+          {profile.bio ? (
+            <p className={styles.bio} data-testid="profile-bio">
+              {profile.bio}
+            </p>
+          ) : d.own ? (
+            <p className="muted">{t("noBio")}</p>
+          ) : null}
+          <div className={styles.stats}>
+            <Link to={tabLink("followers")}>
+              <strong data-testid="fans-count">{d.counts.fans}</strong> {t("followersCount", { count: d.counts.fans })}
+            </Link>
+            <Link to={tabLink("following")}>
+              <strong>{d.counts.following}</strong> {t("followingCount")}
+            </Link>
+            {d.season ? (
+              <Link to="/ranking">
+                <strong>{d.season.points}</strong> {t("points", { season: d.season.name })}
+                {d.season.rank ? ` · #${d.season.rank}` : ""}
+              </Link>
+            ) : null}
+            {profile.badges.map((b) => (
+              <span key={b} className="pill">
+                {b}
+              </span>
+            ))}
+          </div>
+          {profile.songOfTheWeek ? (
+            <p className="small muted">
+              ♪ {t("songOfTheWeek")}: {profile.songOfTheWeek}
+            </p>
+          ) : null}
+        </div>
+        <div className={styles.side}>
+          {d.own ? (
+            <Link to="/profile/edit" className="btn btn-primary" data-testid="edit-profile">
+              ✎ {t("edit")}
+            </Link>
+          ) : d.signedIn ? (
+            <SocialButtons />
+          ) : (
+            <Link to="/login" className="btn btn-primary">
+              {t("signInToFollow")}
+            </Link>
+          )}
+        </div>
+      </section>
+      <nav className="tabs" aria-label={profile.nickname}>
+        {tabs.map((tab) => (
+          <Link key={tab} to={tabLink(tab)} className={d.tab === tab ? "active" : undefined} data-tab={tab}>
+            {t(`tabs.${tab}`)}
+          </Link>
+        ))}
+      </nav>
+      <section className="card stack">
+        {d.listError ? <p className="alert alert-error">{d.listError}</p> : null}
+        {d.tab === "friends" && d.own ? <Invitations /> : null}
+        {d.tab === "crates" ? (
+          d.crates.length ? (
+            <div className={crateGridClass}>
+              {d.crates.map((c) => (
+                <CrateCard key={c.crateUuid} crate={c} apiUrl={apiUrl} to={`/crates/${c.crateUuid}`} />
+              ))}
+            </div>
+          ) : (
+            <p className="empty">{t("noCrates")}</p>
+          )
+        ) : d.people.length ? (
+          <>
+            {d.tab === "friends" && d.own ? <h3>{t("tabs.friends")}</h3> : null}
+            <ul className={peopleGridClass} data-testid="people">
+              {d.people.map((p) => (
+                <PersonCard key={p.uuid} person={p} apiUrl={apiUrl} />
+              ))}
+            </ul>
+          </>
+        ) : (
+          <p className="empty">{t(emptyKey, { name: profile.nickname })}</p>
+        )}
+        <Pager offset={d.skip} pageSize={d.tab === "crates" ? 32 : PEOPLE_PAGE} total={d.total} param="skip" />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AuthCard, FormError, FormNotice } from "../../components/auth-card.tsx";
+import { verifyEmail, verifyEmailPage } from "./verify-email.server.ts";
+
+export const meta: MetaFunction = () => [{ title: "Booth · Verify your email" }];
+export const loader = ({ request }: LoaderFunctionArgs) => verifyEmailPage(request);
+export const action = ({ request }: ActionFunctionArgs) => verifyEmail(request);
+
+export default function VerifyEmail() {
+  const { t } = useTranslation("auth");
+  const { email, verified } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const busy = useNavigation().state !== "idle";
+  const next = params.get("next") ?? "/";
+  if (verified)
+    return (
+      <AuthCard title={t("verify.title")}>
+        <FormNotice notice={t("verify.done")} />
+        <Link to={next} className="btn btn-primary btn-block">
+          OK
+        </Link>
+      </AuthCard>
+    );
+  return (
+    <AuthCard title={t("verify.title")} subtitle={t("verify.subtitle", { email })}>
+      <FormError error={result?.error} />
+      <FormNotice notice={result?.resent ? t("verify.resent") : null} />
+      <Form method="post" className="stack">
+        <input type="hidden" name="intent" value="verify" />
+        <div className="field">
+          <label htmlFor="code">{t("verify.code")}</label>
+          <input
+            id="code"
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="\d{6}"
+            maxLength={6}
+            required
+            className="code-input"
+          />
+        </div>
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+          {t("verify.submit")}
+        </button>
+      </Form>
+      <div className="spread">
+        <Form method="post">
+          <input type="hidden" name="intent" value="resend" />
+          <button type="submit" className="btn btn-ghost btn-small" disabled={busy}>
+            {t("verify.resend")}
+          </button>
+        </Form>
+        <Link to={next} className="small">
+          {t("verify.skip")}
+        </Link>
+      </div>
+    </AuthCard>
+  );
+}

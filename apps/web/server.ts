@@ -1,0 +1,99 @@
+/**
+ * Serves the built web app: the files of build/client, and every other request through Remix. Builds first when
+ * the build is missing or older than the sources, so `npm start` works on a fresh clone.
+ *
+ * The port is WEB_PORT, else the one of WEB_URL (http://127.0.0.1:3000); the address WEB_HOST (127.0.0.1). PORT and
+ * HOST are the edge's, since `npm start` runs both with one environment. The app itself reads BOOTH_API_URL,
+ * PARTY_URL and SESSION_SECRET (app/lib/env.server.ts).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, extname, join, normalize, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { serve } from "@hono/node-server";
+import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+
+const root = dirname(fileURLToPath(import.meta.url));
+const serverBuild = join(root, "build", "server", "index.js");
+const clientDir = join(root, "build", "client");
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds when build/ is missing or older than app/, vite.config.ts or package.json. */
+export function buildIfStale(options: { quiet?: boolean } = {}) {
+  const sources = Math.max(
+    newestSource(join(root, "app")),
+    statSync(join(root, "vite.config.ts")).mtimeMs,
+    statSync(join(root, "package.json")).mtimeMs,
+  );
+  if (existsSync(serverBuild) && statSync(serverBuild).mtimeMs >= sources) return;
+  const cli = join(dirname(createRequire(import.meta.url).resolve("@remix-run/dev/package.json")), "dist", "cli.js");
+  // NODE_ENV decides React's build: a test runner's "test" would ship React's development build.
+  const result = spawnSync(process.execPath, [cli, "vite:build"], {
+    cwd: root,
+    stdio: options.quiet ? "pipe" : "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  if (result.status !== 0) throw new Error(`the web build failed\n${result.stdout ?? ""}${result.stderr ?? ""}`);
+}
+
+const TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".json": "application/json",
+  ".woff2": "font/woff2",
+  ".map": "application/json",
+  ".txt": "text/plain; charset=utf-8",
+};
+
+/** A file of build/client, or null. Hashed assets are cached for a year, the rest for an hour. */
+async function staticFile(request: Request): Promise<Response | null> {
+  if (request.method !== "GET" && request.method !== "HEAD") return null;
+  const { pathname } = new URL(request.url);
+  if (pathname === "/" || pathname.endsWith("/")) return null;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  const path = normalize(join(clientDir, decoded));
+  if (!path.startsWith(`${clientDir}/`) || !existsSync(path) || !statSync(path).isFile()) return null;
+  const body = await readFile(path);
+  return new Response(request.method === "HEAD" ? null : body, {
+    headers: {
+      "content-type": TYPES[extname(path)] ?? "application/octet-stream",
+      "cache-control": pathname.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "public, max-age=3600",
+    },
+  });
+}
+
+export async function createWebHandler() {
+  const build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
+  const remix = createRequestHandler(build, "production");
+  return async (request: Request) => (await staticFile(request)) ?? remix(request);
+}
+
+if (resolve(process.argv[1] ?? "") === fileURLToPath(import.meta.url)) {
+  buildIfStale();
+  const port = Number(process.env.WEB_PORT || new URL(process.env.WEB_URL || "http://127.0.0.1:3000").port || 3000);
+  const hostname = process.env.WEB_HOST || "127.0.0.1";
+  const fetch = await createWebHandler();
+  // overrideGlobalObjects: false keeps Node's own Response, which the SDK (openapi-fetch) checks with instanceof.
+  const server = serve({ fetch, port, hostname, overrideGlobalObjects: false }, (info) => {
+    console.log(`web: http://${hostname}:${info.port}`);
+  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.close(() => process.exit(0)));
+}

@@ -1,0 +1,129 @@
+/**
+ * The sign-in screens in a real browser: sign-up with email verification, log out and in, the emailed sign-in link,
+ * a password reset, phone sign-in's refusal of a VoIP number and its code, guests browsing, and the language switch.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { emailFor, expectCount, expectText, type Stack, shot, signUp, startStack, verifyEmail } from "./harness.ts";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+}, 240_000);
+afterAll(async () => {
+  await stack?.stop();
+}, 60_000);
+
+const linkIn = (text: string | null, path: string) => {
+  const match = new RegExp(`https?://\\S+${path}\\?token=[\\w-]+`).exec(text ?? "");
+  if (!match) throw new Error(`no ${path} link in: ${text}`);
+  return new URL(match[0]);
+};
+
+describe("signing in", { timeout: 120_000 }, () => {
+  it("signs up, verifies the email, logs out and in again", async () => {
+    const { page, errors } = await stack.person();
+    const email = emailFor("ana");
+    await page.goto("/");
+    await shot(page, "rooms-guest");
+    await signUp(page, { nickname: "Ana", email });
+    await expectText(page, "h1", "Verify your email");
+    await shot(page, "verify-email");
+
+    // A wrong code is refused with the edge's message.
+    await page.fill("#code", "000000");
+    await page.click("form:has(#code) button[type=submit]");
+    await expectText(page, "[data-testid=form-error]", "Email verification failed, incorrect code.");
+
+    await verifyEmail(stack, page, email);
+    await expectText(page, "[data-testid=viewer]", /Ana/);
+    await expectCount(page, ".banner", 0);
+
+    await page.click("text=Log out");
+    await expectText(page, "header a[href='/login']", "Log in");
+    await page.goto("/login");
+    await page.fill("#email", email);
+    await page.fill("#password", "wrong password");
+    await page.click("form:has(#password) button[type=submit]");
+    await expectText(page, "[data-testid=form-error]", "Incorrect email or password.");
+    await shot(page, "login");
+    await page.fill("#password", "correct horse battery");
+    await Promise.all([page.waitForURL(`${stack.webUrl}/`), page.click("form:has(#password) button[type=submit]")]);
+    await expectText(page, "[data-testid=viewer]", /Ana/);
+    expect(errors).toEqual([]);
+  });
+
+  it("signs in with an emailed link, and resets a forgotten password", async () => {
+    const { page } = await stack.person();
+    const email = emailFor("bo");
+    await signUp(page, { nickname: "Bo", email });
+    await page.click("text=Log out");
+
+    await page.goto("/magic-link");
+    await page.fill("#email", email);
+    await page.click("button[type=submit]");
+    await expectText(
+      page,
+      "[data-testid=form-notice]",
+      "If this email is registered, a sign-in link has been sent to it.",
+    );
+    const link = linkIn((await stack.lastMessage(email)).body, "/magic-link");
+    await page.goto(link.pathname + link.search);
+    await Promise.all([page.waitForURL(`${stack.webUrl}/`), page.click("button[type=submit]")]);
+    await expectText(page, "[data-testid=viewer]", /Bo/);
+    // The link works once.
+    await page.click("text=Log out");
+    await page.goto(link.pathname + link.search);
+    await page.click("button[type=submit]");
+    await expectText(page, "[data-testid=form-error]", "This sign-in link is invalid or has expired.");
+
+    await page.goto("/forgot-password");
+    await page.fill("#email", email);
+    await page.click("button[type=submit]");
+    await expectText(page, "[data-testid=form-notice]", /a link to reset the password has been sent/);
+    const reset = linkIn((await stack.lastMessage(email)).body, "/reset-password");
+    await page.goto(reset.pathname + reset.search);
+    await page.fill("#password", "a brand new password");
+    await Promise.all([page.waitForURL(/\/login\?reset=done/), page.click("button[type=submit]")]);
+    await page.fill("#email", email);
+    await page.fill("#password", "a brand new password");
+    await Promise.all([page.waitForURL(`${stack.webUrl}/`), page.click("form:has(#password) button[type=submit]")]);
+    await expectText(page, "[data-testid=viewer]", /Bo/);
+  });
+
+  it("refuses a VoIP number with the spec's message and signs in a mobile number with its code", async () => {
+    const { page } = await stack.person();
+    await page.goto("/phone");
+    // A US number in a VoIP range (libphonenumber's metadata).
+    await page.fill("#phone", "+1 800 555 0199");
+    await page.click("button[type=submit]");
+    await expectText(
+      page,
+      "[data-testid=form-error]",
+      "Phone number is invalid. Only real, non-VoIP mobile numbers are allowed.",
+    );
+    await shot(page, "phone-refused");
+
+    const mobile = "+34612345678";
+    await page.fill("#phone", mobile);
+    await page.click("button[type=submit]");
+    await expectText(page, "[data-testid=form-notice]", new RegExp(mobile.replace("+", "\\+")));
+    const code = /\b(\d{6})\b/.exec((await stack.lastMessage(mobile)).body ?? "")?.[1];
+    await page.fill("#code", code ?? "");
+    await Promise.all([page.waitForURL(`${stack.webUrl}/`), page.click("button[type=submit]")]);
+    await expectCount(page, "[data-testid=viewer]", 1);
+  });
+
+  it("switches to Spanish with ?lang= and remembers it", async () => {
+    const { page } = await stack.person();
+    await page.goto("/login?lang=es");
+    await expectText(page, "h1", "Hola de nuevo");
+    expect(await page.locator("html").getAttribute("lang")).toBe("es");
+    await page.goto("/");
+    await expectText(page, "h1", "Salas en vivo");
+    await shot(page, "rooms-es");
+    await page.click("[data-lang=en]");
+    await expectText(page, "h1", "Live rooms");
+    await page.goto("/signup");
+    await expectText(page, "h1", "Join Booth");
+  });
+});

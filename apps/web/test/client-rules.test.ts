@@ -1,0 +1,169 @@
+/** The web's client rules from the spec, without a browser: chat, playback position, listening tracking. */
+import type { ChatMessage, NowPlaying } from "@booth/sdk/live";
+import { describe, expect, it } from "vitest";
+import { CHAT_CAP, chatParts, editableMessage, mergeChat, startsGroup } from "../app/lib/live/chat.ts";
+import { type ListeningEvent, ListeningTracker } from "../app/lib/playback/listening.ts";
+import { sourceOf } from "../app/lib/playback/player.ts";
+import { formatDuration, playbackOffset, playbackProgress } from "../app/lib/playback/position.ts";
+
+const ANA = "00000000-0000-4000-8000-00000000000a";
+const BO = "00000000-0000-4000-8000-00000000000b";
+
+function message(n: number, userUuid = ANA, date = 1_000_000 + n * 1000): ChatMessage {
+  return {
+    id: `m${n}`,
+    uuid: `u${n}`,
+    type: "room",
+    message: `message ${n}`,
+    userUuid,
+    userName: userUuid === ANA ? "Ana" : "Bo",
+    avatarId: "",
+    color: "#8b5cf6",
+    badges: [],
+    date,
+    mentions: [],
+    media: [],
+    songs: [],
+    playlist: null,
+    editedAt: null,
+  };
+}
+
+describe("chat", () => {
+  it("keeps the newest 300 messages and replaces one that comes again", () => {
+    let list: ChatMessage[] = [];
+    for (let i = 0; i < CHAT_CAP + 5; i++) list = mergeChat(list, message(i));
+    expect(list).toHaveLength(300);
+    expect(list[0]?.id).toBe("m5");
+    expect(list.at(-1)?.id).toBe("m304");
+    const edited = { ...message(304), message: "changed" };
+    list = mergeChat(list, edited);
+    expect(list).toHaveLength(300);
+    expect(list.at(-1)?.message).toBe("changed");
+  });
+
+  it("lets the author edit only their latest message, within 20 seconds", () => {
+    const list = [message(1, ANA, 1000), message(2, ANA, 5000), message(3, BO, 6000)];
+    expect(editableMessage(list, ANA, 5000 + 20_000)?.id).toBe("m2");
+    expect(editableMessage(list, ANA, 5000 + 20_001)).toBeNull();
+    expect(editableMessage(list, BO, 7000)?.id).toBe("m3");
+    expect(editableMessage(list, undefined, 7000)).toBeNull();
+  });
+
+  it("groups consecutive messages of one person", () => {
+    const list = [message(1, ANA), message(2, ANA), message(3, BO), message(4, ANA, 1_000_000 + 10 * 60_000)];
+    expect(list.map((_, i) => startsGroup(list, i))).toEqual([true, false, true, true]);
+  });
+
+  it("turns <@uuid> tokens and @nicknames into mentions, marking the viewer's", () => {
+    const names = { [ANA]: "Ana", [BO]: "Bo Diddley" };
+    expect(chatParts(`hi <@${ANA}> and @Bo Diddley!`, names, { uuid: ANA, nickname: "Ana" })).toEqual([
+      { text: "hi " },
+      { mention: "@Ana", self: true },
+      { text: " and " },
+      { mention: "@Bo Diddley", self: false },
+      { text: "!" },
+    ]);
+    expect(chatParts("mail me at x@y.z", names, null)).toEqual([{ text: "mail me at x@y.z" }]);
+  });
+});
+
+describe("playback position", () => {
+  const np = (startTime: number, duration: number): NowPlaying => ({
+    song: { trackName: "T", artistName: "A", duration },
+    startTime,
+    endTime: startTime + duration * 1000,
+  });
+
+  it("starts where the server's end time says, corrected by the clock offset", () => {
+    // The song started 30 s ago by the server's clock; this browser's clock is 5 s behind.
+    const serverNow = 1_000_000;
+    const song = np(serverNow - 30_000, 120);
+    expect(playbackOffset(song, 5000, serverNow - 5000)).toBeCloseTo(30, 5);
+    expect(playbackOffset(song, 0, serverNow - 5000)).toBeCloseTo(25, 5);
+    expect(playbackProgress(song, 5000, serverNow - 5000)).toBeCloseTo(0.25, 5);
+    // Never before the start nor past the end.
+    expect(playbackOffset(song, 0, serverNow - 60_000)).toBe(0);
+    expect(playbackOffset(song, 0, serverNow + 600_000)).toBe(120);
+  });
+
+  it("shows durations as days, hours, minutes and seconds", () => {
+    expect(formatDuration(5)).toBe("0:05");
+    expect(formatDuration(245)).toBe("4:05");
+    expect(formatDuration(3725)).toBe("1:02:05");
+    expect(formatDuration(90_061)).toBe("1d 1:01:01");
+  });
+
+  it("plays the platform's HLS, else a plain file, from the edge's address", () => {
+    const song = { trackName: "T", artistName: "A", duration: 1 };
+    expect(sourceOf({ ...song, streamUrls: { hls: "/api/upload-service/songs/1/hls-playlist" } }, "http://e")).toEqual({
+      provider: "hls",
+      url: "http://e/api/upload-service/songs/1/hls-playlist",
+    });
+    expect(sourceOf({ ...song, previews: { spotify: "https://p.example/x.mp3" } }, "http://e")).toEqual({
+      provider: "file",
+      url: "https://p.example/x.mp3",
+    });
+    expect(sourceOf(song, "http://e")).toBeNull();
+  });
+});
+
+describe("listening tracking", () => {
+  const play = {
+    playId: "p1",
+    roomSlug: "lounge",
+    roomOwnerUuid: ANA,
+    djUuid: BO,
+    songInfo: { trackName: "T", artistName: "A" },
+  };
+
+  it("sends the start, the 15 s and 30 s events once each, and the total at the end", () => {
+    const sent: ListeningEvent[] = [];
+    const tracker = new ListeningTracker((e) => sent.push(e));
+    tracker.start(play, 0);
+    tracker.start(play, 0); // the same play again: ignored
+    for (let s = 1; s <= 40; s++) tracker.tick(play, 1000, s * 1000);
+    tracker.tick({ playId: "other", roomSlug: "lounge" }, 60_000, 41_000); // another song: ignored
+    tracker.end();
+    expect(sent.map((e) => e.topic)).toEqual([
+      "trackStartedPlaying",
+      "trackPlayed15Seconds",
+      "trackPlayed30Seconds",
+      "trackFinishedPlaying",
+    ]);
+    const last = sent.at(-1);
+    expect(last?.topic === "trackFinishedPlaying" && last.totalSeconds).toBe(40);
+  });
+
+  it("skips the 15 s event when the time listened jumps past its window, and sends no total for nothing", () => {
+    const sent: ListeningEvent[] = [];
+    const tracker = new ListeningTracker((e) => sent.push(e));
+    tracker.start(play, 0);
+    tracker.tick(play, 27_000, 27_000);
+    tracker.start({ ...play, playId: "p2" }, 28_000); // a new song closes the last one
+    tracker.end(); // p2: nothing listened, no total
+    expect(sent.map((e) => e.topic)).toEqual([
+      "trackStartedPlaying",
+      "trackPlayed30Seconds",
+      "trackFinishedPlaying",
+      "trackStartedPlaying",
+    ]);
+  });
+
+  it("continues a play record kept in storage across a reload", () => {
+    const store = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+      removeItem: (k: string) => void store.delete(k),
+    };
+    const first = new ListeningTracker(() => {}, storage);
+    first.start(play, 0);
+    first.tick(play, 12_000, 12_000);
+    const sent: ListeningEvent[] = [];
+    const second = new ListeningTracker((e) => sent.push(e), storage);
+    second.start(play, 13_000); // the same play after the reload: not a new start
+    second.tick(play, 14_000, 27_000);
+    expect(sent.map((e) => e.topic)).toEqual(["trackPlayed30Seconds"]);
+  });
+});

@@ -1,0 +1,288 @@
+/**
+ * The whole product for a browser test: the edge (a real HTTP server on a fresh database), `partykit dev`, and the
+ * built web app as its own process, with Debian's chromium driven by playwright-core.
+ *
+ *   const stack = await startStack();            // in beforeAll (allow ~3 minutes)
+ *   const alice = await stack.person();          // a browser context of its own (own cookies)
+ *   await signUp(alice.page, { nickname: "alice" });
+ *   await verifyEmail(stack, alice.page, email);
+ *   await shot(alice.page, "room");              // test/screenshots/room.png
+ *   await stack.stop();                          // in afterAll
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createTestApp, type TestApp } from "@booth/edge/testing";
+import { serve } from "@hono/node-server";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { defaultConfig } from "../../edge/src/deps.ts";
+import { partyLiveRooms } from "../../edge/src/ports/live-rooms.ts";
+import { seedDemoCatalogue } from "../../edge/src/seed/demo-catalogue.ts";
+import { freePort, startParty, until } from "../../rooms-party/test/helpers.ts";
+import { buildIfStale } from "../server.ts";
+
+export { until };
+export const webRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const SCREENSHOTS = join(webRoot, "test", "screenshots");
+
+/** Builds the web app once for every test file of the run (files run in parallel workers: a lock directory). */
+async function buildOnce() {
+  const lock = join(tmpdir(), "booth-web-build.lock");
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // Another worker builds; a lock older than 3 minutes is a dead worker's.
+      // (The lock may go between two looks at it: stat without throwing.)
+      const held = statSync(lock, { throwIfNoEntry: false });
+      if (held && Date.now() - held.mtimeMs > 180_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error("timed out waiting for another test's web build");
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  try {
+    buildIfStale({ quiet: true });
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function tsxCli() {
+  return join(dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist", "cli.mjs");
+}
+
+async function startWeb(port: number, env: Record<string, string>) {
+  const child: ChildProcess = spawn(process.execPath, [tsxCli(), join(webRoot, "server.ts")], {
+    cwd: webRoot,
+    env: { ...process.env, ...env, WEB_PORT: String(port), NODE_ENV: "production" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (d) => {
+    output += d;
+  });
+  child.stderr?.on("data", (d) => {
+    output += d;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the web server exited:\n${output}`);
+    try {
+      const res = await fetch(`${url}/favicon.svg`, { signal: AbortSignal.timeout(2000) });
+      await res.body?.cancel();
+      if (res.ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`the web server did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+      if (child.exitCode === null) child.kill("SIGKILL");
+    },
+  };
+}
+
+/** Debian's chromium, headless, allowed to play audio without a gesture. Missing: a loud failure, never a skip. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `The browser tests need Debian's chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run does it).`,
+    );
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--autoplay-policy=no-user-gesture-required",
+      "--no-sandbox",
+      "--disable-dev-shm-usage",
+      "--disable-gpu",
+      "--mute-audio",
+    ],
+  });
+}
+
+export interface Person {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught errors and console errors the page reported. */
+  errors: string[];
+}
+
+export interface StartOptions {
+  /** Demo tracks to load (synthesised and transcoded like uploads), 0 for none. */
+  songs?: number;
+  /** How long a disconnected user keeps their seat. */
+  graceMs?: number;
+}
+
+export async function startStack(options: StartOptions = {}) {
+  const browserStarting = launchChromium();
+  const build = buildOnce();
+  const [webPort, partyPort] = [await freePort(), await freePort()];
+  const webUrl = `http://127.0.0.1:${webPort}`;
+  const t: TestApp = await createTestApp({
+    liveRooms: partyLiveRooms({ baseUrl: `http://127.0.0.1:${partyPort}`, serviceToken: () => t.serviceToken() }),
+    config: {
+      ...defaultConfig,
+      webUrl,
+      providers: { spotifyApiUrl: "http://127.0.0.1:9", appleMusicApiUrl: "http://127.0.0.1:9" },
+    },
+  });
+  // Tokens are checked by other processes (the party) against the real time.
+  t.clock.now = () => new Date();
+  const edgeServer = serve({ fetch: t.app.fetch, port: 0, hostname: "127.0.0.1" });
+  await new Promise((r) => edgeServer.once("listening", r));
+  const edgeUrl = `http://127.0.0.1:${(edgeServer.address() as { port: number }).port}`;
+  // The edge listens on a port chosen at start; links it writes (checkout pages, upload URLs) must name that port.
+  t.deps.config.publicUrl = edgeUrl;
+  const persistDir = await mkdtemp(join(tmpdir(), "booth-web-party-"));
+  const party = await startParty({
+    port: partyPort,
+    persistDir,
+    vars: {
+      BOOTH_EDGE_URL: edgeUrl,
+      BOOTH_SERVICE_TOKEN: await t.serviceToken(),
+      BOOTH_PRESENCE_GRACE_MS: String(options.graceMs ?? 20_000),
+    },
+  });
+  await build;
+  const web = await startWeb(webPort, {
+    BOOTH_API_URL: edgeUrl,
+    PARTY_URL: party.url,
+    SESSION_SECRET: "test-session-secret",
+    WEB_URL: webUrl,
+  });
+  const songs = options.songs ?? 0;
+  if (songs > 0) await seedDemoCatalogue(t.deps, { perArtist: Math.ceil(songs / 4), seconds: 30 });
+  const browser = await browserStarting;
+  const people: Person[] = [];
+
+  return {
+    t,
+    edgeUrl,
+    partyUrl: party.url,
+    webUrl,
+    browser,
+    web,
+    /** A new person: their own browser context (cookies), on a page that records errors. */
+    async person(): Promise<Person> {
+      const context = await browser.newContext({ baseURL: webUrl, viewport: { width: 1280, height: 860 } });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+      page.on("console", (m) => {
+        // A form the edge refused answers 4xx on purpose; the browser logs those, they are not errors of the page.
+        if (m.type() === "error" && !/Failed to load resource: .* status of 4\d\d/.test(m.text()))
+          errors.push(`console: ${m.text()}`);
+      });
+      const person = { context, page, errors };
+      people.push(person);
+      return person;
+    },
+    /** The newest email or SMS sent to an address, from the edge's outbox. */
+    async lastMessage(to: string) {
+      const message = await until(() => t.lastMessage(to), `a message to ${to}`, 10_000);
+      return message!;
+    },
+    async stop() {
+      for (const p of people) await p.context.close().catch(() => undefined);
+      await browser.close().catch(() => undefined);
+      await web.stop();
+      await party.stop();
+      edgeServer.close();
+      await t.close();
+      await rm(persistDir, { recursive: true, force: true });
+    },
+  };
+}
+export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+let counter = 0;
+/** A fresh address for a test person. */
+export const emailFor = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@booth.test`;
+
+/** Signs up through the form; lands on the verification screen. */
+export async function signUp(page: Page, person: { nickname: string; email: string; password?: string }) {
+  await page.goto("/signup");
+  await page.fill("#nickname", person.nickname);
+  await page.fill("#email", person.email);
+  await page.fill("#password", person.password ?? "correct horse battery");
+  await Promise.all([page.waitForURL(/\/verify-email/), page.click("button[type=submit]")]);
+}
+
+/** Reads the code the edge emailed and enters it on the verification screen. */
+export async function verifyEmail(stack: Stack, page: Page, email: string) {
+  const message = await stack.lastMessage(email);
+  const code = /\b(\d{6})\b/.exec(message.body)?.[1];
+  if (!code) throw new Error(`no code in the email to ${email}: ${message.body}`);
+  if (!page.url().includes("/verify-email")) await page.goto("/verify-email");
+  await page.fill("#code", code);
+  await Promise.all([
+    page.waitForURL((url) => !url.pathname.startsWith("/verify-email")),
+    page.click("form:has(#code) button[type=submit]"),
+  ]);
+}
+
+/** A screenshot in test/screenshots/<name>.png (committed: they show what the screens look like). */
+export async function shot(page: Page, name: string, options: { fullPage?: boolean } = {}) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  // From the top of the page, as a person arriving sees it (or the whole page).
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: options.fullPage ?? false });
+}
+
+/** Retries `check` until it stops throwing (the last failure is thrown after the timeout). */
+export async function eventually(check: () => unknown | Promise<unknown>, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/** Waits until the first element matching `selector` shows `expected` (the whole text, or a pattern). */
+export async function expectText(page: Page, selector: string, expected: string | RegExp, timeoutMs = 10_000) {
+  let seen: string | null = null;
+  try {
+    await eventually(async () => {
+      seen = ((await page.locator(selector).first().textContent({ timeout: 1000 })) ?? "").trim();
+      if (typeof expected === "string" ? seen !== expected : !expected.test(seen)) throw new Error("not yet");
+    }, timeoutMs);
+  } catch {
+    throw new Error(`${selector}: expected ${JSON.stringify(String(expected))}, saw ${JSON.stringify(seen)}`);
+  }
+}
+
+/** Waits until `selector` matches `count` elements. */
+export async function expectCount(page: Page, selector: string, count: number, timeoutMs = 10_000) {
+  let seen = -1;
+  try {
+    await eventually(async () => {
+      seen = await page.locator(selector).count();
+      if (seen !== count) throw new Error("not yet");
+    }, timeoutMs);
+  } catch {
+    throw new Error(`${selector}: expected ${count} elements, saw ${seen}`);
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * Profiles in the browser: editing one's own (nickname, bio, colour, avatar), following another DJ (at once, and
+ * kept), followers and following lists, a friend invitation accepted, unfollowing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectCount, expectText, type Stack, shot } from "./harness.ts";
+import { asAdmin, type SignedUp, signedUp, startStack } from "./harness-b.ts";
+
+let stack: Stack;
+let ana: SignedUp;
+let ben: SignedUp;
+beforeAll(async () => {
+  stack = await startStack();
+  const admin = await asAdmin(stack);
+  await admin("POST", "/api/merch-service/avatars", { slug: "neon-cat", name: "Neon Cat" });
+  await admin("POST", "/api/merch-service/avatars", { slug: "disco-owl", name: "Disco Owl" });
+  [ana, ben] = await Promise.all([signedUp(stack, "Ana"), signedUp(stack, "Ben")]);
+}, 300_000);
+afterAll(async () => {
+  await stack?.stop();
+}, 60_000);
+
+describe("profile", { timeout: 180_000 }, () => {
+  it("edits one's own profile: nickname, bio, colour and avatar", async () => {
+    const { page, errors } = ana;
+    await page.goto("/me");
+    await page.waitForURL(new RegExp(`/users/${ana.uuid}`));
+    await expectText(page, "[data-testid=profile-name]", "Ana");
+    await page.click("[data-testid=edit-profile]");
+    await page.waitForURL(/\/profile\/edit/);
+    await page.fill("#nickname", "Ana Beats");
+    await page.fill("#bio", "Ambient at dawn, synthwave at night.");
+    await page.click("[title='#ec4899']");
+    await expectCount(page, "[data-testid=avatar-choice]", 2);
+    await page.click("[data-testid=avatar-choice]:has-text('Disco Owl')");
+    await shot(page, "profile-edit");
+    await Promise.all([page.waitForURL(new RegExp(`/users/${ana.uuid}$`)), page.click("[data-testid=save-profile]")]);
+    await expectText(page, "[data-testid=profile-name]", "Ana Beats");
+    await expectText(page, "[data-testid=profile-bio]", "Ambient at dawn, synthwave at night.");
+    await expectText(page, "[data-testid=viewer] .viewer-name", "Ana Beats");
+    const profile = await stack.t.request("GET", `/api/user-service/profile/${ana.uuid}`);
+    expect(profile.body).toMatchObject({ nickname: "Ana Beats", color: "#ec4899", avatarId: "disco-owl" });
+
+    // A nickname someone else has is refused with the edge's words.
+    await page.goto("/profile/edit");
+    await page.fill("#nickname", "Ben");
+    await page.click("[data-testid=save-profile]");
+    await expectText(page, "[data-testid=form-error]", "This nickname is already taken.");
+    expect(errors).toEqual([]);
+  });
+
+  it("follows a DJ, lists followers and following, befriends and unfollows", async () => {
+    await ben.page.goto(`/users/${ana.uuid}`);
+    await expectText(ben.page, "[data-testid=profile-name]", "Ana Beats");
+    await expectText(ben.page, "[data-testid=fans-count]", "0");
+    await ben.page.click("[data-testid=follow]");
+    // At once, before the edge answers; then the count follows.
+    await expectText(ben.page, "[data-testid=follow]", /Following/, 2_000);
+    await expectText(ben.page, "[data-testid=fans-count]", "1");
+    await ben.page.reload();
+    await expectText(ben.page, "[data-testid=follow]", /Following/);
+    await expectText(ben.page, "[data-testid=people] [data-testid=person] strong", "Ben");
+
+    await ben.page.click("[data-testid=invite]");
+    await expectText(ben.page, "[data-testid=invite]", "Invitation sent");
+    await shot(ben.page, "profile");
+
+    // Ana sees her follower and accepts the invitation.
+    await ana.page.goto(`/users/${ana.uuid}?tab=friends`);
+    await expectCount(ana.page, "[data-testid=invitations] [data-testid=person]", 1);
+    await ana.page.click("[data-testid=accept-invitation]");
+    await expectCount(ana.page, "[data-testid=invitations]", 0);
+    await expectText(ana.page, "[data-testid=people] [data-testid=person] strong", "Ben");
+    await ana.page.goto(`/users/${ben.uuid}?tab=following`);
+    await expectText(ana.page, "[data-testid=people] [data-testid=person] strong", "Ana Beats");
+    await shot(ana.page, "profile-other");
+
+    await ben.page.goto(`/users/${ana.uuid}`);
+    await ben.page.click("[data-testid=follow]");
+    await expectText(ben.page, "[data-testid=follow]", /Follow$/);
+    await expectText(ben.page, "[data-testid=fans-count]", "0");
+    expect(ana.errors).toEqual([]);
+    expect(ben.errors).toEqual([]);
+  });
+});

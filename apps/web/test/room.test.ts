@@ -1,0 +1,210 @@
+/**
+ * The issue's browser test: two people sign up; one creates a room, queues songs and takes a seat; the other joins
+ * and hears the same song at the same position, likes it, stars it (it lands in their likes crate) and chats; the
+ * first sees the vote and the message; a reload keeps the seat.
+ */
+import { schema } from "@booth/db";
+import { eq } from "drizzle-orm";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  emailFor,
+  eventually,
+  expectCount,
+  expectText,
+  type Stack,
+  shot,
+  signUp,
+  startStack,
+  verifyEmail,
+} from "./harness.ts";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ songs: 4 });
+}, 300_000);
+afterAll(async () => {
+  await stack?.stop();
+}, 60_000);
+
+const audioTime = (page: Page) =>
+  page.$eval("[data-testid=room-audio]", (a) => {
+    const audio = a as HTMLAudioElement;
+    return { time: audio.currentTime, paused: audio.paused };
+  });
+
+async function uuidOf(email: string) {
+  const [user] = await stack.t.db.select().from(schema.users).where(eq(schema.users.email, email));
+  if (!user) throw new Error(`no user ${email}`);
+  return user.uuid;
+}
+
+describe("a room for two", { timeout: 240_000 }, () => {
+  it("plays the same song at the same place for both, carries votes, stars and chat, and keeps the seat on reload", async () => {
+    const dj = await stack.person();
+    const listener = await stack.person();
+    const djEmail = emailFor("dj");
+    const listenerEmail = emailFor("listener");
+
+    // The DJ signs up, verifies, creates a room and queues two songs from the catalogue.
+    await signUp(dj.page, { nickname: "Deejay", email: djEmail });
+    await verifyEmail(stack, dj.page, djEmail);
+    await dj.page.goto("/rooms/new");
+    await dj.page.fill("#name", "Friday Night Booth");
+    await dj.page.fill("#description", "Chords and drones, all night.");
+    await dj.page.click("label:has(input[value=UNDERGROUND])");
+    await shot(dj.page, "create-room");
+    await Promise.all([dj.page.waitForURL(/\/rooms\/friday-night-booth/), dj.page.click("main button[type=submit]")]);
+    await expectText(dj.page, "[data-testid=connection]", /in the room/, 20_000);
+    await expectCount(dj.page, "[data-testid=song-results] li", 4, 20_000);
+    for (let i = 0; i < 2; i++) {
+      await dj.page.locator("[data-testid=queue-add]:not([disabled])").first().click();
+      await expectCount(dj.page, "[data-testid=queue-song]", i + 1);
+    }
+    await dj.page.click("[data-testid=take-seat]");
+    const djUuid = await uuidOf(djEmail);
+    await expectCount(dj.page, `[data-testid=dj][data-uuid="${djUuid}"][data-playing]`, 1, 20_000);
+    const track = (await dj.page.locator("[data-testid=track-name]").textContent())?.trim();
+    expect(track).toBeTruthy();
+    await eventually(async () => expect((await audioTime(dj.page)).time).toBeGreaterThan(1), 20_000);
+
+    // The listener finds the room in the list and joins: same song, same place.
+    await signUp(listener.page, { nickname: "Listener", email: listenerEmail });
+    await verifyEmail(stack, listener.page, listenerEmail);
+    await listener.page.goto("/");
+    await expectCount(listener.page, "[data-testid=room-card][data-slug=friday-night-booth]", 1);
+    await shot(listener.page, "rooms");
+    await listener.page.click("[data-testid=room-card][data-slug=friday-night-booth] a >> nth=1");
+    await listener.page.waitForURL(/\/rooms\/friday-night-booth/);
+    await expectText(listener.page, "[data-testid=track-name]", track ?? "", 20_000);
+    await eventually(async () => expect((await audioTime(listener.page)).time).toBeGreaterThan(1), 20_000);
+    const first = await audioTime(listener.page);
+    await listener.page.waitForTimeout(2000);
+    const later = await audioTime(listener.page);
+    expect(later.paused).toBe(false);
+    expect(later.time).toBeGreaterThan(first.time + 1);
+    await eventually(async () => {
+      const [a, b] = await Promise.all([audioTime(dj.page), audioTime(listener.page)]);
+      expect(Math.abs(a.time - b.time)).toBeLessThan(1);
+    }, 10_000);
+
+    // A like and a star: the DJ sees the votes; the star puts the song in the listener's likes crate.
+    await listener.page.click("[data-testid=like]");
+    await expectText(dj.page, "[data-testid=vote-counts]", /^1 likes · 0 dislikes · 0 stars$/);
+    await listener.page.click("[data-testid=star]");
+    await expectText(dj.page, "[data-testid=vote-counts]", /1 stars$/);
+    await expectText(listener.page, "[data-testid=room-notice]", "Added to your likes");
+    const listenerUuid = await uuidOf(listenerEmail);
+    await eventually(async () => {
+      const likes = await stack.t.request("GET", "/api/playlist-service/crate/special/likes/songs", {
+        token: await stack.t.tokenFor(listenerUuid),
+      });
+      expect(likes.status).toBe(200);
+      expect((likes.body as { trackName: string }[]).map((s) => s.trackName)).toContain(track);
+    });
+
+    // Chat, with a mention of the DJ.
+    await listener.page.fill("[data-testid=chat-input]", "What a tune @Deejay!");
+    await listener.page.click("[data-testid=chat-send]");
+    await expectText(dj.page, "[data-testid=chat-text]", /What a tune @Deejay!/);
+    await expectCount(dj.page, "[data-testid=chat-message] mark", 1);
+    await listener.page.click("button:has-text('🔥')");
+    await expectCount(dj.page, "[data-testid=reaction]", 1, 5000);
+    await shot(listener.page, "room-listener");
+    await shot(dj.page, "room-dj", { fullPage: true });
+
+    // A reload keeps the DJ's seat and the music.
+    await dj.page.reload();
+    await expectText(dj.page, "[data-testid=connection]", /in the room/, 20_000);
+    await expectCount(dj.page, `[data-testid=dj][data-uuid="${djUuid}"][data-playing]`, 1);
+    await expectText(dj.page, "[data-testid=track-name]", track ?? "");
+    await eventually(async () => expect((await audioTime(dj.page)).time).toBeGreaterThan(1), 20_000);
+    await expectText(dj.page, "[data-testid=chat-text]", /What a tune/);
+
+    expect(dj.errors).toEqual([]);
+    expect(listener.errors).toEqual([]);
+  });
+
+  it("lets guests listen, the author edit a message for 20 s, and the owner mute someone and pin a message", async () => {
+    const owner = await stack.person();
+    const member = await stack.person();
+    const guest = await stack.person();
+    const ownerEmail = emailFor("owner");
+    const memberEmail = emailFor("member");
+    await signUp(owner.page, { nickname: "Owner", email: ownerEmail });
+    await verifyEmail(stack, owner.page, ownerEmail);
+    await owner.page.goto("/rooms/new");
+    await owner.page.fill("#name", "Moderated Lounge");
+    await Promise.all([
+      owner.page.waitForURL(/\/rooms\/moderated-lounge/),
+      owner.page.click("main button[type=submit]"),
+    ]);
+    await expectText(owner.page, "[data-testid=connection]", /in the room/, 20_000);
+
+    await signUp(member.page, { nickname: "Member", email: memberEmail });
+    await verifyEmail(stack, member.page, memberEmail);
+    await member.page.goto("/rooms/moderated-lounge");
+    await member.page.fill("[data-testid=chat-input]", "helo everyone");
+    await member.page.click("[data-testid=chat-send]");
+    await expectText(owner.page, "[data-testid=chat-text]", /helo everyone/);
+    await member.page.click("[data-testid=chat-message] button:has-text('Edit')");
+    await member.page.fill("[data-testid=chat-edit-input]", "hello everyone");
+    await member.page.click("[data-testid=chat-message] button:has-text('Save')");
+    await expectText(owner.page, "[data-testid=chat-text]", /hello everyone \(edited\)/);
+
+    // A visitor without an account listens and reads, but is asked to log in to DJ or chat.
+    await guest.page.goto("/rooms/moderated-lounge");
+    await expectText(guest.page, "[data-testid=connection]", /in the room/, 20_000);
+    await expectText(guest.page, "[data-testid=chat-text]", /hello everyone/);
+    await expectCount(guest.page, "[data-testid=chat-input]", 0);
+    await expectText(guest.page, "main a[href='/login']", /Log in/);
+    await expectText(owner.page, "[data-testid=audience]", /1 guest/);
+    await shot(guest.page, "room-guest");
+
+    // The owner pins a message and mutes the member, whose next message is refused.
+    await owner.page.fill("#pins", "Be kind. Play loud.");
+    await owner.page.click("[data-testid=moderation] button:has-text('Save')");
+    await expectText(member.page, "[data-testid=pinned] li", "Be kind. Play loud.");
+    await owner.page.click("[data-testid=mod-person]:has-text('Member') button:has-text('Mute 10 min')");
+    await eventually(async () => {
+      await member.page.fill("[data-testid=chat-input]", "can I still talk?");
+      await member.page.click("[data-testid=chat-send]");
+      await expectText(member.page, "[data-testid=chat] .alert-error", "You cannot chat in this room right now.", 2000);
+    }, 15_000);
+    await shot(owner.page, "room-moderation", { fullPage: true });
+
+    // Favourites: the star in the room header, then the favourites tab lists the room.
+    await member.page.click("button:has-text('Favourite')");
+    await expectText(
+      member.page,
+      "header button:has-text('Favourited'), main button:has-text('Favourited')",
+      /Favourited/,
+    );
+    await member.page.goto("/?tab=favorites");
+    await expectCount(member.page, "[data-testid=room-card][data-slug=moderated-lounge]", 1);
+    expect(owner.errors).toEqual([]);
+    expect(member.errors).toEqual([]);
+    expect(guest.errors).toEqual([]);
+  });
+
+  it("gives the browser 15-minute tokens for the live room, never the session's own", async () => {
+    const { page, errors } = await stack.person();
+    const email = emailFor("tokens");
+    await signUp(page, { nickname: "Tokens", email });
+    await verifyEmail(stack, page, email);
+    const claims = (token: string) => JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString());
+    const first = await page.evaluate(() => fetch("/live-token").then((r) => r.json()));
+    const payload = claims(first.token);
+    expect(payload.sub).toBe(await uuidOf(email));
+    expect(payload.exp - payload.iat).toBe(15 * 60);
+    // The socket's token works where the browser uses it, and a fresh one comes on each ask.
+    const me = await stack.t.request("GET", "/api/user-service/auth/session", { token: first.token });
+    expect(me.status).toBe(200);
+    // Visitors get a guest token instead.
+    const visitor = await stack.person();
+    await visitor.page.goto("/");
+    const guest = await visitor.page.evaluate(() => fetch("/live-token").then((r) => r.json()));
+    expect(claims(guest.token).type).toBe("guest");
+    expect(errors).toEqual([]);
+  });
+});

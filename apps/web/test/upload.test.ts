@@ -1,0 +1,91 @@
+/**
+ * Uploading a song in the browser: refused without the capability, a real WAV file sent with progress, its status
+ * followed every second (tags asked for, then transcoded until ready), a file that is not audio refused with the
+ * upload service's words and nothing left behind, and the ready song queued.
+ */
+import { schema } from "@booth/db";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectCount, expectText, type Stack, shot } from "./harness.ts";
+import { type SignedUp, signedUp, startStack, wavFile } from "./harness-b.ts";
+
+let stack: Stack;
+let ana: SignedUp;
+beforeAll(async () => {
+  stack = await startStack();
+  ana = await signedUp(stack, "Ana");
+}, 300_000);
+afterAll(async () => {
+  await stack?.stop();
+}, 60_000);
+
+describe("upload", { timeout: 180_000 }, () => {
+  it("uploads a WAV with progress, asks for its tags, polls until it is ready and queues it", async () => {
+    const { page, errors } = ana;
+    await page.goto("/upload");
+    await expectText(page, "h1", "Upload songs");
+    await expectText(
+      page,
+      "[data-testid=upload-not-allowed]",
+      "Uploading music needs the uploadMusic capability. Ask a moderator to give it to you.",
+    );
+    expect(await page.locator("[data-testid=upload-input]").isDisabled()).toBe(true);
+
+    await stack.t.db
+      .update(schema.users)
+      .set({ capabilities: ["uploadMusic"] })
+      .where(eq(schema.users.uuid, ana.uuid));
+    await page.reload();
+    await expectCount(page, "[data-testid=upload-not-allowed]", 0);
+    await page.waitForSelector("[data-testid=upload-input]:not([disabled])", { state: "attached" });
+
+    // Not audio: refused with the service's message, and no empty upload is left in the list.
+    await page.setInputFiles("[data-testid=upload-input]", {
+      name: "notes.mp3",
+      mimeType: "audio/mpeg",
+      buffer: Buffer.from("these are not sounds, just words in a file".repeat(20)),
+    });
+    await expectText(
+      page,
+      "[data-testid=upload-error]",
+      "The file is not an audio file (mp3, flac, wav, ogg or m4a).",
+      20_000,
+    );
+    await expectCount(page, "[data-testid=upload-row]", 0);
+
+    // A real WAV without tags: sent with progress, then it needs a title and an artist.
+    const progress: string[] = [];
+    await page.exposeFunction("reportProgress", (state: string) => progress.push(state));
+    await page.evaluate(() => {
+      const seen = new MutationObserver(() => {
+        const state = document.querySelector("[data-testid=upload-progress]")?.getAttribute("data-state");
+        if (state) (window as unknown as { reportProgress: (s: string) => void }).reportProgress(state);
+      });
+      seen.observe(document.body, { subtree: true, attributes: true, childList: true });
+    });
+    await page.setInputFiles("[data-testid=upload-input]", {
+      name: "evening-chord.wav",
+      mimeType: "audio/wav",
+      buffer: wavFile(3),
+    });
+    await expectText(page, "[data-testid=upload-state]", "Uploaded", 30_000);
+    expect(progress).toContain("uploading");
+    await expectText(page, "[data-testid=upload-row] [data-testid=upload-phase]", "Needs title and artist", 20_000);
+    await page.fill("[data-testid=tags-form] input[name=title]", "Evening Chord");
+    await page.fill("[data-testid=tags-form] input[name=artist]", "Ana");
+    await page.fill("[data-testid=tags-form] input[name=genre]", "ambient");
+    await page.click("[data-testid=tags-form] button[type=submit]");
+    // Transcoding runs in the background; the page looks every second until the song is ready.
+    await expectText(page, "[data-testid=upload-row] [data-testid=upload-phase]", "Ready", 60_000);
+    await expectText(page, "[data-testid=upload-row] strong", "Evening Chord");
+    await page.click("[data-testid=upload-queue]");
+    await expectText(page, "[data-testid=upload-queue]", /In your queue/);
+    await shot(page, "upload");
+
+    const [song] = await stack.t.db.select().from(schema.songs).where(eq(schema.songs.trackName, "Evening Chord"));
+    expect(song?.artistName).toBe("Ana");
+    await page.goto("/crates/queue");
+    await expectText(page, "[data-testid=crate-song] [data-testid=song-title]", "Evening Chord");
+    expect(errors).toEqual([]);
+  });
+});
