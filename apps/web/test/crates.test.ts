@@ -87,10 +87,15 @@ describe("crates", { timeout: 180_000 }, () => {
     const first = await titles(page);
     expect(first).toEqual(["Orbit I", "Tide I", "Dawn I", "Harbor I"]);
 
-    // A move shows at once and stays after a reload.
+    // A move shows at once and stays after a reload. (Each change waits for the edge's answer before the next, as
+    // a person would: `networkidle` is only the page's first load, and on a loaded machine a reload or the next
+    // click could overtake the change.)
+    const saved = () =>
+      page.waitForResponse((r) => r.request().method() === "POST" && /\/crates\/.+\.data/.test(r.url()));
+    const answered = saved();
     await page.locator("[data-testid=crate-song] >> nth=0 >> [data-testid=move-down]").click();
     expect(await titles(page)).toEqual(["Tide I", "Orbit I", "Dawn I", "Harbor I"]);
-    await page.waitForLoadState("networkidle");
+    await answered;
     await page.reload();
     await expectCount(page, "[data-testid=crate-song]", 4);
     expect(await titles(page)).toEqual(["Tide I", "Orbit I", "Dawn I", "Harbor I"]);
@@ -120,16 +125,20 @@ describe("crates", { timeout: 180_000 }, () => {
     await page.unroute(/\/crates\/.+\.data/);
 
     // Drag and drop: the last song to the top.
-    await page.dragAndDrop("[data-testid=crate-song] >> nth=3", "[data-testid=crate-song] >> nth=0");
+    await Promise.all([
+      saved(),
+      page.dragAndDrop("[data-testid=crate-song] >> nth=3", "[data-testid=crate-song] >> nth=0"),
+    ]);
     await eventually(async () => expect((await titles(page))[0]).toBe("Harbor I"));
-    await page.waitForLoadState("networkidle");
 
     // Remove one, shuffle, rename.
-    await page.locator("[data-testid=crate-song] >> nth=1 >> [data-testid=remove-song]").click();
+    await Promise.all([
+      saved(),
+      page.locator("[data-testid=crate-song] >> nth=1 >> [data-testid=remove-song]").click(),
+    ]);
     await expectCount(page, "[data-testid=crate-song]", 3);
     await expectText(page, "[data-testid=crate-count]", /^3 songs/);
-    await page.click("[data-testid=shuffle]");
-    await page.waitForLoadState("networkidle");
+    await Promise.all([saved(), page.click("[data-testid=shuffle]")]);
     await expectCount(page, "[data-testid=crate-song]", 3);
     await page.click("[data-testid=rename]");
     await page.fill("[data-testid=rename-form] input[name=name]", "Late Night Drive");

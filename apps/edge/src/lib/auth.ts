@@ -25,6 +25,12 @@ export const STAFF: Role[] = [...ADMINS, "staff"];
 export const MODERATORS: Role[] = [...STAFF, "globalModerator", "moderator"];
 
 export const highestRank = (roles: readonly Role[]) => Math.max(0, ...roles.map((r) => ROLE_RANK[r] ?? 0));
+/**
+ * Whether an account with `callerRoles` may act on another's account: a superUser on anyone, others only on accounts
+ * they outrank (an admin does not edit another admin). Acting on one's own account is the caller's to check.
+ */
+export const outranks = (callerRoles: readonly Role[], targetRoles: readonly Role[]) =>
+  callerRoles.includes("superUser") || highestRank(callerRoles) > highestRank(targetRoles);
 export const hasAnyRole = (roles: readonly Role[], wanted: readonly Role[]) => roles.some((r) => wanted.includes(r));
 
 /** Reads the bearer token, if any. A bad token is the same as none here; routes that need one refuse with 401. */

@@ -196,4 +196,17 @@ describe("DELETE /users/images/{id}", () => {
     expect((await profileRow(owner.user.uuid))?.coverPicture).toBe(up.body.url);
     expect((await t.app.request(up.body.url)).status).toBe(200);
   });
+
+  it("keeps an admin's picture from another admin, but not from a superUser", async () => {
+    const owner = await t.createUser({ roles: ["user", "admin"] });
+    const up = await upload(owner.token, PNG);
+    const peer = await t.createUser({ roles: ["user", "admin"] });
+    const refused = await t.request("DELETE", `${P}/users/images/${up.body.id}`, { token: peer.token });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe("Unauthorized to delete.");
+    expect(await imageRows(owner.user.uuid)).toHaveLength(1);
+    const su = await t.createUser({ roles: ["user", "superUser"] });
+    expect((await t.request("DELETE", `${P}/users/images/${up.body.id}`, { token: su.token })).status).toBe(204);
+    expect(await imageRows(owner.user.uuid)).toHaveLength(0);
+  });
 });

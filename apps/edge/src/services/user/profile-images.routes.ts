@@ -2,7 +2,7 @@ import { schema } from "@booth/db";
 import { ImageType, values } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
-import { ADMINS, hasAnyRole, rateLimit, requireUser } from "../../lib/auth.ts";
+import { ADMINS, hasAnyRole, outranks, rateLimit, requireUser } from "../../lib/auth.ts";
 import { badRequest, forbidden, HttpError, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, noContent, UuidParam } from "../../lib/openapi.ts";
 
@@ -165,7 +165,15 @@ profileImageRoutes.openapi(
       .from(schema.images)
       .where(eq(schema.images.id, c.req.valid("param").id));
     if (!row) throw notFound("Image not found.");
-    if (row.userUuid !== user.uuid && !hasAnyRole(user.roles, ADMINS)) throw forbidden(UNAUTHORIZED_TO_DELETE);
+    if (row.userUuid !== user.uuid) {
+      if (!hasAnyRole(user.roles, ADMINS)) throw forbidden(UNAUTHORIZED_TO_DELETE);
+      // An admin removes the images of accounts they outrank, not another admin's.
+      const [owner] = await db
+        .select({ roles: schema.users.roles })
+        .from(schema.users)
+        .where(eq(schema.users.uuid, row.userUuid));
+      if (owner && !outranks(user.roles, owner.roles)) throw forbidden(UNAUTHORIZED_TO_DELETE);
+    }
     const field = profileField(row.type);
     await db.transaction(async (tx) => {
       await tx.delete(schema.images).where(eq(schema.images.id, row.id));

@@ -428,4 +428,29 @@ describe("admin profile and badge edits", () => {
       (await t.request("POST", `${P}/users/change-badges-admin`, { body: { userUuid: user.uuid, badges: [] } })).status,
     ).toBe(401);
   });
+
+  it("lets an admin edit only accounts they outrank (or their own); a superUser edits any", async () => {
+    const admin = await t.createUser({ roles: ["user", "admin"], nickname: "rank-admin" });
+    const other = await t.createUser({ roles: ["user", "admin"], nickname: "rank-other" });
+    const su = await t.createUser({ roles: ["user", "superUser"], nickname: "rank-su" });
+    const profileEdit = (token: string, userUuid: string) =>
+      t.request("POST", `${P}/users/profile-admin`, { token, body: { userUuid, bio: "edited" } });
+    const badgeEdit = (token: string, userUuid: string) =>
+      t.request("POST", `${P}/users/change-badges-admin`, { token, body: { userUuid, badges: ["JQBX"] } });
+
+    for (const target of [other.user.uuid, su.user.uuid]) {
+      expect((await profileEdit(admin.token, target)).status).toBe(403);
+      expect((await badgeEdit(admin.token, target)).status).toBe(403);
+    }
+    expect((await profileRow(other.user.uuid))?.bio).toBeNull();
+    expect((await userRow(other.user.uuid))?.badges).toEqual([]);
+    expect((await userRow(su.user.uuid))?.badges).toEqual([]);
+
+    expect((await profileEdit(admin.token, admin.user.uuid)).status).toBe(200);
+    expect((await badgeEdit(admin.token, admin.user.uuid)).status).toBe(200);
+    expect((await profileEdit(su.token, other.user.uuid)).status).toBe(200);
+    expect((await badgeEdit(su.token, other.user.uuid)).status).toBe(200);
+    expect((await profileRow(other.user.uuid))?.bio).toBe("edited");
+    expect((await userRow(other.user.uuid))?.badges).toEqual(["JQBX"]);
+  });
 });

@@ -3,16 +3,7 @@ import { Capability, type ModerationActionType, values } from "@booth/db/schema"
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import {
-  ADMINS,
-  type Caller,
-  highestRank,
-  MODERATORS,
-  type Role,
-  requireUser,
-  STAFF,
-  type User,
-} from "../../lib/auth.ts";
+import { ADMINS, type Caller, MODERATORS, outranks, type Role, requireUser, STAFF, type User } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { forbidden, HttpError, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, UuidParam } from "../../lib/openapi.ts";
@@ -61,8 +52,7 @@ export async function moderate<T>(
     const [target] = await tx.select().from(schema.users).where(eq(schema.users.uuid, targetUuid)).for("update");
     if (!target) throw notFound("User not found.");
     if (target.uuid === caller.user.uuid) throw forbidden("You cannot moderate your own account.");
-    if (!caller.user.roles.includes("superUser") && highestRank(target.roles) >= highestRank(caller.user.roles))
-      throw forbidden();
+    if (!outranks(caller.user.roles, target.roles)) throw forbidden();
     return change(tx, target);
   });
 }

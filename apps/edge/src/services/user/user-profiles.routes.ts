@@ -2,7 +2,7 @@ import { schema } from "@booth/db";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Context } from "hono";
-import { ADMINS, hasAnyRole, MODERATORS, requireService, requireUser } from "../../lib/auth.ts";
+import { ADMINS, hasAnyRole, MODERATORS, outranks, type Role, requireService, requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, forbidden, HttpError, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, UuidParam } from "../../lib/openapi.ts";
@@ -192,9 +192,10 @@ userProfileRoutes.openapi(
     responses: { 200: json(OwnProfileSchema), ...errors(400, 401, 403, 404, 409) },
   }),
   async (c) => {
-    await requireUser(c, { roles: ADMINS });
+    const { user: admin } = await requireUser(c, { roles: ADMINS });
     const { userUuid, ...patch } = c.req.valid("json");
-    await visibleProfile(c, userUuid);
+    const { user: target } = await visibleProfile(c, userUuid);
+    if (target.uuid !== admin.uuid && !outranks(admin.roles, target.roles)) throw forbidden();
     const updated = await updateProfile(c, userUuid, patch);
     return c.json(ownProfile(updated.user, updated.profile), 200);
   },
@@ -276,11 +277,18 @@ userProfileRoutes.openapi(
 
 const BadgesBody = z.object({ userUuid: z.uuid(), badges: z.array(BadgeSchema).min(1).max(6) });
 
-async function changeBadges(c: Context<AppEnv>, userUuid: string, next: (current: string[]) => string[]) {
+/** Changes a user's badges; an admin (`by`) only those of accounts they outrank, or their own. */
+async function changeBadges(
+  c: Context<AppEnv>,
+  userUuid: string,
+  next: (current: string[]) => string[],
+  by?: { uuid: string; roles: Role[] },
+) {
   const { db, clock } = c.var.deps;
   const updated = await db.transaction(async (tx) => {
     const [user] = await tx.select().from(schema.users).where(eq(schema.users.uuid, userUuid)).for("update");
     if (!user) throw notFound("User not found.");
+    if (by && by.uuid !== user.uuid && !outranks(by.roles, user.roles)) throw forbidden();
     const badges = [...new Set(next(user.badges))] as typeof user.badges;
     const [row] = await tx
       .update(schema.users)
@@ -341,9 +349,9 @@ userProfileRoutes.openapi(
     responses: { 200: json(UserSchema), ...errors(400, 401, 403, 404) },
   }),
   async (c) => {
-    await requireUser(c, { roles: ADMINS });
+    const { user: admin } = await requireUser(c, { roles: ADMINS });
     const { userUuid, badges } = c.req.valid("json");
-    return c.json(await changeBadges(c, userUuid, () => badges), 200);
+    return c.json(await changeBadges(c, userUuid, () => badges, admin), 200);
   },
 );
 
