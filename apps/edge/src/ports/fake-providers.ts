@@ -60,6 +60,9 @@ export async function startFakeProviders() {
   /** Discord access tokens issued to another application (token substitution attempts). */
   const foreignDiscordTokens = new Map<string, string>();
   const appleUserTokens = new Map<string, string>();
+  /** Catalogue tracks the fake Web API and Apple Music catalogue answer, by id (their JSON as the providers send it). */
+  const spotifyTracks = new Map<string, Record<string, unknown>>();
+  const appleSongs = new Map<string, Record<string, unknown>>();
   const chat = {
     users: new Map<string, { uid: string; name: string; avatar?: string }>(),
     groups: new Map<string, { guid: string; name: string; type: string; owner?: string }>(),
@@ -281,6 +284,15 @@ export async function startFakeProviders() {
             if (!subject) return send(res, 401, { error: { status: 401, message: "Invalid access token" } });
             return send(res, 200, { id: subject, display_name: `Spotify ${subject}` });
           }
+          if (path.startsWith("/v1/tracks/")) {
+            if (!oauth.spotify.accessTokens.has(bearer(req) ?? ""))
+              return send(res, 401, { error: { status: 401, message: "Invalid access token" } });
+            const id = decodeURIComponent(path.slice("/v1/tracks/".length));
+            if (!/^[A-Za-z0-9]{22}$/.test(id)) return send(res, 400, { error: { status: 400, message: "invalid id" } });
+            const track = spotifyTracks.get(id);
+            if (!track) return send(res, 404, { error: { status: 404, message: "Resource not found" } });
+            return send(res, 200, { id, type: "track", ...track });
+          }
           break;
         case "google":
           if (path === "/token") return tokenEndpoint("youtube", req, res, form);
@@ -294,6 +306,15 @@ export async function startFakeProviders() {
             const storefront = appleUserTokens.get(String(req.headers["music-user-token"] ?? ""));
             if (!storefront) return send(res, 403, { errors: [{ status: "403", title: "Forbidden" }] });
             return send(res, 200, { data: [{ id: storefront, type: "storefronts" }] });
+          }
+          {
+            const song = /^\/v1\/catalog\/([a-z]{2})\/songs\/([^/]+)$/.exec(path);
+            if (song) {
+              if (bearer(req) !== FAKE_CREDENTIALS.appleDeveloperToken) return send(res, 401, { errors: [] });
+              const attributes = appleSongs.get(decodeURIComponent(song[2] ?? ""));
+              if (!attributes) return send(res, 404, { errors: [{ status: "404", title: "Resource Not Found" }] });
+              return send(res, 200, { data: [{ id: song[2], type: "songs", attributes }] });
+            }
           }
           break;
         case "cometchat":
@@ -340,6 +361,8 @@ export async function startFakeProviders() {
     discordUsers,
     foreignDiscordTokens,
     appleUserTokens,
+    spotifyTracks,
+    appleSongs,
     chat,
     control,
     /** A Discord user who will consent: the code Booth receives for them. */

@@ -1,11 +1,19 @@
 import { schema } from "@booth/db";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, count, desc, eq, ilike, inArray, type SQL, sql } from "drizzle-orm";
+import type { AppDeps } from "../../deps.ts";
 import { requireService } from "../../lib/auth.ts";
 import { badRequest, HttpError, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, uuidList } from "../../lib/openapi.ts";
 import { SongSchema, songView } from "./crates.ts";
 import { PROVIDERS, type Provider, parseProviderLink } from "./provider-links.ts";
+import {
+  canLookUp,
+  catalogueProviderTrack,
+  fetchProviderTrack,
+  LOOKUP_SETTINGS,
+  lookupConfigured,
+} from "./provider-lookup.ts";
 
 export const SEARCH_PAGE = 20;
 export const catalogueRoutes = createRouter();
@@ -202,28 +210,49 @@ catalogueRoutes.openapi(
 
 // ---- song data
 
-const SETTINGS: Partial<Record<Provider, string>> = {
-  spotify: "SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET",
-  apple: "APPLE_MUSIC_DEVELOPER_TOKEN",
+/** Providers Booth does not ask (yet): the setting a lookup there would need. */
+const OTHER_SETTINGS: Partial<Record<Provider, string>> = {
   youtube: "YOUTUBE_API_KEY",
   soundcloud: "SOUNDCLOUD_CLIENT_ID",
 };
+const settingOf = (provider: Provider) =>
+  canLookUp(provider) ? LOOKUP_SETTINGS[provider] : (OTHER_SETTINGS[provider] ?? null);
 const SongDataSchema = z
   .object({ provider: z.string(), providerSongId: z.string(), song: SongSchema })
   .openapi("SongData");
 
-/** A provider track, if the catalogue has it; otherwise a 503 naming what would let us ask the provider. */
-async function byProviderId(db: import("@booth/db").Db, provider: Provider, id: string) {
-  const [row] = await songsWithAlbum(db, sql`${schema.songs.musicProviders} ->> ${provider} = ${id}`).limit(1);
-  if (row) return { provider, providerSongId: id, song: songView(row.song, row.album) };
+/**
+ * A provider track: from the catalogue when it has it, else asked of the provider (Spotify, Apple Music) and added
+ * to the catalogue; a 503 naming the setting when that provider's lookups are not configured.
+ */
+async function byProviderId(deps: AppDeps, provider: Provider, id: string) {
+  const find = async (where: SQL) => {
+    const [row] = await songsWithAlbum(deps.db, where).limit(1);
+    return row ? { provider, providerSongId: id, song: songView(row.song, row.album) } : null;
+  };
+  const known = await find(sql`${schema.songs.musicProviders} ->> ${provider} = ${id}`);
+  if (known) return known;
   if (provider === "uploadService") throw notFound("Song not found.");
-  const setting = SETTINGS[provider];
-  throw new HttpError(
-    503,
-    setting
-      ? `This song is not in our catalog, and ${provider} lookups are not configured: set ${setting}.`
-      : `This song is not in our catalog, and ${provider} lookups are not supported.`,
-  );
+  if (!canLookUp(provider)) {
+    const setting = OTHER_SETTINGS[provider];
+    throw new HttpError(
+      503,
+      setting
+        ? `This song is not in our catalog, and ${provider} lookups are not configured: set ${setting}.`
+        : `This song is not in our catalog, and ${provider} lookups are not supported.`,
+    );
+  }
+  if (!lookupConfigured(deps, provider))
+    throw new HttpError(
+      503,
+      `This song is not in our catalog, and ${provider} lookups are not configured: set ${LOOKUP_SETTINGS[provider]}.`,
+    );
+  const track = await fetchProviderTrack(deps, provider, id);
+  if (!track) throw notFound(`${provider === "spotify" ? "Spotify" : "Apple Music"} has no track with this id.`);
+  const songId = await catalogueProviderTrack(deps, provider, id, track);
+  const added = await find(eq(schema.songs.id, songId));
+  if (!added) throw notFound("Song not found.");
+  return added;
 }
 
 catalogueRoutes.openapi(
@@ -244,8 +273,8 @@ catalogueRoutes.openapi(
     c.json(
       PROVIDERS.map((provider) => ({
         provider,
-        configured: provider === "uploadService",
-        setting: SETTINGS[provider] ?? null,
+        configured: provider === "uploadService" || (canLookUp(provider) && lookupConfigured(c.var.deps, provider)),
+        setting: settingOf(provider),
       })),
       200,
     ),
@@ -325,11 +354,11 @@ catalogueRoutes.openapi(
         musicProvider: z.enum(PROVIDERS).openapi({ param: { name: "musicProvider", in: "path" } }),
       }),
     },
-    responses: { 200: json(SongDataSchema), ...errors(400, 404, 503) },
+    responses: { 200: json(SongDataSchema), ...errors(400, 404, 502, 503) },
   }),
   async (c) => {
     const { providerSongId, musicProvider } = c.req.valid("param");
-    return c.json(await byProviderId(c.var.deps.db, musicProvider, providerSongId), 200);
+    return c.json(await byProviderId(c.var.deps, musicProvider, providerSongId), 200);
   },
 );
 
@@ -348,12 +377,12 @@ catalogueRoutes.openapi(
           .openapi({ param: { name: "link", in: "path" } }),
       }),
     },
-    responses: { 200: json(SongDataSchema), ...errors(400, 404, 503) },
+    responses: { 200: json(SongDataSchema), ...errors(400, 404, 502, 503) },
   }),
   async (c) => {
     const parsed = parseProviderLink(c.req.valid("param").link);
     if (!parsed) throw badRequest("This is not a track link of a music service we know.");
-    return c.json(await byProviderId(c.var.deps.db, parsed.provider, parsed.id), 200);
+    return c.json(await byProviderId(c.var.deps, parsed.provider, parsed.id), 200);
   },
 );
 

@@ -126,7 +126,9 @@ describe("song data", () => {
       `${L}/song-data/${encodeURIComponent("https://open.spotify.com/track/0000000000000000000000")}`,
     );
     expect(unknown.status).toBe(503);
-    expect(unknown.body.message).toContain("SPOTIFY_CLIENT_ID");
+    expect(unknown.body.message).toBe(
+      "This song is not in our catalog, and spotify lookups are not configured: set SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET.",
+    );
     expect((await t.request("GET", `${L}/song-data/${encodeURIComponent("https://example.com/x")}`)).status).toBe(400);
     expect((await t.request("GET", `${L}/song-data/123/myspace`)).status).toBe(400);
     const providers = await t.request("GET", `${L}/song-data/providers`);

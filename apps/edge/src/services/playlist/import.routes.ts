@@ -1,6 +1,7 @@
 import { schema } from "@booth/db";
 import { createRoute, z } from "@hono/zod-openapi";
 import { eq, or, type SQL, sql } from "drizzle-orm";
+import type { AppDeps } from "../../deps.ts";
 import { HttpError, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody } from "../../lib/openapi.ts";
 import {
@@ -12,6 +13,14 @@ import {
   resolveCrate,
   SONG_ALREADY_IN_CRATE,
 } from "./crates.ts";
+import type { Provider } from "./provider-links.ts";
+import {
+  canLookUp,
+  catalogueProviderTrack,
+  fetchProviderTrack,
+  type LookupProvider,
+  lookupConfigured,
+} from "./provider-lookup.ts";
 
 export const NO_SUPPORTED_PROVIDER = "Sorry, this song does not have any supported music providers to import from.";
 export const NOT_IN_CATALOG = "Sorry, this song is not in our catalog and can't be imported.";
@@ -35,11 +44,15 @@ const ImportSong = z.object({
   musicProviders: z.record(z.string().max(40), z.string().max(200)).default({}),
 });
 
-/** The catalogue song an imported track is: by id, or by a provider id of a supported provider. */
+/**
+ * The catalogue song an imported track is: by id, or by a provider id of a supported provider; else, when a provider
+ * Booth can ask (Spotify, Apple Music) is configured, the track as that provider has it, added to the catalogue.
+ */
 async function findForImport(
-  db: import("@booth/db").Db,
+  deps: AppDeps,
   song: z.infer<typeof ImportSong>,
 ): Promise<{ songId: string } | { error: string }> {
+  const { db } = deps;
   const supported = Object.entries(song.musicProviders).filter(([p]) =>
     (IMPORT_PROVIDERS as readonly string[]).includes(p),
   );
@@ -51,7 +64,19 @@ async function findForImport(
     .from(schema.songs)
     .where(or(...conditions))
     .limit(1);
-  return row ? { songId: row.id } : { error: NOT_IN_CATALOG };
+  if (row) return { songId: row.id };
+  for (const [provider, id] of supported) {
+    if (!canLookUp(provider as Provider) || !lookupConfigured(deps, provider as LookupProvider)) continue;
+    try {
+      const track = await fetchProviderTrack(deps, provider as LookupProvider, id);
+      if (track) return { songId: await catalogueProviderTrack(deps, provider as LookupProvider, id, track) };
+    } catch (err) {
+      // The provider is down or refuses: this track is skipped with the reason, the others still import.
+      if (err instanceof HttpError && err.status >= 500) return { error: err.message };
+      throw err;
+    }
+  }
+  return { error: NOT_IN_CATALOG };
 }
 
 importRoutes.openapi(
@@ -86,7 +111,7 @@ importRoutes.openapi(
     const skipped: { index: number; message: string }[] = [];
     let imported = 0;
     for (const [index, song] of body.songs.entries()) {
-      const found = await findForImport(db, song);
+      const found = await findForImport(c.var.deps, song);
       if ("error" in found) {
         skipped.push({ index, message: found.error });
         continue;

@@ -1,0 +1,165 @@
+// Song data for tracks the catalogue lacks: asked of Spotify (Booth's app token) and Apple Music (the developer
+// token), against the local fake providers; the track joins the catalogue once, merged by ISRC.
+import { schema } from "@booth/db";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultConfig } from "../../deps.ts";
+import { type FakeProviders, startFakeProviders } from "../../ports/fake-providers.ts";
+import { createTestApp, type TestApp } from "../../testing.ts";
+import { shortId } from "./crates.ts";
+
+let fake: FakeProviders;
+let t: TestApp;
+beforeAll(async () => {
+  fake = await startFakeProviders();
+  t = await createTestApp({
+    config: {
+      ...defaultConfig,
+      providers: { ...defaultConfig.providers, ...fake.providers },
+      integrations: fake.integrations,
+    },
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+
+const L = "/api/playlist-service";
+const link = (url: string) => `${L}/song-data/${encodeURIComponent(url)}`;
+const songsNamed = (name: string) => t.db.select().from(schema.songs).where(eq(schema.songs.trackName, name));
+
+const spotifyTrack = (name: string, isrc: string) => ({
+  name,
+  artists: [{ name: "Neon Tide" }, { name: "Guest" }],
+  album: { name: "Night Drives", release_date: "2024-05-17", images: [{ url: "https://i.scdn.co/image/cover" }] },
+  duration_ms: 201_500,
+  explicit: true,
+  external_ids: { isrc },
+  external_urls: { spotify: "https://open.spotify.com/track/x" },
+  preview_url: "https://p.scdn.co/mp3-preview/abc",
+});
+
+describe("song data from the providers", () => {
+  it("asks Spotify for a track the catalogue lacks, adds it once, and answers the next lookup from the catalogue", async () => {
+    const id = "7ouMYWpwJ422jRcDASZB7P";
+    fake.spotifyTracks.set(id, spotifyTrack("Coastline", "USX9P2400001"));
+    const before = fake.requests.length;
+
+    const [first, second] = await Promise.all([
+      t.request("GET", link(`https://open.spotify.com/track/${id}`)),
+      t.request("GET", `${L}/song-data/${id}/spotify`),
+    ]);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      provider: "spotify",
+      providerSongId: id,
+      song: {
+        trackName: "Coastline",
+        artistName: "Neon Tide, Guest",
+        album: "Night Drives",
+        duration: 202,
+        explicit: true,
+        isrc: "USX9P2400001",
+        releaseYear: 2024,
+        musicProviders: { spotify: id },
+        thumbnails: { spotify: "https://i.scdn.co/image/cover" },
+        previews: { spotify: "https://p.scdn.co/mp3-preview/abc" },
+      },
+    });
+    expect(second.status).toBe(200);
+    expect(second.body.song.songId).toBe(first.body.song.songId);
+    expect(await songsNamed("Coastline")).toHaveLength(1);
+
+    // Booth's own token (client credentials), asked for once and kept.
+    const asked = fake.requests.slice(before);
+    expect(asked.filter((r) => r.path === "/spotify-accounts/api/token").map((r) => r.form.grant_type)).toEqual([
+      "client_credentials",
+    ]);
+    const third = await t.request("GET", `${L}/song-data/${id}/spotify`);
+    expect(third.body.song.songId).toBe(first.body.song.songId);
+    expect(fake.requests.slice(before).filter((r) => r.path.startsWith("/spotify-api/v1/tracks/"))).toHaveLength(2);
+
+    // Found by search now, like any catalogue song (an explicit one: with the explicit filter).
+    const found = await t.request("GET", `${L}/search`, { query: { q: "coastline", explicit: "true" } });
+    expect(found.body.map((s: { songId: string }) => s.songId)).toContain(first.body.song.songId);
+  });
+
+  it("merges an Apple Music song into the catalogue song with the same ISRC", async () => {
+    const [song] = await t.db
+      .insert(schema.songs)
+      .values({ shortId: shortId(), trackName: "Harbour Lights", artistName: "Booth", isrc: "GBAYE0000001" })
+      .returning();
+    fake.appleSongs.set("1440857781", {
+      name: "Harbour Lights",
+      artistName: "Booth",
+      albumName: "Docks",
+      durationInMillis: 180_000,
+      isrc: "GBAYE0000001",
+      contentRating: "clean",
+      releaseDate: "2019-01-01",
+      url: "https://music.apple.com/us/album/docks/1?i=1440857781",
+      artwork: { url: "https://is1.mzstatic.com/image/{w}x{h}bb.jpg" },
+      previews: [{ url: "https://audio.itunes.apple.com/preview.m4a" }],
+    });
+    const res = await t.request("GET", link("https://music.apple.com/us/album/docks/1?i=1440857781"));
+    expect(res.status).toBe(200);
+    expect(res.body.song.songId).toBe(song?.id);
+    const [row] = await t.db
+      .select()
+      .from(schema.songs)
+      .where(eq(schema.songs.id, song?.id ?? ""));
+    expect(row?.musicProviders).toEqual({ apple: "1440857781" });
+    expect(row?.thumbnails).toEqual({ apple: "https://is1.mzstatic.com/image/600x600bb.jpg" });
+    expect(row?.previews).toEqual({ apple: "https://audio.itunes.apple.com/preview.m4a" });
+    expect(await songsNamed("Harbour Lights")).toHaveLength(1);
+  });
+
+  it("answers 404 for a track the provider does not have, 502 when it fails, and adds nothing", async () => {
+    const count = async () => (await t.db.select({ n: sql<number>`count(*)::int` }).from(schema.songs))[0]?.n;
+    const songs = await count();
+    const missing = await t.request("GET", `${L}/song-data/0000000000000000000000/spotify`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe("Spotify has no track with this id.");
+    const apple = await t.request("GET", `${L}/song-data/999/apple`);
+    expect(apple.status).toBe(404);
+    expect(apple.body.message).toBe("Apple Music has no track with this id.");
+    fake.control.failWith = 500;
+    try {
+      const down = await t.request("GET", `${L}/song-data/1111111111111111111111/spotify`);
+      expect(down.status).toBe(502);
+    } finally {
+      fake.control.failWith = null;
+    }
+    expect(await count()).toBe(songs);
+  });
+
+  it("imports tracks the provider has into a crate, and skips the ones it has not", async () => {
+    const id = "3n3Ppam7vgaVa1iaRUc9Lp";
+    fake.spotifyTracks.set(id, spotifyTrack("Lanterns", "USX9P2400002"));
+    const { token } = await t.createUser();
+    const res = await t.request("POST", `${L}/api/v1/track-import`, {
+      token,
+      body: { songs: [{ musicProviders: { spotify: id } }, { musicProviders: { spotify: "2222222222222222222222" } }] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.imported).toBe(1);
+    expect(res.body.skipped).toEqual([
+      { index: 1, message: "Sorry, this song is not in our catalog and can't be imported." },
+    ]);
+    const queue = await t.request("GET", `${L}/crate/special/queue/songs`, { token });
+    expect(queue.body.map((s: { trackName: string }) => s.trackName)).toEqual(["Lanterns"]);
+  });
+
+  it("says which providers are configured", async () => {
+    const res = await t.request("GET", `${L}/song-data/providers`);
+    const of = (p: string) => res.body.find((x: { provider: string }) => x.provider === p);
+    expect(of("spotify")).toEqual({
+      provider: "spotify",
+      configured: true,
+      setting: "SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET",
+    });
+    expect(of("apple")).toMatchObject({ configured: true });
+    expect(of("youtube")).toMatchObject({ configured: false, setting: "YOUTUBE_API_KEY" });
+  });
+});

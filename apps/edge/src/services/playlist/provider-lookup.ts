@@ -1,0 +1,278 @@
+import { schema } from "@booth/db";
+import { and, eq, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import type { AppDeps } from "../../deps.ts";
+import { HttpError } from "../../lib/errors.ts";
+import { PROVIDER_URLS, requireSettings, trimSlash } from "../../ports/integrations.ts";
+import { requestToken } from "../../ports/oauth.ts";
+import { shortId } from "./crates.ts";
+import type { Provider } from "./provider-links.ts";
+
+/**
+ * Song data for a track the catalogue lacks, asked of the provider that has it: Spotify's Web API (with Booth's own
+ * app token, the client-credentials grant) and Apple Music's catalogue API (with the server's developer token). A
+ * track found there joins the catalogue (merged into a song with the same ISRC, if one exists), so the next lookup,
+ * a crate or an import finds it without asking again.
+ */
+
+/** The providers Booth can ask, and the settings each needs. */
+export const LOOKUP_SETTINGS = {
+  spotify: "SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET",
+  apple: "APPLE_MUSIC_DEVELOPER_TOKEN",
+} as const satisfies Partial<Record<Provider, string>>;
+export type LookupProvider = keyof typeof LOOKUP_SETTINGS;
+export const canLookUp = (provider: Provider): provider is LookupProvider => provider in LOOKUP_SETTINGS;
+
+/** Whether a provider's lookups have what they need. */
+export function lookupConfigured(deps: AppDeps, provider: LookupProvider) {
+  const i = deps.config.integrations ?? {};
+  return provider === "spotify"
+    ? Boolean(i.spotifyClientId && i.spotifyClientSecret)
+    : Boolean(deps.config.providers.appleMusicDeveloperToken);
+}
+
+/** What a provider says of a track, in the catalogue's terms. */
+export interface ProviderTrack {
+  trackName: string;
+  artistName: string;
+  album: string | null;
+  /** Seconds. */
+  duration: number;
+  explicit: boolean;
+  isrc: string | null;
+  releaseYear: number | null;
+  thumbnail: string | null;
+  link: string | null;
+  preview: string | null;
+}
+
+const TIMEOUT_MS = 15_000;
+/** Apple Music's catalogue is per storefront; links carry no storefront we keep, so the US one. */
+const APPLE_STOREFRONT = "us";
+
+async function call(provider: string, url: string, token: string) {
+  try {
+    return await fetch(url, {
+      headers: { authorization: `Bearer ${token}`, accept: "application/json" },
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch {
+    throw new HttpError(502, `${provider} could not be reached.`);
+  }
+}
+
+/** The track's JSON, or null when the provider has no such track. */
+async function trackJson(provider: string, res: Response): Promise<Record<string, unknown> | null> {
+  // Spotify answers 400 for an id that cannot be one ("invalid id"), both answer 404 for an unknown one.
+  if (res.status === 404 || res.status === 400) {
+    await res.body?.cancel();
+    return null;
+  }
+  if (res.status === 429) throw new HttpError(503, `${provider} is limiting requests, please try again later.`);
+  if (res.status === 401 || res.status === 403) throw new HttpError(502, `${provider} refused Booth's credentials.`);
+  if (!res.ok) throw new HttpError(502, `${provider} answered ${res.status}.`);
+  const json = (await res.json().catch(() => null)) as unknown;
+  if (!json || typeof json !== "object") throw new HttpError(502, `${provider} answered something that is not JSON.`);
+  return json as Record<string, unknown>;
+}
+
+const str = (v: unknown) => (typeof v === "string" && v ? v : null);
+const year = (date: unknown) => {
+  const y = Number.parseInt(String(date ?? "").slice(0, 4), 10);
+  return Number.isFinite(y) && y > 0 ? y : null;
+};
+
+const SPOTIFY_TOKEN_KEY = "provider-lookup:spotify-app-token";
+
+/** Booth's own Spotify token (client credentials), kept in the cache until shortly before it expires. */
+async function spotifyAppToken(deps: AppDeps, fresh = false) {
+  const i = deps.config.integrations ?? {};
+  const settings = requireSettings("Spotify lookups", {
+    SPOTIFY_CLIENT_ID: i.spotifyClientId,
+    SPOTIFY_CLIENT_SECRET: i.spotifyClientSecret,
+  });
+  if (!fresh) {
+    const kept = await deps.cache.get(SPOTIFY_TOKEN_KEY);
+    if (kept) return kept;
+  }
+  const token = await requestToken(
+    {
+      provider: "Spotify",
+      tokenUrl: `${trimSlash(i.spotifyAccountsUrl ?? PROVIDER_URLS.spotifyAccounts)}/api/token`,
+      clientId: settings.SPOTIFY_CLIENT_ID,
+      clientSecret: settings.SPOTIFY_CLIENT_SECRET,
+    },
+    { grant_type: "client_credentials" },
+    "app credentials",
+  );
+  const ttl = Math.max(60, (token.expiresIn ?? 3600) - 60);
+  await deps.cache.set(SPOTIFY_TOKEN_KEY, token.accessToken, ttl);
+  return token.accessToken;
+}
+
+async function spotifyTrack(deps: AppDeps, id: string): Promise<ProviderTrack | null> {
+  const url = `${trimSlash(deps.config.providers.spotifyApiUrl)}/v1/tracks/${encodeURIComponent(id)}`;
+  let res = await call("Spotify", url, await spotifyAppToken(deps));
+  if (res.status === 401) {
+    // The kept token expired early or was revoked: one more try with a new one.
+    await res.body?.cancel();
+    res = await call("Spotify", url, await spotifyAppToken(deps, true));
+  }
+  const json = await trackJson("Spotify", res);
+  if (!json) return null;
+  const name = str(json.name);
+  if (!name) throw new HttpError(502, "Spotify answered a track without a name.");
+  const album = (json.album ?? {}) as Record<string, unknown>;
+  const artists = Array.isArray(json.artists) ? (json.artists as Record<string, unknown>[]) : [];
+  const images = Array.isArray(album.images) ? (album.images as Record<string, unknown>[]) : [];
+  const externalIds = (json.external_ids ?? {}) as Record<string, unknown>;
+  const externalUrls = (json.external_urls ?? {}) as Record<string, unknown>;
+  return {
+    trackName: name,
+    artistName:
+      artists
+        .map((a) => str(a.name))
+        .filter(Boolean)
+        .join(", ") || "Unknown artist",
+    album: str(album.name),
+    duration: Math.round(Number(json.duration_ms ?? 0) / 1000) || 0,
+    explicit: json.explicit === true,
+    isrc: str(externalIds.isrc),
+    releaseYear: year(album.release_date),
+    thumbnail: str(images[0]?.url),
+    link: str(externalUrls.spotify) ?? `https://open.spotify.com/track/${id}`,
+    preview: str(json.preview_url),
+  };
+}
+
+async function appleSong(deps: AppDeps, id: string): Promise<ProviderTrack | null> {
+  const { APPLE_MUSIC_DEVELOPER_TOKEN: token } = requireSettings("Apple Music lookups", {
+    APPLE_MUSIC_DEVELOPER_TOKEN: deps.config.providers.appleMusicDeveloperToken,
+  });
+  const url = `${trimSlash(deps.config.providers.appleMusicApiUrl)}/v1/catalog/${APPLE_STOREFRONT}/songs/${encodeURIComponent(id)}`;
+  const json = await trackJson("Apple Music", await call("Apple Music", url, token));
+  const data = Array.isArray(json?.data) ? (json.data as Record<string, unknown>[]) : [];
+  const attributes = data[0]?.attributes as Record<string, unknown> | undefined;
+  if (!json || !attributes) return null;
+  const name = str(attributes.name);
+  if (!name) throw new HttpError(502, "Apple Music answered a song without a name.");
+  const artwork = (attributes.artwork ?? {}) as Record<string, unknown>;
+  const previews = Array.isArray(attributes.previews) ? (attributes.previews as Record<string, unknown>[]) : [];
+  return {
+    trackName: name,
+    artistName: str(attributes.artistName) ?? "Unknown artist",
+    album: str(attributes.albumName),
+    duration: Math.round(Number(attributes.durationInMillis ?? 0) / 1000) || 0,
+    explicit: attributes.contentRating === "explicit",
+    isrc: str(attributes.isrc),
+    releaseYear: year(attributes.releaseDate),
+    // Artwork URLs are templates: {w}x{h}.
+    thumbnail: str(artwork.url)?.replace("{w}", "600").replace("{h}", "600") ?? null,
+    link: str(attributes.url),
+    preview: str(previews[0]?.url),
+  };
+}
+
+/** Asks the provider for a track; null when it has none by that id. */
+export function fetchProviderTrack(deps: AppDeps, provider: LookupProvider, id: string) {
+  return provider === "spotify" ? spotifyTrack(deps, id) : appleSong(deps, id);
+}
+
+/**
+ * Puts a provider's track in the catalogue and answers the song's id: the song already known by that provider id,
+ * else the one with the same ISRC (which learns the provider id), else a new song (with its artist and album).
+ * Concurrent lookups of one track serialise on an advisory lock, so the track joins the catalogue once.
+ */
+export async function catalogueProviderTrack(
+  deps: AppDeps,
+  provider: LookupProvider,
+  id: string,
+  track: ProviderTrack,
+): Promise<string> {
+  const { db, clock } = deps;
+  const songs = schema.songs;
+  /** A jsonb column with this provider's entry added (or the column as it is, for nothing to add). */
+  const merge = (column: AnyPgColumn, value: string | null) =>
+    sql<Record<string, string>>`${column} || ${JSON.stringify(value ? { [provider]: value } : {})}::jsonb`;
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`catalogue:${provider}:${id}`}))`);
+    const [known] = await tx
+      .select({ id: songs.id })
+      .from(songs)
+      .where(sql`${songs.musicProviders} ->> ${provider} = ${id}`)
+      .limit(1);
+    if (known) return known.id;
+    if (track.isrc) {
+      const [same] = await tx
+        .update(songs)
+        .set({
+          musicProviders: merge(songs.musicProviders, id),
+          thumbnails: merge(songs.thumbnails, track.thumbnail),
+          links: merge(songs.links, track.link),
+          previews: merge(songs.previews, track.preview),
+        })
+        .where(
+          eq(
+            songs.id,
+            sql`(select ${songs.id} from ${songs} where ${songs.isrc} = ${track.isrc} order by ${songs.createdAt} limit 1)`,
+          ),
+        )
+        .returning({ id: songs.id });
+      if (same) return same.id;
+    }
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`catalogue-artist:${track.artistName}`}))`);
+    let [artist] = await tx
+      .select({ id: schema.artists.id })
+      .from(schema.artists)
+      .where(eq(schema.artists.name, track.artistName))
+      .limit(1);
+    if (!artist)
+      [artist] = await tx
+        .insert(schema.artists)
+        .values({ shortId: shortId(), name: track.artistName, createdAt: clock.now() })
+        .returning({ id: schema.artists.id });
+    let albumId: string | null = null;
+    if (track.album && artist) {
+      let [album] = await tx
+        .select({ id: schema.albums.id })
+        .from(schema.albums)
+        .where(and(eq(schema.albums.title, track.album), eq(schema.albums.artistId, artist.id)))
+        .limit(1);
+      if (!album)
+        [album] = await tx
+          .insert(schema.albums)
+          .values({
+            shortId: shortId(),
+            title: track.album,
+            artistId: artist.id,
+            releaseYear: track.releaseYear,
+            thumbnails: track.thumbnail ? { [provider]: track.thumbnail } : null,
+            createdAt: clock.now(),
+          })
+          .returning({ id: schema.albums.id });
+      albumId = album?.id ?? null;
+    }
+    const one = (value: string | null) => (value ? { [provider]: value } : {});
+    const [song] = await tx
+      .insert(songs)
+      .values({
+        shortId: shortId(),
+        trackName: track.trackName,
+        artistName: track.artistName,
+        artistId: artist?.id ?? null,
+        albumId,
+        duration: track.duration,
+        explicit: track.explicit,
+        isrc: track.isrc,
+        releaseYear: track.releaseYear,
+        musicProviders: { [provider]: id },
+        thumbnails: one(track.thumbnail),
+        links: one(track.link),
+        previews: one(track.preview),
+        createdAt: clock.now(),
+      })
+      .returning({ id: songs.id });
+    if (!song) throw new HttpError(500, "The song could not be stored.");
+    return song.id;
+  });
+}
