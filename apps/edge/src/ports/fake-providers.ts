@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { type AppConfig, defaultConfig } from "../deps.ts";
 import type { IntegrationsConfig } from "./integrations.ts";
 
 /**
@@ -348,14 +349,23 @@ export async function startFakeProviders() {
     cometchatBaseUrl: `${base}/cometchat`,
   };
 
+  const providers = {
+    spotifyApiUrl: `${base}/spotify-api`,
+    appleMusicApiUrl: `${base}/apple`,
+    appleMusicDeveloperToken: FAKE_CREDENTIALS.appleDeveloperToken,
+  };
+  /** An app configuration whose providers are all this fake: `createTestApp({ config: fake.config })`. */
+  const config: AppConfig = {
+    ...defaultConfig,
+    providers: { ...defaultConfig.providers, ...providers },
+    integrations,
+  };
+
   return {
     base,
     integrations,
-    providers: {
-      spotifyApiUrl: `${base}/spotify-api`,
-      appleMusicApiUrl: `${base}/apple`,
-      appleMusicDeveloperToken: FAKE_CREDENTIALS.appleDeveloperToken,
-    },
+    providers,
+    config,
     requests,
     oauth,
     discordUsers,

@@ -3,7 +3,6 @@
 import { schema } from "@booth/db";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultConfig } from "../../deps.ts";
 import { type FakeProviders, startFakeProviders } from "../../ports/fake-providers.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
 import { shortId } from "./crates.ts";
@@ -12,13 +11,7 @@ let fake: FakeProviders;
 let t: TestApp;
 beforeAll(async () => {
   fake = await startFakeProviders();
-  t = await createTestApp({
-    config: {
-      ...defaultConfig,
-      providers: { ...defaultConfig.providers, ...fake.providers },
-      integrations: fake.integrations,
-    },
-  });
+  t = await createTestApp({ config: fake.config });
 });
 afterAll(async () => {
   await t.close();

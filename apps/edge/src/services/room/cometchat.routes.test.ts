@@ -1,7 +1,6 @@
 import { schema } from "@booth/db";
 import type { RoomRole } from "@booth/db/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultConfig } from "../../deps.ts";
 import { type FakeProviders, startFakeProviders } from "../../ports/fake-providers.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
 import { ROOM_CHAT_MESSAGES } from "./cometchat.routes.ts";
@@ -11,7 +10,7 @@ let t: TestApp;
 let bare: TestApp;
 beforeAll(async () => {
   fake = await startFakeProviders();
-  t = await createTestApp({ config: { ...defaultConfig, integrations: fake.integrations } });
+  t = await createTestApp({ config: fake.config });
   bare = await createTestApp();
 });
 afterAll(async () => {

@@ -9,7 +9,7 @@ let t: TestApp;
 let bare: TestApp;
 beforeAll(async () => {
   fake = await startFakeProviders();
-  t = await createTestApp({ config: { ...defaultConfig, integrations: fake.integrations } });
+  t = await createTestApp({ config: fake.config });
   bare = await createTestApp();
 });
 afterAll(async () => {

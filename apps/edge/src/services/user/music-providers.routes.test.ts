@@ -1,7 +1,6 @@
 import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultConfig } from "../../deps.ts";
 import { FAKE_CREDENTIALS, type FakeProviders, startFakeProviders } from "../../ports/fake-providers.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
 
@@ -10,13 +9,7 @@ let t: TestApp;
 let bare: TestApp;
 beforeAll(async () => {
   fake = await startFakeProviders();
-  t = await createTestApp({
-    config: {
-      ...defaultConfig,
-      providers: { ...defaultConfig.providers, ...fake.providers },
-      integrations: fake.integrations,
-    },
-  });
+  t = await createTestApp({ config: fake.config });
   bare = await createTestApp();
 });
 afterAll(async () => {
