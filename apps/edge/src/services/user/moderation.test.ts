@@ -159,6 +159,16 @@ describe("roles and capabilities", () => {
     });
     expect(twice.status).toBe(403);
     expect(twice.body.message).toBe("This user has already this role.");
+    const bot = await t.request("POST", `${P}/users/add-role`, {
+      token: admin.token,
+      body: { userUuid: target.user.uuid, role: "bot" },
+    });
+    expect(bot.status).toBe(400);
+    expect(bot.body.message).toEqual([
+      "role: the bot role belongs to bot accounts (bot sign-up) and cannot be granted",
+    ]);
+    const [row] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, target.user.uuid));
+    expect(row?.roles).toEqual(["user", "promoter"]);
   });
 
   it("only a superUser grants admin; moderators grant nothing", async () => {

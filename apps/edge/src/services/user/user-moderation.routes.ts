@@ -5,10 +5,12 @@ import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { ADMINS, type Caller, MODERATORS, outranks, type Role, requireUser, STAFF, type User } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
-import { forbidden, HttpError, notFound } from "../../lib/errors.ts";
+import { badRequest, forbidden, HttpError, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, UuidParam } from "../../lib/openapi.ts";
 import { loadUser, userView } from "./accounts.ts";
 import { RoleSchema, UserSchema } from "./schemas.ts";
+
+export const BOT_ROLE_NOT_GRANTED = "role: the bot role belongs to bot accounts (bot sign-up) and cannot be granted";
 
 export const ALREADY_HAS_ROLE = "This user has already this role.";
 export const NOTHING_TO_LIFT = "This user has no ban in force.";
@@ -256,6 +258,8 @@ userModerationRoutes.openapi(
   async (c) => {
     const caller = await requireUser(c, { roles: ADMINS });
     const { userUuid, role } = c.req.valid("json");
+    // A bot is an account made by bot sign-up (its owner, its tokens), not a role a person can be given.
+    if (role === "bot") throw badRequest([BOT_ROLE_NOT_GRANTED]);
     if ((role === "admin" || role === "superUser") && !caller.user.roles.includes("superUser")) throw forbidden();
     return c.json(await grantRole(c, caller, userUuid, role), 200);
   },

@@ -260,7 +260,7 @@ userProfileRoutes.openapi(
     ];
     const bad = ids.filter((id) => !z.uuid().safeParse(id).success);
     if (bad.length) throw badRequest(bad.map((id) => `users: ${id} is not a uuid`));
-    if (ids.length > MAX_PROFILE_BATCH) throw badRequest(`users: at most ${MAX_PROFILE_BATCH} ids per call`);
+    if (ids.length > MAX_PROFILE_BATCH) throw badRequest([`users: at most ${MAX_PROFILE_BATCH} ids per call`]);
     if (ids.length === 0) return c.json([], 200);
     const rows = await c.var.deps.db
       .select()
