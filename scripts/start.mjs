@@ -18,7 +18,12 @@ if (runnable.length === 0) {
 }
 
 const children = runnable.map((name) => {
-  const child = spawn("npm", ["run", "start", "--silent", "-w", APPS[name]], { stdio: ["ignore", "pipe", "pipe"] });
+  // Each app in a process group of its own: stopping it stops what npm started under it (tsx, workerd) too, however
+  // this script is stopped (Ctrl-C in a terminal, or a signal to it alone).
+  const child = spawn("npm", ["run", "start", "--silent", "-w", APPS[name]], {
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   const prefix = (stream, out) => {
     let rest = "";
     stream.on("data", (chunk) => {
@@ -31,12 +36,22 @@ const children = runnable.map((name) => {
   prefix(child.stderr, process.stderr);
   child.on("exit", (code) => {
     console.log(`[${name}] exited with ${code}`);
-    for (const other of children) if (other !== child) other.kill("SIGTERM");
+    stop(child);
+    for (const other of children) if (other !== child) stop(other);
     process.exitCode = code ?? 1;
   });
   return child;
 });
+
+/** Stops an app's whole process group. */
+function stop(child) {
+  try {
+    if (child.pid) process.kill(-child.pid, "SIGTERM");
+  } catch {
+    // gone already
+  }
+}
 for (const signal of ["SIGINT", "SIGTERM"])
   process.on(signal, () => {
-    for (const c of children) c.kill("SIGTERM");
+    for (const c of children) stop(c);
   });

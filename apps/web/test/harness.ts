@@ -132,45 +132,85 @@ export interface StartOptions {
 }
 
 export async function startStack(options: StartOptions = {}) {
+  // What has been started so far, stopped again (last first) when a later step fails: a failed start leaves no
+  // server, party or browser running behind the test run.
+  const started: (() => Promise<unknown> | unknown)[] = [];
+  const undo = async () => {
+    for (const stop of started.reverse()) await Promise.resolve(stop()).catch(() => undefined);
+  };
   const browserStarting = launchChromium();
-  const build = buildOnce();
-  const [webPort, partyPort] = [await freePort(), await freePort()];
-  const webUrl = `http://127.0.0.1:${webPort}`;
-  const t: TestApp = await createTestApp({
-    liveRooms: partyLiveRooms({ baseUrl: `http://127.0.0.1:${partyPort}`, serviceToken: () => t.serviceToken() }),
-    config: {
-      ...defaultConfig,
-      webUrl,
-      providers: { spotifyApiUrl: "http://127.0.0.1:9", appleMusicApiUrl: "http://127.0.0.1:9" },
-    },
-  });
-  // Tokens are checked by other processes (the party) against the real time.
-  t.clock.now = () => new Date();
-  const edgeServer = serve({ fetch: t.app.fetch, port: 0, hostname: "127.0.0.1" });
-  await new Promise((r) => edgeServer.once("listening", r));
-  const edgeUrl = `http://127.0.0.1:${(edgeServer.address() as { port: number }).port}`;
-  // The edge listens on a port chosen at start; links it writes (checkout pages, upload URLs) must name that port.
-  t.deps.config.publicUrl = edgeUrl;
-  const persistDir = await mkdtemp(join(tmpdir(), "booth-web-party-"));
-  const party = await startParty({
-    port: partyPort,
-    persistDir,
-    vars: {
-      BOOTH_EDGE_URL: edgeUrl,
-      BOOTH_SERVICE_TOKEN: await t.serviceToken(),
-      BOOTH_PRESENCE_GRACE_MS: String(options.graceMs ?? 20_000),
-    },
-  });
-  await build;
-  const web = await startWeb(webPort, {
-    BOOTH_API_URL: edgeUrl,
-    PARTY_URL: party.url,
-    SESSION_SECRET: "test-session-secret",
-    WEB_URL: webUrl,
-  });
-  const songs = options.songs ?? 0;
-  if (songs > 0) await seedDemoCatalogue(t.deps, { perArtist: Math.ceil(songs / 4), seconds: 30 });
-  const browser = await browserStarting;
+  // Never an unhandled rejection: its failure is thrown where it is awaited below.
+  browserStarting.catch(() => undefined);
+  started.push(async () => (await browserStarting.catch(() => null))?.close());
+  try {
+    const build = buildOnce();
+    build.catch(() => undefined);
+    const [webPort, partyPort] = [await freePort(), await freePort()];
+    const webUrl = `http://127.0.0.1:${webPort}`;
+    const t: TestApp = await createTestApp({
+      liveRooms: partyLiveRooms({ baseUrl: `http://127.0.0.1:${partyPort}`, serviceToken: () => t.serviceToken() }),
+      config: {
+        ...defaultConfig,
+        webUrl,
+        providers: { spotifyApiUrl: "http://127.0.0.1:9", appleMusicApiUrl: "http://127.0.0.1:9" },
+      },
+    });
+    started.push(() => t.close());
+    // Tokens are checked by other processes (the party) against the real time.
+    t.clock.now = () => new Date();
+    const edgeServer = serve({ fetch: t.app.fetch, port: 0, hostname: "127.0.0.1" });
+    started.push(() => edgeServer.close());
+    await new Promise((r) => edgeServer.once("listening", r));
+    const edgeUrl = `http://127.0.0.1:${(edgeServer.address() as { port: number }).port}`;
+    // The edge listens on a port chosen at start; links it writes (checkout pages, upload URLs) must name that port.
+    t.deps.config.publicUrl = edgeUrl;
+    const persistDir = await mkdtemp(join(tmpdir(), "booth-web-party-"));
+    started.push(() => rm(persistDir, { recursive: true, force: true }));
+    const party = await startParty({
+      port: partyPort,
+      persistDir,
+      vars: {
+        BOOTH_EDGE_URL: edgeUrl,
+        BOOTH_SERVICE_TOKEN: await t.serviceToken(),
+        BOOTH_PRESENCE_GRACE_MS: String(options.graceMs ?? 20_000),
+      },
+    });
+    started.push(() => party.stop());
+    await build;
+    const web = await startWeb(webPort, {
+      BOOTH_API_URL: edgeUrl,
+      PARTY_URL: party.url,
+      SESSION_SECRET: "test-session-secret",
+      WEB_URL: webUrl,
+    });
+    started.push(() => web.stop());
+    const songs = options.songs ?? 0;
+    if (songs > 0) await seedDemoCatalogue(t.deps, { perArtist: Math.ceil(songs / 4), seconds: 30 });
+    const browser = await browserStarting;
+    return stackOf({ t, edgeUrl, party, webUrl, browser, web, stopAll: undo });
+  } catch (error) {
+    await undo();
+    throw error;
+  }
+}
+
+function stackOf({
+  t,
+  edgeUrl,
+  party,
+  webUrl,
+  browser,
+  web,
+  stopAll,
+}: {
+  t: TestApp;
+  edgeUrl: string;
+  party: { url: string };
+  webUrl: string;
+  browser: Browser;
+  web: Awaited<ReturnType<typeof startWeb>>;
+  stopAll: () => Promise<void>;
+}) {
   const people: Person[] = [];
 
   return {
@@ -202,16 +242,11 @@ export async function startStack(options: StartOptions = {}) {
     },
     async stop() {
       for (const p of people) await p.context.close().catch(() => undefined);
-      await browser.close().catch(() => undefined);
-      await web.stop();
-      await party.stop();
-      edgeServer.close();
-      await t.close();
-      await rm(persistDir, { recursive: true, force: true });
+      await stopAll();
     },
   };
 }
-export type Stack = Awaited<ReturnType<typeof startStack>>;
+export type Stack = ReturnType<typeof stackOf>;
 
 let counter = 0;
 /** A fresh address for a test person. */
