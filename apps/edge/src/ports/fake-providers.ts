@@ -16,6 +16,7 @@ export const FAKE_CREDENTIALS = {
   soundcloudMobile: { id: "soundcloud-mobile", secret: "soundcloud-mobile-secret" },
   cometchat: { appId: "app123", apiKey: "rest-key" },
   appleDeveloperToken: "apple-dev-token",
+  youtubeApiKey: "youtube-api-key",
   // Agora's own sample credentials (32 hexadecimal characters each).
   agora: { appId: "970CA35de60c44645bbae8a215061b33", certificate: "5CFd2fd1755d40ecb72977518be15d3b" },
 } as const;
@@ -64,6 +65,9 @@ export async function startFakeProviders() {
   /** Catalogue tracks the fake Web API and Apple Music catalogue answer, by id (their JSON as the providers send it). */
   const spotifyTracks = new Map<string, Record<string, unknown>>();
   const appleSongs = new Map<string, Record<string, unknown>>();
+  /** YouTube videos (id -> the video resource) and SoundCloud tracks (permalink path -> the track resource). */
+  const youtubeVideos = new Map<string, Record<string, unknown>>();
+  const soundcloudTracks = new Map<string, Record<string, unknown>>();
   const chat = {
     users: new Map<string, { uid: string; name: string; avatar?: string }>(),
     groups: new Map<string, { guid: string; name: string; type: string; owner?: string }>(),
@@ -318,6 +322,28 @@ export async function startFakeProviders() {
             }
           }
           break;
+        case "youtube-api":
+          if (path === "/videos") {
+            if (url.searchParams.get("key") !== FAKE_CREDENTIALS.youtubeApiKey)
+              return send(res, 400, { error: { code: 400, errors: [{ reason: "keyInvalid" }] } });
+            const video = youtubeVideos.get(url.searchParams.get("id") ?? "");
+            return send(res, 200, { kind: "youtube#videoListResponse", items: video ? [video] : [] });
+          }
+          break;
+        case "soundcloud-api": {
+          if (!oauth.soundcloud.accessTokens.has(/^OAuth (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? ""))
+            return send(res, 401, { code: 401, message: "Unauthorized" });
+          const byId = /^\/tracks\/(\d+)$/.exec(path)?.[1];
+          const resolved =
+            path === "/resolve" ? new URL(url.searchParams.get("url") ?? "", "https://x").pathname : null;
+          const track = byId
+            ? [...soundcloudTracks.values()].find((t) => String(t.id) === byId)
+            : resolved
+              ? soundcloudTracks.get(resolved.replace(/^\//, ""))
+              : undefined;
+          if (!track) return send(res, 404, { code: 404, message: "404 - Not Found" });
+          return send(res, 200, { kind: "track", ...track });
+        }
         case "cometchat":
           return cometchat(method, path, req, res, json);
       }
@@ -342,6 +368,9 @@ export async function startFakeProviders() {
     soundcloudMobileClientId: FAKE_CREDENTIALS.soundcloudMobile.id,
     soundcloudMobileClientSecret: FAKE_CREDENTIALS.soundcloudMobile.secret,
     soundcloudAuthUrl: `${base}/soundcloud`,
+    soundcloudApiUrl: `${base}/soundcloud-api`,
+    youtubeApiKey: FAKE_CREDENTIALS.youtubeApiKey,
+    youtubeApiUrl: `${base}/youtube-api`,
     agoraAppId: FAKE_CREDENTIALS.agora.appId,
     agoraAppCertificate: FAKE_CREDENTIALS.agora.certificate,
     cometchatAppId: FAKE_CREDENTIALS.cometchat.appId,
@@ -373,6 +402,8 @@ export async function startFakeProviders() {
     appleUserTokens,
     spotifyTracks,
     appleSongs,
+    youtubeVideos,
+    soundcloudTracks,
     chat,
     control,
     /** A Discord user who will consent: the code Booth receives for them. */

@@ -23,6 +23,12 @@ export interface IntegrationsConfig {
   soundcloudMobileClientId?: string | undefined;
   soundcloudMobileClientSecret?: string | undefined;
   soundcloudAuthUrl?: string | undefined;
+  /** SoundCloud's API, where tracks are resolved (default https://api.soundcloud.com). */
+  soundcloudApiUrl?: string | undefined;
+  /** A YouTube Data API key: looks up YouTube videos the catalogue lacks. */
+  youtubeApiKey?: string | undefined;
+  /** The YouTube Data API (default https://www.googleapis.com/youtube/v3). */
+  youtubeApiUrl?: string | undefined;
   agoraAppId?: string | undefined;
   agoraAppCertificate?: string | undefined;
   cometchatAppId?: string | undefined;
@@ -39,6 +45,8 @@ export const PROVIDER_URLS = {
   spotifyAccounts: "https://accounts.spotify.com",
   youtubeOAuth: "https://oauth2.googleapis.com",
   soundcloudAuth: "https://secure.soundcloud.com",
+  soundcloudApi: "https://api.soundcloud.com",
+  youtubeApi: "https://www.googleapis.com/youtube/v3",
 } as const;
 
 export const DEFAULT_GHOST_UID = "booth-ghost";
@@ -62,6 +70,9 @@ export function integrationsFromEnv(env: Env): IntegrationsConfig {
     soundcloudMobileClientId: env.SOUNDCLOUD_MOBILE_CLIENT_ID,
     soundcloudMobileClientSecret: env.SOUNDCLOUD_MOBILE_CLIENT_SECRET,
     soundcloudAuthUrl: env.SOUNDCLOUD_AUTH_URL,
+    soundcloudApiUrl: env.SOUNDCLOUD_API_URL,
+    youtubeApiKey: env.YOUTUBE_API_KEY,
+    youtubeApiUrl: env.YOUTUBE_API_URL,
     agoraAppId: env.AGORA_APP_ID,
     agoraAppCertificate: env.AGORA_APP_CERTIFICATE,
     cometchatAppId: env.COMETCHAT_APP_ID,

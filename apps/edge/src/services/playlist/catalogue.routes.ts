@@ -13,6 +13,7 @@ import {
   fetchProviderTrack,
   LOOKUP_SETTINGS,
   lookupConfigured,
+  PROVIDER_NAMES,
 } from "./provider-lookup.ts";
 
 export const SEARCH_PAGE = 20;
@@ -210,13 +211,7 @@ catalogueRoutes.openapi(
 
 // ---- song data
 
-/** Providers Booth does not ask (yet): the setting a lookup there would need. */
-const OTHER_SETTINGS: Partial<Record<Provider, string>> = {
-  youtube: "YOUTUBE_API_KEY",
-  soundcloud: "SOUNDCLOUD_CLIENT_ID",
-};
-const settingOf = (provider: Provider) =>
-  canLookUp(provider) ? LOOKUP_SETTINGS[provider] : (OTHER_SETTINGS[provider] ?? null);
+const settingOf = (provider: Provider) => (canLookUp(provider) ? LOOKUP_SETTINGS[provider] : null);
 const SongDataSchema = z
   .object({ provider: z.string(), providerSongId: z.string(), song: SongSchema })
   .openapi("SongData");
@@ -233,22 +228,15 @@ async function byProviderId(deps: AppDeps, provider: Provider, id: string) {
   const known = await find(sql`${schema.songs.musicProviders} ->> ${provider} = ${id}`);
   if (known) return known;
   if (provider === "uploadService") throw notFound("Song not found.");
-  if (!canLookUp(provider)) {
-    const setting = OTHER_SETTINGS[provider];
-    throw new HttpError(
-      503,
-      setting
-        ? `This song is not in our catalog, and ${provider} lookups are not configured: set ${setting}.`
-        : `This song is not in our catalog, and ${provider} lookups are not supported.`,
-    );
-  }
+  if (!canLookUp(provider))
+    throw notFound(`This song is not in our catalog, and Booth does not look up ${provider} tracks.`);
   if (!lookupConfigured(deps, provider))
     throw new HttpError(
       503,
       `This song is not in our catalog, and ${provider} lookups are not configured: set ${LOOKUP_SETTINGS[provider]}.`,
     );
   const track = await fetchProviderTrack(deps, provider, id);
-  if (!track) throw notFound(`${provider === "spotify" ? "Spotify" : "Apple Music"} has no track with this id.`);
+  if (!track) throw notFound(`${PROVIDER_NAMES[provider]} has no track with this id.`);
   const songId = await catalogueProviderTrack(deps, provider, id, track);
   const added = await find(eq(schema.songs.id, songId));
   if (!added) throw notFound("Song not found.");

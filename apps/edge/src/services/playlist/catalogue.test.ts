@@ -129,6 +129,11 @@ describe("song data", () => {
     expect(unknown.body.message).toBe(
       "This song is not in our catalog, and spotify lookups are not configured: set SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET.",
     );
+    const youtube = await t.request("GET", `${L}/song-data/dQw4w9WgXcQ/youtube`);
+    expect(youtube.status).toBe(503);
+    expect(youtube.body.message).toBe(
+      "This song is not in our catalog, and youtube lookups are not configured: set YOUTUBE_API_KEY.",
+    );
     expect((await t.request("GET", `${L}/song-data/${encodeURIComponent("https://example.com/x")}`)).status).toBe(400);
     expect((await t.request("GET", `${L}/song-data/123/myspace`)).status).toBe(400);
     const providers = await t.request("GET", `${L}/song-data/providers`);

@@ -108,6 +108,60 @@ describe("song data from the providers", () => {
     expect(await songsNamed("Harbour Lights")).toHaveLength(1);
   });
 
+  it("looks up YouTube videos with the API key, and SoundCloud tracks by their link's path with Booth's app token", async () => {
+    fake.youtubeVideos.set("dQw4w9WgXcQ", {
+      id: "dQw4w9WgXcQ",
+      snippet: {
+        title: "Slow Motion",
+        channelTitle: "Neon Tide - Topic",
+        publishedAt: "2021-03-04T10:00:00Z",
+        thumbnails: { high: { url: "https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg" } },
+      },
+      contentDetails: { duration: "PT1H2M3S", contentRating: {} },
+    });
+    const video = await t.request("GET", link("https://www.youtube.com/watch?v=dQw4w9WgXcQ"));
+    expect(video.status).toBe(200);
+    expect(video.body.song).toMatchObject({
+      trackName: "Slow Motion",
+      artistName: "Neon Tide",
+      duration: 3723,
+      explicit: false,
+      releaseYear: 2021,
+      musicProviders: { youtube: "dQw4w9WgXcQ" },
+      links: { youtube: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" },
+      thumbnails: { youtube: "https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg" },
+    });
+
+    fake.soundcloudTracks.set("neon-tide/undertow", {
+      id: 123456,
+      title: "Undertow",
+      duration: 245_000,
+      user: { username: "neontide" },
+      publisher_metadata: { artist: "Neon Tide", isrc: "USX9P2400003", explicit: false },
+      release_year: 2023,
+      artwork_url: "https://i1.sndcdn.com/artworks-abc-large.jpg",
+      permalink_url: "https://soundcloud.com/neon-tide/undertow",
+    });
+    const before = fake.requests.length;
+    const track = await t.request("GET", link("https://soundcloud.com/neon-tide/undertow"));
+    expect(track.status).toBe(200);
+    expect(track.body.song).toMatchObject({
+      trackName: "Undertow",
+      artistName: "Neon Tide",
+      duration: 245,
+      isrc: "USX9P2400003",
+      musicProviders: { soundcloud: "neon-tide/undertow" },
+      thumbnails: { soundcloud: "https://i1.sndcdn.com/artworks-abc-t500x500.jpg" },
+    });
+    const token = fake.requests.slice(before).find((r) => r.path === "/soundcloud/oauth/token");
+    expect(token?.form.grant_type).toBe("client_credentials");
+    // By the numeric id too: the catalogue has it by path, so SoundCloud is asked and the same song answers.
+    const byId = await t.request("GET", `${L}/song-data/123456/soundcloud`);
+    expect(byId.status).toBe(200);
+    expect(byId.body.song.songId).toBe(track.body.song.songId);
+    expect(await songsNamed("Undertow")).toHaveLength(1);
+  });
+
   it("answers 404 for a track the provider does not have, 502 when it fails, and adds nothing", async () => {
     const count = async () => (await t.db.select({ n: sql<number>`count(*)::int` }).from(schema.songs))[0]?.n;
     const songs = await count();
@@ -117,6 +171,13 @@ describe("song data from the providers", () => {
     const apple = await t.request("GET", `${L}/song-data/999/apple`);
     expect(apple.status).toBe(404);
     expect(apple.body.message).toBe("Apple Music has no track with this id.");
+    expect((await t.request("GET", link("https://youtu.be/AAAAAAAAAAA"))).body.message).toBe(
+      "YouTube has no track with this id.",
+    );
+    expect((await t.request("GET", link("https://soundcloud.com/nobody/nothing"))).status).toBe(404);
+    const deezer = await t.request("GET", link("https://www.deezer.com/track/3135556"));
+    expect(deezer.status).toBe(404);
+    expect(deezer.body.message).toBe("This song is not in our catalog, and Booth does not look up deezer tracks.");
     fake.control.failWith = 500;
     try {
       const down = await t.request("GET", `${L}/song-data/1111111111111111111111/spotify`);
@@ -153,6 +214,8 @@ describe("song data from the providers", () => {
       setting: "SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET",
     });
     expect(of("apple")).toMatchObject({ configured: true });
-    expect(of("youtube")).toMatchObject({ configured: false, setting: "YOUTUBE_API_KEY" });
+    expect(of("youtube")).toMatchObject({ configured: true, setting: "YOUTUBE_API_KEY" });
+    expect(of("soundcloud")).toMatchObject({ configured: true });
+    expect(of("deezer")).toEqual({ provider: "deezer", configured: false, setting: null });
   });
 });

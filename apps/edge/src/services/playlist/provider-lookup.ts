@@ -3,32 +3,48 @@ import { and, eq, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { AppDeps } from "../../deps.ts";
 import { HttpError } from "../../lib/errors.ts";
-import { PROVIDER_URLS, requireSettings, trimSlash } from "../../ports/integrations.ts";
-import { requestToken } from "../../ports/oauth.ts";
+import { type IntegrationsConfig, PROVIDER_URLS, requireSettings, trimSlash } from "../../ports/integrations.ts";
+import { type OAuthClient, requestToken } from "../../ports/oauth.ts";
 import { shortId } from "./crates.ts";
 import type { Provider } from "./provider-links.ts";
 
 /**
- * Song data for a track the catalogue lacks, asked of the provider that has it: Spotify's Web API (with Booth's own
- * app token, the client-credentials grant) and Apple Music's catalogue API (with the server's developer token). A
- * track found there joins the catalogue (merged into a song with the same ISRC, if one exists), so the next lookup,
- * a crate or an import finds it without asking again.
+ * Song data for a track the catalogue lacks, asked of the provider that has it: Spotify's Web API and SoundCloud's
+ * API (with Booth's own app token, the client-credentials grant), Apple Music's catalogue API (the server's developer
+ * token) and the YouTube Data API (an API key). A track found there joins the catalogue (merged into a song with the
+ * same ISRC, if one exists), so the next lookup, a crate or an import finds it without asking again.
  */
 
 /** The providers Booth can ask, and the settings each needs. */
 export const LOOKUP_SETTINGS = {
   spotify: "SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET",
   apple: "APPLE_MUSIC_DEVELOPER_TOKEN",
+  youtube: "YOUTUBE_API_KEY",
+  soundcloud: "SOUNDCLOUD_CLIENT_ID and SOUNDCLOUD_CLIENT_SECRET",
 } as const satisfies Partial<Record<Provider, string>>;
 export type LookupProvider = keyof typeof LOOKUP_SETTINGS;
 export const canLookUp = (provider: Provider): provider is LookupProvider => provider in LOOKUP_SETTINGS;
+/** The providers' names as people know them, for messages. */
+export const PROVIDER_NAMES: Record<LookupProvider, string> = {
+  spotify: "Spotify",
+  apple: "Apple Music",
+  youtube: "YouTube",
+  soundcloud: "SoundCloud",
+};
 
 /** Whether a provider's lookups have what they need. */
 export function lookupConfigured(deps: AppDeps, provider: LookupProvider) {
   const i = deps.config.integrations ?? {};
-  return provider === "spotify"
-    ? Boolean(i.spotifyClientId && i.spotifyClientSecret)
-    : Boolean(deps.config.providers.appleMusicDeveloperToken);
+  switch (provider) {
+    case "spotify":
+      return Boolean(i.spotifyClientId && i.spotifyClientSecret);
+    case "apple":
+      return Boolean(deps.config.providers.appleMusicDeveloperToken);
+    case "youtube":
+      return Boolean(i.youtubeApiKey);
+    case "soundcloud":
+      return Boolean(i.soundcloudClientId && i.soundcloudClientSecret);
+  }
 }
 
 /** What a provider says of a track, in the catalogue's terms. */
@@ -50,10 +66,10 @@ const TIMEOUT_MS = 15_000;
 /** Apple Music's catalogue is per storefront; links carry no storefront we keep, so the US one. */
 const APPLE_STOREFRONT = "us";
 
-async function call(provider: string, url: string, token: string) {
+async function call(provider: string, url: string, authorization?: string) {
   try {
     return await fetch(url, {
-      headers: { authorization: `Bearer ${token}`, accept: "application/json" },
+      headers: { ...(authorization ? { authorization } : {}), accept: "application/json" },
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch {
@@ -82,43 +98,59 @@ const year = (date: unknown) => {
   return Number.isFinite(y) && y > 0 ? y : null;
 };
 
-const SPOTIFY_TOKEN_KEY = "provider-lookup:spotify-app-token";
-
-/** Booth's own Spotify token (client credentials), kept in the cache until shortly before it expires. */
-async function spotifyAppToken(deps: AppDeps, fresh = false) {
-  const i = deps.config.integrations ?? {};
+function spotifyClient(i: IntegrationsConfig): OAuthClient {
   const settings = requireSettings("Spotify lookups", {
     SPOTIFY_CLIENT_ID: i.spotifyClientId,
     SPOTIFY_CLIENT_SECRET: i.spotifyClientSecret,
   });
+  return {
+    provider: "Spotify",
+    tokenUrl: `${trimSlash(i.spotifyAccountsUrl || PROVIDER_URLS.spotifyAccounts)}/api/token`,
+    clientId: settings.SPOTIFY_CLIENT_ID,
+    clientSecret: settings.SPOTIFY_CLIENT_SECRET,
+  };
+}
+
+function soundcloudClient(i: IntegrationsConfig): OAuthClient {
+  const settings = requireSettings("SoundCloud lookups", {
+    SOUNDCLOUD_CLIENT_ID: i.soundcloudClientId,
+    SOUNDCLOUD_CLIENT_SECRET: i.soundcloudClientSecret,
+  });
+  return {
+    provider: "SoundCloud",
+    tokenUrl: `${trimSlash(i.soundcloudAuthUrl || PROVIDER_URLS.soundcloudAuth)}/oauth/token`,
+    clientId: settings.SOUNDCLOUD_CLIENT_ID,
+    clientSecret: settings.SOUNDCLOUD_CLIENT_SECRET,
+  };
+}
+
+/** Booth's own token at a provider (client credentials), kept in the cache until shortly before it expires. */
+async function appToken(deps: AppDeps, provider: "spotify" | "soundcloud", fresh: boolean): Promise<string> {
+  const i = deps.config.integrations ?? {};
+  const client = provider === "spotify" ? spotifyClient(i) : soundcloudClient(i);
+  const key = `provider-lookup:${provider}-app-token`;
   if (!fresh) {
-    const kept = await deps.cache.get(SPOTIFY_TOKEN_KEY);
+    const kept = await deps.cache.get(key);
     if (kept) return kept;
   }
-  const token = await requestToken(
-    {
-      provider: "Spotify",
-      tokenUrl: `${trimSlash(i.spotifyAccountsUrl ?? PROVIDER_URLS.spotifyAccounts)}/api/token`,
-      clientId: settings.SPOTIFY_CLIENT_ID,
-      clientSecret: settings.SPOTIFY_CLIENT_SECRET,
-    },
-    { grant_type: "client_credentials" },
-    "app credentials",
-  );
-  const ttl = Math.max(60, (token.expiresIn ?? 3600) - 60);
-  await deps.cache.set(SPOTIFY_TOKEN_KEY, token.accessToken, ttl);
+  const token = await requestToken(client, { grant_type: "client_credentials" }, "app credentials");
+  await deps.cache.set(key, token.accessToken, Math.max(60, (token.expiresIn ?? 3600) - 60));
   return token.accessToken;
+}
+
+/** A call with Booth's app token; a token refused (expired early, revoked) is replaced once. */
+async function withAppToken(deps: AppDeps, provider: "spotify" | "soundcloud", url: string) {
+  const scheme = provider === "soundcloud" ? "OAuth" : "Bearer";
+  const name = PROVIDER_NAMES[provider];
+  const res = await call(name, url, `${scheme} ${await appToken(deps, provider, false)}`);
+  if (res.status !== 401) return res;
+  await res.body?.cancel();
+  return call(name, url, `${scheme} ${await appToken(deps, provider, true)}`);
 }
 
 async function spotifyTrack(deps: AppDeps, id: string): Promise<ProviderTrack | null> {
   const url = `${trimSlash(deps.config.providers.spotifyApiUrl)}/v1/tracks/${encodeURIComponent(id)}`;
-  let res = await call("Spotify", url, await spotifyAppToken(deps));
-  if (res.status === 401) {
-    // The kept token expired early or was revoked: one more try with a new one.
-    await res.body?.cancel();
-    res = await call("Spotify", url, await spotifyAppToken(deps, true));
-  }
-  const json = await trackJson("Spotify", res);
+  const json = await trackJson("Spotify", await withAppToken(deps, "spotify", url));
   if (!json) return null;
   const name = str(json.name);
   if (!name) throw new HttpError(502, "Spotify answered a track without a name.");
@@ -150,7 +182,7 @@ async function appleSong(deps: AppDeps, id: string): Promise<ProviderTrack | nul
     APPLE_MUSIC_DEVELOPER_TOKEN: deps.config.providers.appleMusicDeveloperToken,
   });
   const url = `${trimSlash(deps.config.providers.appleMusicApiUrl)}/v1/catalog/${APPLE_STOREFRONT}/songs/${encodeURIComponent(id)}`;
-  const json = await trackJson("Apple Music", await call("Apple Music", url, token));
+  const json = await trackJson("Apple Music", await call("Apple Music", url, `Bearer ${token}`));
   const data = Array.isArray(json?.data) ? (json.data as Record<string, unknown>[]) : [];
   const attributes = data[0]?.attributes as Record<string, unknown> | undefined;
   if (!json || !attributes) return null;
@@ -173,9 +205,89 @@ async function appleSong(deps: AppDeps, id: string): Promise<ProviderTrack | nul
   };
 }
 
+/** ISO 8601 durations as YouTube gives them (PT1H2M3S) in seconds. */
+export function isoSeconds(duration: unknown) {
+  const m = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/.exec(String(duration ?? ""));
+  if (!m) return 0;
+  const [, d = "0", h = "0", min = "0", sec = "0"] = m;
+  return ((Number(d) * 24 + Number(h)) * 60 + Number(min)) * 60 + Number(sec);
+}
+
+async function youtubeVideo(deps: AppDeps, id: string): Promise<ProviderTrack | null> {
+  const i = deps.config.integrations ?? {};
+  const { YOUTUBE_API_KEY: key } = requireSettings("YouTube lookups", { YOUTUBE_API_KEY: i.youtubeApiKey });
+  const query = new URLSearchParams({ part: "snippet,contentDetails", id, key });
+  const res = await call("YouTube", `${trimSlash(i.youtubeApiUrl || PROVIDER_URLS.youtubeApi)}/videos?${query}`);
+  // Google answers 400 (keyInvalid) or 403 (quota, API not enabled) about the key, never about the video.
+  if (res.status === 400 || res.status === 403) {
+    await res.body?.cancel();
+    throw new HttpError(502, "YouTube refused Booth's credentials.");
+  }
+  const json = await trackJson("YouTube", res);
+  const items = Array.isArray(json?.items) ? (json.items as Record<string, unknown>[]) : [];
+  const video = items[0];
+  if (!video) return null;
+  const snippet = (video.snippet ?? {}) as Record<string, unknown>;
+  const details = (video.contentDetails ?? {}) as Record<string, unknown>;
+  const rating = (details.contentRating ?? {}) as Record<string, unknown>;
+  const thumbnails = (snippet.thumbnails ?? {}) as Record<string, { url?: unknown } | undefined>;
+  const name = str(snippet.title);
+  if (!name) throw new HttpError(502, "YouTube answered a video without a title.");
+  return {
+    trackName: name,
+    // Music videos' channels are "Artist - Topic" or "ArtistVEVO".
+    artistName: (str(snippet.channelTitle) ?? "Unknown artist").replace(/ - Topic$|VEVO$/, "") || "Unknown artist",
+    album: null,
+    duration: isoSeconds(details.duration),
+    explicit: rating.ytRating === "ytAgeRestricted",
+    isrc: null,
+    releaseYear: year(snippet.publishedAt),
+    thumbnail: str(thumbnails.high?.url) ?? str(thumbnails.medium?.url) ?? str(thumbnails.default?.url),
+    link: `https://www.youtube.com/watch?v=${id}`,
+    preview: null,
+  };
+}
+
+async function soundcloudTrack(deps: AppDeps, id: string): Promise<ProviderTrack | null> {
+  const i = deps.config.integrations ?? {};
+  const api = trimSlash(i.soundcloudApiUrl || PROVIDER_URLS.soundcloudApi);
+  // Links name a track by its path (artist/track), resolved to the track; numeric ids are asked directly.
+  const url = /^\d+$/.test(id)
+    ? `${api}/tracks/${id}`
+    : `${api}/resolve?${new URLSearchParams({ url: `https://soundcloud.com/${id}` })}`;
+  const json = await trackJson("SoundCloud", await withAppToken(deps, "soundcloud", url));
+  if (!json || (json.kind !== undefined && json.kind !== "track")) return null;
+  const name = str(json.title);
+  if (!name) throw new HttpError(502, "SoundCloud answered a track without a title.");
+  const user = (json.user ?? {}) as Record<string, unknown>;
+  const publisher = (json.publisher_metadata ?? {}) as Record<string, unknown>;
+  return {
+    trackName: name,
+    artistName: str(publisher.artist) ?? str(user.username) ?? "Unknown artist",
+    album: str(publisher.album_title),
+    duration: Math.round(Number(json.duration ?? 0) / 1000) || 0,
+    explicit: publisher.explicit === true,
+    isrc: str(publisher.isrc),
+    releaseYear: typeof json.release_year === "number" ? json.release_year : year(json.created_at),
+    // Artwork comes "-large" (100 px); "-t500x500" is the same picture, larger.
+    thumbnail: str(json.artwork_url)?.replace("-large.", "-t500x500.") ?? null,
+    link: str(json.permalink_url) ?? `https://soundcloud.com/${id}`,
+    preview: null,
+  };
+}
+
 /** Asks the provider for a track; null when it has none by that id. */
 export function fetchProviderTrack(deps: AppDeps, provider: LookupProvider, id: string) {
-  return provider === "spotify" ? spotifyTrack(deps, id) : appleSong(deps, id);
+  switch (provider) {
+    case "spotify":
+      return spotifyTrack(deps, id);
+    case "apple":
+      return appleSong(deps, id);
+    case "youtube":
+      return youtubeVideo(deps, id);
+    case "soundcloud":
+      return soundcloudTrack(deps, id);
+  }
 }
 
 /**
