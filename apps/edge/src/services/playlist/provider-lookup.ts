@@ -133,9 +133,25 @@ async function appToken(deps: AppDeps, provider: "spotify" | "soundcloud", fresh
     const kept = await deps.cache.get(key);
     if (kept) return kept;
   }
-  const token = await requestToken(client, { grant_type: "client_credentials" }, "app credentials");
-  await deps.cache.set(key, token.accessToken, Math.max(60, (token.expiresIn ?? 3600) - 60));
-  return token.accessToken;
+  // Lookups that find no token at the same moment share one request for it.
+  const pending = tokenRequests(deps);
+  const asked = pending.get(key);
+  if (asked) return asked;
+  const request = (async () => {
+    const token = await requestToken(client, { grant_type: "client_credentials" }, "app credentials");
+    await deps.cache.set(key, token.accessToken, Math.max(60, (token.expiresIn ?? 3600) - 60));
+    return token.accessToken;
+  })().finally(() => pending.delete(key));
+  pending.set(key, request);
+  return request;
+}
+
+/** The app-token requests under way, per app (its deps). */
+const tokenRequestsByApp = new WeakMap<AppDeps, Map<string, Promise<string>>>();
+function tokenRequests(deps: AppDeps) {
+  const pending = tokenRequestsByApp.get(deps) ?? new Map<string, Promise<string>>();
+  tokenRequestsByApp.set(deps, pending);
+  return pending;
 }
 
 /** A call with Booth's app token; a token refused (expired early, revoked) is replaced once. */
