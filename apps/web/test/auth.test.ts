@@ -72,6 +72,7 @@ describe("signing in", { timeout: 120_000 }, () => {
     await expectText(page, "[data-testid=viewer]", /Bo/);
     // The link works once.
     await page.click("text=Log out");
+    await expectText(page, "header a[href='/login']", "Log in");
     await page.goto(link.pathname + link.search);
     await page.click("button[type=submit]");
     await expectText(page, "[data-testid=form-error]", "This sign-in link is invalid or has expired.");

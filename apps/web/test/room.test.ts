@@ -173,8 +173,13 @@ describe("a room for two", { timeout: 240_000 }, () => {
     }, 15_000);
     await shot(owner.page, "room-moderation", { fullPage: true });
 
-    // Favourites: the star in the room header, then the favourites tab lists the room.
+    // Favourites: the star in the room header, then the favourites tab lists the room. (The star shows at once; the
+    // test leaves the page only once the edge has answered, as leaving earlier may cancel the request.)
+    const saved = member.page.waitForResponse(
+      (r) => r.request().method() === "POST" && /\/rooms\/moderated-lounge\.data/.test(r.url()),
+    );
     await member.page.click("button:has-text('Favourite')");
+    await saved;
     await expectText(
       member.page,
       "header button:has-text('Favourited'), main button:has-text('Favourited')",

@@ -1,4 +1,5 @@
 import { HttpError } from "../lib/errors.ts";
+import type { OAuthClient } from "./oauth.ts";
 
 /**
  * Credentials and base URLs of the third-party services the user and room services talk to (Discord, Spotify
@@ -102,3 +103,37 @@ export function requireSettings<K extends string>(
 }
 
 export const trimSlash = (url: string) => url.replace(/\/+$/, "");
+
+/** Booth's OAuth client at Spotify's accounts service (a 503 naming the settings when they are missing). */
+export function spotifyOAuthClient(i: IntegrationsConfig): OAuthClient {
+  const s = requireSettings("Spotify", {
+    SPOTIFY_CLIENT_ID: i.spotifyClientId,
+    SPOTIFY_CLIENT_SECRET: i.spotifyClientSecret,
+  });
+  return {
+    provider: "Spotify",
+    tokenUrl: `${trimSlash(i.spotifyAccountsUrl || PROVIDER_URLS.spotifyAccounts)}/api/token`,
+    clientId: s.SPOTIFY_CLIENT_ID,
+    clientSecret: s.SPOTIFY_CLIENT_SECRET,
+  };
+}
+
+/** Booth's OAuth client at SoundCloud: the web app's, or the mobile apps' (`mobile`). */
+export function soundcloudOAuthClient(i: IntegrationsConfig, mobile = false): OAuthClient {
+  const s = mobile
+    ? requireSettings("SoundCloud for mobile", {
+        SOUNDCLOUD_MOBILE_CLIENT_ID: i.soundcloudMobileClientId,
+        SOUNDCLOUD_MOBILE_CLIENT_SECRET: i.soundcloudMobileClientSecret,
+      })
+    : requireSettings("SoundCloud", {
+        SOUNDCLOUD_CLIENT_ID: i.soundcloudClientId,
+        SOUNDCLOUD_CLIENT_SECRET: i.soundcloudClientSecret,
+      });
+  const [clientId, clientSecret] = Object.values(s) as [string, string];
+  return {
+    provider: "SoundCloud",
+    tokenUrl: `${trimSlash(i.soundcloudAuthUrl || PROVIDER_URLS.soundcloudAuth)}/oauth/token`,
+    clientId,
+    clientSecret,
+  };
+}

@@ -3,8 +3,14 @@ import { and, eq, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { AppDeps } from "../../deps.ts";
 import { HttpError } from "../../lib/errors.ts";
-import { type IntegrationsConfig, PROVIDER_URLS, requireSettings, trimSlash } from "../../ports/integrations.ts";
-import { type OAuthClient, requestToken } from "../../ports/oauth.ts";
+import {
+  PROVIDER_URLS,
+  requireSettings,
+  soundcloudOAuthClient,
+  spotifyOAuthClient,
+  trimSlash,
+} from "../../ports/integrations.ts";
+import { requestToken } from "../../ports/oauth.ts";
 import { shortId } from "./crates.ts";
 import type { Provider } from "./provider-links.ts";
 
@@ -98,36 +104,10 @@ const year = (date: unknown) => {
   return Number.isFinite(y) && y > 0 ? y : null;
 };
 
-function spotifyClient(i: IntegrationsConfig): OAuthClient {
-  const settings = requireSettings("Spotify lookups", {
-    SPOTIFY_CLIENT_ID: i.spotifyClientId,
-    SPOTIFY_CLIENT_SECRET: i.spotifyClientSecret,
-  });
-  return {
-    provider: "Spotify",
-    tokenUrl: `${trimSlash(i.spotifyAccountsUrl || PROVIDER_URLS.spotifyAccounts)}/api/token`,
-    clientId: settings.SPOTIFY_CLIENT_ID,
-    clientSecret: settings.SPOTIFY_CLIENT_SECRET,
-  };
-}
-
-function soundcloudClient(i: IntegrationsConfig): OAuthClient {
-  const settings = requireSettings("SoundCloud lookups", {
-    SOUNDCLOUD_CLIENT_ID: i.soundcloudClientId,
-    SOUNDCLOUD_CLIENT_SECRET: i.soundcloudClientSecret,
-  });
-  return {
-    provider: "SoundCloud",
-    tokenUrl: `${trimSlash(i.soundcloudAuthUrl || PROVIDER_URLS.soundcloudAuth)}/oauth/token`,
-    clientId: settings.SOUNDCLOUD_CLIENT_ID,
-    clientSecret: settings.SOUNDCLOUD_CLIENT_SECRET,
-  };
-}
-
 /** Booth's own token at a provider (client credentials), kept in the cache until shortly before it expires. */
 async function appToken(deps: AppDeps, provider: "spotify" | "soundcloud", fresh: boolean): Promise<string> {
   const i = deps.config.integrations ?? {};
-  const client = provider === "spotify" ? spotifyClient(i) : soundcloudClient(i);
+  const client = provider === "spotify" ? spotifyOAuthClient(i) : soundcloudOAuthClient(i);
   const key = `provider-lookup:${provider}-app-token`;
   if (!fresh) {
     const kept = await deps.cache.get(key);

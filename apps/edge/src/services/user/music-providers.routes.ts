@@ -5,7 +5,13 @@ import { clientAddress, rateLimit, requireToken, requireUser } from "../../lib/a
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
-import { PROVIDER_URLS, requireSettings, trimSlash } from "../../ports/integrations.ts";
+import {
+  PROVIDER_URLS,
+  requireSettings,
+  soundcloudOAuthClient,
+  spotifyOAuthClient,
+  trimSlash,
+} from "../../ports/integrations.ts";
 import { type OAuthClient, providerJson, requestToken } from "../../ports/oauth.ts";
 import {
   ProviderTokenSchema,
@@ -26,19 +32,7 @@ export const musicProviderRoutes = createRouter();
 
 const integrations = (c: Context<AppEnv>) => c.var.deps.config.integrations ?? {};
 
-export function spotifyClient(c: Context<AppEnv>): OAuthClient {
-  const i = integrations(c);
-  const s = requireSettings("Spotify", {
-    SPOTIFY_CLIENT_ID: i.spotifyClientId,
-    SPOTIFY_CLIENT_SECRET: i.spotifyClientSecret,
-  });
-  return {
-    provider: "Spotify",
-    tokenUrl: `${trimSlash(i.spotifyAccountsUrl || PROVIDER_URLS.spotifyAccounts)}/api/token`,
-    clientId: s.SPOTIFY_CLIENT_ID,
-    clientSecret: s.SPOTIFY_CLIENT_SECRET,
-  };
-}
+const spotifyClient = (c: Context<AppEnv>) => spotifyOAuthClient(integrations(c));
 
 function youtubeClient(c: Context<AppEnv>): OAuthClient {
   const i = integrations(c);
@@ -54,25 +48,7 @@ function youtubeClient(c: Context<AppEnv>): OAuthClient {
   };
 }
 
-function soundcloudClient(c: Context<AppEnv>, mobile: boolean): OAuthClient {
-  const i = integrations(c);
-  const s = mobile
-    ? requireSettings("SoundCloud for mobile", {
-        SOUNDCLOUD_MOBILE_CLIENT_ID: i.soundcloudMobileClientId,
-        SOUNDCLOUD_MOBILE_CLIENT_SECRET: i.soundcloudMobileClientSecret,
-      })
-    : requireSettings("SoundCloud", {
-        SOUNDCLOUD_CLIENT_ID: i.soundcloudClientId,
-        SOUNDCLOUD_CLIENT_SECRET: i.soundcloudClientSecret,
-      });
-  const [clientId, clientSecret] = Object.values(s) as [string, string];
-  return {
-    provider: "SoundCloud",
-    tokenUrl: `${trimSlash(i.soundcloudAuthUrl || PROVIDER_URLS.soundcloudAuth)}/oauth/token`,
-    clientId,
-    clientSecret,
-  };
-}
+const soundcloudClient = (c: Context<AppEnv>, mobile: boolean) => soundcloudOAuthClient(integrations(c), mobile);
 
 const Code = z.string().trim().min(1).max(2048);
 const RedirectUri = z.url().max(2048).openapi({ example: "https://booth.example/callback/spotify" });
