@@ -61,8 +61,11 @@ describe("profile", { timeout: 180_000 }, () => {
     await expectText(ben.page, "[data-testid=follow]", /Following/);
     await expectText(ben.page, "[data-testid=people] [data-testid=person] strong", "Ben");
 
+    // Shown at once; Ana looks only once the edge has answered.
+    const invited = ben.page.waitForResponse((r) => r.request().method() === "POST" && /\.data/.test(r.url()));
     await ben.page.click("[data-testid=invite]");
     await expectText(ben.page, "[data-testid=invite]", "Invitation sent");
+    await invited;
     await shot(ben.page, "profile");
 
     // Ana sees her follower and accepts the invitation.
