@@ -24,7 +24,8 @@ const TIMEOUT_MS = 15_000;
 /** The OAuth error codes that mean "this code or refresh token is no good" (RFC 6749 section 5.2). */
 const GRANT_ERRORS = new Set(["invalid_grant", "invalid_request", "unsupported_grant_type", "invalid_scope"]);
 
-async function send(provider: string, url: string, init: RequestInit) {
+/** A request to a provider, with a timeout; a provider that cannot be reached is a 502 naming it. */
+export async function providerFetch(provider: string, url: string, init: RequestInit = {}) {
   try {
     return await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch {
@@ -44,7 +45,7 @@ export async function requestToken(
 ): Promise<TokenSet> {
   const body = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined) body.set(k, v);
-  const res = await send(client.provider, client.tokenUrl, {
+  const res = await providerFetch(client.provider, client.tokenUrl, {
     method: "POST",
     headers: {
       authorization: `Basic ${btoa(`${client.clientId}:${client.clientSecret}`)}`,
@@ -85,7 +86,7 @@ export async function providerJson(
   init: RequestInit & { tokenRefused?: string } = {},
 ): Promise<Record<string, unknown>> {
   const { tokenRefused, ...rest } = init;
-  const res = await send(provider, url, rest);
+  const res = await providerFetch(provider, url, rest);
   if (res.status === 401 || res.status === 403)
     throw new HttpError(400, tokenRefused ?? `${provider} refused the access token.`);
   if (res.status === 429) throw new HttpError(503, `${provider} is limiting requests, please try again later.`);

@@ -7,14 +7,7 @@ import { badRequest, HttpError, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, uuidList } from "../../lib/openapi.ts";
 import { SongSchema, songView } from "./crates.ts";
 import { PROVIDERS, type Provider, parseProviderLink } from "./provider-links.ts";
-import {
-  canLookUp,
-  catalogueProviderTrack,
-  fetchProviderTrack,
-  LOOKUP_SETTINGS,
-  lookupConfigured,
-  PROVIDER_NAMES,
-} from "./provider-lookup.ts";
+import { canLookUp, LOOKUP_SETTINGS, lookUpTrack, lookupConfigured, PROVIDER_NAMES } from "./provider-lookup.ts";
 
 export const SEARCH_PAGE = 20;
 export const catalogueRoutes = createRouter();
@@ -217,8 +210,8 @@ const SongDataSchema = z
   .openapi("SongData");
 
 /**
- * A provider track: from the catalogue when it has it, else asked of the provider (Spotify, Apple Music) and added
- * to the catalogue; a 503 naming the setting when that provider's lookups are not configured.
+ * A provider track: from the catalogue when it has it, else asked of the provider (Spotify, Apple Music, YouTube,
+ * SoundCloud) and added to the catalogue; a 503 naming the settings when that provider's lookups are not configured.
  */
 async function byProviderId(deps: AppDeps, provider: Provider, id: string) {
   const find = async (where: SQL) => {
@@ -235,9 +228,8 @@ async function byProviderId(deps: AppDeps, provider: Provider, id: string) {
       503,
       `This song is not in our catalog, and ${provider} lookups are not configured: set ${LOOKUP_SETTINGS[provider]}.`,
     );
-  const track = await fetchProviderTrack(deps, provider, id);
-  if (!track) throw notFound(`${PROVIDER_NAMES[provider]} has no track with this id.`);
-  const songId = await catalogueProviderTrack(deps, provider, id, track);
+  const songId = await lookUpTrack(deps, provider, id);
+  if (!songId) throw notFound(`${PROVIDER_NAMES[provider]} has no track with this id.`);
   const added = await find(eq(schema.songs.id, songId));
   if (!added) throw notFound("Song not found.");
   return added;

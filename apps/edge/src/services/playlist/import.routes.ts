@@ -13,14 +13,7 @@ import {
   resolveCrate,
   SONG_ALREADY_IN_CRATE,
 } from "./crates.ts";
-import type { Provider } from "./provider-links.ts";
-import {
-  canLookUp,
-  catalogueProviderTrack,
-  fetchProviderTrack,
-  type LookupProvider,
-  lookupConfigured,
-} from "./provider-lookup.ts";
+import { canLookUp, lookUpTrack, lookupConfigured } from "./provider-lookup.ts";
 
 export const NO_SUPPORTED_PROVIDER = "Sorry, this song does not have any supported music providers to import from.";
 export const NOT_IN_CATALOG = "Sorry, this song is not in our catalog and can't be imported.";
@@ -46,7 +39,7 @@ const ImportSong = z.object({
 
 /**
  * The catalogue song an imported track is: by id, or by a provider id of a supported provider; else, when a provider
- * Booth can ask (Spotify, Apple Music) is configured, the track as that provider has it, added to the catalogue.
+ * Booth can ask is configured, the track as that provider has it, added to the catalogue.
  */
 async function findForImport(
   deps: AppDeps,
@@ -66,10 +59,10 @@ async function findForImport(
     .limit(1);
   if (row) return { songId: row.id };
   for (const [provider, id] of supported) {
-    if (!canLookUp(provider as Provider) || !lookupConfigured(deps, provider as LookupProvider)) continue;
+    if (!canLookUp(provider) || !lookupConfigured(deps, provider)) continue;
     try {
-      const track = await fetchProviderTrack(deps, provider as LookupProvider, id);
-      if (track) return { songId: await catalogueProviderTrack(deps, provider as LookupProvider, id, track) };
+      const songId = await lookUpTrack(deps, provider, id);
+      if (songId) return { songId };
     } catch (err) {
       // The provider is down or refuses: this track is skipped with the reason, the others still import.
       if (err instanceof HttpError && err.status >= 500) return { error: err.message };

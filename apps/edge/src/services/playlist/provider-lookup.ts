@@ -10,7 +10,7 @@ import {
   spotifyOAuthClient,
   trimSlash,
 } from "../../ports/integrations.ts";
-import { requestToken } from "../../ports/oauth.ts";
+import { providerFetch, requestToken } from "../../ports/oauth.ts";
 import { shortId } from "./crates.ts";
 import type { Provider } from "./provider-links.ts";
 
@@ -29,7 +29,7 @@ export const LOOKUP_SETTINGS = {
   soundcloud: "SOUNDCLOUD_CLIENT_ID and SOUNDCLOUD_CLIENT_SECRET",
 } as const satisfies Partial<Record<Provider, string>>;
 export type LookupProvider = keyof typeof LOOKUP_SETTINGS;
-export const canLookUp = (provider: Provider): provider is LookupProvider => provider in LOOKUP_SETTINGS;
+export const canLookUp = (provider: string): provider is LookupProvider => provider in LOOKUP_SETTINGS;
 /** The providers' names as people know them, for messages. */
 export const PROVIDER_NAMES: Record<LookupProvider, string> = {
   spotify: "Spotify",
@@ -68,20 +68,14 @@ export interface ProviderTrack {
   preview: string | null;
 }
 
-const TIMEOUT_MS = 15_000;
 /** Apple Music's catalogue is per storefront; links carry no storefront we keep, so the US one. */
 const APPLE_STOREFRONT = "us";
 
-async function call(provider: string, url: string, authorization?: string) {
-  try {
-    return await fetch(url, {
-      headers: { ...(authorization ? { authorization } : {}), accept: "application/json" },
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
-  } catch {
-    throw new HttpError(502, `${provider} could not be reached.`);
-  }
-}
+/** A GET of a provider's JSON API, with Booth's credentials when it wants them in a header. */
+const call = (provider: string, url: string, authorization?: string) =>
+  providerFetch(provider, url, {
+    headers: { ...(authorization ? { authorization } : {}), accept: "application/json" },
+  });
 
 /** The track's JSON, or null when the provider has no such track. */
 async function trackJson(provider: string, res: Response): Promise<Record<string, unknown> | null> {
@@ -272,8 +266,17 @@ async function soundcloudTrack(deps: AppDeps, id: string): Promise<ProviderTrack
   };
 }
 
+/**
+ * A track the catalogue lacks, asked of its provider and added to the catalogue: the song's id, or null when the
+ * provider has no track by that id.
+ */
+export async function lookUpTrack(deps: AppDeps, provider: LookupProvider, id: string): Promise<string | null> {
+  const track = await fetchProviderTrack(deps, provider, id);
+  return track ? catalogueProviderTrack(deps, provider, id, track) : null;
+}
+
 /** Asks the provider for a track; null when it has none by that id. */
-export function fetchProviderTrack(deps: AppDeps, provider: LookupProvider, id: string) {
+function fetchProviderTrack(deps: AppDeps, provider: LookupProvider, id: string) {
   switch (provider) {
     case "spotify":
       return spotifyTrack(deps, id);
@@ -291,7 +294,7 @@ export function fetchProviderTrack(deps: AppDeps, provider: LookupProvider, id: 
  * else the one with the same ISRC (which learns the provider id), else a new song (with its artist and album).
  * Concurrent lookups of one track serialise on an advisory lock, so the track joins the catalogue once.
  */
-export async function catalogueProviderTrack(
+async function catalogueProviderTrack(
   deps: AppDeps,
   provider: LookupProvider,
   id: string,
