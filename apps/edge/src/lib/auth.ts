@@ -31,6 +31,11 @@ export const highestRank = (roles: readonly Role[]) => Math.max(0, ...roles.map(
  */
 export const outranks = (callerRoles: readonly Role[], targetRoles: readonly Role[]) =>
   callerRoles.includes("superUser") || highestRank(callerRoles) > highestRank(targetRoles);
+/** Whether an admin may change this account: their own, or one they outrank. */
+export const mayManage = (
+  caller: { uuid: string; roles: readonly Role[] },
+  target: { uuid: string; roles: readonly Role[] },
+) => caller.uuid === target.uuid || outranks(caller.roles, target.roles);
 export const hasAnyRole = (roles: readonly Role[], wanted: readonly Role[]) => roles.some((r) => wanted.includes(r));
 
 /** Reads the bearer token, if any. A bad token is the same as none here; routes that need one refuse with 401. */

@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { createRoute, z } from "@hono/zod-openapi";
 import { eq, sql } from "drizzle-orm";
-import { ADMINS, clientAddress, outranks, rateLimit, requireUser } from "../../lib/auth.ts";
+import { ADMINS, clientAddress, mayManage, rateLimit, requireUser } from "../../lib/auth.ts";
 import { forbidden, HttpError, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent } from "../../lib/openapi.ts";
 import { hashPassword, verifyPassword } from "../../lib/password.ts";
@@ -123,7 +123,7 @@ passwordRoutes.openapi(
     const { db, clock } = c.var.deps;
     const [target] = await db.select().from(schema.users).where(eq(schema.users.uuid, userUuid));
     if (!target) throw notFound("User not found.");
-    if (target.uuid !== admin.uuid && !outranks(admin.roles, target.roles)) throw forbidden();
+    if (!mayManage(admin, target)) throw forbidden();
     await db
       .update(schema.users)
       .set({ ...(await passwordChange(password)), updatedAt: clock.now() })

@@ -2,7 +2,7 @@ import { schema } from "@booth/db";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Context } from "hono";
-import { ADMINS, hasAnyRole, MODERATORS, outranks, type Role, requireService, requireUser } from "../../lib/auth.ts";
+import { ADMINS, hasAnyRole, MODERATORS, mayManage, type Role, requireService, requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, forbidden, HttpError, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, UuidParam } from "../../lib/openapi.ts";
@@ -195,7 +195,7 @@ userProfileRoutes.openapi(
     const { user: admin } = await requireUser(c, { roles: ADMINS });
     const { userUuid, ...patch } = c.req.valid("json");
     const { user: target } = await visibleProfile(c, userUuid);
-    if (target.uuid !== admin.uuid && !outranks(admin.roles, target.roles)) throw forbidden();
+    if (!mayManage(admin, target)) throw forbidden();
     const updated = await updateProfile(c, userUuid, patch);
     return c.json(ownProfile(updated.user, updated.profile), 200);
   },
@@ -288,7 +288,7 @@ async function changeBadges(
   const updated = await db.transaction(async (tx) => {
     const [user] = await tx.select().from(schema.users).where(eq(schema.users.uuid, userUuid)).for("update");
     if (!user) throw notFound("User not found.");
-    if (by && by.uuid !== user.uuid && !outranks(by.roles, user.roles)) throw forbidden();
+    if (by && !mayManage(by, user)) throw forbidden();
     const badges = [...new Set(next(user.badges))] as typeof user.badges;
     const [row] = await tx
       .update(schema.users)
