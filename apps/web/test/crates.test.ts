@@ -7,7 +7,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, expectCount, expectText, type Stack, shot } from "./harness.ts";
+import { changeAnswered, eventually, expectCount, expectText, type Stack, shot } from "./harness.ts";
 import { type SignedUp, signedUp, startStack } from "./harness-b.ts";
 
 let stack: Stack;
@@ -90,8 +90,7 @@ describe("crates", { timeout: 180_000 }, () => {
     // A move shows at once and stays after a reload. (Each change waits for the edge's answer before the next, as
     // a person would: `networkidle` is only the page's first load, and on a loaded machine a reload or the next
     // click could overtake the change.)
-    const saved = () =>
-      page.waitForResponse((r) => r.request().method() === "POST" && /\/crates\/.+\.data/.test(r.url()));
+    const saved = () => changeAnswered(page, /\/crates\/.+\.data/);
     const answered = saved();
     await page.locator("[data-testid=crate-song] >> nth=0 >> [data-testid=move-down]").click();
     expect(await titles(page)).toEqual(["Tide I", "Orbit I", "Dawn I", "Harbor I"]);

@@ -282,6 +282,13 @@ export async function shot(page: Page, name: string, options: { fullPage?: boole
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: options.fullPage ?? false });
 }
 
+/**
+ * The edge's answer to the next change the page posts (a form or fetcher action, `*.data`): a test that saw a change
+ * shown at once waits for it before leaving the page or having someone else look, as leaving may cancel it.
+ */
+export const changeAnswered = (page: Page, url: RegExp = /\.data/) =>
+  page.waitForResponse((r) => r.request().method() === "POST" && url.test(r.url()));
+
 /** Retries `check` until it stops throwing (the last failure is thrown after the timeout). */
 export async function eventually(check: () => unknown | Promise<unknown>, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;

@@ -3,7 +3,7 @@
  * kept), followers and following lists, a friend invitation accepted, unfollowing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectCount, expectText, type Stack, shot } from "./harness.ts";
+import { changeAnswered, expectCount, expectText, type Stack, shot } from "./harness.ts";
 import { asAdmin, type SignedUp, signedUp, startStack } from "./harness-b.ts";
 
 let stack: Stack;
@@ -62,7 +62,7 @@ describe("profile", { timeout: 180_000 }, () => {
     await expectText(ben.page, "[data-testid=people] [data-testid=person] strong", "Ben");
 
     // Shown at once; Ana looks only once the edge has answered.
-    const invited = ben.page.waitForResponse((r) => r.request().method() === "POST" && /\.data/.test(r.url()));
+    const invited = changeAnswered(ben.page);
     await ben.page.click("[data-testid=invite]");
     await expectText(ben.page, "[data-testid=invite]", "Invitation sent");
     await invited;

@@ -8,6 +8,7 @@ import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  changeAnswered,
   emailFor,
   eventually,
   expectCount,
@@ -175,9 +176,7 @@ describe("a room for two", { timeout: 240_000 }, () => {
 
     // Favourites: the star in the room header, then the favourites tab lists the room. (The star shows at once; the
     // test leaves the page only once the edge has answered, as leaving earlier may cancel the request.)
-    const saved = member.page.waitForResponse(
-      (r) => r.request().method() === "POST" && /\/rooms\/moderated-lounge\.data/.test(r.url()),
-    );
+    const saved = changeAnswered(member.page, /\/rooms\/moderated-lounge\.data/);
     await member.page.click("button:has-text('Favourite')");
     await saved;
     await expectText(
