@@ -26,6 +26,7 @@ const edge: Edge = {
   recordPlay: async () => ({ id: crypto.randomUUID() }),
   awardPoints: async () => undefined,
   upcomingQueue: async () => [],
+  song: async () => songFor(1, { duration: 3600 }),
   advanceQueue: async () => [],
   addToLikes: async () => undefined,
   notifyDjFans: async () => undefined,
@@ -98,7 +99,7 @@ async function roomTarget(): Promise<Target> {
         ws.send(JSON.stringify({ action: "joinRoom", params: { roomUuid: ROOM_UUID }, requestId: i }));
       await waitReplies(sockets.length);
       sockets[0]?.send(
-        JSON.stringify({ action: "addDj", params: { song: songFor(1, { duration: 3600 }) }, requestId: "dj" }),
+        JSON.stringify({ action: "addDj", params: { song: { songId: songFor(1).songId } }, requestId: "dj" }),
       );
       await waitReplies(sockets.length + 1);
     },

@@ -17,12 +17,22 @@ if (runnable.length === 0) {
   process.exit(1);
 }
 
+/**
+ * The web's server calls the edge from this machine's loopback address, passing each visitor's address in
+ * X-Forwarded-For: the edge trusts that header from there (TRUST_PROXY), unless TRUST_PROXY is set already.
+ */
+function envFor(name) {
+  if (name !== "edge" || process.env.TRUST_PROXY !== undefined) return process.env;
+  return { ...process.env, TRUST_PROXY: "127.0.0.1, ::1" };
+}
+
 const children = runnable.map((name) => {
   // Each app in a process group of its own: stopping it stops what npm started under it (tsx, workerd) too, however
   // this script is stopped (Ctrl-C in a terminal, or a signal to it alone).
   const child = spawn("npm", ["run", "start", "--silent", "-w", APPS[name]], {
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
+    env: envFor(name),
   });
   const prefix = (stream, out) => {
     let rest = "";

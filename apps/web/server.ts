@@ -12,8 +12,11 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { serve } from "@hono/node-server";
+import { type Http2Bindings, type HttpBindings, serve } from "@hono/node-server";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import { missingProductionSettings } from "./app/lib/env.server.ts";
+import { SECURITY_HEADERS } from "./app/lib/security.server.ts";
+import { asVisitor } from "./app/lib/visitor.server.ts";
 
 const root = dirname(fileURLToPath(import.meta.url));
 const serverBuild = join(root, "build", "server", "index.js");
@@ -80,17 +83,38 @@ async function staticFile(request: Request): Promise<Response | null> {
   });
 }
 
+/** The handler; `peer` is the visitor's socket address, passed on to the edge (app/lib/visitor.server.ts). */
 export async function createWebHandler() {
   const build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
   const remix = createRequestHandler(build, "production");
-  return async (request: Request) => (await staticFile(request)) ?? remix(request);
+  return async (request: Request, peer?: string) =>
+    asVisitor(peer, request.headers.get("x-forwarded-for"), async () =>
+      hardened((await staticFile(request)) ?? (await remix(request))),
+    );
+}
+
+/** Every answer, files and data too, carries the hardening headers; pages add their policy in entry.server. */
+function hardened(response: Response) {
+  // A copy: a response built with Response.redirect() or fetch() has headers that cannot change.
+  const out = new Response(response.body, response);
+  for (const [name, value] of Object.entries(SECURITY_HEADERS))
+    if (!out.headers.has(name)) out.headers.set(name, value);
+  return out;
 }
 
 if (resolve(process.argv[1] ?? "") === fileURLToPath(import.meta.url)) {
+  const missing = missingProductionSettings(process.env);
+  if (missing.length) {
+    console.error(`web: production mode (NODE_ENV or BOOTH_ENV is production) does not start without:
+${missing.map((line) => `  - ${line}`).join("\n")}`);
+    process.exit(1);
+  }
   buildIfStale();
   const port = Number(process.env.WEB_PORT || new URL(process.env.WEB_URL || "http://127.0.0.1:3000").port || 3000);
   const hostname = process.env.WEB_HOST || "127.0.0.1";
-  const fetch = await createWebHandler();
+  const handle = await createWebHandler();
+  const fetch = (request: Request, env: HttpBindings | Http2Bindings) =>
+    handle(request, env.incoming.socket.remoteAddress);
   // overrideGlobalObjects: false keeps Node's own Response, which the SDK (openapi-fetch) checks with instanceof.
   const server = serve({ fetch, port, hostname, overrideGlobalObjects: false }, (info) => {
     console.log(`web: http://${hostname}:${info.port}`);

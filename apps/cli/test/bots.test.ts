@@ -107,7 +107,7 @@ const json = (result: { stdout: string; stderr: string }) => {
 };
 
 describe("bots and a season, through the booth binary", () => {
-  it("two bots take seats, play a rotation, like each other's songs and answer the chat; the season's award goes to both", async () => {
+  it("two bots take seats, play a rotation, like each other's songs (earning nothing) and answer the chat; the season's award goes to the bot a person liked", async () => {
     const admin = await t.createUser({ roles: ["user", "admin"], nickname: "boss" });
     expect((await booth("login", "-e", admin.email, "-p", admin.password)).code).toBe(0);
 
@@ -209,6 +209,8 @@ describe("bots and a season, through the booth binary", () => {
       return playing && playing.endTime - Date.now() > 2000;
     }, "a song with time left");
     const playingDj = client.state?.djs[0]?.uuid;
+    // A person likes this song: the only like of the run that earns season points (bots' votes earn none).
+    await client.voteOnSong({ like: true });
     await client.sendChatMessage({ message: "!song" });
     await until(() => said("Now playing:").length === 2, "both bots say what plays");
     await client.sendChatMessage({ message: "!skip" });
@@ -235,15 +237,17 @@ describe("bots and a season, through the booth binary", () => {
     B.child.kill("SIGINT");
     expect(await B.exited).toBe(0);
 
-    // Both earned points with the other's likes; when the season is over, closing it hands out the crown.
+    // The bots' likes of each other earned nothing; the person's like earned the bot it liked its points. When the
+    // season is over, closing it hands that bot the crown, and only that bot.
     const ranking = json(await booth("seasons", "ranking", "Bot season", "--json"));
-    expect(ranking.data.map((r: { userUuid: string }) => r.userUuid).sort()).toEqual([groove.uuid, echo.uuid].sort());
+    expect(ranking.data.map((r: { userUuid: string }) => r.userUuid)).toEqual([playingDj]);
     await new Promise((r) => setTimeout(r, Math.max(0, seasonEnd - Date.now() + 500)));
     const closed = await booth("seasons", "close", season.id, "--json");
     expect(closed.code, closed.stderr).toBe(0);
-    expect(json(closed)).toEqual({ seasonId: season.id, awarded: 2 });
-    for (const bot of [groove, echo])
-      expect((await booth("avatars", "check", "bot-crown", bot.uuid)).stdout).toContain("allowed (SEASON_AWARD");
+    expect(json(closed)).toEqual({ seasonId: season.id, awarded: 1 });
+    const [liked, unliked] = playingDj === groove.uuid ? [groove, echo] : [echo, groove];
+    expect((await booth("avatars", "check", "bot-crown", liked.uuid)).stdout).toContain("allowed (SEASON_AWARD");
+    expect((await booth("avatars", "check", "bot-crown", unliked.uuid)).stdout).toContain("not allowed");
     expect((await booth("seasons", "close", season.id)).stderr).toContain("already been handled");
   }, 240_000);
 });

@@ -19,7 +19,14 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
   app.use(requestId());
-  app.use(cors({ origin: "*", credentials: false, exposeHeaders: ["x-request-id"] }));
+  app.use(
+    cors({
+      origin: "*",
+      credentials: false,
+      // A browser app on another origin reads when it may try again (lib/rate-limit.ts).
+      exposeHeaders: ["x-request-id", "Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"],
+    }),
+  );
   app.use(async (c, next) => {
     c.set("deps", deps);
     const started = performance.now();

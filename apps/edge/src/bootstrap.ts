@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { createDb, type Db, schema } from "@booth/db";
 import { arrayContains, eq } from "drizzle-orm";
 import { type AppConfig, type AppDeps, defaultConfig, jsonLogger, type Logger, systemClock } from "./deps.ts";
+import { parseTrustProxy } from "./lib/client-address.ts";
 import { hashPassword } from "./lib/password.ts";
 import { loadKeys, serviceToken } from "./lib/tokens.ts";
 import { type Cache, memoryCache, redisCache, upstashCache } from "./ports/cache.ts";
@@ -17,8 +18,10 @@ import { pushFromEnv } from "./ports/push-env.ts";
 import { twilioSms } from "./ports/sms-twilio.ts";
 import { embeddedGenerator, httpGenerator } from "./ports/song-generator.ts";
 import { localStorage } from "./ports/storage.ts";
+import { allowsLocalCheckout, assertProductionSettings, isProduction, seedsDemo } from "./production.ts";
 import { seedDemoCatalogue } from "./seed/demo-catalogue.ts";
 import { DEMO_ROOMS, seedDemoRooms } from "./seed/demo-rooms.ts";
+import { ffmpegWarning } from "./services/upload/audio.ts";
 import { createAccount, normalizeEmail } from "./services/user/accounts.ts";
 import { linkToken } from "./services/user/codes.ts";
 
@@ -36,6 +39,7 @@ export function configFromEnv(env: Env, port: number): AppConfig {
     publicUrl: env.PUBLIC_URL ?? `http://127.0.0.1:${port}`,
     webUrl: env.WEB_URL ?? defaultConfig.webUrl,
     emailResendSeconds: Number(env.EMAIL_RESEND_SECONDS ?? defaultConfig.emailResendSeconds),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     providers: {
       spotifyApiUrl: env.SPOTIFY_API_URL ?? defaultConfig.providers.spotifyApiUrl,
       appleMusicApiUrl: env.APPLE_MUSIC_API_URL ?? defaultConfig.providers.appleMusicApiUrl,
@@ -49,6 +53,7 @@ export function configFromEnv(env: Env, port: number): AppConfig {
       appleRootCaPem:
         env.APPLE_ROOT_CA_PEM ?? (env.APPLE_ROOT_CA_PATH ? readFileSync(env.APPLE_ROOT_CA_PATH, "utf8") : undefined),
       appleBundleId: env.APPLE_BUNDLE_ID,
+      localCheckout: allowsLocalCheckout(env),
     },
     integrations: integrationsFromEnv(env),
   };
@@ -78,6 +83,10 @@ export function smsFromEnv(env: Env, db: Db, logger: Logger): SmsSender {
 
 /** Everything the edge needs, from the environment; embedded defaults for whatever is unset. */
 export async function depsFromEnv(env: Env, logger: Logger = jsonLogger) {
+  // Before anything is created: a production instance that lacks a secret must not make one up.
+  assertProductionSettings(env);
+  const ffmpeg = ffmpegWarning(env);
+  if (ffmpeg) logger({ level: "warn", msg: ffmpeg });
   const port = Number(env.PORT ?? 8787);
   // npm runs workspace scripts inside the workspace; relative paths mean the folder npm was started from.
   const dataDir = resolve(env.INIT_CWD ?? ".", env.DATA_DIR ?? ".data");
@@ -85,7 +94,7 @@ export async function depsFromEnv(env: Env, logger: Logger = jsonLogger) {
   const database = await createDb({ url: env.DATABASE_URL, dataDir: join(dataDir, "pglite") });
   await database.migrate();
   const cache = await cacheFromEnv(env);
-  const keys = await loadKeys({ privateJwk: env.JWT_PRIVATE_KEY, dataDir });
+  const keys = await loadKeys({ privateJwk: env.JWT_PRIVATE_KEY, dataDir, required: isProduction(env) });
   const deps: AppDeps = {
     db: database.db,
     cache,
@@ -126,7 +135,8 @@ export async function writePartyServiceToken(deps: AppDeps, dataDir: string) {
 
 /**
  * The first admin: ADMIN_EMAIL / ADMIN_PASSWORD make sure that account exists with the admin role (idempotent).
- * Without them, an instance that has no admin yet gets one with a random password, returned to be shown once.
+ * Without them, an embedded instance that has no admin yet gets one with a random password, returned to be shown
+ * once; a production instance gets none (a password in its logs would outlive the moment).
  */
 export async function ensureAdmin(db: Db, env: Env, now: Date): Promise<{ email: string; password?: string } | null> {
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
@@ -151,7 +161,7 @@ export async function ensureAdmin(db: Db, env: Env, now: Date): Promise<{ email:
     .from(schema.users)
     .where(arrayContains(schema.users.roles, ["admin"]))
     .limit(1);
-  if (admin) return null;
+  if (admin || isProduction(env)) return null;
   const email = "admin@booth.local";
   const password = linkToken().slice(0, 20);
   const passwordHash = await hashPassword(password);
@@ -161,9 +171,28 @@ export async function ensureAdmin(db: Db, env: Env, now: Date): Promise<{ email:
   return { email, password };
 }
 
-/** Loads the demo catalogue in the background on an instance that has none, printing progress (SEED_DEMO=false skips it). */
+/** What the start output says about the first admin: its password, shown once, or what a production operator sets. */
+export async function firstAdminNotice(db: Db, env: Env, now: Date): Promise<string | null> {
+  const admin = await ensureAdmin(db, env, now);
+  if (admin?.password)
+    return `First admin created: ${admin.email} / ${admin.password} (shown once; change it after logging in)`;
+  if (admin || !isProduction(env)) return null;
+  const [any] = await db
+    .select({ uuid: schema.users.uuid })
+    .from(schema.users)
+    .where(arrayContains(schema.users.roles, ["admin"]))
+    .limit(1);
+  return any
+    ? null
+    : "No admin account: set ADMIN_EMAIL and ADMIN_PASSWORD and restart (an existing account with that email becomes admin).";
+}
+
+/**
+ * Loads the demo catalogue in the background on an instance that has none, printing progress. The embedded
+ * instance does unless SEED_DEMO=false; a production one only with SEED_DEMO=true. Answers whether it started.
+ */
 export function seedDemoInBackground(deps: AppDeps, env: Env, print: (line: string) => void = console.log) {
-  if (env.SEED_DEMO === "false") return;
+  if (!seedsDemo(env)) return false;
   void seedDemoCatalogue(deps, {
     progress: (done, total, title) =>
       print(`Demo catalogue: ${done}/${total} ${"#".repeat(done)}${".".repeat(total - done)} ${title}`),
@@ -174,4 +203,5 @@ export function seedDemoInBackground(deps: AppDeps, env: Env, print: (line: stri
       if (rooms) print(`Demo rooms open: ${DEMO_ROOMS.map((r) => `/rooms/${r.slug}`).join(", ")}`);
     })
     .catch((err) => print(`Demo catalogue failed: ${String(err)}`));
+  return true;
 }

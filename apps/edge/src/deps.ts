@@ -1,4 +1,5 @@
 import type { Db } from "@booth/db";
+import type { Context } from "hono";
 import type { Keys } from "./lib/tokens.ts";
 import type { Cache } from "./ports/cache.ts";
 import type { ErrorReporter } from "./ports/error-reporter.ts";
@@ -26,6 +27,11 @@ export interface AppConfig {
   webUrl: string;
   /** Minimum seconds between two verification emails to one address. */
   emailResendSeconds: number;
+  /**
+   * Proxies (addresses, CIDR ranges) whose X-Forwarded-For names the client, such as the web app's server: TRUST_PROXY.
+   * Empty: the socket's peer is the client, whatever the headers say.
+   */
+  trustProxy?: readonly string[] | undefined;
   /** Third-party music services: base URLs (so tests point them at local fakes) and server-side credentials. */
   providers: {
     spotifyApiUrl: string;
@@ -48,6 +54,11 @@ export interface PaymentConfig {
   appleRootCaPem?: string | undefined;
   /** When set, App Store notifications for another app are refused. */
   appleBundleId?: string | undefined;
+  /**
+   * Whether the local test checkout (no money) may run when no Stripe key is set: true unless false, which a
+   * production instance is without LOCAL_CHECKOUT=true. Refused, checkouts answer 503 naming the settings.
+   */
+  localCheckout?: boolean | undefined;
 }
 
 export interface AppDeps {
@@ -68,11 +79,14 @@ export interface AppDeps {
   push: Push;
   logger: Logger;
   config: AppConfig;
+  /** The socket's peer address, as the runtime reports it (Node's conninfo, Deno's remoteAddr); tests give their own. */
+  peerAddress?: ((c: Context) => string | undefined) | undefined;
 }
 
 export const defaultConfig: AppConfig = {
   publicUrl: "http://127.0.0.1:8787",
   webUrl: "http://127.0.0.1:3000",
   emailResendSeconds: 60,
+  trustProxy: [],
   providers: { spotifyApiUrl: "https://api.spotify.com", appleMusicApiUrl: "https://api.music.apple.com" },
 };

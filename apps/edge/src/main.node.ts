@@ -1,15 +1,17 @@
 import { serve } from "@hono/node-server";
+import { getConnInfo } from "@hono/node-server/conninfo";
 import { createApp } from "./app.ts";
-import { depsFromEnv, ensureAdmin, seedDemoInBackground, writePartyServiceToken } from "./bootstrap.ts";
+import { depsFromEnv, firstAdminNotice, seedDemoInBackground, writePartyServiceToken } from "./bootstrap.ts";
+import { exitOnMissingSettings, isProduction } from "./production.ts";
 
-const { deps, port, database, dataDir } = await depsFromEnv(process.env);
-await writePartyServiceToken(deps, dataDir);
-const admin = await ensureAdmin(deps.db, process.env, deps.clock.now());
-const app = createApp(deps);
+const { deps, port, database, dataDir } = await depsFromEnv(process.env).catch(exitOnMissingSettings);
+// In production the rooms get their BOOTH_SERVICE_TOKEN from their own settings (scripts/service-token.ts).
+if (!isProduction(process.env)) await writePartyServiceToken(deps, dataDir);
+const adminNotice = await firstAdminNotice(deps.db, process.env, deps.clock.now());
+const app = createApp({ ...deps, peerAddress: (c) => getConnInfo(c).remote.address });
 const server = serve({ fetch: app.fetch, port, hostname: process.env.HOST ?? "0.0.0.0" }, (info) => {
   console.log(`Booth edge listening on http://127.0.0.1:${info.port} (API docs at /docs, database: ${database.kind})`);
-  if (admin?.password)
-    console.log(`First admin created: ${admin.email} / ${admin.password} (shown once; change it after logging in)`);
+  if (adminNotice) console.log(adminNotice);
   seedDemoInBackground(deps, process.env);
 });
 

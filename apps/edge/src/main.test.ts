@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { freePort } from "./free-port.ts";
+import { generateKeys } from "./lib/tokens.ts";
 
 // The entries only build dependencies from the environment and serve the app; these tests start each one as a user
 // would, on the embedded defaults in a fresh data folder, and call it over HTTP.
@@ -17,7 +18,7 @@ afterEach(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-async function startEntry(command: string, args: string[]) {
+async function startEntry(command: string, args: string[], env: Record<string, string> = { SEED_DEMO: "false" }) {
   const port = await freePort();
   dataDir = await mkdtemp(join(tmpdir(), "booth-entry-"));
   let output = "";
@@ -30,7 +31,7 @@ async function startEntry(command: string, args: string[]) {
       DATABASE_URL: "",
       REDIS_URL: "",
       INIT_CWD: "",
-      SEED_DEMO: "false",
+      ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -67,6 +68,41 @@ describe("entries", () => {
     expect(login.status).toBe(200);
     expect((await login.json()).user.roles).toContain("admin");
   });
+
+  it("in production, stops naming every missing setting; with them, starts without a password, seed or token file", async () => {
+    const node: [string, string[]] = [process.execPath, ["--import", "tsx", "src/main.node.ts"]];
+    const refusal = await startEntry(...node, { NODE_ENV: "production" }).then(
+      () => "",
+      (err: Error) => err.message,
+    );
+    expect(child?.exitCode).toBe(1);
+    expect(refusal).toContain("Booth is in production mode");
+    for (const name of ["JWT_PRIVATE_KEY", "VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY", "REDIS_URL", "DATABASE_URL"])
+      expect(refusal).toContain(`  - ${name}`);
+    expect(refusal).not.toMatch(/\n\s+at /);
+    await rm(dataDir ?? "", { recursive: true, force: true });
+
+    const { privateJwk } = await generateKeys();
+    const { default: webpush } = await import("web-push");
+    const vapid = webpush.generateVAPIDKeys();
+    const { output } = await startEntry(...node, {
+      NODE_ENV: "production",
+      JWT_PRIVATE_KEY: JSON.stringify(privateJwk),
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      VAPID_PRIVATE_KEY: vapid.privateKey,
+      BOOTH_SINGLE_INSTANCE: "true",
+      ADMIN_EMAIL: "",
+      ADMIN_PASSWORD: "",
+      SEED_DEMO: "",
+    });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(output()).toContain("No admin account: set ADMIN_EMAIL and ADMIN_PASSWORD");
+    expect(output()).not.toContain("First admin created");
+    expect(output()).not.toContain("Demo catalogue");
+    const kept = await readdir(dataDir ?? "");
+    for (const secret of ["jwt-private.jwk.json", "party-service-token"]) expect(kept).not.toContain(secret);
+    expect(kept.filter((name) => /vapid/i.test(name))).toEqual([]);
+  }, 120_000);
 
   it("the Deno entry serves the same API", async () => {
     const deno = join(edgeDir, "node_modules/.bin/deno");

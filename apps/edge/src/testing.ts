@@ -29,6 +29,9 @@ export class TestClock implements Clock {
   }
 }
 
+/** The socket peer of every test request (tests that need another override deps.peerAddress). */
+export const TEST_PEER = "127.0.0.1";
+
 export interface RequestOptions {
   token?: string | null;
   body?: unknown;
@@ -72,7 +75,10 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     config: {
       ...defaultConfig,
       providers: { spotifyApiUrl: "http://127.0.0.1:9", appleMusicApiUrl: "http://127.0.0.1:9" },
+      // Requests come from a trusted local proxy, so a test names its caller's address with X-Forwarded-For.
+      trustProxy: [TEST_PEER],
     },
+    peerAddress: () => TEST_PEER,
     ...overrides,
   };
   const app = createApp(deps);

@@ -33,6 +33,14 @@ async function waitForToken(seconds) {
   }
   return "";
 }
+const production = process.env.NODE_ENV === "production" || process.env.BOOTH_ENV === "production";
+// In production the edge writes no token file: the token comes from the environment or the rooms do not start.
+if (production && !process.env.BOOTH_SERVICE_TOKEN) {
+  console.error(
+    "rooms-party: in production, set BOOTH_SERVICE_TOKEN (JWT_PRIVATE_KEY=... npx tsx apps/edge/src/scripts/service-token.ts prints one)",
+  );
+  process.exit(1);
+}
 const serviceToken =
   process.env.BOOTH_SERVICE_TOKEN || (await waitForToken(Number(process.env.TOKEN_WAIT_SECONDS ?? 90)));
 if (!serviceToken)

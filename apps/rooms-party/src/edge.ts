@@ -1,4 +1,4 @@
-import { type LiveSong, type RoomSettings, RoomSettingsSchema } from "@booth/sdk/live/protocol";
+import { type LiveSong, type RoomSettings, RoomSettingsSchema, type SongRef } from "@booth/sdk/live/protocol";
 
 /** A refusal from the edge, with the status and message to pass on to the client. */
 export class EdgeError extends Error {
@@ -37,6 +37,11 @@ export interface Edge {
   ): Promise<{ id: string }>;
   awardPoints(award: { userUuid: string; points: number; roomUuid: string; awardKey: string }): Promise<void>;
   upcomingQueue(userUuid: string): Promise<LiveSong[]>;
+  /**
+   * A song a DJ or a chatter names, as the catalogue has it, with the edge's own stream addresses; the crate entry
+   * only when it is one of the user's. A song that does not exist or cannot be heard yet: EdgeError 404.
+   */
+  song(userUuid: string, ref: SongRef): Promise<LiveSong>;
   advanceQueue(userUuid: string, crateSongUuid: string): Promise<LiveSong[]>;
   addToLikes(userUuid: string, songId: string): Promise<void>;
   notifyDjFans(djUuid: string, roomUuid: string): Promise<void>;
@@ -124,6 +129,11 @@ export function httpEdge(options: {
     },
     async upcomingQueue(userUuid) {
       return songs(await call("GET", `/api/playlist-service/crate/service/user/${userUuid}/queue/upcoming?limit=2`));
+    },
+    async song(userUuid, ref) {
+      const query = ref.crateSongUuid ? `?crateSongUuid=${encodeURIComponent(ref.crateSongUuid)}` : "";
+      const path = `/api/playlist-service/crate/service/user/${userUuid}/songs/${encodeURIComponent(ref.songId)}`;
+      return (await call("GET", `${path}${query}`)) as LiveSong;
     },
     async advanceQueue(userUuid, crateSongUuid) {
       return songs(

@@ -1,4 +1,4 @@
-import type { LiveSong, LiveState, RoomSettings } from "@booth/sdk/live/protocol";
+import { type LiveSong, type LiveState, type RoomSettings, SANCTION_ROLES } from "@booth/sdk/live/protocol";
 import jsonpatch, { type Operation } from "fast-json-patch";
 import { describe, expect, it } from "vitest";
 import {
@@ -12,6 +12,7 @@ import {
   type RoomClientAction,
   type RoomState,
   reduce,
+  roomRules,
 } from "./reducer.ts";
 import { prng, settingsFor, songFor, userFor } from "./testing.ts";
 
@@ -62,7 +63,8 @@ function harness(settings: RoomSettings = settingsFor()) {
       return now;
     },
     join(n: number, patch: Parameters<typeof userFor>[1] = {}) {
-      return run({ type: "join", user: userFor(n, patch), settings: state.live.settings });
+      // The edge answers every role in force; the room keeps the sanctions out of the shared state.
+      return run({ type: "join", user: userFor(n, patch), settings: roomRules(state) });
     },
     act(n: number, request: RoomClientAction) {
       return run({ type: "client", userUuid: userFor(n).uuid, request, id: `msg-${++ids}` });
@@ -221,6 +223,99 @@ describe("votes", () => {
   });
 });
 
+describe("votes that carry weight", () => {
+  it("pays the DJ for signed-in listeners only: guests and bots show in the counts and earn nothing", () => {
+    const h = harness();
+    h.join(1);
+    h.join(2);
+    for (let n = 10; n < 60; n++) h.join(n, { tokenRole: "guest" });
+    h.join(7, { tokenRole: "bot" });
+    h.act(1, { action: "addDj", params: { song: songFor(1) } });
+    for (let n = 10; n < 60; n++) h.act(n, { action: "voteOnSong", params: { songVotes: { like: true } } });
+    h.act(7, { action: "voteOnSong", params: { songVotes: { like: true, star: true } } });
+    h.act(2, { action: "voteOnSong", params: { songVotes: { like: true } } });
+    // One person, one vote: liking again changes nothing.
+    h.act(2, { action: "voteOnSong", params: { songVotes: { like: true } } });
+    expect(h.state.live.voteCounts).toEqual({ likes: 52, dislikes: 0, stars: 1 });
+    h.advance(3000);
+    const end = h.run({ type: "tick" });
+    expect(end.effects).toContainEqual(
+      expect.objectContaining({ type: "recordPlay", voteCounts: { likes: 52, dislikes: 0, stars: 1 }, points: 1 }),
+    );
+  });
+
+  it("lets no flood of guests or bots skip a song: vote-skip weighs signed-in listeners' dislikes", () => {
+    const h = harness(settingsFor({ voteSkipThreshold: 0.5 }));
+    for (const n of [1, 2, 3, 4]) h.join(n);
+    for (let n = 10; n < 40; n++) h.join(n, { tokenRole: n < 35 ? "guest" : "bot" });
+    h.act(1, { action: "addDj", params: { song: songFor(1, { duration: 600 }) } });
+    for (let n = 10; n < 40; n++) h.act(n, { action: "voteOnSong", params: { songVotes: { like: false } } });
+    expect(h.state.live.voteCounts.dislikes).toBe(30);
+    expect(h.state.live.nowPlaying).not.toBeNull();
+    // Two of the three signed-in listeners: past half of them.
+    h.act(2, { action: "voteOnSong", params: { songVotes: { like: false } } });
+    expect(h.state.live.nowPlaying).not.toBeNull();
+    h.act(3, { action: "voteOnSong", params: { songVotes: { like: false } } });
+    expect(h.state.live.nowPlaying).toBeNull();
+  });
+});
+
+describe("sanctions", () => {
+  const roles = (...list: [number, string][]) =>
+    list.map(([n, role]) => ({ userUuid: uuidOf(n), role, expirationTime: null }) as RoomSettings["roomRoles"][0]);
+
+  it("are enforced, and shown only to moderators and to the person each names", () => {
+    const h = harness(
+      settingsFor({
+        roomRoles: roles([3, "moderator"], [1, "chatDisabled"], [2, "djDisabled"], [9, "banned"]),
+      }),
+    );
+    for (const n of [1, 2, 3, 4]) h.join(n);
+    h.join(5, { tokenRole: "guest" });
+    expect(h.join(9).reply).toMatchObject({ ok: false, statusCode: 403, message: MESSAGES.banned });
+    expect(h.act(1, { action: "sendChatMessage", params: { message: "hi" } }).reply).toMatchObject({
+      statusCode: 403,
+      message: MESSAGES.chatDisabled,
+    });
+    expect(h.act(2, { action: "addDj", params: {} }).reply).toMatchObject({ statusCode: 403 });
+
+    // The shared state, and so every patch and every join answer, holds no sanction; canDj does not give one away.
+    const shared = JSON.stringify([h.state.live, h.client, joinView(h.state, h.now, uuidOf(4)).state]);
+    for (const role of ["chatDisabled", "djDisabled", "banned"]) expect(shared).not.toContain(role);
+    expect(h.state.live.settings.roomRoles).toEqual(roles([3, "moderator"]));
+    expect(h.state.live.allUsers.find((u) => u.uuid === uuidOf(2))?.canDj).toBe(true);
+    const seen = (n: number) => joinView(h.state, h.now, uuidOf(n)).sanctions.map((r) => r.role);
+    expect(seen(3).sort()).toEqual(["banned", "chatDisabled", "djDisabled"]);
+    expect(seen(1)).toEqual(["chatDisabled"]);
+    expect(seen(4)).toEqual([]);
+    expect(seen(5)).toEqual([]);
+
+    // A new sanction over REST: told privately to the moderators and to the one it names, never in a patch.
+    const out = h.run({
+      type: "settings",
+      settings: settingsFor({
+        roomRoles: roles([3, "moderator"], [1, "chatDisabled"], [2, "djDisabled"], [9, "banned"], [4, "chatDisabled"]),
+      }),
+    });
+    expect(out.stateful).toEqual([]);
+    expect(out.stateless.map((o) => o.to)).toEqual([{ userUuid: uuidOf(3) }, { userUuid: uuidOf(4) }]);
+    expect(out.stateless[1]?.message).toEqual({
+      name: "updatedSanctions",
+      params: { sanctions: roles([4, "chatDisabled"]) },
+    });
+    expect(h.act(4, { action: "sendChatMessage", params: { message: "hi" } }).reply).toMatchObject({ statusCode: 403 });
+
+    // Someone made a moderator sees them all from then on.
+    const promoted = h.run({
+      type: "settings",
+      settings: settingsFor({ roomRoles: roles([3, "moderator"], [4, "moderator"], [9, "banned"]) }),
+    });
+    const toFour = promoted.stateless.find((o) => JSON.stringify(o.to) === JSON.stringify({ userUuid: uuidOf(4) }));
+    expect(toFour?.message).toEqual({ name: "updatedSanctions", params: { sanctions: roles([9, "banned"]) } });
+    expect(h.client).toEqual(h.state.live);
+  });
+});
+
 describe("presence and moderation", () => {
   it("keeps a user who drops for the grace period, seat included, then lets them go", () => {
     const h = harness();
@@ -366,8 +461,12 @@ describe("chat", () => {
     expect(nextWakeAt(h.state, config)).toBe(T0 + 60_000);
     h.advance(60_000);
     const out = h.run({ type: "tick" });
-    expect(out.stateful.map((m) => m.name)).toEqual(["updatedRoomSettings"]);
-    expect(h.state.live.settings.roomRoles).toEqual([]);
+    // A sanction's end is as private as the sanction: only the person it named hears of it.
+    expect(out.stateful).toEqual([]);
+    expect(out.stateless).toEqual([
+      { to: { userUuid: uuidOf(1) }, message: { name: "updatedSanctions", params: { sanctions: [] } } },
+    ]);
+    expect(h.state.sanctions).toEqual([]);
     expect(h.act(1, { action: "sendChatMessage", params: { message: "hi" } }).reply.ok).toBe(true);
   });
 });
@@ -376,6 +475,8 @@ describe("chat", () => {
 
 function checkInvariants(state: RoomState, client: LiveState) {
   const live = state.live;
+  // Sanctions never reach the shared state.
+  expect(live.settings.roomRoles.filter((r) => SANCTION_ROLES.includes(r.role))).toEqual([]);
   expect(live.djs.length).toBeLessThanOrEqual(live.settings.numberOfDjs);
   const uuids = live.allUsers.map((u) => u.uuid);
   expect(new Set(uuids).size).toBe(uuids.length);
@@ -401,6 +502,26 @@ function checkInvariants(state: RoomState, client: LiveState) {
   expect(JSON.parse(JSON.stringify(state))).toEqual(state);
 }
 
+/**
+ * A play pays the DJ at most likes + 2 x stars of the signed-in people (not guests, not bots) who voted on it: their
+ * votes before the action, with the action's own vote when it is one.
+ */
+function checkPoints(before: RoomState, action: RoomAction, effects: Effect[]) {
+  for (const e of effects) {
+    if (e.type !== "recordPlay") continue;
+    let bound = 0;
+    for (const [uuid, data] of Object.entries(before.live.allUserData)) {
+      if (before.members[uuid]?.tokenRole !== "user" || uuid === e.djUuid) continue;
+      let votes = data.songVotes;
+      if (action.type === "client" && action.userUuid === uuid && action.request.action === "voteOnSong")
+        votes = { ...votes, ...action.request.params.songVotes };
+      bound += (votes.like === true ? 1 : 0) + (votes.star === true ? 2 : 0);
+    }
+    expect(e.points).toBeGreaterThanOrEqual(0);
+    expect(e.points).toBeLessThanOrEqual(bound);
+  }
+}
+
 function randomAction(r: ReturnType<typeof prng>, h: ReturnType<typeof harness>): RoomAction {
   const n = 1 + r.int(8);
   const uuid = uuidOf(n);
@@ -417,11 +538,11 @@ function randomAction(r: ReturnType<typeof prng>, h: ReturnType<typeof harness>)
     return {
       type: "join",
       user: userFor(n, {
-        tokenRole: n === 8 ? "guest" : "user",
+        tokenRole: n === 8 ? "guest" : n === 7 ? "bot" : "user",
         verified: n % 3 !== 0,
         badges: n === 5 ? ["PLATINUM"] : [],
       }),
-      settings: h.state.live.settings,
+      settings: roomRules(h.state),
     };
   if (roll < 20) return { type: "disconnected", userUuid: uuid };
   if (roll < 32) {
@@ -471,8 +592,10 @@ describe("seeded fuzz", () => {
       for (let step = 0; step < 600; step++) {
         const action = randomAction(r, h);
         try {
-          h.run(action);
+          const before = h.state;
+          const out = h.run(action);
           checkInvariants(h.state, h.client);
+          checkPoints(before, action, out.effects);
         } catch (err) {
           throw new Error(`seed ${seed}, step ${step}, ${JSON.stringify(action).slice(0, 300)}: ${err}`);
         }

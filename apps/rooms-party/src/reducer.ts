@@ -13,8 +13,10 @@ import {
   type LiveSong,
   type LiveState,
   type PatchOperation,
+  type RoomRole,
   type RoomSettings,
   type RoomUser,
+  SANCTION_ROLES,
   type SongVotes,
   type StatefulMessageName,
   type StatelessServerMessage,
@@ -64,6 +66,8 @@ export interface RoomState {
   djMeta: Record<string, DjMeta>;
   playing: Playing | null;
   chat: ChatMessage[];
+  /** The sanctions in force (banned, kicked, chatDisabled, djDisabled): enforced here, kept out of `live`. */
+  sanctions: RoomRole[];
 }
 
 export interface RoomConfig {
@@ -87,10 +91,19 @@ export interface JoiningUser {
 
 // ---- actions, effects, results ------------------------------------------------------------------------------------
 
-type ClientActionOf<A extends keyof ActionParams> = { action: A; params: ActionParams[A] };
+/**
+ * A client's action as the reducer takes it: the songs the client named already looked up through the edge (room.ts),
+ * so what the room plays and shows is the catalogue's, never what a client wrote.
+ */
+export type ResolvedParams = Omit<ActionParams, "addDj" | "updateNextSong" | "sendChatMessage"> & {
+  addDj: { song?: LiveSong };
+  updateNextSong: { song: LiveSong | null };
+  sendChatMessage: Omit<ActionParams["sendChatMessage"], "songs"> & { songs?: LiveSong[] };
+};
+type ClientActionOf<A extends keyof ResolvedParams> = { action: A; params: ResolvedParams[A] };
 export type RoomClientAction = {
-  [A in Exclude<keyof ActionParams, "joinRoom">]: ClientActionOf<A>;
-}[Exclude<keyof ActionParams, "joinRoom">];
+  [A in Exclude<keyof ResolvedParams, "joinRoom">]: ClientActionOf<A>;
+}[Exclude<keyof ResolvedParams, "joinRoom">];
 
 export type RoomAction =
   | { type: "join"; user: JoiningUser; settings: RoomSettings }
@@ -99,7 +112,8 @@ export type RoomAction =
   | { type: "tick" }
   | { type: "queueLoaded"; userUuid: string; songs: LiveSong[] }
   | { type: "settings"; settings: RoomSettings }
-  | { type: "kick"; userUuid: string }
+  /** `reason` tells the user why (a ban of their account, say); the room's own words otherwise. */
+  | { type: "kick"; userUuid: string; reason?: string }
   | { type: "reset"; settings: RoomSettings }
   | { type: "clearChat" }
   | { type: "consumable"; buyer: { uuid: string; nickname: string }; consumable: ChatConsumable };
@@ -240,10 +254,34 @@ export function liveSettings(settings: RoomSettings): RoomSettings {
   return rest as RoomSettings;
 }
 
+const isSanction = (r: RoomRole) => SANCTION_ROLES.includes(r.role);
+
+/** The edge's settings split in two: what everyone in the room sees, and the sanctions only moderators see. */
+export function splitSettings(fromEdge: RoomSettings): { settings: RoomSettings; sanctions: RoomRole[] } {
+  const settings = liveSettings(fromEdge);
+  return {
+    settings: { ...settings, roomRoles: settings.roomRoles.filter((r) => !isSanction(r)) },
+    sanctions: settings.roomRoles.filter(isSanction),
+  };
+}
+
+/** The settings with every role in force, sanctions included: what the rules are checked against. */
+export function roomRules(state: Pick<RoomState, "live" | "sanctions">): RoomSettings {
+  const settings = state.live.settings;
+  return state.sanctions.length ? { ...settings, roomRoles: [...settings.roomRoles, ...state.sanctions] } : settings;
+}
+
+/** The sanctions one person sees: every one for the room's moderators, their own for anyone else. */
+export function sanctionsSeenBy(state: RoomState, userUuid: string, now: number): RoomRole[] {
+  const member = state.members[userUuid];
+  if (member && isModerator(member, state.live.settings, now)) return state.sanctions;
+  return state.sanctions.filter((r) => r.userUuid === userUuid);
+}
+
 // ---- the initial state ------------------------------------------------------------------------------------------
 
 export function initialState(fromEdge: RoomSettings): RoomState {
-  const settings = liveSettings(fromEdge);
+  const { settings, sanctions } = splitSettings(fromEdge);
   return {
     seq: 0,
     live: {
@@ -263,6 +301,7 @@ export function initialState(fromEdge: RoomSettings): RoomState {
     djMeta: {},
     playing: null,
     chat: [],
+    sanctions,
   };
 }
 
@@ -272,7 +311,7 @@ export function nextWakeAt(state: RoomState, config: RoomConfig): number | null 
   if (state.live.nowPlaying) at = Math.min(at, state.live.nowPlaying.endTime);
   for (const m of Object.values(state.members))
     if (!m.connected && m.disconnectedAt !== null) at = Math.min(at, m.disconnectedAt + config.graceMs);
-  for (const r of state.live.settings.roomRoles)
+  for (const r of roomRules(state).roomRoles)
     if (r.expirationTime !== null) {
       const t = Date.parse(r.expirationTime);
       if (Number.isFinite(t)) at = Math.min(at, t);
@@ -307,6 +346,10 @@ class Tx {
 
   get live() {
     return this.state.live;
+  }
+  /** The settings with the sanctions: for checks, never for what is shown. */
+  get rules() {
+    return roomRules(this.state);
   }
   setLive(patch: Partial<LiveState>) {
     this.state = { ...this.state, live: { ...this.state.live, ...patch } };
@@ -405,7 +448,7 @@ export function reduce(state: RoomState, action: RoomAction, now: number, config
         applySettings(tx, action.settings);
         break;
       case "kick":
-        kick(tx, action.userUuid, MESSAGES.kicked);
+        kick(tx, action.userUuid, action.reason ?? MESSAGES.kicked);
         break;
       case "reset":
         reset(tx, action.settings);
@@ -440,9 +483,13 @@ function positionOf(uuid: string) {
 }
 
 function join(tx: Tx, user: JoiningUser, fromEdge: RoomSettings) {
-  const settings = liveSettings(fromEdge);
-  if (JSON.stringify(settings) !== JSON.stringify(tx.live.settings)) applySettings(tx, settings);
-  if (rolesInForce(tx.live.settings, user.uuid, tx.now).includes("banned")) throw new RoomError(403, MESSAGES.banned);
+  const { settings, sanctions } = splitSettings(fromEdge);
+  if (
+    JSON.stringify(settings) !== JSON.stringify(tx.live.settings) ||
+    JSON.stringify(sanctions) !== JSON.stringify(tx.state.sanctions)
+  )
+    applySettings(tx, fromEdge);
+  if (rolesInForce(tx.rules, user.uuid, tx.now).includes("banned")) throw new RoomError(403, MESSAGES.banned);
   const existing = tx.member(user.uuid);
   const member: Member = {
     uuid: user.uuid,
@@ -546,7 +593,7 @@ function setDj(tx: Tx, uuid: string, change: Partial<Dj>) {
 
 function addDj(tx: Tx, member: Member, song: LiveSong | null) {
   if (djIndex(tx, member.uuid) !== -1) throw new RoomError(409, MESSAGES.alreadyDj);
-  if (!canDj(member, tx.live.settings, tx.now)) throw new RoomError(403, MESSAGES.cannotDj);
+  if (!canDj(member, tx.rules, tx.now)) throw new RoomError(403, MESSAGES.cannotDj);
   if (tx.live.djs.length >= tx.live.settings.numberOfDjs) throw new RoomError(403, MESSAGES.seatsTaken);
   const view = tx.live.allUsers.find((u) => u.uuid === member.uuid) ?? roomUser(member, tx.live.settings, tx.now);
   tx.setLive({ djs: [...tx.live.djs, { ...view, nextSong: song }] });
@@ -643,13 +690,14 @@ function finishSong(tx: Tx) {
   const now = tx.live.nowPlaying;
   if (!playing || !now) return;
   const counts = tx.live.voteCounts;
+  const weighed = weighedVotes(tx);
   tx.effect({
     type: "recordPlay",
     song: now.song,
     djUuid: playing.djUuid,
     voteCounts: counts,
     playedAt: now.startTime,
-    points: counts.likes + 2 * counts.stars,
+    points: weighed.likes + 2 * weighed.stars,
   });
   if (playing.fromQueue && playing.crateSongUuid)
     tx.effect({ type: "advanceQueue", userUuid: playing.djUuid, crateSongUuid: playing.crateSongUuid });
@@ -715,6 +763,24 @@ function counted(v: SongVotes): VoteCounts {
   return { likes: v.like === true ? 1 : 0, dislikes: v.like === false ? 1 : 0, stars: v.star === true ? 1 : 0 };
 }
 
+/**
+ * The votes that carry weight (season points, vote-skip): one per signed-in person. Guests are free to mint and bots
+ * are run by their owners, so a flood of either shows in the room's counts and never pays or skips.
+ */
+function weighedVotes(tx: Tx): VoteCounts & { audience: number } {
+  const out = { likes: 0, dislikes: 0, stars: 0, audience: 0 };
+  const djUuid = tx.state.playing?.djUuid;
+  for (const [uuid, data] of Object.entries(tx.live.allUserData)) {
+    if (tx.member(uuid)?.tokenRole !== "user" || uuid === djUuid) continue;
+    out.audience++;
+    const v = counted(data.songVotes);
+    out.likes += v.likes;
+    out.dislikes += v.dislikes;
+    out.stars += v.stars;
+  }
+  return out;
+}
+
 function vote(tx: Tx, member: Member, given: { like?: boolean; star?: boolean }) {
   const playing = tx.state.playing;
   const now = tx.live.nowPlaying;
@@ -742,8 +808,9 @@ function vote(tx: Tx, member: Member, given: { like?: boolean; star?: boolean })
   if (after.star && !before.star) tx.effect({ type: "addToLikes", userUuid: member.uuid, song: now.song });
   tx.emit("votedOnSong");
   const threshold = tx.live.settings.voteSkipThreshold ?? null;
-  const audience = Math.max(1, tx.live.allUsers.length - 1);
-  if (threshold !== null && threshold > 0 && tx.live.voteCounts.dislikes > threshold * audience) endSongAndRotate(tx);
+  if (threshold === null || threshold <= 0 || after.like !== false || member.tokenRole !== "user") return;
+  const weighed = weighedVotes(tx);
+  if (weighed.dislikes > threshold * Math.max(1, weighed.audience)) endSongAndRotate(tx);
 }
 
 // ---- people leaving, kicks, settings, time ------------------------------------------------------------------------
@@ -781,17 +848,32 @@ function kick(tx: Tx, uuid: string, reason: string) {
 }
 
 function applySettings(tx: Tx, fromEdge: RoomSettings) {
-  const settings = liveSettings(fromEdge);
+  const { settings, sanctions } = splitSettings(fromEdge);
+  const seenBefore = new Map(
+    Object.keys(tx.state.members).map((uuid) => [uuid, JSON.stringify(sanctionsSeenBy(tx.state, uuid, tx.now))]),
+  );
+  tx.set({ sanctions });
   tx.setLive({ settings });
   refreshUserViews(tx);
   tx.emit("updatedRoomSettings");
+  // Sanctions change in private: only those who see a change hear of it.
+  for (const [uuid, before] of seenBefore) {
+    const seen = sanctionsSeenBy(tx.state, uuid, tx.now);
+    if (JSON.stringify(seen) !== before)
+      tx.send({ userUuid: uuid }, { name: "updatedSanctions", params: { sanctions: seen } });
+  }
+  const rules = tx.rules;
   // Bans and kicks given over REST reach the people already in the room.
   for (const uuid of Object.keys(tx.state.members)) {
-    const roles = rolesInForce(settings, uuid, tx.now);
+    const roles = rolesInForce(rules, uuid, tx.now);
     if (roles.includes("banned") || roles.includes("kicked")) kick(tx, uuid, MESSAGES.kicked);
   }
-  // DJs who may no longer DJ step down; fewer seats send the last DJs back to the floor.
-  for (const dj of [...tx.live.djs]) if (!dj.canDj && djIndex(tx, dj.uuid) !== -1) removeFromBooth(tx, dj.uuid);
+  // DJs who may no longer DJ step down (the public canDj does not show a djDisabled); fewer seats send the last DJs
+  // back to the floor.
+  for (const dj of [...tx.live.djs]) {
+    const member = tx.member(dj.uuid);
+    if ((!member || !canDj(member, rules, tx.now)) && djIndex(tx, dj.uuid) !== -1) removeFromBooth(tx, dj.uuid);
+  }
   while (tx.live.djs.length > settings.numberOfDjs) {
     const last = tx.live.djs[tx.live.djs.length - 1];
     if (!last) break;
@@ -802,9 +884,9 @@ function applySettings(tx: Tx, fromEdge: RoomSettings) {
 function tick(tx: Tx) {
   const now = tx.now;
   // Expired roles clear themselves (chatDisabled, djDisabled, kicked...).
-  const roles = tx.live.settings.roomRoles;
-  const inForce = roles.filter((r) => r.expirationTime === null || Date.parse(r.expirationTime) > now);
-  if (inForce.length !== roles.length) applySettings(tx, { ...tx.live.settings, roomRoles: inForce });
+  const rules = tx.rules;
+  const inForce = rules.roomRoles.filter((r) => r.expirationTime === null || Date.parse(r.expirationTime) > now);
+  if (inForce.length !== rules.roomRoles.length) applySettings(tx, { ...rules, roomRoles: inForce });
   for (const m of Object.values(tx.state.members))
     if (!m.connected && m.disconnectedAt !== null && m.disconnectedAt + tx.config.graceMs <= now)
       removeMember(tx, m.uuid);
@@ -841,12 +923,12 @@ function mentionsIn(tx: Tx, text: string) {
   return [...found];
 }
 
-type ChatInput = ActionParams["sendChatMessage"];
+type ChatInput = ResolvedParams["sendChatMessage"];
 
 function chatAllowed(tx: Tx, member: Member) {
   const settings = tx.live.settings;
   if (!settings.hasChat) throw new RoomError(403, MESSAGES.chatOff);
-  if (rolesInForce(settings, member.uuid, tx.now).includes("chatDisabled"))
+  if (rolesInForce(tx.rules, member.uuid, tx.now).includes("chatDisabled"))
     throw new RoomError(403, MESSAGES.chatDisabled);
   if (settings.type === "PUBLIC" && !member.verified) throw new RoomError(403, MESSAGES.chatUnverified);
 }
@@ -936,13 +1018,14 @@ function deleteChat(tx: Tx, member: Member, id: string) {
   tx.send("all", { name: "chatMessageDeleted", params: { id } });
 }
 
-/** What `joinRoom` answers: the full state at its seq, and the chat so far. */
-export function joinView(state: RoomState, now: number) {
+/** What `joinRoom` answers: the full state at its seq, the chat so far, and the sanctions the joiner may see. */
+export function joinView(state: RoomState, now: number, viewerUuid?: string) {
   return {
     roomUuid: state.live.settings.uuid,
     state: state.live,
     seq: state.seq,
     serverTime: now,
     chatMessages: state.chat,
+    sanctions: viewerUuid ? sanctionsSeenBy(state, viewerUuid, now) : [],
   };
 }

@@ -1,4 +1,4 @@
-import type { LiveSong, RoomSettings } from "@booth/sdk/live/protocol";
+import type { LiveSong, RoomSettings, SongRef } from "@booth/sdk/live/protocol";
 import { describe, expect, it } from "vitest";
 import type { Claims } from "./auth.ts";
 import { type Edge, EdgeError } from "./edge.ts";
@@ -10,6 +10,8 @@ import { ROOM_UUID, settingsFor, songFor, userFor } from "./testing.ts";
 function fakeEdge(settings: RoomSettings) {
   const calls: { name: string; args: unknown[] }[] = [];
   const queues = new Map<string, LiveSong[]>();
+  /** The catalogue, by song id, as the edge answers it (extra fields included, as the edge's song shape has them). */
+  const catalogue = new Map<string, LiveSong & Record<string, unknown>>();
   let plays = 0;
   const record =
     <A extends unknown[], R>(name: string, fn: (...args: A) => R) =>
@@ -17,9 +19,16 @@ function fakeEdge(settings: RoomSettings) {
       calls.push({ name, args });
       return fn(...args);
     };
-  const edge: Edge & { calls: typeof calls; queues: typeof queues; settings: RoomSettings; refuse?: EdgeError } = {
+  const edge: Edge & {
+    calls: typeof calls;
+    queues: typeof queues;
+    catalogue: typeof catalogue;
+    settings: RoomSettings;
+    refuse?: EdgeError;
+  } = {
     calls,
     queues,
+    catalogue,
     settings,
     roomSettings: record("roomSettings", () => edge.settings),
     join: record("join", () => {
@@ -38,6 +47,11 @@ function fakeEdge(settings: RoomSettings) {
       throw new EdgeError(404, "There is no current season.");
     }),
     upcomingQueue: record("upcomingQueue", (uuid: string) => queues.get(uuid) ?? []),
+    song: record("song", (_uuid: string, ref: SongRef) => {
+      const found = catalogue.get(ref.songId);
+      if (!found) throw new EdgeError(404, "Song not found.");
+      return { ...found, ...(ref.crateSongUuid ? { crateSongUuid: ref.crateSongUuid } : {}) };
+    }),
     advanceQueue: record("advanceQueue", (uuid: string, crateSongUuid: string) => {
       const q = queues.get(uuid) ?? [];
       const i = q.findIndex((s) => s.crateSongUuid === crateSongUuid);
@@ -197,13 +211,202 @@ describe("the live room", () => {
     });
     await room.edgeEvent({ type: "updateRoles" });
     expect(await send(a, "sendChatMessage", { message: "hi" })).toMatchObject({ statusCode: 403 });
+    // The mute is theirs to know, and nobody else's but the moderators': it is in no patch, nor in the public state.
+    expect(a.received.at(-2)).toEqual({
+      name: "updatedSanctions",
+      params: { sanctions: edge.settings.roomRoles },
+    });
+    expect(JSON.stringify(room.publicState())).not.toContain("chatDisabled");
     await room.edgeEvent({ type: "updateRoomSettings", settings: settingsFor({ name: "Renamed" }) });
-    expect(a.received.at(-1)).toMatchObject({ name: "updatedRoomSettings" });
+    expect(a.received.at(-2)).toMatchObject({ name: "updatedRoomSettings" });
+    expect(a.received.at(-1)).toEqual({ name: "updatedSanctions", params: { sanctions: [] } });
     expect(room.publicState()?.settings.name).toBe("Renamed");
 
     await room.edgeEvent({ type: "resetRoom" });
     expect(a.received.some((m) => m.name === "roomReset")).toBe(true);
     expect(a.closed?.code).toBe(4000);
     expect(room.publicState()).toBeNull();
+  });
+
+  it("kicks with the edge's reason, a join still waiting on the edge included", async () => {
+    const { room, edge, send } = setup();
+    const [a, b] = [fakeSocket(1), fakeSocket(2)];
+    for (const s of [a, b]) room.connect(s);
+    await send(a, "joinRoom", { roomUuid: ROOM_UUID });
+    // b's join is at the edge when the ban arrives; the edge answered before the ban was saved.
+    let admit: () => void = () => undefined;
+    const admitted = new Promise<void>((r) => {
+      admit = r;
+    });
+    const join = edge.join;
+    let atTheEdge = false;
+    edge.join = async (...args) => {
+      atTheEdge = true;
+      await admitted;
+      return join(...args);
+    };
+    const joining = send(b, "joinRoom", { roomUuid: ROOM_UUID });
+    while (!atTheEdge) await new Promise((r) => setTimeout(r, 1));
+    await room.edgeEvent({ type: "kickUser", userUuid: userFor(2).uuid, reason: "Your account was banned." });
+    admit();
+    expect(await joining).toMatchObject({ ok: false, statusCode: 410 });
+    expect(b.closed).toEqual({ code: 4003, reason: "Your account was banned." });
+    expect(room.publicState()?.allUsers.map((u) => u.uuid)).toEqual([userFor(1).uuid]);
+    await room.edgeEvent({ type: "kickUser", userUuid: userFor(1).uuid, reason: "Your account was banned." });
+    expect(a.received.at(-1)).toEqual({
+      name: "kickedFromRoom",
+      params: { roomUuid: ROOM_UUID, reason: "Your account was banned." },
+    });
+    expect(a.closed).toEqual({ code: 4003, reason: "Your account was banned." });
+  });
+
+  describe("songs come from the catalogue, never from a client", () => {
+    const EVIL = "https://evil.example/x.m3u8";
+    /** What a hostile client claims about a song it names. */
+    const forged = (songId: string) => ({
+      songId,
+      crateSongUuid: "30000000-0000-4000-8000-000000000001",
+      trackName: "Forged",
+      artistName: "Forger",
+      duration: 86_000,
+      streamUrls: { hls: EVIL },
+      previews: { spotify: "https://evil.example/preview.mp3" },
+      thumbnails: { big: "https://evil.example/pixel.png" },
+      playbackToken: "steal-me",
+      onload: "alert(1)",
+    });
+    const fromEdge = (n: number) =>
+      ({
+        ...songFor(n, { duration: 187 }),
+        album: null,
+        streamUrls: { hls: `/api/upload-service/songs/u${n}/hls-playlist` },
+        previews: {},
+        links: { spotify: "https://open.spotify.com/track/x" },
+        description: "only the catalogue page shows this",
+        status: "SUCCESS",
+      }) as LiveSong & Record<string, unknown>;
+
+    async function seated() {
+      const h = setup();
+      const [dj, listener] = [fakeSocket(1), fakeSocket(2)];
+      for (const s of [dj, listener]) {
+        h.room.connect(s);
+        await h.send(s, "joinRoom", { roomUuid: ROOM_UUID });
+      }
+      return { ...h, dj, listener };
+    }
+
+    it("plays the song a DJ names as the edge has it: its stream, its duration, none of what the DJ wrote", async () => {
+      const { room, edge, send, dj, listener } = await seated();
+      const song = fromEdge(7);
+      edge.catalogue.set(song.songId as string, song);
+      expect(await send(dj, "addDj", { song: forged(song.songId as string) })).toMatchObject({ ok: true });
+      expect(edge.calls.find((c) => c.name === "song")?.args).toEqual([
+        userFor(1).uuid,
+        { songId: song.songId, crateSongUuid: "30000000-0000-4000-8000-000000000001" },
+      ]);
+      const playing = room.current?.live.nowPlaying;
+      expect(playing?.song).toEqual({
+        songId: song.songId,
+        crateSongUuid: "30000000-0000-4000-8000-000000000001",
+        trackName: "Track 7",
+        artistName: "Artist 7",
+        album: null,
+        duration: 187,
+        streamUrls: { hls: "/api/upload-service/songs/u7/hls-playlist" },
+        previews: {},
+        status: "SUCCESS",
+      });
+      // The song lasts what the catalogue says, not the day the DJ claimed.
+      expect((playing?.endTime ?? 0) - (playing?.startTime ?? 0)).toBe(187_000);
+      const heard = JSON.stringify(listener.received);
+      for (const injected of ["evil.example", "steal-me", "onload", "Forged"]) expect(heard).not.toContain(injected);
+
+      // The next song too.
+      const next = fromEdge(8);
+      edge.catalogue.set(next.songId as string, next);
+      expect(await send(dj, "updateNextSong", { song: forged(next.songId as string) })).toMatchObject({ ok: true });
+      expect(room.current?.live.djs[0]?.nextSong).toMatchObject({ trackName: "Track 8", duration: 187 });
+      expect(JSON.stringify(listener.received)).not.toContain("evil.example");
+    });
+
+    it("refuses a song the edge does not know (or that cannot be heard), changing nothing", async () => {
+      const { room, send, dj, listener, edge } = await seated();
+      const before = room.current;
+      const heard = listener.received.length;
+      expect(await send(dj, "addDj", { song: { songId: "40000000-0000-4000-8000-000000000404" } })).toMatchObject({
+        ok: false,
+        statusCode: 404,
+        message: "Song not found.",
+      });
+      expect(room.current).toBe(before);
+      expect(listener.received).toHaveLength(heard);
+      // Without an id there is nothing to look up.
+      expect(await send(dj, "addDj", { song: { trackName: "x", artistName: "y", duration: 1 } })).toMatchObject({
+        statusCode: 400,
+      });
+      // Seated from the queue, then naming an unknown next song: the next song stays.
+      edge.queues.set(userFor(1).uuid, [
+        { ...fromEdge(1), crateSongUuid: "11111111-1111-4111-8111-111111111111" },
+        { ...fromEdge(2), crateSongUuid: "22222222-2222-4222-8222-222222222222" },
+      ]);
+      expect(await send(dj, "addDj")).toMatchObject({ ok: true });
+      const next = room.current?.live.djs[0]?.nextSong;
+      expect(next?.trackName).toBe("Track 2");
+      expect(
+        await send(dj, "updateNextSong", { song: { songId: "40000000-0000-4000-8000-000000000404" } }),
+      ).toMatchObject({ statusCode: 404, message: "Song not found." });
+      expect(room.current?.live.djs[0]?.nextSong).toEqual(next);
+    });
+
+    it("keeps of a queue song what a player needs and nothing else", async () => {
+      const { room, edge, send, dj } = await seated();
+      edge.queues.set(userFor(1).uuid, [
+        { ...fromEdge(1), previews: { spotify: "https://p.scdn.co/mp3-preview/1" }, onload: "x" } as LiveSong,
+      ]);
+      await send(dj, "addDj");
+      const song = room.current?.live.nowPlaying?.song as Record<string, unknown>;
+      expect(song.streamUrls).toEqual({ hls: "/api/upload-service/songs/u1/hls-playlist" });
+      expect(song.previews).toEqual({ spotify: "https://p.scdn.co/mp3-preview/1" });
+      for (const dropped of ["links", "description", "onload"]) expect(song).not.toHaveProperty(dropped);
+    });
+
+    it("does not ask the edge for an action it refuses anyway", async () => {
+      const { room, edge, send, dj } = await seated();
+      edge.catalogue.set(songFor(1).songId as string, fromEdge(1));
+      await send(dj, "addDj", { song: { songId: songFor(1).songId } });
+      const lookups = () => edge.calls.filter((c) => c.name === "song").length;
+      const asked = lookups();
+      expect(await send(dj, "addDj", { song: { songId: songFor(1).songId } })).toMatchObject({ statusCode: 409 });
+      const guest = fakeSocket(3, "guest");
+      room.connect(guest);
+      await send(guest, "joinRoom", { roomUuid: ROOM_UUID });
+      expect(await send(guest, "updateNextSong", { song: { songId: songFor(1).songId } })).toMatchObject({
+        statusCode: 403,
+      });
+      expect(lookups()).toBe(asked);
+    });
+
+    it("shares songs in the chat as the catalogue has them, and only Booth's own images", async () => {
+      const { edge, send, dj, listener } = await seated();
+      edge.catalogue.set(songFor(5).songId as string, fromEdge(5));
+      const sent = await send(dj, "sendChatMessage", {
+        message: "listen",
+        songs: [forged(songFor(5).songId as string)],
+        playlist: { crateUuid: "50000000-0000-4000-8000-000000000001", crateName: "Mine", coverUrl: EVIL },
+      });
+      expect(sent.ok).toBe(true);
+      expect(sent.result.songs).toEqual([expect.objectContaining({ trackName: "Track 5", duration: 187 })]);
+      expect(sent.result.playlist).toEqual({ crateUuid: "50000000-0000-4000-8000-000000000001", crateName: "Mine" });
+      expect(JSON.stringify(listener.received)).not.toContain("evil.example");
+
+      const image = "/api/user-service/users/images/60000000-0000-4000-8000-000000000001";
+      expect((await send(dj, "sendChatMessage", { media: [image] })).result.media).toEqual([image]);
+      for (const media of ["https://evil.example/x.gif", `https://evil.example${image}`, `${image}/../../x`])
+        expect(await send(dj, "sendChatMessage", { media: [media] })).toMatchObject({ ok: false, statusCode: 400 });
+      expect(
+        await send(dj, "sendChatMessage", { songs: [{ songId: "40000000-0000-4000-8000-000000000404" }] }),
+      ).toMatchObject({ ok: false, statusCode: 404, message: "Song not found." });
+    });
   });
 });

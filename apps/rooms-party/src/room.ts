@@ -8,11 +8,14 @@ import {
   CloseCode,
   type JoinResult,
   type LiveSong,
+  LiveSongSchema,
+  type ParsedClientMessage,
   parseClientMessage,
   type ReplyMessage,
   type RoomSettings,
   RoomSettingsSchema,
   type ServerMessage,
+  type SongRef,
 } from "@booth/sdk/live/protocol";
 import { z } from "zod";
 import type { Claims } from "./auth.ts";
@@ -23,12 +26,15 @@ import {
   initialState,
   type JoiningUser,
   joinView,
+  MESSAGES,
   nextWakeAt,
   type Reply,
   type RoomAction,
+  type RoomClientAction,
   type RoomConfig,
   type RoomState,
   reduce,
+  roomRules,
 } from "./reducer.ts";
 import type { StateStore } from "./storage.ts";
 
@@ -52,7 +58,12 @@ export interface RoomHost {
 export const EdgeEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("updateRoomSettings"), settings: RoomSettingsSchema }),
   z.object({ type: z.literal("updateRoles") }),
-  z.object({ type: z.literal("kickUser"), userUuid: z.uuid() }),
+  z.object({
+    type: z.literal("kickUser"),
+    userUuid: z.uuid(),
+    // A close frame's reason holds at most 123 bytes.
+    reason: z.string().trim().min(1).max(100).optional(),
+  }),
   z.object({ type: z.literal("resetRoom") }),
   z.object({ type: z.literal("clearChat") }),
   z.object({
@@ -70,6 +81,8 @@ export class LiveRoom {
   private readonly joined = new Map<string, string>();
   private saving: Promise<void> = Promise.resolve();
   private readonly pending = new Set<Promise<unknown>>();
+  /** Per socket, the message being handled: the next waits for it. */
+  private readonly inboxes = new Map<string, Promise<unknown>>();
 
   constructor(
     readonly roomUuid: string,
@@ -117,7 +130,18 @@ export class LiveRoom {
     if (userUuid && ![...this.joined.values()].includes(userUuid)) this.dispatch({ type: "disconnected", userUuid });
   }
 
-  async message(socketId: string, raw: string) {
+  /** One socket's messages are handled in the order sent, even while one of them waits for the edge. */
+  message(socketId: string, raw: string): Promise<void> {
+    const handled = (this.inboxes.get(socketId) ?? Promise.resolve()).then(() => this.handle(socketId, raw));
+    const settled = handled.catch(() => undefined);
+    this.inboxes.set(socketId, settled);
+    void settled.then(() => {
+      if (this.inboxes.get(socketId) === settled) this.inboxes.delete(socketId);
+    });
+    return handled;
+  }
+
+  private async handle(socketId: string, raw: string) {
     const socket = this.sockets.get(socketId);
     if (!socket) return;
     const parsed = parseClientMessage(raw);
@@ -135,13 +159,70 @@ export class LiveRoom {
       this.reply(socket, { requestId: message.requestId, ok: false, statusCode: 403, message: "Join the room first." });
       return;
     }
-    const reply = this.dispatch({
-      type: "client",
-      userUuid,
-      request: { action: message.action, params: message.params } as never,
-      id: this.newId(),
-    });
+    const request = await this.withSongs(userUuid, message);
+    if ("ok" in request) {
+      this.reply(socket, { requestId: message.requestId, ...request });
+      return;
+    }
+    const reply = this.dispatch({ type: "client", userUuid, request, id: this.newId() });
     this.reply(socket, { requestId: message.requestId, ...reply });
+  }
+
+  /**
+   * The client's action with the songs it names looked up through the edge: the reducer only ever sees the
+   * catalogue's songs. Anything else the client wrote about a song was dropped when the message was parsed.
+   */
+  private async withSongs(
+    userUuid: string,
+    message: Exclude<ParsedClientMessage, { action: "joinRoom" }>,
+  ): Promise<RoomClientAction | Refusal> {
+    switch (message.action) {
+      case "addDj": {
+        const ref = message.params.song;
+        if (!ref) return { action: "addDj", params: {} };
+        return this.lookUp(userUuid, [ref], ([song]) => ({ action: "addDj", params: song ? { song } : {} }));
+      }
+      case "updateNextSong": {
+        const ref = message.params.song;
+        if (!ref) return { action: "updateNextSong", params: { song: null } };
+        return this.lookUp(userUuid, [ref], ([song]) => ({ action: "updateNextSong", params: { song: song ?? null } }));
+      }
+      case "sendChatMessage": {
+        const { songs: refs, ...rest } = message.params;
+        if (!refs?.length) return { action: "sendChatMessage", params: rest };
+        return this.lookUp(userUuid, refs, (songs) => ({ action: "sendChatMessage", params: { ...rest, songs } }));
+      }
+      default:
+        return message;
+    }
+  }
+
+  private async lookUp(
+    userUuid: string,
+    refs: SongRef[],
+    build: (songs: LiveSong[]) => RoomClientAction,
+  ): Promise<RoomClientAction | Refusal> {
+    // An action the room refuses whatever the song (a full booth, chat off, too many messages) costs the edge nothing.
+    if (this.state) {
+      const blank = refs.map((r) => ({ songId: r.songId, trackName: "", artistName: "", duration: 0 }));
+      const dry = reduce(
+        this.state,
+        { type: "client", userUuid, request: build(blank), id: "" },
+        this.clock(),
+        this.config,
+      );
+      if (!dry.reply.ok) return dry.reply;
+    }
+    try {
+      const songs = await Promise.all(refs.map((ref) => this.edge.song(userUuid, ref)));
+      const shaped = songs.map(liveSong);
+      if (shaped.some((s) => s === null))
+        return { ok: false, statusCode: 502, message: "The edge answered a song this room cannot read." };
+      return build(shaped as LiveSong[]);
+    } catch (err) {
+      if (err instanceof EdgeError) return { ok: false, statusCode: err.status, message: err.message };
+      throw err;
+    }
   }
 
   private async join(socket: Socket, params: { roomUuid: string; password?: string; guestPassword?: string }) {
@@ -157,7 +238,12 @@ export class LiveRoom {
         ...(params.password !== undefined ? { password: params.password } : {}),
         ...(params.guestPassword !== undefined ? { guestPassword: params.guestPassword } : {}),
       };
-      settings = await this.edge.join(this.roomUuid, socket.token, body);
+      // The edge admits with the user's own token, and answers them only the roles they may see: the room reads
+      // every role in force, sanctions included, with its service token.
+      [, settings] = await Promise.all([
+        this.edge.join(this.roomUuid, socket.token, body),
+        this.edge.roomSettings(this.roomUuid),
+      ]);
       profile = claims.type === "guest" ? null : await this.edge.profile(claims.sub);
     } catch (err) {
       if (err instanceof EdgeError) return { ok: false as const, statusCode: err.status, message: err.message };
@@ -176,7 +262,7 @@ export class LiveRoom {
     const reply = this.dispatch({ type: "join", user, settings });
     if (!reply.ok) return reply;
     this.joined.set(socket.id, claims.sub);
-    return { ok: true as const, result: joinView(this.state, this.clock()) satisfies JoinResult };
+    return { ok: true as const, result: joinView(this.state, this.clock(), claims.sub) satisfies JoinResult };
   }
 
   /** The edge tells the room about a change made over REST. */
@@ -188,14 +274,21 @@ export class LiveRoom {
       case "updateRoles":
         if (this.state) this.dispatch({ type: "settings", settings: await this.edge.roomSettings(this.roomUuid) });
         return;
-      case "kickUser":
-        if (this.state) this.dispatch({ type: "kick", userUuid: event.userUuid });
-        // Someone joining right now is not in the state yet: close their sockets all the same.
-        for (const socket of this.sockets.values())
-          if (socket.claims.sub === event.userUuid) socket.close(CloseCode.kicked, "You were removed from this room.");
+      case "kickUser": {
+        const reason = event.reason ?? MESSAGES.kicked;
+        if (this.state) this.dispatch({ type: "kick", userUuid: event.userUuid, reason });
+        // Someone joining right now is not in the state yet: close their sockets all the same, and forget them now
+        // rather than when the close completes, so a join still waiting on the edge finds its socket gone.
+        for (const socket of [...this.sockets.values()])
+          if (socket.claims.sub === event.userUuid) {
+            this.sockets.delete(socket.id);
+            this.joined.delete(socket.id);
+            socket.close(CloseCode.kicked, reason);
+          }
         return;
+      }
       case "resetRoom": {
-        const settings = this.state ? this.state.live.settings : await this.edge.roomSettings(this.roomUuid);
+        const settings = this.state ? roomRules(this.state) : await this.edge.roomSettings(this.roomUuid);
         this.dispatch({ type: "reset", settings });
         this.state = null;
         this.saving = this.saving.then(() => this.host.store.clear());
@@ -320,7 +413,7 @@ export class LiveRoom {
   }
 
   private queueLoaded(userUuid: string, songs: LiveSong[]) {
-    this.dispatch({ type: "queueLoaded", userUuid, songs: songs.map(liveSong) });
+    this.dispatch({ type: "queueLoaded", userUuid, songs: songs.flatMap((s) => liveSong(s) ?? []) });
   }
 
   private reply(socket: Socket, reply: ReplyMessage) {
@@ -328,27 +421,16 @@ export class LiveRoom {
   }
 }
 
-/** A crate song as the room shows it: the catalogue fields a player needs, nothing else. */
-function liveSong(song: LiveSong): LiveSong {
-  const keep = [
-    "songId",
-    "songShortId",
-    "crateSongUuid",
-    "trackName",
-    "artistName",
-    "album",
-    "genre",
-    "duration",
-    "isrc",
-    "musicProviders",
-    "thumbnails",
-    "explicit",
-    "status",
-    "position",
-    "streamUrls",
-  ];
-  return Object.fromEntries(Object.entries(song).filter(([k, v]) => keep.includes(k) && v !== undefined)) as LiveSong;
+/**
+ * A song from the edge as the room shows it: the catalogue fields a player needs (the edge's stream addresses and a
+ * provider's previews among them), nothing else; null when it is not a song.
+ */
+function liveSong(song: unknown): LiveSong | null {
+  const parsed = LiveSongSchema.safeParse(song);
+  return parsed.success ? parsed.data : null;
 }
+
+type Refusal = { ok: false; statusCode: number; message: string };
 
 /** What others see of a user in the room. */
 function profileView(uuid: string, profile: Record<string, unknown> | null): Record<string, unknown> {

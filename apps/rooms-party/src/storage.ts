@@ -1,5 +1,5 @@
 import type { ChatMessage, LiveState, RoomUser, UserData } from "@booth/sdk/live/protocol";
-import type { Member, RoomState } from "./reducer.ts";
+import { type Member, type RoomState, splitSettings } from "./reducer.ts";
 
 /** Where a room keeps its state between restarts. */
 export interface StateStore {
@@ -55,15 +55,18 @@ interface MemberEntry {
 }
 /** Lists that follow from the others (the reducer's `derive`): rebuilt on load, never written. */
 type Derived = "audienceUsers" | "floorUsers" | "visibleDjs";
-type Core = Omit<LiveState, "allUserData" | "allUsers" | Derived> & Pick<RoomState, "djMeta" | "playing">;
+type Core = Omit<LiveState, "allUserData" | "allUsers" | Derived> &
+  Pick<RoomState, "djMeta" | "playing"> &
+  // Absent in rooms stored before sanctions left the shared settings.
+  Partial<Pick<RoomState, "sanctions">>;
 
 const MAX_PUT = 128;
 const chatKey = (m: ChatMessage) => `chat:${String(m.date).padStart(15, "0")}:${m.id}`;
 
 /**
  * A room's state split over keys so that one vote writes one member and the seq, not the whole room (a Durable
- * Object value holds at most 128 KiB): `seq`, `core` (booth, now playing, settings), `order` (who joined when),
- * `member:{uuid}` and `chat:{time}:{id}`.
+ * Object value holds at most 128 KiB): `seq`, `core` (booth, now playing, settings, sanctions), `order` (who joined
+ * when), `member:{uuid}` and `chat:{time}:{id}`.
  */
 export function keyValueStateStore(kv: KeyValue): StateStore {
   let last: RoomState | null = null;
@@ -95,7 +98,9 @@ export function keyValueStateStore(kv: KeyValue): StateStore {
         allUserData[uuid] = entry.data;
         allUsers.push(entry.user);
       }
-      const { djMeta, playing, ...live } = core;
+      const { djMeta, playing, sanctions: stored, ...kept } = core;
+      const split = stored ? null : splitSettings(kept.settings);
+      const live = split ? { ...kept, settings: split.settings } : kept;
       // The audience is everyone not on stage, the floor the audience without guests (as the reducer derives them),
       // made of the same user objects as allUsers.
       const onStage = new Set(live.djs.map((d) => d.uuid));
@@ -114,6 +119,7 @@ export function keyValueStateStore(kv: KeyValue): StateStore {
         djMeta,
         playing,
         chat,
+        sanctions: stored ?? split?.sanctions ?? [],
       };
       last = state;
       return state;
@@ -126,13 +132,13 @@ export function keyValueStateStore(kv: KeyValue): StateStore {
       if (prev?.seq !== state.seq) puts.seq = state.seq;
       // A vote changes the counts in the core: it must stay small whatever the size of the room.
       const { allUserData, allUsers, audienceUsers: _a, floorUsers: _f, visibleDjs: _v, ...rest } = state.live;
-      const changed = <K extends keyof Core>(k: K) =>
-        !prev ||
-        (k === "djMeta" || k === "playing"
-          ? prev[k as "djMeta" | "playing"] !== state[k as "djMeta" | "playing"]
-          : prev.live[k as keyof LiveState] !== state.live[k as keyof LiveState]);
-      const coreKeys = [...Object.keys(rest), "djMeta", "playing"] as (keyof Core)[];
-      if (coreKeys.some(changed)) puts.core = { ...rest, djMeta: state.djMeta, playing: state.playing };
+      type Own = "djMeta" | "playing" | "sanctions";
+      const own = (k: keyof Core): k is Own => k === "djMeta" || k === "playing" || k === "sanctions";
+      const changed = (k: keyof Core) =>
+        !prev || (own(k) ? prev[k] !== state[k] : prev.live[k as keyof LiveState] !== state.live[k as keyof LiveState]);
+      const coreKeys = [...Object.keys(rest), "djMeta", "playing", "sanctions"] as (keyof Core)[];
+      if (coreKeys.some(changed))
+        puts.core = { ...rest, djMeta: state.djMeta, playing: state.playing, sanctions: state.sanctions };
       if (!prev || prev.live.allUsers !== allUsers) {
         const order = allUsers.map((u) => u.uuid);
         const prevOrder = prev?.live.allUsers.map((u) => u.uuid) ?? [];

@@ -154,7 +154,7 @@ describe("a live session", () => {
     // The booth: the owner from their queue, bob with a song he picks; carol finds the seats taken.
     await A.client.addDj();
     await until(() => A.client.state?.nowPlaying?.song.trackName === "Owner One", "the owner's first song");
-    await B.client.addDj({ trackName: "Bob Pick", artistName: "Bob", duration: 2, songId: s3.id });
+    await B.client.addDj({ songId: s3.id });
     await expect(C.client.addDj()).rejects.toMatchObject({ statusCode: 403, message: "All DJ seats are taken." });
 
     // Votes while the first song plays; the star lands in dave's likes.
@@ -306,7 +306,7 @@ describe("a live session", () => {
     const F = clientFor(fan.token, roomUuid);
     await D.client.connect();
     await F.client.connect();
-    await D.client.addDj({ trackName: tune.trackName, artistName: "Live Artist", duration: 2, songId: tune.id });
+    await D.client.addDj({ songId: tune.id });
     await until(() => F.client.state?.nowPlaying?.song.trackName === "Points Tune", "the song");
     // A like and a star: 1 + 2 points for the DJ when the song ends.
     await F.client.voteOnSong({ like: true, star: true });
@@ -367,4 +367,248 @@ describe("a live session", () => {
     expect(JSON.stringify(theirs.body)).not.toContain("live-crown");
     for (const x of [D, F]) x.client.close();
   }, 120_000);
+
+  it("plays what the catalogue says of a song a DJ names, never the stream or duration the DJ sends", async () => {
+    const dj = await t.createUser({ nickname: "forger" });
+    const fan = await t.createUser({ nickname: "listener" });
+    const room = await t.request("POST", `${P.room}/rooms/infrastructure`, {
+      token: dj.token,
+      body: { name: "Forgery room", type: "PUBLIC" },
+    });
+    const roomUuid: string = room.body.uuid;
+    const [row] = await t.db
+      .insert(schema.songs)
+      .values({
+        shortId: `s${crypto.randomUUID().slice(0, 9)}`,
+        trackName: "Real Tune",
+        artistName: "Real Artist",
+        duration: 200,
+        streamUrls: { hls: "/api/upload-service/songs/real/hls-playlist" },
+      })
+      .returning();
+    const L = clientFor(fan.token, roomUuid);
+    await L.client.connect();
+
+    // The DJ's own socket, writing what a hostile client would: any stream, preview, duration and field.
+    const raw = new WebSocket(`${party.url.replace("http", "ws")}/parties/main/${roomUuid}?token=${dj.token}`);
+    // biome-ignore lint/suspicious/noExplicitAny: the replies as they come.
+    const replies: any[] = [];
+    raw.on("message", (d) => replies.push(JSON.parse(String(d))));
+    await new Promise((r) => raw.once("open", r));
+    const ask = async (action: string, params: unknown) => {
+      const requestId = `r${replies.length}-${Math.random()}`;
+      raw.send(JSON.stringify({ action, params, requestId }));
+      return until(() => replies.find((m) => m.requestId === requestId), `the reply to ${action}`);
+    };
+    expect((await ask("joinRoom", { roomUuid })).ok).toBe(true);
+    const forged = {
+      songId: row!.id,
+      trackName: "Forged",
+      artistName: "Forger",
+      duration: 86_000,
+      streamUrls: { hls: "https://evil.example/x.m3u8" },
+      previews: { spotify: "https://evil.example/preview.mp3" },
+      exfiltrate: "https://evil.example/collect",
+    };
+    expect(await ask("addDj", { song: { songId: crypto.randomUUID(), streamUrls: forged.streamUrls } })).toMatchObject({
+      ok: false,
+      statusCode: 404,
+      message: "Song not found.",
+    });
+    expect(await ask("addDj", { song: forged })).toMatchObject({ ok: true });
+    const playing = (await until(() => L.client.state?.nowPlaying, "the song for the listener"))!;
+    expect(playing.song).toMatchObject({
+      songId: row!.id,
+      trackName: "Real Tune",
+      duration: 200,
+      streamUrls: { hls: "/api/upload-service/songs/real/hls-playlist" },
+    });
+    expect(playing.endTime - playing.startTime).toBe(200_000);
+    // A song in the chat is the catalogue's too, and a stranger's image address is refused.
+    expect(await ask("sendChatMessage", { media: ["https://evil.example/x.gif"] })).toMatchObject({ statusCode: 400 });
+    const shared = await ask("sendChatMessage", { songs: [forged] });
+    expect(shared.ok).toBe(true);
+    await until(() => L.client.chatMessages.some((m: ChatMessage) => m.id === shared.result.id), "the shared song");
+    const heard = JSON.stringify([L.seen, L.client.state, L.client.chatMessages]);
+    for (const injected of ["evil.example", "exfiltrate", "Forged", '"duration":86000'])
+      expect(heard).not.toContain(injected);
+    expect(await ask("removeDj", {})).toMatchObject({ ok: true });
+    raw.close();
+    L.client.close();
+  }, 60_000);
+});
+
+describe("votes, sanctions and bans against hostile users", () => {
+  const within = <T>(work: Promise<T>, what: string, ms = 15_000) =>
+    Promise.race([
+      work,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms)),
+    ]);
+  const guestToken = async () => {
+    const res = await t.request("GET", "/api/user-service/auth/guest");
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.accessToken as string;
+  };
+  async function publicRoom(owner: { token: string }, name: string) {
+    const res = await t.request("POST", `${P.room}/rooms/infrastructure`, {
+      token: owner.token,
+      body: { name, type: "PUBLIC" },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.uuid as string;
+  }
+
+  it("pays a DJ nothing for 50 guests' likes, and counts a listener's three sockets once", async () => {
+    const admin = await t.createUser({ roles: ["user", "admin"] });
+    const dj = await t.createUser({ nickname: "floodeddj" });
+    const fan = await t.createUser({ nickname: "threetabs" });
+    const at = (s: number) => new Date(Date.now() + s * 1000).toISOString();
+    const season = await t.request("POST", `${P.merch}/points/season`, {
+      token: admin.token,
+      body: { name: "Flood season", start: at(5), end: at(900) },
+    });
+    expect(season.status, JSON.stringify(season.body)).toBe(201);
+    const roomUuid = await publicRoom(dj, "Flood room");
+    const tune = await song("Flood Tune", 8);
+    await t.request("POST", `${P.playlist}/crate/special/queue/songs`, {
+      token: dj.token,
+      body: { songIds: [tune.id] },
+    });
+
+    const D = clientFor(dj.token, roomUuid);
+    const tabs = [1, 2, 3].map(() => clientFor(fan.token, roomUuid));
+    const guests = await Promise.all(Array.from({ length: 50 }, async () => clientFor(await guestToken(), roomUuid)));
+    await D.client.connect();
+    for (const x of tabs) await x.client.connect();
+    await Promise.all(guests.map((g) => g.client.connect()));
+    await until(() => D.client.state?.allUsers.length === 52, "the DJ, the fan and 50 guests in the room");
+    // The season starts once everyone is in, so this song is the only one that can earn points in it.
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(season.body.start) - Date.now())));
+
+    await D.client.addDj();
+    await until(() => D.client.state?.nowPlaying?.song.trackName === "Flood Tune", "the song");
+    await Promise.all([...guests, ...tabs].map((x) => x.client.voteOnSong({ like: true })));
+    await until(() => D.client.state?.voteCounts.likes === 51, "50 guests' likes and the fan's one");
+
+    const [play] = await until(
+      async () => {
+        const res = await t.request("GET", `${P.room}/rooms/${roomUuid}/recent-songs`);
+        return res.body.total >= 1 ? res.body.data : null;
+      },
+      "the play recorded",
+      30_000,
+    );
+    // Everyone's likes show in the room and its history; the fan's three sockets are one like.
+    expect(play.voteCounts).toEqual({ likes: 51, dislikes: 0, stars: 0 });
+    // The DJ earns for the one signed-in listener: 1 point, not 51.
+    const ranking = await until(
+      async () => {
+        const res = await t.request("GET", `${P.merch}/points/current-ranking-status/${dj.user.uuid}`);
+        return res.body?.balance > 0 ? res.body : null;
+      },
+      "the DJ's points",
+      15_000,
+    );
+    expect(ranking.balance).toBe(1);
+    for (const x of [D, ...tabs, ...guests]) x.client.close();
+  }, 120_000);
+
+  it("shows a room's sanctions to its moderators and the sanctioned alone, never to members or guests", async () => {
+    const owner = await t.createUser({ nickname: "modowner" });
+    const member = await t.createUser({ nickname: "plainmember" });
+    const muted = await t.createUser({ nickname: "mutedone" });
+    const roomUuid = await publicRoom(owner, "Sanctions room");
+    const O = clientFor(owner.token, roomUuid);
+    const M = clientFor(member.token, roomUuid);
+    const X = clientFor(muted.token, roomUuid);
+    const G = clientFor(await guestToken(), roomUuid);
+    for (const x of [O, M, X, G]) await x.client.connect();
+    await until(() => O.client.state?.allUsers.length === 4, "four in the room");
+
+    const mute = await t.request("POST", `${P.room}/roomUserRoles/${roomUuid}`, {
+      token: owner.token,
+      body: { userUuid: muted.user.uuid, role: "chatDisabled" },
+    });
+    expect(mute.status, JSON.stringify(mute.body)).toBe(201);
+    const sanction = { userUuid: muted.user.uuid, role: "chatDisabled", expirationTime: null };
+    await until(() => O.client.sanctions.length === 1, "the moderator told of the mute");
+    expect(O.client.sanctions).toEqual([sanction]);
+    await until(() => X.client.sanctions.length === 1, "the muted user told of their own mute");
+    await expect(X.client.sendChatMessage({ message: "hello?" })).rejects.toMatchObject({ statusCode: 403 });
+
+    // A member and a guest: nothing in their state, in any message they got, in a fresh join, nor over REST.
+    const late = clientFor(member.token, roomUuid);
+    const joined = await late.client.connect();
+    expect(joined.sanctions).toEqual([]);
+    for (const x of [M, G, late]) {
+      expect(x.client.sanctions).toEqual([]);
+      expect(JSON.stringify(x.client.state)).not.toContain("chatDisabled");
+      expect(JSON.stringify(x.seen)).not.toContain("chatDisabled");
+    }
+    const rest = await t.request("GET", `${P.room}/rooms/room-state/${roomUuid}`);
+    expect(rest.status).toBe(200);
+    expect(JSON.stringify(rest.body)).not.toContain("chatDisabled");
+    // The moderator's rejoin hands the sanctions over again.
+    const again = clientFor(owner.token, roomUuid);
+    expect((await again.client.connect()).sanctions).toEqual([sanction]);
+    for (const x of [O, M, X, G, late, again]) x.client.close();
+  }, 60_000);
+
+  it("throws a banned user out of every live room at once and keeps them out", async () => {
+    const admin = await t.createUser({ roles: ["user", "admin"] });
+    const owner = await t.createUser({ nickname: "banroomowner" });
+    const troll = await t.createUser({ nickname: "troll" });
+    const [first, second] = [await publicRoom(owner, "Ban room one"), await publicRoom(owner, "Ban room two")];
+    const O = clientFor(owner.token, first);
+    const T1 = clientFor(troll.token, first);
+    const T2 = clientFor(troll.token, second);
+    for (const x of [O, T1, T2]) await x.client.connect();
+    await until(() => O.client.state?.allUsers.length === 2, "the troll in the room");
+    await until(async () => {
+      const rows = await t.db
+        .select()
+        .from(schema.roomPresence)
+        .where(eq(schema.roomPresence.userUuid, troll.user.uuid));
+      return rows.length === 2;
+    }, "the troll's presence in both rooms reported");
+    await T1.client.sendChatMessage({ message: "spam" });
+
+    const kicked = [T1, T2].map((x) => new Promise<string>((r) => x.client.on("kicked", r)));
+    const closed = [T1, T2].map(
+      (x) =>
+        new Promise<number>((r) =>
+          x.client.on("disconnected", ({ code }) => {
+            r(code);
+          }),
+        ),
+    );
+    const ban = await t.request("POST", "/api/user-service/users/ban", {
+      token: admin.token,
+      body: { userUuid: troll.user.uuid, reason: "spam" },
+    });
+    expect(ban.status, JSON.stringify(ban.body)).toBe(201);
+    expect(await within(Promise.all(kicked), "kickedFromRoom in both rooms")).toEqual([
+      "Your account was banned.",
+      "Your account was banned.",
+    ]);
+    expect(await within(Promise.all(closed), "both sockets closed")).toEqual([4003, 4003]);
+    await until(() => O.client.state?.allUsers.length === 1, "the troll gone from the room");
+
+    // A socket opened afterwards (its token is still well signed) gets in nowhere and can do nothing.
+    const raw = new WebSocket(`${party.url.replace("http", "ws")}/parties/main/${first}?token=${troll.token}`);
+    // biome-ignore lint/suspicious/noExplicitAny: the replies as they come.
+    const replies: any[] = [];
+    raw.on("message", (d) => replies.push(JSON.parse(String(d))));
+    await new Promise((r) => raw.once("open", r));
+    raw.send(JSON.stringify({ action: "joinRoom", params: { roomUuid: first }, requestId: "join" }));
+    raw.send(JSON.stringify({ action: "sendChatMessage", params: { message: "still here" }, requestId: "chat" }));
+    await until(() => replies.length === 2, "both answers");
+    expect(replies.find((m) => m.requestId === "join")).toMatchObject({ ok: false, statusCode: 401 });
+    expect(replies.find((m) => m.requestId === "chat")).toMatchObject({ ok: false, statusCode: 403 });
+    raw.close();
+    const retry = clientFor(troll.token, first);
+    await expect(retry.client.connect()).rejects.toMatchObject({ statusCode: 401 });
+    expect(O.client.chatMessages.map((m) => m.message)).not.toContain("still here");
+    O.client.close();
+  }, 60_000);
 });

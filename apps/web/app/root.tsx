@@ -17,6 +17,7 @@ import { I18nextProvider, useTranslation } from "react-i18next";
 import { Avatar } from "./components/avatar.tsx";
 import { createI18n, DEFAULT_LANGUAGE, LANGUAGES, type Language, languageCookie, languageOf } from "./i18n/index.ts";
 import { NAV_LINKS } from "./lib/nav.ts";
+import { useNonce } from "./lib/nonce.ts";
 import { rootData } from "./lib/root.server.ts";
 import appCss from "./styles/app.css?url";
 
@@ -129,6 +130,7 @@ function VerifyBanner() {
 }
 
 export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
   const root = useRootData();
   const lang = root?.lang ?? DEFAULT_LANGUAGE;
   const i18n = useMemo(() => createI18n(lang), [lang]);
@@ -146,8 +148,8 @@ export function Layout({ children }: { children: ReactNode }) {
           <main className="site-main">{children}</main>
           <footer className="site-footer">{i18n.t("footer")}</footer>
         </I18nextProvider>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

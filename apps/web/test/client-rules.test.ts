@@ -3,7 +3,7 @@ import type { ChatMessage, NowPlaying } from "@booth/sdk/live";
 import { describe, expect, it } from "vitest";
 import { CHAT_CAP, chatParts, editableMessage, mergeChat, startsGroup } from "../app/lib/live/chat.ts";
 import { type ListeningEvent, ListeningTracker } from "../app/lib/playback/listening.ts";
-import { sourceOf } from "../app/lib/playback/player.ts";
+import { sendsToken, sourceOf } from "../app/lib/playback/player.ts";
 import { formatDuration, playbackOffset, playbackProgress } from "../app/lib/playback/position.ts";
 
 const ANA = "00000000-0000-4000-8000-00000000000a";
@@ -105,6 +105,34 @@ describe("playback position", () => {
       url: "https://p.example/x.mp3",
     });
     expect(sourceOf(song, "http://e")).toBeNull();
+  });
+
+  it("sends the listener's token only to the edge's own origin, for a song's playlist and key", () => {
+    const edge = "https://edge.booth.test";
+    const key = "/api/upload-service/songs/hls/key?songId=1";
+    expect(sendsToken(`${edge}${key}`, edge)).toBe(true);
+    expect(sendsToken(`${edge}/api/upload-service/songs/1/hls-playlist`, edge)).toBe(true);
+    expect(sendsToken(key, edge, `${edge}/api/upload-service/songs/1/hls-playlist`)).toBe(true);
+    for (const elsewhere of [
+      `https://evil.test${key}`,
+      `https://evil.test/x?u=${edge}${key}`,
+      `https://edge.booth.test.evil.test${key}`,
+      `https://edge.booth.testevil.test${key}`,
+      `https://cdn.edge.booth.test${key}`,
+      `https://edge.booth.test@evil.test${key}`,
+      `https://edge.booth.test:bad@evil.test${key}`,
+      `https://user@edge.booth.test${key}`,
+      `http://edge.booth.test${key}`,
+      `https://edge.booth.test:8443${key}`,
+      `//evil.test${key}`,
+      `${edge}/api/upload-service/songs/1/hls/seg000.ts`,
+      `${edge}/api/user-service/auth/session`,
+      "not a url",
+    ])
+      expect({ url: elsewhere, token: sendsToken(elsewhere, edge, "https://web.booth.test/rooms/x") }).toEqual({
+        url: elsewhere,
+        token: false,
+      });
   });
 });
 

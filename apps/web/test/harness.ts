@@ -31,7 +31,7 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const SCREENSHOTS = join(webRoot, "test", "screenshots");
 
 /** Builds the web app once for every test file of the run (files run in parallel workers: a lock directory). */
-async function buildOnce() {
+export async function buildOnce() {
   const lock = join(tmpdir(), "booth-web-build.lock");
   const deadline = Date.now() + 180_000;
   for (;;) {
@@ -61,7 +61,13 @@ function tsxCli() {
 async function startWeb(port: number, env: Record<string, string>) {
   const child: ChildProcess = spawn(process.execPath, [tsxCli(), join(webRoot, "server.ts")], {
     cwd: webRoot,
-    env: { ...process.env, ...env, WEB_PORT: String(port), NODE_ENV: "production" },
+    env: {
+      SESSION_SECRET: "the web tests' session secret",
+      ...process.env,
+      ...env,
+      WEB_PORT: String(port),
+      NODE_ENV: "production",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -58,7 +58,7 @@ describe("a room for two", { timeout: 240_000 }, () => {
     await Promise.all([dj.page.waitForURL(/\/rooms\/friday-night-booth/), dj.page.click("main button[type=submit]")]);
     await expectText(dj.page, "[data-testid=connection]", /in the room/, 20_000);
     await expectCount(dj.page, "[data-testid=song-results] li", 4, 20_000);
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < 3; i++) {
       await dj.page.locator("[data-testid=queue-add]:not([disabled])").first().click();
       await expectCount(dj.page, "[data-testid=queue-song]", i + 1);
     }
@@ -67,6 +67,10 @@ describe("a room for two", { timeout: 240_000 }, () => {
     await expectCount(dj.page, `[data-testid=dj][data-uuid="${djUuid}"][data-playing]`, 1, 20_000);
     const track = (await dj.page.locator("[data-testid=track-name]").textContent())?.trim();
     expect(track).toBeTruthy();
+    // The DJ picks the last queued song to play next: the room looks it up by its ids and shows it.
+    const last = (await dj.page.locator("[data-testid=queue-song] strong").nth(2).textContent())?.trim() ?? "";
+    await dj.page.locator("[data-testid=queue-song] [data-testid=play-next]").nth(2).click();
+    await expectText(dj.page, "[data-testid=next-song]", new RegExp(last.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
     await eventually(async () => expect((await audioTime(dj.page)).time).toBeGreaterThan(1), 20_000);
 
     // The listener finds the room in the list and joins: same song, same place.
@@ -191,6 +195,29 @@ describe("a room for two", { timeout: 240_000 }, () => {
     expect(guest.errors).toEqual([]);
   });
 
+  it("lets a guest hear the song of the room they are in", async () => {
+    const dj = await stack.person();
+    const guest = await stack.person();
+    const email = emailFor("guestdj");
+    await signUp(dj.page, { nickname: "Guest DJ", email });
+    await verifyEmail(stack, dj.page, email);
+    await dj.page.goto("/rooms/new");
+    await dj.page.fill("#name", "Open Doors");
+    await Promise.all([dj.page.waitForURL(/\/rooms\/open-doors/), dj.page.click("main button[type=submit]")]);
+    await expectText(dj.page, "[data-testid=connection]", /in the room/, 20_000);
+    await expectCount(dj.page, "[data-testid=song-results] li", 4, 20_000);
+    await dj.page.locator("[data-testid=queue-add]:not([disabled])").first().click();
+    await expectCount(dj.page, "[data-testid=queue-song]", 1);
+    await dj.page.click("[data-testid=take-seat]");
+    await eventually(async () => expect((await audioTime(dj.page)).time).toBeGreaterThan(1), 20_000);
+    // The edge gives the song's key to a guest the room admitted, and the page's policy lets it all load.
+    await guest.page.goto("/rooms/open-doors");
+    await expectText(guest.page, "[data-testid=connection]", /in the room/, 20_000);
+    await eventually(async () => expect((await audioTime(guest.page)).time).toBeGreaterThan(1), 20_000);
+    expect(dj.errors).toEqual([]);
+    expect(guest.errors).toEqual([]);
+  });
+
   it("gives the browser 15-minute tokens for the live room, never the session's own", async () => {
     const { page, errors } = await stack.person();
     const email = emailFor("tokens");
@@ -201,9 +228,15 @@ describe("a room for two", { timeout: 240_000 }, () => {
     const payload = claims(first.token);
     expect(payload.sub).toBe(await uuidOf(email));
     expect(payload.exp - payload.iat).toBe(15 * 60);
-    // The socket's token works where the browser uses it, and a fresh one comes on each ask.
+    expect(payload.purpose).toBe("live");
+    // The socket's token works where the browser uses it, and is never traded for a session.
+    const heard = await stack.t.request("POST", "/api/audit-service/kinesis", {
+      token: first.token,
+      body: { topic: "trackStartedPlaying", data: {} },
+    });
+    expect(heard.status).toBe(201);
     const me = await stack.t.request("GET", "/api/user-service/auth/session", { token: first.token });
-    expect(me.status).toBe(200);
+    expect(me.status).toBe(401);
     // Visitors get a guest token instead.
     const visitor = await stack.person();
     await visitor.page.goto("/");

@@ -1,12 +1,12 @@
 /**
  * Uploading a song in the browser: refused without the capability, a real WAV file sent with progress, its status
  * followed every second (tags asked for, then transcoded until ready), a file that is not audio refused with the
- * upload service's words and nothing left behind, and the ready song queued.
+ * upload service's words and nothing left behind, the ready song previewed by its uploader and queued.
  */
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectCount, expectText, type Stack, shot } from "./harness.ts";
+import { eventually, expectCount, expectText, type Stack, shot } from "./harness.ts";
 import { type SignedUp, signedUp, startStack, wavFile } from "./harness-b.ts";
 
 let stack: Stack;
@@ -78,6 +78,13 @@ describe("upload", { timeout: 180_000 }, () => {
     // Transcoding runs in the background; the page looks every second until the song is ready.
     await expectText(page, "[data-testid=upload-row] [data-testid=upload-phase]", "Ready", 60_000);
     await expectText(page, "[data-testid=upload-row] strong", "Evening Chord");
+    // The uploader hears it first: the preview plays the song's HLS with the key the edge grants its uploader.
+    await page.click("[data-testid=upload-preview]");
+    await eventually(async () => {
+      const time = await page.$eval("[data-testid=upload-audio]", (a) => (a as HTMLAudioElement).currentTime);
+      expect(time).toBeGreaterThan(1);
+    }, 20_000);
+    await page.click("[data-testid=upload-preview]");
     await page.click("[data-testid=upload-queue]");
     await expectText(page, "[data-testid=upload-queue]", /In your queue/);
     await shot(page, "upload");

@@ -17,6 +17,7 @@ export type {
   NowPlaying,
   RoomUser,
   ServerMessage,
+  SongRef,
   SongVotes,
   UserData,
   VoteCounts,

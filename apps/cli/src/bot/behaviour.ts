@@ -13,12 +13,13 @@
  * To extend it: pass more `commands` (each answers the text to say, or nothing), or subclass `BoothBot` and override
  * `onSongStarted` / `onChatMessage` / `onStateChanged`.
  */
-import type { ChatMessage, LiveSong, LiveState, NowPlaying, StatelessServerMessage } from "@booth/sdk/live";
+import type { ChatMessage, LiveSong, LiveState, NowPlaying, SongRef, StatelessServerMessage } from "@booth/sdk/live";
 
 /** The part of the live room client a bot uses. */
 export interface BotRoom {
   readonly state: LiveState | null;
-  addDj(song?: LiveSong): Promise<unknown>;
+  /** A song is named by its ids; the room plays the catalogue's song. */
+  addDj(song?: SongRef): Promise<unknown>;
   removeDj(userUuid?: string): Promise<unknown>;
   skipSong(): Promise<unknown>;
   voteOnSong(songVotes: { like?: boolean; star?: boolean }): Promise<unknown>;

@@ -2,8 +2,8 @@ import { type Db, schema } from "@booth/db";
 import { type AnyColumn, and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "./context.ts";
-import { forbidden, HttpError, tooManyRequests, unauthorized } from "./errors.ts";
-import { type TokenClaims, type TokenType, verifyToken } from "./tokens.ts";
+import { forbidden, HttpError, unauthorized } from "./errors.ts";
+import { type TokenClaims, TokenPurpose, type TokenType, verifyToken } from "./tokens.ts";
 
 export type User = typeof schema.users.$inferSelect;
 export type Role = User["roles"][number];
@@ -70,20 +70,28 @@ export interface Caller {
   user: User;
 }
 
+export const LIVE_TOKEN_REFUSED = "A live token cannot be used here: sign in with your session.";
+
+/** Live tokens open only the routes a browser calls with one itself (`live: true`); anywhere else they are refused. */
+function checkPurpose(claims: TokenClaims, live: boolean | undefined) {
+  if (claims.purpose === TokenPurpose.live && !live) throw unauthorized(LIVE_TOKEN_REFUSED);
+}
+
 /**
  * The signed-in caller, checked against the database: the account exists, is active, is not banned and the token
  * has not been revoked. `types` lists the token kinds accepted (user only, by default); `roles` any of which the
- * caller must hold.
+ * caller must hold; `live` admits live tokens too.
  */
 export async function requireUser(
   c: Context<AppEnv>,
-  options: { types?: TokenType[]; roles?: readonly Role[] } = {},
+  options: { types?: TokenType[]; roles?: readonly Role[]; live?: boolean } = {},
 ): Promise<Caller> {
   const claims = c.var.auth;
   const types = options.types ?? ["user"];
   // Service tokens name no account; they are admitted by requireService, never here.
   if (!claims || claims.type === "service" || !types.includes(claims.type) || !UUID.test(claims.sub))
     throw unauthorized();
+  checkPurpose(claims, options.live);
   const { db, clock } = c.var.deps;
   // One round trip: the account and whether a ban is in force.
   const [row] = await db
@@ -111,17 +119,13 @@ export async function requireService(c: Context<AppEnv>): Promise<void> {
   await requireUser(c, { roles: ADMINS });
 }
 
-/** The claims of any valid token (user, guest, bot or service). */
-export function requireToken(c: Context<AppEnv>): TokenClaims {
+/** The claims of any valid token (user, guest, bot or service); live tokens only with `live`. */
+export function requireToken(c: Context<AppEnv>, options: { live?: boolean } = {}): TokenClaims {
   if (!c.var.auth) throw unauthorized();
+  checkPurpose(c.var.auth, options.live);
   return c.var.auth;
 }
 
-/** Fixed-window limit on an action; `key` names what is limited (an account, an address). */
-export async function rateLimit(c: Context<AppEnv>, key: string, limit: number, windowSeconds: number) {
-  const count = await c.var.deps.cache.incr(`rl:${key}`, windowSeconds);
-  if (count > limit) throw tooManyRequests();
-}
-
-export const clientAddress = (c: Context<AppEnv>) =>
-  c.req.header("x-forwarded-for")?.split(",")[0]?.trim() || c.req.header("x-real-ip") || "local";
+// Routes import these from here; they live in files of their own.
+export { addressBucket, clientAddress } from "./client-address.ts";
+export { accountAttempt, rateLimit } from "./rate-limit.ts";

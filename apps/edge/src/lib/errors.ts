@@ -40,6 +40,8 @@ export class HttpError extends Error {
     readonly status: ContentfulStatusCode,
     message: string | string[],
     readonly code?: string,
+    /** Response headers that go with the refusal (Retry-After and the RateLimit fields on a 429). */
+    readonly headers?: Record<string, string>,
   ) {
     super(Array.isArray(message) ? message.join("; ") : message);
     this.messages = message;
@@ -52,7 +54,9 @@ export const unauthorized = (message = "Unauthorized") => new HttpError(401, mes
 export const forbidden = (message = "Forbidden") => new HttpError(403, message);
 export const notFound = (message = "Not Found") => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
-export const tooManyRequests = (message = "Too many attempts, please try again later.") => new HttpError(429, message);
+export const TOO_MANY_ATTEMPTS = "Too many attempts, please try again later.";
+export const tooManyRequests = (message = TOO_MANY_ATTEMPTS, headers?: Record<string, string>) =>
+  new HttpError(429, message, undefined, headers);
 export const unavailable = (message: string) => new HttpError(503, message);
 
 /** The SQLSTATE of a database error, looked for through the wrappers (Drizzle puts the driver's error in `cause`). */
@@ -75,7 +79,7 @@ export function errorResponse(c: Context, err: unknown, log: (entry: Record<stri
   if (err instanceof HttpError) {
     const body: ErrorBody & { code?: string } = errorBody(err.status, err.messages);
     if (err.code) body.code = err.code;
-    return c.json(body, err.status);
+    return c.json(body, err.status, err.headers);
   }
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;

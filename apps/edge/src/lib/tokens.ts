@@ -16,6 +16,17 @@ export const TOKEN_TTL: Record<TokenType, number> = {
   service: 3600,
 };
 
+/**
+ * What a token is for. A session token is the account's own credential; a live token is the short one a browser hands
+ * to what it calls itself (the live room's socket, HLS playlists, listening events), where a page's script or a
+ * hostile room could read it, so it opens nothing else. Tokens signed before purposes existed carry none: sessions.
+ */
+export const TokenPurpose = { session: "session", live: "live" } as const;
+export type TokenPurpose = (typeof TokenPurpose)[keyof typeof TokenPurpose];
+
+/** How long a live token lasts: long enough to join a room and reconnect, short if it leaks. */
+export const LIVE_TOKEN_TTL = 15 * 60;
+
 export interface TokenClaims {
   sub: string;
   type: TokenType;
@@ -23,7 +34,11 @@ export interface TokenClaims {
   badges: string[];
   /** The user's token version when issued; a bump revokes every older token. */
   ver: number;
+  purpose: TokenPurpose;
 }
+
+/** What signing needs: the purpose defaults to a session. */
+export type TokenInput = Omit<TokenClaims, "purpose"> & { purpose?: TokenPurpose };
 
 export interface Keys {
   privateKey: CryptoKey;
@@ -53,12 +68,25 @@ export async function generateKeys(): Promise<{ keys: Keys; privateJwk: JWK }> {
   return { keys: await fromJwk(privateJwk), privateJwk };
 }
 
-/** JWT_PRIVATE_KEY (a JWK) wins; else the key kept in DATA_DIR; else a new one written there. */
+/**
+ * JWT_PRIVATE_KEY (a JWK) wins; else the key kept in DATA_DIR; else a new one written there. `required` (production)
+ * accepts JWT_PRIVATE_KEY only: a key made up by one instance would sign tokens no other instance accepts.
+ */
 export async function loadKeys(options: {
   privateJwk?: string | undefined;
   dataDir?: string | undefined;
+  required?: boolean | undefined;
 }): Promise<Keys> {
-  if (options.privateJwk) return fromJwk(JSON.parse(options.privateJwk) as JWK);
+  if (options.privateJwk) {
+    let jwk: JWK;
+    try {
+      jwk = JSON.parse(options.privateJwk) as JWK;
+    } catch {
+      throw new Error("JWT_PRIVATE_KEY is not JSON: it must be a private JWK (ES256).");
+    }
+    return fromJwk(jwk);
+  }
+  if (options.required) throw new Error("JWT_PRIVATE_KEY is required: it is the key that signs every token.");
   if (!options.dataDir) return (await generateKeys()).keys;
   const file = join(options.dataDir, "jwt-private.jwk.json");
   try {
@@ -72,8 +100,14 @@ export async function loadKeys(options: {
   return keys;
 }
 
-export async function signToken(keys: Keys, claims: TokenClaims, nowSeconds: number, ttl = TOKEN_TTL[claims.type]) {
-  return new SignJWT({ type: claims.type, roles: claims.roles, badges: claims.badges, ver: claims.ver })
+export async function signToken(keys: Keys, claims: TokenInput, nowSeconds: number, ttl = TOKEN_TTL[claims.type]) {
+  return new SignJWT({
+    type: claims.type,
+    roles: claims.roles,
+    badges: claims.badges,
+    ver: claims.ver,
+    purpose: claims.purpose ?? TokenPurpose.session,
+  })
     .setProtectedHeader({ alg: TOKEN_ALG, kid: keys.kid, typ: "JWT" })
     .setSubject(claims.sub)
     .setIssuer(TOKEN_ISSUER)
@@ -91,12 +125,16 @@ export async function verifyToken(keys: Keys, token: string, nowSeconds: number)
     });
     const type = payload.type as TokenType;
     if (!payload.sub || !(type in TokenType)) return null;
+    const purpose = (payload.purpose ?? TokenPurpose.session) as TokenPurpose;
+    // A purpose this edge does not know opens nothing: it may be a newer edge's narrower token.
+    if (!Object.values(TokenPurpose).includes(purpose)) return null;
     return {
       sub: payload.sub,
       type,
       roles: Array.isArray(payload.roles) ? (payload.roles as string[]) : [],
       badges: Array.isArray(payload.badges) ? (payload.badges as string[]) : [],
       ver: typeof payload.ver === "number" ? payload.ver : 0,
+      purpose,
     };
   } catch {
     return null;
@@ -111,4 +149,41 @@ export function serviceToken(keys: Keys, sub: string, now: Date, ttlSeconds = TO
     Math.floor(now.getTime() / 1000),
     ttlSeconds,
   );
+}
+
+/**
+ * A grant: a short capability for one thing (`audience` says what), named for one holder (`sub`). It carries no
+ * token `type`, so no route and no live room takes it for a bearer token; and bearer tokens carry no audience, so no
+ * grant check takes one for a grant.
+ */
+export function signGrant(
+  keys: Keys,
+  grant: { audience: string; sub: string; claims: Record<string, string> },
+  nowSeconds: number,
+  ttl: number,
+) {
+  return new SignJWT(grant.claims)
+    .setProtectedHeader({ alg: TOKEN_ALG, kid: keys.kid, typ: "JWT" })
+    .setSubject(grant.sub)
+    .setAudience(grant.audience)
+    .setIssuer(TOKEN_ISSUER)
+    .setIssuedAt(nowSeconds)
+    .setExpirationTime(nowSeconds + ttl)
+    .sign(keys.privateKey);
+}
+
+/** The grant's claims when it is ours, for `audience`, and not expired; null otherwise. */
+export async function verifyGrant(keys: Keys, grant: string, audience: string, nowSeconds: number) {
+  try {
+    const { payload } = await jwtVerify(grant, keys.publicKey, {
+      algorithms: [TOKEN_ALG],
+      issuer: TOKEN_ISSUER,
+      audience,
+      currentDate: new Date(nowSeconds * 1000),
+    });
+    if (typeof payload.sub !== "string" || "type" in payload) return null;
+    return payload as Record<string, unknown> & { sub: string };
+  } catch {
+    return null;
+  }
 }

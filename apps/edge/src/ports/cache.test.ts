@@ -97,9 +97,125 @@ function contract(name: string, make: () => Promise<Cache>) {
   });
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The limiter every cache serves: the same counting whatever the store. */
+function limiterContract(name: string, make: () => Promise<Cache>, makeTwin?: () => Promise<Cache>) {
+  describe(`${name} limiter`, () => {
+    let cache: Cache;
+    beforeAll(async () => {
+      cache = await make();
+    });
+    afterAll(() => cache.close());
+
+    it("allows its points per key, then refuses with the time left, and forgets the key after the window", async () => {
+      const limiter = cache.limiter(2, 1);
+      const key = crypto.randomUUID();
+      expect(await limiter.consume(key)).toMatchObject({ allowed: true, limit: 2, remaining: 1 });
+      expect(await limiter.consume(key)).toMatchObject({ allowed: true, remaining: 0 });
+      expect(await limiter.consume(key)).toEqual({ allowed: false, limit: 2, remaining: 0, resetSeconds: 1 });
+      expect((await limiter.consume(`${key}-other`)).allowed).toBe(true);
+      await sleep(1100);
+      expect(await limiter.consume(key)).toMatchObject({ allowed: true, remaining: 1 });
+    });
+
+    it("gives an attempt back, forgets a key on demand, and keeps limits of different sizes apart", async () => {
+      const key = crypto.randomUUID();
+      const one = cache.limiter(1, 60);
+      expect((await one.consume(key)).allowed).toBe(true);
+      const refused = await one.consume(key);
+      expect(refused.allowed).toBe(false);
+      expect(refused.resetSeconds).toBeGreaterThan(55);
+      expect((await cache.limiter(3, 60).consume(key)).allowed).toBe(true);
+      await one.reward(key);
+      await one.reward(key);
+      expect((await one.consume(key)).allowed).toBe(true);
+      await one.reset(key);
+      expect((await one.consume(key)).allowed).toBe(true);
+      expect((await one.consume(key)).allowed).toBe(false);
+    });
+
+    if (makeTwin)
+      it("counts together with another instance on the same store (limits are shared, not per process)", async () => {
+        const twin = await makeTwin();
+        try {
+          const key = crypto.randomUUID();
+          expect((await cache.limiter(2, 60).consume(key)).allowed).toBe(true);
+          expect((await twin.limiter(2, 60).consume(key)).allowed).toBe(true);
+          expect((await cache.limiter(2, 60).consume(key)).allowed).toBe(false);
+        } finally {
+          await twin.close();
+        }
+      });
+  });
+}
+
+/**
+ * Upstash's REST API in front of a real Redis: each command is run as it is (EVAL included), so the limiter's
+ * script goes through the Upstash client over HTTP and runs on Redis, as it does on Upstash.
+ */
+function upstashOverRedis(redisUrl: string, token: string) {
+  let redis: import("ioredis").Redis | undefined;
+  const run = async (cmd: unknown[]) => {
+    redis ??= new (await import("ioredis")).Redis(redisUrl);
+    const [name, ...args] = cmd.map(String);
+    return redis.call(name ?? "", ...args);
+  };
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d) => {
+      body += d;
+    });
+    req.on("end", async () => {
+      res.setHeader("content-type", "application/json");
+      if (req.headers.authorization !== `Bearer ${token}`) {
+        res.statusCode = 401;
+        res.end(JSON.stringify({ error: "Unauthorized" }));
+        return;
+      }
+      const parsed = JSON.parse(body);
+      try {
+        if (req.url === "/multi-exec" || req.url === "/pipeline") {
+          const results = [];
+          for (const cmd of parsed as unknown[][]) results.push({ result: await run(cmd) });
+          res.end(JSON.stringify(results));
+        } else res.end(JSON.stringify({ result: await run(parsed) }));
+      } catch (err) {
+        res.statusCode = 400;
+        res.end(JSON.stringify({ error: String(err) }));
+      }
+    });
+  });
+  return { server, close: () => redis?.quit() };
+}
+
 const prefix = `cache-test:${crypto.randomUUID()}:`;
 contract("memory", async () => memoryCache());
-if (process.env.TEST_REDIS_URL) contract("redis", () => redisCache(process.env.TEST_REDIS_URL!, prefix));
+limiterContract("memory", async () => memoryCache());
+if (process.env.TEST_REDIS_URL) {
+  const url = process.env.TEST_REDIS_URL;
+  contract("redis", () => redisCache(url, prefix));
+  limiterContract(
+    "redis",
+    () => redisCache(url, prefix),
+    () => redisCache(url, prefix),
+  );
+  const proxy = upstashOverRedis(url, "secret");
+  let proxyUrl = "";
+  beforeAll(async () => {
+    await new Promise<void>((r) => proxy.server.listen(0, "127.0.0.1", r));
+    proxyUrl = `http://127.0.0.1:${(proxy.server.address() as { port: number }).port}`;
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await new Promise<void>((r) => proxy.server.close(() => r()));
+  });
+  limiterContract(
+    "upstash (REST, over a real Redis)",
+    async () => upstashCache(proxyUrl, "secret", `${prefix}upstash:`),
+    async () => upstashCache(proxyUrl, "secret", `${prefix}upstash:`),
+  );
+}
 
 let fake: ReturnType<typeof fakeUpstash> | undefined;
 let fakeUrl = "";

@@ -1,4 +1,24 @@
 import { Redis as UpstashRedis } from "@upstash/redis";
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+
+/** Where one key stands against a limit after an attempt. */
+export interface LimitState {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the key's window ends and its attempts are forgotten. */
+  resetSeconds: number;
+}
+
+/** A limit of `points` attempts per key per window, kept in the cache so every edge instance counts together. */
+export interface Limiter {
+  /** Counts one attempt; `allowed` is false once the key has used up its window. */
+  consume(key: string): Promise<LimitState>;
+  /** Gives one attempt back (an attempt that turned out not to count, such as a right password). */
+  reward(key: string): Promise<void>;
+  /** Forgets the key's attempts. */
+  reset(key: string): Promise<void>;
+}
 
 /** The small Redis-shaped port: rate limits, short-lived values, counters. */
 export interface Cache {
@@ -8,7 +28,79 @@ export interface Cache {
   del(key: string): Promise<void>;
   /** Increments a counter and returns the new value; the ttl is set when the counter is created. */
   incr(key: string, ttlSeconds: number): Promise<number>;
+  /** The limiter for `points` attempts per `windowSeconds`, on this cache's store. */
+  limiter(points: number, windowSeconds: number): Limiter;
   close(): Promise<void>;
+}
+
+/**
+ * Limits are rate-limiter-flexible's: the same fixed-window counter in memory (RateLimiterMemory) and in Redis, where
+ * one Lua script increments and sets the expiry atomically (RateLimiterRedis, over ioredis or Upstash's REST client).
+ */
+function limiters(make: (options: { keyPrefix: string; points: number; duration: number }) => RateLimiterAbstract) {
+  const made = new Map<string, Limiter>();
+  return (points: number, windowSeconds: number): Limiter => {
+    const name = `rl:${points}/${windowSeconds}`;
+    let limiter = made.get(name);
+    if (!limiter) {
+      limiter = wrapLimiter(make({ keyPrefix: name, points, duration: windowSeconds }), points);
+      made.set(name, limiter);
+    }
+    return limiter;
+  };
+}
+
+function wrapLimiter(limiter: RateLimiterAbstract, points: number): Limiter {
+  const state = (res: RateLimiterRes, allowed: boolean): LimitState => ({
+    allowed,
+    limit: points,
+    remaining: res.remainingPoints,
+    resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+  });
+  return {
+    async consume(key) {
+      try {
+        return state(await limiter.consume(key), true);
+      } catch (err) {
+        // The limiter refuses by rejecting with where the key stands; anything else is the store failing.
+        if (err instanceof RateLimiterRes) return state(err, false);
+        throw err;
+      }
+    },
+    async reward(key) {
+      await limiter.reward(key, 1);
+    },
+    async reset(key) {
+      await limiter.delete(key);
+    },
+  };
+}
+
+/**
+ * RateLimiterRedis speaks node-redis's calling convention when told to (useRedisPackage); these three calls are all
+ * it makes, mapped onto Upstash's REST client, so Upstash runs the very script a TCP Redis runs.
+ */
+function upstashLimiterClient(client: UpstashRedis) {
+  return {
+    eval: (script: string, options: { keys: string[]; arguments: string[] }) =>
+      client.eval(script, options.keys, options.arguments),
+    multi() {
+      const tx = client.multi();
+      const chain = {
+        get(key: string) {
+          tx.get(key);
+          return chain;
+        },
+        pTTL(key: string) {
+          tx.pttl(key);
+          return chain;
+        },
+        exec: () => tx.exec(),
+      };
+      return chain;
+    },
+    del: (key: string) => client.del(key),
+  };
 }
 
 export function memoryCache(now: () => number = Date.now): Cache {
@@ -39,6 +131,7 @@ export function memoryCache(now: () => number = Date.now): Cache {
       store.set(key, { value: String(value), expiresAt: entry?.expiresAt ?? now() + ttlSeconds * 1000 });
       return value;
     },
+    limiter: limiters((options) => new RateLimiterMemory(options)),
     async close() {
       store.clear();
     },
@@ -66,6 +159,9 @@ export async function redisCache(url: string, prefix = ""): Promise<Cache> {
       ];
       return value;
     },
+    limiter: limiters(
+      (options) => new RateLimiterRedis({ ...options, keyPrefix: k(options.keyPrefix), storeClient: client }),
+    ),
     async close() {
       await client.quit();
     },
@@ -92,6 +188,15 @@ export function upstashCache(url: string, token: string, prefix = ""): Cache {
       const [value] = await client.multi().incr(k(key)).expire(k(key), ttlSeconds, "NX").exec<[number, number]>();
       return value;
     },
+    limiter: limiters(
+      (options) =>
+        new RateLimiterRedis({
+          ...options,
+          keyPrefix: k(options.keyPrefix),
+          storeClient: upstashLimiterClient(client),
+          useRedisPackage: true,
+        }),
+    ),
     async close() {},
   };
 }

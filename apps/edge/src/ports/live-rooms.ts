@@ -4,7 +4,8 @@ import { HttpError } from "../lib/errors.ts";
 export type LiveRoomEvent =
   | { type: "updateRoomSettings"; settings: Record<string, unknown> }
   | { type: "updateRoles" }
-  | { type: "kickUser"; userUuid: string }
+  /** `reason` is what the user reads (at most 100 characters); the room says its own words without one. */
+  | { type: "kickUser"; userUuid: string; reason?: string }
   | { type: "resetRoom" }
   | { type: "clearChat" }
   | {

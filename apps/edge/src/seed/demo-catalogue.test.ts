@@ -18,8 +18,14 @@ describe("demo catalogue", () => {
     const songs = await t.db.select().from(schema.songs);
     expect(songs).toHaveLength(DEMO_ARTISTS.length);
     expect(songs.every((s) => s.albumId && s.artistId && s.duration >= 2)).toBe(true);
-    const playlist = await t.app.request(songs[0]!.streamUrls.hls as string);
+    // Playable by whoever may hear it (here an admin; in a room, its listeners).
+    const { token } = await t.createUser({ roles: ["user", "admin"] });
+    const playlist = await t.app.request(songs[0]!.streamUrls.hls as string, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(playlist.status).toBe(200);
+    const keyUri = (await playlist.text()).match(/URI="([^"]+)"/)?.[1] ?? "";
+    expect((await t.app.request(keyUri)).status).toBe(200);
     const search = await t.request("GET", "/api/playlist-service/search", { query: { q: "oscillators" } });
     expect(search.body).toHaveLength(1);
     expect(await seedDemoCatalogue(t.deps, { perArtist: 1, seconds: 2 })).toBe(0);

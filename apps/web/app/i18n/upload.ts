@@ -23,6 +23,8 @@ const en = {
   genre: "Genre",
   saveTags: "Save tags",
   delete: "Delete",
+  preview: "Preview",
+  stopPreview: "Stop",
   deleteConfirm: "Delete “{{name}}” and its files?",
   phase: {
     ready: "Ready",
@@ -59,6 +61,8 @@ const es = {
   genre: "Género",
   saveTags: "Guardar etiquetas",
   delete: "Eliminar",
+  preview: "Escuchar",
+  stopPreview: "Detener",
   deleteConfirm: "¿Eliminar «{{name}}» y sus archivos?",
   phase: {
     ready: "Lista",

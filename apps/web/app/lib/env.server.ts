@@ -13,14 +13,27 @@ export const env = {
   secureCookies: (process.env.WEB_URL ?? "").startsWith("https:"),
 };
 
+type Env = Record<string, string | undefined>;
+
+// Read from the object passed in, never as `process.env.NODE_ENV`: the build would write its own mode in its place.
+const production = (environment: Env) =>
+  environment.NODE_ENV === "production" || environment.BOOTH_ENV === "production";
+
+/** What a production web server lacks to start: it makes up no secret another web server would not share. */
+export function missingProductionSettings(environment: Env): string[] {
+  if (!production(environment) || environment.SESSION_SECRET) return [];
+  return ["SESSION_SECRET: the key that signs session cookies, the same on every web server (openssl rand -base64 32)"];
+}
+
 let secret: string | undefined;
-/** SESSION_SECRET, else one generated once and kept in DATA_DIR (like the edge's signing key). */
+/** SESSION_SECRET, else (not in production) one generated once and kept in DATA_DIR, like the edge's signing key. */
 export function sessionSecret(): string {
   if (secret) return secret;
   if (process.env.SESSION_SECRET) {
     secret = process.env.SESSION_SECRET;
     return secret;
   }
+  if (production(process.env)) throw new Error("SESSION_SECRET is required in production.");
   // `npm start` runs in apps/web; DATA_DIR is relative to where npm was started, as for the edge.
   const dir = resolve(process.env.INIT_CWD ?? process.cwd(), process.env.DATA_DIR ?? ".data");
   const file = join(dir, "web-session-secret");

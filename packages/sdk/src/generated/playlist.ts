@@ -2017,6 +2017,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/crate/service/user/{userUuid}/songs/{songId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A song a DJ names, as the room plays it: the catalogue's data and stream addresses; the crate entry kept only when it is one of theirs (service tokens only) */
+        get: {
+            parameters: {
+                query?: {
+                    crateSongUuid?: string;
+                };
+                header?: never;
+                path: {
+                    songId: string;
+                    userUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayableSong"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/crate/special/likes": {
         parameters: {
             query?: never;
@@ -4258,6 +4335,13 @@ export interface components {
             provider: string | null;
             song: components["schemas"]["Song"] & unknown;
         }[];
+        PlayableSong: components["schemas"]["Song"] & {
+            /** Format: uuid */
+            crateSongUuid?: string;
+            position?: number;
+            /** @enum {string} */
+            status: "SUCCESS";
+        };
         PlaylistExport: {
             exported: number;
             playlistId: string;

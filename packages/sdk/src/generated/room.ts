@@ -3214,7 +3214,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Enter a room: checks bans, kicks, the password (the guest password for guests) and the room's size; answers the room's config */
+        /** Enter a room: checks bans, kicks, the password (the guest password for guests) and the room's size; answers the room's config (its sanctions to its moderators only) */
         post: {
             parameters: {
                 query?: never;

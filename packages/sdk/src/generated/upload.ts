@@ -707,7 +707,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The HLS playlist of a verified song */
+        /** The HLS playlist of a verified song, for someone allowed to hear it now (its uploader, an admin, a member of a room playing it); its key URI carries a short grant */
         get: {
             parameters: {
                 query?: never;
@@ -730,6 +730,15 @@ export interface paths {
                 };
                 /** @description Bad Request */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -836,10 +845,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The AES-128 key of a song's HLS segments (any signed-in listener or guest) */
+        /** The AES-128 key of a song's HLS segments, for the grant its playlist gave someone allowed to hear it (a few minutes) */
         get: {
             parameters: {
                 query: {
+                    /** @description The grant in the playlist's key URI */
+                    grant?: string;
                     songId: string;
                 };
                 header?: never;
@@ -868,6 +879,15 @@ export interface paths {
                 };
                 /** @description Unauthorized */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Forbidden */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -1437,7 +1437,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A short-lived token (15 minutes) for what a browser itself calls: the live room's socket, HLS keys, listening events */
+        /** A short-lived live token (15 minutes) for what a browser itself calls: the live room's socket, HLS playlists, listening events. It opens nothing else and cannot be renewed with itself */
         post: {
             parameters: {
                 query?: never;
@@ -1673,7 +1673,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user, with a fresh token (sessions slide while used) */
+        /** The signed-in user, with a fresh token (sessions slide while used; a live token is refused) */
         get: {
             parameters: {
                 query?: never;
@@ -4164,7 +4164,7 @@ export interface paths {
         put?: never;
         /**
          * Ban a user until unbanned
-         * @description Records a `ban` sanction and ends every session of the user.
+         * @description Records a `ban` sanction and ends every session of the user, live rooms included: each room they are in sends them `kickedFromRoom` and closes their sockets.
          */
         post: {
             parameters: {
@@ -4707,7 +4707,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Deactivate an account (admins): it cannot log in and its profile is hidden */
+        /** Deactivate an account (admins): it cannot log in, its profile is hidden and the live rooms it is in close its sockets */
         delete: {
             parameters: {
                 query?: never;
@@ -5435,7 +5435,7 @@ export interface paths {
         put?: never;
         /**
          * Kick a user off the platform: every session ends; they may log in again
-         * @description Records a `kick` sanction and ends every session of the user.
+         * @description Records a `kick` sanction and ends every session of the user, live rooms included: each room they are in sends them `kickedFromRoom` and closes their sockets.
          */
         post: {
             parameters: {
@@ -6580,7 +6580,7 @@ export interface paths {
         put?: never;
         /**
          * Ban a user until a time
-         * @description Records a `temporaryBan` sanction and ends every session of the user.
+         * @description Records a `temporaryBan` sanction and ends every session of the user, live rooms included: each room they are in sends them `kickedFromRoom` and closes their sockets.
          */
         post: {
             parameters: {

@@ -10,6 +10,7 @@ class FakeRoom {
   state = { allUsers: [], voteCounts: { likes: 0, dislikes: 0, stars: 0 } } as unknown as LiveState;
   seq = 5;
   joins = 0;
+  sanctions: { userUuid: string; role: string; expirationTime: string | null }[] = [];
   refuseJoin: { statusCode: number; message: string } | null = null;
   ctor = (room: FakeRoom) =>
     class extends FakeSocket {
@@ -56,6 +57,7 @@ class FakeSocket implements WebSocketLike {
               seq: this.room.seq,
               serverTime: 0,
               chatMessages: [],
+              sanctions: this.room.sanctions,
             },
           };
       setTimeout(() => this.push(reply), 1);
@@ -92,6 +94,19 @@ function make(room: FakeRoom) {
 }
 
 describe("the live client", () => {
+  it("keeps the sanctions it may see apart from the state: from the join, then as the room tells it alone", async () => {
+    const room = new FakeRoom();
+    const muted = { userUuid: "00000000-0000-4000-8000-000000000002", role: "chatDisabled", expirationTime: null };
+    room.sanctions = [muted];
+    const client = make(room);
+    await client.connect();
+    expect(client.sanctions).toEqual([muted]);
+    expect(JSON.stringify(client.state)).not.toContain("chatDisabled");
+    room.last.push({ name: "updatedSanctions", params: { sanctions: [] } });
+    expect(client.sanctions).toEqual([]);
+    client.close();
+  });
+
   it("joins with its token and keeps the state by applying patches in seq order", async () => {
     const room = new FakeRoom();
     const client = make(room);
@@ -140,6 +155,29 @@ describe("the live client", () => {
     const vote = client.voteOnSong({ like: true });
     room.last.push({ requestId: room.last.sent.at(-1).requestId, ok: true, result: {} });
     await expect(vote).resolves.toEqual({});
+    client.close();
+  });
+
+  it("names a song by its ids only: a crate song passed whole goes on the wire as a reference", async () => {
+    const room = new FakeRoom();
+    const client = make(room);
+    await client.connect();
+    const crateSong = {
+      songId: "10000000-0000-4000-8000-000000000001",
+      crateSongUuid: "20000000-0000-4000-8000-000000000001",
+      trackName: "Whole",
+      artistName: "Song",
+      duration: 200,
+      streamUrls: { hls: "/api/upload-service/songs/x/hls-playlist" },
+    };
+    void client.addDj(crateSong).catch(() => undefined);
+    expect(room.last.sent.at(-1).params).toEqual({
+      song: { songId: crateSong.songId, crateSongUuid: crateSong.crateSongUuid },
+    });
+    void client.updateNextSong({ songId: crateSong.songId }).catch(() => undefined);
+    expect(room.last.sent.at(-1).params).toEqual({ song: { songId: crateSong.songId } });
+    void client.updateNextSong(null).catch(() => undefined);
+    expect(room.last.sent.at(-1).params).toEqual({ song: null });
     client.close();
   });
 

@@ -6,13 +6,18 @@ import type {
   ChatMessage,
   ClientAction,
   JoinResult,
-  LiveSong,
   LiveState,
   ReplyMessage,
+  RoomRole,
   ServerMessage,
+  SongRef,
   StatefulServerMessage,
   StatelessServerMessage,
 } from "./protocol.ts";
+
+/** Only the reference goes on the wire: a crate song passed whole would be dropped by the room all the same. */
+const songRef = (song: SongRef): SongRef =>
+  song.crateSongUuid ? { songId: song.songId, crateSongUuid: song.crateSongUuid } : { songId: song.songId };
 
 /** The part of the WebSocket API the client uses: the browser's, Node 22's, or the `ws` package's. */
 export interface WebSocketLike {
@@ -86,6 +91,8 @@ export class LiveRoomClient {
   state: LiveState | null = null;
   seq = 0;
   chatMessages: ChatMessage[] = [];
+  /** The room's sanctions this client may see: all of them for a moderator, their own for anyone else. */
+  sanctions: RoomRole[] = [];
   private socket: WebSocketLike | null = null;
   private readonly pending = new Map<string, Pending>();
   private readonly listeners = new Map<keyof Events, Set<(...args: never[]) => void>>();
@@ -135,14 +142,16 @@ export class LiveRoomClient {
 
   // ---- actions --------------------------------------------------------------------------------------------------
 
-  addDj(song?: LiveSong) {
-    return this.request("addDj", song ? { song } : {});
+  /** Takes a DJ seat; with a song (its id, and the crate entry it comes from), that song plays first. */
+  addDj(song?: SongRef) {
+    return this.request("addDj", song ? { song: songRef(song) } : {});
   }
   removeDj(userUuid?: string) {
     return this.request("removeDj", userUuid ? { userUuid } : {});
   }
-  updateNextSong(song: LiveSong | null) {
-    return this.request("updateNextSong", { song });
+  /** The song this DJ plays next (null: their queue crate decides again). The room looks it up in the catalogue. */
+  updateNextSong(song: SongRef | null) {
+    return this.request("updateNextSong", { song: song ? songRef(song) : null });
   }
   skipSong() {
     return this.request("skipSong", {});
@@ -219,6 +228,7 @@ export class LiveRoomClient {
         this.state = result.state;
         this.seq = result.seq;
         this.chatMessages = result.chatMessages;
+        this.sanctions = result.sanctions ?? [];
         const late = this.buffered ?? [];
         this.buffered = null;
         this.attempts = 0;
@@ -310,6 +320,9 @@ export class LiveRoomClient {
         break;
       case "chatCleared":
         this.chatMessages = [];
+        break;
+      case "updatedSanctions":
+        this.sanctions = message.params.sanctions;
         break;
       case "kickedFromRoom":
         this.stopped = true;

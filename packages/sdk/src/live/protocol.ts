@@ -51,6 +51,7 @@ export const StatelessMessage = {
   chatMessageUpdated: "chatMessageUpdated",
   chatMessageDeleted: "chatMessageDeleted",
   chatCleared: "chatCleared",
+  updatedSanctions: "updatedSanctions",
 } as const;
 export type StatelessMessageName = (typeof StatelessMessage)[keyof typeof StatelessMessage];
 
@@ -74,6 +75,12 @@ export const RoomRoleName = {
 } as const;
 export type RoomRoleName = (typeof RoomRoleName)[keyof typeof RoomRoleName];
 
+/**
+ * The roles that sanction someone. The room enforces them but shows them only to its moderators (and each to the
+ * person it names): `settings.roomRoles` in the shared state never holds one.
+ */
+export const SANCTION_ROLES: readonly RoomRoleName[] = ["banned", "kicked", "chatDisabled", "djDisabled"];
+
 export const LIMITS = {
   chatHistory: 300,
   chatEditWindowMs: 20_000,
@@ -88,14 +95,18 @@ export const LIMITS = {
 const str = (max: number) => z.string().max(max);
 const stringMap = z.record(str(100), str(2000));
 
-/** A song in the room (a minimal crate song); unknown fields travel along untouched. */
+/**
+ * A song in the room (a minimal crate song), always as the edge's catalogue answered it: the room reads only these
+ * fields of what the edge sends, and never takes a song from a client.
+ */
 export const LiveSongSchema = z
-  .looseObject({
+  .object({
     songId: str(100).optional(),
     songShortId: str(100).optional(),
     crateSongUuid: str(100).optional(),
     trackName: str(500),
     artistName: str(500),
+    album: str(500).nullable().optional(),
     genre: str(200).nullable().optional(),
     duration: z
       .number()
@@ -104,6 +115,10 @@ export const LiveSongSchema = z
     isrc: str(50).nullable().optional(),
     musicProviders: stringMap.optional(),
     thumbnails: stringMap.optional(),
+    /** The edge's own stream addresses (`hls`: its encrypted HLS playlist), relative to the edge. */
+    streamUrls: stringMap.optional(),
+    /** Short previews a provider publishes, for songs the platform cannot stream itself. */
+    previews: stringMap.optional(),
     playbackToken: str(4000).nullable().optional(),
     status: str(50).optional(),
     position: z.number().int().optional(),
@@ -111,6 +126,20 @@ export const LiveSongSchema = z
   })
   .refine((song) => JSON.stringify(song).length <= LIMITS.songJson, "song: too large");
 export type LiveSong = z.infer<typeof LiveSongSchema>;
+
+/**
+ * How a client names a song: its catalogue id, and the entry of their crate it comes from. The room looks the song
+ * up through the edge; any other field a client adds (older clients send whole songs) is dropped unread.
+ */
+export const SongRefSchema = z.object({ songId: z.uuid(), crateSongUuid: z.uuid().optional() });
+export type SongRef = z.infer<typeof SongRefSchema>;
+
+/** The only media a chat message carries: images the edge itself serves (`POST /api/user-service/users/images`). */
+export const CHAT_MEDIA_PATH =
+  /^\/api\/user-service\/users\/images\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A playlist shared in the chat: which crate, and its name to show; nothing a client could make others load. */
+export const ChatPlaylistSchema = z.object({ crateUuid: z.uuid(), crateName: str(200).optional() });
 
 export const RoomRoleSchema = z.object({
   userUuid: z.string(),
@@ -212,7 +241,7 @@ export const ChatMessageSchema = z.object({
   mentions: z.array(z.string()),
   media: z.array(z.string()),
   songs: z.array(LiveSongSchema),
-  playlist: z.record(z.string(), z.unknown()).nullable(),
+  playlist: ChatPlaylistSchema.nullable(),
   editedAt: z.number().nullable(),
   consumable: ChatConsumableSchema.optional(),
 });
@@ -233,9 +262,9 @@ export const ActionParams = {
     password: str(128).optional(),
     guestPassword: str(128).optional(),
   }),
-  addDj: z.strictObject({ song: LiveSongSchema.optional() }),
+  addDj: z.strictObject({ song: SongRefSchema.optional() }),
   removeDj: z.strictObject({ userUuid: uuid.optional() }),
-  updateNextSong: z.strictObject({ song: LiveSongSchema.nullable() }),
+  updateNextSong: z.strictObject({ song: SongRefSchema.nullable() }),
   skipSong: z.strictObject({}),
   voteOnSong: z.strictObject({
     songVotes: z
@@ -247,12 +276,12 @@ export const ActionParams = {
     .refine((p) => p.animation !== "emoji" || p.emoji !== undefined, "emoji: needed for an emoji animation"),
   sendChatMessage: z.strictObject({
     message: str(LIMITS.chatText).optional(),
-    media: z.array(z.url().max(2000)).max(4).optional(),
-    songs: z.array(LiveSongSchema).max(5).optional(),
-    playlist: z
-      .record(str(100), z.unknown())
-      .refine((p) => JSON.stringify(p).length <= 10_000, "playlist: too large")
+    media: z.array(z.string().regex(CHAT_MEDIA_PATH, "only images uploaded to Booth")).max(4).optional(),
+    songs: z
+      .array(SongRefSchema.pick({ songId: true }))
+      .max(5)
       .optional(),
+    playlist: ChatPlaylistSchema.optional(),
   }),
   editChatMessage: z.strictObject({ id: str(100), message: str(LIMITS.chatText) }),
   deleteChatMessage: z.strictObject({ id: str(100) }),
@@ -318,6 +347,8 @@ export interface JoinResult {
   seq: number;
   serverTime: number;
   chatMessages: ChatMessage[];
+  /** The room's sanctions in force: all of them for its moderators, one's own for anyone else. */
+  sanctions: RoomRole[];
 }
 
 export interface ActionResults {
@@ -351,6 +382,8 @@ export interface StatelessParams {
   chatMessageUpdated: { message: ChatMessage };
   chatMessageDeleted: { id: string };
   chatCleared: Record<string, never>;
+  /** The sanctions this client sees (as in the join answer), sent to it alone when they change. */
+  updatedSanctions: { sanctions: RoomRole[] };
 }
 export type StatelessServerMessage = {
   [N in StatelessMessageName]: { name: N; params: StatelessParams[N] };

@@ -52,7 +52,8 @@ eventRoutes.openapi(
     responses: { 201: json(AnalyticsEventSchema, "Created"), ...errors(400, 401, 403, 429) },
   }),
   async (c) => {
-    const claims = requireToken(c);
+    // Browsers report listening with their live token.
+    const claims = requireToken(c, { live: true });
     const input = c.req.valid("json");
     const stream = streamOf(input.topic);
     let userUuid: string | null;
@@ -60,7 +61,7 @@ eventRoutes.openapi(
       userUuid = input.userUuid ?? null;
     } else {
       // Accounts are checked (a revoked or banned one is refused); a guest token stands for itself.
-      if (claims.type !== "guest") await requireUser(c, { types: ["user", "bot"] });
+      if (claims.type !== "guest") await requireUser(c, { types: ["user", "bot"], live: true });
       if (stream === EventStream.socket) throw forbidden(SOCKET_EVENTS_ONLY_FROM_SERVICES);
       if (input.userUuid && input.userUuid !== claims.sub) throw forbidden(OWN_EVENTS_ONLY);
       userUuid = claims.sub;

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { rateLimit, requireToken, requireUser } from "../../lib/auth.ts";
+import { addressBucket, rateLimit, requireToken, requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, unavailable } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody } from "../../lib/openapi.ts";
@@ -105,7 +105,8 @@ geolocateRoutes.openapi(
   }),
   async (c) => {
     const address = callerAddress(c);
-    await rateLimit(c, `geo:get:${address?.value ?? "unknown"}`, GET_LIMIT, 60);
+    // Counted against the address the edge trusts, not the headers looked up, which anyone may write.
+    await rateLimit(c, `geo:get:${addressBucket(c)}`, GET_LIMIT, 60);
     const ip = address ? parseIp(address.value) : null;
     if (address && !ip) throw badRequest(`${address.header}: "${address.value.slice(0, 60)}" is not an IP address.`);
     return c.json(await geolocate(c, ip), 200);

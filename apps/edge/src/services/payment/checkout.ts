@@ -3,9 +3,10 @@ import { CheckoutMode, CheckoutStatus, PaymentProvider, values } from "@booth/db
 import { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import type { Context } from "hono";
+import type { PaymentConfig } from "../../deps.ts";
 import { clientAddress, rateLimit, type User } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
-import { conflict } from "../../lib/errors.ts";
+import { conflict, unavailable } from "../../lib/errors.ts";
 import { GeoUnavailableError, ipScope, parseIp } from "../../ports/geo.ts";
 import type { Checkout } from "./fulfilment.ts";
 import { providerFailure, stripeClient } from "./stripe.ts";
@@ -13,6 +14,13 @@ import { providerFailure, stripeClient } from "./stripe.ts";
 export const PAYMENT_PREFIX = "/api/payment-service";
 export const NO_BUNDLE = "This product has no token bundle to sell.";
 export const NOT_FOR_SALE = "This product is no longer for sale.";
+export const NO_PAYMENTS =
+  "Payments are not configured: set STRIPE_SECRET_KEY, or LOCAL_CHECKOUT=true for the local test checkout (no money is taken).";
+
+/** Without Stripe, the local test checkout, unless this instance refuses it (production without LOCAL_CHECKOUT=true). */
+export function requireLocalCheckout(config: PaymentConfig | undefined) {
+  if (config?.localCheckout === false) throw unavailable(NO_PAYMENTS);
+}
 
 export type Product = typeof schema.paymentProducts.$inferSelect;
 
@@ -106,6 +114,7 @@ export async function startCheckout(c: Context<AppEnv>, user: User, product: Pro
     tokens = bundle.tokens;
   }
   const stripe = stripeClient(config.payments);
+  if (!stripe) requireLocalCheckout(config.payments);
   const now = clock.now();
   const [row] = await db
     .insert(schema.paymentCheckouts)

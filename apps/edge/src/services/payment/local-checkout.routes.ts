@@ -5,7 +5,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../lib/context.ts";
 import { conflict, notFound } from "../../lib/errors.ts";
 import { createRouter, errors } from "../../lib/openapi.ts";
-import { PAYMENT_PREFIX } from "./checkout.ts";
+import { PAYMENT_PREFIX, requireLocalCheckout } from "./checkout.ts";
 import { applySubscription, completeCheckout, processOnce } from "./fulfilment.ts";
 import { stripeClient } from "./stripe.ts";
 import { subscriptionsOf } from "./subscriptions.routes.ts";
@@ -46,6 +46,7 @@ ${body}
 
 function requireLocal(c: Context<AppEnv>) {
   if (stripeClient(c.var.deps.config.payments)) throw notFound(LOCAL_ONLY);
+  requireLocalCheckout(c.var.deps.config.payments);
 }
 
 async function loadCheckout(c: Context<AppEnv>, id: string) {
@@ -68,7 +69,7 @@ localCheckoutRoutes.openapi(
     tags,
     summary: "The local test checkout page of checkout {id} (only without STRIPE_SECRET_KEY)",
     request: { params: IdParam },
-    responses: { 200: html, ...errors(400, 404, 409) },
+    responses: { 200: html, ...errors(400, 404, 409, 503) },
   }),
   async (c) => {
     const { checkout, product } = await loadCheckout(c, c.req.valid("param").id);
@@ -93,7 +94,7 @@ localCheckoutRoutes.openapi(
     summary:
       "Complete checkout {id} without payment, through the same fulfilment as Stripe's webhook (only without STRIPE_SECRET_KEY)",
     request: { params: IdParam },
-    responses: { 200: html, ...errors(400, 404, 409) },
+    responses: { 200: html, ...errors(400, 404, 409, 503) },
   }),
   async (c) => {
     const { checkout, product } = await loadCheckout(c, c.req.valid("param").id);
@@ -138,7 +139,7 @@ localCheckoutRoutes.openapi(
     tags,
     summary: "The local test customer portal: the user's subscriptions, to cancel (only without STRIPE_SECRET_KEY)",
     request: { params: TokenParam },
-    responses: { 200: html, ...errors(400, 404) },
+    responses: { 200: html, ...errors(400, 404, 503) },
   }),
   async (c) => {
     const { token } = c.req.valid("param");
@@ -166,7 +167,7 @@ localCheckoutRoutes.openapi(
     tags,
     summary: "Cancel local subscription {id} from the local test portal (only without STRIPE_SECRET_KEY)",
     request: { params: TokenParam.extend(IdParam.shape) },
-    responses: { 200: html, ...errors(400, 404) },
+    responses: { 200: html, ...errors(400, 404, 503) },
   }),
   async (c) => {
     const { token, id } = c.req.valid("param");

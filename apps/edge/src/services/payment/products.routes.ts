@@ -261,7 +261,7 @@ productRoutes.openapi(
       "Start buying a one_time product (signed-in users): answers the URL where the buyer pays. Its tokens are credited when the payment is confirmed (Stripe's webhook, or the local test checkout when Stripe is not configured).",
     security: bearer,
     request: { params: UuidParam },
-    responses: { 201: json(CheckoutSchema, "Created"), ...errors(400, 401, 403, 404, 409, 429, 502) },
+    responses: { 201: json(CheckoutSchema, "Created"), ...errors(400, 401, 403, 404, 409, 429, 502, 503) },
   }),
   async (c) => {
     const { user } = await requireUser(c);

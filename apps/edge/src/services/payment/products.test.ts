@@ -2,7 +2,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing.ts";
-import { NO_BUNDLE, NOT_FOR_SALE } from "./checkout.ts";
+import { NO_BUNDLE, NO_PAYMENTS, NOT_FOR_SALE } from "./checkout.ts";
 import { NOT_ONE_TIME, PRODUCT_IN_USE } from "./products.routes.ts";
 
 // Products, and their checkout on an instance without Stripe: the embedded local test checkout.
@@ -204,5 +204,43 @@ describe("checkout without Stripe: the local test checkout", () => {
     expect((await t.request("POST", `${P}/api/v1/products/x/checkout`, { token: buyer.token })).status).toBe(400);
     expect(await t.db.$count(schema.paymentCheckouts, eq(schema.paymentCheckouts.userUuid, buyer.user.uuid))).toBe(0);
     expect((await t.app.request(`${P}/local-checkout/${crypto.randomUUID()}`)).status).toBe(404);
+  });
+});
+
+describe("the local test checkout on a production instance", () => {
+  it("answers 503 naming the settings unless LOCAL_CHECKOUT=true, and gives nothing away", async () => {
+    const p = await bundleProduct(300);
+    const plan = await product({ paymentType: "recurring", interval: "month", level: "pro" });
+    const buyer = await t.createUser();
+    // A checkout opened before the instance went to production must not complete either.
+    const opened = await t.request("POST", `${P}/api/v1/products/${p.id}/checkout`, { token: buyer.token });
+    expect(opened.status).toBe(201);
+    const before = await t.db.$count(schema.paymentCheckouts, eq(schema.paymentCheckouts.userUuid, buyer.user.uuid));
+
+    const saved = t.deps.config.payments;
+    t.deps.config.payments = { localCheckout: false };
+    try {
+      const refused = [
+        await t.request("POST", `${P}/api/v1/products/${p.id}/checkout`, { token: buyer.token }),
+        await t.request("POST", `${P}/subscription/checkout/${plan.id}`, { token: buyer.token }),
+        await t.request("POST", `${P}/subscription/portal`, { token: buyer.token }),
+        await t.request("GET", pathOf(opened.body.url)),
+        await t.request("POST", pathOf(opened.body.url)),
+      ];
+      for (const res of refused) {
+        expect(res.status).toBe(503);
+        expect(res.body.message).toBe(NO_PAYMENTS);
+      }
+      expect(await balanceOf(buyer.user.uuid)).toBeNull();
+      expect(await t.db.$count(schema.paymentCheckouts, eq(schema.paymentCheckouts.userUuid, buyer.user.uuid))).toBe(
+        before,
+      );
+
+      t.deps.config.payments = { localCheckout: true };
+      expect((await t.request("POST", pathOf(opened.body.url))).status).toBe(200);
+      expect(await balanceOf(buyer.user.uuid)).toBe(300);
+    } finally {
+      t.deps.config.payments = saved;
+    }
   });
 });

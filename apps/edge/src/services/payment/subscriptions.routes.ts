@@ -5,7 +5,7 @@ import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from
 import { hasAnyRole, requireUser, STAFF } from "../../lib/auth.ts";
 import { badRequest, conflict, forbidden, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, UuidParam } from "../../lib/openapi.ts";
-import { CheckoutSchema, PAYMENT_PREFIX, startCheckout } from "./checkout.ts";
+import { CheckoutSchema, PAYMENT_PREFIX, requireLocalCheckout, startCheckout } from "./checkout.ts";
 import { type Subscription, UNLOCKING } from "./fulfilment.ts";
 import { loadProduct, ProductSchema, productView, selectProducts } from "./products.routes.ts";
 import { providerFailure, stripeClient } from "./stripe.ts";
@@ -221,7 +221,7 @@ subscriptionRoutes.openapi(
       "Start subscribing to plan {id} (signed-in users without a subscription in force): answers the URL where the subscriber pays",
     security: bearer,
     request: { params: UuidParam },
-    responses: { 201: json(CheckoutSchema, "Created"), ...errors(400, 401, 403, 404, 409, 429, 502) },
+    responses: { 201: json(CheckoutSchema, "Created"), ...errors(400, 401, 403, 404, 409, 429, 502, 503) },
   }),
   async (c) => {
     const { user } = await requireUser(c);
@@ -248,7 +248,7 @@ subscriptionRoutes.openapi(
     security: bearer,
     responses: {
       200: json(z.object({ url: z.string(), provider: z.enum(["stripe", "local"]) }).openapi("CustomerPortal")),
-      ...errors(401, 403, 404, 502),
+      ...errors(401, 403, 404, 502, 503),
     },
   }),
   async (c) => {
@@ -256,6 +256,7 @@ subscriptionRoutes.openapi(
     const { db, config, cache } = c.var.deps;
     const stripe = stripeClient(config.payments);
     if (!stripe) {
+      requireLocalCheckout(config.payments);
       const token = crypto.randomUUID();
       await cache.set(`payment:portal:${token}`, user.uuid, PORTAL_TTL_SECONDS);
       return c.json(

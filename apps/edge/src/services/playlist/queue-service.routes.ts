@@ -1,8 +1,8 @@
 import { schema } from "@booth/db";
 import { createRoute, z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { requireService } from "../../lib/auth.ts";
-import { notFound } from "../../lib/errors.ts";
+import { and, eq } from "drizzle-orm";
+import { requireService, requireToken } from "../../lib/auth.ts";
+import { forbidden, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody } from "../../lib/openapi.ts";
 import {
   addSongs,
@@ -10,13 +10,15 @@ import {
   CrateSongSchema,
   crateSongs,
   SONG_ALREADY_IN_CRATE,
+  SongSchema,
+  songView,
   specialCrate,
   withLockedCrate,
 } from "./crates.ts";
 
 /**
  * What the live room needs of a DJ's crates (services): the next songs of their queue, the queue moving on after a
- * play, and a starred song landing in their likes. The queue is a circle: `currentPosition` is the song that plays
+ * play, a song a DJ names looked up in the catalogue, and a starred song landing in their likes. The queue is a circle: `currentPosition` is the song that plays
  * next, and after it plays the position moves past it, wrapping at the end.
  */
 export const queueServiceRoutes = createRouter();
@@ -24,6 +26,15 @@ const tags = ["Service"];
 
 const UserParam = z.object({ userUuid: z.uuid().openapi({ param: { name: "userUuid", in: "path" } }) });
 const Upcoming = z.object({ songs: z.array(CrateSongSchema) }).openapi("UpcomingQueueSongs");
+/** A queue song's shape; the crate entry only when the DJ named one of their own. */
+const PlayableSong = SongSchema.extend({
+  crateSongUuid: z.uuid().optional(),
+  position: z.number().int().optional(),
+  status: z.literal("SUCCESS"),
+}).openapi("PlayableSong");
+
+export const SONG_NOT_FOUND = "Song not found.";
+export const SONG_NOT_READY = "This song cannot be played yet: its upload is still being processed.";
 
 async function userExists(db: Parameters<typeof crateSongs>[0], userUuid: string) {
   const [user] = await db.select({ uuid: schema.users.uuid }).from(schema.users).where(eq(schema.users.uuid, userUuid));
@@ -93,6 +104,64 @@ queueServiceRoutes.openapi(
     });
     const [fresh] = await db.select().from(schema.crates).where(eq(schema.crates.id, crate.id));
     return c.json({ songs: await upcoming(db, fresh ?? crate, limit) }, 200);
+  },
+);
+
+queueServiceRoutes.openapi(
+  createRoute({
+    method: "get",
+    path: "/crate/service/user/{userUuid}/songs/{songId}",
+    tags,
+    summary:
+      "A song a DJ names, as the room plays it: the catalogue's data and stream addresses; the crate entry kept only when it is one of theirs (service tokens only)",
+    security: bearer,
+    request: {
+      params: UserParam.extend({ songId: z.uuid().openapi({ param: { name: "songId", in: "path" } }) }),
+      query: z.object({ crateSongUuid: z.uuid().optional() }),
+    },
+    responses: { 200: json(PlayableSong), ...errors(400, 401, 403, 404) },
+  }),
+  async (c) => {
+    // What a room broadcasts to every listener comes from here: no admin or user may stand in for the room.
+    if (requireToken(c).type !== "service") throw forbidden();
+    const { db } = c.var.deps;
+    const { userUuid, songId } = c.req.valid("param");
+    const { crateSongUuid } = c.req.valid("query");
+    await userExists(db, userUuid);
+    const [row] = await db
+      .select({ song: schema.songs, album: schema.albums.title, upload: schema.songUploads })
+      .from(schema.songs)
+      .leftJoin(schema.albums, eq(schema.albums.id, schema.songs.albumId))
+      .leftJoin(schema.songUploads, eq(schema.songUploads.songId, schema.songs.id))
+      .where(eq(schema.songs.id, songId))
+      .limit(1);
+    if (!row) throw notFound(SONG_NOT_FOUND);
+    // An upload joins the catalogue once verified, before its HLS exists: until then nobody can hear it, and only
+    // its owner learns that it exists.
+    const { upload } = row;
+    if (upload && !(upload.status === "VERIFIED" && upload.transcodingStatus === "TRANSCODING_SUCCEED"))
+      throw notFound(upload.ownerUuid === userUuid ? SONG_NOT_READY : SONG_NOT_FOUND);
+    const [entry] = crateSongUuid
+      ? await db
+          .select({ id: schema.crateSongs.id, position: schema.crateSongs.position })
+          .from(schema.crateSongs)
+          .innerJoin(schema.crates, eq(schema.crates.id, schema.crateSongs.crateId))
+          .where(
+            and(
+              eq(schema.crateSongs.id, crateSongUuid),
+              eq(schema.crateSongs.songId, songId),
+              eq(schema.crates.userUuid, userUuid),
+            ),
+          )
+      : [];
+    return c.json(
+      {
+        ...songView(row.song, row.album),
+        ...(entry ? { crateSongUuid: entry.id, position: entry.position } : {}),
+        status: "SUCCESS" as const,
+      },
+      200,
+    );
   },
 );
 

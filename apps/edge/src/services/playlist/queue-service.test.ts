@@ -1,7 +1,9 @@
 import { schema } from "@booth/db";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing.ts";
 import { shortId } from "./crates.ts";
+import { SONG_NOT_FOUND, SONG_NOT_READY } from "./queue-service.routes.ts";
 
 let t: TestApp;
 let service: string;
@@ -81,5 +83,118 @@ describe("the live room's view of a DJ's crates", () => {
     ).toBe(404);
     const nobody = `${L}/crate/service/user/${crypto.randomUUID()}`;
     expect((await t.request("GET", `${nobody}/queue/upcoming`, { token: service })).status).toBe(404);
+  });
+
+  describe("a song a DJ names", () => {
+    const url = (userUuid: string, songId: string) => `${L}/crate/service/user/${userUuid}/songs/${songId}`;
+
+    it("answers the catalogue's song, in the queue's shape, whatever the DJ claimed about it", async () => {
+      const { user, token } = await t.createUser();
+      const [row] = await t.db
+        .insert(schema.songs)
+        .values({
+          shortId: shortId(),
+          trackName: "Named",
+          artistName: "Catalogue Artist",
+          duration: 187,
+          streamUrls: { hls: "/api/upload-service/songs/x/hls-playlist" },
+          previews: { spotify: "https://p.scdn.co/mp3-preview/x" },
+        })
+        .returning();
+      await t.request("POST", `${L}/crate/special/queue/songs`, { token, body: { songIds: [row!.id] } });
+      const queued = (await t.request("GET", `${L}/crate/service/user/${user.uuid}/queue/upcoming`, { token: service }))
+        .body.songs[0];
+      const named = await t.request("GET", url(user.uuid, row!.id), {
+        token: service,
+        query: { crateSongUuid: queued.crateSongUuid },
+      });
+      expect(named.status).toBe(200);
+      // Exactly what the queue gives for the same crate entry: the room cannot tell the two paths apart.
+      expect(named.body).toEqual(queued);
+      expect(named.body).toMatchObject({
+        duration: 187,
+        streamUrls: { hls: "/api/upload-service/songs/x/hls-playlist" },
+        previews: { spotify: "https://p.scdn.co/mp3-preview/x" },
+      });
+      const bare = await t.request("GET", url(user.uuid, row!.id), { token: service });
+      expect(bare.status).toBe(200);
+      expect(bare.body.crateSongUuid).toBeUndefined();
+      expect(bare.body.trackName).toBe("Named");
+    });
+
+    it("drops a crate entry that is not the DJ's own, or not that song", async () => {
+      const dj = await t.createUser();
+      const other = await t.createUser();
+      const [a, b] = await Promise.all(["Theirs", "Mine"].map(song));
+      await t.request("POST", `${L}/crate/special/queue/songs`, { token: other.token, body: { songIds: [a!.id] } });
+      await t.request("POST", `${L}/crate/special/queue/songs`, { token: dj.token, body: { songIds: [b!.id] } });
+      const theirs = (
+        await t.request("GET", `${L}/crate/service/user/${other.user.uuid}/queue/upcoming`, { token: service })
+      ).body.songs[0].crateSongUuid;
+      const mine = (
+        await t.request("GET", `${L}/crate/service/user/${dj.user.uuid}/queue/upcoming`, { token: service })
+      ).body.songs[0].crateSongUuid;
+      const stolen = await t.request("GET", url(dj.user.uuid, a!.id), {
+        token: service,
+        query: { crateSongUuid: theirs },
+      });
+      expect(stolen.status).toBe(200);
+      expect(stolen.body.songId).toBe(a!.id);
+      expect(stolen.body.crateSongUuid).toBeUndefined();
+      expect(stolen.body.position).toBeUndefined();
+      // Their own entry, but for another song than the one named.
+      const mismatched = await t.request("GET", url(dj.user.uuid, a!.id), {
+        token: service,
+        query: { crateSongUuid: mine },
+      });
+      expect(mismatched.body.crateSongUuid).toBeUndefined();
+    });
+
+    it("answers 404 for a song that does not exist or cannot be heard yet", async () => {
+      const { user } = await t.createUser();
+      const stranger = await t.createUser();
+      expect(await t.request("GET", url(user.uuid, crypto.randomUUID()), { token: service })).toMatchObject({
+        status: 404,
+        body: { message: SONG_NOT_FOUND },
+      });
+      // An upload is in the catalogue once verified, but nobody hears it until its transcoding succeeds.
+      const pending = await song("Still transcoding");
+      const [upload] = await t.db
+        .insert(schema.songUploads)
+        .values({
+          ownerUuid: user.uuid,
+          originalName: "x.mp3",
+          status: "VERIFIED",
+          transcodingStatus: "TRANSCODING_IN_PROGRESS",
+          songId: pending.id,
+        })
+        .returning();
+      expect(await t.request("GET", url(user.uuid, pending.id), { token: service })).toMatchObject({
+        status: 404,
+        body: { message: SONG_NOT_READY },
+      });
+      // Someone else's unfinished upload: not even its existence.
+      expect(await t.request("GET", url(stranger.user.uuid, pending.id), { token: service })).toMatchObject({
+        status: 404,
+        body: { message: SONG_NOT_FOUND },
+      });
+      await t.db
+        .update(schema.songUploads)
+        .set({ transcodingStatus: "TRANSCODING_SUCCEED" })
+        .where(eq(schema.songUploads.id, upload!.id));
+      expect((await t.request("GET", url(stranger.user.uuid, pending.id), { token: service })).status).toBe(200);
+      expect((await t.request("GET", url(crypto.randomUUID(), pending.id), { token: service })).status).toBe(404);
+      expect((await t.request("GET", url(user.uuid, "not-a-uuid"), { token: service })).status).toBe(400);
+    });
+
+    it("is for the room's service token only", async () => {
+      const { user, token } = await t.createUser();
+      const admin = await t.createUser({ roles: ["user", "admin"] });
+      const s = await song("Guarded");
+      expect((await t.request("GET", url(user.uuid, s.id))).status).toBe(401);
+      expect((await t.request("GET", url(user.uuid, s.id), { token })).status).toBe(403);
+      expect((await t.request("GET", url(user.uuid, s.id), { token: admin.token })).status).toBe(403);
+      expect((await t.request("GET", url(user.uuid, s.id), { token: service })).status).toBe(200);
+    });
   });
 });

@@ -28,12 +28,13 @@ export type Standing =
 /**
  * The caller as entering a room sees them: service tokens refused; users and bots banned or kicked from the room
  * refused (unless they rank as its owner or above). What else a room asks (passwords, size, presence) is the caller's.
+ * `live` admits live tokens: only the live room's join, which carries its socket's token, asks for it.
  */
-export async function standingIn(c: Context<AppEnv>, room: Room): Promise<Standing> {
-  const claims = requireToken(c);
+export async function standingIn(c: Context<AppEnv>, room: Room, options: { live?: boolean } = {}): Promise<Standing> {
+  const claims = requireToken(c, options);
   if (claims.type === "service") throw unauthorized();
   if (claims.type === "guest") return { guest: true, uuid: claims.sub };
-  const { user } = await requireUser(c, { types: ["user", "bot"] });
+  const { user } = await requireUser(c, { types: ["user", "bot"], ...options });
   const { db, clock } = c.var.deps;
   const roles = await roomRolesOf(db, room.uuid, user.uuid, clock.now());
   const rank = rankFrom(room, user.uuid, user.roles, roles);

@@ -9,7 +9,7 @@ import { badRequest, forbidden, notFound, unauthorized } from "../../lib/errors.
 import { bearer, createRouter, errors, json, jsonBody, noContent } from "../../lib/openapi.ts";
 import { logModeration } from "../user/user-moderation.routes.ts";
 import { loadRoom, ROOM_RANK, type Room, rankFrom, roleInForce, roomRolesOf } from "./access.ts";
-import { RoomRoleSchema, rolesInForce, settingsView } from "./rooms.ts";
+import { RoomRoleSchema, rolesInForce, settingsView, withoutSanctions } from "./rooms.ts";
 
 export const roomRolesRoutes = createRouter();
 const tags = ["Room roles"];
@@ -29,8 +29,6 @@ export const GRANT_RANK: Record<RoomRole, number> = {
   dj: ROOM_RANK.moderator,
 };
 const SANCTIONS: readonly RoomRole[] = ["banned", "kicked", "chatDisabled", "djDisabled"];
-/** Roles anyone may see; the rest (sanctions) only the room's moderators. */
-const VISIBLE_ROLES: readonly RoomRole[] = ["owner", "coOwner", "moderator", "dj"];
 
 export const ROLE_MESSAGES = {
   notAllowed: "You are not allowed to change this user's roles in this room.",
@@ -182,7 +180,7 @@ roomRolesRoutes.openapi(
       const { rank } = await callerRank(c, room);
       seesAll = rank >= ROOM_RANK.moderator;
     }
-    return c.json(seesAll ? roles : roles.filter((r) => VISIBLE_ROLES.includes(r.role)), 200);
+    return c.json(seesAll ? roles : withoutSanctions({ roomRoles: roles }).roomRoles, 200);
   },
 );
 

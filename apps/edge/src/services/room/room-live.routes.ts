@@ -11,8 +11,9 @@ import { profilesOf } from "../social/relations.ts";
 import { PublicProfileSchema } from "../user/schemas.ts";
 import { loadRoom, ROOM_RANK, type Room, RoomSlugParam, rankFrom, roomKey, roomRolesOf } from "./access.ts";
 import { JOIN_MESSAGES, standingIn } from "./admission.ts";
+import { guestJoined, guestLeft } from "./guest-presence.ts";
 import { recordVisit } from "./room-lists.routes.ts";
-import { RoomSettingsSchema, settingsView } from "./rooms.ts";
+import { RoomSettingsSchema, settingsView, withoutSanctions } from "./rooms.ts";
 
 export const roomLiveRoutes = createRouter();
 const tags = ["Live"];
@@ -30,7 +31,7 @@ roomLiveRoutes.openapi(
     path: "/rooms/{slug}/join",
     tags,
     summary:
-      "Enter a room: checks bans, kicks, the password (the guest password for guests) and the room's size; answers the room's config",
+      "Enter a room: checks bans, kicks, the password (the guest password for guests) and the room's size; answers the room's config (its sanctions to its moderators only)",
     security: bearer,
     request: {
       params: RoomSlugParam,
@@ -45,12 +46,14 @@ roomLiveRoutes.openapi(
     const now = clock.now();
     const room = await loadRoom(db, roomKey(c.req.valid("param").slug));
     const body = c.req.valid("json");
-    const standing = await standingIn(c, room);
+    // The live room calls this with its socket's own token, a live one for browsers.
+    const standing = await standingIn(c, room, { live: true });
     if (standing.guest) {
       if (room.guestPasswordHash)
         await checkPassword(c, room, room.guestPasswordHash, body.guestPassword, standing.uuid);
       else if (room.passwordHash || room.type === "PRIVATE") throw forbidden(JOIN_MESSAGES.guestsNotAllowed);
-      return c.json(await settingsView(db, room, now), 200);
+      await guestJoined(c.var.deps.cache, room.uuid, standing.uuid);
+      return c.json(withoutSanctions(await settingsView(db, room, now)), 200);
     }
     const { user, rank } = standing;
     if (room.passwordHash && rank < ROOM_RANK.coOwner)
@@ -63,7 +66,9 @@ roomLiveRoutes.openapi(
       if ((others?.n ?? 0) >= room.roomSize) throw forbidden(JOIN_MESSAGES.full);
     }
     await recordVisit(db, user.uuid, room.uuid, now);
-    return c.json(await settingsView(db, room, now), 200);
+    // Sanctions are the moderators' to see, as GET /roomUserRoles answers them; the live room reads them as a service.
+    const settings = await settingsView(db, room, now);
+    return c.json(rank >= ROOM_RANK.moderator ? settings : withoutSanctions(settings), 200);
   },
 );
 
@@ -112,6 +117,7 @@ roomLiveRoutes.openapi(
   async (c) => {
     await requireService(c);
     const { roomUuid } = c.req.valid("query");
+    if (roomUuid) await guestLeft(c.var.deps.cache, roomUuid, c.req.valid("param").user);
     await c.var.deps.db
       .delete(schema.roomPresence)
       .where(

@@ -9,7 +9,7 @@ import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam } fr
 import { hashPassword } from "../../lib/password.ts";
 import { isUniqueViolation } from "../user/accounts.ts";
 import { imageUrl, MAX_IMAGE_BYTES, sniffImage } from "../user/profile-images.routes.ts";
-import { loadRoom, ROOM_RANK, type Room, requireRoomRank } from "./access.ts";
+import { loadRoom, ROOM_RANK, type Room, requireRoomRank, roomRank } from "./access.ts";
 import {
   freeSlug,
   MAX_DJ_SEATS,
@@ -21,6 +21,7 @@ import {
   settingsColumns,
   settingsView,
   slugify,
+  withoutSanctions,
 } from "./rooms.ts";
 
 export const roomsRoutes = createRouter();
@@ -30,7 +31,13 @@ export const MAX_OWNED_ROOMS = 25;
 export const TOO_MANY_ROOMS = `You can own at most ${MAX_OWNED_ROOMS} rooms.`;
 
 /** Saves a change and tells the live room the new settings. */
-async function updateRoom(c: Context<AppEnv>, room: Room, set: Partial<typeof schema.rooms.$inferInsert>) {
+async function updateRoom(
+  c: Context<AppEnv>,
+  room: Room,
+  set: Partial<typeof schema.rooms.$inferInsert>,
+  // Every caller but a promoter (the promoteRoom capability) is among the room's moderators.
+  answer: { sanctions: boolean } = { sanctions: true },
+) {
   const { db, clock, liveRooms } = c.var.deps;
   const now = clock.now();
   let updated: Room | undefined;
@@ -47,7 +54,7 @@ async function updateRoom(c: Context<AppEnv>, room: Room, set: Partial<typeof sc
   if (!updated) throw notFound("Room not found.");
   const settings = await settingsView(db, updated, now);
   await liveRooms.notify(room.uuid, { type: "updateRoomSettings", settings });
-  return c.json(settings, 200);
+  return c.json(answer.sanctions ? settings : withoutSanctions(settings), 200);
 }
 
 const RoomIdParam = UuidParam;
@@ -286,10 +293,12 @@ roomsRoutes.openapi(
       throw forbidden("Promoting rooms needs the promoteRoom capability.");
     const body = c.req.valid("json");
     const room = await loadRoom(c.var.deps.db, { uuid: c.req.valid("param").id });
-    return updateRoom(c, room, {
-      promoted: body.promoted,
-      promotedProviders: body.promoted ? (body.providers ?? []) : [],
-    });
+    return updateRoom(
+      c,
+      room,
+      { promoted: body.promoted, promotedProviders: body.promoted ? (body.providers ?? []) : [] },
+      { sanctions: (await roomRank(c.var.deps.db, room, user, c.var.deps.clock.now())) >= ROOM_RANK.moderator },
+    );
   },
 );
 

@@ -149,6 +149,15 @@ export const RoomRoleSchema = z
   })
   .openapi("RoomUserRole");
 
+/** Roles anyone may see; the rest (sanctions: banned, kicked, chatDisabled, djDisabled) only the room's moderators. */
+export const VISIBLE_ROLES: readonly RoomRole[] = ["owner", "coOwner", "moderator", "dj"];
+
+/** Settings as someone below the room's moderators may see them: the sanctions left out. */
+export const withoutSanctions = <S extends { roomRoles: { role: RoomRole }[] }>(settings: S): S => ({
+  ...settings,
+  roomRoles: settings.roomRoles.filter((r) => VISIBLE_ROLES.includes(r.role)),
+});
+
 /** The room as the live room needs it: the settings and every role in force, the owner's included. */
 export const RoomSettingsSchema = RoomSchema.extend({ roomRoles: z.array(RoomRoleSchema) }).openapi("RoomSettings");
 

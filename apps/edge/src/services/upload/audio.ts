@@ -1,18 +1,108 @@
 import { execFile } from "node:child_process";
+import { accessSync, constants, statSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
 import type { SongTags } from "@booth/db/schema";
 import { parseBuffer } from "music-metadata";
 
 const run = promisify(execFile);
 
-/** The ffmpeg binary shipped by the @ffmpeg-installer package (FFMPEG_PATH overrides it). */
+export const FfmpegSource = { env: "FFMPEG_PATH", system: "system", bundled: "bundled" } as const;
+export type FfmpegSource = (typeof FfmpegSource)[keyof typeof FfmpegSource];
+export interface FfmpegChoice {
+  path: string;
+  source: FfmpegSource;
+}
+
+/** The binary of @ffmpeg-installer/ffmpeg (a 2018 build, 4.1), or null where the package has none for this machine. */
+export function bundledFfmpeg(): string | null {
+  try {
+    return (createRequire(import.meta.url)("@ffmpeg-installer/ffmpeg") as { path: string }).path;
+  } catch {
+    return null;
+  }
+}
+
+function onPath(name: string, path: string): string | null {
+  const file = process.platform === "win32" ? `${name}.exe` : name;
+  for (const dir of path.split(delimiter).filter(Boolean)) {
+    const candidate = join(dir, file);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/**
+ * The ffmpeg that decodes strangers' files: FFMPEG_PATH, else the system's (the first `ffmpeg` on PATH, kept up to
+ * date by the machine's package manager), else the bundled 2018 build, only so a machine without ffmpeg still works.
+ */
+export function chooseFfmpeg(
+  env: Record<string, string | undefined> = process.env,
+  bundled: () => string | null = bundledFfmpeg,
+): FfmpegChoice {
+  if (env.FFMPEG_PATH) return { path: env.FFMPEG_PATH, source: FfmpegSource.env };
+  const system = onPath("ffmpeg", env.PATH ?? "");
+  if (system) return { path: system, source: FfmpegSource.system };
+  const fallback = bundled();
+  if (fallback) return { path: fallback, source: FfmpegSource.bundled };
+  throw new Error("No ffmpeg found: install one (apt-get install ffmpeg) or set FFMPEG_PATH.");
+}
+
+/** What the start output says about the chosen ffmpeg, when it is not what a public instance should run. */
+export function ffmpegWarning(env: Record<string, string | undefined> = process.env): string | null {
+  let choice: FfmpegChoice;
+  try {
+    choice = chooseFfmpeg(env);
+  } catch (err) {
+    return `${(err as Error).message} Uploads and the demo catalogue will fail.`;
+  }
+  if (choice.source !== FfmpegSource.bundled) return null;
+  return `No ffmpeg on PATH and no FFMPEG_PATH: using the bundled ffmpeg 4.1 from 2018 (${choice.path}), which lacks years of security fixes for decoding uploaded files. Install a current ffmpeg (apt-get install ffmpeg) or set FFMPEG_PATH.`;
+}
+
+let chosen: { key: string; path: string } | undefined;
+/** The ffmpeg to run now (chooseFfmpeg over this process's environment, looked up again when it changes). */
 export function ffmpegPath(): string {
-  if (process.env.FFMPEG_PATH) return process.env.FFMPEG_PATH;
-  return (createRequire(import.meta.url)("@ffmpeg-installer/ffmpeg") as { path: string }).path;
+  const key = `${process.env.FFMPEG_PATH ?? ""}\0${process.env.PATH ?? ""}`;
+  if (chosen?.key !== key) chosen = { key, path: chooseFfmpeg(process.env).path };
+  return chosen.path;
+}
+
+/** How long one ffmpeg run may take before it is killed: a long upload transcodes in well under a minute. */
+export const FFMPEG_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * Runs ffmpeg without stdin and killed when it runs past `timeoutMs`.
+ * Failures are errors that say what happened, never ffmpeg's whole output.
+ */
+async function runFfmpeg(args: string[], timeoutMs = FFMPEG_TIMEOUT_MS) {
+  try {
+    await run(ffmpegPath(), ["-hide_banner", "-loglevel", "error", "-nostdin", ...args], {
+      timeout: timeoutMs,
+      killSignal: "SIGKILL",
+      // Nothing of this process's environment but PATH: ffmpeg needs none of its secrets. (The typecheck of the
+      // whole repository sees @remix-run/node's ProcessEnv, which insists on NODE_ENV.)
+      env: { PATH: process.env.PATH ?? "" } as unknown as NodeJS.ProcessEnv,
+      maxBuffer: 1024 * 1024,
+    });
+  } catch (err) {
+    const failed = err as { killed?: boolean; signal?: string | null; stderr?: string };
+    if (failed.killed || failed.signal === "SIGKILL")
+      throw new Error(`ffmpeg ran longer than ${Math.round(timeoutMs / 1000)} s and was stopped.`);
+    throw new Error(
+      `ffmpeg failed: ${String(failed.stderr || err)
+        .trim()
+        .slice(0, 300)}`,
+    );
+  }
 }
 
 /** The audio container a file really is, from its first bytes; null for anything else. */
@@ -35,6 +125,8 @@ export interface Probe {
 /** Reads duration, tags and cover art; throws when the file does not decode as audio. */
 export async function probeAudio(bytes: Uint8Array, contentType: string): Promise<Probe> {
   const meta = await parseBuffer(bytes, { mimeType: contentType, size: bytes.length });
+  // Tags followed by no audio (or by something else, such as a playlist) are not a song.
+  if (!((meta.format.duration ?? 0) > 0)) throw new Error("no audio in the file");
   const common = meta.common;
   const picture = common.picture?.[0];
   return {
@@ -60,26 +152,56 @@ export interface HlsOutput {
   files: Map<string, Uint8Array>;
 }
 
-/** Transcodes audio to AAC in HLS segments encrypted with AES-128 under `key` (16 bytes). */
-export async function transcodeToHls(input: Uint8Array, key: Uint8Array, keyUri: string): Promise<HlsOutput> {
+/** The ffmpeg demuxer of each container sniffAudio accepts. */
+const DEMUXER: Record<string, string> = {
+  "audio/mpeg": "mp3",
+  "audio/flac": "flac",
+  "audio/wav": "wav",
+  "audio/ogg": "ogg",
+  "audio/mp4": "mov",
+};
+
+/**
+ * How ffmpeg reads a stranger's file. The demuxer is the one of the container the bytes were sniffed as, so no
+ * playlist or list format (HLS, concat, SDP) that names other files or addresses is ever parsed; the input may use
+ * the file protocol alone (no network, no data: or crypto: URLs); probing reads at most 5 MB / 10 s of it.
+ */
+const untrustedInput = (path: string, demuxer: string) => [
+  ...["-protocol_whitelist", "file", "-probesize", "5000000", "-analyzeduration", "10000000"],
+  ...["-f", demuxer, "-i", path],
+];
+
+/**
+ * Transcodes audio to AAC in HLS segments encrypted with AES-128 under `key` (16 bytes). The muxer reads the key
+ * file and writes encrypted segments through the crypto protocol: the output may use file and crypto, nothing else.
+ */
+export async function transcodeToHls(
+  input: Uint8Array,
+  key: Uint8Array,
+  keyUri: string,
+  options: { timeoutMs?: number } = {},
+): Promise<HlsOutput> {
+  const demuxer = DEMUXER[sniffAudio(input) ?? ""];
+  if (!demuxer) throw new Error("The file is not an audio file (mp3, flac, wav, ogg or m4a).");
   const dir = await mkdtemp(join(tmpdir(), "booth-hls-"));
   try {
     await writeFile(join(dir, "input"), input);
     await writeFile(join(dir, "key.bin"), key);
     await writeFile(join(dir, "keyinfo"), `${keyUri}\n${join(dir, "key.bin")}\n`);
-    await run(
-      ffmpegPath(),
+    await runFfmpeg(
       [
-        ...["-hide_banner", "-loglevel", "error", "-y", "-i", join(dir, "input"), "-vn"],
+        ...["-y", ...untrustedInput(join(dir, "input"), demuxer), "-map", "0:a:0", "-vn", "-sn", "-dn"],
         ...["-c:a", "aac", "-b:a", "160k", "-f", "hls", "-hls_time", "6", "-hls_playlist_type", "vod"],
         ...["-hls_key_info_file", join(dir, "keyinfo"), "-hls_segment_filename", join(dir, "seg%03d.ts")],
-        join(dir, "index.m3u8"),
+        ...["-protocol_whitelist", "file,crypto", join(dir, "index.m3u8")],
       ],
-      { timeout: 5 * 60_000 },
+      options.timeoutMs,
     );
     const files = new Map<string, Uint8Array>();
     for (const name of await readdir(dir))
       if (/^seg\d+\.ts$/.test(name)) files.set(name, new Uint8Array(await readFile(join(dir, name))));
+    // ffmpeg may exit 0 having written a playlist without segments (a muxer that could not open one).
+    if (files.size === 0) throw new Error("ffmpeg wrote no audio segments.");
     return { playlist: await readFile(join(dir, "index.m3u8"), "utf8"), files };
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -115,24 +237,7 @@ export async function synthesizeMp3(options: {
       .filter(([, v]) => v !== undefined)
       .flatMap(([k, v]) => ["-metadata", `${k}=${v}`]);
     const out = join(dir, "out.mp3");
-    await run(
-      ffmpegPath(),
-      [
-        "-hide_banner",
-        "-loglevel",
-        "error",
-        "-y",
-        ...inputs,
-        ...mix,
-        ...tags,
-        "-c:a",
-        "libmp3lame",
-        "-b:a",
-        "128k",
-        out,
-      ],
-      { timeout: 60_000 },
-    );
+    await runFfmpeg(["-y", ...inputs, ...mix, ...tags, "-c:a", "libmp3lame", "-b:a", "128k", out], 60_000);
     return new Uint8Array(await readFile(out));
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -3,7 +3,7 @@ import { SongUploadStatus, TranscodingStatus, values } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import { ADMINS, hasAnyRole, rateLimit, requireToken, requireUser } from "../../lib/auth.ts";
+import { ADMINS, hasAnyRole, rateLimit, requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, forbidden, HttpError, notFound } from "../../lib/errors.ts";
 import {
@@ -18,7 +18,8 @@ import {
   UuidParam,
 } from "../../lib/openapi.ts";
 import { probeAudio, sniffAudio } from "./audio.ts";
-import { coverKey, hlsKey, originalKey, settle, UPLOAD_PREFIX, type Upload, verify } from "./pipeline.ts";
+import { keyGrant, requireKeyGrant, requireListener } from "./hearing.ts";
+import { coverKey, hlsKey, keyUrl, originalKey, settle, UPLOAD_PREFIX, type Upload, verify } from "./pipeline.ts";
 
 export const NOT_VERIFIED = "Song is not verified";
 export const NOT_YOURS = "Unauthorized to edit tags that not belongs to the user";
@@ -271,20 +272,26 @@ uploadRoutes.openapi(
     method: "get",
     path: "/songs/hls/key",
     tags,
-    summary: "The AES-128 key of a song's HLS segments (any signed-in listener or guest)",
-    security: bearer,
-    request: { query: z.object({ songId: z.uuid() }) },
+    summary:
+      "The AES-128 key of a song's HLS segments, for the grant its playlist gave someone allowed to hear it (a few minutes)",
+    request: {
+      query: z.object({
+        songId: z.uuid(),
+        grant: z.string().max(2000).optional().openapi({ description: "The grant in the playlist's key URI" }),
+      }),
+    },
     responses: {
       200: {
         description: "The 16-byte key",
         content: { "application/octet-stream": { schema: z.any().openapi({ type: "string", format: "binary" }) } },
       },
-      ...errors(400, 401, 404),
+      ...errors(400, 401, 403, 404),
     },
   }),
   async (c) => {
-    requireToken(c);
-    const key = await c.var.deps.storage.get(hlsKey(c.req.valid("query").songId, "key"));
+    const { songId, grant } = c.req.valid("query");
+    await requireKeyGrant(c, songId, grant);
+    const key = await c.var.deps.storage.get(hlsKey(songId, "key"));
     if (!key) throw notFound("Song not found.");
     return c.body(key.data as Uint8Array<ArrayBuffer>, 200, {
       "content-type": "application/octet-stream",
@@ -381,11 +388,13 @@ uploadRoutes.openapi(
     method: "get",
     path: "/songs/{id}/hls-playlist",
     tags,
-    summary: "The HLS playlist of a verified song",
+    summary:
+      "The HLS playlist of a verified song, for someone allowed to hear it now (its uploader, an admin, a member of a room playing it); its key URI carries a short grant",
+    security: bearer,
     request: { params: UuidParam },
     responses: {
       200: { description: "An HLS playlist", content: { "application/vnd.apple.mpegurl": { schema: z.string() } } },
-      ...errors(400, 403, 404, 409),
+      ...errors(400, 401, 403, 404, 409),
     },
   }),
   async (c) => {
@@ -393,14 +402,18 @@ uploadRoutes.openapi(
     if (upload.status !== "VERIFIED") throw forbidden(NOT_VERIFIED);
     if (upload.transcodingStatus !== "TRANSCODING_SUCCEED")
       throw new HttpError(409, "The song is still being transcoded.");
+    const listener = await requireListener(c, upload);
     const playlist = await c.var.deps.storage.get(hlsKey(upload.id, "index.m3u8"));
     if (!playlist) throw notFound("Song not found.");
+    const keyUri = `${keyUrl(upload.id)}&grant=${await keyGrant(c, listener, upload.id)}`;
     const text = new TextDecoder()
       .decode(playlist.data)
-      .replace(/^(seg\d+\.ts)$/gm, `${UPLOAD_PREFIX}/songs/${upload.id}/hls/$1`);
+      .replace(/^(seg\d+\.ts)$/gm, `${UPLOAD_PREFIX}/songs/${upload.id}/hls/$1`)
+      .replace(/(#EXT-X-KEY:[^\n]*URI=")[^"]*"/g, `$1${keyUri}"`);
+    // Each answer holds one listener's grant: no shared cache may keep it.
     return c.body(text, 200, {
       "content-type": "application/vnd.apple.mpegurl",
-      "cache-control": "public, max-age=60",
+      "cache-control": "private, no-store",
     });
   },
 );

@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing.ts";
 import { synthesizeMp3 } from "./audio.ts";
+import { HEARING_MESSAGES, KEY_GRANT_TTL } from "./hearing.ts";
 
 let t: TestApp;
 let mp3: Uint8Array<ArrayBuffer>;
@@ -72,16 +73,17 @@ describe("uploads", () => {
     expect(done.transcodingStatus).toBe("TRANSCODING_SUCCEED");
     expect(done.duration).toBe(8);
 
-    const playlist = await t.app.request(`${U}/songs/${id}/hls-playlist`);
+    // The uploader hears their own upload: the playlist's key URI carries their grant, which alone opens the key.
+    const playlist = await t.app.request(`${U}/songs/${id}/hls-playlist`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(playlist.status).toBe(200);
     const text = await playlist.text();
     expect(text).toContain("#EXT-X-KEY:METHOD=AES-128");
     const keyUri = text.match(/URI="([^"]+)"/)?.[1] ?? "";
-    expect((await t.app.request(keyUri)).status).toBe(401);
-    const guest = (await t.request("GET", "/api/user-service/auth/guest")).body.accessToken;
-    const key = new Uint8Array(
-      await (await t.app.request(keyUri, { headers: { authorization: `Bearer ${guest}` } })).arrayBuffer(),
-    );
+    expect(keyUri).toMatch(new RegExp(`^${U}/songs/hls/key\\?songId=${id}&grant=`));
+    expect((await t.app.request(`${U}/songs/hls/key?songId=${id}`)).status).toBe(401);
+    const key = new Uint8Array(await (await t.app.request(keyUri)).arrayBuffer());
     expect(key).toHaveLength(16);
     const segments = text.split("\n").filter((l) => l.endsWith(".ts"));
     expect(segments.length).toBeGreaterThan(0);
@@ -109,7 +111,9 @@ describe("uploads", () => {
     const other = await uploader();
     const { id, body } = await sendFile(owner.token, untagged);
     expect(body.status).toBe("MISSING_METADATA");
-    const refused = await t.app.request(`${U}/songs/${id}/hls-playlist`);
+    const refused = await t.app.request(`${U}/songs/${id}/hls-playlist`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
     expect(refused.status).toBe(403);
     expect((await refused.json()).message).toBe("Song is not verified");
     const notYours = await t.request("PATCH", `${U}/songs/${id}`, { token: other.token, body: { title: "Mine now" } });
@@ -143,6 +147,17 @@ describe("uploads", () => {
       body: new Uint8Array(10),
     });
     expect(res.status).toBe(413);
+  });
+
+  it("refuses MP3 tags followed by a playlist instead of audio, so ffmpeg never opens it", async () => {
+    const { token } = await uploader();
+    const tags = mp3.slice(0, 10 + ((mp3[6]! << 21) | (mp3[7]! << 14) | (mp3[8]! << 7) | mp3[9]!));
+    const playlist = new TextEncoder().encode("#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n/etc/passwd\n");
+    const hostile = new Uint8Array([...tags, ...playlist]);
+    const { id, res, body } = await sendFile(token, hostile);
+    expect(res.status).toBe(415);
+    expect(body.message).toBe("The file could not be read as audio; it may be damaged or truncated.");
+    expect(await t.deps.storage.get(`uploads/${id}/original`)).toBeNull();
   });
 
   it("needs the uploadMusic capability, and only the owner sends the file or deletes the song", async () => {
@@ -190,3 +205,100 @@ describe("uploads", () => {
     expect((await t.app.request(`${U}/metadata`, { method: "POST", body: mp3 })).status).toBe(401);
   });
 });
+
+describe("who hears an upload", () => {
+  const R = "/api/room-service";
+  const auth = (token?: string) => (token ? { headers: { authorization: `Bearer ${token}` } } : {});
+  async function room(token: string) {
+    const res = await t.request("POST", `${R}/rooms/infrastructure`, {
+      token,
+      body: { name: `Room ${crypto.randomUUID().slice(0, 8)}` },
+    });
+    expect(res.status).toBe(201);
+    return res.body as { uuid: string; slug: string };
+  }
+  const guestToken = async () => (await t.request("GET", "/api/user-service/auth/guest")).body.accessToken as string;
+
+  it("gives a song's key only to its uploader, an admin, or someone in a room playing it now, for a few minutes", async () => {
+    const owner = await uploader();
+    const { id } = await sendFile(owner.token, mp3);
+    const { songId } = await settled(id, owner.token);
+    /** What a player gets: the playlist with the caller's token, then the key its URI names. */
+    async function hear(token?: string) {
+      const playlist = await t.app.request(`${U}/songs/${id}/hls-playlist`, auth(token));
+      if (playlist.status !== 200) return { status: playlist.status, message: (await playlist.json()).message };
+      const keyUri = (await playlist.text()).match(/URI="([^"]+)"/)?.[1] ?? "";
+      const key = await t.app.request(keyUri, auth(token));
+      return { status: key.status, bytes: (await key.arrayBuffer()).byteLength, keyUri };
+    }
+    const service = await t.serviceToken();
+    const playing = await room(owner.token);
+    const elsewhere = await room(owner.token);
+    const report = await t.request("PATCH", `${R}/rooms/live-state/${playing.uuid}/infrastructure`, {
+      token: service,
+      body: { nowPlaying: { songId, trackName: "Test Tone", artistName: "Booth Band", duration: 8 } },
+    });
+    expect(report.status).toBe(200);
+    const member = await t.createUser();
+    const listenerElsewhere = await t.createUser();
+    for (const [who, where] of [
+      [member, playing],
+      [listenerElsewhere, elsewhere],
+    ] as const)
+      expect(
+        (
+          await t.request("PATCH", `${R}/rooms/user/${who.user.uuid}`, {
+            token: service,
+            body: { roomUuid: where.uuid },
+          })
+        ).status,
+      ).toBe(204);
+    const guestIn = await guestToken();
+    const guestElsewhere = await guestToken();
+    expect((await t.request("POST", `${R}/rooms/${playing.slug}/join`, { token: guestIn, body: {} })).status).toBe(200);
+    expect(
+      (await t.request("POST", `${R}/rooms/${elsewhere.slug}/join`, { token: guestElsewhere, body: {} })).status,
+    ).toBe(200);
+    const memberLive = (await t.request("POST", "/api/user-service/auth/live-token", { token: member.token })).body
+      .accessToken as string;
+    const admin = await t.createUser({ roles: ["user", "admin"] });
+    const stranger = await t.createUser();
+
+    const notNow = { status: 403, message: HEARING_MESSAGES.notNow };
+    expect(await hear()).toEqual({ status: 401, message: "Unauthorized" });
+    expect(await hear(stranger.token)).toEqual(notNow);
+    expect(await hear(listenerElsewhere.token)).toEqual(notNow);
+    expect(await hear(guestElsewhere)).toEqual(notNow);
+    expect(await hear(service)).toEqual(notNow);
+    for (const token of [owner.token, admin.token, member.token, memberLive, guestIn])
+      expect(await hear(token)).toMatchObject({ status: 200, bytes: 16 });
+
+    // A grant is the member's, for a few minutes.
+    const { keyUri } = (await hear(memberLive)) as { keyUri: string };
+    const stolen = await t.app.request(keyUri, auth(stranger.token));
+    expect(stolen.status).toBe(403);
+    expect((await stolen.json()).message).toBe(HEARING_MESSAGES.notYourGrant);
+    const forged = keyUri.replace(/grant=[^.]+\.[^.]+\./, (m) => `${m.slice(0, -2)}x.`);
+    expect((await t.app.request(forged)).status).toBe(401);
+    expect((await t.app.request(keyUri)).status).toBe(200);
+    t.clock.advance(KEY_GRANT_TTL + 1);
+    const late = await t.app.request(keyUri);
+    expect(late.status).toBe(401);
+    expect((await late.json()).message).toBe(HEARING_MESSAGES.badGrant);
+
+    // Leaving the room, or the room moving on, ends it.
+    await t.request("DELETE", `${R}/rooms/user/${(await guestIdentity(guestIn)).sub}?roomUuid=${playing.uuid}`, {
+      token: service,
+    });
+    expect(await hear(guestIn)).toEqual(notNow);
+    await t.request("PATCH", `${R}/rooms/live-state/${playing.uuid}/infrastructure`, {
+      token: service,
+      body: { nowPlaying: null },
+    });
+    expect(await hear(member.token)).toEqual(notNow);
+    expect(await hear(owner.token)).toMatchObject({ status: 200, bytes: 16 });
+  }, 60_000);
+});
+
+const guestIdentity = async (token: string) =>
+  JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as { sub: string };

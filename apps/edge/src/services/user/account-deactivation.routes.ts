@@ -4,6 +4,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { ADMINS, MODERATORS, requireUser } from "../../lib/auth.ts";
 import { HttpError, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, PageQuery, UuidParam } from "../../lib/openapi.ts";
+import { kickFromLiveRooms, LIVE_KICK_REASONS } from "../room/presence.ts";
 import { isUniqueViolation } from "./accounts.ts";
 import { moderate } from "./user-moderation.routes.ts";
 
@@ -139,7 +140,8 @@ accountDeactivationRoutes.openapi(
     method: "delete",
     path: "/users/deactivate/{id}",
     tags,
-    summary: "Deactivate an account (admins): it cannot log in and its profile is hidden",
+    summary:
+      "Deactivate an account (admins): it cannot log in, its profile is hidden and the live rooms it is in close its sockets",
     security: bearer,
     request: { params: UuidParam },
     responses: { ...noContent, ...errors(400, 401, 403, 404, 409) },
@@ -147,7 +149,7 @@ accountDeactivationRoutes.openapi(
   async (c) => {
     const caller = await requireUser(c, { roles: ADMINS });
     const now = c.var.deps.clock.now();
-    await moderate(c, caller, c.req.valid("param").id, async (tx, target) => {
+    const userUuid = await moderate(c, caller, c.req.valid("param").id, async (tx, target) => {
       if (target.deactivatedAt) throw new HttpError(409, ALREADY_DEACTIVATED);
       await tx
         .update(schema.users)
@@ -159,7 +161,9 @@ accountDeactivationRoutes.openapi(
         .where(
           and(eq(schema.deactivationRequests.userUuid, target.uuid), eq(schema.deactivationRequests.status, "PENDING")),
         );
+      return target.uuid;
     });
+    await kickFromLiveRooms(c.var.deps, userUuid, LIVE_KICK_REASONS.deactivation);
     return c.body(null, 204);
   },
 );

@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import type { User } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { HttpError } from "../../lib/errors.ts";
-import { signToken, TOKEN_TTL, type TokenType } from "../../lib/tokens.ts";
+import { LIVE_TOKEN_TTL, signToken, TOKEN_TTL, TokenPurpose, type TokenType } from "../../lib/tokens.ts";
 
 export type Profile = typeof schema.profiles.$inferSelect;
 
@@ -158,13 +158,19 @@ export async function createAccount(tx: Tx, input: NewAccount) {
   return { user, profile: profile ?? null };
 }
 
-/** A signed token for a user or bot, with its expiry. */
-export async function issueToken(c: Context<AppEnv>, user: User, type: TokenType = "user", ttl = TOKEN_TTL[type]) {
+/** A signed token for a user or bot, with its expiry: a session unless `purpose` says otherwise. */
+export async function issueToken(
+  c: Context<AppEnv>,
+  user: User,
+  type: TokenType = "user",
+  purpose: TokenPurpose = TokenPurpose.session,
+) {
   const { keys, clock } = c.var.deps;
   const now = Math.floor(clock.now().getTime() / 1000);
+  const ttl = purpose === TokenPurpose.live ? LIVE_TOKEN_TTL : TOKEN_TTL[type];
   const accessToken = await signToken(
     keys,
-    { sub: user.uuid, type, roles: user.roles, badges: user.badges, ver: user.tokenVersion },
+    { sub: user.uuid, type, roles: user.roles, badges: user.badges, ver: user.tokenVersion, purpose },
     now,
     ttl,
   );

@@ -1,5 +1,6 @@
 import { base64url, SignJWT, UnsecuredJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIVE_TOKEN_REFUSED } from "../../lib/auth.ts";
 import { generateKeys, signToken } from "../../lib/tokens.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
 
@@ -96,16 +97,72 @@ describe("tokens", () => {
     const lasts = Date.parse(live.body.expiresAt) - t.clock.now().getTime();
     expect(lasts).toBeGreaterThan(14 * 60_000);
     expect(lasts).toBeLessThanOrEqual(15 * 60_000);
-    const session = await t.request("GET", `${P}/auth/session`, { token: live.body.accessToken });
-    expect(session.body.user.uuid).toBe(user.uuid);
+    const events = { topic: "trackStartedPlaying", data: { roomSlug: "lobby" } };
+    const heard = await t.request("POST", "/api/audit-service/kinesis", { token: live.body.accessToken, body: events });
+    expect(heard.status).toBe(201);
+    expect(heard.body.userUuid).toBe(user.uuid);
+    // The live room joins with the socket's own token.
+    const room = await t.request("POST", "/api/room-service/rooms/infrastructure", {
+      token,
+      body: { name: "Live Den" },
+    });
+    const join = `/api/room-service/rooms/${room.body.uuid}/join`;
+    expect((await t.request("POST", join, { token: live.body.accessToken, body: {} })).status).toBe(200);
     t.clock.advance(16 * 60);
-    expect((await t.request("GET", `${P}/auth/session`, { token: live.body.accessToken })).status).toBe(401);
+    const late = await t.request("POST", "/api/audit-service/kinesis", { token: live.body.accessToken, body: events });
+    expect(late.status).toBe(401);
     // The session's own token still works, and gets fresh live tokens.
     expect((await t.request("POST", `${P}/auth/live-token`, { token })).status).toBe(200);
     const guest = await t.request("GET", `${P}/auth/guest`);
     expect((await t.request("POST", `${P}/auth/live-token`, { token: guest.body.accessToken })).status).toBe(401);
     expect((await t.request("POST", `${P}/auth/live-token`, { token: await t.serviceToken() })).status).toBe(401);
     expect((await t.request("POST", `${P}/auth/live-token`)).status).toBe(401);
+  });
+
+  it("never exchanges a live token for a session or any other credential, nor lets it change the account", async () => {
+    const { user, token } = await t.createUser();
+    const bot = await t.request("POST", `${P}/users/sign-up-bot`, { token, body: { nickname: `bot${Date.now()}` } });
+    expect(bot.status).toBe(201);
+    const live = (await t.request("POST", `${P}/auth/live-token`, { token })).body.accessToken as string;
+    const botLive = (await t.request("POST", `${P}/auth/live-token`, { token: bot.body.accessToken })).body.accessToken;
+    const attempts: [string, string, unknown?][] = [
+      ["GET", `${P}/auth/session`],
+      ["POST", `${P}/auth/live-token`],
+      ["POST", `${P}/users/set-password`, { password: "a brand new password" }],
+      ["POST", `${P}/users/emails`, { email: "thief@example.com" }],
+      ["POST", `${P}/users/emails/verification-email`, { email: user.email }],
+      ["POST", `${P}/auth/link-discord`, { accessToken: "discord-token" }],
+      ["POST", `${P}/spotify/exchange-code`, { code: "code", redirectUri: "https://booth.test/cb" }],
+      ["GET", `${P}/soundcloud/public-token`],
+      ["GET", `${P}/comet-chat/user-token`],
+      ["GET", `${P}/comet-chat/ghost-token`],
+      ["POST", `${P}/agora/token`, { channelName: crypto.randomUUID() }],
+      ["POST", `${P}/users/sign-up-bot`, { nickname: `other${Date.now()}` }],
+      ["GET", `${P}/users/bot-token?botUuid=${bot.body.user.uuid}`],
+      ["POST", `${P}/users/request-deactivate`, {}],
+    ];
+    for (const [method, path, body] of attempts) {
+      const res = await t.request(method, path, { token: live, body });
+      expect({ path, status: res.status, message: res.body.message }).toEqual({
+        path,
+        status: 401,
+        message: LIVE_TOKEN_REFUSED,
+      });
+    }
+    const botSession = await t.request("GET", `${P}/auth/session`, { token: botLive });
+    expect(botSession.status).toBe(401);
+    expect(botSession.body.message).toBe(LIVE_TOKEN_REFUSED);
+    // The session still works, and a token signed before purposes existed is a session.
+    expect((await t.request("GET", `${P}/auth/session`, { token })).status).toBe(200);
+    const now = Math.floor(t.clock.now().getTime() / 1000);
+    const older = await new SignJWT({ type: "user", roles: user.roles, badges: [], ver: user.tokenVersion })
+      .setProtectedHeader({ alg: "ES256" })
+      .setSubject(user.uuid)
+      .setIssuer("booth")
+      .setIssuedAt(now)
+      .setExpirationTime(now + 3600)
+      .sign(t.deps.keys.privateKey);
+    expect((await t.request("GET", `${P}/auth/session`, { token: older })).status).toBe(200);
   });
 
   it("refuses forged, tampered, expired and alg:none tokens", async () => {

@@ -1,11 +1,11 @@
 import { schema } from "@booth/db";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
-import { activeBan, clientAddress, rateLimit, requireUser } from "../../lib/auth.ts";
+import { accountAttempt, activeBan, addressBucket, rateLimit, requireUser } from "../../lib/auth.ts";
 import { HttpError, unauthorized } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody } from "../../lib/openapi.ts";
 import { verifyPassword } from "../../lib/password.ts";
-import { signToken, TOKEN_ALG, TOKEN_TTL } from "../../lib/tokens.ts";
+import { signToken, TOKEN_ALG, TOKEN_TTL, TokenPurpose } from "../../lib/tokens.ts";
 import { findUserByEmail, issueToken, loadUser, normalizeEmail, userView } from "./accounts.ts";
 import { consumeLinkToken, issueCode, linkToken } from "./codes.ts";
 import { AuthResultSchema, Email, MessageSchema, TokenResultSchema } from "./schemas.ts";
@@ -14,6 +14,18 @@ export const INCORRECT_LOGIN = "Incorrect email or password.";
 export const MAGIC_LINK_SENT = "If this email is registered, a sign-in link has been sent to it.";
 export const MAGIC_LINK_INVALID = "This sign-in link is invalid or has expired.";
 const MAGIC_LINK_TTL = 15 * 60;
+
+/**
+ * Password guesses: any address tries 50 logins per 15 minutes; one address guesses one account's password 10 times
+ * per 15 minutes; all addresses together 100 times an hour, so a stranger cannot lock the owner out from elsewhere.
+ */
+export const LOGIN_LIMITS = {
+  perAddressOverall: [50, 15 * 60],
+  perAddress: [10, 15 * 60],
+  perAccount: [100, 60 * 60],
+} as const;
+/** Sign-in links: 5 an hour asked from one address for one email, 20 an hour for that email from anywhere. */
+const MAGIC_LINK_LIMITS = { perAddress: [5, 60 * 60], perAccount: [20, 60 * 60] } as const;
 
 const tags = ["Auth"];
 export const authRoutes = createRouter();
@@ -31,12 +43,13 @@ authRoutes.openapi(
     const { email, password } = c.req.valid("json");
     const { db, clock } = c.var.deps;
     const address = normalizeEmail(email);
-    await rateLimit(c, `login:ip:${clientAddress(c)}`, 50, 15 * 60);
-    await rateLimit(c, `login:email:${address}`, 10, 15 * 60);
+    await rateLimit(c, `login:ip:${addressBucket(c)}`, ...LOGIN_LIMITS.perAddressOverall);
+    const attempt = await accountAttempt(c, "login", address, LOGIN_LIMITS);
     const user = await findUserByEmail(db, address);
     // Always verify a hash, so a missing account costs the same time as a wrong password.
     const ok = await verifyPassword(password, user?.passwordHash);
     if (!user || !ok) throw unauthorized(INCORRECT_LOGIN);
+    await attempt.succeeded();
     if (user.deactivatedAt) throw new HttpError(403, "This account is deactivated.");
     if (await activeBan(db, user.uuid, clock.now())) throw new HttpError(403, "This account is banned.");
     const [updated] = await db
@@ -54,7 +67,7 @@ authRoutes.openapi(
     method: "get",
     path: "/auth/session",
     tags,
-    summary: "The signed-in user, with a fresh token (sessions slide while used)",
+    summary: "The signed-in user, with a fresh token (sessions slide while used; a live token is refused)",
     security: bearer,
     responses: { 200: json(AuthResultSchema), ...errors(401, 403) },
   }),
@@ -65,23 +78,20 @@ authRoutes.openapi(
   },
 );
 
-/** How long a token handed to a browser's live socket lasts: long enough to join and reconnect, short if it leaks. */
-export const LIVE_TOKEN_TTL = 15 * 60;
-
 authRoutes.openapi(
   createRoute({
     method: "post",
     path: "/auth/live-token",
     tags,
     summary:
-      "A short-lived token (15 minutes) for what a browser itself calls: the live room's socket, HLS keys, listening events",
+      "A short-lived live token (15 minutes) for what a browser itself calls: the live room's socket, HLS playlists, listening events. It opens nothing else and cannot be renewed with itself",
     security: bearer,
     responses: { 200: json(TokenResultSchema), ...errors(401, 403, 429) },
   }),
   async (c) => {
     const { user, claims } = await requireUser(c, { types: ["user", "bot"] });
     await rateLimit(c, `live-token:${user.uuid}`, 120, 3600);
-    return c.json(await issueToken(c, user, claims.type, LIVE_TOKEN_TTL), 200);
+    return c.json(await issueToken(c, user, claims.type, TokenPurpose.live), 200);
   },
 );
 
@@ -119,7 +129,7 @@ authRoutes.openapi(
     responses: { 200: json(TokenResultSchema.extend({ guestUuid: z.uuid() }).openapi("GuestToken")), ...errors(429) },
   }),
   async (c) => {
-    await rateLimit(c, `guest:ip:${clientAddress(c)}`, 60, 60 * 60);
+    await rateLimit(c, `guest:ip:${addressBucket(c)}`, 60, 60 * 60);
     const { keys, clock } = c.var.deps;
     const now = Math.floor(clock.now().getTime() / 1000);
     const guestUuid = crypto.randomUUID();
@@ -149,8 +159,8 @@ authRoutes.openapi(
     const { email } = c.req.valid("query");
     const { db, clock, mailer, config } = c.var.deps;
     const address = normalizeEmail(email);
-    await rateLimit(c, `magic:ip:${clientAddress(c)}`, 20, 60 * 60);
-    await rateLimit(c, `magic:email:${address}`, 5, 60 * 60);
+    await rateLimit(c, `magic:ip:${addressBucket(c)}`, 20, 60 * 60);
+    await accountAttempt(c, "magic", address, MAGIC_LINK_LIMITS);
     const user = await findUserByEmail(db, address);
     if (user && !user.deactivatedAt) {
       const token = linkToken();
@@ -184,7 +194,7 @@ authRoutes.openapi(
   async (c) => {
     const { token } = c.req.valid("json");
     const { db, clock } = c.var.deps;
-    await rateLimit(c, `magic-check:ip:${clientAddress(c)}`, 30, 15 * 60);
+    await rateLimit(c, `magic-check:ip:${addressBucket(c)}`, 30, 15 * 60);
     const code = await consumeLinkToken(db, { purpose: "magicLink", token, now: clock.now() });
     const loaded = code?.userUuid ? await loadUser(db, code.userUuid) : null;
     if (!loaded || loaded.user.deactivatedAt) throw unauthorized(MAGIC_LINK_INVALID);

@@ -57,9 +57,14 @@ export async function issueCode(
 
 /**
  * Uses the open code for purpose and target if `code` matches: marks it used (at most once, even under concurrent
- * checks) and returns it. A wrong guess counts an attempt; too many burn the code.
+ * checks) and returns it. A wrong guess counts an attempt; `maxAttempts` of them burn the code (null: never, for
+ * codes anyone may guess at, whose guesses the caller limits per address instead, so a stranger cannot burn them).
  */
-export async function consumeCode(db: Db, input: { purpose: CodePurpose; target: string; code: string; now: Date }) {
+export async function consumeCode(
+  db: Db,
+  input: { purpose: CodePurpose; target: string; code: string; now: Date; maxAttempts?: number | null },
+) {
+  const maxAttempts = input.maxAttempts === undefined ? MAX_CODE_ATTEMPTS : input.maxAttempts;
   const [open] = await db
     .select()
     .from(schema.codes)
@@ -78,7 +83,7 @@ export async function consumeCode(db: Db, input: { purpose: CodePurpose; target:
     const attempts = open.attempts + 1;
     await db
       .update(schema.codes)
-      .set({ attempts, ...(attempts >= MAX_CODE_ATTEMPTS ? { usedAt: input.now } : {}) })
+      .set({ attempts, ...(maxAttempts !== null && attempts >= maxAttempts ? { usedAt: input.now } : {}) })
       .where(eq(schema.codes.id, open.id));
     return null;
   }

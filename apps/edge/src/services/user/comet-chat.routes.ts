@@ -1,7 +1,7 @@
 import { type Db, schema } from "@booth/db";
 import { createRoute, z } from "@hono/zod-openapi";
 import { eq, inArray } from "drizzle-orm";
-import { clientAddress, rateLimit, requireService, requireToken, requireUser } from "../../lib/auth.ts";
+import { addressBucket, rateLimit, requireService, requireToken, requireUser } from "../../lib/auth.ts";
 import { bearer, createRouter, errors, json, jsonBody } from "../../lib/openapi.ts";
 import { type ChatUser, cometChatFrom } from "../../ports/cometchat.ts";
 
@@ -66,7 +66,7 @@ cometChatRoutes.openapi(
   async (c) => {
     requireToken(c);
     const chat = cometChatFrom(c.var.deps.config.integrations);
-    await rateLimit(c, `cometchat:ghost:${clientAddress(c)}`, 120, 3600);
+    await rateLimit(c, `cometchat:ghost:${addressBucket(c)}`, 120, 3600);
     const { cache } = c.var.deps;
     const key = `cometchat:ghost-token:${chat.appId}:${chat.ghostUid}`;
     let authToken = await cache.get(key);

@@ -2,7 +2,7 @@ import { type Db, schema } from "@booth/db";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import type { Context } from "hono";
-import { activeBan, clientAddress, rateLimit, requireUser } from "../../lib/auth.ts";
+import { activeBan, addressBucket, rateLimit, requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { conflict, forbidden, HttpError } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody } from "../../lib/openapi.ts";
@@ -170,7 +170,7 @@ discordRoutes.openapi(
   async (c) => {
     const grant = c.req.valid("json");
     discordSettings(c);
-    await rateLimit(c, `discord:ip:${clientAddress(c)}`, 30, 15 * 60);
+    await rateLimit(c, `discord:ip:${addressBucket(c)}`, 30, 15 * 60);
     const { db, clock } = c.var.deps;
     const discord = await discordUser(c, grant);
     let isNewUser = false;
@@ -239,7 +239,7 @@ discordRoutes.openapi(
   async (c) => {
     const { code, redirectUri } = c.req.valid("json");
     discordSettings(c);
-    await rateLimit(c, `discord:ip:${clientAddress(c)}`, 30, 15 * 60);
+    await rateLimit(c, `discord:ip:${addressBucket(c)}`, 30, 15 * 60);
     const tokens = await exchange(c, code, redirectUri);
     const now = c.var.deps.clock.now().getTime();
     return c.json(

@@ -2,7 +2,7 @@ import { schema } from "@booth/db";
 import { AuthChannel, values } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, count, desc, eq, lt } from "drizzle-orm";
-import { ADMINS, activeBan, clientAddress, rateLimit, requireUser, STAFF } from "../../lib/auth.ts";
+import { ADMINS, accountAttempt, activeBan, addressBucket, rateLimit, requireUser, STAFF } from "../../lib/auth.ts";
 import { badRequest, conflict, HttpError, notFound, unauthorized } from "../../lib/errors.ts";
 import {
   bearer,
@@ -24,6 +24,14 @@ export const CODE_INCORRECT = "The code is incorrect or has expired.";
 export const CODE_SENT = "A code has been sent.";
 
 export const mobileSignInRoutes = createRouter();
+
+/**
+ * Anyone may type a number, so a number's limits are split: per (number, address) at the published constants, and
+ * from all addresses together at these, higher ones, so a stranger can neither flood the owner's codes out nor burn
+ * them (wrong guesses are refused per address, not by burning the code).
+ */
+const CODES_PER_PHONE_PER_HOUR_FROM_ANYWHERE = 20;
+const CODE_GUESSES_PER_PHONE_PER_HOUR = 30;
 
 const Phone = z.string().trim().min(1).max(32).openapi({ example: "+447700900123" });
 const PhoneParam = z.object({ phone: Phone.openapi({ param: { name: "phone", in: "path" } }) });
@@ -78,7 +86,7 @@ mobileSignInRoutes.openapi(
     responses: { 200: json(PhoneCheckSchema), ...errors(400, 429) },
   }),
   async (c) => {
-    await rateLimit(c, `phone-validate:ip:${clientAddress(c)}`, FRAUD_CONSTANTS.validationsPerAddressPerHour, 3600);
+    await rateLimit(c, `phone-validate:ip:${addressBucket(c)}`, FRAUD_CONSTANTS.validationsPerAddressPerHour, 3600);
     const { db, clock } = c.var.deps;
     const caller = c.var.auth?.type === "user" ? c.var.auth.sub : null;
     return c.json(await checkPhone(db, c.req.valid("param").phone, clock.now(), caller), 200);
@@ -191,10 +199,13 @@ mobileSignInRoutes.openapi(
   async (c) => {
     const { phone: raw, channel } = c.req.valid("json");
     const { db, clock, sms } = c.var.deps;
-    await rateLimit(c, `sms:ip:${clientAddress(c)}`, FRAUD_CONSTANTS.codesPerAddressPerHour, 3600);
+    await rateLimit(c, `sms:ip:${addressBucket(c)}`, FRAUD_CONSTANTS.codesPerAddressPerHour, 3600);
     const check = await checkPhone(db, raw, clock.now());
     if (check.status !== "VALID") throw badRequest(PHONE_REFUSED);
-    await rateLimit(c, `sms:phone:${check.phone}`, FRAUD_CONSTANTS.codesPerPhonePerHour, 3600);
+    await accountAttempt(c, "sms", check.phone, {
+      perAddress: [FRAUD_CONSTANTS.codesPerPhonePerHour, 3600],
+      perAccount: [CODES_PER_PHONE_PER_HOUR_FROM_ANYWHERE, 3600],
+    });
     const code = numericCode();
     const now = clock.now();
     await issueCode(db, {
@@ -234,10 +245,15 @@ mobileSignInRoutes.openapi(
     const body = c.req.valid("json");
     const phone = e164(body.phone);
     const { db, clock } = c.var.deps;
-    await rateLimit(c, `sms-check:ip:${clientAddress(c)}`, 30, 3600);
+    await rateLimit(c, `sms-check:ip:${addressBucket(c)}`, 30, 3600);
+    const attempt = await accountAttempt(c, "sms-check", phone, {
+      perAddress: [FRAUD_CONSTANTS.maxCodeAttempts, FRAUD_CONSTANTS.codeTtlSeconds],
+      perAccount: [CODE_GUESSES_PER_PHONE_PER_HOUR, 3600],
+    });
     const now = clock.now();
-    if (!(await consumeCode(db, { purpose: "mobileAuth", target: phone, code: body.code, now })))
+    if (!(await consumeCode(db, { purpose: "mobileAuth", target: phone, code: body.code, now, maxAttempts: null })))
       throw unauthorized(CODE_INCORRECT);
+    await attempt.succeeded();
     const [identity] = await db
       .select()
       .from(schema.userIdentities)

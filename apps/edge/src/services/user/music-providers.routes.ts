@@ -1,7 +1,7 @@
 import type { LinkedProvider } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { clientAddress, rateLimit, requireToken, requireUser } from "../../lib/auth.ts";
+import { addressBucket, rateLimit, requireToken, requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
@@ -300,7 +300,7 @@ const PublicToken = z
 async function publicToken(c: Context<AppEnv>, mobile: boolean) {
   requireToken(c);
   const client = soundcloudClient(c, mobile);
-  await rateLimit(c, `soundcloud-public:${clientAddress(c)}`, 300, 3600);
+  await rateLimit(c, `soundcloud-public:${addressBucket(c)}`, 300, 3600);
   const { cache, clock } = c.var.deps;
   const key = `soundcloud:public:${mobile ? "mobile" : "web"}:${client.clientId}`;
   const cached = await cache.get(key);

@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { createRoute, z } from "@hono/zod-openapi";
 import { eq, sql } from "drizzle-orm";
-import { ADMINS, clientAddress, mayManage, rateLimit, requireUser } from "../../lib/auth.ts";
+import { ADMINS, accountAttempt, addressBucket, mayManage, rateLimit, requireUser } from "../../lib/auth.ts";
 import { forbidden, HttpError, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent } from "../../lib/openapi.ts";
 import { hashPassword, verifyPassword } from "../../lib/password.ts";
@@ -35,8 +35,9 @@ passwordRoutes.openapi(
   async (c) => {
     const address = normalizeEmail(c.req.valid("json").email);
     const { db, clock, mailer, config } = c.var.deps;
-    await rateLimit(c, `forgot:ip:${clientAddress(c)}`, 20, 3600);
-    await rateLimit(c, `forgot:email:${address}`, 5, 3600);
+    await rateLimit(c, `forgot:ip:${addressBucket(c)}`, 20, 3600);
+    // An email's owner can still ask from their own address when a stranger has asked for it many times.
+    await accountAttempt(c, "forgot", address, { perAddress: [5, 3600], perAccount: [20, 3600] });
     const user = await findUserByEmail(db, address);
     if (user && !user.deactivatedAt) {
       const token = linkToken();
@@ -70,7 +71,7 @@ passwordRoutes.openapi(
   async (c) => {
     const { token, password } = c.req.valid("json");
     const { db, clock } = c.var.deps;
-    await rateLimit(c, `reset:ip:${clientAddress(c)}`, 30, 3600);
+    await rateLimit(c, `reset:ip:${addressBucket(c)}`, 30, 3600);
     const code = await consumeLinkToken(db, { purpose: "passwordReset", token, now: clock.now() });
     if (!code?.userUuid) throw new HttpError(403, CANNOT_RESET);
     await db

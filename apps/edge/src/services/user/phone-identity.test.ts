@@ -101,33 +101,35 @@ describe("sign-in by phone", () => {
     expect(await t.lastMessage(ukVoip)).toBeNull();
   });
 
-  it("refuses a wrong code, and burns the code after five wrong guesses", async () => {
+  it("refuses a wrong code; five wrong guesses stop that address, not the owner, whose code still works", async () => {
     const phone = mobile("FR");
     await t.request("POST", `${P}/mobile-auth/send-code`, { body: { phone } });
     const code = await codeIn(phone);
     const wrong = code === "000000" ? "111111" : "000000";
-    const res = await t.request("POST", `${P}/mobile-auth/verify-code`, { body: { phone, code: wrong } });
+    const stranger = { "x-forwarded-for": "198.51.100.7" };
+    const guess = (body: object, headers = stranger) =>
+      t.request("POST", `${P}/mobile-auth/verify-code`, { body, headers });
+    const res = await guess({ phone, code: wrong });
     expect(res.status).toBe(401);
     expect(res.body.message).toBe("The code is incorrect or has expired.");
-    for (let i = 0; i < 4; i++)
-      await t.request("POST", `${P}/mobile-auth/verify-code`, { body: { phone, code: wrong } });
-    expect((await t.request("POST", `${P}/mobile-auth/verify-code`, { body: { phone, code } })).status).toBe(401);
-    expect((await t.request("POST", `${P}/mobile-auth/verify-code`, { body: { phone, code: "12" } })).status).toBe(400);
+    for (let i = 0; i < 4; i++) expect((await guess({ phone, code: wrong })).status).toBe(401);
+    const stopped = await guess({ phone, code });
+    expect(stopped.status).toBe(429);
+    expect(Number(stopped.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await guess({ phone, code: "12" })).status).toBe(400);
+    // The stranger neither burnt the code nor locked the number: its owner signs in from their own address.
+    expect((await guess({ phone, code }, { "x-forwarded-for": "192.0.2.44" })).status).toBe(201);
   });
 
-  it("limits codes per number", async () => {
+  it("limits codes per number: 5 an hour from one address, 20 from all addresses together", async () => {
     const phone = mobile("ES");
+    const send = (address: string) =>
+      t.request("POST", `${P}/mobile-auth/send-code`, { body: { phone }, headers: { "x-forwarded-for": address } });
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++)
-      statuses.push(
-        (
-          await t.request("POST", `${P}/mobile-auth/send-code`, {
-            body: { phone },
-            headers: { "x-forwarded-for": `10.0.0.${i}` },
-          })
-        ).status,
-      );
+    for (let i = 0; i < 6; i++) statuses.push((await send("10.0.1.1")).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    for (let i = 0; i < 15; i++) expect((await send(`10.0.2.${i}`)).status).toBe(200);
+    expect((await send("10.0.3.1")).status).toBe(429);
   });
 });
 

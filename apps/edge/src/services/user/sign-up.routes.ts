@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, count, eq } from "drizzle-orm";
-import { ADMINS, clientAddress, rateLimit, requireUser } from "../../lib/auth.ts";
+import { ADMINS, addressBucket, rateLimit, requireUser } from "../../lib/auth.ts";
 import { badRequest, forbidden, HttpError, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody } from "../../lib/openapi.ts";
 import { hashPassword } from "../../lib/password.ts";
@@ -42,7 +42,7 @@ signUpRoutes.openapi(
   async (c) => {
     const body = c.req.valid("json");
     if (!body.email || !body.password) throw badRequest(MISSING_EMAIL_OR_PASSWORD);
-    await rateLimit(c, `signup:ip:${clientAddress(c)}`, 20, 60 * 60);
+    await rateLimit(c, `signup:ip:${addressBucket(c)}`, 20, 60 * 60);
     const { db, clock } = c.var.deps;
     const passwordHash = await hashPassword(body.password);
     const { user, profile } = await signUpTransaction(() =>
@@ -68,7 +68,7 @@ signUpRoutes.openapi(
   async (c) => {
     const body = c.req.valid("json");
     if (!body.email || !body.password || !body.voucherCode) throw badRequest(MISSING_VOUCHER_FIELDS);
-    await rateLimit(c, `signup:ip:${clientAddress(c)}`, 20, 60 * 60);
+    await rateLimit(c, `signup:ip:${addressBucket(c)}`, 20, 60 * 60);
     const { db, clock } = c.var.deps;
     const passwordHash = await hashPassword(body.password);
     const code = body.voucherCode.toUpperCase();

@@ -3,7 +3,7 @@ import { AuthChannel, IdentityChannel, values } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, desc, eq, ne, type SQL, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import { ADMINS, clientAddress, hasAnyRole, rateLimit, requireUser } from "../../lib/auth.ts";
+import { ADMINS, addressBucket, hasAnyRole, rateLimit, requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, conflict, forbidden, notFound, unauthorized } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
@@ -61,7 +61,7 @@ userIdentityRoutes.openapi(
     const { phone: raw, channel } = c.req.valid("json");
     const { db, clock, sms } = c.var.deps;
     await rateLimit(c, `idv:user:${user.uuid}`, FRAUD_CONSTANTS.codesPerPhonePerHour, 3600);
-    await rateLimit(c, `idv:ip:${clientAddress(c)}`, FRAUD_CONSTANTS.codesPerAddressPerHour, 3600);
+    await rateLimit(c, `idv:ip:${addressBucket(c)}`, FRAUD_CONSTANTS.codesPerAddressPerHour, 3600);
     const check = await checkPhone(db, raw, clock.now(), user.uuid);
     if (check.status !== "VALID") throw badRequest(PHONE_REFUSED);
     const [taken] = await db

@@ -7,6 +7,7 @@ import { ADMINS, type Caller, MODERATORS, outranks, type Role, requireUser, STAF
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, forbidden, HttpError, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, UuidParam } from "../../lib/openapi.ts";
+import { kickFromLiveRooms, LIVE_KICK_REASONS } from "../room/presence.ts";
 import { loadUser, userView } from "./accounts.ts";
 import { RoleSchema, UserSchema } from "./schemas.ts";
 
@@ -100,7 +101,7 @@ function sanctionRoute<B extends z.ZodType>(path: string, type: Sanction["type"]
     security: bearer,
     request: jsonBody(body),
     responses: { 201: json(SanctionSchema, "Created"), ...errors(400, 401, 403, 404) },
-    description: `Records a \`${type}\` sanction and ends every session of the user.`,
+    description: `Records a \`${type}\` sanction and ends every session of the user, live rooms included: each room they are in sends them \`kickedFromRoom\` and closes their sockets.`,
   });
 }
 
@@ -134,6 +135,8 @@ async function sanction(
     return created;
   });
   if (!row) throw new Error("sanction insert returned nothing");
+  // Their sessions ended with the sanction; their live rooms hear of it now, not when the token runs out.
+  await kickFromLiveRooms(c.var.deps, row.userUuid, LIVE_KICK_REASONS[input.type]);
   return sanctionView(row);
 }
 

@@ -14,6 +14,24 @@ export function sourceOf(song: LiveSong, apiUrl: string): { provider: "hls" | "f
   return preview ? { provider: "file", url: absolute(preview) } : null;
 }
 
+/**
+ * Whether a request may carry the listener's token: only to the edge's own origin (scheme, host and port exactly, as
+ * parsed: a look-alike host, a subdomain or userinfo is another origin), and only for what needs it there, the
+ * song's playlist and key. A song's URLs come from the room; the token must not follow them anywhere else.
+ */
+export function sendsToken(url: string, apiUrl: string, base = globalThis.location?.href): boolean {
+  try {
+    const target = new URL(url, base);
+    if (target.origin !== new URL(apiUrl, base).origin || target.username || target.password) return false;
+    return /\/songs\/(?:hls\/key|[^/]+\/hls-playlist)$/.test(target.pathname);
+  } catch {
+    return false;
+  }
+}
+
+/** A playlist the edge refuses at first may be a song the room started a moment before the edge heard of it. */
+const PLAYLIST_RETRY = { maxNumRetry: 3, retryDelayMs: 500, maxRetryDelayMs: 2000 };
+
 export interface PlayRequest {
   /** Identifies one play: the same key again is ignored (spec 4). */
   key: string;
@@ -24,7 +42,8 @@ export interface PlayRequest {
 
 /**
  * Plays one song at a time on one audio element, through one provider at a time: switching provider stops the
- * old one first. HLS goes through hls.js (loaded on first use), whose key requests carry the listener's token.
+ * old one first. HLS goes through hls.js (loaded on first use), whose playlist and key requests to the edge carry the
+ * listener's token.
  */
 export class PlaybackController {
   private hls: HlsType | null = null;
@@ -59,9 +78,23 @@ export class PlaybackController {
       if (!Hls.isSupported()) return this.playFile(source.url, request);
       const hls = new Hls({
         startPosition: request.at(),
+        // Audio demuxes cheaply on the page; a worker would need a blob: script, which the page's policy refuses.
+        enableWorker: false,
         xhrSetup: (xhr, url) => {
           const token = this.token();
-          if (token && url.includes("/songs/hls/key")) xhr.setRequestHeader("authorization", `Bearer ${token}`);
+          if (token && sendsToken(url, this.apiUrl)) xhr.setRequestHeader("authorization", `Bearer ${token}`);
+        },
+        manifestLoadPolicy: {
+          default: {
+            maxTimeToFirstByteMs: Number.POSITIVE_INFINITY,
+            maxLoadTimeMs: 20_000,
+            timeoutRetry: { maxNumRetry: 2, retryDelayMs: 0, maxRetryDelayMs: 0 },
+            errorRetry: {
+              ...PLAYLIST_RETRY,
+              shouldRetry: (config, count, _timeout, response, retry) =>
+                retry || (response?.code === 403 && count < (config?.maxNumRetry ?? 0)),
+            },
+          },
         },
       });
       this.hls = hls;

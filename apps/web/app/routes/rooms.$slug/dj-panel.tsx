@@ -1,5 +1,5 @@
 import type { Schema } from "@booth/sdk";
-import type { LiveSong, LiveState } from "@booth/sdk/live";
+import type { LiveState, SongRef } from "@booth/sdk/live";
 import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -8,22 +8,6 @@ import type { loader as songPicker } from "../song-picker/route.tsx";
 import styles from "./room.module.css";
 
 type CrateSong = Schema<"playlist", "CrateSong">;
-
-/** A crate song as the room takes it (the minimal song; the stream travels along). */
-export const liveSong = (s: CrateSong): LiveSong => ({
-  songId: s.songId,
-  songShortId: s.songShortId,
-  crateSongUuid: s.crateSongUuid,
-  trackName: s.trackName,
-  artistName: s.artistName,
-  genre: s.genre,
-  duration: s.duration,
-  isrc: s.isrc,
-  musicProviders: s.musicProviders,
-  thumbnails: s.thumbnails,
-  streamUrls: s.streamUrls,
-  status: "SUCCESS",
-});
 
 function SongPicker({ roomUuid, queued }: { roomUuid: string; queued: Set<string> }) {
   const { t } = useTranslation("room");
@@ -91,7 +75,8 @@ export function DjPanel({
   queue: CrateSong[];
   roomUuid: string;
   canModerate: boolean;
-  onAct: (action: "addDj" | "removeDj" | "skipSong" | "updateNextSong", song?: LiveSong | null) => void;
+  /** A song is named by its ids: the room looks it up in the catalogue. */
+  onAct: (action: "addDj" | "removeDj" | "skipSong" | "updateNextSong", song?: SongRef | null) => void;
 }) {
   const { t } = useTranslation("room");
   const remove = useFetcher();
@@ -162,8 +147,9 @@ export function DjPanel({
                 <button
                   type="button"
                   className="btn btn-ghost btn-small"
-                  onClick={() => onAct("updateNextSong", liveSong(s))}
+                  onClick={() => onAct("updateNextSong", { songId: s.songId, crateSongUuid: s.crateSongUuid })}
                   title={t("playNext")}
+                  data-testid="play-next"
                 >
                   {nextSong?.crateSongUuid === s.crateSongUuid ? t("upNext") : t("playNext")}
                 </button>

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Pager } from "../../components/pager.tsx";
 import { SongArt } from "../../components/song-row.tsx";
+import { PlaybackController } from "../../lib/playback/player.ts";
 import { formatDuration } from "../../lib/playback/position.ts";
 import { useRootData } from "../../root.tsx";
 import type { action as addSong } from "../search/route.tsx";
@@ -172,6 +173,48 @@ function TagsForm({ upload }: { upload: Upload }) {
   );
 }
 
+/**
+ * The uploader hears a ready upload before anyone else: the song's HLS through the same player as a room's, with a
+ * live token (`/live-token`), which the edge accepts for the uploader's own songs.
+ */
+function Preview({ upload, title }: { upload: Upload; title: string }) {
+  const { t } = useTranslation("upload");
+  const apiUrl = useRootData()?.env.apiUrl ?? "";
+  const audio = useRef<HTMLAudioElement>(null);
+  const player = useRef<PlaybackController | null>(null);
+  const [playing, setPlaying] = useState(false);
+  useEffect(() => () => player.current?.stop(), []);
+  async function toggle() {
+    if (player.current) {
+      player.current.stop();
+      player.current = null;
+      setPlaying(false);
+      return;
+    }
+    if (!audio.current || !upload.hlsPlaylistUrl) return;
+    const res = await fetch("/live-token", { headers: { accept: "application/json" } });
+    const { token } = (await res.json()) as { token: string | null };
+    const controller = new PlaybackController(audio.current, apiUrl, () => token);
+    controller.onError = (message) => console.warn(message);
+    player.current = controller;
+    setPlaying(true);
+    await controller.play({
+      key: upload.id,
+      song: { trackName: title, artistName: "", duration: 0, streamUrls: { hls: upload.hlsPlaylistUrl } },
+      at: () => 0,
+    });
+  }
+  return (
+    <>
+      <button type="button" className="btn btn-small" onClick={() => void toggle()} data-testid="upload-preview">
+        {playing ? `■ ${t("stopPreview")}` : `▶ ${t("preview")}`}
+      </button>
+      {/* biome-ignore lint/a11y/useMediaCaption: music without words to caption */}
+      <audio ref={audio} data-testid="upload-audio" onEnded={() => setPlaying(false)} />
+    </>
+  );
+}
+
 function UploadRow({ upload }: { upload: Upload }) {
   const { t } = useTranslation("upload");
   const { t: tl } = useTranslation("lists");
@@ -204,6 +247,7 @@ function UploadRow({ upload }: { upload: Upload }) {
         {t(`phase.${phase}`)}
       </span>
       <div className="row">
+        {phase === "ready" && upload.hlsPlaylistUrl ? <Preview upload={upload} title={title} /> : null}
         {phase === "ready" && upload.songId ? (
           <queue.Form method="post" action="/search">
             <input type="hidden" name="songId" value={upload.songId} />

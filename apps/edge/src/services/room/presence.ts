@@ -1,0 +1,41 @@
+import { schema } from "@booth/db";
+import { eq } from "drizzle-orm";
+import type { AppDeps } from "../../deps.ts";
+
+/** Why a user's live sessions end, in the words their room shows them. */
+export const LIVE_KICK_REASONS = {
+  ban: "Your account was banned.",
+  temporaryBan: "Your account was suspended.",
+  kick: "You were signed out of Booth.",
+  deactivation: "Your account was deactivated.",
+} as const;
+
+/**
+ * Ends a user's presence in every live room it is in (as the rooms report it: `PATCH /rooms/user/{user}`): each
+ * room sends them `kickedFromRoom` and closes their sockets. Called once the change that disables them is saved, so
+ * their rejoin meets it; a room that cannot be told is logged and never undoes the change.
+ */
+export async function kickFromLiveRooms(
+  deps: Pick<AppDeps, "db" | "liveRooms" | "logger">,
+  userUuid: string,
+  reason: string,
+) {
+  const rows = await deps.db
+    .select({ roomUuid: schema.roomPresence.roomUuid })
+    .from(schema.roomPresence)
+    .where(eq(schema.roomPresence.userUuid, userUuid));
+  const rooms = [...new Set(rows.map((r) => r.roomUuid))];
+  const results = await Promise.allSettled(
+    rooms.map((roomUuid) => deps.liveRooms.notify(roomUuid, { type: "kickUser", userUuid, reason })),
+  );
+  results.forEach((r, i) => {
+    if (r.status === "rejected")
+      deps.logger({
+        level: "warn",
+        msg: "live room not told of a disabled account",
+        roomUuid: rooms[i],
+        error: String(r.reason),
+      });
+  });
+  return rooms;
+}

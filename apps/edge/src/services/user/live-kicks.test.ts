@@ -1,0 +1,151 @@
+// A ban, a temporary ban, a platform kick or a deactivation reaches the live rooms the user is in at once: each
+// room they are present in (as the rooms report it) is told to kick them, and only those rooms.
+import { schema } from "@booth/db";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LiveRoomEvent, LiveRooms, recordingLiveRooms } from "../../ports/live-rooms.ts";
+import { createTestApp, type TestApp } from "../../testing.ts";
+import { LIVE_KICK_REASONS } from "../room/presence.ts";
+
+let t: TestApp;
+let live: ReturnType<typeof recordingLiveRooms>;
+beforeAll(async () => {
+  t = await createTestApp();
+  live = t.deps.liveRooms as ReturnType<typeof recordingLiveRooms>;
+});
+afterAll(() => t.close());
+
+const U = "/api/user-service";
+const R = "/api/room-service";
+
+async function roomOf(owner: { token: string }, name: string) {
+  const res = await t.request("POST", `${R}/rooms/infrastructure`, {
+    token: owner.token,
+    body: { name, type: "PUBLIC" },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.uuid as string;
+}
+
+/** The live room reports someone in it, as it does when they join. */
+async function present(userUuid: string, roomUuid: string) {
+  const res = await t.request("PATCH", `${R}/rooms/user/${userUuid}`, {
+    token: await t.serviceToken(),
+    body: { roomUuid },
+  });
+  expect(res.status).toBe(204);
+}
+
+const kicksSince = (from: number) =>
+  live.events
+    .slice(from)
+    .filter(
+      (e): e is { roomUuid: string; event: Extract<LiveRoomEvent, { type: "kickUser" }> } =>
+        e.event.type === "kickUser",
+    );
+
+describe("a disabled account leaves its live rooms", () => {
+  const cases = [
+    ["POST", "/users/ban", (u: string) => ({ userUuid: u }), 201, LIVE_KICK_REASONS.ban],
+    [
+      "POST",
+      "/users/temporary-ban",
+      (u: string) => ({ userUuid: u, durationMinutes: 30 }),
+      201,
+      LIVE_KICK_REASONS.temporaryBan,
+    ],
+    ["POST", "/users/kick", (u: string) => ({ userUuid: u }), 201, LIVE_KICK_REASONS.kick],
+    ["DELETE", "/users/deactivate/{id}", () => undefined, 204, LIVE_KICK_REASONS.deactivation],
+  ] as const;
+
+  for (const [method, path, body, status, reason] of cases)
+    it(`${method} ${path} tells every room the user is in, and no other`, async () => {
+      const admin = await t.createUser({ roles: ["user", "admin"] });
+      const owner = await t.createUser();
+      const target = await t.createUser();
+      const bystander = await t.createUser();
+      const [a, b, elsewhere] = [
+        await roomOf(owner, "Room A"),
+        await roomOf(owner, "Room B"),
+        await roomOf(owner, "Room C"),
+      ];
+      await present(target.user.uuid, a);
+      await present(target.user.uuid, b);
+      await present(bystander.user.uuid, elsewhere);
+      const from = live.events.length;
+
+      const res = await t.request(method, `${U}${path.replace("{id}", target.user.uuid)}`, {
+        token: admin.token,
+        body: body(target.user.uuid),
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(status);
+      const kicks = kicksSince(from);
+      expect(kicks.map((k) => k.roomUuid).sort()).toEqual([a, b].sort());
+      for (const k of kicks) expect(k.event).toEqual({ type: "kickUser", userUuid: target.user.uuid, reason });
+
+      // Their way back into a room goes through the edge's join, which refuses them with their old token.
+      const join = await t.request("POST", `${R}/rooms/${a}/join`, { token: target.token, body: {} });
+      expect(join.status).toBe(401);
+    });
+
+  it("tells no room when the moderation is refused", async () => {
+    const moderator = await t.createUser({ roles: ["user", "globalModerator"] });
+    const admin = await t.createUser({ roles: ["user", "admin"] });
+    const owner = await t.createUser();
+    const room = await roomOf(owner, "Refused");
+    await present(admin.user.uuid, room);
+    const from = live.events.length;
+    // A moderator cannot ban an admin, nor a plain user anyone.
+    expect(
+      (await t.request("POST", `${U}/users/ban`, { token: moderator.token, body: { userUuid: admin.user.uuid } }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await t.request("POST", `${U}/users/ban`, { token: owner.token, body: { userUuid: admin.user.uuid } })).status,
+    ).toBe(403);
+    expect(kicksSince(from)).toEqual([]);
+  });
+});
+
+describe("a room that cannot be told", () => {
+  it("does not undo or fail the ban: it is recorded, answered 201, and the failure logged", async () => {
+    const logged: Record<string, unknown>[] = [];
+    const failing: LiveRooms = {
+      async notify() {
+        throw new Error("the party is down");
+      },
+      async state() {
+        return null;
+      },
+    };
+    const other = await createTestApp({ liveRooms: failing, logger: (e) => logged.push(e) });
+    try {
+      const admin = await other.createUser({ roles: ["user", "admin"] });
+      const owner = await other.createUser();
+      const target = await other.createUser();
+      const created = await other.request("POST", `${R}/rooms/infrastructure`, {
+        token: owner.token,
+        body: { name: "Down", type: "PUBLIC" },
+      });
+      await other.request("PATCH", `${R}/rooms/user/${target.user.uuid}`, {
+        token: await other.serviceToken(),
+        body: { roomUuid: created.body.uuid },
+      });
+      const res = await other.request("POST", `${U}/users/ban`, {
+        token: admin.token,
+        body: { userUuid: target.user.uuid },
+      });
+      expect(res.status).toBe(201);
+      const rows = await other.db
+        .select()
+        .from(schema.sanctions)
+        .where(eq(schema.sanctions.userUuid, target.user.uuid));
+      expect(rows).toHaveLength(1);
+      expect(logged).toContainEqual(
+        expect.objectContaining({ level: "warn", roomUuid: created.body.uuid, error: "Error: the party is down" }),
+      );
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -1,0 +1,88 @@
+import { env } from "./env.server.ts";
+
+/** Hardening headers every response of the web app carries. */
+export const SECURITY_HEADERS: Record<string, string> = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "strict-origin-when-cross-origin",
+  "x-frame-options": "DENY",
+  "cross-origin-opener-policy": "same-origin",
+};
+
+/** A fresh nonce for one response's inline scripts. */
+export function newNonce() {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
+}
+
+/** Hosts from a list in the environment (spaces or commas between them), or the default when unset. */
+function hosts(value: string | undefined, fallback: string[]) {
+  if (value === undefined) return fallback;
+  return value.split(/[\s,]+/).filter(Boolean);
+}
+
+const origin = (url: string) => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+};
+
+/** The party's sockets: ws(s) on the party's host, as the live-room client opens them. */
+const socketOrigin = (url: string) => origin(url.replace(/^http/, "ws"));
+
+/**
+ * Where pages may load from besides their own origin: the edge (API, HLS, covers and avatars), the party's sockets,
+ * and the streaming providers' CDNs whose previews and covers the catalogue links to. The provider lists can be set
+ * (`CSP_MEDIA_HOSTS`, `CSP_IMAGE_HOSTS`, `CSP_FRAME_HOSTS`; empty for none); their defaults are the hosts the edge's
+ * provider adapters hand out today.
+ */
+export const contentSources = {
+  edge: origin(env.publicApiUrl),
+  party: [origin(env.publicPartyUrl), socketOrigin(env.publicPartyUrl)],
+  media: hosts(process.env.CSP_MEDIA_HOSTS, [
+    "https://p.scdn.co",
+    "https://audio.itunes.apple.com",
+    "https://audio-ssl.itunes.apple.com",
+    "https://*.sndcdn.com",
+    "https://previews.7digital.com",
+  ]),
+  images: hosts(process.env.CSP_IMAGE_HOSTS, [
+    "https://i.scdn.co",
+    "https://*.mzstatic.com",
+    "https://*.sndcdn.com",
+    "https://i.ytimg.com",
+    "https://artwork-cdn.7static.com",
+  ]),
+  frames: hosts(process.env.CSP_FRAME_HOSTS, []),
+};
+
+/**
+ * The page's Content-Security-Policy: scripts only from this origin and the inline ones Remix writes with this
+ * response's nonce; nothing a room or a song names can run, frame the page, or be fetched from elsewhere.
+ * Style attributes stay allowed (React's `style` props); style sheets come from this origin only.
+ */
+export function contentSecurityPolicy(nonce: string, sources = contentSources) {
+  const edge = sources.edge ? [sources.edge] : [];
+  const party = sources.party.filter((o): o is string => !!o);
+  const directives: Record<string, string[]> = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'", `'nonce-${nonce}'`],
+    "style-src": ["'self'"],
+    "style-src-attr": ["'unsafe-inline'"],
+    "img-src": ["'self'", "data:", "blob:", ...edge, ...sources.images],
+    // hls.js plays through Media Source Extensions: the audio element's source is a blob: URL.
+    "media-src": ["'self'", "blob:", ...edge, ...sources.media],
+    "connect-src": ["'self'", ...edge, ...party],
+    "font-src": ["'self'"],
+    "worker-src": ["'self'"],
+    "frame-src": ["'self'", ...sources.frames],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    // Buying a bundle ends on the checkout page (Stripe's, or the edge's local test checkout), even without scripts.
+    "form-action": ["'self'", ...edge, "https://checkout.stripe.com"],
+    "frame-ancestors": ["'none'"],
+  };
+  return Object.entries(directives)
+    .map(([name, values]) => `${name} ${[...new Set(values)].join(" ")}`)
+    .join("; ");
+}

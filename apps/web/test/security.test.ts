@@ -1,0 +1,79 @@
+/** The web's Content-Security-Policy and hardening headers, against the built app (no browser). */
+import { beforeAll, describe, expect, it } from "vitest";
+import { contentSecurityPolicy } from "../app/lib/security.server.ts";
+import { createWebHandler } from "../server.ts";
+import { buildOnce } from "./harness.ts";
+
+let handle: (request: Request) => Promise<Response>;
+beforeAll(async () => {
+  await buildOnce();
+  handle = await createWebHandler();
+}, 240_000);
+
+const page = (path: string) =>
+  handle(new Request(`http://127.0.0.1:3000${path}`, { headers: { accept: "text/html" } }));
+const directive = (policy: string, name: string) =>
+  policy
+    .split(";")
+    .map((d) => d.trim().split(/\s+/))
+    .find(([n]) => n === name)
+    ?.slice(1);
+
+describe("content security policy", () => {
+  it("sends every page a policy whose fresh nonce is on each of the page's scripts, and nothing inline else runs", async () => {
+    const nonces = new Set<string>();
+    for (const path of ["/login", "/signup", "/forgot-password"]) {
+      const res = await page(path);
+      const policy = res.headers.get("content-security-policy") ?? "";
+      const nonce = policy.match(/'nonce-([A-Za-z0-9+/=]+)'/)?.[1] ?? "";
+      expect(nonce.length).toBeGreaterThanOrEqual(16);
+      nonces.add(nonce);
+      const html = await res.text();
+      const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const script of scripts)
+        expect({ path, script }).toEqual({ path, script: expect.stringContaining(`nonce="${nonce}"`) });
+      expect(html).not.toMatch(/\son[a-z]+="/);
+      expect(directive(policy, "script-src")).toEqual(["'self'", `'nonce-${nonce}'`]);
+      expect(directive(policy, "frame-ancestors")).toEqual(["'none'"]);
+      expect(directive(policy, "object-src")).toEqual(["'none'"]);
+      expect(directive(policy, "connect-src")).toEqual(
+        expect.arrayContaining(["'self'", "http://127.0.0.1:8787", "ws://127.0.0.1:1999"]),
+      );
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+      expect(res.headers.get("x-frame-options")).toBe("DENY");
+    }
+    expect(nonces.size).toBe(3);
+    const file = await handle(new Request("http://127.0.0.1:3000/favicon.svg"));
+    expect(file.status).toBe(200);
+    expect(file.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it("lets media, images and frames come only from Booth's origins and the configured provider hosts", () => {
+    const policy = contentSecurityPolicy("abc", {
+      edge: "https://api.booth.test",
+      party: ["https://party.booth.test", "wss://party.booth.test"],
+      media: ["https://p.scdn.co"],
+      images: ["https://i.scdn.co"],
+      frames: [],
+    });
+    expect(directive(policy, "media-src")).toEqual(["'self'", "blob:", "https://api.booth.test", "https://p.scdn.co"]);
+    expect(directive(policy, "img-src")).toEqual([
+      "'self'",
+      "data:",
+      "blob:",
+      "https://api.booth.test",
+      "https://i.scdn.co",
+    ]);
+    expect(directive(policy, "frame-src")).toEqual(["'self'"]);
+    expect(directive(policy, "connect-src")).toEqual([
+      "'self'",
+      "https://api.booth.test",
+      "https://party.booth.test",
+      "wss://party.booth.test",
+    ]);
+    expect(directive(policy, "default-src")).toEqual(["'self'"]);
+    expect(policy).not.toContain("unsafe-eval");
+  });
+});
