@@ -67,7 +67,8 @@ describe("entries", () => {
     });
     expect(login.status).toBe(200);
     expect((await login.json()).user.roles).toContain("admin");
-  });
+    // A process that loads TypeScript, migrates a fresh database and hashes a password: slow on a busy machine.
+  }, 90_000);
 
   it("in production, stops naming every missing setting; with them, starts without a password, seed or token file", async () => {
     const node: [string, string[]] = [process.execPath, ["--import", "tsx", "src/main.node.ts"]];
@@ -117,5 +118,5 @@ describe("entries", () => {
       "src/main.deno.ts",
     ]);
     expect(key.alg).toBe("ES256");
-  });
+  }, 90_000);
 });
