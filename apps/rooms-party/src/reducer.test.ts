@@ -179,6 +179,58 @@ describe("the booth", () => {
   });
 });
 
+describe("the booth never falls silent", () => {
+  const loads = (out: { effects: Effect[] }) => out.effects.filter((e) => e.type === "loadQueue");
+
+  it("reads a seated DJ's queue again when it changes over REST, and plays what was added at once", () => {
+    const h = harness();
+    for (const n of [1, 2]) h.join(n);
+    h.act(1, { action: "addDj", params: {} });
+    // They sat with an empty queue: nothing to play.
+    h.run({ type: "queueLoaded", userUuid: uuidOf(1), songs: [] });
+    expect(h.state.live.nowPlaying).toBeNull();
+
+    // They queue a song over REST; the edge tells the room, which reads their queue again.
+    expect(loads(h.run({ type: "queueChanged", userUuid: uuidOf(1) }))).toEqual([
+      { type: "loadQueue", userUuid: uuidOf(1) },
+    ]);
+    const out = h.run({ type: "queueLoaded", userUuid: uuidOf(1), songs: [songFor(1, { crateSongUuid: "c1" })] });
+    expect(out.stateful.map((m) => m.name)).toContain("playedSong");
+    expect(h.state.live.nowPlaying?.song.trackName).toBe("Track 1");
+
+    // Someone in the audience changing their queue costs the edge nothing.
+    expect(loads(h.run({ type: "queueChanged", userUuid: uuidOf(2) }))).toEqual([]);
+    expect(h.client).toEqual(h.state.live);
+  });
+
+  it("plays on after Play next and a skip while the song is still queued", () => {
+    const h = harness();
+    h.join(1);
+    const only = songFor(1, { crateSongUuid: "c1" });
+    h.act(1, { action: "addDj", params: {} });
+    h.run({ type: "queueLoaded", userUuid: uuidOf(1), songs: [only] });
+    expect(h.state.live.nowPlaying?.song.crateSongUuid).toBe("c1");
+    // The room reads the queue again when its last known song starts: the same one song.
+    h.run({ type: "queueLoaded", userUuid: uuidOf(1), songs: [only] });
+
+    // "Play next" on the song of their queue, then a skip: it plays again, as their pick.
+    h.act(1, { action: "updateNextSong", params: { song: only } });
+    expect(h.act(1, { action: "skipSong", params: {} }).reply.ok).toBe(true);
+    expect(h.state.live.nowPlaying?.song.crateSongUuid).toBe("c1");
+    // The edge answers the queue's advance and the reload: still that one song.
+    h.run({ type: "queueLoaded", userUuid: uuidOf(1), songs: [only] });
+    h.run({ type: "queueLoaded", userUuid: uuidOf(1), songs: [only] });
+
+    // It ends: the queue still holds a song, so the booth plays it rather than falling silent.
+    const end = h.state.live.nowPlaying?.endTime ?? h.now;
+    h.advance(end - h.now);
+    h.run({ type: "tick" });
+    expect(h.state.live.nowPlaying?.song.crateSongUuid).toBe("c1");
+    expect(h.state.live.nowPlaying?.startTime).toBe(end);
+    expect(h.client).toEqual(h.state.live);
+  });
+});
+
 describe("votes", () => {
   it("counts likes, dislikes and stars, adds stars to likes, and refuses the DJ's own vote", () => {
     const h = harness();
@@ -493,6 +545,12 @@ function checkInvariants(state: RoomState, client: LiveState) {
   expect(live.voteCounts).toEqual(recount);
   if (live.nowPlaying) expect(state.playing?.djUuid).toBe(live.djs[0]?.uuid);
   else expect(state.playing).toBeNull();
+  // Never silent while a seated DJ has a song: nothing plays only when no DJ has a next song or a queued one.
+  if (!live.nowPlaying)
+    for (const dj of live.djs) {
+      expect(dj.nextSong, `${dj.uuid} has a next song and nothing plays`).toBeNull();
+      expect(state.djMeta[dj.uuid]?.queue ?? [], `${dj.uuid} has queued songs and nothing plays`).toEqual([]);
+    }
   const djSet = new Set(live.djs.map((d) => d.uuid));
   expect(live.audienceUsers.map((u) => u.uuid)).toEqual(uuids.filter((u) => !djSet.has(u)));
   expect(Object.keys(state.djMeta).sort()).toEqual([...djSet].sort());
@@ -522,7 +580,69 @@ function checkPoints(before: RoomState, action: RoomAction, effects: Effect[]) {
   }
 }
 
-function randomAction(r: ReturnType<typeof prng>, h: ReturnType<typeof harness>): RoomAction {
+/**
+ * Each user's queue crate as the edge keeps it (a circle from `position`), answering the room's `loadQueue` and
+ * `advanceQueue` in the order each user's requests were made (room.ts sends them one at a time per user), at random
+ * later steps. A crate changed over REST tells the room (`queueChanged`).
+ */
+function queueModel() {
+  const crates = new Map<string, { songs: LiveSong[]; position: number }>();
+  const pending: { userUuid: string; advance?: string }[] = [];
+  let made = 0;
+  const crate = (uuid: string) => {
+    const c = crates.get(uuid) ?? { songs: [], position: 0 };
+    crates.set(uuid, c);
+    return c;
+  };
+  const upcoming = (uuid: string) => {
+    const { songs, position } = crate(uuid);
+    const start = Math.min(position, songs.length - 1);
+    return Array.from({ length: Math.min(2, songs.length) }, (_, i) => songs[(start + i) % songs.length] as LiveSong);
+  };
+  return {
+    crate,
+    pending,
+    /** The room's requests to the edge, from a step's effects. */
+    requested(effects: Effect[]) {
+      for (const e of effects)
+        if (e.type === "loadQueue") pending.push({ userUuid: e.userUuid });
+        else if (e.type === "advanceQueue") pending.push({ userUuid: e.userUuid, advance: e.crateSongUuid });
+    },
+    /** The edge answers the oldest request of one user (with none waiting, what a load would answer now). */
+    answer(userUuid: string): RoomAction {
+      const i = pending.findIndex((p) => p.userUuid === userUuid);
+      const [req] = i === -1 ? [] : pending.splice(i, 1);
+      const c = crate(userUuid);
+      const at = c.songs.findIndex((s) => s.crateSongUuid === req?.advance);
+      if (req?.advance && at !== -1) c.position = (at + 1) % c.songs.length;
+      return { type: "queueLoaded", userUuid, songs: upcoming(userUuid) };
+    },
+    /** A REST change to a crate: a song added (at the end or first), moved to the front, or removed. */
+    edit(r: ReturnType<typeof prng>, userUuid: string): RoomAction {
+      const c = crate(userUuid);
+      const roll = r.int(4);
+      if (roll < 2 || !c.songs.length) {
+        const song = songFor(100 + r.int(50), {
+          crateSongUuid: `q-${userUuid.slice(-2)}-${++made}`,
+          duration: 1 + r.int(5),
+        });
+        if (roll === 0) c.songs.unshift(song);
+        else c.songs.push(song);
+      } else {
+        const [song] = c.songs.splice(r.int(c.songs.length), 1);
+        if (roll === 2 && song) c.songs.unshift(song);
+      }
+      c.position = Math.min(c.position, Math.max(0, c.songs.length - 1));
+      return { type: "queueChanged", userUuid };
+    },
+  };
+}
+
+function randomAction(
+  r: ReturnType<typeof prng>,
+  h: ReturnType<typeof harness>,
+  q: ReturnType<typeof queueModel>,
+): RoomAction {
   const n = 1 + r.int(8);
   const uuid = uuidOf(n);
   const song = (): LiveSong =>
@@ -551,7 +671,12 @@ function randomAction(r: ReturnType<typeof prng>, h: ReturnType<typeof harness>)
   }
   if (roll < 42) return client({ action: "addDj", params: r.chance(0.5) ? { song: song() } : {} });
   if (roll < 46) return client({ action: "removeDj", params: r.chance(0.7) ? {} : { userUuid: uuidOf(1 + r.int(8)) } });
-  if (roll < 52) return client({ action: "updateNextSong", params: { song: r.chance(0.8) ? song() : null } });
+  if (roll < 52) {
+    // "Play next" on a song of their own queue, a song from elsewhere, or back to the queue.
+    const queued = q.crate(uuid).songs;
+    const pick = r.chance(0.5) && queued.length ? r.pick(queued) : r.chance(0.8) ? song() : null;
+    return client({ action: "updateNextSong", params: { song: pick } });
+  }
   if (roll < 56) return client({ action: "skipSong", params: {} });
   if (roll < 72)
     return client({
@@ -560,7 +685,8 @@ function randomAction(r: ReturnType<typeof prng>, h: ReturnType<typeof harness>)
     });
   if (roll < 78)
     return client({ action: "sendChatMessage", params: { message: r.chance(0.9) ? `hey @user${n}` : "" } });
-  if (roll < 84) return { type: "queueLoaded", userUuid: uuid, songs: Array.from({ length: r.int(3) }, song) };
+  if (roll < 81) return q.answer(uuid);
+  if (roll < 84) return q.edit(r, uuid);
   if (roll < 92) {
     const roles = Array.from({ length: r.int(3) }, () => ({
       userUuid: uuidOf(1 + r.int(8)),
@@ -589,13 +715,26 @@ describe("seeded fuzz", () => {
     it(`keeps every invariant through 600 random actions (seed ${seed})`, () => {
       const r = prng(seed);
       const h = harness(settingsFor());
+      const q = queueModel();
       for (let step = 0; step < 600; step++) {
-        const action = randomAction(r, h);
+        const action = randomAction(r, h, q);
         try {
           const before = h.state;
           const out = h.run(action);
+          q.requested(out.effects);
           checkInvariants(h.state, h.client);
           checkPoints(before, action, out.effects);
+          // Now and then the edge answers everything asked of it: a DJ whose crate holds a song is then heard.
+          if (r.chance(0.1)) {
+            for (let next = q.pending[0]; next; next = q.pending[0]) {
+              const answer = q.answer(next.userUuid);
+              q.requested(h.run(answer).effects);
+              checkInvariants(h.state, h.client);
+            }
+            if (!h.state.live.nowPlaying)
+              for (const dj of h.state.live.djs)
+                expect(q.crate(dj.uuid).songs, `${dj.uuid} has a queue and the booth is silent`).toEqual([]);
+          }
         } catch (err) {
           throw new Error(`seed ${seed}, step ${step}, ${JSON.stringify(action).slice(0, 300)}: ${err}`);
         }

@@ -111,6 +111,8 @@ export type RoomAction =
   | { type: "disconnected"; userUuid: string }
   | { type: "tick" }
   | { type: "queueLoaded"; userUuid: string; songs: LiveSong[] }
+  /** The user's queue crate changed over REST (songs added, moved, removed): a seated DJ's is read again. */
+  | { type: "queueChanged"; userUuid: string }
   | { type: "settings"; settings: RoomSettings }
   /** `reason` tells the user why (a ban of their account, say); the room's own words otherwise. */
   | { type: "kick"; userUuid: string; reason?: string }
@@ -444,6 +446,10 @@ export function reduce(state: RoomState, action: RoomAction, now: number, config
       case "queueLoaded":
         queueLoaded(tx, action.userUuid, action.songs);
         break;
+      case "queueChanged":
+        if (tx.state.djMeta[action.userUuid] && djIndex(tx, action.userUuid) !== -1)
+          tx.effect({ type: "loadQueue", userUuid: action.userUuid });
+        break;
       case "settings":
         applySettings(tx, action.settings);
         break;
@@ -731,6 +737,13 @@ function endSongAndRotate(tx: Tx) {
  */
 function playNext(tx: Tx, announceSilence = false) {
   if (tx.live.nowPlaying) return;
+  // A DJ's next song skips the queue song playing at the time; now that nothing plays it may play again (a one-song
+  // queue loops, and a queue song picked with updateNextSong does not leave its DJ with nothing once it ends).
+  for (const d of tx.live.djs) {
+    const meta = tx.state.djMeta[d.uuid];
+    const first = meta?.followsQueue ? meta.queue[0] : undefined;
+    if (d.nextSong === null && first) setDj(tx, d.uuid, { nextSong: first });
+  }
   const djs = tx.live.djs;
   const i = djs.findIndex((d) => d.nextSong !== null);
   const dj = djs[i];

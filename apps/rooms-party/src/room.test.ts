@@ -260,6 +260,67 @@ describe("the live room", () => {
     expect(a.closed).toEqual({ code: 4003, reason: "Your account was banned." });
   });
 
+  describe("a DJ's queue changed over REST", () => {
+    const crateSong = (n: number) => songFor(n, { crateSongUuid: `${n}0000000-0000-4000-8000-000000000000` });
+
+    it("is read again when the edge says so, and a song queued after taking a seat plays at once", async () => {
+      const { room, edge, send } = setup();
+      const [dj, listener] = [fakeSocket(1), fakeSocket(2)];
+      for (const s of [dj, listener]) {
+        room.connect(s);
+        await send(s, "joinRoom", { roomUuid: ROOM_UUID });
+      }
+      expect((await send(dj, "addDj")).ok).toBe(true);
+      expect(room.current?.live.nowPlaying).toBeNull();
+
+      edge.queues.set(userFor(1).uuid, [crateSong(1)]);
+      await room.edgeEvent({ type: "queueChanged", userUuid: userFor(1).uuid });
+      await room.idle();
+      expect(room.current?.live.nowPlaying?.song.trackName).toBe("Track 1");
+      expect(listener.received.some((m) => m.name === "playedSong")).toBe(true);
+
+      // Someone who is not a DJ changing their queue costs the edge nothing.
+      const loads = edge.calls.filter((c) => c.name === "upcomingQueue").length;
+      await room.edgeEvent({ type: "queueChanged", userUuid: userFor(2).uuid });
+      await room.idle();
+      expect(edge.calls.filter((c) => c.name === "upcomingQueue")).toHaveLength(loads);
+    });
+
+    it("asks the edge one request at a time per DJ, so a reload never answers from before the advance", async () => {
+      const { room, edge, send } = setup();
+      const dj = fakeSocket(1);
+      room.connect(dj);
+      await send(dj, "joinRoom", { roomUuid: ROOM_UUID });
+      const uuid = userFor(1).uuid;
+      edge.queues.set(uuid, [crateSong(1), crateSong(2), crateSong(3)]);
+      for (const n of [1, 2, 3]) edge.catalogue.set(`${crateSong(n).songId}`, crateSong(n));
+      await send(dj, "addDj");
+      expect(room.current?.live.nowPlaying?.song.trackName).toBe("Track 1");
+
+      // The edge is slow: an advance writes after 10 ms; a reload reads at once and answers after 30 ms.
+      const pause = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
+      const { advanceQueue, upcomingQueue } = edge;
+      edge.advanceQueue = async (u, c) => {
+        await pause(10);
+        return advanceQueue(u, c);
+      };
+      edge.upcomingQueue = async (u) => {
+        const read = upcomingQueue(u);
+        await pause(30);
+        return read;
+      };
+      // "Play next" on the third song, then a skip: the first song's play advances the queue, the pick's reloads it.
+      await send(dj, "updateNextSong", {
+        song: { songId: crateSong(3).songId, crateSongUuid: crateSong(3).crateSongUuid },
+      });
+      expect((await send(dj, "skipSong")).ok).toBe(true);
+      await room.idle();
+      expect(room.current?.live.nowPlaying?.song.trackName).toBe("Track 3");
+      // Track 1 has just played: the queue has moved past it, and so has the DJ's next song.
+      expect(room.current?.live.djs[0]?.nextSong?.trackName).toBe("Track 2");
+    });
+  });
+
   describe("songs come from the catalogue, never from a client", () => {
     const EVIL = "https://evil.example/x.m3u8";
     /** What a hostile client claims about a song it names. */

@@ -71,6 +71,7 @@ export const EdgeEventSchema = z.discriminatedUnion("type", [
     buyer: z.object({ uuid: z.uuid(), nickname: z.string().max(100) }),
     consumable: ChatConsumableSchema,
   }),
+  z.object({ type: z.literal("queueChanged"), userUuid: z.uuid() }),
 ]);
 export type EdgeEvent = z.infer<typeof EdgeEventSchema>;
 
@@ -83,6 +84,8 @@ export class LiveRoom {
   private readonly pending = new Set<Promise<unknown>>();
   /** Per socket, the message being handled: the next waits for it. */
   private readonly inboxes = new Map<string, Promise<unknown>>();
+  /** Per DJ, the last queue request to the edge: the next waits for it (see `inQueueOrder`). */
+  private readonly queueCalls = new Map<string, Promise<unknown>>();
 
   constructor(
     readonly roomUuid: string,
@@ -303,6 +306,9 @@ export class LiveRoom {
         // Nobody in the room: nobody to show it to.
         if (this.state) this.dispatch({ type: "consumable", buyer: event.buyer, consumable: event.consumable });
         return;
+      case "queueChanged":
+        if (this.state) this.dispatch({ type: "queueChanged", userUuid: event.userUuid });
+        return;
     }
   }
 
@@ -373,9 +379,9 @@ export class LiveRoom {
       case "presenceLeft":
         return edge.presenceLeft(this.roomUuid, effect.userUuid);
       case "loadQueue":
-        return this.queueLoaded(effect.userUuid, await edge.upcomingQueue(effect.userUuid));
+        return this.inQueueOrder(effect.userUuid, () => edge.upcomingQueue(effect.userUuid));
       case "advanceQueue":
-        return this.queueLoaded(effect.userUuid, await edge.advanceQueue(effect.userUuid, effect.crateSongUuid));
+        return this.inQueueOrder(effect.userUuid, () => edge.advanceQueue(effect.userUuid, effect.crateSongUuid));
       case "recordPlay": {
         const play = await edge.recordPlay(this.slug, {
           song: effect.song,
@@ -410,6 +416,25 @@ export class LiveRoom {
           })
           .catch(() => undefined);
     }
+  }
+
+  /**
+   * One DJ's queue requests go to the edge one at a time and their answers apply in that order: a reload sent while
+   * an advance is on its way would otherwise be answered from before the advance, or land after a newer answer, and
+   * bring back a song that has just played.
+   */
+  private inQueueOrder(userUuid: string, call: () => Promise<LiveSong[]>) {
+    const done = (this.queueCalls.get(userUuid) ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(call)
+      .then((songs) => this.queueLoaded(userUuid, songs));
+    this.queueCalls.set(userUuid, done);
+    void done
+      .catch(() => undefined)
+      .then(() => {
+        if (this.queueCalls.get(userUuid) === done) this.queueCalls.delete(userUuid);
+      });
+    return done;
   }
 
   private queueLoaded(userUuid: string, songs: LiveSong[]) {

@@ -436,6 +436,41 @@ describe("a live session", () => {
     raw.close();
     L.client.close();
   }, 60_000);
+
+  it("plays a song the DJ queues over REST after sitting down with an empty queue, at once", async () => {
+    const dj = await t.createUser({ nickname: "newcomer" });
+    const fan = await t.createUser({ nickname: "early-fan" });
+    const room = await t.request("POST", `${P.room}/rooms/infrastructure`, {
+      token: dj.token,
+      body: { name: "Empty queue room", type: "PUBLIC" },
+    });
+    const roomUuid: string = room.body.uuid;
+    const D = clientFor(dj.token, roomUuid);
+    const L = clientFor(fan.token, roomUuid);
+    await D.client.connect();
+    await L.client.connect();
+    await D.client.addDj();
+    await until(() => L.client.state?.djs.length === 1, "the DJ on stage");
+    // The room has told the edge who is in it: that is where the edge sends queue changes.
+    await until(
+      async () =>
+        (await t.db.select().from(schema.roomPresence).where(eq(schema.roomPresence.userUuid, dj.user.uuid))).length,
+      "the DJ's presence",
+    );
+    expect(L.client.state?.nowPlaying).toBeNull();
+
+    const later = await song("Queued Later", 200);
+    const added = await t.request("POST", `${P.playlist}/crate/special/queue/songs`, {
+      token: dj.token,
+      body: { songId: later.id },
+    });
+    expect(added.status).toBe(201);
+    const playing = (await until(() => L.client.state?.nowPlaying, "the queued song for the listener"))!;
+    expect(playing.song).toMatchObject({ songId: later.id, trackName: "Queued Later" });
+    expect(L.client.state?.djs[0]?.uuid).toBe(dj.user.uuid);
+    D.client.close();
+    L.client.close();
+  }, 60_000);
 });
 
 describe("votes, sanctions and bans against hostile users", () => {

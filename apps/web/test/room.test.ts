@@ -218,6 +218,29 @@ describe("a room for two", { timeout: 240_000 }, () => {
     expect(guest.errors).toEqual([]);
   });
 
+  it("plays the song a DJ queues after taking a seat with an empty queue", async () => {
+    const { page, errors } = await stack.person();
+    const email = emailFor("emptyqueue");
+    await signUp(page, { nickname: "Early Seat", email });
+    await verifyEmail(stack, page, email);
+    await page.goto("/rooms/new");
+    await page.fill("#name", "Empty Crate Club");
+    await Promise.all([page.waitForURL(/\/rooms\/empty-crate-club/), page.click("main button[type=submit]")]);
+    await expectText(page, "[data-testid=connection]", /in the room/, 20_000);
+    // A seat first, with nothing queued: the booth waits.
+    await page.click("[data-testid=take-seat]");
+    const uuid = await uuidOf(email);
+    await expectCount(page, `[data-testid=dj][data-uuid="${uuid}"]`, 1, 20_000);
+    await expectCount(page, `[data-testid=dj][data-uuid="${uuid}"][data-playing]`, 0);
+    // Then a song from the catalogue: it plays at once, without leaving the seat.
+    await expectCount(page, "[data-testid=song-results] li", 4, 20_000);
+    await page.locator("[data-testid=queue-add]:not([disabled])").first().click();
+    await expectCount(page, "[data-testid=queue-song]", 1);
+    await expectCount(page, `[data-testid=dj][data-uuid="${uuid}"][data-playing]`, 1, 20_000);
+    await eventually(async () => expect((await audioTime(page)).time).toBeGreaterThan(1), 20_000);
+    expect(errors).toEqual([]);
+  });
+
   it("gives the browser 15-minute tokens for the live room, never the session's own", async () => {
     const { page, errors } = await stack.person();
     const email = emailFor("tokens");

@@ -8,6 +8,8 @@ export type LiveRoomEvent =
   | { type: "kickUser"; userUuid: string; reason?: string }
   | { type: "resetRoom" }
   | { type: "clearChat" }
+  /** The user's queue crate changed: a room where they are a DJ reads it again (and plays, if it was silent). */
+  | { type: "queueChanged"; userUuid: string }
   | {
       type: "showConsumable";
       buyer: { uuid: string; nickname: string };

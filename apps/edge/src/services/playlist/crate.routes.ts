@@ -21,6 +21,7 @@ import {
   shortId,
   shuffleSongs,
 } from "./crates.ts";
+import { queueChanged } from "./live-queue.ts";
 
 export const crateRoutes = createRouter();
 
@@ -95,6 +96,7 @@ function songRoutes(base: string, special?: SpecialKind) {
       const body = c.req.valid("json");
       const { db, clock } = c.var.deps;
       const added = await addSongs(db, crate, body.songIds ?? [body.songId as string], body.position, clock.now());
+      await queueChanged(c.var.deps, crate);
       const ids = new Set(added.map((a) => a.id));
       return c.json(
         (await crateSongs(db, crate.id)).filter((s) => ids.has(s.crateSongUuid)),
@@ -124,6 +126,7 @@ function songRoutes(base: string, special?: SpecialKind) {
         .set({ currentPosition: position, updatedAt: clock.now() })
         .where(eq(schema.crates.id, crate.id))
         .returning();
+      await queueChanged(c.var.deps, crate);
       return c.json(await crateView(db, updated ?? crate), 200);
     },
   );
@@ -141,6 +144,7 @@ function songRoutes(base: string, special?: SpecialKind) {
     async (c) => {
       const { crate } = await resolveCrate(c, targetOf(c), "write");
       await removeSong(c.var.deps.db, crate, c.req.valid("param").crateSongUuid, c.var.deps.clock.now());
+      await queueChanged(c.var.deps, crate);
       return c.body(null, 204);
     },
   );
@@ -162,6 +166,7 @@ function songRoutes(base: string, special?: SpecialKind) {
       const { crate } = await resolveCrate(c, targetOf(c), "write");
       const { db, clock } = c.var.deps;
       await moveSong(db, crate, c.req.valid("param").crateSongUuid, c.req.valid("json").position, clock.now());
+      await queueChanged(c.var.deps, crate);
       return c.json(await crateSongs(db, crate.id), 200);
     },
   );
@@ -180,6 +185,7 @@ function songRoutes(base: string, special?: SpecialKind) {
       const { crate } = await resolveCrate(c, targetOf(c), "write");
       const { db, clock } = c.var.deps;
       await shuffleSongs(db, crate, clock.now());
+      await queueChanged(c.var.deps, crate);
       return c.json(await crateSongs(db, crate.id), 200);
     },
   );
@@ -197,6 +203,7 @@ function songRoutes(base: string, special?: SpecialKind) {
       async (c) => {
         const { crate } = await resolveCrate(c, special, "write");
         await clearSongs(c.var.deps.db, crate, c.var.deps.clock.now());
+        await queueChanged(c.var.deps, crate);
         return c.body(null, 204);
       },
     );

@@ -13,6 +13,7 @@ import {
   resolveCrate,
   SONG_ALREADY_IN_CRATE,
 } from "./crates.ts";
+import { queueChanged } from "./live-queue.ts";
 import { canLookUp, lookUpTrack, lookupConfigured } from "./provider-lookup.ts";
 
 export const NO_SUPPORTED_PROVIDER = "Sorry, this song does not have any supported music providers to import from.";
@@ -117,6 +118,7 @@ importRoutes.openapi(
         skipped.push({ index, message: err.status === 409 ? SONG_ALREADY_IN_CRATE : err.message });
       }
     }
+    if (imported) await queueChanged(c.var.deps, crate);
     const failed = imported === 0;
     const [done] = await db
       .update(schema.crates)
@@ -154,6 +156,7 @@ importRoutes.openapi(
     const [song] = await db.select({ id: schema.songs.id }).from(schema.songs).where(eq(schema.songs.id, songId));
     if (!song) throw notFound(NOT_IN_CATALOG);
     await addSongs(db, crate, [songId], append ? undefined : 0, clock.now());
+    await queueChanged(c.var.deps, crate);
     return c.json(await crateSongs(db, crate.id), 201);
   },
 );

@@ -20,11 +20,7 @@ export async function kickFromLiveRooms(
   userUuid: string,
   reason: string,
 ) {
-  const rows = await deps.db
-    .select({ roomUuid: schema.roomPresence.roomUuid })
-    .from(schema.roomPresence)
-    .where(eq(schema.roomPresence.userUuid, userUuid));
-  const rooms = [...new Set(rows.map((r) => r.roomUuid))];
+  const rooms = await liveRoomsOf(deps.db, userUuid);
   const results = await Promise.allSettled(
     rooms.map((roomUuid) => deps.liveRooms.notify(roomUuid, { type: "kickUser", userUuid, reason })),
   );
@@ -38,4 +34,13 @@ export async function kickFromLiveRooms(
       });
   });
   return rooms;
+}
+
+/** The live rooms a user is present in, as the rooms report it (`PATCH /rooms/user/{user}`). */
+export async function liveRoomsOf(db: AppDeps["db"], userUuid: string) {
+  const rows = await db
+    .select({ roomUuid: schema.roomPresence.roomUuid })
+    .from(schema.roomPresence)
+    .where(eq(schema.roomPresence.userUuid, userUuid));
+  return [...new Set(rows.map((r) => r.roomUuid))];
 }

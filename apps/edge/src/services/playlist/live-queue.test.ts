@@ -1,0 +1,156 @@
+// A change to a user's queue crate reaches the live rooms they are in at once (`queueChanged`), so a DJ who sat with
+// an empty queue and then queues a song is heard: each room they are present in is told, and only those rooms.
+import { schema } from "@booth/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LiveRooms, recordingLiveRooms } from "../../ports/live-rooms.ts";
+import { createTestApp, type TestApp } from "../../testing.ts";
+import { shortId } from "./crates.ts";
+
+let t: TestApp;
+let live: ReturnType<typeof recordingLiveRooms>;
+beforeAll(async () => {
+  t = await createTestApp();
+  live = t.deps.liveRooms as ReturnType<typeof recordingLiveRooms>;
+});
+afterAll(() => t.close());
+
+const L = "/api/playlist-service";
+const R = "/api/room-service";
+
+async function song(app: TestApp, name: string) {
+  const [row] = await app.db
+    .insert(schema.songs)
+    .values({ shortId: shortId(), trackName: name, artistName: "Test Artist", duration: 180 })
+    .returning();
+  return row!;
+}
+
+async function roomOf(app: TestApp, owner: { token: string }, name: string) {
+  const res = await app.request("POST", `${R}/rooms/infrastructure`, {
+    token: owner.token,
+    body: { name, type: "PUBLIC" },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.uuid as string;
+}
+
+/** The live room reports someone in it, as it does when they join. */
+async function present(app: TestApp, userUuid: string, roomUuid: string) {
+  const res = await app.request("PATCH", `${R}/rooms/user/${userUuid}`, {
+    token: await app.serviceToken(),
+    body: { roomUuid },
+  });
+  expect(res.status).toBe(204);
+}
+
+const queueEventsSince = (from: number) => live.events.slice(from).filter((e) => e.event.type === "queueChanged");
+
+describe("a queue changed over REST", () => {
+  it("tells every room the user is in, and no other, for each kind of change", async () => {
+    const owner = await t.createUser();
+    const dj = await t.createUser();
+    const bystander = await t.createUser();
+    const [a, b, elsewhere] = [
+      await roomOf(t, owner, "Room A"),
+      await roomOf(t, owner, "Room B"),
+      await roomOf(t, owner, "Room C"),
+    ];
+    await present(t, dj.user.uuid, a);
+    await present(t, dj.user.uuid, b);
+    await present(t, bystander.user.uuid, elsewhere);
+    const [x, y] = [await song(t, "X"), await song(t, "Y")];
+    const queue = `${L}/crate/special/queue`;
+    const told = { type: "queueChanged", userUuid: dj.user.uuid };
+
+    let from = live.events.length;
+    const added = await t.request("POST", `${queue}/songs`, { token: dj.token, body: { songIds: [x.id, y.id] } });
+    expect(added.status).toBe(201);
+    expect(
+      queueEventsSince(from)
+        .map((e) => e.roomUuid)
+        .sort(),
+    ).toEqual([a, b].sort());
+    for (const e of queueEventsSince(from)) expect(e.event).toEqual(told);
+
+    const [first, second] = added.body as { crateSongUuid: string }[];
+    const changes: [string, string, unknown][] = [
+      ["PUT", `${queue}/songs/${second?.crateSongUuid}/position`, { position: 0 }],
+      ["PUT", `${queue}/current-position`, { position: 1 }],
+      ["POST", `${queue}/songs/shuffle`, undefined],
+      ["DELETE", `${queue}/songs/${first?.crateSongUuid}`, undefined],
+      ["DELETE", `${queue}/songs`, undefined],
+    ];
+    for (const [method, path, body] of changes) {
+      from = live.events.length;
+      const res = await t.request(method, path, { token: dj.token, ...(body ? { body } : {}) });
+      expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+      expect(queueEventsSince(from).length, `${method} ${path}`).toBe(2);
+    }
+
+    // The queue named by its id is the same queue.
+    const queueId = (await t.request("GET", queue, { token: dj.token })).body.crateUuid as string;
+    from = live.events.length;
+    expect(
+      (await t.request("POST", `${L}/crate/${queueId}/songs`, { token: dj.token, body: { songId: x.id } })).status,
+    ).toBe(201);
+    expect(queueEventsSince(from)).toHaveLength(2);
+  });
+
+  it("tells no room of a change to a playlist, or of a refused change to the queue", async () => {
+    const owner = await t.createUser();
+    const dj = await t.createUser();
+    const room = await roomOf(t, owner, "Quiet");
+    await present(t, dj.user.uuid, room);
+    const x = await song(t, "Z");
+    const crate = (await t.request("POST", `${L}/crate`, { token: dj.token, body: { name: "Mine" } })).body;
+    const from = live.events.length;
+    expect(
+      (await t.request("POST", `${L}/crate/${crate.crateUuid}/songs`, { token: dj.token, body: { songId: x.id } }))
+        .status,
+    ).toBe(201);
+    expect(queueEventsSince(from)).toEqual([]);
+    await t.request("POST", `${L}/crate/special/queue/songs`, { token: dj.token, body: { songId: x.id } });
+    const before = live.events.length;
+    // The same song again: 409, nothing changed, nothing told.
+    const again = await t.request("POST", `${L}/crate/special/queue/songs`, {
+      token: dj.token,
+      body: { songId: x.id },
+    });
+    expect(again.status).toBe(409);
+    expect(queueEventsSince(before)).toEqual([]);
+  });
+});
+
+describe("a room that cannot be told", () => {
+  it("does not fail the change: the song is queued, answered 201, and the failure logged", async () => {
+    const logged: Record<string, unknown>[] = [];
+    const failing: LiveRooms = {
+      async notify() {
+        throw new Error("the party is down");
+      },
+      async state() {
+        return null;
+      },
+    };
+    const other = await createTestApp({ liveRooms: failing, logger: (e) => logged.push(e) });
+    try {
+      const owner = await other.createUser();
+      const dj = await other.createUser();
+      const room = await roomOf(other, owner, "Down");
+      await present(other, dj.user.uuid, room);
+      const x = await song(other, "Down");
+      const res = await other.request("POST", `${L}/crate/special/queue/songs`, {
+        token: dj.token,
+        body: { songId: x.id },
+      });
+      expect(res.status).toBe(201);
+      const queued = await other.request("GET", `${L}/crate/special/queue/songs`, { token: dj.token });
+      expect(queued.body.map((s: { trackName: string }) => s.trackName)).toEqual(["Down"]);
+      expect(logged).toContainEqual(
+        expect.objectContaining({ level: "warn", roomUuid: room, error: "Error: the party is down" }),
+      );
+    } finally {
+      await other.close();
+    }
+  });
+});
