@@ -254,6 +254,44 @@ describe("booth", () => {
     expect(twice.stderr).toContain("This email is already registered.");
     expect((await booth("users", "deactivate", JSON.parse(made.stdout).uuid)).stdout).toContain("deactivated");
     expect((await booth("users", "reactivate", JSON.parse(made.stdout).uuid)).stdout).toContain("reactivated");
+    // Sixteen runs of the real binary, each a new Node process.
+  }, 120_000);
+
+  it("reads a newcomer's code from the outbox, for admins only", async () => {
+    const email = "cli-newcomer@example.com";
+    const signUp = await t.request("POST", "/api/user-service/users/sign-up", {
+      body: { email, password: "correct horse battery" },
+    });
+    expect(signUp.status).toBe(201);
+    const code = /code is (\d{6})/.exec((await t.lastMessage(email))?.body ?? "")?.[1];
+
+    const plain = await t.createUser();
+    expect((await booth("login", "-e", plain.email, "-p", plain.password)).code).toBe(0);
+    const refused = await booth("outbox");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("Error 403: Forbidden");
+    expect(refused.stdout).not.toContain(email);
+
+    const admin = await t.createUser({ roles: ["user", "admin"] });
+    expect((await booth("login", "-e", admin.email, "-p", admin.password)).code).toBe(0);
+    const mine = await booth("outbox", "--to", "CLI-Newcomer@example.com", "--limit", "1");
+    expect(mine.code, mine.stderr).toBe(0);
+    expect(mine.stdout).toMatch(
+      new RegExp(
+        `Email to ${email}\n {2}Subject: Verify your email for Booth\n {2}Your Booth verification code is ${code}\\.`,
+      ),
+    );
+    expect(mine.stdout).toContain("1 of 1 in all");
+    await t.request("GET", "/api/user-service/auth/magic-link", { query: { email } });
+    const latest = JSON.parse((await booth("outbox", "--limit", "2", "--json")).stdout);
+    expect(latest.data.map((m: { subject: string }) => m.subject)).toEqual([
+      "Your Booth sign-in link",
+      "Verify your email for Booth",
+    ]);
+    expect(latest.data[0]).toMatchObject({ channel: "email", to: email });
+    expect(latest.data[0].body).toContain("/magic-link?token=");
+    expect((await booth("outbox", "--to", "nobody@example.com")).stdout.trim()).toBe("(none)");
+    expect((await booth("outbox", "--limit", "0")).stderr).toContain("Error 400");
   }, 60_000);
 
   it("has help with examples, completion, and logs out", async () => {

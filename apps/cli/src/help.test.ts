@@ -20,7 +20,7 @@ describe("help and completion", () => {
 
   it("offers --json on every listing", () => {
     const listings = all(program()).filter((c) =>
-      ["list", "ranking", "plays", "deactivation-requests"].includes(c.name()),
+      ["list", "ranking", "plays", "deactivation-requests", "outbox"].includes(c.name()),
     );
     expect(listings.length).toBeGreaterThanOrEqual(6);
     for (const c of listings)

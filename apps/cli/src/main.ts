@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { avatarCommands } from "./commands/avatars.ts";
 import { botCommands } from "./commands/bot.ts";
+import { outboxCommand } from "./commands/outbox.ts";
 import { roomCommands } from "./commands/rooms.ts";
 import { seasonCommands } from "./commands/seasons.ts";
 import { seedCommand } from "./commands/seed.ts";
@@ -12,7 +13,7 @@ import { examples } from "./context.ts";
 export function program() {
   const booth = new Command("booth")
     .description(
-      "Run a Booth instance from the command line: seed it, script users, vouchers, seasons, avatars, rooms and tokens, run bots",
+      "Run a Booth instance from the command line: seed it, script users, vouchers, seasons, avatars, rooms and tokens, run bots, read its outbox",
     )
     .option("--api <url>", "the API base URL (else BOOTH_API_URL, the stored one, or http://127.0.0.1:8787)")
     .showHelpAfterError();
@@ -25,6 +26,7 @@ export function program() {
   roomCommands(booth);
   botCommands(booth);
   seedCommand(booth);
+  outboxCommand(booth);
   examples(
     booth.command("completion").description('Print a bash completion script: eval "$(booth completion)"'),
     'eval "$(booth completion)"',

@@ -74,7 +74,14 @@ describe("email provider from the environment", () => {
         status: 502,
       });
       expect(() => mailerFromEnv({ RESEND_API_KEY: "re_test" }, t.db, () => {})).toThrow(/MAIL_FROM/);
-      expect(mailerFromEnv({}, t.db, () => {}).kind).toBe("outbox");
+      expect(
+        mailerFromEnv(
+          {},
+          t.db,
+          () => {},
+          () => {},
+        ).kind,
+      ).toBe("log");
     } finally {
       server.close();
     }
@@ -83,9 +90,96 @@ describe("email provider from the environment", () => {
 
 describe("SMS provider from the environment", () => {
   it("uses Twilio only when fully configured", () => {
-    expect(smsFromEnv({}, t.db, () => {}).kind).toBe("outbox");
+    expect(
+      smsFromEnv(
+        {},
+        t.db,
+        () => {},
+        () => {},
+      ).kind,
+    ).toBe("log");
     expect(() => smsFromEnv({ TWILIO_ACCOUNT_SID: "AC1" }, t.db, () => {})).toThrow(/TWILIO_AUTH_TOKEN/);
     const env = { TWILIO_ACCOUNT_SID: "AC1", TWILIO_AUTH_TOKEN: "x", TWILIO_FROM: "+15005550006" };
     expect(smsFromEnv(env, t.db, () => {}).kind).toBe("twilio");
+  });
+});
+
+describe("messages without a provider", () => {
+  const P = "/api/user-service";
+
+  it("prints each one in the edge's log on the embedded instance, with the code the person needs", async () => {
+    const printed: string[] = [];
+    const saved = { mailer: t.deps.mailer, sms: t.deps.sms };
+    t.deps.mailer = mailerFromEnv(
+      {},
+      t.db,
+      () => {},
+      (text) => printed.push(text),
+    );
+    t.deps.sms = smsFromEnv(
+      {},
+      t.db,
+      () => {},
+      (text) => printed.push(text),
+    );
+    try {
+      const email = "first-hour@example.com";
+      const signUp = await t.request("POST", `${P}/users/sign-up`, {
+        body: { email, password: "correct horse battery" },
+      });
+      expect(signUp.status).toBe(201);
+      expect(printed).toHaveLength(1);
+      const block = printed[0] ?? "";
+      expect(block.split("\n")).toEqual([
+        `Email to ${email} (not sent: no email provider is configured)`,
+        "  Subject: Verify your email for Booth",
+        expect.stringMatching(/^ {2}Your Booth verification code is \d{6}\. It expires in 24 hours\.$/),
+      ]);
+      // The printed code is the one that verifies the address, and the outbox keeps the message too.
+      const code = /code is (\d{6})/.exec(block)?.[1];
+      expect((await t.lastMessage(email))?.body).toContain(`code is ${code}.`);
+      const verified = await t.request("POST", `${P}/users/emails/verify`, {
+        token: signUp.body.accessToken,
+        body: { email, code },
+      });
+      expect(verified.status).toBe(200);
+
+      await t.request("GET", `${P}/auth/magic-link`, { query: { email } });
+      expect(printed[1]).toMatch(
+        new RegExp(
+          `^Email to ${email} .*\n {2}Subject: Your Booth sign-in link\n {2}Sign in to Booth: http\\S+/magic-link\\?token=\\S+\n {2}The link works once`,
+        ),
+      );
+
+      const phone = "+447400123457";
+      await t.request("POST", `${P}/mobile-auth/send-code`, { body: { phone, channel: "whatsapp" } });
+      expect(printed[2]).toMatch(
+        /^WhatsApp to \+447400123457 \(not sent: no SMS provider is configured\)\n {2}Your Booth code is \d{6}\./,
+      );
+    } finally {
+      Object.assign(t.deps, saved);
+    }
+  });
+
+  it("keeps them in the outbox without printing in production, where logs are kept and read by others", async () => {
+    const printed: string[] = [];
+    const production = { NODE_ENV: "production" };
+    const mailer = mailerFromEnv(
+      production,
+      t.db,
+      () => {},
+      (text) => printed.push(text),
+    );
+    const sms = smsFromEnv(
+      { BOOTH_ENV: "production" },
+      t.db,
+      () => {},
+      (text) => printed.push(text),
+    );
+    await mailer.send({ to: "quiet@example.com", subject: "Verify", text: "Your code is 123456." });
+    await sms.send({ to: "+447400123458", channel: "sms", text: "Your code is 654321." });
+    expect(printed).toEqual([]);
+    expect((await t.lastMessage("quiet@example.com"))?.body).toBe("Your code is 123456.");
+    expect((await t.lastMessage("+447400123458"))?.body).toBe("Your code is 654321.");
   });
 });

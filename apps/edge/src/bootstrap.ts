@@ -13,7 +13,14 @@ import { dbipGeo } from "./ports/geo-dbip.ts";
 import { integrationsFromEnv } from "./ports/integrations.ts";
 import { notifyingQuietly, partyLiveRooms } from "./ports/live-rooms.ts";
 import { resendMailer } from "./ports/mail-resend.ts";
-import { type Mailer, outboxMailer, outboxSms, reportingFailures, type SmsSender } from "./ports/messaging.ts";
+import {
+  type Mailer,
+  outboxMailer,
+  outboxSms,
+  printingOutbox,
+  reportingFailures,
+  type SmsSender,
+} from "./ports/messaging.ts";
 import { pushFromEnv } from "./ports/push-env.ts";
 import { twilioSms } from "./ports/sms-twilio.ts";
 import { embeddedGenerator, httpGenerator } from "./ports/song-generator.ts";
@@ -59,17 +66,26 @@ export function configFromEnv(env: Env, port: number): AppConfig {
   };
 }
 
+/**
+ * Without a provider, the outbox; the embedded instance also prints each message, so its codes reach someone. A
+ * production one does not: logs are kept and shipped, and a sign-in link in them would open the account to their
+ * readers (an admin reads the outbox with `booth outbox` instead).
+ */
+function unsent<T extends Mailer | SmsSender>(outbox: T, env: Env, print: (text: string) => void): T {
+  return isProduction(env) ? outbox : printingOutbox(outbox, print);
+}
+
 /** Resend when RESEND_API_KEY is set (MAIL_FROM then required), else the outbox table. */
-export function mailerFromEnv(env: Env, db: Db, logger: Logger): Mailer {
-  if (!env.RESEND_API_KEY) return outboxMailer(db);
+export function mailerFromEnv(env: Env, db: Db, logger: Logger, print = console.log): Mailer {
+  if (!env.RESEND_API_KEY) return unsent(outboxMailer(db), env, print);
   if (!env.MAIL_FROM) throw new Error("MAIL_FROM is required when RESEND_API_KEY is set");
   const mailer = resendMailer({ apiKey: env.RESEND_API_KEY, from: env.MAIL_FROM, baseUrl: env.RESEND_BASE_URL });
   return reportingFailures(mailer, "email", logger);
 }
 
 /** Twilio when TWILIO_ACCOUNT_SID is set (TWILIO_AUTH_TOKEN and TWILIO_FROM then required), else the outbox. */
-export function smsFromEnv(env: Env, db: Db, logger: Logger): SmsSender {
-  if (!env.TWILIO_ACCOUNT_SID) return outboxSms(db);
+export function smsFromEnv(env: Env, db: Db, logger: Logger, print = console.log): SmsSender {
+  if (!env.TWILIO_ACCOUNT_SID) return unsent(outboxSms(db), env, print);
   for (const name of ["TWILIO_AUTH_TOKEN", "TWILIO_FROM"] as const)
     if (!env[name]) throw new Error(`${name} is required when TWILIO_ACCOUNT_SID is set`);
   const sms = twilioSms({

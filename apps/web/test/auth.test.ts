@@ -3,7 +3,18 @@
  * a password reset, phone sign-in's refusal of a VoIP number and its code, guests browsing, and the language switch.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { emailFor, expectCount, expectText, type Stack, shot, signUp, startStack, verifyEmail } from "./harness.ts";
+import { outboxMailer } from "../../edge/src/ports/messaging.ts";
+import {
+  emailFor,
+  expectCount,
+  expectText,
+  type Stack,
+  shot,
+  signUp,
+  startStack,
+  until,
+  verifyEmail,
+} from "./harness.ts";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -112,6 +123,87 @@ describe("signing in", { timeout: 120_000 }, () => {
     await page.fill("#code", code ?? "");
     await Promise.all([page.waitForURL(`${stack.webUrl}/`), page.click("button[type=submit]")]);
     await expectCount(page, "[data-testid=viewer]", 1);
+  });
+
+  it("tells a newcomer waiting for a code that it is in the server log, where the code works", async () => {
+    const { page, errors } = await stack.person();
+    const email = emailFor("cleo");
+    await signUp(page, { nickname: "Cleo", email });
+    await expectText(
+      page,
+      "[data-testid=unsent-notice]",
+      "No email provider is configured: the code is in the server log.",
+    );
+    await shot(page, "verify-email-unsent");
+    // The code as the edge printed it signs the newcomer's email off.
+    const printed = await until(() => stack.edgeLog.find((block) => block.startsWith(`Email to ${email} `)), "the log");
+    const code = /code is (\d{6})/.exec(printed ?? "")?.[1] ?? "";
+    await page.fill("#code", code);
+    await Promise.all([
+      page.waitForURL((url) => !url.pathname.startsWith("/verify-email")),
+      page.click("form:has(#code) button[type=submit]"),
+    ]);
+    await expectCount(page, ".banner", 0);
+    await page.click("text=Log out");
+    await expectText(page, "header a[href='/login']", "Log in");
+
+    await page.goto("/magic-link");
+    await page.fill("#email", email);
+    await page.click("button[type=submit]");
+    await expectText(page, "[data-testid=form-notice]", /a sign-in link has been sent/);
+    await expectText(
+      page,
+      "[data-testid=unsent-notice]",
+      "No email provider is configured: the link is in the server log.",
+    );
+    await page.goto("/forgot-password?lang=es");
+    await page.fill("#email", email);
+    await page.click("button[type=submit]");
+    await expectText(
+      page,
+      "[data-testid=unsent-notice]",
+      "No hay ningún proveedor de correo configurado: el enlace está en el registro del servidor.",
+    );
+    await page.goto("/phone?lang=en");
+    await page.fill("#phone", "+34612345670");
+    await page.click("button[type=submit]");
+    await expectText(
+      page,
+      "[data-testid=unsent-notice]",
+      "No SMS or WhatsApp provider is configured: the code is in the server log.",
+    );
+    // A wrong code keeps the person on the code step, still told where the right one is.
+    await page.fill("#code", "000000");
+    await page.click("button[type=submit]");
+    await expectText(page, "[data-testid=form-error]", /./);
+    await expectCount(page, "[data-testid=unsent-notice]", 1);
+    expect(errors).toEqual([]);
+  });
+
+  it("points to the administrator when a production instance keeps codes in the outbox, and says nothing with a provider", async () => {
+    const { t } = stack;
+    const saved = t.deps.mailer;
+    try {
+      const { page } = await stack.person();
+      t.deps.mailer = outboxMailer(t.db);
+      await page.goto("/magic-link");
+      await page.fill("#email", emailFor("dov"));
+      await page.click("button[type=submit]");
+      await expectText(
+        page,
+        "[data-testid=unsent-notice]",
+        "No email provider is configured: ask this site's administrator for the link.",
+      );
+      // A provider delivers to the person: no word about logs.
+      t.deps.mailer = { kind: "resend", send: async () => {} };
+      await page.goto("/magic-link");
+      await page.fill("#email", emailFor("dov"));
+      await page.click("button[type=submit]");
+      await expectText(page, "[data-testid=form-notice]", /a sign-in link has been sent/);
+      await expectCount(page, "[data-testid=unsent-notice]", 0);
+    } finally {
+      t.deps.mailer = saved;
+    }
   });
 
   it("switches to Spanish with ?lang= and remembers it", async () => {

@@ -21,6 +21,7 @@ import { serve } from "@hono/node-server";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { defaultConfig } from "../../edge/src/deps.ts";
 import { partyLiveRooms } from "../../edge/src/ports/live-rooms.ts";
+import { printingOutbox } from "../../edge/src/ports/messaging.ts";
 import { seedDemoCatalogue } from "../../edge/src/seed/demo-catalogue.ts";
 import { freePort, startParty, until } from "../../rooms-party/test/helpers.ts";
 import { buildIfStale } from "../server.ts";
@@ -162,6 +163,10 @@ export async function startStack(options: StartOptions = {}) {
       },
     });
     started.push(() => t.close());
+    // As on the embedded default (no email or SMS provider), each message is also printed in the edge's log: here.
+    const edgeLog: string[] = [];
+    t.deps.mailer = printingOutbox(t.deps.mailer, (text) => edgeLog.push(text));
+    t.deps.sms = printingOutbox(t.deps.sms, (text) => edgeLog.push(text));
     // Tokens are checked by other processes (the party) against the real time.
     t.clock.now = () => new Date();
     const edgeServer = serve({ fetch: t.app.fetch, port: 0, hostname: "127.0.0.1" });
@@ -193,7 +198,7 @@ export async function startStack(options: StartOptions = {}) {
     const songs = options.songs ?? 0;
     if (songs > 0) await seedDemoCatalogue(t.deps, { perArtist: Math.ceil(songs / 4), seconds: 30 });
     const browser = await browserStarting;
-    return stackOf({ t, edgeUrl, party, webUrl, browser, web, stopAll: undo });
+    return stackOf({ t, edgeUrl, party, webUrl, browser, web, edgeLog, stopAll: undo });
   } catch (error) {
     await undo();
     throw error;
@@ -207,6 +212,7 @@ function stackOf({
   webUrl,
   browser,
   web,
+  edgeLog,
   stopAll,
 }: {
   t: TestApp;
@@ -215,6 +221,7 @@ function stackOf({
   webUrl: string;
   browser: Browser;
   web: Awaited<ReturnType<typeof startWeb>>;
+  edgeLog: string[];
   stopAll: () => Promise<void>;
 }) {
   const people: Person[] = [];
@@ -226,6 +233,8 @@ function stackOf({
     webUrl,
     browser,
     web,
+    /** What the edge printed: each email and SMS, as on an instance without a provider. */
+    edgeLog,
     /** A new person: their own browser context (cookies), on a page that records errors. */
     async person(): Promise<Person> {
       const context = await browser.newContext({ baseURL: webUrl, viewport: { width: 1280, height: 860 } });

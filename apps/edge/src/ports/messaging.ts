@@ -36,6 +36,40 @@ export const outboxSms = (db: Db): SmsSender => ({
   },
 });
 
+/**
+ * Where a person's code goes: a provider (the person's inbox or phone), the edge's log and the outbox (the embedded
+ * default, where the person running the instance reads it), or the outbox alone (a production instance without a
+ * provider, where an admin reads it with `booth outbox`).
+ */
+export const Delivery = { provider: "provider", log: "log", outbox: "outbox" } as const;
+export type Delivery = (typeof Delivery)[keyof typeof Delivery];
+
+export const deliveryOf = (sender: Mailer | SmsSender): Delivery =>
+  sender.kind === Delivery.log || sender.kind === Delivery.outbox ? sender.kind : Delivery.provider;
+
+/**
+ * The outbox, and each message printed as one block, so whoever started the instance can read a newcomer's code: with
+ * no provider, the outbox alone is a table nobody looks at.
+ */
+export function printingOutbox<T extends Mailer | SmsSender>(outbox: T, print: (text: string) => void): T {
+  return {
+    kind: Delivery.log,
+    async send(message: EmailMessage | SmsMessage) {
+      await outbox.send(message as never);
+      print(messageBlock(message));
+    },
+  } as T;
+}
+
+/** One message as the log shows it: who it is for, over what, and its whole text, indented. */
+export function messageBlock(message: EmailMessage | SmsMessage) {
+  const channel = "channel" in message ? (message.channel === "whatsapp" ? "WhatsApp" : "SMS") : "Email";
+  const head = `${channel} to ${message.to} (not sent: no ${channel === "Email" ? "email" : "SMS"} provider is configured)`;
+  const subject = "subject" in message ? [`  Subject: ${message.subject}`] : [];
+  const text = message.text.split("\n").map((line) => `  ${line}`);
+  return [head, ...subject, ...text].join("\n");
+}
+
 /** A provider that fails answers the caller a 502 naming what could not be sent, never a 500. */
 export function reportingFailures<T extends Mailer | SmsSender>(
   sender: T,

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 
 /** The frame of every sign-in screen. */
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
@@ -27,4 +28,24 @@ export function FormNotice({ notice }: { notice?: string | null }) {
       {notice}
     </p>
   ) : null;
+}
+
+/**
+ * On an instance without an email or SMS provider, where the awaited code or link is instead: the server log (the
+ * embedded default) or the outbox an administrator reads.
+ */
+export function UnsentNotice({
+  delivery,
+  what,
+}: {
+  delivery?: "provider" | "log" | "outbox" | null | undefined;
+  what: "emailCode" | "emailLink" | "smsCode";
+}) {
+  const { t } = useTranslation("auth");
+  if (delivery !== "log" && delivery !== "outbox") return null;
+  return (
+    <p className="alert alert-info" role="note" data-testid="unsent-notice">
+      {t(`unsent.${what}.${delivery}`)}
+    </p>
+  );
 }

@@ -65,6 +65,20 @@ const en = {
     verify: "Sign in",
     other: "Use another number",
   },
+  unsent: {
+    emailCode: {
+      log: "No email provider is configured: the code is in the server log.",
+      outbox: "No email provider is configured: ask this site's administrator for the code.",
+    },
+    emailLink: {
+      log: "No email provider is configured: the link is in the server log.",
+      outbox: "No email provider is configured: ask this site's administrator for the link.",
+    },
+    smsCode: {
+      log: "No SMS or WhatsApp provider is configured: the code is in the server log.",
+      outbox: "No SMS or WhatsApp provider is configured: ask this site's administrator for the code.",
+    },
+  },
 };
 const es = {
   email: "Correo electrónico",
@@ -132,6 +146,21 @@ const es = {
     sent: "Enviamos un código a {{phone}}.",
     verify: "Entrar",
     other: "Usar otro número",
+  },
+  unsent: {
+    emailCode: {
+      log: "No hay ningún proveedor de correo configurado: el código está en el registro del servidor.",
+      outbox: "No hay ningún proveedor de correo configurado: pide el código a quien administra este sitio.",
+    },
+    emailLink: {
+      log: "No hay ningún proveedor de correo configurado: el enlace está en el registro del servidor.",
+      outbox: "No hay ningún proveedor de correo configurado: pide el enlace a quien administra este sitio.",
+    },
+    smsCode: {
+      log: "No hay ningún proveedor de SMS ni de WhatsApp configurado: el código está en el registro del servidor.",
+      outbox:
+        "No hay ningún proveedor de SMS ni de WhatsApp configurado: pide el código a quien administra este sitio.",
+    },
   },
 } satisfies typeof en;
 export const auth = { en, es };

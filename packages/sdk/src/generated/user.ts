@@ -1106,6 +1106,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where codes and links sent by email and by SMS or WhatsApp go on this instance */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MessageDelivery"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/discord-auth": {
         parameters: {
             query?: never;
@@ -2494,6 +2530,76 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ModerationComment"][];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/outbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest emails and SMS or WhatsApp messages kept in the outbox, newest first (admins)
+         * @description Messages land in the outbox when no email provider (RESEND_API_KEY) or SMS provider (TWILIO_*) is configured.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description only messages to this address */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OutboxPage"];
                     };
                 };
                 /** @description Bad Request */
@@ -7680,6 +7786,18 @@ export interface components {
         Message: {
             message: string;
         };
+        MessageDelivery: {
+            /**
+             * @description provider: sent to the person; log: no provider, the message is printed in the edge's log and kept in the outbox; outbox: no provider, kept in the outbox only (an admin reads it)
+             * @enum {string}
+             */
+            email: "provider" | "log" | "outbox";
+            /**
+             * @description provider: sent to the person; log: no provider, the message is printed in the edge's log and kept in the outbox; outbox: no provider, kept in the outbox only (an admin reads it)
+             * @enum {string}
+             */
+            sms: "provider" | "log" | "outbox";
+        };
         ModerationComment: {
             /** Format: uuid */
             authorUuid: string;
@@ -7689,6 +7807,20 @@ export interface components {
             id: string;
             /** Format: uuid */
             userUuid: string;
+        };
+        OutboxMessage: {
+            body: string;
+            /** @enum {string} */
+            channel: "email" | "sms" | "whatsapp";
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            subject: string | null;
+            to: string;
+        };
+        OutboxPage: {
+            data: components["schemas"]["OutboxMessage"][];
+            total: number;
         };
         OwnProfile: components["schemas"]["Profile"] & ({
             allowExplicitAudio: boolean;

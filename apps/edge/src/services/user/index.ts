@@ -10,6 +10,7 @@ import { discordRoutes } from "./discord.routes.ts";
 import { emailAddressRoutes } from "./email-addresses.routes.ts";
 import { mobileSignInRoutes } from "./mobile-sign-in.routes.ts";
 import { musicProviderRoutes } from "./music-providers.routes.ts";
+import { outboxRoutes } from "./outbox.routes.ts";
 import { passwordRoutes } from "./password.routes.ts";
 import { profileImageRoutes } from "./profile-images.routes.ts";
 import { signUpRoutes } from "./sign-up.routes.ts";
@@ -33,6 +34,7 @@ export function userService() {
     accountDeactivationRoutes,
     voucherRoutes,
     adminUserListRoutes,
+    outboxRoutes,
     discordRoutes,
     musicProviderRoutes,
     appleMusicRoutes,

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AuthCard, FormError, FormNotice } from "../../components/auth-card.tsx";
+import { AuthCard, FormError, FormNotice, UnsentNotice } from "../../components/auth-card.tsx";
 import { forgotPassword } from "./forgot-password.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Reset your password" }];
@@ -16,6 +16,7 @@ export default function ForgotPassword() {
       <Form method="post" className="stack">
         <FormError error={result?.error} />
         <FormNotice notice={result?.notice} />
+        {result?.notice ? <UnsentNotice delivery={result.delivery} what="emailLink" /> : null}
         <div className="field">
           <label htmlFor="email">{t("email")}</label>
           <input id="email" name="email" type="email" autoComplete="email" required defaultValue={result?.email} />

@@ -1,4 +1,5 @@
 import { data } from "@remix-run/node";
+import { messageDelivery } from "../../lib/delivery.server.ts";
 import { userMessage } from "../../lib/errors.ts";
 import { field } from "../../lib/forms.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
@@ -17,9 +18,15 @@ export async function magicLink(request: Request) {
       return signIn(request, result, new URL(request.url).searchParams.get("next"));
     }
     const email = field(form, "email");
-    const { data: sent } = await booth.user.GET("/auth/magic-link", { params: { query: { email } } });
-    return { notice: sent?.message ?? "", error: null, email };
+    const [{ data: sent }, delivery] = await Promise.all([
+      booth.user.GET("/auth/magic-link", { params: { query: { email } } }),
+      messageDelivery(),
+    ]);
+    return { notice: sent?.message ?? "", error: null, email, delivery: delivery?.email ?? null };
   } catch (error) {
-    return data({ error: userMessage(error), notice: null, email: field(form, "email") }, { status: 400 });
+    return data(
+      { error: userMessage(error), notice: null, email: field(form, "email"), delivery: null },
+      { status: 400 },
+    );
   }
 }

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AuthCard, FormError, FormNotice } from "../../components/auth-card.tsx";
+import { AuthCard, FormError, FormNotice, UnsentNotice } from "../../components/auth-card.tsx";
 import { magicLink } from "./magic-link.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Sign-in link" }];
@@ -35,6 +35,7 @@ export default function MagicLink() {
       <Form method="post" className="stack">
         <FormError error={result?.error} />
         <FormNotice notice={result?.notice} />
+        {result?.notice ? <UnsentNotice delivery={result.delivery} what="emailLink" /> : null}
         <input type="hidden" name="intent" value="send" />
         <div className="field">
           <label htmlFor="email">{t("email")}</label>

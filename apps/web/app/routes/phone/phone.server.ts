@@ -1,4 +1,5 @@
 import { data } from "@remix-run/node";
+import { messageDelivery } from "../../lib/delivery.server.ts";
 import { userMessage } from "../../lib/errors.ts";
 import { field } from "../../lib/forms.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
@@ -21,16 +22,15 @@ export async function phoneSignIn(request: Request) {
       if (!result) throw new Error("no answer");
       return signIn(request, result, new URL(request.url).searchParams.get("next"));
     }
-    await booth.user.POST("/mobile-auth/send-code", { body: { phone, channel } });
-    return { step: "code" as const, phone, error: null };
+    const [, delivery] = await Promise.all([
+      booth.user.POST("/mobile-auth/send-code", { body: { phone, channel } }),
+      messageDelivery(),
+    ]);
+    return { step: "code" as const, phone, error: null, delivery: delivery?.sms ?? null };
   } catch (error) {
-    return data(
-      {
-        step: field(form, "intent") === "verify" ? ("code" as const) : ("phone" as const),
-        phone,
-        error: userMessage(error),
-      },
-      { status: 400 },
-    );
+    // A wrong code keeps the person on the code step, where they still need to know where the code is.
+    const step = field(form, "intent") === "verify" ? ("code" as const) : ("phone" as const);
+    const delivery = step === "code" ? ((await messageDelivery())?.sms ?? null) : null;
+    return data({ step, phone, error: userMessage(error), delivery }, { status: 400 });
   }
 }

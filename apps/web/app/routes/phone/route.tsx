@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AuthCard, FormError, FormNotice } from "../../components/auth-card.tsx";
+import { AuthCard, FormError, FormNotice, UnsentNotice } from "../../components/auth-card.tsx";
 import { phoneSignIn } from "./phone.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Phone sign-in" }];
@@ -15,6 +15,7 @@ export default function PhoneSignIn() {
     return (
       <AuthCard title={t("phone.title")}>
         <FormNotice notice={result.error ? null : t("phone.sent", { phone: result.phone })} />
+        <UnsentNotice delivery={result.delivery} what="smsCode" />
         <Form method="post" className="stack">
           <FormError error={result.error} />
           <input type="hidden" name="intent" value="verify" />

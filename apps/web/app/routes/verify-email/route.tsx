@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AuthCard, FormError, FormNotice } from "../../components/auth-card.tsx";
+import { AuthCard, FormError, FormNotice, UnsentNotice } from "../../components/auth-card.tsx";
 import { verifyEmail, verifyEmailPage } from "./verify-email.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Verify your email" }];
@@ -10,7 +10,7 @@ export const action = ({ request }: ActionFunctionArgs) => verifyEmail(request);
 
 export default function VerifyEmail() {
   const { t } = useTranslation("auth");
-  const { email, verified } = useLoaderData<typeof loader>();
+  const { email, verified, delivery } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const [params] = useSearchParams();
   const busy = useNavigation().state !== "idle";
@@ -26,6 +26,7 @@ export default function VerifyEmail() {
     );
   return (
     <AuthCard title={t("verify.title")} subtitle={t("verify.subtitle", { email })}>
+      <UnsentNotice delivery={delivery} what="emailCode" />
       <FormError error={result?.error} />
       <FormNotice notice={result?.resent ? t("verify.resent") : null} />
       <Form method="post" className="stack">

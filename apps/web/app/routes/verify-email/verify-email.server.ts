@@ -1,12 +1,13 @@
 import { data, redirect } from "@remix-run/node";
+import { messageDelivery } from "../../lib/delivery.server.ts";
 import { userMessage } from "../../lib/errors.ts";
 import { field } from "../../lib/forms.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
 import { refreshViewer, requireViewer, safeNext } from "../../lib/session.server.ts";
 
 export async function verifyEmailPage(request: Request) {
-  const { viewer } = await requireViewer(request);
-  return { email: viewer.email, verified: viewer.verified };
+  const [{ viewer }, delivery] = await Promise.all([requireViewer(request), messageDelivery()]);
+  return { email: viewer.email, verified: viewer.verified, delivery: delivery?.email ?? null };
 }
 
 /** Checks the emailed code (intent "verify") or sends a new one (intent "resend"). */
