@@ -3,7 +3,7 @@
  * the build is missing or older than the sources, so `npm start` works on a fresh clone.
  *
  * The port is WEB_PORT, else the one of WEB_URL (http://127.0.0.1:3000); the address WEB_HOST (127.0.0.1). PORT and
- * HOST are the edge's, since `npm start` runs both with one environment. The app itself reads BOOTH_API_URL,
+ * HOST are the edge's (the root's `npm start` hands each app its own port: scripts/start.mjs). The app itself reads BOOTH_API_URL,
  * PARTY_URL and SESSION_SECRET (app/lib/env.server.ts).
  */
 import { spawnSync } from "node:child_process";
@@ -31,22 +31,31 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-/** Builds when build/ is missing or older than app/, vite.config.ts or package.json. */
+/**
+ * Builds when build/ is missing or older than app/, public/, vite.config.ts or package.json. Vite's listing of every
+ * file is kept out of the start output: one line before, one after (`quiet`: none), the whole of it on a failure.
+ */
 export function buildIfStale(options: { quiet?: boolean } = {}) {
   const sources = Math.max(
     newestSource(join(root, "app")),
+    newestSource(join(root, "public")),
     statSync(join(root, "vite.config.ts")).mtimeMs,
     statSync(join(root, "package.json")).mtimeMs,
   );
   if (existsSync(serverBuild) && statSync(serverBuild).mtimeMs >= sources) return;
+  const print = options.quiet ? () => undefined : (line: string) => console.log(line);
+  print("web: building the app (its sources are newer than build/; this takes a minute)");
+  const started = Date.now();
   const cli = join(dirname(createRequire(import.meta.url).resolve("@remix-run/dev/package.json")), "dist", "cli.js");
   // NODE_ENV decides React's build: a test runner's "test" would ship React's development build.
   const result = spawnSync(process.execPath, [cli, "vite:build"], {
     cwd: root,
-    stdio: options.quiet ? "pipe" : "inherit",
+    stdio: "pipe",
     env: { ...process.env, NODE_ENV: "production" },
   });
   if (result.status !== 0) throw new Error(`the web build failed\n${result.stdout ?? ""}${result.stderr ?? ""}`);
+  const files = readdirSync(clientDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+  print(`web: built in ${((Date.now() - started) / 1000).toFixed(1)} s (${files} files in build/client)`);
 }
 
 const TYPES: Record<string, string> = {
@@ -117,7 +126,13 @@ ${missing.map((line) => `  - ${line}`).join("\n")}`);
     handle(request, env.incoming.socket.remoteAddress);
   // overrideGlobalObjects: false keeps Node's own Response, which the SDK (openapi-fetch) checks with instanceof.
   const server = serve({ fetch, port, hostname, overrideGlobalObjects: false }, (info) => {
-    console.log(`web: http://${hostname}:${info.port}`);
+    console.log(`web: Booth is at http://${hostname}:${info.port} (open it in a browser)`);
+  });
+  // A port in use is a setting to change, not a crash: one line, and a failed exit for whoever started the web.
+  server.once("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EADDRINUSE") throw err;
+    console.error(`web: port ${port} is in use (WEB_PORT)`);
+    process.exit(1);
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.close(() => process.exit(0)));
 }

@@ -4,7 +4,10 @@ import { createApp } from "./app.ts";
 import { depsFromEnv, firstAdminNotice, seedDemoInBackground, writePartyServiceToken } from "./bootstrap.ts";
 import { exitOnMissingSettings, isProduction } from "./production.ts";
 
-const { deps, port, database, dataDir } = await depsFromEnv(process.env).catch(exitOnMissingSettings);
+const { deps, port, database, dataDir } = await depsFromEnv(process.env).catch((err) => {
+  exitOnUnreachable(err);
+  return exitOnMissingSettings(err);
+});
 // In production the rooms get their BOOTH_SERVICE_TOKEN from their own settings (scripts/service-token.ts).
 if (!isProduction(process.env)) await writePartyServiceToken(deps, dataDir);
 const adminNotice = await firstAdminNotice(deps.db, process.env, deps.clock.now());
@@ -15,9 +18,33 @@ const server = serve({ fetch: app.fetch, port, hostname: process.env.HOST ?? "0.
   seedDemoInBackground(deps, process.env);
 });
 
+// A port in use is a setting to change, not a crash: one line, and a failed exit for whoever started the edge.
+server.once("error", (err: NodeJS.ErrnoException) => {
+  if (err.code !== "EADDRINUSE") throw err;
+  console.error(`Booth edge: port ${port} is in use (PORT; EDGE_PORT under the top-level npm start)`);
+  void Promise.allSettled([database.close(), deps.cache.close()]).then(() => process.exit(1));
+});
+
 const shutdown = () => {
   server.close();
   void Promise.allSettled([database.close(), deps.cache.close()]).then(() => process.exit(0));
 };
 process.on("SIGINT", shutdown);
 process.on("SIGTERM", shutdown);
+
+/**
+ * A database or cache that does not answer at start is a setting or a service to fix, not a crash: one line naming
+ * it (without its password), and a failed exit.
+ */
+function exitOnUnreachable(err: unknown) {
+  let cause = err;
+  for (let depth = 0; cause instanceof Error && depth < 5; depth++) {
+    const { code, address, port } = cause as NodeJS.ErrnoException & { address?: string; port?: number };
+    if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ETIMEDOUT") {
+      const where = address ? `${address}${port ? `:${port}` : ""}` : cause.message;
+      console.error(`Booth edge: ${where} does not answer (${code}); check DATABASE_URL and REDIS_URL`);
+      process.exit(1);
+    }
+    cause = cause.cause;
+  }
+}

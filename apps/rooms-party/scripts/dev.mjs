@@ -4,6 +4,7 @@
 // .data/party-service-token. Room state persists in .data/party (PARTY_PERSIST_DIR).
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -61,11 +62,22 @@ function partykitBin() {
   }
 }
 const bin = partykitBin();
+const port = process.env.PORT || "1999";
+/** partykit dev does not stop when its port is taken: it logs workerd's failure and waits. Look first. */
+const free = await new Promise((done) => {
+  const server = createServer();
+  server.once("error", () => done(false));
+  server.listen(Number(port), () => server.close(() => done(true)));
+});
+if (!free) {
+  console.error(`rooms-party: port ${port} is in use (PORT; PARTY_PORT under the top-level npm start)`);
+  process.exit(1);
+}
 const args = [
   bin,
   "dev",
   "--port",
-  process.env.PORT ?? "1999",
+  port,
   "--persist",
   process.env.PARTY_PERSIST_DIR ?? join(dataDir, "party"),
   "--disable-request-cf-fetch",
@@ -74,6 +86,18 @@ const args = [
     .filter(([, v]) => v !== "")
     .flatMap(([k, v]) => ["--var", `${k}=${v}`]),
 ];
-const child = spawn(process.execPath, args, { cwd: app, stdio: "inherit" });
+const child = spawn(process.execPath, args, { cwd: app, stdio: ["ignore", "pipe", "pipe"] });
+// Taken between the look above and workerd's bind: the rooms would not answer, so stop rather than wait.
+for (const [from, to] of [
+  [child.stdout, process.stdout],
+  [child.stderr, process.stderr],
+])
+  from.on("data", (chunk) => {
+    to.write(chunk);
+    if (String(chunk).includes("Address already in use")) {
+      console.error(`rooms-party: port ${port} is in use (PORT; PARTY_PORT under the top-level npm start)`);
+      child.kill("SIGTERM");
+    }
+  });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => process.exit(code ?? 1));

@@ -4,8 +4,9 @@
  * hardening headers.
  */
 import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { BoothApiError } from "@booth/sdk";
+import { createReadableStreamFromReadable, type EntryContext, type HandleErrorFunction } from "@remix-run/node";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "./lib/nonce.ts";
@@ -53,3 +54,20 @@ export default function handleRequest(
     setTimeout(abort, ABORT_DELAY);
   });
 }
+
+/**
+ * What the log says about a loader or action that failed. Expected conditions get one line, not a stack trace: an
+ * address nobody serves (a 404) gets none, an answer of the edge (say, a 503 while it starts) one naming it. Bugs
+ * keep their stack.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status === 404) return;
+  const { pathname } = new URL(request.url);
+  if (error instanceof BoothApiError) {
+    console.error(`web: ${request.method} ${pathname}: the edge answered ${error.status}: ${error.message}`);
+    return;
+  }
+  const cause = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : undefined;
+  console.error(cause ?? error);
+};

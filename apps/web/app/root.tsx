@@ -23,6 +23,8 @@ import appCss from "./styles/app.css?url";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appCss },
+  // The .ico for browsers without SVG icons (and for whatever asks /favicon.ico by habit), the SVG for the rest.
+  { rel: "icon", href: "/favicon.ico", sizes: "48x48" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 

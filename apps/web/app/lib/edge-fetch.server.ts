@@ -1,0 +1,44 @@
+/**
+ * fetch for the calls to the edge, patient while the edge starts: under `npm start` the web often answers before
+ * the edge has opened its database. A refused connection (nothing listens yet) is retried for a while, and said once
+ * in the log rather than as a stack trace per call. Refused all along, the call answers 503 as the edge would, so
+ * pages show their usual error. Only refused connections are retried: the edge never saw those requests.
+ */
+export function patientFetch(
+  inner: typeof fetch,
+  edgeUrl: string,
+  options: { waitMs?: number; log?: (line: string) => void } = {},
+): typeof fetch {
+  const waitMs = options.waitMs ?? 20_000;
+  const log = options.log ?? ((line: string) => console.warn(line));
+  let waiting = false;
+  return async (input, init) => {
+    const deadline = Date.now() + waitMs;
+    for (let delay = 200; ; delay = Math.min(delay * 2, 2000)) {
+      try {
+        // A Request's body can be read once: each try sends a copy.
+        const response = await inner(input instanceof Request ? input.clone() : input, init);
+        if (waiting) {
+          waiting = false;
+          log(`web: the edge at ${edgeUrl} answers`);
+        }
+        return response;
+      } catch (err) {
+        if (!refused(err)) throw err;
+        if (!waiting) {
+          waiting = true;
+          log(`web: the edge at ${edgeUrl} is not answering yet (connection refused); waiting for it`);
+        }
+        if (Date.now() + delay > deadline)
+          return Response.json(
+            { statusCode: 503, message: `The edge at ${edgeUrl} is not answering: it may still be starting.` },
+            { status: 503 },
+          );
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  };
+}
+
+const refused = (err: unknown) =>
+  err instanceof TypeError && (err.cause as { code?: unknown } | undefined)?.code === "ECONNREFUSED";

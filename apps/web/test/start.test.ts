@@ -1,0 +1,245 @@
+/**
+ * `npm start` (scripts/start.mjs): each app on its own port, told the others' addresses; one line per expected
+ * condition; everything stops, loudly, when one app dies.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appEnvironments, cleanLine } from "../../../scripts/start.mjs";
+import { freePort } from "../../edge/src/free-port.ts";
+import { buildOnce, until, webRoot } from "./harness.ts";
+
+const repo = resolve(webRoot, "../..");
+
+describe("the ports npm start hands out", () => {
+  it("gives each app its own port and the others' addresses", () => {
+    const env = appEnvironments({ EDGE_PORT: "9001", PARTY_PORT: "9002", WEB_PORT: "9003" });
+    expect(env.ports).toEqual({ edge: 9001, party: 9002, web: 9003 });
+    expect(env.edge).toMatchObject({
+      PORT: "9001",
+      PARTY_URL: "http://127.0.0.1:9002",
+      WEB_URL: "http://127.0.0.1:9003",
+      TRUST_PROXY: "127.0.0.1, ::1",
+    });
+    expect(env.party).toMatchObject({ PORT: "9002", BOOTH_EDGE_URL: "http://127.0.0.1:9001" });
+    expect(env.web).toMatchObject({
+      WEB_PORT: "9003",
+      BOOTH_API_URL: "http://127.0.0.1:9001",
+      PARTY_URL: "http://127.0.0.1:9002",
+    });
+  });
+
+  it("moves only the edge with PORT, and keeps the defaults otherwise", () => {
+    const moved = appEnvironments({ PORT: "9100" });
+    expect(moved.ports).toEqual({ edge: 9100, party: 1999, web: 3000 });
+    expect(moved.party.PORT).toBe("1999");
+    expect(moved.party.BOOTH_EDGE_URL).toBe("http://127.0.0.1:9100");
+    expect(appEnvironments({ PORT: "9100", EDGE_PORT: "9200" }).ports.edge).toBe(9200);
+    expect(appEnvironments({}).ports).toEqual({ edge: 8787, party: 1999, web: 3000 });
+  });
+
+  it("keeps the addresses and trust the environment sets", () => {
+    const env = appEnvironments({
+      BOOTH_API_URL: "http://edge.internal:80",
+      PARTY_URL: "http://rooms.internal:80",
+      BOOTH_EDGE_URL: "http://edge.internal:80",
+      WEB_URL: "https://booth.example:8443",
+      TRUST_PROXY: "",
+    });
+    expect(env.web).toMatchObject({ BOOTH_API_URL: "http://edge.internal:80", PARTY_URL: "http://rooms.internal:80" });
+    expect(env.party.BOOTH_EDGE_URL).toBe("http://edge.internal:80");
+    expect(env.edge).toMatchObject({ WEB_URL: "https://booth.example:8443", TRUST_PROXY: "" });
+    expect(env.ports.web).toBe(8443);
+  });
+
+  it("refuses a port that is not one", () => {
+    expect(() => appEnvironments({ PARTY_PORT: "party" })).toThrow("not a port: party");
+    expect(() => appEnvironments({ WEB_PORT: "70000" })).toThrow("not a port: 70000");
+  });
+
+  it("writes no escape codes where the output is not a terminal", () => {
+    const partykit = "\u001b[2K\u001b[1A\u001b[2K\u001b[G\u001b[31m[pk:inf] Ready\u001b[0m";
+    expect(cleanLine(partykit, false)).toBe("[pk:inf] Ready");
+    // In a terminal colours stay, but no cursor move that would wipe out the line's prefix.
+    expect(cleanLine(partykit, true)).toBe("\u001b[31m[pk:inf] Ready\u001b[0m");
+  });
+});
+
+/** Runs `node scripts/start.mjs` with these settings on a fresh DATA_DIR; its output is kept. */
+function start(env: Record<string, string>) {
+  // The test's own settings stay out: the run sees only what a newcomer's shell would set.
+  const environment: NodeJS.ProcessEnv = { ...process.env, SEED_DEMO: "false", ...env };
+  const ours = ["PORT", "WEB_URL", "PUBLIC_URL", "PARTY_URL", "BOOTH_API_URL", "BOOTH_EDGE_URL", "TRUST_PROXY"];
+  for (const name of [...ours, "NODE_ENV", "DATABASE_URL", "REDIS_URL"]) if (!(name in env)) delete environment[name];
+  const child: ChildProcess = spawn(process.execPath, ["scripts/start.mjs"], {
+    cwd: repo,
+    env: environment,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (d) => {
+    output += d;
+  });
+  child.stderr?.on("data", (d) => {
+    output += d;
+  });
+  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+  return { child, exited, output: () => output };
+}
+
+describe("npm start", () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "booth-start-"));
+    // The web's build, shared with the other browser tests; `npm start` then finds it fresh.
+    await buildOnce();
+  }, 240_000);
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it("starts each app on its port, each reaching the others, and stops them all on a signal", async () => {
+    const [edgePort, partyPort, webPort] = [await freePort(), await freePort(), await freePort()];
+    const run = start({
+      DATA_DIR: join(dataDir, "up"),
+      EDGE_PORT: String(edgePort),
+      PARTY_PORT: String(partyPort),
+      WEB_PORT: String(webPort),
+    });
+    try {
+      const web = `http://127.0.0.1:${webPort}`;
+      // The web's server reaches the edge: a guest's live token comes from there. The web may answer before the
+      // edge does: it waits for it rather than failing.
+      const live = await Promise.race([
+        until(
+          async () => {
+            const res = await fetch(`${web}/live-token`).catch(() => null);
+            return res?.ok ? ((await res.json()) as { token: string }) : null;
+          },
+          "a live token through the web",
+          120_000,
+        ),
+        run.exited.then((code) => {
+          throw new Error(`npm start exited with ${code}:\n${run.output()}`);
+        }),
+      ]);
+      expect(live?.token.split(".")).toHaveLength(3);
+      // The browser is told where the live rooms are.
+      const page = await (await fetch(web)).text();
+      expect(page).toContain(`http://127.0.0.1:${partyPort}`);
+      expect(page).toContain(`http://127.0.0.1:${edgePort}`);
+      // The edge answers on its port.
+      const docs = await fetch(`http://127.0.0.1:${edgePort}/api/user-service/auth/pub-key`);
+      expect(docs.status).toBe(200);
+      // The rooms answer on theirs and reach the edge: they check the service token the edge wrote with the edge's
+      // key (a room nobody is in, rather than 503 "The edge cannot be reached.").
+      const serviceToken = readFileSync(join(dataDir, "up", "party-service-token"), "utf8").trim();
+      const room = await until(
+        async () => {
+          const res = await fetch(`http://127.0.0.1:${partyPort}/parties/main/00000000-0000-4000-8000-000000000001`, {
+            headers: { authorization: `Bearer ${serviceToken}` },
+          }).catch(() => null);
+          return res ? { status: res.status, body: await res.text() } : null;
+        },
+        "the rooms",
+        60_000,
+      );
+      expect(room).toEqual({ status: 404, body: expect.stringContaining("This room is not live") });
+      // A favicon where browsers look by habit.
+      const icon = await fetch(`${web}/favicon.ico`);
+      expect(icon.status).toBe(200);
+      expect(icon.headers.get("content-type")).toBe("image/x-icon");
+      expect(Buffer.from(await icon.arrayBuffer()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
+    } finally {
+      run.child.kill("SIGTERM");
+    }
+    expect(await run.exited).toBe(0);
+    const output = run.output();
+    expect(output).toContain(`[web] web: Booth is at http://127.0.0.1:${webPort}`);
+    // Piped output: no escape codes, no blank prefixed lines, no stack traces.
+    expect(output).not.toContain("\u001b");
+    expect(output).not.toMatch(/^\[\w+\] *$/m);
+    expect(output).not.toMatch(/^\[\w+\]\s+at /m);
+    // Every app stopped with it: their ports are free again.
+    for (const port of [edgePort, partyPort, webPort]) await until(() => canListen(port), `port ${port} free`, 15_000);
+  }, 240_000);
+
+  it("stops everything, naming the app, when one dies", async () => {
+    const [edgePort, partyPort, webPort] = [await freePort(), await freePort(), await freePort()];
+    // An edge whose database does not answer exits at once; the others must not run on without it.
+    const run = start({
+      DATA_DIR: join(dataDir, "dies"),
+      EDGE_PORT: String(edgePort),
+      PARTY_PORT: String(partyPort),
+      WEB_PORT: String(webPort),
+      DATABASE_URL: "postgres://nobody@127.0.0.1:9/booth",
+    });
+    const code = await run.exited;
+    expect(code).not.toBe(0);
+    expect(run.output()).toMatch(/booth: the edge \(API\) \(edge\) exited with code \d+; see its lines above\./);
+    // Its lines above: one, no stack trace.
+    expect(run.output()).toContain("[edge] Booth edge: 127.0.0.1:9 does not answer (ECONNREFUSED)");
+    expect(run.output()).not.toMatch(/^\[\w+\]\s+at /m);
+    for (const port of [partyPort, webPort]) await until(() => canListen(port), `port ${port} free`, 15_000);
+  }, 120_000);
+
+  it("starts nothing when a port is taken, and says which", async () => {
+    const [edgePort, partyPort, webPort] = [await freePort(), await freePort(), await freePort()];
+    const holder = await hold(partyPort);
+    try {
+      const run = start({
+        DATA_DIR: join(dataDir, "taken"),
+        EDGE_PORT: String(edgePort),
+        PARTY_PORT: String(partyPort),
+        WEB_PORT: String(webPort),
+      });
+      expect(await run.exited).toBe(1);
+      expect(run.output()).toContain(
+        `booth: nothing started. port ${partyPort} (the live rooms) is in use: stop what holds it, or set PARTY_PORT.`,
+      );
+    } finally {
+      holder.close();
+    }
+  });
+
+  it("the rooms started alone stop with one line when their port is taken", async () => {
+    const port = await freePort();
+    const holder = await hold(port);
+    const child = spawn("npm", ["run", "start", "--silent", "-w", "apps/rooms-party"], {
+      cwd: repo,
+      env: { ...process.env, PORT: String(port), BOOTH_SERVICE_TOKEN: "unused", DATA_DIR: join(dataDir, "alone") },
+      stdio: ["ignore", "pipe", "pipe"],
+      // Its own process group: a failed test stops partykit too.
+      detached: true,
+    });
+    try {
+      let output = "";
+      child.stderr?.on("data", (d) => {
+        output += d;
+      });
+      const code = await new Promise((done) => child.once("exit", done));
+      expect(code).toBe(1);
+      expect(output).toContain(`rooms-party: port ${port} is in use (PORT; PARTY_PORT under the top-level npm start)`);
+    } finally {
+      holder.close();
+      if (child.exitCode === null && child.pid) process.kill(-child.pid, "SIGKILL");
+    }
+  });
+});
+
+function hold(port: number): Promise<Server> {
+  return new Promise((done) => {
+    const server = createServer();
+    server.listen(port, "127.0.0.1", () => done(server));
+  });
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const server = createServer();
+    server.once("error", () => done(false));
+    server.listen(port, () => server.close(() => done(true)));
+  });
+}
