@@ -1,5 +1,5 @@
 import type { AppDeps } from "../../deps.ts";
-import { liveRoomsOf } from "../room/presence.ts";
+import { tellLiveRoomsOf } from "../room/presence.ts";
 import type { Crate } from "./crates.ts";
 
 /**
@@ -11,22 +11,14 @@ import type { Crate } from "./crates.ts";
  */
 export async function queueChanged(deps: Pick<AppDeps, "db" | "liveRooms" | "logger">, crate: Crate) {
   if (crate.kind !== "queue") return;
-  const userUuid = crate.userUuid;
   try {
-    const rooms = await liveRoomsOf(deps.db, userUuid);
-    const results = await Promise.allSettled(
-      rooms.map((roomUuid) => deps.liveRooms.notify(roomUuid, { type: "queueChanged", userUuid })),
-    );
-    results.forEach((r, i) => {
-      if (r.status === "rejected")
-        deps.logger({
-          level: "warn",
-          msg: "live room not told of a queue change",
-          roomUuid: rooms[i],
-          error: String(r.reason),
-        });
-    });
+    await tellLiveRoomsOf(deps, crate.userUuid, { type: "queueChanged", userUuid: crate.userUuid });
   } catch (err) {
-    deps.logger({ level: "warn", msg: "live rooms not told of a queue change", userUuid, error: String(err) });
+    deps.logger({
+      level: "warn",
+      msg: "live rooms not told of a queue change",
+      userUuid: crate.userUuid,
+      error: String(err),
+    });
   }
 }

@@ -1,6 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
+import type { LiveRoomEvent } from "../../ports/live-rooms.ts";
 
 /** Why a user's live sessions end, in the words their room shows them. */
 export const LIVE_KICK_REASONS = {
@@ -11,24 +12,28 @@ export const LIVE_KICK_REASONS = {
 } as const;
 
 /**
- * Ends a user's presence in every live room it is in (as the rooms report it: `PATCH /rooms/user/{user}`): each
- * room sends them `kickedFromRoom` and closes their sockets. Called once the change that disables them is saved, so
- * their rejoin meets it; a room that cannot be told is logged and never undoes the change.
+ * Ends a user's presence in every live room it is in: each room sends them `kickedFromRoom` and closes their sockets.
+ * Called once the change that disables them is saved, so their rejoin meets it.
  */
-export async function kickFromLiveRooms(
-  deps: Pick<AppDeps, "db" | "liveRooms" | "logger">,
-  userUuid: string,
-  reason: string,
-) {
+export const kickFromLiveRooms = (deps: LiveRoomsDeps, userUuid: string, reason: string) =>
+  tellLiveRoomsOf(deps, userUuid, { type: "kickUser", userUuid, reason });
+
+type LiveRoomsDeps = Pick<AppDeps, "db" | "liveRooms" | "logger">;
+
+/**
+ * Tells every live room a user is present in about a change made over REST that concerns them; answers those rooms.
+ * A room that cannot be told is logged and never undoes the change.
+ */
+export async function tellLiveRoomsOf(deps: LiveRoomsDeps, userUuid: string, event: LiveRoomEvent) {
   const rooms = await liveRoomsOf(deps.db, userUuid);
-  const results = await Promise.allSettled(
-    rooms.map((roomUuid) => deps.liveRooms.notify(roomUuid, { type: "kickUser", userUuid, reason })),
-  );
+  const results = await Promise.allSettled(rooms.map((roomUuid) => deps.liveRooms.notify(roomUuid, event)));
   results.forEach((r, i) => {
     if (r.status === "rejected")
       deps.logger({
         level: "warn",
-        msg: "live room not told of a disabled account",
+        msg: "live room not told",
+        event: event.type,
+        userUuid,
         roomUuid: rooms[i],
         error: String(r.reason),
       });
