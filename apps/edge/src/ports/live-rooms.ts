@@ -92,6 +92,18 @@ export function recordingLiveRooms(states = new Map<string, unknown>()) {
   return rooms;
 }
 
+/** Rooms that never answer (a party that is down), for tests of what a REST change does then. */
+export function unreachableLiveRooms(): LiveRooms {
+  return {
+    async notify() {
+      throw new Error("the party is down");
+    },
+    async state() {
+      return null;
+    },
+  };
+}
+
 /** A failed notification is logged, never fails the REST change that caused it: the room rereads on its next start. */
 export function notifyingQuietly(rooms: LiveRooms, log: (entry: Record<string, unknown>) => void): LiveRooms {
   return {

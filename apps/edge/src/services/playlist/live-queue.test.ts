@@ -2,7 +2,7 @@
 // an empty queue and then queues a song is heard: each room they are present in is told, and only those rooms.
 import { schema } from "@booth/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LiveRooms, recordingLiveRooms } from "../../ports/live-rooms.ts";
+import { type recordingLiveRooms, unreachableLiveRooms } from "../../ports/live-rooms.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
 import { shortId } from "./crates.ts";
 
@@ -124,14 +124,7 @@ describe("a queue changed over REST", () => {
 describe("a room that cannot be told", () => {
   it("does not fail the change: the song is queued, answered 201, and the failure logged", async () => {
     const logged: Record<string, unknown>[] = [];
-    const failing: LiveRooms = {
-      async notify() {
-        throw new Error("the party is down");
-      },
-      async state() {
-        return null;
-      },
-    };
+    const failing = unreachableLiveRooms();
     const other = await createTestApp({ liveRooms: failing, logger: (e) => logged.push(e) });
     try {
       const owner = await other.createUser();

@@ -3,7 +3,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LiveRoomEvent, LiveRooms, recordingLiveRooms } from "../../ports/live-rooms.ts";
+import { type LiveRoomEvent, type recordingLiveRooms, unreachableLiveRooms } from "../../ports/live-rooms.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
 import { LIVE_KICK_REASONS } from "../room/presence.ts";
 
@@ -110,14 +110,7 @@ describe("a disabled account leaves its live rooms", () => {
 describe("a room that cannot be told", () => {
   it("does not undo or fail the ban: it is recorded, answered 201, and the failure logged", async () => {
     const logged: Record<string, unknown>[] = [];
-    const failing: LiveRooms = {
-      async notify() {
-        throw new Error("the party is down");
-      },
-      async state() {
-        return null;
-      },
-    };
+    const failing = unreachableLiveRooms();
     const other = await createTestApp({ liveRooms: failing, logger: (e) => logged.push(e) });
     try {
       const admin = await other.createUser({ roles: ["user", "admin"] });
