@@ -243,8 +243,15 @@ function stackOf({
       page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
       page.on("console", (m) => {
         // A form the edge refused answers 4xx on purpose; the browser logs those, they are not errors of the page.
-        if (m.type() === "error" && !/Failed to load resource: .* status of 4\d\d/.test(m.text()))
-          errors.push(`console: ${m.text()}`);
+        // Remix's single fetch logs the AbortError of a revalidation the router cancelled because a newer submission
+        // superseded it (@remix-run/react single-fetch.js, `console.error(e)` before rethrowing): nothing a person sees.
+        const text = m.text();
+        if (
+          m.type() === "error" &&
+          !/Failed to load resource: .* status of 4\d\d/.test(text) &&
+          !text.startsWith("AbortError: signal is aborted without reason")
+        )
+          errors.push(`console: ${text}`);
       });
       const person = { context, page, errors };
       people.push(person);
