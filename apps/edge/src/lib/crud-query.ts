@@ -586,6 +586,21 @@ export async function crudList<T>(
   };
 }
 
+/**
+ * One page of a nestjsx/crud list read with two Drizzle selects (`.$dynamic()`): `total` selects `{ n: count() }`
+ * over the same tables as `rows`. The query's where applies to both; its order, limit and offset to `rows`.
+ */
+export function crudSelectPage<
+  Q extends { where(w: SQL | undefined): Q; orderBy(...o: SQL[]): Q; limit(n: number): Q; offset(n: number): Q } &
+    PromiseLike<unknown[]>,
+  C extends { where(w: SQL | undefined): C } & PromiseLike<{ n: number }[]>,
+>(query: CrudQuery, select: { total: C; rows: Q }): Promise<CrudPage<Awaited<Q>[number]>> {
+  return crudList(query, {
+    total: async (where) => (await select.total.where(where))[0]?.n ?? 0,
+    rows: async (q) => (await applyCrud(select.rows, q)) as Awaited<Q>[number][],
+  });
+}
+
 /** Applies a parsed query's where, order, limit and offset to a dynamic Drizzle select (`.$dynamic()`). */
 export function applyCrud<
   Q extends {

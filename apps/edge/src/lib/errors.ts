@@ -54,6 +54,12 @@ export const unauthorized = (message = "Unauthorized") => new HttpError(401, mes
 export const forbidden = (message = "Forbidden") => new HttpError(403, message);
 export const notFound = (message = "Not Found") => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
+
+/** The row a route asked for, or a 404 with `message` when there is none. */
+export function found<T>(row: T | null | undefined, message = "Not Found"): T {
+  if (row === null || row === undefined) throw notFound(message);
+  return row;
+}
 export const TOO_MANY_ATTEMPTS = "Too many attempts, please try again later.";
 export const tooManyRequests = (message = TOO_MANY_ATTEMPTS, headers?: Record<string, string>) =>
   new HttpError(429, message, undefined, headers);

@@ -1,10 +1,13 @@
-import { OpenAPIHono, z } from "@hono/zod-openapi";
+import { OpenAPIHono, type RouteConfig, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "./context.ts";
 import { badRequest, statusText } from "./errors.ts";
 import { validationHook } from "./validation.ts";
 
 export const createRouter = () => new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 export type Router = ReturnType<typeof createRouter>;
+
+/** A handler of one route contract (`<resource>.routes.ts`), written in `<resource>.handlers.ts`. */
+export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppEnv>;
 
 export const ErrorSchema = z
   .object({

@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import type { AppDeps } from "../deps.ts";
-import { shortId } from "../services/playlist/crates.ts";
+import { shortId } from "../lib/ids.ts";
 import { synthesizeMp3 } from "../services/upload/audio.ts";
 import { originalKey, publish, transcode, verify } from "../services/upload/pipeline.ts";
 import { createAccount } from "../services/user/accounts.ts";

@@ -10,8 +10,8 @@ import {
   type CrudOptions,
   CrudQuerySchema,
   CrudSelectionSchema,
-  crudList,
   crudPageSchema,
+  crudSelectPage,
   parseCrudQuery,
   parseSelection,
   pickFields,
@@ -220,12 +220,9 @@ moderationActionRoutes.openapi(
     refuseNul(params);
     const query = parseCrudQuery(params, MODERATION_ACTION_CRUD);
     const { db } = c.var.deps;
-    const page = await crudList(query, {
-      total: async (where) => {
-        const [row] = await db.select({ n: count() }).from(table).where(where);
-        return row?.n ?? 0;
-      },
-      rows: (q) => applyCrud(db.select().from(table).$dynamic(), q),
+    const page = await crudSelectPage(query, {
+      total: db.select({ n: count() }).from(table).$dynamic(),
+      rows: db.select().from(table).$dynamic(),
     });
     return c.json({ ...page, data: await itemViews(c, page.data, query) }, 200);
   },

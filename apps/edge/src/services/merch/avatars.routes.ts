@@ -3,9 +3,9 @@ import { AvatarAssignmentType, AvatarStatus, values } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, eq, gte, isNull, ne, notExists, or, sql } from "drizzle-orm";
 import { ADMINS, requireService, requireUser, STAFF } from "../../lib/auth.ts";
+import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { badRequest, conflict, HttpError, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent } from "../../lib/openapi.ts";
-import { isUniqueViolation } from "../user/accounts.ts";
 import { fileUrl } from "./consumables.routes.ts";
 
 export const avatarRoutes = createRouter();

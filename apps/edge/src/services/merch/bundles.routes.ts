@@ -2,9 +2,9 @@ import { schema } from "@booth/db";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { ADMINS, requireUser } from "../../lib/auth.ts";
+import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { badRequest, conflict, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam, uuidList } from "../../lib/openapi.ts";
-import { isUniqueViolation } from "../user/accounts.ts";
 import { fileUrl, MERCH_PAGE, storeImage } from "./consumables.routes.ts";
 
 export const bundleRoutes = createRouter();

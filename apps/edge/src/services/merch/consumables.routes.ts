@@ -4,9 +4,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
 import { ADMINS, rateLimit, requireUser } from "../../lib/auth.ts";
 import { badRequest, forbidden, HttpError, notFound } from "../../lib/errors.ts";
+import { sniffImage } from "../../lib/images.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam, uuidList } from "../../lib/openapi.ts";
 import { ROOM_NOT_FOUND } from "../room/access.ts";
-import { sniffImage } from "../user/profile-images.routes.ts";
 import { ACCOUNT_NOT_FOUND, hold, inLedger, lockAccount, resolveHold } from "./ledger.ts";
 import { accountView, TokenAccountSchema } from "./tokens.routes.ts";
 

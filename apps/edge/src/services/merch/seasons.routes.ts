@@ -2,10 +2,10 @@ import { type Db, schema } from "@booth/db";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, desc, eq, gt, lt, lte, ne, sql } from "drizzle-orm";
 import { ADMINS, requireService, requireUser, STAFF } from "../../lib/auth.ts";
+import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { badRequest, conflict, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
 import { profilesOf } from "../social/relations.ts";
-import { isUniqueViolation } from "../user/accounts.ts";
 
 export const NO_CURRENT_SEASON = "There is no season running now.";
 export const SEASON_OVERLAPS = "This season overlaps another one.";

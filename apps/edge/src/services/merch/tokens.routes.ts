@@ -2,9 +2,9 @@ import { schema } from "@booth/db";
 import { createRoute, z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { ADMINS, hasAnyRole, requireService, requireUser } from "../../lib/auth.ts";
+import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { conflict, forbidden, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody } from "../../lib/openapi.ts";
-import { isUniqueViolation } from "../user/accounts.ts";
 import {
   ACCOUNT_NOT_FOUND,
   credit,

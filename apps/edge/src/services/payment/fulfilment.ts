@@ -1,10 +1,10 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import type { PaymentProvider, SubscriptionStatus } from "@booth/db/schema";
 import { and, eq, inArray } from "drizzle-orm";
+import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { HttpError } from "../../lib/errors.ts";
 import { assign } from "../merch/avatars.routes.ts";
 import { credit } from "../merch/ledger.ts";
-import { isUniqueViolation } from "../user/accounts.ts";
 
 /** The statuses in which a subscription gives what it sells (subscriber-only avatars, its level). */
 export const UNLOCKING: SubscriptionStatus[] = ["active", "trialing", "past_due"];

@@ -5,9 +5,9 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { ADMINS, hasAnyRole, requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
+import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { badRequest, conflict, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam, uuidList } from "../../lib/openapi.ts";
-import { isUniqueViolation } from "../user/accounts.ts";
 import { CheckoutSchema, type Product, startCheckout } from "./checkout.ts";
 
 export const productRoutes = createRouter();

@@ -5,6 +5,7 @@ import type { Context } from "hono";
 import { requireService, requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
+import { shortId } from "../../lib/ids.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
 import {
   addSongs,
@@ -18,7 +19,6 @@ import {
   removeSong,
   resolveCrate,
   type SpecialKind,
-  shortId,
   shuffleSongs,
 } from "./crates.ts";
 import { queueChanged } from "./live-queue.ts";

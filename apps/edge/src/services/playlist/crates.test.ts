@@ -1,8 +1,8 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { shortId } from "../../lib/ids.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
-import { shortId } from "./crates.ts";
 
 let t: TestApp;
 beforeAll(async () => {

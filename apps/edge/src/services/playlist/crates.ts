@@ -5,6 +5,7 @@ import type { Context } from "hono";
 import { requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, conflict, forbidden, notFound } from "../../lib/errors.ts";
+import { shortId } from "../../lib/ids.ts";
 
 export const MAX_CRATE_SONGS = 5000;
 export const SONG_ALREADY_IN_CRATE = "This song is already in the crate.";
@@ -12,16 +13,6 @@ export const CRATE_NOT_FOUND = "Crate not found.";
 export type Crate = typeof schema.crates.$inferSelect;
 export type Song = typeof schema.songs.$inferSelect;
 export type SpecialKind = "queue" | "likes";
-
-/** Ten characters of base 62, for the short ids people see in links. */
-export function shortId() {
-  const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-  const out: string[] = [];
-  while (out.length < 10)
-    for (const b of crypto.getRandomValues(new Uint8Array(16)))
-      if (b < 248 && out.length < 10) out.push(alphabet[b % 62] ?? "0");
-  return out.join("");
-}
 
 export const SongSchema = z
   .object({

@@ -4,8 +4,8 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../deps.ts";
+import { shortId } from "../../lib/ids.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
-import { shortId } from "./crates.ts";
 
 // A local stand-in for the Spotify Web API and the Apple Music API: it records requests and answers like them.
 const seen: { method: string; url: string; auth: string; userToken: string; body: unknown }[] = [];

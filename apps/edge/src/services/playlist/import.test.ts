@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { shortId } from "../../lib/ids.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
-import { shortId } from "./crates.ts";
 
 let t: TestApp;
 let known: { id: string };

@@ -2,9 +2,9 @@
 // an empty queue and then queues a song is heard: each room they are present in is told, and only those rooms.
 import { schema } from "@booth/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { shortId } from "../../lib/ids.ts";
 import { type recordingLiveRooms, unreachableLiveRooms } from "../../ports/live-rooms.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
-import { shortId } from "./crates.ts";
 
 let t: TestApp;
 let live: ReturnType<typeof recordingLiveRooms>;

@@ -3,9 +3,9 @@
 import { schema } from "@booth/db";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { shortId } from "../../lib/ids.ts";
 import { type FakeProviders, startFakeProviders } from "../../ports/fake-providers.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
-import { shortId } from "./crates.ts";
 
 let fake: FakeProviders;
 let t: TestApp;

@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { AppDeps } from "../../deps.ts";
 import { HttpError } from "../../lib/errors.ts";
+import { shortId } from "../../lib/ids.ts";
 import {
   PROVIDER_URLS,
   requireSettings,
@@ -11,7 +12,6 @@ import {
   trimSlash,
 } from "../../ports/integrations.ts";
 import { providerFetch, requestToken } from "../../ports/oauth.ts";
-import { shortId } from "./crates.ts";
 import type { Provider } from "./provider-links.ts";
 
 /**

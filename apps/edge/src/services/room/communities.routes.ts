@@ -16,9 +16,9 @@ import {
   parseSelection,
   pickFields,
 } from "../../lib/crud-query.ts";
+import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, PageQuery, UuidParam } from "../../lib/openapi.ts";
-import { isUniqueViolation } from "../user/accounts.ts";
 import { findRoom, ROOM_NOT_FOUND, ROOM_RANK, type Room, roleInForce, roomRank } from "./access.ts";
 import { RoomSchema, roomUsersCount, roomViews, SLUG_PATTERN, selectRooms } from "./rooms.ts";
 

@@ -15,9 +15,9 @@ import {
   parseSelection,
   pickFields,
 } from "../../lib/crud-query.ts";
+import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, PageQuery, UuidParam } from "../../lib/openapi.ts";
-import { isUniqueViolation } from "../user/accounts.ts";
 import { findRoom, loadRoom, ROOM_RANK, requireRoomRank, roomRank } from "./access.ts";
 import { freeSlugIn, looksLikeSlug, plainText, SlugInput, slugFrom } from "./communities.routes.ts";
 

@@ -4,11 +4,11 @@ import { and, count, eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { ADMINS, hasAnyRole, rateLimit, requireUser, STAFF } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
+import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { badRequest, forbidden, HttpError, notFound } from "../../lib/errors.ts";
+import { imageUrl, MAX_IMAGE_BYTES, sniffImage } from "../../lib/images.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
 import { hashPassword } from "../../lib/password.ts";
-import { isUniqueViolation } from "../user/accounts.ts";
-import { imageUrl, MAX_IMAGE_BYTES, sniffImage } from "../user/profile-images.routes.ts";
 import { loadRoom, ROOM_RANK, type Room, requireRoomRank, roomRank } from "./access.ts";
 import {
   freeSlug,

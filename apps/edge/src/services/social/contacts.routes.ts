@@ -5,8 +5,8 @@ import type { CountryCode } from "libphonenumber-js/max";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { ADMINS, rateLimit, requireUser } from "../../lib/auth.ts";
 import { badRequest } from "../../lib/errors.ts";
+import { sha256 } from "../../lib/hash.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
-import { sha256 } from "../user/codes.ts";
 import { PublicProfileSchema } from "../user/schemas.ts";
 import { profilesOf } from "./relations.ts";
 

@@ -13,9 +13,9 @@ import {
   parseSelection,
   pickFields,
 } from "../../lib/crud-query.ts";
+import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { conflict, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
-import { isUniqueViolation } from "../user/accounts.ts";
 import { PublicProfileSchema } from "../user/schemas.ts";
 import { profilesOf, socialTarget } from "./relations.ts";
 

@@ -2,9 +2,9 @@ import { schema, type Tx } from "@booth/db";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, count, desc, eq, or } from "drizzle-orm";
 import { hasAnyRole, requireUser, STAFF } from "../../lib/auth.ts";
+import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { conflict, forbidden, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
-import { isUniqueViolation } from "../user/accounts.ts";
 import { PublicProfileSchema } from "../user/schemas.ts";
 import { blockedBetween, profilesOf, socialTarget } from "./relations.ts";
 

@@ -2,7 +2,7 @@ import { schema } from "@booth/db";
 import type { SongTags } from "@booth/db/schema";
 import { eq } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
-import { shortId } from "../playlist/crates.ts";
+import { shortId } from "../../lib/ids.ts";
 import { probeAudio, transcodeToHls } from "./audio.ts";
 
 export type Upload = typeof schema.songUploads.$inferSelect;

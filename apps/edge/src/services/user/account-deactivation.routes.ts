@@ -2,10 +2,10 @@ import { schema } from "@booth/db";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { ADMINS, MODERATORS, requireUser } from "../../lib/auth.ts";
+import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { HttpError, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, PageQuery, UuidParam } from "../../lib/openapi.ts";
 import { kickFromLiveRooms, LIVE_KICK_REASONS } from "../room/presence.ts";
-import { isUniqueViolation } from "./accounts.ts";
 import { moderate } from "./user-moderation.routes.ts";
 
 export const ALREADY_REQUESTED = "A deactivation request is already pending for this account.";

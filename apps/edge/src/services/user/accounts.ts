@@ -180,9 +180,3 @@ export async function issueToken(
     expiresAt: new Date((now + ttl) * 1000).toISOString(),
   };
 }
-
-/** Uniqueness races (two sign-ups with one email at once) end as the catalogue's 403, not a 500. */
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code === "23505" || e?.cause?.code === "23505";
-}

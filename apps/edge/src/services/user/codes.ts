@@ -1,14 +1,10 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import type { CodePurpose } from "@booth/db/schema";
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import { sha256 } from "../../lib/hash.ts";
 
 /** Wrong guesses allowed on one code before it is burnt. */
 export const MAX_CODE_ATTEMPTS = 5;
-
-export async function sha256(text: string) {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 /** Six random digits, for codes a person types. */
 export function numericCode() {

@@ -4,19 +4,12 @@ import { and, eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { activeBan, addressBucket, rateLimit, requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
+import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { conflict, forbidden, HttpError } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody } from "../../lib/openapi.ts";
 import { PROVIDER_URLS, requireSettings, trimSlash } from "../../ports/integrations.ts";
 import { type OAuthClient, providerJson, requestToken } from "../../ports/oauth.ts";
-import {
-  createAccount,
-  findUserByEmail,
-  issueToken,
-  isUniqueViolation,
-  loadUser,
-  nicknameTaken,
-  userView,
-} from "./accounts.ts";
+import { createAccount, findUserByEmail, issueToken, loadUser, nicknameTaken, userView } from "./accounts.ts";
 import { AuthResultSchema } from "./schemas.ts";
 
 /**

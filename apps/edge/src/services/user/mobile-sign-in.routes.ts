@@ -3,6 +3,7 @@ import { AuthChannel, values } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, count, desc, eq, lt } from "drizzle-orm";
 import { ADMINS, accountAttempt, activeBan, addressBucket, rateLimit, requireUser, STAFF } from "../../lib/auth.ts";
+import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { badRequest, conflict, HttpError, notFound, unauthorized } from "../../lib/errors.ts";
 import {
   bearer,
@@ -15,7 +16,7 @@ import {
   pageSchema,
   UuidParam,
 } from "../../lib/openapi.ts";
-import { createAccount, issueToken, isUniqueViolation, loadUser, userView } from "./accounts.ts";
+import { createAccount, issueToken, loadUser, userView } from "./accounts.ts";
 import { consumeCode, issueCode, numericCode } from "./codes.ts";
 import { checkPhone, FRAUD_CONSTANTS, PHONE_REFUSED, toE164 } from "./phone-checks.ts";
 import { AuthResultSchema, MessageSchema } from "./schemas.ts";

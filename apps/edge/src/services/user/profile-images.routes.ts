@@ -4,30 +4,13 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { ADMINS, hasAnyRole, outranks, rateLimit, requireUser } from "../../lib/auth.ts";
 import { badRequest, forbidden, HttpError, notFound } from "../../lib/errors.ts";
+import { imageUrl, MAX_IMAGE_BYTES, sniffImage } from "../../lib/images.ts";
 import { bearer, createRouter, errors, json, noContent, UuidParam } from "../../lib/openapi.ts";
 
 export const UNAUTHORIZED_TO_DELETE = "Unauthorized to delete.";
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 const tags = ["Images"];
 export const profileImageRoutes = createRouter();
-
-/** The image formats accepted, recognised by their first bytes rather than by what the client claims. */
-export function sniffImage(bytes: Uint8Array): string | null {
-  const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
-  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "image/png";
-  if (starts(0xff, 0xd8, 0xff)) return "image/jpeg";
-  if (starts(0x47, 0x49, 0x46, 0x38)) return "image/gif";
-  if (
-    starts(0x52, 0x49, 0x46, 0x46) &&
-    bytes[8] === 0x57 &&
-    bytes[9] === 0x45 &&
-    bytes[10] === 0x42 &&
-    bytes[11] === 0x50
-  )
-    return "image/webp";
-  return null;
-}
 
 const ImageSchema = z
   .object({
@@ -41,7 +24,6 @@ const ImageSchema = z
   })
   .openapi("Image");
 
-export const imageUrl = (id: string) => `/api/user-service/users/images/${id}`;
 const profileField = (type: ImageType) => (type === "profilePicture" ? "profilePicture" : "coverPicture");
 
 profileImageRoutes.openapi(

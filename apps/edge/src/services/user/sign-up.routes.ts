@@ -2,10 +2,11 @@ import { schema } from "@booth/db";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, count, eq } from "drizzle-orm";
 import { ADMINS, addressBucket, rateLimit, requireUser } from "../../lib/auth.ts";
+import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { badRequest, forbidden, HttpError, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody } from "../../lib/openapi.ts";
 import { hashPassword } from "../../lib/password.ts";
-import { ALREADY_REGISTERED, createAccount, issueToken, isUniqueViolation, userView } from "./accounts.ts";
+import { ALREADY_REGISTERED, createAccount, issueToken, userView } from "./accounts.ts";
 import { AuthResultSchema, Email, Nickname, Password, RoleSchema, TokenResultSchema, UserSchema } from "./schemas.ts";
 import { sendVerificationEmail } from "./verification.ts";
 

@@ -4,9 +4,10 @@ import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Context } from "hono";
 import { ADMINS, hasAnyRole, MODERATORS, mayManage, type Role, requireService, requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
+import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { badRequest, forbidden, HttpError, notFound } from "../../lib/errors.ts";
 import { bearer, createRouter, errors, json, jsonBody, UuidParam } from "../../lib/openapi.ts";
-import { isUniqueViolation, loadUser, nicknameTaken, ownProfile, publicProfile, userView } from "./accounts.ts";
+import { loadUser, nicknameTaken, ownProfile, publicProfile, userView } from "./accounts.ts";
 import {
   BadgeSchema,
   CapabilitySchema,
