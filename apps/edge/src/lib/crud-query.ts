@@ -591,8 +591,12 @@ export async function crudList<T>(
  * over the same tables as `rows`. The query's where applies to both; its order, limit and offset to `rows`.
  */
 export function crudSelectPage<
-  Q extends { where(w: SQL | undefined): Q; orderBy(...o: SQL[]): Q; limit(n: number): Q; offset(n: number): Q } &
-    PromiseLike<unknown[]>,
+  Q extends {
+    where(w: SQL | undefined): Q;
+    orderBy(...o: SQL[]): Q;
+    limit(n: number): Q;
+    offset(n: number): Q;
+  } & PromiseLike<unknown[]>,
   C extends { where(w: SQL | undefined): C } & PromiseLike<{ n: number }[]>,
 >(query: CrudQuery, select: { total: C; rows: Q }): Promise<CrudPage<Awaited<Q>[number]>> {
   return crudList(query, {

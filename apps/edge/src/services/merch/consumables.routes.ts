@@ -7,8 +7,8 @@ import { badRequest, forbidden, HttpError, notFound } from "../../lib/errors.ts"
 import { sniffImage } from "../../lib/images.ts";
 import { bearer, createRouter, errors, json, jsonBody, noContent, UuidParam, uuidList } from "../../lib/openapi.ts";
 import { ROOM_NOT_FOUND } from "../room/access.ts";
-import { ACCOUNT_NOT_FOUND, hold, inLedger, lockAccount, resolveHold } from "./ledger.ts";
-import { accountView, TokenAccountSchema } from "./tokens.routes.ts";
+import { ACCOUNT_NOT_FOUND, accountView, hold, inLedger, lockAccount, resolveHold } from "./ledger.ts";
+import { TokenAccountSchema } from "./tokens.routes.ts";
 
 export const PRICE_CHANGED = "The price of this item has changed; please review it and try again.";
 export const BALANCE_CHANGED = "Your token balance has changed; please review it and try again.";

@@ -1,5 +1,6 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import { and, eq, sql } from "drizzle-orm";
+import { uniqueOr } from "../../lib/db-errors.ts";
 import { forbidden, HttpError, notFound } from "../../lib/errors.ts";
 
 export const ACCOUNT_NOT_FOUND = "We were unable to find your token account. Please try again.";
@@ -10,6 +11,39 @@ export const HOLD_NOT_FOUND = "Hold not found.";
 
 export type TokenAccount = typeof schema.tokenAccounts.$inferSelect;
 export type TokenTransaction = typeof schema.tokenTransactions.$inferSelect;
+
+export const accountView = (a: TokenAccount) => ({
+  ...a,
+  createdAt: a.createdAt.toISOString(),
+  updatedAt: a.updatedAt.toISOString(),
+});
+export const transactionView = (t: TokenTransaction) => ({
+  id: t.id,
+  accountId: t.accountId,
+  type: t.type,
+  amount: t.amount,
+  holdId: t.holdId,
+  reason: t.reason,
+  balanceAfter: t.balanceAfter,
+  createdAt: t.createdAt.toISOString(),
+});
+
+/** A user's token account, or `refusal` when they already have one (one account per user). */
+export async function openTokenAccount(db: Db, userUuid: string, now: Date, refusal: () => HttpError) {
+  const [row] = await uniqueOr(
+    () => db.insert(schema.tokenAccounts).values({ userUuid, createdAt: now, updatedAt: now }).returning(),
+    refusal,
+  );
+  if (!row) throw new Error("account insert returned nothing");
+  return row;
+}
+
+/** The token account with this id or of this user, unlocked (reads only; balance changes go through lockAccount). */
+export async function findAccount(db: Db | Tx, by: { id: string } | { userUuid: string }) {
+  const where = "id" in by ? eq(schema.tokenAccounts.id, by.id) : eq(schema.tokenAccounts.userUuid, by.userUuid);
+  const [row] = await db.select().from(schema.tokenAccounts).where(where);
+  return row ?? null;
+}
 
 export interface Movement {
   accountId: string;
