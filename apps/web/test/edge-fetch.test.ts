@@ -25,6 +25,22 @@ describe("the web's calls to an edge that is still starting", () => {
     ]);
   });
 
+  it("sends a request without a body as it is, copying only those with one", async () => {
+    const seen: unknown[] = [];
+    const inner = (async (input: RequestInfo | URL) => {
+      seen.push(input);
+      return new Response("ok");
+    }) as typeof fetch;
+    const call = patientFetch(inner, "http://127.0.0.1:8787", { log: () => undefined });
+    const get = new Request("http://127.0.0.1:8787/api/x");
+    const post = new Request("http://127.0.0.1:8787/api/x", { method: "POST", body: "hello" });
+    await call(get);
+    await call(post);
+    expect(seen[0]).toBe(get);
+    expect(seen[1]).not.toBe(post);
+    expect(await (seen[1] as Request).text()).toBe("hello");
+  });
+
   it("answers 503 naming the edge when it never answers", async () => {
     const inner = (async () => {
       throw refused();

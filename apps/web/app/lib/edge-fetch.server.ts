@@ -16,8 +16,8 @@ export function patientFetch(
     const deadline = Date.now() + waitMs;
     for (let delay = 200; ; delay = Math.min(delay * 2, 2000)) {
       try {
-        // A Request's body can be read once: each try sends a copy.
-        const response = await inner(input instanceof Request ? input.clone() : input, init);
+        // A Request's body can be read once: each try of one with a body sends a copy (those without are reused).
+        const response = await inner(input instanceof Request && input.body ? input.clone() : input, init);
         if (waiting) {
           waiting = false;
           log(`web: the edge at ${edgeUrl} answers`);
