@@ -184,6 +184,50 @@ describe("booth", () => {
     expect(ranking.data).toContainEqual(expect.objectContaining({ userUuid: fan.user.uuid, balance: 7 }));
   }, 60_000);
 
+  it("stocks the shop: puts bundles on sale, reprices, retires and restocks them, and manages consumables", async () => {
+    const made = await booth(
+      "shop",
+      "bundles",
+      "create",
+      "Pocket of tokens",
+      "--tokens",
+      "550",
+      "--price",
+      "9.99",
+      "--json",
+    );
+    expect(made.code, made.stderr).toBe(0);
+    const bundle = JSON.parse(made.stdout);
+    expect(bundle).toMatchObject({ name: "Pocket of tokens", tokens: 550, price: "9.99 USD" });
+    const bad = await booth("shop", "bundles", "create", "Odd", "--tokens", "5", "--price", "cheap");
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("--price: a price such as 4.99");
+
+    expect((await booth("shop", "bundles", "update", bundle.id, "--price", "7.99")).stdout).toContain(
+      "550 tokens for 7.99 USD",
+    );
+    const forSale = async () =>
+      JSON.parse((await booth("shop", "bundles", "list", "--json")).stdout).find(
+        (b: { id: string }) => b.id === bundle.id,
+      ).forSale;
+    expect(await forSale()).toBe(true);
+    expect((await booth("shop", "bundles", "retire", bundle.id)).stdout).toContain("off sale");
+    expect(await forSale()).toBe(false);
+    expect((await booth("shop", "bundles", "restock", bundle.id)).stdout).toContain("on sale again");
+    expect(await forSale()).toBe(true);
+
+    const confetti = JSON.parse(
+      (await booth("shop", "consumables", "create", "Confetti", "--cost", "10", "--json")).stdout,
+    );
+    expect(confetti).toMatchObject({ name: "Confetti", tokenCost: 10, displayType: "small" });
+    await booth("shop", "consumables", "update", confetti.id, "--cost", "15", "--cover");
+    const shop = await booth("shop", "list");
+    expect(shop.stdout).toMatch(/Pocket of tokens\s+550\s+7\.99 USD\s+true/);
+    expect(shop.stdout).toMatch(/Confetti\s+15\s+cover/);
+    expect((await booth("shop", "consumables", "delete", confetti.id)).code).toBe(0);
+    expect((await booth("shop", "consumables", "list")).stdout).not.toContain("Confetti");
+  }, 60_000);
+
   it("creates, shows, changes and promotes rooms", async () => {
     const dj = await t.createUser({ nickname: "roomowner" });
     const made = await booth("rooms", "create", "CLI Room", "--djs", "3", "--owner", dj.user.uuid, "--json");

@@ -6,6 +6,7 @@ import { roomCommands } from "./commands/rooms.ts";
 import { seasonCommands } from "./commands/seasons.ts";
 import { seedCommand } from "./commands/seed.ts";
 import { sessionCommands } from "./commands/session.ts";
+import { shopCommands } from "./commands/shop.ts";
 import { tokenCommands, userCommands } from "./commands/users.ts";
 import { voucherCommands } from "./commands/vouchers.ts";
 import { examples } from "./context.ts";
@@ -23,6 +24,7 @@ export function program() {
   userCommands(booth);
   tokenCommands(booth);
   avatarCommands(booth);
+  shopCommands(booth);
   roomCommands(booth);
   botCommands(booth);
   seedCommand(booth);

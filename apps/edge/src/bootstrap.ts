@@ -26,8 +26,9 @@ import { twilioSms } from "./ports/sms-twilio.ts";
 import { embeddedGenerator, httpGenerator } from "./ports/song-generator.ts";
 import { localStorage } from "./ports/storage.ts";
 import { allowsLocalCheckout, assertProductionSettings, isProduction, seedsDemo } from "./production.ts";
-import { seedDemoCatalogue } from "./seed/demo-catalogue.ts";
+import { type DemoOptions, ensureDemoAccount, loadDemoTracks } from "./seed/demo-catalogue.ts";
 import { DEMO_ROOMS, seedDemoRooms } from "./seed/demo-rooms.ts";
+import { seedDemoShop } from "./seed/demo-shop.ts";
 import { ffmpegWarning } from "./services/upload/audio.ts";
 import { createAccount, normalizeEmail } from "./services/user/accounts.ts";
 import { linkToken } from "./services/user/codes.ts";
@@ -204,20 +205,31 @@ export async function firstAdminNotice(db: Db, env: Env, now: Date): Promise<str
 }
 
 /**
- * Loads the demo catalogue in the background on an instance that has none, printing progress. The embedded
- * instance does unless SEED_DEMO=false; a production one only with SEED_DEMO=true. Answers whether it started.
+ * Opens the demo: first what needs no audio (the demo account, its rooms and, on a fresh instance, a stocked shop), so
+ * a first visitor finds rooms within a second of the edge answering; then the catalogue's tracks, printing progress.
+ */
+export async function openDemo(deps: AppDeps, print: (line: string) => void, options: DemoOptions = {}) {
+  const { owner, created } = await ensureDemoAccount(deps);
+  const rooms = await seedDemoRooms(deps);
+  if (rooms) print(`Demo rooms open: ${DEMO_ROOMS.map((r) => `/rooms/${r.slug}`).join(", ")}`);
+  if (!created) return;
+  const shop = await seedDemoShop(deps);
+  if (shop.bundles || shop.consumables)
+    print(`Demo shop stocked: ${shop.bundles} token bundles, ${shop.consumables} consumables`);
+  const added = await loadDemoTracks(deps, owner.uuid, {
+    ...options,
+    progress: (done, total, title) =>
+      print(`Demo catalogue: ${done}/${total} ${"#".repeat(done)}${".".repeat(total - done)} ${title}`),
+  });
+  print(`Demo catalogue ready: ${added} tracks`);
+}
+
+/**
+ * Opens the demo in the background (openDemo). The embedded instance does unless SEED_DEMO=false; a production one
+ * only with SEED_DEMO=true. Answers whether it started.
  */
 export function seedDemoInBackground(deps: AppDeps, env: Env, print: (line: string) => void = console.log) {
   if (!seedsDemo(env)) return false;
-  void seedDemoCatalogue(deps, {
-    progress: (done, total, title) =>
-      print(`Demo catalogue: ${done}/${total} ${"#".repeat(done)}${".".repeat(total - done)} ${title}`),
-  })
-    .then(async (added) => {
-      if (added) print(`Demo catalogue ready: ${added} tracks`);
-      const rooms = await seedDemoRooms(deps);
-      if (rooms) print(`Demo rooms open: ${DEMO_ROOMS.map((r) => `/rooms/${r.slug}`).join(", ")}`);
-    })
-    .catch((err) => print(`Demo catalogue failed: ${String(err)}`));
+  openDemo(deps, print).catch((err) => print(`Demo failed: ${String(err)}`));
   return true;
 }

@@ -219,4 +219,19 @@ describe("signing in", { timeout: 120_000 }, () => {
     await page.goto("/signup");
     await expectText(page, "h1", "Join Booth");
   });
+
+  it("shows a guest on an empty home page the rooms that open meanwhile, without a reload", async () => {
+    const { page, errors } = await stack.person();
+    await page.goto("/");
+    await expectCount(page, "section .empty", 1);
+    // As on a fresh instance, where the demo rooms open seconds after the web answers.
+    const owner = await stack.t.createUser({ nickname: "Opener" });
+    const made = await stack.t.request("POST", "/api/room-service/rooms/infrastructure", {
+      token: owner.token,
+      body: { name: "Just Opened" },
+    });
+    expect(made.status).toBe(201);
+    await expectCount(page, `[data-testid=room-card][data-slug="${made.body.slug}"]`, 1, 10_000);
+    expect(errors).toEqual([]);
+  });
 });

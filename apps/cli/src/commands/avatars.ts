@@ -23,7 +23,7 @@ interface AvatarOptions {
 }
 
 /** Uploads an image file through the merch service's files and answers its id. */
-async function uploadImage(ctx: Context, path: string) {
+export async function uploadImage(ctx: Context, path: string) {
   const type = IMAGE_TYPES[extname(path).toLowerCase()];
   if (!type) throw new Error(`${path}: use a png, jpeg, webp or gif image`);
   const form = new FormData();

@@ -28,17 +28,29 @@ export interface DemoOptions {
   progress?: (done: number, total: number, title: string) => void;
 }
 
+/** The demo account (the demo rooms' owner and the catalogue's uploader); `created` when this call made it. */
+export async function ensureDemoAccount(deps: AppDeps) {
+  const { db, clock } = deps;
+  const [existing] = await db.select().from(schema.users).where(eq(schema.users.email, DEMO_EMAIL));
+  if (existing) return { owner: existing, created: false };
+  const { user: owner } = await db.transaction((tx) =>
+    createAccount(tx, { email: DEMO_EMAIL, nickname: "Booth Demo", emailStatus: "VERIFIED", now: clock.now() }),
+  );
+  return { owner, created: true };
+}
+
 /** Loads the demo catalogue unless it is there already; answers how many tracks it added. */
 export async function seedDemoCatalogue(deps: AppDeps, options: DemoOptions = {}) {
+  const { owner, created } = await ensureDemoAccount(deps);
+  return created ? loadDemoTracks(deps, owner.uuid, options) : 0;
+}
+
+/** Synthesises, publishes and transcodes the demo tracks as uploads of `ownerUuid`; answers how many. */
+export async function loadDemoTracks(deps: AppDeps, ownerUuid: string, options: DemoOptions = {}) {
   const perArtist = options.perArtist ?? 5;
   const seconds = options.seconds ?? 30;
   const { db, clock } = deps;
-  const [existing] = await db.select().from(schema.users).where(eq(schema.users.email, DEMO_EMAIL));
-  if (existing) return 0;
   const now = clock.now();
-  const { user: owner } = await db.transaction((tx) =>
-    createAccount(tx, { email: DEMO_EMAIL, nickname: "Booth Demo", emailStatus: "VERIFIED", now }),
-  );
   const total = DEMO_ARTISTS.length * perArtist;
   let done = 0;
   for (const [a, artist] of DEMO_ARTISTS.entries()) {
@@ -72,7 +84,7 @@ export async function seedDemoCatalogue(deps: AppDeps, options: DemoOptions = {}
       const [upload] = await db
         .insert(schema.songUploads)
         .values({
-          ownerUuid: owner.uuid,
+          ownerUuid,
           originalName: `${title}.mp3`,
           status: "VALID_FILE_TYPE",
           contentType: "audio/mpeg",

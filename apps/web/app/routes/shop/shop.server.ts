@@ -25,6 +25,19 @@ async function accountOf(booth: Booth): Promise<Account | null> {
   }
 }
 
+/** The viewer's token account, opened on their first visit: nobody should have to ask for one. */
+async function ensureAccount(booth: Booth): Promise<Account | null> {
+  const account = await accountOf(booth);
+  if (account) return account;
+  try {
+    return (await booth.merch.POST("/api/v1/token-accounts", {})).data ?? null;
+  } catch (e) {
+    // Opened meanwhile by another tab: read it.
+    if (isApiError(e, 409)) return accountOf(booth);
+    throw e;
+  }
+}
+
 /** Balance, token bundles with their prices, consumables, and the rooms a consumable can be sent to. */
 export async function loadShop(request: Request) {
   const url = new URL(request.url);
@@ -49,7 +62,7 @@ export async function loadShop(request: Request) {
   let rooms: { uuid: string; name: string }[] = [];
   if (viewer) {
     try {
-      account = await accountOf(booth);
+      account = await ensureAccount(booth);
     } catch (e) {
       accountError = userMessage(e);
     }
