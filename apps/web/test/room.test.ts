@@ -95,9 +95,9 @@ describe("a room for two", { timeout: 240_000 }, () => {
 
     // A like and a star: the DJ sees the votes; the star puts the song in the listener's likes crate.
     await listener.page.click("[data-testid=like]");
-    await expectText(dj.page, "[data-testid=vote-counts]", /^1 likes · 0 dislikes · 0 stars$/);
+    await expectText(dj.page, "[data-testid=vote-counts]", /^1 like · 0 dislikes · 0 stars$/);
     await listener.page.click("[data-testid=star]");
-    await expectText(dj.page, "[data-testid=vote-counts]", /1 stars$/);
+    await expectText(dj.page, "[data-testid=vote-counts]", /1 star$/);
     await expectText(listener.page, "[data-testid=room-notice]", "Added to your likes");
     const listenerUuid = await uuidOf(listenerEmail);
     await eventually(async () => {
@@ -108,11 +108,28 @@ describe("a room for two", { timeout: 240_000 }, () => {
       expect((likes.body as { trackName: string }[]).map((s) => s.trackName)).toContain(track);
     });
 
+    // Names lead to profiles: the DJ's in the booth, the listener's in the audience and, below, in the chat.
+    expect(
+      await listener.page
+        .locator(`[data-testid=dj][data-uuid="${djUuid}"] [data-testid=profile-link]`)
+        .getAttribute("href"),
+    ).toBe(`/users/${djUuid}`);
+    expect(
+      await dj.page
+        .locator(`[data-testid=listener][data-uuid="${listenerUuid}"] [data-testid=profile-link]`)
+        .getAttribute("href"),
+    ).toBe(`/users/${listenerUuid}`);
+
     // Chat, with a mention of the DJ.
     await listener.page.fill("[data-testid=chat-input]", "What a tune @Deejay!");
     await listener.page.click("[data-testid=chat-send]");
     await expectText(dj.page, "[data-testid=chat-text]", /What a tune @Deejay!/);
     await expectCount(dj.page, "[data-testid=chat-message] mark", 1);
+    expect(
+      await dj.page
+        .locator(`[data-testid=chat-message][data-author="${listenerUuid}"] [data-testid=profile-link]`)
+        .getAttribute("href"),
+    ).toBe(`/users/${listenerUuid}`);
     await listener.page.click("button:has-text('🔥')");
     await expectCount(dj.page, "[data-testid=reaction]", 1, 5000);
     await shot(listener.page, "room-listener");

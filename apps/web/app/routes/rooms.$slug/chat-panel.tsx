@@ -81,7 +81,11 @@ export function ChatPanel({
               {group ? (
                 <div className={styles.messageHead}>
                   <Avatar id={m.avatarId} name={m.userName} color={m.color} size={24} />
-                  <strong style={{ color: m.color }}>{m.userName}</strong>
+                  <strong style={{ color: m.color }}>
+                    <Link to={`/users/${m.userUuid}`} className={styles.nameLink} data-testid="profile-link">
+                      {m.userName}
+                    </Link>
+                  </strong>
                   <time className="small muted">
                     {new Date(m.date).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}
                   </time>

@@ -107,7 +107,11 @@ export function NowPlaying({
           </div>
         </div>
         <span className="small muted" data-testid="vote-counts">
-          {t("votes", { ...state.voteCounts })}
+          {[
+            t("likeCount", { count: state.voteCounts.likes }),
+            t("dislikeCount", { count: state.voteCounts.dislikes }),
+            t("starCount", { count: state.voteCounts.stars }),
+          ].join(" · ")}
         </span>
       </div>
     </section>

@@ -1,4 +1,5 @@
 import type { LiveState } from "@booth/sdk/live";
+import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "../../components/avatar.tsx";
 import type { Animation } from "../../lib/live/use-live-room.ts";
@@ -61,8 +62,10 @@ export function Stage({
               <Reaction animations={animations} uuid={dj.uuid} />
               <Avatar id={person.avatarId} name={person.nickname} color={person.color} size={playing ? 76 : 60} />
               <span className={styles.seatName}>
-                {person.nickname}
-                {dj.uuid === viewerUuid ? ` (${t("you")})` : ""}
+                <Link to={`/users/${dj.uuid}`} className={styles.nameLink} data-testid="profile-link">
+                  {person.nickname}
+                </Link>
+                {dj.uuid === viewerUuid ? <span className={styles.you}>({t("you")})</span> : null}
               </span>
               {playing ? <span className="pill pill-live">♪ {t("playing")}</span> : null}
             </li>
@@ -84,7 +87,13 @@ export function Stage({
             >
               <Reaction animations={animations} uuid={u.uuid} />
               <Avatar id={person.avatarId} name={person.nickname} color={person.color} size={36} />
-              <span className={styles.listenerName}>{person.nickname}</span>
+              <Link
+                to={`/users/${u.uuid}`}
+                className={`${styles.listenerName} ${styles.nameLink}`}
+                data-testid="profile-link"
+              >
+                {person.nickname}
+              </Link>
             </span>
           );
         })}
