@@ -120,6 +120,22 @@ describe("a room for two", { timeout: 240_000 }, () => {
         .getAttribute("href"),
     ).toBe(`/users/${listenerUuid}`);
 
+    // The chat's placeholder is read whole, and the DJ's catalogue search is as wide as its panel.
+    const placeholder = await listener.page.locator("[data-testid=chat-input]").evaluate((input: HTMLInputElement) => {
+      const style = getComputedStyle(input);
+      const context = document.createElement("canvas").getContext("2d");
+      if (!context) return { text: 0, room: 0 };
+      context.font = style.font;
+      const padding = Number.parseFloat(style.paddingLeft) + Number.parseFloat(style.paddingRight);
+      return { text: context.measureText(input.placeholder).width, room: input.clientWidth - padding };
+    });
+    expect(placeholder.text).toBeLessThanOrEqual(placeholder.room);
+    const search = await dj.page.locator("[data-testid=song-search]").evaluate((input: HTMLElement) => ({
+      input: input.getBoundingClientRect().width,
+      panel: (input.parentElement as HTMLElement).getBoundingClientRect().width,
+    }));
+    expect(search.input).toBeGreaterThan(search.panel * 0.95);
+
     // Chat, with a mention of the DJ.
     await listener.page.fill("[data-testid=chat-input]", "What a tune @Deejay!");
     await listener.page.click("[data-testid=chat-send]");
@@ -244,6 +260,9 @@ describe("a room for two", { timeout: 240_000 }, () => {
     await page.fill("#name", "Empty Crate Club");
     await Promise.all([page.waitForURL(/\/rooms\/empty-crate-club/), page.click("main button[type=submit]")]);
     await expectText(page, "[data-testid=connection]", /in the room/, 20_000);
+    // Alone in her new room, its owner is told so rather than shown an empty list of people.
+    await expectText(page, "[data-testid=mod-nobody]", "Nobody else is here yet: share the room's link.");
+    await expectCount(page, "[data-testid=mod-person]", 0);
     // A seat first, with nothing queued: the booth waits.
     await page.click("[data-testid=take-seat]");
     const uuid = await uuidOf(email);

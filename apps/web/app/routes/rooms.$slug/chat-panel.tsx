@@ -160,6 +160,7 @@ export function ChatPanel({
             value={text}
             onChange={(e) => setText(e.target.value)}
             placeholder={t("chatPlaceholder")}
+            title={t("chatHint")}
             maxLength={2000}
             aria-label={t("chat")}
             data-testid="chat-input"

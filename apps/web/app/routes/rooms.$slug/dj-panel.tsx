@@ -25,6 +25,7 @@ function SongPicker({ roomUuid, queued }: { roomUuid: string; queued: Set<string
     <div className="stack">
       <input
         type="search"
+        className={styles.search}
         placeholder={t("search")}
         value={q}
         onChange={(e) => setQ(e.target.value)}

@@ -37,6 +37,11 @@ export function ModerationPanel({
         </button>
       </fetcher.Form>
       <h3>{t("people")}</h3>
+      {people.length === 0 ? (
+        <p className="small muted" data-testid="mod-nobody">
+          {t("nobodyElse")}
+        </p>
+      ) : null}
       <ul className={styles.people}>
         {people.map((u) => {
           const person = personOf(state, u.uuid);
