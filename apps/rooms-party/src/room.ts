@@ -3,8 +3,8 @@
  * `Socket` interface, keeps the state in a `StateStore`, wakes on alarms and performs the reducer's effects against
  * the edge. PartyKit's server.ts only adapts its connections, storage and alarms to this.
  */
+import type { EdgeEvent } from "@booth/sdk/live/edge-events";
 import {
-  ChatConsumableSchema,
   CloseCode,
   type JoinResult,
   type LiveSong,
@@ -13,11 +13,9 @@ import {
   parseClientMessage,
   type ReplyMessage,
   type RoomSettings,
-  RoomSettingsSchema,
   type ServerMessage,
   type SongRef,
 } from "@booth/sdk/live/protocol";
-import { z } from "zod";
 import type { Claims } from "./auth.ts";
 import { type Edge, EdgeError } from "./edge.ts";
 import {
@@ -53,27 +51,6 @@ export interface RoomHost {
   setAlarm(at: number | null): Promise<void>;
   log(entry: Record<string, unknown>): void;
 }
-
-/** What the edge may tell a room over HTTP (POST `/parties/main/{roomUuid}`). */
-export const EdgeEventSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("updateRoomSettings"), settings: RoomSettingsSchema }),
-  z.object({ type: z.literal("updateRoles") }),
-  z.object({
-    type: z.literal("kickUser"),
-    userUuid: z.uuid(),
-    // A close frame's reason holds at most 123 bytes.
-    reason: z.string().trim().min(1).max(100).optional(),
-  }),
-  z.object({ type: z.literal("resetRoom") }),
-  z.object({ type: z.literal("clearChat") }),
-  z.object({
-    type: z.literal("showConsumable"),
-    buyer: z.object({ uuid: z.uuid(), nickname: z.string().max(100) }),
-    consumable: ChatConsumableSchema,
-  }),
-  z.object({ type: z.literal("queueChanged"), userUuid: z.uuid() }),
-]);
-export type EdgeEvent = z.infer<typeof EdgeEventSchema>;
 
 export class LiveRoom {
   private state: RoomState | null = null;

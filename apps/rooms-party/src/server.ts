@@ -2,11 +2,12 @@
  * The PartyKit adapter: one Durable Object per room (`/parties/main/{roomUuid}`), handing sockets, storage, alarms
  * and the edge's HTTP calls to `LiveRoom`. Auth happens before a socket reaches the room (`onBeforeConnect`).
  */
+import { EdgeEventSchema } from "@booth/sdk/live/edge-events";
 import type * as Party from "partykit/server";
 import { type Claims, importPublicKey, tokenOf, verifyToken } from "./auth.ts";
 import { EdgeError, fetchPublicKeyPem, httpEdge } from "./edge.ts";
 import { DEFAULT_CONFIG, type RoomConfig } from "./reducer.ts";
-import { EdgeEventSchema, LiveRoom } from "./room.ts";
+import { LiveRoom } from "./room.ts";
 import { keyValueStateStore } from "./storage.ts";
 
 const CLAIMS_HEADER = "x-booth-claims";

@@ -1,8 +1,7 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort } from "../../edge/src/free-port.ts";
+import { answers, freePort, startChildServer } from "../../edge/src/testing/child-server.ts";
 
 const app = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -18,63 +17,34 @@ function partykitBin() {
 
 /** `partykit dev` on a port, with the room's variables; resolves once it answers HTTP. */
 export async function startParty(options: { port: number; persistDir: string; vars: Record<string, string> }) {
-  const args = [
-    partykitBin(),
-    "dev",
-    "--port",
-    String(options.port),
-    "--persist",
-    options.persistDir,
-    "--disable-request-cf-fetch",
-    "--no-hotkeys",
-    ...Object.entries(options.vars).flatMap(([k, v]) => ["--var", `${k}=${v}`]),
-  ];
-  const child: ChildProcess = spawn(process.execPath, args, {
+  const url = `http://127.0.0.1:${options.port}`;
+  const run = await startChildServer({
+    name: "partykit dev",
+    args: [
+      partykitBin(),
+      "dev",
+      "--port",
+      String(options.port),
+      "--persist",
+      options.persistDir,
+      "--disable-request-cf-fetch",
+      "--no-hotkeys",
+      ...Object.entries(options.vars).flatMap(([k, v]) => ["--var", `${k}=${v}`]),
+    ],
     cwd: app,
-    stdio: ["ignore", "pipe", "pipe"],
     // Its own process group, so stopping it stops workerd too.
     detached: true,
+    ready: () => answers(`${url}/parties/main/00000000-0000-4000-8000-000000000000`, 401),
+    timeoutMs: 90_000,
+    intervalMs: 500,
   });
-  let output = "";
-  child.stdout?.on("data", (d) => {
-    output += d;
-  });
-  child.stderr?.on("data", (d) => {
-    output += d;
-  });
-  const url = `http://127.0.0.1:${options.port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`partykit dev exited:\n${output}`);
-    try {
-      const res = await fetch(`${url}/parties/main/00000000-0000-4000-8000-000000000000`, {
-        signal: AbortSignal.timeout(2000),
-      });
-      await res.body?.cancel();
-      if (res.status === 401) break;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`partykit dev did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
   return {
     url,
-    child,
-    output: () => output,
+    child: run.child,
+    output: run.output,
     async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      const group = (signal: NodeJS.Signals) => {
-        try {
-          if (child.pid) process.kill(-child.pid, signal);
-        } catch {
-          // gone already
-        }
-      };
-      group("SIGTERM");
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      group("SIGKILL");
+      if (run.child.exitCode !== null) return;
+      await run.stop(5000);
       // workerd is its child: make sure the port is free again.
       await new Promise((r) => setTimeout(r, 500));
     },

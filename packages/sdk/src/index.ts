@@ -1,5 +1,6 @@
 import createClient, { type Client, type Middleware } from "openapi-fetch";
 import type { ServiceComponents, ServicePaths } from "./generated/index.ts";
+import { SERVICE_NAMES, type ServiceName } from "./services.ts";
 
 export {
   LiveRoomClient,
@@ -23,14 +24,12 @@ export type {
   VoteCounts,
 } from "./live/protocol.ts";
 export type { ServiceComponents, ServicePaths };
+export { SERVICE_NAMES, type ServiceName };
 /** A named schema of a service, e.g. `Schema<"user", "Profile">`. */
 export type Schema<
   S extends ServiceName,
   N extends keyof ServiceComponents[S]["schemas"],
 > = ServiceComponents[S]["schemas"][N];
-
-export const SERVICE_NAMES = ["user", "social", "audit", "room", "upload", "payment", "playlist", "merch"] as const;
-export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 /** Every failed call surfaces as this one error: the HTTP status, the server's message, and the whole body. */
 export class BoothApiError extends Error {

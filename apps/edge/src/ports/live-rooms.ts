@@ -1,27 +1,8 @@
+import type { LiveRoomEvent } from "@booth/sdk/live/edge-events";
 import { HttpError } from "../lib/errors.ts";
 
-/** What the edge tells a live room after a change made over REST. */
-export type LiveRoomEvent =
-  | { type: "updateRoomSettings"; settings: Record<string, unknown> }
-  | { type: "updateRoles" }
-  /** `reason` is what the user reads (at most 100 characters); the room says its own words without one. */
-  | { type: "kickUser"; userUuid: string; reason?: string }
-  | { type: "resetRoom" }
-  | { type: "clearChat" }
-  /** The user's queue crate changed: a room where they are a DJ reads it again (and plays, if it was silent). */
-  | { type: "queueChanged"; userUuid: string }
-  | {
-      type: "showConsumable";
-      buyer: { uuid: string; nickname: string };
-      consumable: {
-        id: string;
-        name: string;
-        displayType: "cover" | "small";
-        imageUrl: string | null;
-        tokenCost: number;
-        purchaseId: string;
-      };
-    };
+/** What the edge tells a live room after a change made over REST: the room's own contract (`@booth/sdk/live`). */
+export type { LiveRoomEvent };
 
 /** The PartyKit rooms, seen from the edge. */
 export interface LiveRooms {

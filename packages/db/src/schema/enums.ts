@@ -155,14 +155,6 @@ export type AvatarAssignmentType = (typeof AvatarAssignmentType)[keyof typeof Av
 export const RoomType = { PUBLIC: "PUBLIC", PRIVATE: "PRIVATE" } as const;
 export type RoomType = (typeof RoomType)[keyof typeof RoomType];
 
-export const DjType = {
-  EVERYONE: "EVERYONE",
-  INVITE_ONLY: "INVITE_ONLY",
-  PRO_PLAN_OWNER: "PRO_PLAN_OWNER",
-  VERIFIED_ONLY: "VERIFIED_ONLY",
-} as const;
-export type DjType = (typeof DjType)[keyof typeof DjType];
-
 export const RoomDesign = {
   BARN: "BARN",
   BARN_UA: "BARN_UA",
@@ -179,14 +171,5 @@ export const RoomDesign = {
 } as const;
 export type RoomDesign = (typeof RoomDesign)[keyof typeof RoomDesign];
 
-export const RoomRole = {
-  moderator: "moderator",
-  owner: "owner",
-  coOwner: "coOwner",
-  banned: "banned",
-  kicked: "kicked",
-  chatDisabled: "chatDisabled",
-  djDisabled: "djDisabled",
-  dj: "dj",
-} as const;
-export type RoomRole = (typeof RoomRole)[keyof typeof RoomRole];
+/** The live room's own enumerations (`@booth/sdk/live`): the schema stores what the room speaks. */
+export { DjType, RoomRoleName as RoomRole } from "@booth/sdk/live/enums";

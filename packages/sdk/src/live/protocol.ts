@@ -8,6 +8,9 @@
  *                   {name, params}            stateless: playedOneTimeAnimation, kickedFromRoom, roomReset, chat...
  */
 import { z } from "zod";
+import { DjType, RoomRoleName } from "./enums.ts";
+
+export { DjType, RoomRoleName, SANCTION_ROLES } from "./enums.ts";
 
 // ---- vocabulary -------------------------------------------------------------------------------------------------
 
@@ -54,32 +57,6 @@ export const StatelessMessage = {
   updatedSanctions: "updatedSanctions",
 } as const;
 export type StatelessMessageName = (typeof StatelessMessage)[keyof typeof StatelessMessage];
-
-export const DjType = {
-  EVERYONE: "EVERYONE",
-  INVITE_ONLY: "INVITE_ONLY",
-  VERIFIED_ONLY: "VERIFIED_ONLY",
-  PRO_PLAN_OWNER: "PRO_PLAN_OWNER",
-} as const;
-export type DjType = (typeof DjType)[keyof typeof DjType];
-
-export const RoomRoleName = {
-  moderator: "moderator",
-  owner: "owner",
-  coOwner: "coOwner",
-  banned: "banned",
-  kicked: "kicked",
-  chatDisabled: "chatDisabled",
-  djDisabled: "djDisabled",
-  dj: "dj",
-} as const;
-export type RoomRoleName = (typeof RoomRoleName)[keyof typeof RoomRoleName];
-
-/**
- * The roles that sanction someone. The room enforces them but shows them only to its moderators (and each to the
- * person it names): `settings.roomRoles` in the shared state never holds one.
- */
-export const SANCTION_ROLES: readonly RoomRoleName[] = ["banned", "kicked", "chatDisabled", "djDisabled"];
 
 export const LIMITS = {
   chatHistory: 300,

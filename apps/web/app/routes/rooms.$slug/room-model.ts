@@ -1,4 +1,5 @@
 import type { LiveState, RoomUser } from "@booth/sdk/live";
+import { isRoomModerator, roomModeratorRole } from "@booth/sdk/live/permissions";
 
 export interface Person {
   uuid: string;
@@ -27,17 +28,17 @@ export function namesOf(state: LiveState | null): Record<string, string> {
   return out;
 }
 
-const PLATFORM_MODERATORS = ["globalModerator", "staff", "admin", "superUser"];
-const ROOM_MODERATORS = ["owner", "coOwner", "moderator"];
-
-/** Who may moderate: the room's owner, co-owners and moderators, and the platform's moderators and up. */
+/**
+ * Who may moderate: the room's owner, co-owners and moderators (roles in force), and the platform's moderators and
+ * up. The room's own rule (`@booth/sdk/live`), so the web offers what the room allows.
+ */
 export function canModerate(state: LiveState | null, viewer: { uuid: string; roles: string[] } | null) {
   if (!viewer || !state) return false;
-  if (viewer.roles.some((r) => PLATFORM_MODERATORS.includes(r))) return true;
-  return state.settings.roomRoles.some((r) => r.userUuid === viewer.uuid && ROOM_MODERATORS.includes(r.role));
+  return isRoomModerator({ uuid: viewer.uuid, globalRoles: viewer.roles }, state.settings, Date.now());
 }
 
+/** The role someone holds in force among the room's staff (owner, coOwner, moderator), to show beside their name. */
 export const roleOf = (state: LiveState | null, uuid: string) =>
-  state?.settings.roomRoles.find((r) => r.userUuid === uuid && ROOM_MODERATORS.includes(r.role))?.role ?? null;
+  state ? roomModeratorRole(state.settings, uuid, Date.now()) : null;
 
 export const isGuest = (u: RoomUser) => u.tokenRole === "guest";
