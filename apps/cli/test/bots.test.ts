@@ -2,7 +2,7 @@
  * The CLI against a whole instance: the edge in-process over HTTP, `partykit dev` running the live rooms, and the real
  * `booth` binary (two bots, an admin) driving a season from creation to its awarded avatars.
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,7 @@ import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { partyLiveRooms } from "../../edge/src/ports/live-rooms.ts";
 import { seedDemoCatalogue } from "../../edge/src/seed/demo-catalogue.ts";
+import { spawnChild } from "../../edge/src/testing/child-server.ts";
 import { freePort, startParty, until } from "../../rooms-party/test/helpers.ts";
 
 const run = promisify(execFile);
@@ -82,20 +83,9 @@ async function booth(...args: string[]) {
 
 /** `booth bot run` as its own process, with what it prints. */
 function startBot(token: string, ...args: string[]) {
-  const child = spawn(process.execPath, [BIN, "bot", "run", ...args], {
-    env: env({ BOOTH_BOT_TOKEN: token }),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  bots.push(child);
-  let out = "";
-  child.stdout?.on("data", (d) => {
-    out += d;
-  });
-  child.stderr?.on("data", (d) => {
-    out += d;
-  });
-  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
-  return { child, output: () => out, exited };
+  const bot = spawnChild({ args: [BIN, "bot", "run", ...args], env: env({ BOOTH_BOT_TOKEN: token }) });
+  bots.push(bot.child);
+  return { child: bot.child, output: bot.output, exited: bot.exited };
 }
 
 const json = (result: { stdout: string; stderr: string }) => {

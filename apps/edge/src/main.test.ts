@@ -1,11 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { freePort } from "./free-port.ts";
 import { generateKeys } from "./lib/tokens.ts";
+import { freePort, spawnChild, waitForServer } from "./testing/child-server.ts";
 
 // The entries only build dependencies from the environment and serve the app; these tests start each one as a user
 // would, on the embedded defaults in a fresh data folder, and call it over HTTP.
@@ -21,8 +21,9 @@ afterEach(async () => {
 async function startEntry(command: string, args: string[], env: Record<string, string> = { SEED_DEMO: "false" }) {
   const port = await freePort();
   dataDir = await mkdtemp(join(tmpdir(), "booth-entry-"));
-  let output = "";
-  child = spawn(command, args, {
+  const run = spawnChild({
+    command,
+    args,
     cwd: edgeDir,
     env: {
       ...process.env,
@@ -33,22 +34,17 @@ async function startEntry(command: string, args: string[], env: Record<string, s
       INIT_CWD: "",
       ...env,
     },
-    stdio: ["ignore", "pipe", "pipe"],
   });
-  child.stdout?.on("data", (d) => {
-    output += d;
+  child = run.child;
+  const key = await waitForServer(run, {
+    name: "the entry",
+    ready: async () => {
+      const res = await fetch(`http://127.0.0.1:${port}/api/user-service/auth/pub-key`);
+      return res.ok ? await res.json() : undefined;
+    },
+    timeoutMs: 90_000,
   });
-  child.stderr?.on("data", (d) => {
-    output += d;
-  });
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    const res = await fetch(`http://127.0.0.1:${port}/api/user-service/auth/pub-key`).catch(() => null);
-    if (res?.ok) return { port, output: () => output, key: await res.json() };
-    if (child.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`the entry did not serve:\n${output}`);
+  return { port, output: run.output, key };
 }
 
 describe("entries", () => {

@@ -9,7 +9,6 @@
  *   await shot(alice.page, "room");              // test/screenshots/room.png
  *   await stack.stop();                          // in afterAll
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -23,6 +22,7 @@ import { defaultConfig } from "../../edge/src/deps.ts";
 import { partyLiveRooms } from "../../edge/src/ports/live-rooms.ts";
 import { printingOutbox } from "../../edge/src/ports/messaging.ts";
 import { seedDemoCatalogue } from "../../edge/src/seed/demo-catalogue.ts";
+import { answers, startChildServer } from "../../edge/src/testing/child-server.ts";
 import { freePort, startParty, until } from "../../rooms-party/test/helpers.ts";
 import { buildIfStale } from "../server.ts";
 
@@ -60,7 +60,10 @@ function tsxCli() {
 }
 
 async function startWeb(port: number, env: Record<string, string>) {
-  const child: ChildProcess = spawn(process.execPath, [tsxCli(), join(webRoot, "server.ts")], {
+  const url = `http://127.0.0.1:${port}`;
+  const run = await startChildServer({
+    name: "the web server",
+    args: [tsxCli(), join(webRoot, "server.ts")],
     cwd: webRoot,
     env: {
       SESSION_SECRET: "the web tests' session secret",
@@ -69,40 +72,9 @@ async function startWeb(port: number, env: Record<string, string>) {
       WEB_PORT: String(port),
       NODE_ENV: "production",
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    ready: () => answers(`${url}/favicon.svg`),
   });
-  let output = "";
-  child.stdout?.on("data", (d) => {
-    output += d;
-  });
-  child.stderr?.on("data", (d) => {
-    output += d;
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the web server exited:\n${output}`);
-    try {
-      const res = await fetch(`${url}/favicon.svg`, { signal: AbortSignal.timeout(2000) });
-      await res.body?.cancel();
-      if (res.ok) break;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`the web server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return {
-    url,
-    output: () => output,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
-      if (child.exitCode === null) child.kill("SIGKILL");
-    },
-  };
+  return { url, output: run.output, stop: () => run.stop(3000) };
 }
 
 /** Debian's chromium, headless, allowed to play audio without a gesture. Missing: a loud failure, never a skip. */

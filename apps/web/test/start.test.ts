@@ -2,7 +2,6 @@
  * `npm start` (scripts/start.mjs): each app on its own port, told the others' addresses; one line per expected
  * condition; everything stops, loudly, when one app dies.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
@@ -10,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appEnvironments, cleanLine } from "../../../scripts/start.mjs";
-import { freePort } from "../../edge/src/free-port.ts";
+import { freePort, spawnChild } from "../../edge/src/testing/child-server.ts";
 import { buildOnce, until, webRoot } from "./harness.ts";
 
 const repo = resolve(webRoot, "../..");
@@ -75,20 +74,7 @@ function start(env: Record<string, string>) {
   const environment: NodeJS.ProcessEnv = { ...process.env, SEED_DEMO: "false", ...env };
   const ours = ["PORT", "WEB_URL", "PUBLIC_URL", "PARTY_URL", "BOOTH_API_URL", "BOOTH_EDGE_URL", "TRUST_PROXY"];
   for (const name of [...ours, "NODE_ENV", "DATABASE_URL", "REDIS_URL"]) if (!(name in env)) delete environment[name];
-  const child: ChildProcess = spawn(process.execPath, ["scripts/start.mjs"], {
-    cwd: repo,
-    env: environment,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (d) => {
-    output += d;
-  });
-  child.stderr?.on("data", (d) => {
-    output += d;
-  });
-  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
-  return { child, exited, output: () => output };
+  return spawnChild({ args: ["scripts/start.mjs"], cwd: repo, env: environment });
 }
 
 describe("npm start", () => {
@@ -207,24 +193,22 @@ describe("npm start", () => {
   it("the rooms started alone stop with one line when their port is taken", async () => {
     const port = await freePort();
     const holder = await hold(port);
-    const child = spawn("npm", ["run", "start", "--silent", "-w", "apps/rooms-party"], {
+    const run = spawnChild({
+      command: "npm",
+      args: ["run", "start", "--silent", "-w", "apps/rooms-party"],
       cwd: repo,
       env: { ...process.env, PORT: String(port), BOOTH_SERVICE_TOKEN: "unused", DATA_DIR: join(dataDir, "alone") },
-      stdio: ["ignore", "pipe", "pipe"],
       // Its own process group: a failed test stops partykit too.
       detached: true,
     });
     try {
-      let output = "";
-      child.stderr?.on("data", (d) => {
-        output += d;
-      });
-      const code = await new Promise((done) => child.once("exit", done));
+      const code = await run.exited;
+      const output = run.output();
       expect(code).toBe(1);
       expect(output).toContain(`rooms-party: port ${port} is in use (PORT; PARTY_PORT under the top-level npm start)`);
     } finally {
       holder.close();
-      if (child.exitCode === null && child.pid) process.kill(-child.pid, "SIGKILL");
+      run.kill("SIGKILL");
     }
   });
 });

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import webpush from "web-push";
+import { localPushService, testSubscriber, verifyVapid } from "../testing/web-push.ts";
 import { loadVapidKeys, validSubscriptionKeys, webPushSender } from "./web-push.ts";
-import { localPushService, testSubscriber, verifyVapid } from "./web-push-testing.ts";
 
 let service: Awaited<ReturnType<typeof localPushService>>;
 beforeAll(async () => {

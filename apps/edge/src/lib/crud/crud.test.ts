@@ -1,7 +1,8 @@
 import { schema } from "@booth/db";
 import { count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../testing.ts";
+import { createTestApp, type TestApp } from "../../testing.ts";
+import { HttpError } from "../errors.ts";
 import {
   applyCrud,
   type CrudOptions,
@@ -13,8 +14,7 @@ import {
   parseCrudQuery,
   parseSelection,
   pickFields,
-} from "./crud-query.ts";
-import { HttpError } from "./errors.ts";
+} from "./index.ts";
 
 const { users, profiles } = schema;
 

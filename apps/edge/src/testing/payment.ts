@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:http";
 import { BasicConstraintsExtension, Extension, type X509Certificate, X509CertificateGenerator } from "@peculiar/x509";
 import { CompactSign } from "jose";
 import Stripe from "stripe";
-import { APPLE_INTERMEDIATE_OID, APPLE_LEAF_OID } from "./apple.ts";
+import { APPLE_INTERMEDIATE_OID, APPLE_LEAF_OID } from "../services/payment/apple.ts";
 
 export interface FakeStripeRequest {
   method: string;

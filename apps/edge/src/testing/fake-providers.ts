@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { type AppConfig, defaultConfig } from "../deps.ts";
-import type { IntegrationsConfig } from "./integrations.ts";
+import type { IntegrationsConfig } from "../ports/integrations.ts";
 
 /**
  * For tests: one local HTTP server standing in for Discord, Spotify's accounts service and Web API, Google OAuth,

@@ -1,0 +1,177 @@
+import { type Database, schema } from "@booth/db";
+import { createTestDatabase } from "@booth/db/testing";
+import { desc, eq } from "drizzle-orm";
+import webpush from "web-push";
+import { createApp } from "../app.ts";
+import { cacheFromEnv } from "../bootstrap.ts";
+import { type AppDeps, type Clock, defaultConfig } from "../deps.ts";
+import type { Role } from "../lib/auth.ts";
+import { hashPassword } from "../lib/password.ts";
+import { generateKeys, signToken, type TokenType } from "../lib/tokens.ts";
+import { outboxReporter } from "../ports/error-reporter.ts";
+import { dbipGeo } from "../ports/geo-dbip.ts";
+import { recordingLiveRooms } from "../ports/live-rooms.ts";
+import { outboxMailer, outboxSms } from "../ports/messaging.ts";
+import { outboxPush } from "../ports/push.ts";
+import { embeddedGenerator } from "../ports/song-generator.ts";
+import { memoryStorage } from "../ports/storage.ts";
+import { webPushSender } from "../ports/web-push.ts";
+import { createAccount } from "../services/user/accounts.ts";
+import { testLogger } from "./logger.ts";
+
+/** A clock tests can move. */
+export class TestClock implements Clock {
+  constructor(private current = new Date("2026-06-01T12:00:00Z")) {}
+  now() {
+    return new Date(this.current);
+  }
+  advance(seconds: number) {
+    this.current = new Date(this.current.getTime() + seconds * 1000);
+  }
+}
+
+/** The socket peer of every test request (tests that need another override deps.peerAddress). */
+export const TEST_PEER = "127.0.0.1";
+
+export interface RequestOptions {
+  token?: string | null;
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+}
+
+/**
+ * The real app on a fresh database (PGlite, or a new database on TEST_DATABASE_URL) and a fresh cache (memory, or
+ * TEST_REDIS_URL under a prefix of its own). Call close() in afterAll.
+ */
+export async function createTestApp(overrides: Partial<AppDeps> = {}) {
+  const database: Database = await createTestDatabase();
+  const clock = new TestClock();
+  const prefix = `test:${crypto.randomUUID()}:`;
+  const cache = await cacheFromEnv({ REDIS_URL: process.env.TEST_REDIS_URL }, prefix);
+  const { keys } = await generateKeys();
+  const deps: AppDeps = {
+    db: database.db,
+    cache,
+    clock,
+    keys,
+    mailer: outboxMailer(database.db),
+    sms: outboxSms(database.db),
+    storage: memoryStorage(),
+    songGenerator: embeddedGenerator,
+    errorReporter: outboxReporter(database.db),
+    geo: dbipGeo,
+    liveRooms: recordingLiveRooms(),
+    // Mobile pushes land in push_messages; Web Push is real and may reach a local push service on 127.0.0.1.
+    push: outboxPush(
+      database.db,
+      webPushSender({
+        vapid: webpush.generateVAPIDKeys(),
+        subject: "mailto:test@booth.local",
+        extraHosts: ["127.0.0.1"],
+      }),
+    ),
+    logger: testLogger,
+    // Tests never reach the internet: providers default to a closed local port (tests that need one run a fake).
+    config: {
+      ...defaultConfig,
+      providers: { spotifyApiUrl: "http://127.0.0.1:9", appleMusicApiUrl: "http://127.0.0.1:9" },
+      // Requests come from a trusted local proxy, so a test names its caller's address with X-Forwarded-For.
+      trustProxy: [TEST_PEER],
+    },
+    peerAddress: () => TEST_PEER,
+    ...overrides,
+  };
+  const app = createApp(deps);
+
+  async function request(method: string, path: string, options: RequestOptions = {}) {
+    const url = new URL(path, "http://edge.test");
+    for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: BodyInit | undefined;
+    if (options.body instanceof FormData || typeof options.body === "string") body = options.body as BodyInit;
+    else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const res = await app.request(url.pathname + url.search, { method, headers, body });
+    const text = await res.text();
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = text;
+    }
+    // biome-ignore lint/suspicious/noExplicitAny: tests read whatever shape the route answers.
+    return { status: res.status, body: json as any, headers: res.headers };
+  }
+
+  let counter = 0;
+  /** A user created directly in the database (fast: no HTTP, one password hash shared by all). */
+  const sharedHash = hashPassword("password123");
+  async function createUser(options: { roles?: Role[]; email?: string; nickname?: string; verified?: boolean } = {}) {
+    counter++;
+    const email = options.email ?? `user${counter}-${crypto.randomUUID().slice(0, 6)}@example.com`;
+    const passwordHash = await sharedHash;
+    const { user, profile } = await database.db.transaction((tx) =>
+      createAccount(tx, {
+        email,
+        passwordHash,
+        nickname: options.nickname ?? null,
+        roles: options.roles ?? ["user"],
+        emailStatus: options.verified === false ? "PENDING_VERIFICATION" : "VERIFIED",
+        now: clock.now(),
+      }),
+    );
+    const token = await tokenFor(user.uuid);
+    return { user, profile: profile!, token, email, password: "password123" };
+  }
+
+  async function tokenFor(uuid: string, type: TokenType = "user") {
+    const [user] = await database.db.select().from(schema.users).where(eq(schema.users.uuid, uuid));
+    if (!user) throw new Error(`no user ${uuid}`);
+    return signToken(
+      keys,
+      { sub: uuid, type, roles: user.roles, badges: user.badges, ver: user.tokenVersion },
+      Math.floor(clock.now().getTime() / 1000),
+    );
+  }
+
+  /** The newest message sent to an address (email or phone), from the outbox. */
+  async function lastMessage(to: string) {
+    const [row] = await database.db
+      .select()
+      .from(schema.outbox)
+      .where(eq(schema.outbox.to, to))
+      .orderBy(desc(schema.outbox.createdAt), desc(schema.outbox.id))
+      .limit(1);
+    return row ?? null;
+  }
+
+  async function serviceToken() {
+    return signToken(
+      keys,
+      { sub: "service:test", type: "service", roles: [], badges: [], ver: 0 },
+      Math.floor(clock.now().getTime() / 1000),
+    );
+  }
+
+  return {
+    app,
+    deps,
+    db: database.db,
+    clock,
+    request,
+    createUser,
+    tokenFor,
+    serviceToken,
+    lastMessage,
+    async close() {
+      await cache.close();
+      await database.close();
+    },
+  };
+}
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
