@@ -48,7 +48,7 @@ export const readToken: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /** A ban in force on the user: permanent, or temporary and not yet expired, and not lifted. */
-const activeBanCondition = (userUuid: string | AnyColumn, now: Date) =>
+export const activeBanCondition = (userUuid: string | AnyColumn, now: Date) =>
   and(
     eq(schema.sanctions.userUuid, userUuid),
     isNull(schema.sanctions.liftedAt),

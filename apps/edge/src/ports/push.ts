@@ -1,25 +1,9 @@
 import { type Db, schema } from "@booth/db";
 import type { DevicePlatform } from "@booth/db/schema";
+import type { Delivery, PushNotice } from "./push-notice.ts";
 import type { WebPushSender, WebPushSubscription } from "./web-push.ts";
 
-/** What a notification says. A silent one carries only `data` and wakes the app without showing anything. */
-export interface PushNotice {
-  title?: string | undefined;
-  body?: string | undefined;
-  /** String values only: FCM's `data` and APNs custom keys alike take strings. */
-  data?: Record<string, string> | undefined;
-  silent?: boolean | undefined;
-}
-
-/**
- * How one delivery went: `sent` (the provider took it), `queued` (no provider: kept in the outbox), `invalid` (the
- * provider says the token or subscription is gone: forget it), `failed` (anything else: kept, tried next time).
- */
-export type DeliveryStatus = "sent" | "queued" | "invalid" | "failed";
-export interface Delivery {
-  status: DeliveryStatus;
-  error?: string | undefined;
-}
+export type { Delivery, DeliveryStatus, PushNotice } from "./push-notice.ts";
 
 /** One provider of mobile pushes (FCM, APNs), addressed by the device's push token. */
 export interface MobilePushSender {

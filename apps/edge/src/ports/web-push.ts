@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import webpush from "web-push";
-import type { Delivery, PushNotice } from "./push.ts";
+import type { Delivery, PushNotice } from "./push-notice.ts";
 
 /** A browser's push subscription, as `PushSubscription.toJSON()` gives it (keys base64url). */
 export interface WebPushSubscription {

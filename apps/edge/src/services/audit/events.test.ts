@@ -2,8 +2,8 @@ import { schema } from "@booth/db";
 import { count } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing.ts";
+import { OWN_EVENTS_ONLY, SOCKET_EVENTS_ONLY_FROM_SERVICES } from "./analytics.ts";
 import { SOCKET_EVENT_NAMES, SocketEvent, USER_EVENT_NAMES, UserEvent } from "./event-names.ts";
-import { OWN_EVENTS_ONLY, SOCKET_EVENTS_ONLY_FROM_SERVICES } from "./events.routes.ts";
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unavailableGeo } from "../../ports/geo.ts";
-import { createTestApp, type TestApp } from "../../testing.ts";
-import { GEO_UNAVAILABLE } from "./geolocate.routes.ts";
+import { createTestApp, expectErrorLog, type TestApp } from "../../testing.ts";
+import { GEO_UNAVAILABLE } from "./geolocation.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -109,6 +109,7 @@ describe("POST /geolocate", () => {
 
 describe("when the database cannot be read", () => {
   it("answers 503 for public addresses, and still answers private ones", async () => {
+    expectErrorLog("geolocation database unavailable");
     const broken = await createTestApp({ geo: unavailableGeo("no file") });
     try {
       const u = await broken.createUser();

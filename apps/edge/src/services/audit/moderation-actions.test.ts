@@ -2,7 +2,7 @@ import { schema } from "@booth/db";
 import { count } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing.ts";
-import { ACTION_NOT_FOUND, MODERATOR_FROM_SERVICES_ONLY, ROOM_NOT_FOUND } from "./moderation-actions.routes.ts";
+import { ACTION_NOT_FOUND, MODERATOR_FROM_SERVICES_ONLY, ROOM_NOT_FOUND } from "./moderation-actions.ts";
 
 let t: TestApp;
 let admin: Awaited<ReturnType<TestApp["createUser"]>>;

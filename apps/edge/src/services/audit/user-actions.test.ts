@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing.ts";
-import { UNAUTHORIZED_ACTION } from "./user-actions.routes.ts";
+import { UNAUTHORIZED_ACTION } from "./user-actions.ts";
 
 let t: TestApp;
 beforeAll(async () => {

@@ -2,10 +2,10 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../deps.ts";
+import { createTestCa, type TestCa } from "../../testing/payment.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
 import { APPLE_UNCONFIGURED } from "./apple.ts";
-import { createTestCa, type TestCa } from "./testing.ts";
-import { OTHER_APP } from "./webhooks.routes.ts";
+import { OTHER_APP } from "./webhooks.ts";
 
 // App Store Server Notifications V2, signed by a test certificate authority shaped like Apple's.
 const BUNDLE = "com.booth.app";

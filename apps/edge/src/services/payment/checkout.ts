@@ -1,11 +1,8 @@
 import { type Db, schema } from "@booth/db";
-import { CheckoutMode, CheckoutStatus, PaymentProvider, values } from "@booth/db/schema";
-import { z } from "@hono/zod-openapi";
+import type { CheckoutMode } from "@booth/db/schema";
 import { and, eq } from "drizzle-orm";
-import type { Context } from "hono";
-import type { PaymentConfig } from "../../deps.ts";
-import { clientAddress, rateLimit, type User } from "../../lib/auth.ts";
-import type { AppEnv } from "../../lib/context.ts";
+import type { AppDeps, PaymentConfig } from "../../deps.ts";
+import type { User } from "../../lib/auth.ts";
 import { conflict, unavailable } from "../../lib/errors.ts";
 import { GeoUnavailableError, ipScope, parseIp } from "../../ports/geo.ts";
 import type { Checkout } from "./fulfilment.ts";
@@ -24,25 +21,6 @@ export function requireLocalCheckout(config: PaymentConfig | undefined) {
 
 export type Product = typeof schema.paymentProducts.$inferSelect;
 
-export const CheckoutSchema = z
-  .object({
-    id: z.uuid(),
-    productId: z.uuid(),
-    mode: z.enum(values(CheckoutMode)),
-    provider: z.enum(values(PaymentProvider)),
-    status: z.enum(values(CheckoutStatus)),
-    url: z
-      .string()
-      .nullable()
-      .openapi({ description: "Where the buyer pays (Stripe) or the local test checkout page" }),
-    tokens: z.number().int().nullable(),
-    amountCents: z.number().int(),
-    currency: z.string(),
-    createdAt: z.string(),
-    completedAt: z.string().nullable(),
-  })
-  .openapi("Checkout");
-
 export const checkoutView = (c: Checkout) => ({
   id: c.id,
   productId: c.productId,
@@ -58,11 +36,11 @@ export const checkoutView = (c: Checkout) => ({
 });
 
 /** The caller's country (ISO alpha-2) from their public address, when the geolocation database knows it. */
-async function callerRegion(c: Context<AppEnv>): Promise<string | null> {
-  const ip = parseIp(clientAddress(c));
+export async function callerRegion(geo: AppDeps["geo"], address: string): Promise<string | null> {
+  const ip = parseIp(address);
   if (!ip || ipScope(ip) !== "public") return null;
   try {
-    return (await c.var.deps.geo.lookup(ip))?.country ?? null;
+    return (await geo.lookup(ip))?.country ?? null;
   } catch (err) {
     if (err instanceof GeoUnavailableError) return null;
     throw err;
@@ -93,16 +71,22 @@ async function stripeCustomer(db: Db, stripe: NonNullable<ReturnType<typeof stri
   return (await find())?.customerId ?? customer.id;
 }
 
-export const localCheckoutUrl = (c: Context<AppEnv>, id: string) =>
-  `${c.var.deps.config.publicUrl}${PAYMENT_PREFIX}/local-checkout/${id}`;
+export const localCheckoutUrl = (config: AppDeps["config"], id: string) =>
+  `${config.publicUrl}${PAYMENT_PREFIX}/local-checkout/${id}`;
 
 /**
  * Starts a checkout of `product` for `user`: the row that fixes price and tokens first, then (with Stripe) the Stripe
- * checkout session that points back to it through client_reference_id, so its webhook finds it.
+ * checkout session that points back to it through client_reference_id, so its webhook finds it. `region` looks up
+ * the buyer's country when the row is written. The caller has counted the attempt against the buyer's limit first.
  */
-export async function startCheckout(c: Context<AppEnv>, user: User, product: Product, mode: CheckoutMode) {
-  const { db, clock, config } = c.var.deps;
-  await rateLimit(c, `payment-checkout:${user.uuid}`, 30, 600);
+export async function startCheckout(
+  deps: Pick<AppDeps, "db" | "clock" | "config">,
+  user: User,
+  product: Product,
+  mode: CheckoutMode,
+  region: () => Promise<string | null>,
+) {
+  const { db, clock, config } = deps;
   if (!product.active) throw conflict(NOT_FOR_SALE);
   let tokens: number | null = null;
   if (mode === "payment") {
@@ -126,14 +110,14 @@ export async function startCheckout(c: Context<AppEnv>, user: User, product: Pro
       tokens,
       amountCents: product.priceCents,
       currency: product.currency,
-      region: await callerRegion(c),
+      region: await region(),
       createdAt: now,
     })
     .returning();
   if (!row) throw new Error("checkout insert returned nothing");
 
   let update: { url: string; providerSessionId?: string };
-  if (!stripe) update = { url: localCheckoutUrl(c, row.id) };
+  if (!stripe) update = { url: localCheckoutUrl(config, row.id) };
   else {
     try {
       const customer = await stripeCustomer(db, stripe, user, now);

@@ -1,9 +1,9 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import type { PaymentProvider, SubscriptionStatus } from "@booth/db/schema";
 import { and, eq, inArray } from "drizzle-orm";
-import { isUniqueViolation } from "../../lib/db-errors.ts";
+import { uniqueOr } from "../../lib/db-errors.ts";
 import { HttpError } from "../../lib/errors.ts";
-import { assign } from "../merch/avatars.routes.ts";
+import { assignAvatar } from "../merch/avatars.ts";
 import { credit } from "../merch/ledger.ts";
 
 /** The statuses in which a subscription gives what it sells (subscriber-only avatars, its level). */
@@ -29,32 +29,31 @@ export async function processOnce<T>(
   now: Date,
   apply: (tx: Tx) => Promise<T | null>,
 ): Promise<Processed<T>> {
-  try {
-    return await db.transaction(async (tx) => {
-      const [fresh] = await tx
-        .insert(schema.paymentWebhookEvents)
-        .values({ provider: event.provider, eventId: event.id, type: event.type, handled: false, receivedAt: now })
-        .onConflictDoNothing()
-        .returning({ eventId: schema.paymentWebhookEvents.eventId });
-      if (!fresh) return { duplicate: true, result: null };
-      const result = await apply(tx);
-      if (result !== null)
-        await tx
-          .update(schema.paymentWebhookEvents)
-          .set({ handled: true })
-          .where(
-            and(
-              eq(schema.paymentWebhookEvents.provider, event.provider),
-              eq(schema.paymentWebhookEvents.eventId, event.id),
-            ),
-          );
-      return { duplicate: false, result };
-    });
-  } catch (err) {
-    // Another event about the same purchase committed first; a redelivery will find it done.
-    if (isUniqueViolation(err)) throw new HttpError(409, "This purchase is being processed; try again.");
-    throw err;
-  }
+  // Another event about the same purchase committed first (a unique violation); a redelivery will find it done.
+  return uniqueOr(
+    () =>
+      db.transaction(async (tx) => {
+        const [fresh] = await tx
+          .insert(schema.paymentWebhookEvents)
+          .values({ provider: event.provider, eventId: event.id, type: event.type, handled: false, receivedAt: now })
+          .onConflictDoNothing()
+          .returning({ eventId: schema.paymentWebhookEvents.eventId });
+        if (!fresh) return { duplicate: true, result: null };
+        const result = await apply(tx);
+        if (result !== null)
+          await tx
+            .update(schema.paymentWebhookEvents)
+            .set({ handled: true })
+            .where(
+              and(
+                eq(schema.paymentWebhookEvents.provider, event.provider),
+                eq(schema.paymentWebhookEvents.eventId, event.id),
+              ),
+            );
+        return { duplicate: false, result };
+      }),
+    () => new HttpError(409, "This purchase is being processed; try again."),
+  );
 }
 
 /** The user's token account, opened for them if they have none yet (a purchase must land somewhere). */
@@ -233,7 +232,7 @@ export async function syncSubscriberAvatars(tx: Tx, userUuid: string, now: Date)
     .from(schema.avatars)
     .where(eq(schema.avatars.status, "SUBSCRIBER_ONLY"));
   if (subscribed) {
-    for (const { slug } of await avatars) await assign(tx, slug, [userUuid], "PURCHASED", now);
+    for (const { slug } of await avatars) await assignAvatar(tx, slug, [userUuid], "PURCHASED", now);
     return;
   }
   await tx

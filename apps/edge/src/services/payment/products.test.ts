@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing.ts";
 import { NO_BUNDLE, NO_PAYMENTS, NOT_FOR_SALE } from "./checkout.ts";
-import { NOT_ONE_TIME, PRODUCT_IN_USE } from "./products.routes.ts";
+import { NOT_ONE_TIME, PRODUCT_IN_USE } from "./products.ts";
 
 // Products, and their checkout on an instance without Stripe: the embedded local test checkout.
 let t: TestApp;

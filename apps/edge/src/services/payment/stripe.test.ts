@@ -2,10 +2,10 @@ import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../deps.ts";
+import { signedStripeEvent, startFakeStripe } from "../../testing/payment.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
 import { SIGNATURE_INVALID, SIGNATURE_TOO_OLD, STRIPE_WEBHOOK_UNCONFIGURED } from "./stripe.ts";
-import { ALREADY_SUBSCRIBED, NO_BILLING_ACCOUNT } from "./subscriptions.routes.ts";
-import { signedStripeEvent, startFakeStripe } from "./testing.ts";
+import { ALREADY_SUBSCRIBED, NO_BILLING_ACCOUNT } from "./subscriptions.ts";
 
 // The Stripe path end to end against a local fake of Stripe's API: checkout, then the signed webhooks that complete it.
 const SECRET = "whsec_test_booth";

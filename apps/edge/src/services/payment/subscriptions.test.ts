@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing.ts";
-import { PORTAL_EXPIRED } from "./local-checkout.routes.ts";
+import { PORTAL_EXPIRED } from "./local-checkout.ts";
 
 // Subscriptions on an instance without Stripe: the local test checkout starts them, the local test portal ends them.
 let t: TestApp;

@@ -1,15 +1,13 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import { z } from "@hono/zod-openapi";
-import { and, asc, eq, gt, gte, inArray, lt, lte, sql } from "drizzle-orm";
-import type { Context } from "hono";
-import { requireUser } from "../../lib/auth.ts";
-import type { AppEnv } from "../../lib/context.ts";
-import { badRequest, conflict, forbidden, notFound } from "../../lib/errors.ts";
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, sql } from "drizzle-orm";
+import { badRequest, conflict, forbidden, found, notFound } from "../../lib/errors.ts";
 import { shortId } from "../../lib/ids.ts";
 
 export const MAX_CRATE_SONGS = 5000;
 export const SONG_ALREADY_IN_CRATE = "This song is already in the crate.";
 export const CRATE_NOT_FOUND = "Crate not found.";
+export const NOT_IN_CRATE = "This song is not in the crate.";
 export type Crate = typeof schema.crates.$inferSelect;
 export type Song = typeof schema.songs.$inferSelect;
 export type SpecialKind = "queue" | "likes";
@@ -150,18 +148,22 @@ export async function specialCrate(db: Db | Tx, userUuid: string, kind: SpecialK
   return made;
 }
 
-/** The crate a route names: a user's own crate by uuid, or their special one. */
-export async function resolveCrate(c: Context<AppEnv>, target: string | SpecialKind, access: "read" | "write") {
-  const { user } = await requireUser(c, { types: ["user", "bot"] });
-  const { db, clock } = c.var.deps;
-  if (target === "queue" || target === "likes")
-    return { user, crate: await specialCrate(db, user.uuid, target, clock.now()) };
-  const [crate] = await db.select().from(schema.crates).where(eq(schema.crates.id, target));
-  if (!crate) throw notFound(CRATE_NOT_FOUND);
-  const own = crate.userUuid === user.uuid;
-  // Playlists are public to signed-in users; the queue and likes only to their owner. Only the owner edits.
-  if (!own && (access === "write" || crate.kind !== "default")) throw forbidden();
-  return { user, crate };
+/**
+ * The crate a caller names: their own crate by uuid, or their special one. Playlists are public to signed-in users;
+ * the queue and likes only to their owner. Only the owner edits.
+ */
+export async function accessibleCrate(
+  db: Db,
+  userUuid: string,
+  target: string | SpecialKind,
+  access: "read" | "write",
+  now: Date,
+) {
+  if (target === "queue" || target === "likes") return specialCrate(db, userUuid, target, now);
+  const [row] = await db.select().from(schema.crates).where(eq(schema.crates.id, target));
+  const crate = found(row, CRATE_NOT_FOUND);
+  if (crate.userUuid !== userUuid && (access === "write" || crate.kind !== "default")) throw forbidden();
+  return crate;
 }
 
 /** Runs a change to a crate's songs with the crate row locked, so positions stay 0..n-1 under concurrency. */
@@ -177,7 +179,7 @@ export async function withLockedCrate<T>(
       .from(schema.crates)
       .where(eq(schema.crates.id, crateId))
       .for("update");
-    if (!locked) throw notFound(CRATE_NOT_FOUND);
+    found(locked, CRATE_NOT_FOUND);
     const [agg] = await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(schema.crateSongs)
@@ -197,9 +199,9 @@ export function sameSong(a: Song, b: Song) {
 
 export async function addSongs(db: Db, crate: Crate, songIds: string[], position: number | undefined, now: Date) {
   const unique = [...new Set(songIds)];
-  const found = await db.select().from(schema.songs).where(inArray(schema.songs.id, unique));
-  if (found.length !== unique.length) throw notFound("Song not found.");
-  const ordered = unique.map((id) => found.find((s) => s.id === id) as Song);
+  const songs = await db.select().from(schema.songs).where(inArray(schema.songs.id, unique));
+  if (songs.length !== unique.length) throw notFound("Song not found.");
+  const ordered = unique.map((id) => songs.find((s) => s.id === id) as Song);
   return withLockedCrate(db, crate.id, now, async (tx, count) => {
     if (count + ordered.length > MAX_CRATE_SONGS) throw badRequest(`A crate holds at most ${MAX_CRATE_SONGS} songs.`);
     const present = await tx
@@ -222,11 +224,11 @@ export async function addSongs(db: Db, crate: Crate, songIds: string[], position
 
 export async function removeSong(db: Db, crate: Crate, crateSongUuid: string, now: Date) {
   await withLockedCrate(db, crate.id, now, async (tx) => {
-    const [gone] = await tx
+    const [row] = await tx
       .delete(schema.crateSongs)
       .where(and(eq(schema.crateSongs.id, crateSongUuid), eq(schema.crateSongs.crateId, crate.id)))
       .returning();
-    if (!gone) throw notFound("This song is not in the crate.");
+    const gone = found(row, NOT_IN_CRATE);
     await tx
       .update(schema.crateSongs)
       .set({ position: sql`${schema.crateSongs.position} - 1` })
@@ -241,11 +243,11 @@ export async function removeSong(db: Db, crate: Crate, crateSongUuid: string, no
 
 export async function moveSong(db: Db, crate: Crate, crateSongUuid: string, wanted: number, now: Date) {
   await withLockedCrate(db, crate.id, now, async (tx, count) => {
-    const [entry] = await tx
+    const [row] = await tx
       .select()
       .from(schema.crateSongs)
       .where(and(eq(schema.crateSongs.id, crateSongUuid), eq(schema.crateSongs.crateId, crate.id)));
-    if (!entry) throw notFound("This song is not in the crate.");
+    const entry = found(row, NOT_IN_CRATE);
     const to = Math.min(Math.max(wanted, 0), count - 1);
     const from = entry.position;
     if (to === from) return;
@@ -298,4 +300,147 @@ export async function nextPlaylistName(db: Db | Tx, userUuid: string) {
   let n = 1;
   while (used.has(n)) n++;
   return `New Playlist #${n}`;
+}
+
+/** A new crate of the user, named "New Playlist #N" when no name is given. */
+export async function createCrate(
+  db: Db,
+  userUuid: string,
+  body: { name?: string | undefined; description?: string | null | undefined },
+  now: Date,
+) {
+  const crate = await db.transaction(async (tx) => {
+    // Serialise a user's crate creation so two unnamed crates never get the same number.
+    await tx
+      .select({ uuid: schema.users.uuid })
+      .from(schema.users)
+      .where(eq(schema.users.uuid, userUuid))
+      .for("update");
+    const name = body.name ?? (await nextPlaylistName(tx, userUuid));
+    const [row] = await tx
+      .insert(schema.crates)
+      .values({
+        userUuid,
+        name,
+        description: body.description ?? null,
+        shortId: shortId(),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return row;
+  });
+  if (!crate) throw new Error("crate insert returned nothing");
+  return crate;
+}
+
+/** A page of a user's crates, newest first: their playlists, or every crate with the queue and likes. */
+export async function listCrates(
+  db: Db,
+  userUuid: string,
+  limit: number,
+  offset: number,
+  kinds: "default" | "all" = "default",
+) {
+  const where = and(
+    eq(schema.crates.userUuid, userUuid),
+    kinds === "default" ? eq(schema.crates.kind, "default") : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(schema.crates)
+      .where(where)
+      .orderBy(desc(schema.crates.createdAt), desc(schema.crates.id))
+      .limit(limit)
+      .offset(offset),
+    db.select({ n: count() }).from(schema.crates).where(where),
+  ]);
+  return { data: await Promise.all(rows.map((r) => crateView(db, r))), total: total?.n ?? 0 };
+}
+
+/** Every crate, oldest first. */
+export async function allCrates(db: Db, take: number, skip: number) {
+  const [rows, total] = await Promise.all([
+    db
+      .select()
+      .from(schema.crates)
+      .orderBy(asc(schema.crates.createdAt), asc(schema.crates.id))
+      .limit(take)
+      .offset(skip),
+    db.$count(schema.crates),
+  ]);
+  return { data: await Promise.all(rows.map((r) => crateView(db, r))), total };
+}
+
+/** The songs of a crate by its short id. */
+export async function songsOfShortId(db: Db, crateShortId: string) {
+  const [row] = await db.select().from(schema.crates).where(eq(schema.crates.shortId, crateShortId));
+  return crateSongs(db, found(row, CRATE_NOT_FOUND).id);
+}
+
+/** Sets the position of the song playing next; a position past the end is refused. */
+export async function setCurrentPosition(db: Db, crate: Crate, position: number, now: Date) {
+  const songs = await db.$count(schema.crateSongs, eq(schema.crateSongs.crateId, crate.id));
+  if (position > Math.max(songs - 1, 0)) throw badRequest(["position: is past the end of the crate"]);
+  const [updated] = await db
+    .update(schema.crates)
+    .set({ currentPosition: position, updatedAt: now })
+    .where(eq(schema.crates.id, crate.id))
+    .returning();
+  return updated ?? crate;
+}
+
+/** Renames or describes a playlist (never the queue or likes). */
+export async function updateCrate(
+  db: Db,
+  crate: Crate,
+  body: { name?: string | undefined; description?: string | null | undefined },
+  now: Date,
+) {
+  if (crate.kind !== "default") throw forbidden("The queue and likes crates cannot be renamed.");
+  const [updated] = await db
+    .update(schema.crates)
+    .set({
+      ...(body.name ? { name: body.name } : {}),
+      ...(body.description !== undefined ? { description: body.description } : {}),
+      updatedAt: now,
+    })
+    .where(eq(schema.crates.id, crate.id))
+    .returning();
+  return updated ?? crate;
+}
+
+/** Deletes a playlist (the queue and likes are emptied, never deleted). */
+export async function deleteCrate(db: Db, crate: Crate) {
+  if (crate.kind !== "default") throw forbidden("The queue and likes crates cannot be deleted; empty them instead.");
+  await db.delete(schema.crates).where(eq(schema.crates.id, crate.id));
+}
+
+/** A copy of a crate, its songs in the same order, as a new crate of the user. */
+export async function copyCrate(db: Db, crate: Crate, userUuid: string, now: Date) {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(schema.crates)
+      .values({
+        userUuid,
+        name: `${crate.name} (copy)`.slice(0, 100),
+        description: crate.description,
+        shortId: shortId(),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (!row) throw new Error("crate insert returned nothing");
+    const entries = await tx
+      .select()
+      .from(schema.crateSongs)
+      .where(eq(schema.crateSongs.crateId, crate.id))
+      .orderBy(asc(schema.crateSongs.position));
+    if (entries.length)
+      await tx
+        .insert(schema.crateSongs)
+        .values(entries.map((e) => ({ crateId: row.id, songId: e.songId, position: e.position, addedAt: now })));
+    return row;
+  });
 }

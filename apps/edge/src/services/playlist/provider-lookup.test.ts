@@ -4,19 +4,17 @@ import { schema } from "@booth/db";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
-import { type FakeProviders, startFakeProviders } from "../../ports/fake-providers.ts";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import type { FakeProviders } from "../../testing/fake-providers.ts";
+import { startProviderApps } from "../../testing/provider-apps.ts";
+import type { TestApp } from "../../testing.ts";
 
 let fake: FakeProviders;
 let t: TestApp;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  fake = await startFakeProviders();
-  t = await createTestApp({ config: fake.config });
+  ({ fake, t, close } = await startProviderApps());
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
+afterAll(() => close());
 
 const L = "/api/playlist-service";
 const link = (url: string) => `${L}/song-data/${encodeURIComponent(url)}`;

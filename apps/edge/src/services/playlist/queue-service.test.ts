@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
-import { SONG_NOT_FOUND, SONG_NOT_READY } from "./queue-service.routes.ts";
+import { SONG_NOT_FOUND, SONG_NOT_READY } from "./queue.ts";
 
 let t: TestApp;
 let service: string;

@@ -1,9 +1,10 @@
 import { type Db, schema } from "@booth/db";
 import type { RoomRole } from "@booth/db/schema";
+import { roomRank as sharedRoomRank } from "@booth/sdk/live/permissions";
 import { z } from "@hono/zod-openapi";
 import { and, eq, gt, isNull, or } from "drizzle-orm";
-import { highestRank, ROLE_RANK, type User } from "../../lib/auth.ts";
-import { forbidden, notFound } from "../../lib/errors.ts";
+import type { User } from "../../lib/auth.ts";
+import { forbidden, found } from "../../lib/errors.ts";
 
 export type Room = typeof schema.rooms.$inferSelect;
 
@@ -25,10 +26,10 @@ export const roomKey = (key: string) => (isUuid(key) ? { uuid: key.toLowerCase()
 
 /**
  * Who may change what in a room: owner > coOwner > moderator > everyone else, and the platform's global
- * moderators, staff and admins above every room role. Global ranks start above the owner's.
+ * moderators, staff and admins above every room role. One rule for the edge, the live room and the web
+ * (`@booth/sdk/live/permissions`).
  */
-export const ROOM_RANK = { none: 0, moderator: 1, coOwner: 2, owner: 3 } as const;
-const GLOBAL_BASE = ROOM_RANK.owner;
+export { ROOM_RANK } from "@booth/sdk/live/permissions";
 
 /** Roles in force: those without an expiration, or expiring later than `now`. */
 export const roleInForce = (now: Date) =>
@@ -41,9 +42,7 @@ export async function findRoom(db: Db, key: { uuid?: string; slug?: string }): P
 }
 
 export async function loadRoom(db: Db, key: { uuid?: string; slug?: string }): Promise<Room> {
-  const room = await findRoom(db, key);
-  if (!room) throw notFound(ROOM_NOT_FOUND);
-  return room;
+  return found(await findRoom(db, key), ROOM_NOT_FOUND);
 }
 
 export async function roomRolesOf(db: Db, roomUuid: string, userUuid: string, now: Date): Promise<RoomRole[]> {
@@ -57,19 +56,12 @@ export async function roomRolesOf(db: Db, roomUuid: string, userUuid: string, no
 }
 
 /** A user's rank in a room, global roles included (a global moderator outranks any owner). */
-export function rankFrom(
+export const rankFrom = (
   room: Room,
   userUuid: string,
   globalRoles: readonly User["roles"][number][],
   roles: RoomRole[],
-) {
-  const global = highestRank(globalRoles);
-  if (global >= ROLE_RANK.globalModerator) return GLOBAL_BASE + global;
-  if (room.ownerUuid === userUuid || roles.includes("owner")) return ROOM_RANK.owner;
-  if (roles.includes("coOwner")) return ROOM_RANK.coOwner;
-  if (roles.includes("moderator")) return ROOM_RANK.moderator;
-  return ROOM_RANK.none;
-}
+) => sharedRoomRank(room, userUuid, globalRoles, roles);
 
 export async function roomRank(db: Db, room: Room, user: Pick<User, "uuid" | "roles">, now: Date) {
   return rankFrom(room, user.uuid, user.roles, await roomRolesOf(db, room.uuid, user.uuid, now));

@@ -1,23 +1,19 @@
 import { schema } from "@booth/db";
 import type { RoomRole } from "@booth/db/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeProviders, startFakeProviders } from "../../ports/fake-providers.ts";
-import { createTestApp, type TestApp } from "../../testing.ts";
-import { ROOM_CHAT_MESSAGES } from "./cometchat.routes.ts";
+import type { FakeProviders } from "../../testing/fake-providers.ts";
+import { startProviderApps } from "../../testing/provider-apps.ts";
+import type { TestApp } from "../../testing.ts";
+import { ROOM_CHAT_MESSAGES } from "./room-chat.ts";
 
 let fake: FakeProviders;
 let t: TestApp;
 let bare: TestApp;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  fake = await startFakeProviders();
-  t = await createTestApp({ config: fake.config });
-  bare = await createTestApp();
+  ({ fake, t, bare, close } = await startProviderApps({ bare: true }));
 });
-afterAll(async () => {
-  await t.close();
-  await bare.close();
-  await fake.close();
-});
+afterAll(() => close());
 
 const R = "/api/room-service";
 

@@ -12,7 +12,7 @@ import {
   ROOM_RECENTLY_NOTIFIED,
   ROOM_STAFF_ONLY,
   USER_NOT_FOUND,
-} from "./notifications.routes.ts";
+} from "./notifications.ts";
 import { NOTICE_TOO_LARGE } from "./notify.ts";
 
 let t: TestApp;

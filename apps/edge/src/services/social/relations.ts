@@ -1,7 +1,6 @@
 import { type Db, schema, type Tx } from "@booth/db";
-import { and, eq, inArray, isNull, or } from "drizzle-orm";
+import { and, eq, isNull, or } from "drizzle-orm";
 import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
-import { publicProfile } from "../user/accounts.ts";
 
 /** Whether either of two users has blocked the other: then they cannot invite, follow or message each other. */
 export async function blockedBetween(db: Db | Tx, a: string, b: string) {
@@ -24,18 +23,6 @@ export async function activeUser(db: Db | Tx, uuid: string) {
     .from(schema.users)
     .where(and(eq(schema.users.uuid, uuid), isNull(schema.users.deactivatedAt)));
   return row ?? null;
-}
-
-/** Public profiles of active users, in the order of `uuids`. */
-export async function profilesOf(db: Db | Tx, uuids: string[]) {
-  if (uuids.length === 0) return [];
-  const rows = await db
-    .select()
-    .from(schema.users)
-    .innerJoin(schema.profiles, eq(schema.profiles.userUuid, schema.users.uuid))
-    .where(and(inArray(schema.users.uuid, uuids), isNull(schema.users.deactivatedAt)));
-  const byId = new Map(rows.map((r) => [r.users.uuid, publicProfile(r.users, r.profiles)]));
-  return uuids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /**

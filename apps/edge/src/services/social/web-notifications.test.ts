@@ -1,10 +1,10 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { localPushService, testSubscriber, verifyVapid } from "../../ports/web-push-testing.ts";
+import { localPushService, testSubscriber, verifyVapid } from "../../testing/web-push.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
-import { FANS_RECENTLY_NOTIFIED } from "./notifications.routes.ts";
-import { BAD_SUBSCRIPTION_KEYS, MAX_SUBSCRIPTIONS_PER_USER } from "./web-push.routes.ts";
+import { FANS_RECENTLY_NOTIFIED } from "./notifications.ts";
+import { BAD_SUBSCRIPTION_KEYS, MAX_SUBSCRIPTIONS_PER_USER } from "./web-subscriptions.ts";
 
 let t: TestApp;
 let pushService: Awaited<ReturnType<typeof localPushService>>;

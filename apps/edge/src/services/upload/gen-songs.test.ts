@@ -3,7 +3,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { embeddedGenerator, httpGenerator } from "../../ports/song-generator.ts";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, expectErrorLog, type TestApp } from "../../testing.ts";
 import { credit } from "../merch/ledger.ts";
 
 let t: TestApp;
@@ -83,6 +83,7 @@ describe("generated songs", () => {
   });
 
   it("gives the tokens back when generation fails", async () => {
+    expectErrorLog("song generation failed");
     const u = await funded(failing, 20);
     const started = await failing.request("POST", U, {
       token: u.token,

@@ -1,13 +1,29 @@
 import { createRouter } from "../../lib/openapi.ts";
 import { sentryTestingRouter } from "../sentry-testing.ts";
 import { statusRouter } from "../status.ts";
-import { genSongRoutes } from "./gen-songs.routes.ts";
-import { uploadRoutes } from "./upload.routes.ts";
+import * as genSongHandlers from "./gen-songs.handlers.ts";
+import * as genSongs from "./gen-songs.routes.ts";
+import * as uploadHandlers from "./upload.handlers.ts";
+import * as upload from "./upload.routes.ts";
 
+/** The routes in the order Hono matches them (fixed paths such as /songs/public and /songs/hls/key before /songs/{id}). */
 export function uploadService() {
-  const router = createRouter();
-  router.route("/", uploadRoutes);
-  router.route("/", genSongRoutes);
+  const router = createRouter()
+    .openapi(upload.startUpload, uploadHandlers.startUpload)
+    .openapi(upload.sendFile, uploadHandlers.sendFile)
+    .openapi(upload.ownSongs, uploadHandlers.ownSongs)
+    .openapi(upload.publicSongs, uploadHandlers.publicSongs)
+    .openapi(upload.search, uploadHandlers.search)
+    .openapi(upload.hlsKey, uploadHandlers.hlsKey)
+    .openapi(upload.getSong, uploadHandlers.getSong)
+    .openapi(upload.editTags, uploadHandlers.editTags)
+    .openapi(upload.deleteSong, uploadHandlers.deleteSong)
+    .openapi(upload.hlsPlaylist, uploadHandlers.hlsPlaylist)
+    .openapi(upload.hlsSegment, uploadHandlers.hlsSegment)
+    .openapi(upload.cover, uploadHandlers.cover)
+    .openapi(upload.metadata, uploadHandlers.metadata)
+    .openapi(genSongs.cost, genSongHandlers.cost)
+    .openapi(genSongs.generate, genSongHandlers.generate);
   router.route("/", sentryTestingRouter("upload"));
   router.route("/", statusRouter("upload", "1.3.2", "/info-admin/upload-service-status"));
   return router;

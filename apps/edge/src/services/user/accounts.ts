@@ -4,42 +4,13 @@ import type { Context } from "hono";
 import type { User } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { HttpError } from "../../lib/errors.ts";
+import { type Profile, publicProfile } from "../../lib/profiles.ts";
 import { LIVE_TOKEN_TTL, signToken, TOKEN_TTL, TokenPurpose, type TokenType } from "../../lib/tokens.ts";
-
-export type Profile = typeof schema.profiles.$inferSelect;
 
 export const ALREADY_REGISTERED = "This email is already registered.";
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
-
-export function publicProfile(user: User, profile: Profile) {
-  return {
-    uuid: user.uuid,
-    nickname: profile.nickname,
-    color: profile.color,
-    avatarId: profile.avatarId,
-    firstName: profile.firstName,
-    lastName: profile.lastName,
-    pronoun: profile.pronoun,
-    displayPronouns: profile.displayPronouns,
-    songOfTheWeek: profile.songOfTheWeek,
-    zodiac: profile.zodiac,
-    bio: profile.bio,
-    profilePicture: profile.profilePicture,
-    coverPicture: profile.coverPicture,
-    facebook: profile.facebook,
-    instagram: profile.instagram,
-    twitter: profile.twitter,
-    snapchat: profile.snapchat,
-    tiktok: profile.tiktok,
-    priceForGig: profile.priceForGig,
-    badges: user.badges,
-    isBot: user.roles.includes("bot"),
-    verifiedAt: iso(user.verifiedAt),
-    createdAt: profile.createdAt.toISOString(),
-  };
-}
 
 export const ownProfile = (user: User, profile: Profile) => ({
   ...publicProfile(user, profile),
@@ -179,4 +150,10 @@ export async function issueToken(
     tokenType: "Bearer" as const,
     expiresAt: new Date((now + ttl) * 1000).toISOString(),
   };
+}
+
+/** A user row by uuid, or null. */
+export async function findUser(db: Db | Tx, uuid: string) {
+  const [user] = await db.select().from(schema.users).where(eq(schema.users.uuid, uuid)).limit(1);
+  return user ?? null;
 }

@@ -3,9 +3,10 @@ import { inflateSync } from "node:zlib";
 import { schema } from "@booth/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../deps.ts";
-import { FAKE_CREDENTIALS, type FakeProviders, startFakeProviders } from "../../ports/fake-providers.ts";
+import { FAKE_CREDENTIALS } from "../../testing/fake-providers.ts";
+import { startProviderApps } from "../../testing/provider-apps.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
-import { AGORA_MESSAGES, AGORA_TOKEN_SECONDS } from "./agora.routes.ts";
+import { AGORA_MESSAGES, AGORA_TOKEN_SECONDS } from "./agora.ts";
 
 /**
  * Agora's AccessToken2 ("007" tokens), read and checked independently of the library that makes them: "007", then
@@ -75,19 +76,13 @@ describe("the AccessToken2 reader used by these tests", () => {
   });
 });
 
-let fake: FakeProviders;
 let t: TestApp;
 let bare: TestApp;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  fake = await startFakeProviders();
-  t = await createTestApp({ config: fake.config });
-  bare = await createTestApp();
+  ({ t, bare, close } = await startProviderApps({ bare: true }));
 });
-afterAll(async () => {
-  await t.close();
-  await bare.close();
-  await fake.close();
-});
+afterAll(() => close());
 
 const U = "/api/user-service";
 

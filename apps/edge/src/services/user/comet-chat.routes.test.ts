@@ -1,22 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../deps.ts";
-import { FAKE_CREDENTIALS, type FakeProviders, startFakeProviders } from "../../ports/fake-providers.ts";
 import { DEFAULT_GHOST_UID } from "../../ports/integrations.ts";
+import { FAKE_CREDENTIALS, type FakeProviders } from "../../testing/fake-providers.ts";
+import { startProviderApps } from "../../testing/provider-apps.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
 
 let fake: FakeProviders;
 let t: TestApp;
 let bare: TestApp;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  fake = await startFakeProviders();
-  t = await createTestApp({ config: fake.config });
-  bare = await createTestApp();
+  ({ fake, t, bare, close } = await startProviderApps({ bare: true }));
 });
-afterAll(async () => {
-  await t.close();
-  await bare.close();
-  await fake.close();
-});
+afterAll(() => close());
 
 const U = "/api/user-service";
 

@@ -1,6 +1,5 @@
 import { type Db, schema } from "@booth/db";
 import type { LinkedProvider } from "@booth/db/schema";
-import { z } from "@hono/zod-openapi";
 import { and, eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { requireUser } from "../../lib/auth.ts";
@@ -12,17 +11,6 @@ export type ProviderAccount = typeof schema.providerAccounts.$inferSelect;
 
 /** Refresh a stored access token this long before it expires. */
 const EXPIRY_MARGIN_MS = 60_000;
-
-export const ProviderTokenSchema = z
-  .object({
-    provider: z.string(),
-    accessToken: z.string(),
-    tokenType: z.string(),
-    expiresAt: z.string().nullable(),
-    scope: z.string().nullable(),
-    providerUserId: z.string().nullable(),
-  })
-  .openapi("ProviderAccessToken");
 
 export const tokenView = (row: ProviderAccount) => ({
   provider: row.provider,

@@ -1,5 +1,6 @@
-import { Badge, Capability, UserRole, values } from "@booth/db/schema";
+import { Capability, UserRole, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
+import { BadgeSchema, PublicProfileSchema } from "../../lib/profiles.ts";
 
 export const Email = z.email().max(254).openapi({ example: "dj@example.com" });
 export const Password = z.string().min(8).max(128).openapi({ example: "correct horse battery" });
@@ -11,37 +12,7 @@ export const Nickname = z
   .regex(/^[\p{L}\p{N}_.\- ]+$/u, "may contain letters, digits, spaces, '_', '.' and '-'");
 export const Color = z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a hex colour like #8B5CF6");
 export const RoleSchema = z.enum(values(UserRole));
-export const BadgeSchema = z.enum(values(Badge));
 export const CapabilitySchema = z.enum(values(Capability));
-
-/** A profile as anyone sees it. */
-export const PublicProfileSchema = z
-  .object({
-    uuid: z.uuid(),
-    nickname: z.string(),
-    color: z.string(),
-    avatarId: z.string(),
-    firstName: z.string().nullable(),
-    lastName: z.string().nullable(),
-    pronoun: z.string().nullable(),
-    displayPronouns: z.boolean(),
-    songOfTheWeek: z.string().nullable(),
-    zodiac: z.string().nullable(),
-    bio: z.string().nullable(),
-    profilePicture: z.string().nullable(),
-    coverPicture: z.string().nullable(),
-    facebook: z.string().nullable(),
-    instagram: z.string().nullable(),
-    twitter: z.string().nullable(),
-    snapchat: z.string().nullable(),
-    tiktok: z.string().nullable(),
-    priceForGig: z.number().int().nullable(),
-    badges: z.array(BadgeSchema),
-    isBot: z.boolean(),
-    verifiedAt: z.string().nullable(),
-    createdAt: z.string(),
-  })
-  .openapi("Profile");
 
 /** The caller's own profile adds what only they (and staff) see. */
 export const OwnProfileSchema = PublicProfileSchema.extend({

@@ -1,0 +1,111 @@
+import { ADMINS, requireService, requireUser, STAFF } from "../../lib/auth.ts";
+import { notFound } from "../../lib/errors.ts";
+import type { AppRouteHandler } from "../../lib/openapi.ts";
+import type * as routes from "./avatars.routes.ts";
+import {
+  AVATAR_NOT_FOUND,
+  assignments,
+  assignmentView,
+  avatars,
+  avatarView,
+  backfillSeasonAvatars as backfill,
+  createAvatar as createRow,
+  giveAvatar,
+  handleSeasonPoints as handlePoints,
+  listAvatars,
+  updateAvatar as updateRow,
+  wearableAvatars as wearable,
+  mayWear as wearing,
+} from "./avatars.ts";
+
+export const createAvatar: AppRouteHandler<typeof routes.createAvatar> = async (c) => {
+  await requireUser(c, { roles: ADMINS });
+  const { db, clock } = c.var.deps;
+  return c.json(avatarView(await createRow(db, c.req.valid("json"), clock.now())), 201);
+};
+
+export const wearableAvatars: AppRouteHandler<typeof routes.wearableAvatars> = async (c) => {
+  const { user } = await requireUser(c, { types: ["user", "bot"] });
+  return c.json((await wearable(c.var.deps.db, user.uuid)).map(avatarView), 200);
+};
+
+export const visibleAvatars: AppRouteHandler<typeof routes.visibleAvatars> = async (c) =>
+  c.json((await listAvatars(c.var.deps.db, null)).map(avatarView), 200);
+
+export const subscriberAvatars: AppRouteHandler<typeof routes.subscriberAvatars> = async (c) =>
+  c.json((await listAvatars(c.var.deps.db, "SUBSCRIBER_ONLY")).map(avatarView), 200);
+
+export const getAvatar: AppRouteHandler<typeof routes.getAvatar> = async (c) => {
+  const avatar = await avatars.find(c.var.deps.db, c.req.valid("param").slug);
+  if (avatar.status === "PRIVATE")
+    await requireUser(c, { roles: STAFF }).catch(() => {
+      throw notFound(AVATAR_NOT_FOUND);
+    });
+  return c.json(avatarView(avatar), 200);
+};
+
+export const mayWear: AppRouteHandler<typeof routes.mayWear> = async (c) => {
+  const { slug, uuid } = c.req.valid("param");
+  return c.json(await wearing(c.var.deps.db, slug, uuid), 200);
+};
+
+export const updateAvatar: AppRouteHandler<typeof routes.updateAvatar> = async (c) => {
+  await requireUser(c, { roles: ADMINS });
+  const { db, clock } = c.var.deps;
+  return c.json(avatarView(await updateRow(db, c.req.valid("param").slug, c.req.valid("json"), clock.now())), 200);
+};
+
+export const deleteAvatar: AppRouteHandler<typeof routes.deleteAvatar> = async (c) => {
+  await requireUser(c, { roles: ADMINS });
+  await avatars.remove(c.var.deps.db, c.req.valid("param").slug);
+  return c.body(null, 204);
+};
+
+export const adminListAvatars: AppRouteHandler<typeof routes.adminListAvatars> = async (c) => {
+  await requireUser(c, { roles: STAFF });
+  return c.json((await listAvatars(c.var.deps.db, "all")).map(avatarView), 200);
+};
+
+export const adminGetAvatar: AppRouteHandler<typeof routes.adminGetAvatar> = async (c) => {
+  await requireUser(c, { roles: STAFF });
+  return c.json(avatarView(await avatars.find(c.var.deps.db, c.req.valid("param").slug)), 200);
+};
+
+export const serviceGetAvatar: AppRouteHandler<typeof routes.serviceGetAvatar> = async (c) => {
+  await requireService(c);
+  return c.json(avatarView(await avatars.find(c.var.deps.db, c.req.valid("param").avatarSlug)), 200);
+};
+
+export const assignAvatar: AppRouteHandler<typeof routes.assignAvatar> = async (c) => {
+  await requireService(c);
+  const { slug } = c.req.valid("param");
+  const { userUuid, assignmentType } = c.req.valid("json");
+  const { db, clock } = c.var.deps;
+  return c.json(assignmentView(await giveAvatar(db, slug, userUuid, assignmentType, clock.now())), 201);
+};
+
+export const removeAssignment: AppRouteHandler<typeof routes.removeAssignment> = async (c) => {
+  await requireUser(c, { roles: ADMINS });
+  await assignments.remove(c.var.deps.db, c.req.valid("param").avatarAssignmentId);
+  return c.body(null, 204);
+};
+
+export const handleSeasonPoints: AppRouteHandler<typeof routes.handleSeasonPoints> = async (c) => {
+  await requireUser(c, { roles: ADMINS });
+  const { seasonId } = c.req.valid("json");
+  const { db, clock } = c.var.deps;
+  return c.json({ seasonId, awarded: await handlePoints(db, seasonId, clock.now()) }, 200);
+};
+
+export const backfillSeasonAvatars: AppRouteHandler<typeof routes.backfillSeasonAvatars> = async (c) => {
+  await requireUser(c, { roles: ADMINS });
+  const { seasonId } = c.req.valid("param");
+  const { db, clock } = c.var.deps;
+  return c.json({ seasonId, awarded: await backfill(db, seasonId, clock.now(), c.req.valid("query").limit) }, 200);
+};
+
+export const adminDeleteAvatar: AppRouteHandler<typeof routes.adminDeleteAvatar> = async (c) => {
+  await requireUser(c, { roles: ADMINS });
+  await avatars.remove(c.var.deps.db, c.req.valid("param").slug);
+  return c.body(null, 204);
+};

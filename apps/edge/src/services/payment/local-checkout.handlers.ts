@@ -1,0 +1,22 @@
+import type { AppRouteHandler } from "../../lib/openapi.ts";
+import type * as routes from "./local-checkout.routes.ts";
+import {
+  cancelLocalSubscription,
+  checkoutPage as checkoutHtml,
+  completeLocalCheckout,
+  portalPage as portalHtml,
+} from "./local-checkout.ts";
+
+export const checkoutPage: AppRouteHandler<typeof routes.checkoutPage> = async (c) =>
+  c.html(await checkoutHtml(c.var.deps, c.req.valid("param").id), 200);
+
+export const completeCheckout: AppRouteHandler<typeof routes.completeCheckout> = async (c) =>
+  c.html(await completeLocalCheckout(c.var.deps, c.req.valid("param").id), 200);
+
+export const portalPage: AppRouteHandler<typeof routes.portalPage> = async (c) =>
+  c.html(await portalHtml(c.var.deps, c.req.valid("param").token), 200);
+
+export const cancelSubscription: AppRouteHandler<typeof routes.cancelSubscription> = async (c) => {
+  const { token, id } = c.req.valid("param");
+  return c.html(await cancelLocalSubscription(c.var.deps, token, id), 200);
+};

@@ -1,0 +1,89 @@
+import { requireService } from "../../lib/auth.ts";
+import { type AppRouteHandler, uuidList } from "../../lib/openapi.ts";
+import type * as routes from "./catalogue.routes.ts";
+import * as catalogue from "./catalogue.ts";
+
+export const songs: AppRouteHandler<typeof routes.songs> = async (c) => {
+  const { idIn, prefix, limit, offset } = c.req.valid("query");
+  return c.json(await catalogue.findSongs(c.var.deps.db, { ids: uuidList(idIn, "idIn"), prefix, limit, offset }), 200);
+};
+
+export const song: AppRouteHandler<typeof routes.song> = async (c) =>
+  c.json(await catalogue.catalogueSong(c.var.deps.db, { id: c.req.valid("param").songId }), 200);
+
+export const genres: AppRouteHandler<typeof routes.genres> = async (c) => {
+  const { idIn, prefix, limit } = c.req.valid("query");
+  return c.json(await catalogue.findGenres(c.var.deps.db, { ids: uuidList(idIn, "idIn"), prefix, limit }), 200);
+};
+
+export const search: AppRouteHandler<typeof routes.search> = async (c) =>
+  c.json((await catalogue.search(c.var.deps.db, c.req.valid("query"))).songs, 200);
+
+export const searchPage: AppRouteHandler<typeof routes.searchPage> = async (c) => {
+  const q = c.req.valid("query");
+  const { songs, total } = await catalogue.search(c.var.deps.db, q);
+  const next = q.offset + songs.length;
+  return c.json({ data: songs, total, offset: q.offset, nextOffset: next < total ? next : null }, 200);
+};
+
+export const providers: AppRouteHandler<typeof routes.providers> = (c) =>
+  c.json(catalogue.providerSettings(c.var.deps), 200);
+
+export const songsForService: AppRouteHandler<typeof routes.songsForService> = async (c) => {
+  await requireService(c);
+  const ids = uuidList(c.req.valid("query").songIds, "songIds");
+  return c.json(await catalogue.songsByIds(c.var.deps.db, ids), 200);
+};
+
+const songUrls =
+  (kind: "stream" | "preview"): AppRouteHandler<ReturnType<typeof routes.songUrlsRoute>> =>
+  async (c) =>
+    c.json(await catalogue.songUrls(c.var.deps.db, c.req.valid("param").id, kind), 200);
+export const streamUrls = songUrls("stream");
+export const previewUrls = songUrls("preview");
+
+export const byProviderId: AppRouteHandler<typeof routes.byProviderId> = async (c) => {
+  const { providerSongId, musicProvider } = c.req.valid("param");
+  return c.json(await catalogue.byProviderId(c.var.deps, musicProvider, providerSongId), 200);
+};
+
+export const byProviderLink: AppRouteHandler<typeof routes.byProviderLink> = async (c) =>
+  c.json(await catalogue.byProviderLink(c.var.deps, c.req.valid("param").link), 200);
+
+export const allAlbums: AppRouteHandler<typeof routes.allAlbums> = async (c) => {
+  await requireService(c);
+  const { take, skip } = c.req.valid("query");
+  return c.json(await catalogue.allAlbums(c.var.deps.db, take, skip), 200);
+};
+
+export const allSongs: AppRouteHandler<typeof routes.allSongs> = async (c) => {
+  await requireService(c);
+  const { take, skip } = c.req.valid("query");
+  return c.json(await catalogue.listSongs(c.var.deps.db, undefined, take, skip), 200);
+};
+
+export const albumSongs: AppRouteHandler<typeof routes.albumSongs> = async (c) => {
+  await requireService(c);
+  return c.json(await catalogue.albumSongs(c.var.deps.db, c.req.valid("param").albumShortId), 200);
+};
+
+export const songByShortId: AppRouteHandler<typeof routes.songByShortId> = async (c) => {
+  await requireService(c);
+  return c.json(await catalogue.catalogueSong(c.var.deps.db, { shortId: c.req.valid("param").songShortId }), 200);
+};
+
+export const allArtists: AppRouteHandler<typeof routes.allArtists> = async (c) => {
+  await requireService(c);
+  const { take, skip } = c.req.valid("query");
+  return c.json(await catalogue.allArtists(c.var.deps.db, take, skip), 200);
+};
+
+export const albumsByArtists: AppRouteHandler<typeof routes.albumsByArtists> = async (c) => {
+  await requireService(c);
+  return c.json(await catalogue.albumsOfArtists(c.var.deps.db, c.req.valid("json").artistShortIds), 200);
+};
+
+export const artistAlbums: AppRouteHandler<typeof routes.artistAlbums> = async (c) => {
+  await requireService(c);
+  return c.json(await catalogue.artistAlbums(c.var.deps.db, c.req.valid("param").artistShortId), 200);
+};

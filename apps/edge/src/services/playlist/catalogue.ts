@@ -1,0 +1,273 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { type Db, schema } from "@booth/db";
+import { and, asc, count, desc, eq, ilike, inArray, type SQL, sql } from "drizzle-orm";
+import type { AppDeps } from "../../deps.ts";
+import { escapeLike } from "../../lib/crud/index.ts";
+import { badRequest, found, HttpError, notFound, unauthorized } from "../../lib/errors.ts";
+import { songView } from "./crates.ts";
+import { PROVIDERS, type Provider, parseProviderLink } from "./provider-links.ts";
+import { canLookUp, LOOKUP_SETTINGS, lookUpTrack, lookupConfigured, PROVIDER_NAMES } from "./provider-lookup.ts";
+
+/** The catalogue: songs, genres, search, song data by provider, albums and artists. */
+
+export const SEARCH_PAGE = 20;
+export const SONG_NOT_FOUND = "Song not found.";
+export const NOT_A_TRACK_LINK = "This is not a track link of a music service we know.";
+
+export const songsWithAlbum = (db: Db, where: SQL | undefined) =>
+  db
+    .select({ song: schema.songs, album: schema.albums.title })
+    .from(schema.songs)
+    .leftJoin(schema.albums, eq(schema.albums.id, schema.songs.albumId))
+    .where(where);
+
+/** A page of songs, by artist and title. */
+export async function listSongs(db: Db, where: SQL | undefined, limit: number, offset: number) {
+  const [rows, [total]] = await Promise.all([
+    songsWithAlbum(db, where)
+      .orderBy(asc(schema.songs.artistName), asc(schema.songs.trackName), asc(schema.songs.id))
+      .limit(limit)
+      .offset(offset),
+    db.select({ n: count() }).from(schema.songs).where(where),
+  ]);
+  return { data: rows.map((r) => songView(r.song, r.album)), total: total?.n ?? 0 };
+}
+
+/** Songs by ids and/or a title prefix. */
+export function findSongs(db: Db, q: { ids: string[]; prefix?: string | undefined; limit: number; offset: number }) {
+  const where = and(
+    q.ids.length ? inArray(schema.songs.id, q.ids) : undefined,
+    q.prefix ? ilike(schema.songs.trackName, `${escapeLike(q.prefix)}%`) : undefined,
+  );
+  return listSongs(db, where, q.limit, q.offset);
+}
+
+/** One catalogue song, by id or short id, or a 404. */
+export async function catalogueSong(db: Db, by: { id: string } | { shortId: string }) {
+  const where = "id" in by ? eq(schema.songs.id, by.id) : eq(schema.songs.shortId, by.shortId);
+  const [row] = await songsWithAlbum(db, where);
+  const { song, album } = found(row, SONG_NOT_FOUND);
+  return songView(song, album);
+}
+
+/** Genres by ids and/or a name prefix, by name. */
+export function findGenres(db: Db, q: { ids: string[]; prefix?: string | undefined; limit: number }) {
+  return db
+    .select({ id: schema.genres.id, name: schema.genres.name })
+    .from(schema.genres)
+    .where(
+      and(
+        q.ids.length ? inArray(schema.genres.id, q.ids) : undefined,
+        q.prefix ? ilike(schema.genres.name, `${escapeLike(q.prefix)}%`) : undefined,
+      ),
+    )
+    .orderBy(asc(schema.genres.name))
+    .limit(q.limit);
+}
+
+// ---- search
+
+/** A prefix query from what a person typed: each word must start a word of the title, artist or genre. */
+export function prefixQuery(text: string) {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words
+    .slice(0, 10)
+    .map((w) => `${w}:*`)
+    .join(" & ");
+}
+const document = sql`to_tsvector('simple', ${schema.songs.trackName} || ' ' || ${schema.songs.artistName} || ' ' || coalesce(${schema.songs.genre}, ''))`;
+
+export interface SearchQuery {
+  q?: string | undefined;
+  isrc?: string | undefined;
+  explicit: "true" | "false";
+  offset: number;
+  limit: number;
+}
+
+export async function search(db: Db, q: SearchQuery) {
+  if (!q.q && !q.isrc) throw badRequest(["q: a search needs a query"]);
+  const tsquery = q.q ? prefixQuery(q.q) : "";
+  if (q.q && !tsquery) throw badRequest(["q: a search needs letters or digits"]);
+  const where = and(
+    q.isrc ? eq(schema.songs.isrc, q.isrc.toUpperCase()) : undefined,
+    tsquery ? sql`${document} @@ to_tsquery('simple', ${tsquery})` : undefined,
+    q.explicit === "true" ? undefined : eq(schema.songs.explicit, false),
+  );
+  // Best match first when there are words to rank by (a bare constant in ORDER BY would name a column).
+  const byRank = tsquery ? [desc(sql`ts_rank(${document}, to_tsquery('simple', ${tsquery}))`)] : [];
+  const [rows, [total]] = await Promise.all([
+    songsWithAlbum(db, where)
+      .orderBy(...byRank, asc(schema.songs.trackName), asc(schema.songs.id))
+      .limit(q.limit)
+      .offset(q.offset),
+    db.select({ n: count() }).from(schema.songs).where(where),
+  ]);
+  return { songs: rows.map((r) => songView(r.song, r.album)), total: total?.n ?? 0 };
+}
+
+// ---- song data
+
+/** The providers links and ids may name, and whether lookups at each are configured. */
+export const providerSettings = (deps: AppDeps) =>
+  PROVIDERS.map((provider) => ({
+    provider,
+    configured: provider === "uploadService" || (canLookUp(provider) && lookupConfigured(deps, provider)),
+    setting: canLookUp(provider) ? LOOKUP_SETTINGS[provider] : null,
+  }));
+
+/**
+ * A provider track: from the catalogue when it has it, else asked of the provider (Spotify, Apple Music, YouTube,
+ * SoundCloud) and added to the catalogue; a 503 naming the settings when that provider's lookups are not configured.
+ */
+export async function byProviderId(deps: AppDeps, provider: Provider, id: string) {
+  const find = async (where: SQL) => {
+    const [row] = await songsWithAlbum(deps.db, where).limit(1);
+    return row ? { provider, providerSongId: id, song: songView(row.song, row.album) } : null;
+  };
+  const known = await find(sql`${schema.songs.musicProviders} ->> ${provider} = ${id}`);
+  if (known) return known;
+  if (provider === "uploadService") throw notFound(SONG_NOT_FOUND);
+  if (!canLookUp(provider))
+    throw notFound(`This song is not in our catalog, and Booth does not look up ${provider} tracks.`);
+  if (!lookupConfigured(deps, provider))
+    throw new HttpError(
+      503,
+      `This song is not in our catalog, and ${provider} lookups are not configured: set ${LOOKUP_SETTINGS[provider]}.`,
+    );
+  const songId = await lookUpTrack(deps, provider, id);
+  if (!songId) throw notFound(`${PROVIDER_NAMES[provider]} has no track with this id.`);
+  return found(await find(eq(schema.songs.id, songId)), SONG_NOT_FOUND);
+}
+
+/** A song by a provider link, as `byProviderId`; a 400 for a link of no music service we know. */
+export function byProviderLink(deps: AppDeps, link: string) {
+  const parsed = parseProviderLink(link);
+  if (!parsed) throw badRequest(NOT_A_TRACK_LINK);
+  return byProviderId(deps, parsed.provider, parsed.id);
+}
+
+/** Songs by id, in the order asked, the unknown ones left out. */
+export async function songsByIds(db: Db, ids: string[]) {
+  if (ids.length === 0) return [];
+  const rows = await songsWithAlbum(db, inArray(schema.songs.id, ids));
+  const byId = new Map(rows.map((r) => [r.song.id, songView(r.song, r.album)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** The stream or preview URLs of a song; a 404 when it has none. */
+export async function songUrls(db: Db, songId: string, kind: "stream" | "preview") {
+  const [row] = await db.select().from(schema.songs).where(eq(schema.songs.id, songId));
+  const song = found(row, SONG_NOT_FOUND);
+  const urls = song[kind === "stream" ? "streamUrls" : "previews"];
+  if (Object.keys(urls).length === 0) throw notFound(`This song has no ${kind}.`);
+  return { songId: song.id, urls };
+}
+
+/** Provider links mapped to catalogue songs (null where the catalogue has no match). */
+export async function migrateLinks(db: Db, links: string[]) {
+  const out = [];
+  for (const link of links) {
+    const parsed = parseProviderLink(link);
+    if (!parsed) {
+      out.push({ link, provider: null, song: null, message: NOT_A_TRACK_LINK });
+      continue;
+    }
+    const [row] = await db
+      .select()
+      .from(schema.songs)
+      .where(sql`${schema.songs.musicProviders} ->> ${parsed.provider} = ${parsed.id}`)
+      .limit(1);
+    out.push({
+      link,
+      provider: parsed.provider,
+      song: row ? songView(row) : null,
+      message: row ? null : "Sorry, this song is not in our catalog and can't be imported.",
+    });
+  }
+  return out;
+}
+
+// ---- music analysis (Cyanite)
+
+/**
+ * Stores Cyanite's analysis on the song it was sent for. The body must be signed with the shared secret
+ * (HMAC-SHA512 of the raw body, hex, in `signature`).
+ */
+export async function storeAnalysis(db: Db, secret: string | undefined, raw: string, signature: string) {
+  if (!secret) throw new HttpError(503, "The Cyanite webhook is not configured: set CYANITE_WEBHOOK_SECRET.");
+  const expected = createHmac("sha512", secret).update(raw).digest("hex");
+  if (signature.length !== expected.length || !timingSafeEqual(Buffer.from(signature), Buffer.from(expected)))
+    throw unauthorized("The webhook signature does not match.");
+  let payload: { resource?: { id?: unknown }; event?: unknown };
+  try {
+    payload = JSON.parse(raw);
+  } catch {
+    throw badRequest("The webhook body is not JSON.");
+  }
+  const resourceId = payload.resource?.id;
+  if (typeof resourceId !== "string") throw badRequest(["resource.id: is required"]);
+  const [song] = await db
+    .update(schema.songs)
+    .set({ analysis: payload })
+    .where(sql`${schema.songs.musicProviders} ->> 'cyanite' = ${resourceId}`)
+    .returning({ id: schema.songs.id });
+  return { songId: found(song, "No song was sent for this analysis.").id };
+}
+
+// ---- albums and artists
+
+type AlbumRow = { album: typeof schema.albums.$inferSelect; artist: typeof schema.artists.$inferSelect | null };
+const albumsQuery = (db: Db) =>
+  db
+    .select({ album: schema.albums, artist: schema.artists })
+    .from(schema.albums)
+    .leftJoin(schema.artists, eq(schema.artists.id, schema.albums.artistId));
+export const albumView = (r: AlbumRow) => ({
+  albumShortId: r.album.shortId,
+  title: r.album.title,
+  artistShortId: r.artist?.shortId ?? null,
+  artistName: r.artist?.name ?? null,
+  releaseYear: r.album.releaseYear,
+  thumbnails: r.album.thumbnails ?? {},
+});
+
+export async function allAlbums(db: Db, take: number, skip: number) {
+  const rows = await albumsQuery(db).orderBy(asc(schema.albums.title), asc(schema.albums.id)).limit(take).offset(skip);
+  return rows.map(albumView);
+}
+
+/** An album's songs by title; a 404 for an unknown album. */
+export async function albumSongs(db: Db, albumShortId: string) {
+  const [row] = await db.select().from(schema.albums).where(eq(schema.albums.shortId, albumShortId));
+  const album = found(row, "Album not found.");
+  const rows = await songsWithAlbum(db, eq(schema.songs.albumId, album.id)).orderBy(asc(schema.songs.trackName));
+  return rows.map((r) => songView(r.song, r.album));
+}
+
+export async function allArtists(db: Db, take: number, skip: number) {
+  const rows = await db
+    .select()
+    .from(schema.artists)
+    .orderBy(asc(schema.artists.name), asc(schema.artists.id))
+    .limit(take)
+    .offset(skip);
+  return rows.map((a) => ({ artistShortId: a.shortId, name: a.name }));
+}
+
+export async function albumsOfArtists(db: Db, artistShortIds: string[]) {
+  const rows = await albumsQuery(db)
+    .where(inArray(schema.artists.shortId, artistShortIds))
+    .orderBy(asc(schema.albums.title));
+  return rows.map(albumView);
+}
+
+/** An artist's albums by year and title; a 404 for an unknown artist. */
+export async function artistAlbums(db: Db, artistShortId: string) {
+  const [row] = await db.select().from(schema.artists).where(eq(schema.artists.shortId, artistShortId));
+  const artist = found(row, "Artist not found.");
+  const rows = await albumsQuery(db)
+    .where(eq(schema.albums.artistId, artist.id))
+    .orderBy(asc(schema.albums.releaseYear), asc(schema.albums.title));
+  return rows.map(albumView);
+}

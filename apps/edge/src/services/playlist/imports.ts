@@ -1,0 +1,109 @@
+import { schema } from "@booth/db";
+import { eq, or, type SQL, sql } from "drizzle-orm";
+import type { AppDeps } from "../../deps.ts";
+import { found, HttpError } from "../../lib/errors.ts";
+import { addSongs, type Crate, crateSongs, crateView, SONG_ALREADY_IN_CRATE } from "./crates.ts";
+import { queueChanged } from "./live-queue.ts";
+import { canLookUp, lookUpTrack, lookupConfigured } from "./provider-lookup.ts";
+
+export const NO_SUPPORTED_PROVIDER = "Sorry, this song does not have any supported music providers to import from.";
+export const NOT_IN_CATALOG = "Sorry, this song is not in our catalog and can't be imported.";
+/** Providers an imported song may come from (the spec's seven-digital, soundcloud public, spotify, apple, upload). */
+export const IMPORT_PROVIDERS = [
+  "sevenDigital",
+  "soundCloudPublic",
+  "soundcloud",
+  "spotify",
+  "apple",
+  "uploadService",
+] as const;
+
+export interface ImportSong {
+  songId?: string | undefined;
+  isrc?: string | undefined;
+  trackName?: string | undefined;
+  artistName?: string | undefined;
+  musicProviders: Record<string, string>;
+}
+
+/**
+ * The catalogue song an imported track is: by id, or by a provider id of a supported provider; else, when a provider
+ * Booth can ask is configured, the track as that provider has it, added to the catalogue.
+ */
+async function findForImport(deps: AppDeps, song: ImportSong): Promise<{ songId: string } | { error: string }> {
+  const { db } = deps;
+  const supported = Object.entries(song.musicProviders).filter(([p]) =>
+    (IMPORT_PROVIDERS as readonly string[]).includes(p),
+  );
+  if (!song.songId && supported.length === 0) return { error: NO_SUPPORTED_PROVIDER };
+  const conditions: SQL[] = supported.map(([p, id]) => sql`${schema.songs.musicProviders} ->> ${p} = ${id}`);
+  if (song.songId) conditions.push(eq(schema.songs.id, song.songId));
+  const [row] = await db
+    .select({ id: schema.songs.id })
+    .from(schema.songs)
+    .where(or(...conditions))
+    .limit(1);
+  if (row) return { songId: row.id };
+  for (const [provider, id] of supported) {
+    if (!canLookUp(provider) || !lookupConfigured(deps, provider)) continue;
+    try {
+      const songId = await lookUpTrack(deps, provider, id);
+      if (songId) return { songId };
+    } catch (err) {
+      // The provider is down or refuses: this track is skipped with the reason, the others still import.
+      if (err instanceof HttpError && err.status >= 500) return { error: err.message };
+      throw err;
+    }
+  }
+  return { error: NOT_IN_CATALOG };
+}
+
+/** Imports tracks into a crate one by one; the crate's import status and message say how it went. */
+export async function importTracks(deps: AppDeps, crate: Crate, songs: ImportSong[]) {
+  const { db, clock } = deps;
+  await db
+    .update(schema.crates)
+    .set({ importStatus: "IN_PROGRESS", importMessage: null })
+    .where(eq(schema.crates.id, crate.id));
+  const skipped: { index: number; message: string }[] = [];
+  let imported = 0;
+  for (const [index, song] of songs.entries()) {
+    const match = await findForImport(deps, song);
+    if ("error" in match) {
+      skipped.push({ index, message: match.error });
+      continue;
+    }
+    try {
+      await addSongs(db, crate, [match.songId], undefined, clock.now());
+      imported++;
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status >= 500) throw err;
+      skipped.push({ index, message: err.status === 409 ? SONG_ALREADY_IN_CRATE : err.message });
+    }
+  }
+  if (imported) await queueChanged(deps, crate);
+  const failed = imported === 0;
+  const [done] = await db
+    .update(schema.crates)
+    .set({
+      importStatus: failed ? "FAILED" : "COMPLETE",
+      importMessage: failed
+        ? (skipped[0]?.message ?? null)
+        : skipped.length
+          ? `${skipped.length} of ${songs.length} tracks could not be imported.`
+          : null,
+    })
+    .where(eq(schema.crates.id, crate.id))
+    .returning();
+  return { crate: await crateView(db, done ?? crate), imported, skipped };
+}
+
+/** Adds a catalogue song to a crate, at the end or at the start; answers the crate's songs. */
+export async function addCatalogueSong(deps: AppDeps, crate: Crate, songId: string, append: boolean) {
+  const { db, clock } = deps;
+  const [song] = await db.select({ id: schema.songs.id }).from(schema.songs).where(eq(schema.songs.id, songId));
+  found(song, NOT_IN_CATALOG);
+  await addSongs(db, crate, [songId], append ? undefined : 0, clock.now());
+  await queueChanged(deps, crate);
+  return crateSongs(db, crate.id);
+}

@@ -1,0 +1,34 @@
+import { requireService, requireToken } from "../../lib/auth.ts";
+import { forbidden } from "../../lib/errors.ts";
+import type { AppRouteHandler } from "../../lib/openapi.ts";
+import * as queue from "./queue.ts";
+import type * as routes from "./queue-service.routes.ts";
+
+export const upcoming: AppRouteHandler<typeof routes.upcoming> = async (c) => {
+  await requireService(c);
+  const { db, clock } = c.var.deps;
+  const { userUuid } = c.req.valid("param");
+  return c.json({ songs: await queue.upcomingOf(db, userUuid, c.req.valid("query").limit, clock.now()) }, 200);
+};
+
+export const advance: AppRouteHandler<typeof routes.advance> = async (c) => {
+  await requireService(c);
+  const { db, clock } = c.var.deps;
+  const { userUuid } = c.req.valid("param");
+  const { crateSongUuid, limit } = c.req.valid("json");
+  return c.json({ songs: await queue.advanceQueue(db, userUuid, crateSongUuid, limit, clock.now()) }, 200);
+};
+
+export const playableSong: AppRouteHandler<typeof routes.playableSong> = async (c) => {
+  // What a room broadcasts to every listener comes from here: no admin or user may stand in for the room.
+  if (requireToken(c).type !== "service") throw forbidden();
+  const { userUuid, songId } = c.req.valid("param");
+  return c.json(await queue.playableSong(c.var.deps.db, userUuid, songId, c.req.valid("query").crateSongUuid), 200);
+};
+
+export const likeSong: AppRouteHandler<typeof routes.likeSong> = async (c) => {
+  await requireService(c);
+  const { db, clock } = c.var.deps;
+  const liked = await queue.likeSong(db, c.req.valid("param").userUuid, c.req.valid("json").songId, clock.now());
+  return liked.added ? c.json(liked, 201) : c.json(liked, 200);
+};

@@ -1,0 +1,108 @@
+import { type Db, schema, type Tx } from "@booth/db";
+import { and, eq } from "drizzle-orm";
+import { found, notFound } from "../../lib/errors.ts";
+import {
+  addSongs,
+  type Crate,
+  crateSongs,
+  SONG_ALREADY_IN_CRATE,
+  songView,
+  specialCrate,
+  withLockedCrate,
+} from "./crates.ts";
+
+/**
+ * What the live room needs of a DJ's crates (services): the next songs of their queue, the queue moving on after a
+ * play, a song a DJ names looked up in the catalogue, and a starred song landing in their likes. The queue is a
+ * circle: `currentPosition` is the song that plays next, and after it plays the position moves past it, wrapping at
+ * the end.
+ */
+
+export const SONG_NOT_FOUND = "Song not found.";
+export const SONG_NOT_READY = "This song cannot be played yet: its upload is still being processed.";
+
+export async function userExists(db: Db | Tx, userUuid: string) {
+  const [user] = await db.select({ uuid: schema.users.uuid }).from(schema.users).where(eq(schema.users.uuid, userUuid));
+  found(user, "User not found.");
+}
+
+/** Up to `limit` songs from the queue's current position on, wrapping around. */
+export async function upcoming(db: Db | Tx, crate: Crate, limit: number) {
+  const songs = await crateSongs(db, crate.id);
+  if (!songs.length) return [];
+  const start = Math.min(crate.currentPosition, songs.length - 1);
+  return Array.from({ length: Math.min(limit, songs.length) }, (_, i) => songs[(start + i) % songs.length]!);
+}
+
+/** The next songs of a user's queue (made the first time it is asked for). */
+export async function upcomingOf(db: Db, userUuid: string, limit: number, now: Date) {
+  await userExists(db, userUuid);
+  const crate = await specialCrate(db, userUuid, "queue", now);
+  return upcoming(db, crate, limit);
+}
+
+/** A song of the queue was played: the position moves past it (a song no longer in the queue moves nothing). */
+export async function advanceQueue(db: Db, userUuid: string, crateSongUuid: string, limit: number, now: Date) {
+  await userExists(db, userUuid);
+  const crate = await specialCrate(db, userUuid, "queue", now);
+  await withLockedCrate(db, crate.id, now, async (tx, count) => {
+    const [entry] = await tx.select().from(schema.crateSongs).where(eq(schema.crateSongs.id, crateSongUuid));
+    if (!entry || entry.crateId !== crate.id || count === 0) return;
+    await tx
+      .update(schema.crates)
+      .set({ currentPosition: (entry.position + 1) % count })
+      .where(eq(schema.crates.id, crate.id));
+  });
+  const [fresh] = await db.select().from(schema.crates).where(eq(schema.crates.id, crate.id));
+  return upcoming(db, fresh ?? crate, limit);
+}
+
+/** A song a DJ names, as the room plays it; the crate entry kept only when it is one of theirs and holds the song. */
+export async function playableSong(db: Db, userUuid: string, songId: string, crateSongUuid: string | undefined) {
+  await userExists(db, userUuid);
+  const [row] = await db
+    .select({ song: schema.songs, album: schema.albums.title, upload: schema.songUploads })
+    .from(schema.songs)
+    .leftJoin(schema.albums, eq(schema.albums.id, schema.songs.albumId))
+    .leftJoin(schema.songUploads, eq(schema.songUploads.songId, schema.songs.id))
+    .where(eq(schema.songs.id, songId))
+    .limit(1);
+  const { song, album, upload } = found(row, SONG_NOT_FOUND);
+  // An upload joins the catalogue once verified, before its HLS exists: until then nobody can hear it, and only
+  // its owner learns that it exists.
+  if (upload && !(upload.status === "VERIFIED" && upload.transcodingStatus === "TRANSCODING_SUCCEED"))
+    throw notFound(upload.ownerUuid === userUuid ? SONG_NOT_READY : SONG_NOT_FOUND);
+  const [entry] = crateSongUuid
+    ? await db
+        .select({ id: schema.crateSongs.id, position: schema.crateSongs.position })
+        .from(schema.crateSongs)
+        .innerJoin(schema.crates, eq(schema.crates.id, schema.crateSongs.crateId))
+        .where(
+          and(
+            eq(schema.crateSongs.id, crateSongUuid),
+            eq(schema.crateSongs.songId, songId),
+            eq(schema.crates.userUuid, userUuid),
+          ),
+        )
+    : [];
+  return {
+    ...songView(song, album),
+    ...(entry ? { crateSongUuid: entry.id, position: entry.position } : {}),
+    status: "SUCCESS" as const,
+  };
+}
+
+/** A starred song lands in the user's likes crate; one already there is not an error for the room. */
+export async function likeSong(db: Db, userUuid: string, songId: string, now: Date) {
+  await userExists(db, userUuid);
+  const crate = await specialCrate(db, userUuid, "likes", now);
+  try {
+    const [row] = await addSongs(db, crate, [songId], undefined, now);
+    const song = (await crateSongs(db, crate.id)).find((s) => s.crateSongUuid === row?.id);
+    if (!song) throw new Error("liked song missing after insert");
+    return { added: true as const, song };
+  } catch (err) {
+    if ((err as { status?: number }).status === 409) return { added: false as const, message: SONG_ALREADY_IN_CRATE };
+    throw err;
+  }
+}

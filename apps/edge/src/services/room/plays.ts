@@ -1,0 +1,53 @@
+import { type Db, schema } from "@booth/db";
+import { count, desc, eq, gte, sql } from "drizzle-orm";
+
+/** The songs played in rooms, as the live room records them when a song ends. */
+export type Play = typeof schema.roomPlays.$inferSelect;
+export const playView = (p: Play) => ({
+  id: p.id,
+  roomUuid: p.roomUuid,
+  djUuid: p.djUuid,
+  song: p.song,
+  voteCounts: p.voteCounts,
+  playedAt: p.playedAt.toISOString(),
+});
+
+export async function recordPlay(db: Db, values: typeof schema.roomPlays.$inferInsert) {
+  const [play] = await db.insert(schema.roomPlays).values(values).returning();
+  if (!play) throw new Error("play insert returned nothing");
+  return play;
+}
+
+/** A room's plays, the latest first, with their total. */
+export async function playsOf(db: Db, roomUuid: string, limit: number, offset: number) {
+  const where = eq(schema.roomPlays.roomUuid, roomUuid);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(schema.roomPlays)
+      .where(where)
+      .orderBy(desc(schema.roomPlays.playedAt), desc(schema.roomPlays.id))
+      .limit(limit)
+      .offset(offset),
+    db.select({ n: count() }).from(schema.roomPlays).where(where),
+  ]);
+  return { data: rows, total: total?.n ?? 0 };
+}
+
+/** Seconds of music played and songs, in one room or (without `roomUuid`) all, optionally since a time. */
+export async function playedTotals(db: Db, filter: { roomUuid?: string; since?: Date }) {
+  const [row] = await db
+    .select({
+      seconds: sql<number>`coalesce(sum(${schema.roomPlays.durationSeconds}), 0)::int`,
+      songs: sql<number>`count(*)::int`,
+    })
+    .from(schema.roomPlays)
+    .where(
+      filter.roomUuid
+        ? eq(schema.roomPlays.roomUuid, filter.roomUuid)
+        : filter.since
+          ? gte(schema.roomPlays.playedAt, filter.since)
+          : undefined,
+    );
+  return { playedSeconds: row?.seconds ?? 0, songs: row?.songs ?? 0 };
+}

@@ -1,0 +1,179 @@
+import { type Db, schema, type Tx } from "@booth/db";
+import { and, arrayOverlaps, count, desc, eq, gt, inArray, or, type SQL, sql } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
+import { type CrudQuery, crudSelectPage } from "../../lib/crud/index.ts";
+import { found } from "../../lib/errors.ts";
+import { verifyPassword } from "../../lib/password.ts";
+import { isUuid, ROOM_NOT_FOUND } from "./access.ts";
+import { type RoomRow, roomUsersCount, selectRooms } from "./rooms.ts";
+
+/** Rooms anyone may find in lists: public and listed. */
+const listed = and(eq(schema.rooms.type, "PUBLIC"), eq(schema.rooms.unlisted, false));
+const busiestFirst = [desc(roomUsersCount), desc(schema.rooms.createdAt), schema.rooms.uuid] as const;
+
+async function roomPage(
+  db: Db,
+  where: SQL | undefined,
+  orderBy: readonly (SQL | PgColumn)[],
+  limit: number,
+  offset: number,
+) {
+  const [rows, [total]] = await Promise.all([
+    selectRooms(db)
+      .where(where)
+      .orderBy(...orderBy)
+      .limit(limit)
+      .offset(offset),
+    db.select({ n: count() }).from(schema.rooms).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+/** Public listed rooms, the busiest first. */
+export const publicRooms = (db: Db, limit: number, offset: number) => roomPage(db, listed, busiestFirst, limit, offset);
+
+/** Promoted listed rooms; with providers, those promoted to all or to one of them. */
+export const promotedRooms = (db: Db, providers: string[]) =>
+  selectRooms(db)
+    .where(
+      and(
+        eq(schema.rooms.promoted, true),
+        eq(schema.rooms.unlisted, false),
+        providers.length
+          ? or(
+              eq(sql`cardinality(${schema.rooms.promotedProviders})`, 0),
+              arrayOverlaps(schema.rooms.promotedProviders, providers),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(...busiestFirst)
+    .limit(100);
+
+export async function privateRoomCount(db: Db) {
+  const [row] = await db.select({ n: count() }).from(schema.rooms).where(eq(schema.rooms.type, "PRIVATE"));
+  return row?.n ?? 0;
+}
+
+/** A room with its head count, by uuid, or a 404. */
+export async function roomRow(db: Db, uuid: string): Promise<RoomRow> {
+  const [row] = await selectRooms(db).where(eq(schema.rooms.uuid, uuid));
+  return found(row, ROOM_NOT_FOUND);
+}
+
+/** A room with its head count, by slug or uuid (lower case), or a 404. */
+export async function roomRowByKey(db: Db, key: string): Promise<RoomRow> {
+  const [row] = await selectRooms(db).where(isUuid(key) ? eq(schema.rooms.uuid, key) : eq(schema.rooms.slug, key));
+  return found(row, ROOM_NOT_FOUND);
+}
+
+export const roomRowsIn = (db: Db, uuids: string[]) => selectRooms(db).where(inArray(schema.rooms.uuid, uuids));
+
+/** Rooms the user owns, co-owns or moderates, the latest changed first. */
+export function roomsRunBy(db: Db, userUuid: string, now: Date) {
+  const staffed = db
+    .select({ roomUuid: schema.roomUserRoles.roomUuid })
+    .from(schema.roomUserRoles)
+    .where(
+      and(
+        eq(schema.roomUserRoles.userUuid, userUuid),
+        inArray(schema.roomUserRoles.role, ["owner", "coOwner", "moderator"]),
+        or(sql`${schema.roomUserRoles.expirationTime} is null`, gt(schema.roomUserRoles.expirationTime, now)),
+      ),
+    );
+  return selectRooms(db)
+    .where(or(eq(schema.rooms.ownerUuid, userUuid), inArray(schema.rooms.uuid, staffed)))
+    .orderBy(desc(schema.rooms.updatedAt))
+    .limit(500);
+}
+
+export const roomsOwnedBy = (db: Db, userUuid: string) =>
+  selectRooms(db).where(eq(schema.rooms.ownerUuid, userUuid)).orderBy(desc(schema.rooms.createdAt));
+
+/** The rooms named by uuid or slug whose password (if any) the caller gives. */
+export async function roomsAdmitting(db: Db, wanted: { room: string; password?: string | undefined }[]) {
+  const uuids = wanted.filter((w) => isUuid(w.room)).map((w) => w.room.toLowerCase());
+  const slugs = wanted.filter((w) => !isUuid(w.room)).map((w) => w.room.toLowerCase());
+  const rows = await selectRooms(db).where(
+    or(
+      uuids.length ? inArray(schema.rooms.uuid, uuids) : undefined,
+      slugs.length ? inArray(schema.rooms.slug, slugs) : undefined,
+    ),
+  );
+  const admitted: RoomRow[] = [];
+  for (const row of rows) {
+    const ask = wanted.find((w) => w.room.toLowerCase() === row.uuid || w.room.toLowerCase() === row.slug);
+    if (!row.passwordHash || (await verifyPassword(ask?.password ?? "", row.passwordHash))) admitted.push(row);
+  }
+  return admitted;
+}
+
+/** A user's favourite rooms, the latest first; listed public ones only unless `withPrivate`. */
+export const favoriteRoomsOf = (db: Db, owner: string, withPrivate: boolean) =>
+  selectRooms(db)
+    .innerJoin(schema.roomFavorites, eq(schema.roomFavorites.roomUuid, schema.rooms.uuid))
+    .where(and(eq(schema.roomFavorites.userUuid, owner), withPrivate ? undefined : listed))
+    .orderBy(desc(schema.roomFavorites.createdAt))
+    .limit(500);
+
+/** Remembers that a user visited a room (now); answers the time. */
+export async function recordVisit(db: Db | Tx, userUuid: string, roomUuid: string, now: Date) {
+  await db
+    .insert(schema.roomVisits)
+    .values({ userUuid, roomUuid, visitedAt: now })
+    .onConflictDoUpdate({ target: [schema.roomVisits.userUuid, schema.roomVisits.roomUuid], set: { visitedAt: now } });
+  return now;
+}
+
+/** The rooms a user visited, the latest first. */
+export const recentRoomsOf = (db: Db, userUuid: string, limit: number) =>
+  selectRooms(db)
+    .innerJoin(schema.roomVisits, eq(schema.roomVisits.roomUuid, schema.rooms.uuid))
+    .where(eq(schema.roomVisits.userUuid, userUuid))
+    .orderBy(desc(schema.roomVisits.visitedAt))
+    .limit(limit);
+
+/** Listed rooms visited since `since`, by the most visitors. */
+export function mostVisitedSince(db: Db, since: Date, limit: number) {
+  const visitors = sql<number>`(select count(*)::int from ${schema.roomVisits} where ${schema.roomVisits.roomUuid} = ${schema.rooms.uuid} and ${schema.roomVisits.visitedAt} > ${since.toISOString()}::timestamptz)`;
+  return selectRooms(db)
+    .where(and(listed, sql`${visitors} > 0`))
+    .orderBy(desc(visitors), desc(schema.rooms.createdAt), schema.rooms.uuid)
+    .limit(limit);
+}
+
+export const guildRooms = (db: Db, guild: string) =>
+  selectRooms(db).where(eq(schema.rooms.discordGuildId, guild)).orderBy(desc(schema.rooms.createdAt));
+
+/** Every room, oldest first. */
+export const allRooms = (db: Db, take: number, skip: number) =>
+  roomPage(db, undefined, [schema.rooms.createdAt, schema.rooms.uuid], take, skip);
+
+export const ADMIN_ROOM_CRUD = {
+  fields: {
+    uuid: schema.rooms.uuid,
+    slug: schema.rooms.slug,
+    name: schema.rooms.name,
+    type: schema.rooms.type,
+    unlisted: schema.rooms.unlisted,
+    djType: schema.rooms.djType,
+    numberOfDjs: schema.rooms.numberOfDjs,
+    roomSize: schema.rooms.roomSize,
+    promoted: schema.rooms.promoted,
+    design: schema.rooms.design,
+    isLive: schema.rooms.isLive,
+    ownerUuid: schema.rooms.ownerUuid,
+    discordGuildId: schema.rooms.discordGuildId,
+    createdAt: schema.rooms.createdAt,
+    updatedAt: schema.rooms.updatedAt,
+  },
+  primaryKey: "uuid",
+  defaultSort: [{ field: "createdAt", order: "DESC" }],
+} as const;
+
+/** A page of rooms in the nestjsx/crud query syntax. */
+export const adminRoomPage = (db: Db, query: CrudQuery) =>
+  crudSelectPage(query, {
+    total: db.select({ n: count() }).from(schema.rooms).$dynamic(),
+    rows: selectRooms(db),
+  });

@@ -1,0 +1,11 @@
+import { type Db, schema } from "@booth/db";
+import { eq } from "drizzle-orm";
+import { found } from "../../lib/errors.ts";
+
+export const USER_NOT_FOUND = "User not found.";
+
+/** The user with this uuid, or a 404. */
+export async function loadUser(db: Db, uuid: string) {
+  const [user] = await db.select().from(schema.users).where(eq(schema.users.uuid, uuid));
+  return found(user, USER_NOT_FOUND);
+}

@@ -1,0 +1,160 @@
+import { type Db, schema, type Tx } from "@booth/db";
+import { and, count, desc, eq, or, sql } from "drizzle-orm";
+import { type CrudOptions, type CrudQuery, crudSelectPage, pickFields } from "../../lib/crud/index.ts";
+import { uniqueOr } from "../../lib/db-errors.ts";
+import { conflict, notFound } from "../../lib/errors.ts";
+import { profilesOf } from "../../lib/profiles.ts";
+import { socialTarget } from "./relations.ts";
+
+export const CANNOT_FOLLOW = "You cannot follow this DJ.";
+export const ALREADY_FOLLOWING = "You already follow this DJ.";
+export const NOT_FOLLOWING = "You do not follow this DJ.";
+export const FAN_LINK_NOT_FOUND = "Fan link not found.";
+export const DJ_NOT_FOUND = "DJ not found.";
+/** The web shows fans and following 12 to a page. */
+export const FANS_PAGE = 12;
+
+export type FanLink = typeof schema.djFans.$inferSelect;
+export const linkView = (l: FanLink) => ({ ...l, createdAt: l.createdAt.toISOString() });
+
+/** The caller becomes a fan of a DJ: not themselves, an active account, not across a block, once. */
+export async function follow(db: Db, fanUuid: string, djUuid: string, now: Date) {
+  await socialTarget(db, fanUuid, djUuid, {
+    self: "You cannot follow yourself.",
+    missing: DJ_NOT_FOUND,
+    blocked: CANNOT_FOLLOW,
+  });
+  const [link] = await uniqueOr(
+    () => db.insert(schema.djFans).values({ fanUuid, djUuid, createdAt: now }).returning(),
+    () => conflict(ALREADY_FOLLOWING),
+  );
+  if (!link) throw new Error("fan insert returned nothing");
+  return link;
+}
+
+/** The DJs a fan follows (or their one link to `djUuid`), newest first. */
+export const followedBy = (db: Db | Tx, fanUuid: string, djUuid?: string) =>
+  db
+    .select()
+    .from(schema.djFans)
+    .where(and(eq(schema.djFans.fanUuid, fanUuid), djUuid ? eq(schema.djFans.djUuid, djUuid) : undefined))
+    .orderBy(desc(schema.djFans.createdAt));
+
+/** Fans of a DJ (side "fans") or DJs a fan follows (side "followed"), newest first, as public profiles. */
+export async function fansPage(db: Db | Tx, side: "fans" | "followed", uuid: string, skip: number, take: number) {
+  const [key, other] =
+    side === "fans" ? [schema.djFans.djUuid, schema.djFans.fanUuid] : [schema.djFans.fanUuid, schema.djFans.djUuid];
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ uuid: other })
+      .from(schema.djFans)
+      .where(eq(key, uuid))
+      .orderBy(desc(schema.djFans.createdAt), desc(schema.djFans.id))
+      .limit(take)
+      .offset(skip),
+    db.select({ n: count() }).from(schema.djFans).where(eq(key, uuid)),
+  ]);
+  return {
+    data: await profilesOf(
+      db,
+      rows.map((r) => r.uuid),
+    ),
+    total: total?.n ?? 0,
+  };
+}
+
+/** How many fans a user has and how many DJs they follow. */
+export async function fanCounts(db: Db | Tx, uuid: string) {
+  const [fans, following] = await Promise.all([
+    db.$count(schema.djFans, eq(schema.djFans.djUuid, uuid)),
+    db.$count(schema.djFans, eq(schema.djFans.fanUuid, uuid)),
+  ]);
+  return { fans, following };
+}
+
+export async function findFanLink(db: Db | Tx, id: string) {
+  const [link] = await db.select().from(schema.djFans).where(eq(schema.djFans.id, id));
+  return link ?? null;
+}
+
+/** Every fan link of a user, both ways, newest first. */
+export async function fanLinksOf(db: Db | Tx, uuid: string) {
+  const rows = await db
+    .select()
+    .from(schema.djFans)
+    .where(or(eq(schema.djFans.djUuid, uuid), eq(schema.djFans.fanUuid, uuid)))
+    .orderBy(desc(schema.djFans.createdAt));
+  return {
+    fans: rows.filter((r) => r.djUuid === uuid).map(linkView),
+    following: rows.filter((r) => r.fanUuid === uuid).map(linkView),
+  };
+}
+
+/** The fan stops following the DJ; a 404 when they did not. */
+export async function unfollow(db: Db | Tx, fanUuid: string, djUuid: string) {
+  const deleted = await db
+    .delete(schema.djFans)
+    .where(and(eq(schema.djFans.fanUuid, fanUuid), eq(schema.djFans.djUuid, djUuid)))
+    .returning();
+  if (deleted.length === 0) throw notFound(NOT_FOLLOWING);
+}
+
+/** The push devices of a DJ's fans. */
+export const fanDevices = (db: Db | Tx, djUuid: string) =>
+  db
+    .select({ userUuid: schema.devices.userUuid, token: schema.devices.token, platform: schema.devices.platform })
+    .from(schema.djFans)
+    .innerJoin(schema.devices, eq(schema.devices.userUuid, schema.djFans.fanUuid))
+    .where(eq(schema.djFans.djUuid, djUuid));
+
+// ---- admin DJ lists
+
+const fansCount = sql<number>`(select count(*)::int from ${schema.djFans} where ${schema.djFans.djUuid} = ${schema.users.uuid})`;
+export const DJ_CRUD: CrudOptions = {
+  fields: {
+    uuid: schema.users.uuid,
+    email: schema.users.email,
+    nickname: schema.profiles.nickname,
+    roles: schema.users.roles,
+    badges: schema.users.badges,
+    createdAt: schema.users.createdAt,
+    fans: { column: fansCount, type: "integer" },
+  },
+  primaryKey: "uuid",
+  defaultSort: [{ field: "fans", order: "DESC" }],
+};
+
+const djSelect = (db: Db | Tx) =>
+  db
+    .select({
+      uuid: schema.users.uuid,
+      email: schema.users.email,
+      nickname: schema.profiles.nickname,
+      roles: schema.users.roles,
+      badges: schema.users.badges,
+      createdAt: schema.users.createdAt,
+      fans: fansCount,
+    })
+    .from(schema.users)
+    .leftJoin(schema.profiles, eq(schema.profiles.userUuid, schema.users.uuid));
+type DjRow = Awaited<ReturnType<ReturnType<typeof djSelect>["execute"]>>[number];
+const djView = (r: DjRow) => ({ ...r, createdAt: r.createdAt.toISOString(), fans: Number(r.fans) });
+
+/** DJs with their fan counts, a nestjsx/crud page of the fields asked for. */
+export async function djPage(db: Db | Tx, query: CrudQuery) {
+  const page = await crudSelectPage(query, {
+    total: db
+      .select({ n: count() })
+      .from(schema.users)
+      .leftJoin(schema.profiles, eq(schema.profiles.userUuid, schema.users.uuid))
+      .$dynamic(),
+    rows: djSelect(db).$dynamic(),
+  });
+  return { ...page, data: page.data.map((r) => pickFields(djView(r), query.fields)) };
+}
+
+/** One DJ with their fan count, or null. */
+export async function findDj(db: Db | Tx, uuid: string, fields: string[] | null) {
+  const [row] = await djSelect(db).where(eq(schema.users.uuid, uuid));
+  return row ? pickFields(djView(row), fields) : null;
+}

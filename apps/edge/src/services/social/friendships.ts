@@ -1,0 +1,164 @@
+import { type Db, schema, type Tx } from "@booth/db";
+import { and, count, desc, eq, or, type SQL } from "drizzle-orm";
+import { uniqueOr } from "../../lib/db-errors.ts";
+import { conflict, forbidden, notFound } from "../../lib/errors.ts";
+import { profilesOf } from "../../lib/profiles.ts";
+import { blockedBetween, socialTarget } from "./relations.ts";
+
+export const CANNOT_INVITE = "You cannot invite this user.";
+export const ALREADY_FRIENDS = "You are already friends.";
+export const INVITATION_PENDING = "An invitation between you is already pending.";
+export const INVITATION_HANDLED = "This invitation has already been handled.";
+export const INVITATION_NOT_FOUND = "Invitation not found.";
+export const NOT_FRIENDS = "You are not friends.";
+
+export type Invitation = typeof schema.friendInvitations.$inferSelect;
+export const invitationView = (i: Invitation) => ({
+  ...i,
+  handledAt: i.handledAt?.toISOString() ?? null,
+  createdAt: i.createdAt.toISOString(),
+});
+export type Friendship = typeof schema.friends.$inferSelect;
+export const friendshipView = (row: Friendship) => ({
+  userUuid: row.userUuid,
+  friendUuid: row.friendUuid,
+  since: row.createdAt.toISOString(),
+});
+
+/** User `a`'s friendship with `b`, or null. */
+export async function friendshipOf(db: Db | Tx, a: string, b: string) {
+  const [row] = await db
+    .select()
+    .from(schema.friends)
+    .where(and(eq(schema.friends.userUuid, a), eq(schema.friends.friendUuid, b)))
+    .limit(1);
+  return row ?? null;
+}
+
+// ---- invitations
+
+/** An invitation from `fromUuid` to `toUuid`: not themselves, an active account, not across a block, not a friend. */
+export async function invite(db: Db, fromUuid: string, toUuid: string, now: Date) {
+  await socialTarget(db, fromUuid, toUuid, {
+    self: "You cannot invite yourself.",
+    missing: "User not found.",
+    blocked: CANNOT_INVITE,
+  });
+  if (await friendshipOf(db, fromUuid, toUuid)) throw conflict(ALREADY_FRIENDS);
+  const [row] = await uniqueOr(
+    () => db.insert(schema.friendInvitations).values({ fromUuid, toUuid, createdAt: now }).returning(),
+    () => conflict(INVITATION_PENDING),
+  );
+  if (!row) throw new Error("invitation insert returned nothing");
+  return row;
+}
+
+const pendingWhere = (db: Db | Tx, where: SQL | undefined) =>
+  db
+    .select()
+    .from(schema.friendInvitations)
+    .where(and(where, eq(schema.friendInvitations.status, "pending")))
+    .orderBy(desc(schema.friendInvitations.createdAt));
+
+/** Pending invitations to and from a user, newest first. */
+export const pendingInvitationsOf = (db: Db | Tx, uuid: string) =>
+  pendingWhere(db, or(eq(schema.friendInvitations.fromUuid, uuid), eq(schema.friendInvitations.toUuid, uuid)));
+
+/** Pending invitations a user has received ("toUuid") or sent ("fromUuid"), newest first. */
+export const pendingInvitations = (db: Db | Tx, side: "toUuid" | "fromUuid", uuid: string) =>
+  pendingWhere(db, eq(schema.friendInvitations[side], uuid));
+
+/** The sender withdraws, or the recipient dismisses, an invitation; a 404 when it is neither's. */
+export async function deleteInvitation(db: Db | Tx, id: string, userUuid: string) {
+  const deleted = await db
+    .delete(schema.friendInvitations)
+    .where(
+      and(
+        eq(schema.friendInvitations.id, id),
+        or(eq(schema.friendInvitations.fromUuid, userUuid), eq(schema.friendInvitations.toUuid, userUuid)),
+      ),
+    )
+    .returning();
+  if (deleted.length === 0) throw notFound(INVITATION_NOT_FOUND);
+}
+
+/** The recipient accepts (they become friends) or rejects a pending invitation, once. */
+export async function handleInvitation(
+  db: Db,
+  invitationId: string,
+  recipientUuid: string,
+  status: "accepted" | "rejected",
+  now: Date,
+) {
+  return db.transaction(async (tx) => {
+    const [invitation] = await tx
+      .select()
+      .from(schema.friendInvitations)
+      .where(eq(schema.friendInvitations.id, invitationId));
+    if (!invitation || invitation.toUuid !== recipientUuid) throw notFound(INVITATION_NOT_FOUND);
+    // Conditional on still pending: accepting twice, or accept racing reject, changes it once.
+    const [row] = await tx
+      .update(schema.friendInvitations)
+      .set({ status, handledAt: now })
+      .where(and(eq(schema.friendInvitations.id, invitationId), eq(schema.friendInvitations.status, "pending")))
+      .returning();
+    if (!row) throw conflict(INVITATION_HANDLED);
+    if (status === "accepted") {
+      if (await blockedBetween(tx, row.fromUuid, row.toUuid)) throw forbidden(CANNOT_INVITE);
+      await tx
+        .insert(schema.friends)
+        .values([
+          { userUuid: row.fromUuid, friendUuid: row.toUuid, createdAt: now },
+          { userUuid: row.toUuid, friendUuid: row.fromUuid, createdAt: now },
+        ])
+        .onConflictDoNothing();
+    }
+    return row;
+  });
+}
+
+// ---- friends
+
+/** A user's friends as public profiles, newest friendship first. */
+export async function friendsPage(db: Db | Tx, uuid: string, skip: number, take: number) {
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ uuid: schema.friends.friendUuid })
+      .from(schema.friends)
+      .where(eq(schema.friends.userUuid, uuid))
+      .orderBy(desc(schema.friends.createdAt), desc(schema.friends.id))
+      .limit(take)
+      .offset(skip),
+    db.select({ n: count() }).from(schema.friends).where(eq(schema.friends.userUuid, uuid)),
+  ]);
+  return {
+    data: await profilesOf(
+      db,
+      rows.map((r) => r.uuid),
+    ),
+    total: total?.n ?? 0,
+  };
+}
+
+/** The uuids of a user's friends. */
+export async function friendUuids(db: Db | Tx, uuid: string) {
+  const rows = await db
+    .select({ uuid: schema.friends.friendUuid })
+    .from(schema.friends)
+    .where(eq(schema.friends.userUuid, uuid));
+  return rows.map((r) => r.uuid);
+}
+
+/** Ends a friendship, both directions; returns the rows removed. */
+export async function removeFriendship(db: Db | Tx, a: string, b: string) {
+  const deleted = await db
+    .delete(schema.friends)
+    .where(
+      or(
+        and(eq(schema.friends.userUuid, a), eq(schema.friends.friendUuid, b)),
+        and(eq(schema.friends.userUuid, b), eq(schema.friends.friendUuid, a)),
+      ),
+    )
+    .returning({ id: schema.friends.id });
+  return deleted.length;
+}

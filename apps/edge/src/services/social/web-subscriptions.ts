@@ -1,0 +1,55 @@
+import { schema } from "@booth/db";
+import { and, desc, eq, notInArray } from "drizzle-orm";
+import type { AppDeps } from "../../deps.ts";
+import { badRequest } from "../../lib/errors.ts";
+import { validSubscriptionKeys } from "../../ports/web-push.ts";
+
+export const BAD_SUBSCRIPTION_KEYS =
+  "The subscription keys are not valid: p256dh must be a P-256 public key and auth 16 bytes, both base64url.";
+/** Browsers a user keeps subscribed; registering one more forgets the oldest. */
+export const MAX_SUBSCRIPTIONS_PER_USER = 20;
+
+type Subscription = typeof schema.webPushSubscriptions.$inferSelect;
+export const subscriptionView = (row: Subscription) => ({
+  id: row.id,
+  endpoint: row.endpoint,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/**
+ * Registers a user's browser for Web Push (an endpoint registered by another account moves to this one), keeping
+ * their newest MAX_SUBSCRIPTIONS_PER_USER.
+ */
+export async function subscribe(
+  deps: Pick<AppDeps, "db" | "push">,
+  userUuid: string,
+  input: { endpoint: string; keys: { p256dh: string; auth: string } },
+  now: Date,
+) {
+  const { endpoint, keys } = input;
+  const refused = deps.push.web.check(endpoint);
+  if (refused) throw badRequest([`endpoint: ${refused}`]);
+  if (!(await validSubscriptionKeys(keys.p256dh, keys.auth))) throw badRequest([`keys: ${BAD_SUBSCRIPTION_KEYS}`]);
+  const row = await deps.db.transaction(async (tx) => {
+    const [saved] = await tx
+      .insert(schema.webPushSubscriptions)
+      .values({ userUuid, endpoint, p256dh: keys.p256dh, auth: keys.auth, createdAt: now })
+      .onConflictDoUpdate({
+        target: schema.webPushSubscriptions.endpoint,
+        set: { userUuid, p256dh: keys.p256dh, auth: keys.auth, createdAt: now },
+      })
+      .returning();
+    const keep = tx
+      .select({ id: schema.webPushSubscriptions.id })
+      .from(schema.webPushSubscriptions)
+      .where(eq(schema.webPushSubscriptions.userUuid, userUuid))
+      .orderBy(desc(schema.webPushSubscriptions.createdAt), desc(schema.webPushSubscriptions.id))
+      .limit(MAX_SUBSCRIPTIONS_PER_USER);
+    await tx
+      .delete(schema.webPushSubscriptions)
+      .where(and(eq(schema.webPushSubscriptions.userUuid, userUuid), notInArray(schema.webPushSubscriptions.id, keep)));
+    return saved;
+  });
+  if (!row) throw new Error("subscription upsert returned nothing");
+  return row;
+}

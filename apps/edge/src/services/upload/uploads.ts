@@ -1,0 +1,240 @@
+import { type Db, schema } from "@booth/db";
+import type { SongTags } from "@booth/db/schema";
+import { and, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
+import type { AppDeps } from "../../deps.ts";
+import { escapeLike } from "../../lib/crud/index.ts";
+import { badRequest, forbidden, found, HttpError, notFound } from "../../lib/errors.ts";
+import { probeAudio, sniffAudio } from "./audio.ts";
+import { coverKey, hlsKey, originalKey, settle, UPLOAD_PREFIX, type Upload, verify } from "./pipeline.ts";
+
+export const NOT_VERIFIED = "Song is not verified";
+export const NOT_YOURS = "Unauthorized to edit tags that not belongs to the user";
+export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+export const SONG_NOT_FOUND = "Song not found.";
+const TOO_LARGE = "The file is larger than 50 MB.";
+const NOT_AUDIO = "The file is not an audio file (mp3, flac, wav, ogg or m4a).";
+const UNREADABLE = "The file could not be read as audio; it may be damaged or truncated.";
+const HAS_FILE = "This upload already has its file.";
+
+export const uploadView = (u: Upload) => ({
+  id: u.id,
+  ownerUuid: u.ownerUuid,
+  originalName: u.originalName,
+  status: u.status,
+  transcodingStatus: u.transcodingStatus,
+  contentType: u.contentType,
+  size: u.size,
+  duration: u.duration,
+  tags: u.tags,
+  songId: u.songId,
+  thumbnails: u.hasCover ? { uploadService: `${UPLOAD_PREFIX}/songs/${u.id}/cover` } : {},
+  hlsPlaylistUrl: u.transcodingStatus === "TRANSCODING_SUCCEED" ? `${UPLOAD_PREFIX}/songs/${u.id}/hls-playlist` : null,
+  error: u.error,
+  createdAt: u.createdAt.toISOString(),
+  updatedAt: u.updatedAt.toISOString(),
+});
+
+const isPlayable = (u: Upload) => u.status === "VERIFIED" && u.transcodingStatus === "TRANSCODING_SUCCEED";
+const playable = and(
+  eq(schema.songUploads.status, "VERIFIED"),
+  eq(schema.songUploads.transcodingStatus, "TRANSCODING_SUCCEED"),
+);
+
+/** An upload by id, or a 404. */
+export async function loadUpload(db: Db, id: string) {
+  const [row] = await db.select().from(schema.songUploads).where(eq(schema.songUploads.id, id));
+  return found(row, SONG_NOT_FOUND);
+}
+
+/** Publishing and transcoding run after the answer; their outcome shows in the song's status. */
+export function settleLater(deps: AppDeps, upload: Upload) {
+  void settle(deps, upload).catch((err) =>
+    deps.logger({ level: "error", msg: "upload settle failed", uploadId: upload.id, err: String(err) }),
+  );
+}
+
+/** A new upload awaiting its file, and the URL to PUT the file to. */
+export async function startUpload(deps: Pick<AppDeps, "db" | "clock" | "config">, ownerUuid: string, name: string) {
+  const { db, clock, config } = deps;
+  const [row] = await db
+    .insert(schema.songUploads)
+    .values({ ownerUuid, originalName: name, createdAt: clock.now(), updatedAt: clock.now() })
+    .returning();
+  if (!row) throw new Error("upload insert returned nothing");
+  return { id: row.id, uploadUrl: `${config.publicUrl}${UPLOAD_PREFIX}/upload/song/${row.id}/file` };
+}
+
+/** A body no larger than an upload may be (413 otherwise). */
+export function refuseTooLarge(size: number) {
+  if (size > MAX_UPLOAD_BYTES) throw new HttpError(413, TOO_LARGE);
+}
+
+/** The audio type of a file, or a 415 for a file that is not audio. */
+function audioType(bytes: Uint8Array) {
+  const contentType = sniffAudio(bytes);
+  if (!contentType) throw new HttpError(415, NOT_AUDIO);
+  return contentType;
+}
+
+/** Must be called before the file is read: an upload takes one file. */
+export function refuseHasFile(upload: Upload) {
+  if (upload.status !== "PENDING_UPLOAD") throw new HttpError(409, HAS_FILE);
+}
+
+/**
+ * The audio file of an upload: checked (size, type, decodable), stored and verified; publishing and transcoding
+ * follow after the answer.
+ */
+export async function receiveFile(deps: AppDeps, upload: Upload, bytes: Uint8Array) {
+  refuseTooLarge(bytes.length);
+  if (bytes.length === 0) throw badRequest("The file is empty.");
+  const contentType = audioType(bytes);
+  try {
+    await probeAudio(bytes, contentType);
+  } catch {
+    throw new HttpError(415, UNREADABLE);
+  }
+  const { db, storage, clock } = deps;
+  await storage.put(originalKey(upload.id), bytes, contentType);
+  const [typed] = await db
+    .update(schema.songUploads)
+    .set({ status: "VALID_FILE_TYPE", contentType, size: bytes.length, updatedAt: clock.now() })
+    .where(and(eq(schema.songUploads.id, upload.id), eq(schema.songUploads.status, "PENDING_UPLOAD")))
+    .returning();
+  if (!typed) throw new HttpError(409, HAS_FILE);
+  const verified = await verify(deps, typed, bytes);
+  settleLater(deps, verified);
+  return verified;
+}
+
+async function uploadPage(
+  db: Db,
+  where: SQL | undefined,
+  order: SQL[],
+  limit: number,
+  offset: number,
+): Promise<{ data: ReturnType<typeof uploadView>[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    db
+      .select()
+      .from(schema.songUploads)
+      .where(where)
+      .orderBy(...order)
+      .limit(limit)
+      .offset(offset),
+    db.$count(schema.songUploads, where),
+  ]);
+  return { data: rows.map(uploadView), total };
+}
+const newestFirst = [desc(schema.songUploads.createdAt), desc(schema.songUploads.id)];
+
+/** A user's uploads, newest first, of one status or all. */
+export const ownUploads = (
+  db: Db,
+  ownerUuid: string,
+  q: { limit: number; offset: number; status?: Upload["status"] | undefined },
+) =>
+  uploadPage(
+    db,
+    and(eq(schema.songUploads.ownerUuid, ownerUuid), q.status ? eq(schema.songUploads.status, q.status) : undefined),
+    newestFirst,
+    q.limit,
+    q.offset,
+  );
+
+/** Every playable upload, newest first. */
+export const publicUploads = (db: Db, limit: number, offset: number) =>
+  uploadPage(db, playable, newestFirst, limit, offset);
+
+/** Playable uploads whose title or artist holds the term. */
+export function searchUploads(db: Db, term: string, limit: number, offset: number) {
+  const like = `%${escapeLike(term)}%`;
+  const where = and(
+    playable,
+    or(
+      ilike(sql`${schema.songUploads.tags} ->> 'title'`, like),
+      ilike(sql`${schema.songUploads.tags} ->> 'artist'`, like),
+    ),
+  );
+  return uploadPage(db, where, [desc(schema.songUploads.createdAt)], limit, offset);
+}
+
+/** An upload as someone sees it: its owner always, anyone else once it is playable. */
+export async function visibleUpload(db: Db, id: string, caller: string | undefined) {
+  const upload = await loadUpload(db, id);
+  if (upload.ownerUuid !== caller && !isPlayable(upload)) throw notFound(SONG_NOT_FOUND);
+  return upload;
+}
+
+/** New tags for an upload with a readable file; completing a title and an artist verifies it. */
+export async function editTags(
+  deps: AppDeps,
+  upload: Upload,
+  tags: { [K in keyof SongTags]?: SongTags[K] | undefined },
+) {
+  if (upload.status === "PENDING_UPLOAD" || upload.status === "VERIFICATION_ERROR")
+    throw new HttpError(409, "This song has no readable file to tag.");
+  const tagsNow = { ...upload.tags, ...tags };
+  const verifiedNow = !!tagsNow.title?.trim() && !!tagsNow.artist?.trim();
+  const [row] = await deps.db
+    .update(schema.songUploads)
+    .set({ tags: tagsNow, status: verifiedNow ? "VERIFIED" : "MISSING_METADATA", updatedAt: deps.clock.now() })
+    .where(eq(schema.songUploads.id, upload.id))
+    .returning();
+  const edited = found(row, SONG_NOT_FOUND);
+  settleLater(deps, edited);
+  return edited;
+}
+
+/** Deletes an upload, its catalogue song and its files. */
+export async function deleteUpload(deps: Pick<AppDeps, "db" | "storage">, upload: Upload) {
+  const { db, storage } = deps;
+  await db.transaction(async (tx) => {
+    await tx.delete(schema.songUploads).where(eq(schema.songUploads.id, upload.id));
+    if (upload.songId) await tx.delete(schema.songs).where(eq(schema.songs.id, upload.songId));
+  });
+  const playlist = await storage.get(hlsKey(upload.id, "index.m3u8"));
+  const segments = playlist ? (new TextDecoder().decode(playlist.data).match(/seg\d+\.ts/g) ?? []) : [];
+  for (const key of [
+    originalKey(upload.id),
+    coverKey(upload.id),
+    hlsKey(upload.id, "key"),
+    hlsKey(upload.id, "index.m3u8"),
+    ...segments.map((s) => hlsKey(upload.id, s)),
+  ])
+    await storage.delete(key);
+}
+
+/** Refuses an upload that cannot be streamed yet: 403 until verified, 409 while transcoding. */
+export function refuseUnstreamable(upload: Upload) {
+  if (upload.status !== "VERIFIED") throw forbidden(NOT_VERIFIED);
+  if (upload.transcodingStatus !== "TRANSCODING_SUCCEED")
+    throw new HttpError(409, "The song is still being transcoded.");
+}
+
+/** The stored HLS playlist of an upload, its segments served by the edge and its key URI the one given. */
+export async function hlsPlaylist(deps: Pick<AppDeps, "storage">, upload: Upload, keyUri: () => Promise<string>) {
+  const playlist = found(await deps.storage.get(hlsKey(upload.id, "index.m3u8")), SONG_NOT_FOUND);
+  const uri = await keyUri();
+  return new TextDecoder()
+    .decode(playlist.data)
+    .replace(/^(seg\d+\.ts)$/gm, `${UPLOAD_PREFIX}/songs/${upload.id}/hls/$1`)
+    .replace(/(#EXT-X-KEY:[^\n]*URI=")[^"]*"/g, `$1${uri}"`);
+}
+
+/** A stored file of a song (its HLS key, a segment, its cover), or a 404 with `message`. */
+export async function storedFile(deps: Pick<AppDeps, "storage">, key: string, message: string) {
+  return found(await deps.storage.get(key), message);
+}
+
+/** The tags and duration of an audio file, kept nowhere. */
+export async function readMetadata(bytes: Uint8Array) {
+  refuseTooLarge(bytes.length);
+  const contentType = audioType(bytes);
+  try {
+    const probe = await probeAudio(bytes, contentType);
+    return { ...probe.tags, duration: probe.duration };
+  } catch {
+    throw new HttpError(415, UNREADABLE);
+  }
+}

@@ -1,0 +1,76 @@
+import { type Db, schema } from "@booth/db";
+import type { ImageType } from "@booth/db/schema";
+import { eq } from "drizzle-orm";
+import { imageUrl } from "../../lib/images.ts";
+
+export const UNAUTHORIZED_TO_DELETE = "Unauthorized to delete.";
+export const IMAGE_NOT_FOUND = "Image not found.";
+
+type Image = typeof schema.images.$inferSelect;
+
+const profileField = (type: ImageType) => (type === "profilePicture" ? "profilePicture" : "coverPicture");
+
+export const imageView = (row: Image) => ({
+  id: row.id,
+  userUuid: row.userUuid,
+  type: row.type,
+  contentType: row.contentType,
+  size: row.size,
+  url: imageUrl(row.id),
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** Records a stored image and makes it the user's profile or cover picture, in one transaction. */
+export async function saveProfileImage(
+  db: Db,
+  input: { id: string; userUuid: string; type: ImageType; storageKey: string; contentType: string; size: number },
+  now: () => Date,
+) {
+  const field = profileField(input.type);
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(schema.images)
+      .values({ ...input, createdAt: now() })
+      .returning();
+    await tx
+      .update(schema.profiles)
+      .set({ [field]: imageUrl(input.id), updatedAt: now() })
+      .where(eq(schema.profiles.userUuid, input.userUuid));
+    return inserted;
+  });
+  if (!row) throw new Error("image insert returned nothing");
+  return row;
+}
+
+export async function findImage(db: Db, id: string) {
+  const [row] = await db.select().from(schema.images).where(eq(schema.images.id, id));
+  return row ?? null;
+}
+
+/** The roles of an image's owner (null if the account is gone). */
+export async function ownerRoles(db: Db, userUuid: string) {
+  const [owner] = await db
+    .select({ roles: schema.users.roles })
+    .from(schema.users)
+    .where(eq(schema.users.uuid, userUuid));
+  return owner?.roles ?? null;
+}
+
+/** Forgets an image: its row, the profile field that shows it, and any room poster that is it. */
+export async function deleteImage(db: Db, row: Image, now: () => Date) {
+  const field = profileField(row.type);
+  await db.transaction(async (tx) => {
+    await tx.delete(schema.images).where(eq(schema.images.id, row.id));
+    const [profile] = await tx.select().from(schema.profiles).where(eq(schema.profiles.userUuid, row.userUuid));
+    if (profile?.[field] === imageUrl(row.id))
+      await tx
+        .update(schema.profiles)
+        .set({ [field]: null, updatedAt: now() })
+        .where(eq(schema.profiles.userUuid, row.userUuid));
+    // A room poster is an image too: its room stops showing it.
+    await tx
+      .update(schema.rooms)
+      .set({ posterUrl: null, updatedAt: now() })
+      .where(eq(schema.rooms.posterUrl, imageUrl(row.id)));
+  });
+}

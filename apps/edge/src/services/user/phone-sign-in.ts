@@ -1,0 +1,130 @@
+import { type Db, schema } from "@booth/db";
+import { and, count, desc, eq, lt } from "drizzle-orm";
+import { uniqueOr } from "../../lib/db-errors.ts";
+import { badRequest, conflict, notFound } from "../../lib/errors.ts";
+import { createAccount } from "./accounts.ts";
+import { toE164 } from "./phone-checks.ts";
+
+export const CODE_INCORRECT = "The code is incorrect or has expired.";
+export const CODE_SENT = "A code has been sent.";
+export const NOT_WHITELISTED = "This phone number is not whitelisted.";
+
+/**
+ * Anyone may type a number, so a number's limits are split: per (number, address) at the published constants, and
+ * from all addresses together at these, higher ones, so a stranger can neither flood the owner's codes out nor burn
+ * them (wrong guesses are refused per address, not by burning the code).
+ */
+export const CODES_PER_PHONE_PER_HOUR_FROM_ANYWHERE = 20;
+export const CODE_GUESSES_PER_PHONE_PER_HOUR = 30;
+
+/** A number in E.164 form, or a 400 naming the field. */
+export const e164 = (raw: string) => {
+  const phone = toE164(raw);
+  if (!phone) throw badRequest(["phone: is not a phone number"]);
+  return phone;
+};
+
+/** The account that signs in with this (verified) phone number, if any. */
+export async function verifiedPhoneIdentity(db: Db, phone: string) {
+  const [identity] = await db
+    .select()
+    .from(schema.userIdentities)
+    .where(
+      and(
+        eq(schema.userIdentities.channel, "sms"),
+        eq(schema.userIdentities.value, phone),
+        eq(schema.userIdentities.verified, true),
+      ),
+    )
+    .limit(1);
+  return identity ?? null;
+}
+
+/** A new account whose sign-in is this phone number (verified by the code just checked). */
+export function createPhoneAccount(db: Db, phone: string, now: Date) {
+  return db.transaction(async (tx) => {
+    const account = await createAccount(tx, { now });
+    await tx.insert(schema.userIdentities).values({
+      userUuid: account.user.uuid,
+      channel: "sms",
+      value: phone,
+      verified: true,
+      verifiedAt: now,
+      createdAt: now,
+    });
+    return account;
+  });
+}
+
+// ---- recent validations
+
+export async function recentValidations(db: Db, page: { limit: number; offset: number }) {
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(schema.phoneValidations)
+      .orderBy(desc(schema.phoneValidations.createdAt), desc(schema.phoneValidations.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(schema.phoneValidations),
+  ]);
+  return { data: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })), total: total?.n ?? 0 };
+}
+
+/** Deletes the validations older than a time (all without one); answers how many. */
+export async function clearValidations(db: Db, olderThan: Date | undefined) {
+  const deleted = await db
+    .delete(schema.phoneValidations)
+    .where(olderThan ? lt(schema.phoneValidations.createdAt, olderThan) : undefined)
+    .returning({ id: schema.phoneValidations.id });
+  return deleted.length;
+}
+
+// ---- whitelist (numbers that pass whatever their line type: test and staff numbers)
+
+type WhitelistRow = typeof schema.phoneWhitelist.$inferSelect;
+
+export const whitelistView = (r: WhitelistRow) => ({ ...r, createdAt: r.createdAt.toISOString() });
+
+export async function addToWhitelist(
+  db: Db,
+  input: { phone: string; note: string | undefined; createdBy: string; now: Date },
+) {
+  const [row] = await uniqueOr(
+    () =>
+      db
+        .insert(schema.phoneWhitelist)
+        .values({ phone: input.phone, note: input.note ?? null, createdBy: input.createdBy, createdAt: input.now })
+        .returning(),
+    () => conflict("This phone number is already whitelisted."),
+  );
+  if (!row) throw new Error("whitelist insert returned nothing");
+  return row;
+}
+
+export async function whitelistPage(db: Db, page: { limit: number; offset: number }) {
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(schema.phoneWhitelist)
+      .orderBy(desc(schema.phoneWhitelist.createdAt), desc(schema.phoneWhitelist.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(schema.phoneWhitelist),
+  ]);
+  return { data: rows.map(whitelistView), total: total?.n ?? 0 };
+}
+
+export async function whitelistEntry(db: Db, id: string) {
+  const [row] = await db.select().from(schema.phoneWhitelist).where(eq(schema.phoneWhitelist.id, id));
+  return row ?? null;
+}
+
+/** Takes a number off the whitelist, by number or by entry id; 404 when it was not on it. */
+export async function removeFromWhitelist(db: Db, by: { phone: string } | { id: string }) {
+  const deleted = await db
+    .delete(schema.phoneWhitelist)
+    .where("phone" in by ? eq(schema.phoneWhitelist.phone, by.phone) : eq(schema.phoneWhitelist.id, by.id))
+    .returning();
+  if (deleted.length === 0) throw notFound(NOT_WHITELISTED);
+}

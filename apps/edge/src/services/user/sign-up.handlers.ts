@@ -1,0 +1,82 @@
+import { ADMINS, addressBucket, rateLimit, requireUser } from "../../lib/auth.ts";
+import { badRequest, forbidden } from "../../lib/errors.ts";
+import type { AppRouteHandler } from "../../lib/openapi.ts";
+import { hashPassword } from "../../lib/password.ts";
+import { issueToken, userView } from "./accounts.ts";
+import type * as routes from "./sign-up.routes.ts";
+import {
+  createBot,
+  firstEmailOf,
+  MISSING_EMAIL_OR_PASSWORD,
+  MISSING_VOUCHER_FIELDS,
+  rotateBotTokens,
+  signUpAccount,
+  signUpWithVoucher,
+} from "./sign-up.ts";
+import { sendVerificationEmail } from "./verification.ts";
+
+export const signUp: AppRouteHandler<typeof routes.signUp> = async (c) => {
+  const body = c.req.valid("json");
+  if (!body.email || !body.password) throw badRequest(MISSING_EMAIL_OR_PASSWORD);
+  await rateLimit(c, `signup:ip:${addressBucket(c)}`, 20, 60 * 60);
+  const { db, clock } = c.var.deps;
+  const passwordHash = await hashPassword(body.password);
+  const { user, profile } = await signUpAccount(db, {
+    email: body.email,
+    passwordHash,
+    nickname: body.nickname ?? null,
+    now: clock.now(),
+  });
+  const emailRow = await firstEmailOf(db, user.uuid);
+  if (emailRow) await sendVerificationEmail(c, emailRow);
+  return c.json({ ...(await issueToken(c, user)), user: userView(user, profile) }, 201);
+};
+
+export const voucherSignUp: AppRouteHandler<typeof routes.voucherSignUp> = async (c) => {
+  const body = c.req.valid("json");
+  if (!body.email || !body.password || !body.voucherCode) throw badRequest(MISSING_VOUCHER_FIELDS);
+  await rateLimit(c, `signup:ip:${addressBucket(c)}`, 20, 60 * 60);
+  const { db, clock } = c.var.deps;
+  const passwordHash = await hashPassword(body.password);
+  const { user, profile } = await signUpWithVoucher(
+    db,
+    { email: body.email, passwordHash, nickname: body.nickname ?? null, now: clock.now() },
+    body.voucherCode,
+  );
+  const emailRow = await firstEmailOf(db, user.uuid);
+  if (emailRow) await sendVerificationEmail(c, emailRow);
+  return c.json({ ...(await issueToken(c, user)), user: userView(user, profile) }, 201);
+};
+
+export const adminSignUp: AppRouteHandler<typeof routes.adminSignUp> = async (c) => {
+  const { user: admin } = await requireUser(c, { roles: ADMINS });
+  const body = c.req.valid("json");
+  if (!body.email || !body.password) throw badRequest(MISSING_EMAIL_OR_PASSWORD);
+  const roles = body.roles?.length ? [...new Set(body.roles)] : ["user" as const];
+  // Only a superUser hands out superUser.
+  if (roles.includes("superUser") && !admin.roles.includes("superUser")) throw forbidden();
+  const { db, clock } = c.var.deps;
+  const passwordHash = await hashPassword(body.password);
+  const { user, profile } = await signUpAccount(db, {
+    email: body.email,
+    passwordHash,
+    nickname: body.nickname ?? null,
+    roles,
+    emailStatus: "CREATED_BY_ADMIN",
+    now: clock.now(),
+  });
+  return c.json(userView(user, profile), 201);
+};
+
+export const botSignUp: AppRouteHandler<typeof routes.botSignUp> = async (c) => {
+  const { user: owner } = await requireUser(c);
+  const { db, clock } = c.var.deps;
+  const { user, profile } = await createBot(db, owner, c.req.valid("json").nickname, clock.now());
+  return c.json({ ...(await issueToken(c, user, "bot")), user: userView(user, profile) }, 201);
+};
+
+export const botToken: AppRouteHandler<typeof routes.botToken> = async (c) => {
+  const { user: caller } = await requireUser(c, { types: ["user"] });
+  const bot = await rotateBotTokens(c.var.deps.db, caller, c.req.valid("query").botUuid);
+  return c.json(await issueToken(c, bot, "bot"), 200);
+};
