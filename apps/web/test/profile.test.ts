@@ -50,7 +50,13 @@ describe("profile", { timeout: 180_000 }, () => {
   });
 
   it("follows a DJ, lists followers and following, befriends and unfollows", async () => {
-    await ben.page.goto(`/users/${ana.uuid}`);
+    // Ben finds Ana by her name.
+    await ben.page.goto("/search?q=ana%20be");
+    await expectCount(ben.page, "[data-testid=people-results] [data-testid=person]", 1);
+    await Promise.all([
+      ben.page.waitForURL(`**/users/${ana.uuid}`),
+      ben.page.click("[data-testid=people-results] [data-testid=person] a"),
+    ]);
     await expectText(ben.page, "[data-testid=profile-name]", "Ana Beats");
     await expectText(ben.page, "[data-testid=fans-count]", "0");
     await ben.page.click("[data-testid=follow]");

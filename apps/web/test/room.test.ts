@@ -209,7 +209,20 @@ describe("a room for two", { timeout: 240_000 }, () => {
       await member.page.click("[data-testid=chat-send]");
       await expectText(member.page, "[data-testid=chat] .alert-error", "You cannot chat in this room right now.", 2000);
     }, 15_000);
+    // The owner sees the mute in force beside the member, until when, and lifts it: the member may talk again.
+    const mute = "[data-testid=mod-person]:has-text('Member') [data-testid=mod-sanction][data-role=chatDisabled]";
+    await expectText(owner.page, mute, /Muted until/);
     await shot(owner.page, "room-moderation", { fullPage: true });
+    await owner.page.click(`${mute} button:has-text('Lift')`);
+    await expectCount(owner.page, mute, 0);
+    await eventually(async () => {
+      await member.page.fill("[data-testid=chat-input]", "back on the mic");
+      await member.page.click("[data-testid=chat-send]");
+      await owner.page
+        .locator("[data-testid=chat-text]", { hasText: "back on the mic" })
+        .first()
+        .waitFor({ timeout: 2000 });
+    }, 15_000);
 
     // Favourites: the star in the room header, then the favourites tab lists the room. (The star shows at once; the
     // test leaves the page only once the edge has answered, as leaving earlier may cancel the request.)

@@ -1,8 +1,9 @@
 const en = {
   nav: "Search",
   title: "Search",
-  subtitle: "Find songs by title, artist or genre and keep them in your crates.",
-  placeholder: "Songs, artists, genres…",
+  subtitle: "Find songs by title, artist or genre, and people by their name.",
+  placeholder: "Songs, artists, genres, people…",
+  people: "People",
   searching: "Searching…",
   myCrates: "My crates",
   resultsFor: "Results for “{{q}}”",
@@ -13,8 +14,9 @@ const en = {
 const es = {
   nav: "Buscar",
   title: "Buscar",
-  subtitle: "Encuentra canciones por título, artista o género y guárdalas en tus listas.",
-  placeholder: "Canciones, artistas, géneros…",
+  subtitle: "Encuentra canciones por título, artista o género, y personas por su nombre.",
+  placeholder: "Canciones, artistas, géneros, personas…",
+  people: "Personas",
   searching: "Buscando…",
   myCrates: "Mis listas",
   resultsFor: "Resultados para «{{q}}»",

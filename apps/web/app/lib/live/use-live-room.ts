@@ -1,7 +1,7 @@
 // The client from the package's main entry: `@booth/sdk/live` also carries the protocol's zod schemas, which the
 // browser does not need.
 import { LiveRoomClient, LiveRoomError } from "@booth/sdk";
-import type { ChatMessage, JoinResult, LiveState, StatelessServerMessage } from "@booth/sdk/live";
+import type { ChatMessage, JoinResult, LiveState, RoomRole, StatelessServerMessage } from "@booth/sdk/live";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { CHAT_CAP, mergeChat } from "./chat.ts";
 
@@ -36,6 +36,8 @@ export function useLiveRoom(options: {
   const [clockOffset, setClockOffset] = useState(0);
   const [seq, setSeq] = useState(0);
   const [lastEvent, setLastEvent] = useState<string | null>(null);
+  /** The sanctions in force this client may see: all of them for a moderator, their own for anyone else. */
+  const [sanctions, setSanctions] = useState<RoomRole[]>([]);
 
   useEffect(() => {
     const client = new LiveRoomClient({ url: partyUrl, roomUuid, token, backoff: { initialMs: 300, maxMs: 8000 } });
@@ -45,6 +47,7 @@ export function useLiveRoom(options: {
       client.on("joined", (result: JoinResult) => {
         setClockOffset(result.serverTime - Date.now());
         setChat(result.chatMessages.slice(-CHAT_CAP));
+        setSanctions(result.sanctions ?? []);
         setConnection("live");
         setError(null);
       }),
@@ -60,6 +63,7 @@ export function useLiveRoom(options: {
         else if (message.name === "chatMessageDeleted")
           setChat((list) => list.filter((m) => m.id !== message.params.id));
         else if (message.name === "chatCleared") setChat([]);
+        else if (message.name === "updatedSanctions") setSanctions(message.params.sanctions);
         else if (message.name === "playedOneTimeAnimation") {
           const id = ++animationIds;
           setAnimations((list) => [...list, { id, ...message.params }]);
@@ -97,6 +101,6 @@ export function useLiveRoom(options: {
     }
   }, []);
 
-  return { state, chat, setChat, connection, error, kicked, animations, clockOffset, seq, lastEvent, act };
+  return { state, chat, setChat, connection, error, kicked, animations, clockOffset, seq, lastEvent, sanctions, act };
 }
 export type LiveRoom = ReturnType<typeof useLiveRoom>;

@@ -1,18 +1,45 @@
-import type { LiveState } from "@booth/sdk/live";
-import { useFetcher } from "@remix-run/react";
+import type { LiveState, RoomRole } from "@booth/sdk/live";
+import { Link, useFetcher } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "../../components/avatar.tsx";
 import styles from "./room.module.css";
 import { isGuest, personOf, roleOf } from "./room-model.ts";
 
 /** For the room's moderators: pinned messages, the people in the room with their sanctions, clearing the chat. */
+/** One sanction in force, with the button that lifts it. */
+function SanctionPill({ sanction, roomUuid }: { sanction: RoomRole; roomUuid: string }) {
+  const { t } = useTranslation("room");
+  const lift = useFetcher<{ error?: string }>();
+  const until = sanction.expirationTime
+    ? new Date(sanction.expirationTime).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
+    : null;
+  return (
+    <lift.Form method="post" className={styles.sanction} data-testid="mod-sanction" data-role={sanction.role}>
+      <input type="hidden" name="intent" value="lift" />
+      <input type="hidden" name="roomUuid" value={roomUuid} />
+      <input type="hidden" name="userUuid" value={sanction.userUuid} />
+      <input type="hidden" name="role" value={sanction.role} />
+      <span className="pill">
+        {t(`sanction.${sanction.role}`, { defaultValue: sanction.role })}
+        {until ? ` ${t("until", { time: until })}` : ""}
+      </span>
+      <button type="submit" className="btn btn-ghost btn-small" disabled={lift.state !== "idle"}>
+        {t("lift")}
+      </button>
+    </lift.Form>
+  );
+}
+
 export function ModerationPanel({
   state,
+  sanctions,
   roomUuid,
   viewerUuid,
   onRemoveDj,
 }: {
   state: LiveState;
+  /** The room's sanctions in force (a moderator sees them all). */
+  sanctions: RoomRole[];
   roomUuid: string;
   viewerUuid: string;
   onRemoveDj: (uuid: string) => void;
@@ -21,6 +48,10 @@ export function ModerationPanel({
   const fetcher = useFetcher<{ error?: string }>();
   const pins = (state.settings.pinnedMessages as { message?: string }[]).map((p) => p.message ?? "").join("\n");
   const people = state.allUsers.filter((u) => !isGuest(u) && u.uuid !== viewerUuid);
+  const now = Date.now();
+  const inForce = sanctions.filter((r) => r.expirationTime === null || Date.parse(r.expirationTime) > now);
+  const present = new Set(people.map((u) => u.uuid));
+  const away = [...new Set(inForce.map((r) => r.userUuid))].filter((uuid) => !present.has(uuid));
   return (
     <section className="card stack" data-testid="moderation">
       <h2>{t("moderation")}</h2>
@@ -53,6 +84,11 @@ export function ModerationPanel({
               <span className={styles.personName}>
                 {person.nickname} {role ? <span className="pill">{role}</span> : null}
               </span>
+              {inForce
+                .filter((r) => r.userUuid === u.uuid)
+                .map((r) => (
+                  <SanctionPill key={r.role} sanction={r} roomUuid={roomUuid} />
+                ))}
               <span className={styles.modTools}>
                 {onStage ? (
                   <button type="button" className="btn btn-small" onClick={() => onRemoveDj(u.uuid)}>
@@ -83,6 +119,25 @@ export function ModerationPanel({
           );
         })}
       </ul>
+      {away.length ? (
+        <>
+          <h3>{t("sanctionedAway")}</h3>
+          <ul className={styles.people}>
+            {away.map((uuid) => (
+              <li key={uuid} className={styles.personRow} data-testid="mod-away">
+                <Link to={`/users/${uuid}`} className={styles.personName}>
+                  {t("profileOf")}
+                </Link>
+                {inForce
+                  .filter((r) => r.userUuid === uuid)
+                  .map((r) => (
+                    <SanctionPill key={r.role} sanction={r} roomUuid={roomUuid} />
+                  ))}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       <fetcher.Form method="post">
         <input type="hidden" name="intent" value="clear-chat" />
         <input type="hidden" name="roomUuid" value={roomUuid} />

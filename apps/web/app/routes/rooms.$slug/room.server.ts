@@ -103,6 +103,15 @@ export async function roomAction(request: Request) {
         });
         return { ok: intent };
       }
+      case "lift": {
+        const role = MODERATION_ROLES.find((r) => r === field(form, "role"));
+        if (!role) return data({ error: "Unknown role." }, { status: 400 });
+        await booth.room.DELETE("/roomUserRoles/{room}", {
+          params: { path: { room: roomUuid } },
+          body: { userUuid: field(form, "userUuid"), role },
+        });
+        return { ok: intent };
+      }
       case "clear-chat":
         await booth.room.DELETE("/rooms/conversation/{id}", { params: { path: { id: roomUuid } } });
         return { ok: intent };

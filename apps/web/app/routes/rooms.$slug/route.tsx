@@ -30,7 +30,7 @@ export default function RoomPage() {
   const apiUrl = root?.env.apiUrl ?? "";
   const token = useLiveToken({ token: liveToken, expiresAt: liveTokenExpiresAt });
   const live = useLiveRoom({ partyUrl: root?.env.partyUrl ?? "", roomUuid: room.uuid, token: token.fresh });
-  const { state, chat, clockOffset, connection, act } = live;
+  const { state, chat, clockOffset, connection, sanctions, act } = live;
   const audioRef = useRef<HTMLAudioElement>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [quality, setQuality] = useState<AudioQuality>(audioQuality);
@@ -197,6 +197,7 @@ export default function RoomPage() {
             {moderator && viewer ? (
               <ModerationPanel
                 state={state}
+                sanctions={sanctions}
                 roomUuid={room.uuid}
                 viewerUuid={viewer.uuid}
                 onRemoveDj={(uuid) => void act((c) => c.removeDj(uuid)).then(flash)}

@@ -11,6 +11,7 @@ import {
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Pager } from "../../components/pager.tsx";
+import { PersonCard, peopleGridClass } from "../../components/person-card.tsx";
 import { SongRow, songListClass } from "../../components/song-row.tsx";
 import { forget } from "../../components/stale-cache.ts";
 import { useRootData } from "../../root.tsx";
@@ -94,7 +95,7 @@ export default function Search() {
   const { t: tl } = useTranslation("lists");
   const root = useRootData();
   const apiUrl = root?.env.apiUrl ?? "";
-  const { q, offset, songs, total, error, signedIn, crates, queued } = useLoaderData<typeof loader>();
+  const { q, offset, songs, total, error, people, signedIn, crates, queued } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
   const navigation = useNavigation();
   const [text, setText] = useState(q);
@@ -148,6 +149,16 @@ export default function Search() {
       </Form>
       {error ? <p className="alert alert-error">{error}</p> : null}
       {!signedIn ? <p className="small muted">{tl("signInToCollect")}</p> : null}
+      {people.length ? (
+        <section className="card stack" data-testid="people-results">
+          <h2>{t("people")}</h2>
+          <ul className={peopleGridClass}>
+            {people.map((person) => (
+              <PersonCard key={person.uuid} person={person} apiUrl={apiUrl} />
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <section className="card stack">
         <div className="spread">
           <h2 data-testid="search-heading">{q ? t("resultsFor", { q }) : t("catalogue")}</h2>

@@ -8,6 +8,9 @@ import { readSession, requireViewer } from "../../lib/session.server.ts";
 import { QUEUE, SEARCH_PAGE } from "./search.ts";
 
 export type Song = Schema<"playlist", "Song">;
+export type Person = Schema<"user", "Profile">;
+/** People shown above the songs when the words match nicknames. */
+export const PEOPLE_SHOWN = 8;
 export type CrateSummary = { crateUuid: string; crateName: string; count: number };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -38,7 +41,16 @@ export async function loadSearch(request: Request) {
     error = userMessage(e);
   }
   const mine = viewer ? await collections(booth) : { crates: [], queued: [] };
-  return { q, offset, songs, total, error, signedIn: Boolean(viewer), ...mine };
+  // People by nickname, for the signed in, on the first page of a search.
+  const people: Person[] =
+    viewer && q && offset === 0
+      ? ((
+          await booth.user
+            .GET("/users/search", { params: { query: { q: q.slice(0, 100), limit: PEOPLE_SHOWN } } })
+            .catch(() => null)
+        )?.data ?? [])
+      : [];
+  return { q, offset, songs, total, error, people, signedIn: Boolean(viewer), ...mine };
 }
 
 /** The viewer's playlists (newest first) and the songs already in their queue. */
