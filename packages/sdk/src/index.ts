@@ -89,11 +89,19 @@ export interface BoothClientOptions {
   /** The bearer token, or a function that returns the current one. */
   token?: string | null | (() => string | null | undefined);
   fetch?: typeof globalThis.fetch;
+  /**
+   * Whether an answer that is not 2xx throws BoothApiError (the default). With `false` it comes back as openapi-fetch
+   * gives it, `{ error, response }` with `error` typed by the route's error schema (the edge's tests assert refusals).
+   */
+  throwOnError?: boolean;
 }
 
 type Clients = { [K in ServiceName]: Client<ServicePaths[K]> };
 
-/** A typed client for every service of the edge. Calls resolve to the data, or throw BoothApiError. */
+/**
+ * A typed client for every service of the edge. Calls resolve to `{ data, response }`, or throw BoothApiError (unless
+ * `throwOnError` is false).
+ */
 export function createBoothClient(options: BoothClientOptions): Clients {
   const origin = options.baseUrl.replace(/\/$/, "");
   const auth: Middleware = {
@@ -103,7 +111,7 @@ export function createBoothClient(options: BoothClientOptions): Clients {
       return request;
     },
     async onResponse({ response }) {
-      if (!response.ok) throw await toApiError(response);
+      if (!response.ok && options.throwOnError !== false) throw await toApiError(response);
       return response;
     },
   };

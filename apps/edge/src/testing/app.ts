@@ -17,6 +17,7 @@ import { embeddedGenerator } from "../ports/song-generator.ts";
 import { memoryStorage } from "../ports/storage.ts";
 import { webPushSender } from "../ports/web-push.ts";
 import { createAccount } from "../services/user/accounts.ts";
+import { TEST_ORIGIN, type TestApi, testApi } from "./api.ts";
 import { testLogger } from "./logger.ts";
 
 /** A clock tests can move. */
@@ -85,7 +86,7 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
   const app = createApp(deps);
 
   async function request(method: string, path: string, options: RequestOptions = {}) {
-    const url = new URL(path, "http://edge.test");
+    const url = new URL(path, TEST_ORIGIN);
     for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -105,6 +106,15 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     }
     // biome-ignore lint/suspicious/noExplicitAny: tests read whatever shape the route answers.
     return { status: res.status, body: json as any, headers: res.headers };
+  }
+
+  /**
+   * The SDK's typed clients, one per service, answered in-process and signed with `token` when given. A refusal is
+   * an answer, not a throw: `const { data, error, response } = await t.api(token).merch.GET("/api/v1/consumables")`.
+   * Prefer it to request(), which stays for input a typed client cannot send (malformed bodies, unknown fields).
+   */
+  function api(token?: string | null): TestApi {
+    return testApi(app, token);
   }
 
   let counter = 0;
@@ -163,6 +173,7 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     db: database.db,
     clock,
     request,
+    api,
     createUser,
     tokenFor,
     serviceToken,

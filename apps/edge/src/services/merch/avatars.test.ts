@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 let admin: Awaited<ReturnType<TestApp["createUser"]>>;
@@ -9,146 +9,117 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const M = "/api/merch-service";
 const day = 24 * 3600 * 1000;
 const iso = (offsetDays: number) => new Date(t.clock.now().getTime() + offsetDays * day).toISOString();
 
 describe("avatars", () => {
   it("shows public avatars to all, assigned ones to their wearers, private ones to staff", async () => {
     const user = await t.createUser();
+    const staff = t.api(admin.token);
+    const wearer = t.api(user.token);
+    const anyone = t.api();
     for (const [slug, avatarStatus] of [
       ["panda", "PUBLIC"],
       ["golden-cat", "PRIVATE"],
       ["vip-fox", "SUBSCRIBER_ONLY"],
     ] as const)
-      expect(
-        (await t.request("POST", `${M}/avatars`, { token: admin.token, body: { slug, name: slug, avatarStatus } }))
-          .status,
-      ).toBe(201);
-    expect(
-      (await t.request("POST", `${M}/avatars`, { token: admin.token, body: { slug: "panda", name: "again" } })).status,
-    ).toBe(409);
-    expect(
-      (await t.request("POST", `${M}/avatars`, { token: user.token, body: { slug: "mine", name: "mine" } })).status,
-    ).toBe(403);
-    expect(
-      (await t.request("POST", `${M}/avatars`, { token: admin.token, body: { slug: "Bad Slug", name: "x" } })).status,
-    ).toBe(400);
-    const slugs = (r: { body: { slug: string }[] }) => r.body.map((a) => a.slug);
-    expect(slugs(await t.request("GET", `${M}/avatars`, { token: user.token }))).toEqual(["panda"]);
-    expect(slugs(await t.request("GET", `${M}/all-avatars`)).sort()).toEqual(["panda", "vip-fox"]);
-    expect(slugs(await t.request("GET", `${M}/avatars/subscriber`))).toEqual(["vip-fox"]);
-    expect((await t.request("GET", `${M}/avatars/golden-cat`)).status).toBe(404);
-    expect((await t.request("GET", `${M}/admin/avatars/golden-cat`, { token: admin.token })).body.avatarStatus).toBe(
-      "PRIVATE",
-    );
+      expect((await staff.merch.POST("/avatars", { body: { slug, name: slug, avatarStatus } })).response.status).toBe(
+        201,
+      );
+    expect((await staff.merch.POST("/avatars", { body: { slug: "panda", name: "again" } })).response.status).toBe(409);
+    expect((await wearer.merch.POST("/avatars", { body: { slug: "mine", name: "mine" } })).response.status).toBe(403);
+    expect((await staff.merch.POST("/avatars", { body: { slug: "Bad Slug", name: "x" } })).response.status).toBe(400);
+    const slugs = (avatars: { slug: string }[]) => avatars.map((a) => a.slug);
+    expect(slugs(ok(await wearer.merch.GET("/avatars")))).toEqual(["panda"]);
+    expect(slugs(ok(await anyone.merch.GET("/all-avatars"))).sort()).toEqual(["panda", "vip-fox"]);
+    expect(slugs(ok(await anyone.merch.GET("/avatars/subscriber")))).toEqual(["vip-fox"]);
+    const goldenCat = { params: { path: { slug: "golden-cat" } } };
+    expect((await anyone.merch.GET("/avatars/{slug}", goldenCat)).response.status).toBe(404);
+    expect((await staff.merch.GET("/admin/avatars/{slug}", goldenCat)).data?.avatarStatus).toBe("PRIVATE");
 
-    const given = await t.request("POST", `${M}/avatar-assignment/golden-cat`, {
-      token: admin.token,
-      body: { userUuid: user.user.uuid },
-    });
-    expect(given.status).toBe(201);
-    expect(
-      (
-        await t.request("POST", `${M}/avatar-assignment/golden-cat`, {
-          token: admin.token,
-          body: { userUuid: user.user.uuid },
-        })
-      ).status,
-    ).toBe(409);
-    expect(slugs(await t.request("GET", `${M}/avatars`, { token: user.token })).sort()).toEqual([
-      "golden-cat",
-      "panda",
-    ]);
-    expect((await t.request("GET", `${M}/avatars/golden-cat/${user.user.uuid}`)).body.allowed).toBe(true);
-    expect((await t.request("DELETE", `${M}/avatar-assignment/${given.body.id}`, { token: user.token })).status).toBe(
+    const assign = () =>
+      staff.merch.POST("/avatar-assignment/{slug}", { ...goldenCat, body: { userUuid: user.user.uuid } });
+    const given = await assign();
+    expect(given.response.status).toBe(201);
+    expect((await assign()).response.status).toBe(409);
+    expect(slugs(ok(await wearer.merch.GET("/avatars"))).sort()).toEqual(["golden-cat", "panda"]);
+    const worn = { params: { path: { slug: "golden-cat", uuid: user.user.uuid } } };
+    expect((await anyone.merch.GET("/avatars/{slug}/{uuid}", worn)).data?.allowed).toBe(true);
+    // The contract names one schema for an assignment and for "none" (GET /avatars/{slug}/{uuid}), hence the `!`.
+    const assignment = { params: { path: { avatarAssignmentId: ok(given)!.id } } };
+    expect((await wearer.merch.DELETE("/avatar-assignment/{avatarAssignmentId}", assignment)).response.status).toBe(
       403,
     );
-    expect((await t.request("DELETE", `${M}/avatar-assignment/${given.body.id}`, { token: admin.token })).status).toBe(
-      204,
-    );
-    expect((await t.request("GET", `${M}/avatars/golden-cat/${user.user.uuid}`)).body.allowed).toBe(false);
+    expect((await staff.merch.DELETE("/avatar-assignment/{avatarAssignmentId}", assignment)).response.status).toBe(204);
+    expect((await anyone.merch.GET("/avatars/{slug}/{uuid}", worn)).data?.allowed).toBe(false);
     expect(
-      (await t.request("PATCH", `${M}/avatars/panda`, { token: admin.token, body: { name: "Big Panda" } })).body.name,
+      (await staff.merch.PATCH("/avatars/{slug}", { params: { path: { slug: "panda" } }, body: { name: "Big Panda" } }))
+        .data?.name,
     ).toBe("Big Panda");
-    expect((await t.request("GET", `${M}/service/avatar/panda`, { token: await t.serviceToken() })).body.name).toBe(
+    const panda = { params: { path: { avatarSlug: "panda" } } };
+    expect((await t.api(await t.serviceToken()).merch.GET("/service/avatar/{avatarSlug}", panda)).data?.name).toBe(
       "Big Panda",
     );
-    expect((await t.request("GET", `${M}/service/avatar/panda`, { token: user.token })).status).toBe(403);
-    expect((await t.request("DELETE", `${M}/admin/avatars/vip-fox`, { token: admin.token })).status).toBe(204);
-    expect((await t.request("GET", `${M}/avatars/vip-fox`)).status).toBe(404);
+    expect((await wearer.merch.GET("/service/avatar/{avatarSlug}", panda)).response.status).toBe(403);
+    const vipFox = { params: { path: { slug: "vip-fox" } } };
+    expect((await staff.merch.DELETE("/admin/avatars/{slug}", vipFox)).response.status).toBe(204);
+    expect((await anyone.merch.GET("/avatars/{slug}", vipFox)).response.status).toBe(404);
   });
 
   it("closing a season gives its award avatar to everyone who earned it, once", async () => {
-    const season = (
-      await t.request("POST", `${M}/points/season`, {
-        token: admin.token,
-        body: { name: "Winter", start: iso(-10), end: iso(10) },
-      })
-    ).body;
-    await t.request("POST", `${M}/avatars`, {
-      token: admin.token,
-      body: {
-        slug: "winter-crown",
-        name: "Winter crown",
-        avatarStatus: "SEASON_AWARD",
-        seasonId: season.id,
-        minPoints: 10,
-      },
-    });
-    const service = await t.serviceToken();
+    const season = ok(
+      await t
+        .api(admin.token)
+        .merch.POST("/points/season", { body: { name: "Winter", start: iso(-10), end: iso(10) } }),
+    );
+    ok(
+      await t.api(admin.token).merch.POST("/avatars", {
+        body: {
+          slug: "winter-crown",
+          name: "Winter crown",
+          avatarStatus: "SEASON_AWARD",
+          seasonId: season.id,
+          minPoints: 10,
+        },
+      }),
+    );
+    const service = t.api(await t.serviceToken());
     const star = await t.createUser();
     const early = await t.createUser();
     const casual = await t.createUser();
-    await t.request("POST", `${M}/points/service`, { token: service, body: { userUuid: star.user.uuid, points: 12 } });
-    await t.request("POST", `${M}/points/service`, { token: service, body: { userUuid: early.user.uuid, points: 10 } });
-    await t.request("POST", `${M}/points/service`, { token: service, body: { userUuid: casual.user.uuid, points: 3 } });
+    for (const [u, points] of [
+      [star, 12],
+      [early, 10],
+      [casual, 3],
+    ] as const)
+      ok(await service.merch.POST("/points/service", { body: { userUuid: u.user.uuid, points } }));
 
-    const tooSoon = await t.request("POST", `${M}/points/season/admin/handle-points`, {
-      token: admin.token,
-      body: { seasonId: season.id },
+    const handle = (token: string) =>
+      t.api(token).merch.POST("/points/season/admin/handle-points", { body: { seasonId: season.id } });
+    const tooSoon = await handle(admin.token);
+    expect(tooSoon.response.status).toBe(409);
+    const backfill = await t.api(admin.token).merch.POST("/points/backfill-achieved-avatars/{seasonId}", {
+      params: { path: { seasonId: season.id }, query: { limit: 1 } },
     });
-    expect(tooSoon.status).toBe(409);
-    const backfill = await t.request("POST", `${M}/points/backfill-achieved-avatars/${season.id}`, {
-      token: admin.token,
-      query: { limit: 1 },
-    });
-    expect(backfill.status, JSON.stringify(backfill.body)).toBe(200);
-    expect(backfill.body.awarded).toBe(1);
+    expect(backfill.response.status, JSON.stringify(backfill.error)).toBe(200);
+    expect(backfill.data?.awarded).toBe(1);
 
     t.clock.advance(11 * 24 * 3600);
     // Eleven days on, tokens have expired: sign in again.
     admin.token = await t.tokenFor(admin.user.uuid);
     star.token = await t.tokenFor(star.user.uuid);
-    const handled = await t.request("POST", `${M}/points/season/admin/handle-points`, {
-      token: admin.token,
-      body: { seasonId: season.id },
-    });
-    expect(handled.body.awarded).toBe(1);
+    const handled = await handle(admin.token);
+    expect(handled.data?.awarded).toBe(1);
+    const crown = (uuid: string) =>
+      t.api().merch.GET("/avatars/{slug}/{uuid}", { params: { path: { slug: "winter-crown", uuid } } });
     for (const [u, allowed] of [
       [star, true],
       [early, true],
       [casual, false],
     ] as const)
-      expect((await t.request("GET", `${M}/avatars/winter-crown/${u.user.uuid}`)).body.allowed).toBe(allowed);
-    expect((await t.request("GET", `${M}/avatars/winter-crown/${star.user.uuid}`)).body.assignment.assignmentType).toBe(
-      "SEASON_AWARD",
-    );
-    expect(
-      (
-        await t.request("POST", `${M}/points/season/admin/handle-points`, {
-          token: admin.token,
-          body: { seasonId: season.id },
-        })
-      ).status,
-    ).toBe(409);
-    expect(
-      (
-        await t.request("POST", `${M}/points/season/admin/handle-points`, {
-          token: star.token,
-          body: { seasonId: season.id },
-        })
-      ).status,
-    ).toBe(403);
+      expect((await crown(u.user.uuid)).data?.allowed).toBe(allowed);
+    expect((await crown(star.user.uuid)).data?.assignment?.assignmentType).toBe("SEASON_AWARD");
+    expect((await handle(admin.token)).response.status).toBe(409);
+    expect((await handle(star.token)).response.status).toBe(403);
   });
 });

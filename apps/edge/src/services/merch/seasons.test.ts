@@ -1,128 +1,92 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApi, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
-let admin: Awaited<ReturnType<TestApp["createUser"]>>;
-let service: string;
+let admin: TestApi;
+let service: TestApi;
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await t.createUser({ roles: ["user", "admin"] });
-  service = await t.serviceToken();
+  admin = t.api((await t.createUser({ roles: ["user", "admin"] })).token);
+  service = t.api(await t.serviceToken());
 });
 afterAll(() => t.close());
 
-const M = "/api/merch-service";
 const day = 24 * 3600 * 1000;
 const iso = (offsetDays: number) => new Date(t.clock.now().getTime() + offsetDays * day).toISOString();
+/** A season from `start` to `end` days from now, made by the holder of `api`. */
+const makeSeason = (api: TestApi, name: string, start: number, end: number) =>
+  api.merch.POST("/points/season", { body: { name, start: iso(start), end: iso(end) } });
 
 describe("seasons and points", () => {
   it("runs a season: points from the live room show in its ranking; seasons do not overlap", async () => {
-    const past = await t.request("POST", `${M}/points/season`, {
-      token: admin.token,
-      body: { name: "Spring", start: iso(-60), end: iso(-30) },
-    });
-    expect(past.status).toBe(201);
-    const now = await t.request("POST", `${M}/points/season`, {
-      token: admin.token,
-      body: { name: "Summer", start: iso(-30), end: iso(30) },
-    });
+    const anyone = t.api();
+    const past = await makeSeason(admin, "Spring", -60, -30);
+    expect(past.response.status).toBe(201);
+    const now = ok(await makeSeason(admin, "Summer", -30, 30));
+    expect((await makeSeason(admin, "Clash", -1, 1)).response.status).toBe(409);
+    expect((await makeSeason(admin, "Backwards", 40, 35)).response.status).toBe(400);
+    expect((await anyone.merch.GET("/seasons/current")).data?.name).toBe("Summer");
     expect(
       (
-        await t.request("POST", `${M}/points/season`, {
-          token: admin.token,
-          body: { name: "Clash", start: iso(-1), end: iso(1) },
+        await anyone.merch.GET("/points/next-season/{seasonStart}", {
+          params: { path: { seasonStart: ok(past).start } },
         })
-      ).status,
-    ).toBe(409);
+      ).data?.name,
+    ).toBe("Summer");
     expect(
-      (
-        await t.request("POST", `${M}/points/season`, {
-          token: admin.token,
-          body: { name: "Backwards", start: iso(40), end: iso(35) },
-        })
-      ).status,
-    ).toBe(400);
-    expect((await t.request("GET", `${M}/seasons/current`)).body.name).toBe("Summer");
-    expect((await t.request("GET", `${M}/points/next-season/${encodeURIComponent(past.body.start)}`)).body.name).toBe(
-      "Summer",
-    );
-    expect((await t.request("GET", `${M}/points/prev-season/${encodeURIComponent(now.body.start)}`)).body.name).toBe(
-      "Spring",
-    );
+      (await anyone.merch.GET("/points/prev-season/{seasonStart}", { params: { path: { seasonStart: now.start } } }))
+        .data?.name,
+    ).toBe("Spring");
 
     const dj = await t.createUser({ nickname: "topdj" });
     const other = await t.createUser({ nickname: "seconddj" });
     const award = (userUuid: string, points: number, awardKey?: string) =>
-      t.request("POST", `${M}/points/service`, {
-        token: service,
-        body: { userUuid, points, reason: "likes", awardKey },
-      });
-    expect((await award(dj.user.uuid, 5, "play-1")).body).toMatchObject({ awarded: true, balance: 5 });
-    expect((await award(dj.user.uuid, 5, "play-1")).body).toMatchObject({ awarded: false, balance: 5 });
-    await award(dj.user.uuid, 3, "play-2");
-    await award(other.user.uuid, 4, "play-3");
+      service.merch.POST("/points/service", { body: { userUuid, points, reason: "likes", awardKey } });
+    expect((await award(dj.user.uuid, 5, "play-1")).data).toMatchObject({ awarded: true, balance: 5 });
+    expect((await award(dj.user.uuid, 5, "play-1")).data).toMatchObject({ awarded: false, balance: 5 });
+    ok(await award(dj.user.uuid, 3, "play-2"));
+    ok(await award(other.user.uuid, 4, "play-3"));
 
-    const ranking = await t.request("GET", `${M}/points/season-ranking`);
-    expect(
-      ranking.body.data.map((r: { nickname: string; balance: number; rank: number }) => [
-        r.rank,
-        r.nickname,
-        r.balance,
-      ]),
-    ).toEqual([
+    const ranking = ok(await anyone.merch.GET("/points/season-ranking"));
+    expect(ranking.data.map((r) => [r.rank, r.nickname, r.balance])).toEqual([
       [1, "topdj", 8],
       [2, "seconddj", 4],
     ]);
     expect(
-      (await t.request("GET", `${M}/points/season-ranking/Summer`, { query: { take: 1, skip: 1 } })).body.data[0].rank,
+      ok(
+        await anyone.merch.GET("/points/season-ranking/{seasonName}", {
+          params: { path: { seasonName: "Summer" }, query: { take: 1, skip: 1 } },
+        }),
+      ).data[0]?.rank,
     ).toBe(2);
-    const mine = await t.request("GET", `${M}/points/current-ranking-status`, { token: other.token });
-    expect(mine.body).toMatchObject({ balance: 4, rank: 2, hasCurrentRankingStatus: true });
-    expect((await t.request("GET", `${M}/points/ranking-status/sum/${dj.user.uuid}`)).body.balance).toBe(8);
-    expect((await t.request("GET", `${M}/points/ranking-status/${dj.user.uuid}`)).body).toEqual([
-      { seasonId: now.body.id, seasonName: "Summer", balance: 8 },
+    const mine = await t.api(other.token).merch.GET("/points/current-ranking-status");
+    expect(mine.data).toMatchObject({ balance: 4, rank: 2, hasCurrentRankingStatus: true });
+    const ofDj = { params: { path: { userUuid: dj.user.uuid } } };
+    expect((await anyone.merch.GET("/points/ranking-status/sum/{userUuid}", ofDj)).data?.balance).toBe(8);
+    expect((await anyone.merch.GET("/points/ranking-status/{userUuid}", ofDj)).data).toEqual([
+      { seasonId: now.id, seasonName: "Summer", balance: 8 },
     ]);
-    expect((await t.request("GET", `${M}/points/all-seasons-ranking`)).body.total).toBe(2);
+    expect((await anyone.merch.GET("/points/all-seasons-ranking")).data?.total).toBe(2);
   });
 
   it("keeps admin and service routes to their callers", async () => {
-    const user = await t.createUser();
-    const staff = await t.createUser({ roles: ["user", "staff"] });
-    expect(
-      (
-        await t.request("POST", `${M}/points/season`, {
-          token: user.token,
-          body: { name: "X", start: iso(100), end: iso(110) },
-        })
-      ).status,
-    ).toBe(403);
-    expect(
-      (
-        await t.request("POST", `${M}/points/service`, {
-          token: user.token,
-          body: { userUuid: user.user.uuid, points: 100 },
-        })
-      ).status,
-    ).toBe(403);
-    expect(
-      (await t.request("POST", `${M}/points/service`, { body: { userUuid: user.user.uuid, points: 100 } })).status,
-    ).toBe(401);
-    expect((await t.request("GET", `${M}/admin/seasons`, { token: staff.token })).body.length).toBeGreaterThan(0);
-    expect((await t.request("GET", `${M}/admin/seasons`, { token: user.token })).status).toBe(403);
-    expect((await t.request("GET", `${M}/admin/ranking-status`, { token: staff.token })).status).toBe(200);
-    expect((await t.request("GET", `${M}/admin/ranking-status-lifetime`, { token: user.token })).status).toBe(403);
-    const season = (
-      await t.request("POST", `${M}/points/season`, {
-        token: admin.token,
-        body: { name: "Autumn", start: iso(100), end: iso(110) },
-      })
-    ).body;
-    expect(
-      (await t.request("PATCH", `${M}/points/season/${season.id}`, { token: admin.token, body: { name: "Fall" } })).body
-        .name,
-    ).toBe("Fall");
-    expect((await t.request("DELETE", `${M}/points/season/${season.id}`, { token: staff.token })).status).toBe(403);
-    expect((await t.request("DELETE", `${M}/admin/seasons/${season.id}`, { token: admin.token })).status).toBe(204);
-    expect((await t.request("GET", `${M}/admin/seasons/${season.id}`, { token: staff.token })).status).toBe(404);
+    const u = await t.createUser();
+    const user = t.api(u.token);
+    const staff = t.api((await t.createUser({ roles: ["user", "staff"] })).token);
+    expect((await makeSeason(user, "X", 100, 110)).response.status).toBe(403);
+    const points = { body: { userUuid: u.user.uuid, points: 100 } };
+    expect((await user.merch.POST("/points/service", points)).response.status).toBe(403);
+    expect((await t.api().merch.POST("/points/service", points)).response.status).toBe(401);
+    expect(ok(await staff.merch.GET("/admin/seasons")).length).toBeGreaterThan(0);
+    expect((await user.merch.GET("/admin/seasons")).response.status).toBe(403);
+    expect((await staff.merch.GET("/admin/ranking-status")).response.status).toBe(200);
+    expect((await user.merch.GET("/admin/ranking-status-lifetime")).response.status).toBe(403);
+    const season = { params: { path: { id: ok(await makeSeason(admin, "Autumn", 100, 110)).id } } };
+    expect((await admin.merch.PATCH("/points/season/{id}", { ...season, body: { name: "Fall" } })).data?.name).toBe(
+      "Fall",
+    );
+    expect((await staff.merch.DELETE("/points/season/{id}", season)).response.status).toBe(403);
+    expect((await admin.merch.DELETE("/admin/seasons/{id}", season)).response.status).toBe(204);
+    expect((await staff.merch.GET("/admin/seasons/{id}", season)).response.status).toBe(404);
   });
 });

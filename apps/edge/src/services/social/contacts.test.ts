@@ -1,6 +1,6 @@
 import { schema } from "@booth/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -8,20 +8,18 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const S = "/api/social-service";
-
 /** A user whose phone number is verified. */
 async function withPhone(phone: string, verified = true) {
   const u = await t.createUser();
   await t.db.insert(schema.userIdentities).values({ userUuid: u.user.uuid, channel: "sms", value: phone, verified });
   return u;
 }
+const uuids = (people: { uuid: string }[]) => people.map((p) => p.uuid);
 
 describe("contact book", () => {
   it("stores only hashes of normalised numbers, in any format, once each", async () => {
-    const { token } = await t.createUser();
-    const res = await t.request("POST", `${S}/user-book-contact`, {
-      token,
+    const api = t.api((await t.createUser()).token);
+    const res = await api.social.POST("/user-book-contact", {
       body: {
         country: "GB",
         contacts: [
@@ -32,75 +30,62 @@ describe("contact book", () => {
         ],
       },
     });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ added: 2, unchanged: 0, invalid: ["not a phone"] });
-    const list = await t.request("GET", `${S}/user-book-contact`, { token });
-    expect(list.body).toHaveLength(2);
-    expect(JSON.stringify(list.body)).not.toContain("7400");
-    expect(list.body[0].phoneHash).toMatch(/^[0-9a-f]{64}$/);
-    const again = await t.request("POST", `${S}/user-book-contact/single`, { token, body: { phone: "+447400123456" } });
-    expect(again.body).toMatchObject({ added: 0, unchanged: 1 });
-    expect((await t.request("POST", `${S}/user-book-contact/single`, { token, body: { phone: "12" } })).status).toBe(
-      400,
-    );
-    expect((await t.request("DELETE", `${S}/user-book-contact`, { token })).status).toBe(204);
-    expect((await t.request("GET", `${S}/user-book-contact`, { token })).body).toEqual([]);
+    expect(res.response.status).toBe(200);
+    expect(res.data).toEqual({ added: 2, unchanged: 0, invalid: ["not a phone"] });
+    const list = ok(await api.social.GET("/user-book-contact"));
+    expect(list).toHaveLength(2);
+    expect(JSON.stringify(list)).not.toContain("7400");
+    expect(list[0]?.phoneHash).toMatch(/^[0-9a-f]{64}$/);
+    const again = await api.social.POST("/user-book-contact/single", { body: { phone: "+447400123456" } });
+    expect(again.data).toMatchObject({ added: 0, unchanged: 1 });
+    expect((await api.social.POST("/user-book-contact/single", { body: { phone: "12" } })).response.status).toBe(400);
+    expect((await api.social.DELETE("/user-book-contact")).response.status).toBe(204);
+    expect((await api.social.GET("/user-book-contact")).data).toEqual([]);
   });
 
   it("matches contacts to users by verified phone, and tells which are friends", async () => {
     const me = await t.createUser();
+    const mine = t.api(me.token);
     const friend = await withPhone("+447400111111");
     const known = await withPhone("+447400222222");
     await withPhone("+447400333333", false);
-    await t.request("POST", `${S}/user-book-contact`, {
-      token: me.token,
-      body: {
-        contacts: ["+447400111111", "+447400222222", "+447400333333", "+447400444444"].map((phone) => ({ phone })),
-      },
-    });
-    const found = await t.request("GET", `${S}/user-book-contact/matching-contacts`, { token: me.token });
-    expect(found.body.map((p: { uuid: string }) => p.uuid).sort()).toEqual([friend.user.uuid, known.user.uuid].sort());
+    ok(
+      await mine.social.POST("/user-book-contact", {
+        body: {
+          contacts: ["+447400111111", "+447400222222", "+447400333333", "+447400444444"].map((phone) => ({ phone })),
+        },
+      }),
+    );
+    const found = ok(await mine.social.GET("/user-book-contact/matching-contacts"));
+    expect(uuids(found).sort()).toEqual([friend.user.uuid, known.user.uuid].sort());
 
-    const inv = await t.request("POST", `${S}/friend-invitations`, {
-      token: me.token,
-      body: { userUuid: friend.user.uuid },
-    });
-    await t.request("POST", `${S}/friend-invitations/handle-friend`, {
-      token: friend.token,
-      body: { invitationId: inv.body.id, status: "accepted" },
-    });
-    const friends = await t.request("POST", `${S}/user-book-contact/matching-contacts-friends`, { token: me.token });
-    expect(friends.body.map((p: { uuid: string }) => p.uuid)).toEqual([friend.user.uuid]);
+    const inv = ok(await mine.social.POST("/friend-invitations", { body: { userUuid: friend.user.uuid } }));
+    ok(
+      await t
+        .api(friend.token)
+        .social.POST("/friend-invitations/handle-friend", { body: { invitationId: inv.id, status: "accepted" } }),
+    );
+    const friends = ok(await mine.social.POST("/user-book-contact/matching-contacts-friends"));
+    expect(uuids(friends)).toEqual([friend.user.uuid]);
 
-    await t.request("POST", `${S}/blocked-users`, { token: known.token, body: { userUuid: me.user.uuid } });
-    const afterBlock = await t.request("GET", `${S}/user-book-contact/matching-contacts`, { token: me.token });
-    expect(afterBlock.body.map((p: { uuid: string }) => p.uuid)).toEqual([friend.user.uuid]);
+    ok(await t.api(known.token).social.POST("/blocked-users", { body: { userUuid: me.user.uuid } }));
+    const afterBlock = ok(await mine.social.GET("/user-book-contact/matching-contacts"));
+    expect(uuids(afterBlock)).toEqual([friend.user.uuid]);
   });
 
   it("lets admins read a user's contacts; others are refused", async () => {
-    const admin = await t.createUser({ roles: ["user", "admin"] });
+    const admin = t.api((await t.createUser({ roles: ["user", "admin"] })).token);
     const u = await t.createUser();
-    await t.request("POST", `${S}/user-book-contact/single`, {
-      token: u.token,
-      body: { phone: "+447400555555", name: "Cy" },
-    });
+    const api = t.api(u.token);
+    ok(await api.social.POST("/user-book-contact/single", { body: { phone: "+447400555555", name: "Cy" } }));
+    const ofU = { params: { path: { id: u.user.uuid } } };
+    expect(ok(await admin.social.GET("/user-book-contact/admin/{id}", ofU))[0]?.name).toBe("Cy");
+    expect((await api.social.GET("/user-book-contact/admin/{id}", ofU)).response.status).toBe(403);
+    expect((await t.api().social.GET("/user-book-contact")).response.status).toBe(401);
+    expect((await api.social.POST("/user-book-contact", { body: { contacts: [] } })).response.status).toBe(400);
     expect(
-      (await t.request("GET", `${S}/user-book-contact/admin/${u.user.uuid}`, { token: admin.token })).body[0].name,
-    ).toBe("Cy");
-    expect((await t.request("GET", `${S}/user-book-contact/admin/${u.user.uuid}`, { token: u.token })).status).toBe(
-      403,
-    );
-    expect((await t.request("GET", `${S}/user-book-contact`)).status).toBe(401);
-    expect((await t.request("POST", `${S}/user-book-contact`, { token: u.token, body: { contacts: [] } })).status).toBe(
-      400,
-    );
-    expect(
-      (
-        await t.request("POST", `${S}/user-book-contact`, {
-          token: u.token,
-          body: { contacts: [{ phone: "1" }], country: "gb" },
-        })
-      ).status,
+      (await api.social.POST("/user-book-contact", { body: { contacts: [{ phone: "1" }], country: "gb" } })).response
+        .status,
     ).toBe(400);
   });
 });

@@ -1,7 +1,8 @@
 import { schema } from "@booth/db";
+import type { Schema } from "@booth/sdk";
 import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 import {
   CUSTOM_MESSAGES_PER_HOUR,
   DJ_NOT_FOUND,
@@ -33,14 +34,13 @@ beforeEach(async () => {
 
 const S = "/api/social-service";
 type User = Awaited<ReturnType<TestApp["createUser"]>>;
+/** The social service's typed client, as the holder of `token` (nobody when null). */
+const social = (token: string | null) => t.api(token).social;
 
 async function device(u: User, platform: "ios" | "android" | "web" = "android") {
   const token = `${platform}-${crypto.randomUUID()}`;
-  const res = await t.request("POST", `${S}/devices`, {
-    token: u.token,
-    body: { token, deviceId: crypto.randomUUID(), platform },
-  });
-  expect(res.status).toBe(201);
+  const res = await social(u.token).POST("/devices", { body: { token, deviceId: crypto.randomUUID(), platform } });
+  expect(res.response.status).toBe(201);
   return token;
 }
 /** Pushes kept for a token or endpoint, newest first. */
@@ -68,8 +68,9 @@ async function befriend(a: User, b: User) {
     { userUuid: b.user.uuid, friendUuid: a.user.uuid },
   ]);
 }
-const block = (blocker: User, blocked: User) =>
-  t.request("POST", `${S}/blocked-users`, { token: blocker.token, body: { userUuid: blocked.user.uuid } });
+const block = async (blocker: User, blocked: User) =>
+  ok(await social(blocker.token).POST("/blocked-users", { body: { userUuid: blocked.user.uuid } }));
+const follow = (fan: User, dj: User) => social(fan.token).POST("/dj-fans", { body: { djUuid: dj.user.uuid } });
 
 const notice = { title: "Season finale", body: "Tonight at 9" };
 
@@ -78,12 +79,11 @@ describe("mobile notifications to device tokens", () => {
     const u = await t.createUser();
     const phone = await device(u, "android");
     const tablet = await device(u, "ios");
-    const res = await t.request("POST", `${S}/mobileNotification`, {
-      token: service,
+    const res = await social(service).POST("/mobileNotification", {
       body: { tokens: [phone, tablet, "never-registered"], ...notice, data: { screen: "events" } },
     });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({
+    expect(res.response.status).toBe(200);
+    expect(res.data).toEqual({
       users: 1,
       devices: 2,
       webSubscriptions: 0,
@@ -110,21 +110,20 @@ describe("mobile notifications to device tokens", () => {
     const u = await t.createUser();
     const phone = await device(u);
     for (const who of [staffer, admin]) {
-      const res = await t.request("POST", `${S}/mobileNotification/admin`, {
-        token: who.token,
-        body: { tokens: [phone], ...notice },
-      });
-      expect(res.status).toBe(200);
+      const res = await social(who.token).POST("/mobileNotification/admin", { body: { tokens: [phone], ...notice } });
+      expect(res.response.status).toBe(200);
     }
     expect(await pushesTo(phone)).toHaveLength(2);
     const body = { tokens: [phone], ...notice };
-    expect((await t.request("POST", `${S}/mobileNotification/admin`, { token: u.token, body })).status).toBe(403);
-    expect((await t.request("POST", `${S}/mobileNotification/admin`, { token: service, body })).status).toBe(401);
-    expect((await t.request("POST", `${S}/mobileNotification/admin`, { body })).status).toBe(401);
-    expect((await t.request("POST", `${S}/mobileNotification`, { token: u.token, body })).status).toBe(403);
-    expect((await t.request("POST", `${S}/mobileNotification`, { token: staffer.token, body })).status).toBe(403);
-    expect((await t.request("POST", `${S}/mobileNotification`, { body })).status).toBe(401);
-    expect((await t.request("POST", `${S}/mobileNotification`, { token: admin.token, body })).status).toBe(200);
+    const status = async (token: string | null, path: "/mobileNotification" | "/mobileNotification/admin") =>
+      (await social(token).POST(path, { body })).response.status;
+    expect(await status(u.token, "/mobileNotification/admin")).toBe(403);
+    expect(await status(service, "/mobileNotification/admin")).toBe(401);
+    expect(await status(null, "/mobileNotification/admin")).toBe(401);
+    expect(await status(u.token, "/mobileNotification")).toBe(403);
+    expect(await status(staffer.token, "/mobileNotification")).toBe(403);
+    expect(await status(null, "/mobileNotification")).toBe(401);
+    expect(await status(admin.token, "/mobileNotification")).toBe(200);
     expect(await pushesTo(phone)).toHaveLength(3);
   });
 
@@ -132,44 +131,40 @@ describe("mobile notifications to device tokens", () => {
     const u = await t.createUser();
     const phone = await device(u);
     const before = await pushCount();
-    const send = (body: unknown) => t.request("POST", `${S}/mobileNotification`, { token: service, body });
-    expect((await send({ tokens: [], ...notice })).status).toBe(400);
-    expect((await send({ tokens: [phone], title: "", body: "x" })).status).toBe(400);
-    expect((await send({ tokens: [phone], body: "no title" })).status).toBe(400);
+    const send = (body: Schema<"social", "MobileNotificationToTokens">) =>
+      social(service).POST("/mobileNotification", { body });
+    // Mistyped bodies (no title, a number in data): only an untyped request can send them.
+    const untyped = (body: unknown) => t.request("POST", `${S}/mobileNotification`, { token: service, body });
+    expect((await send({ tokens: [], ...notice })).response.status).toBe(400);
+    expect((await send({ tokens: [phone], title: "", body: "x" })).response.status).toBe(400);
+    expect((await untyped({ tokens: [phone], body: "no title" })).status).toBe(400);
     const reserved = await send({ tokens: [phone], ...notice, data: { aps: "x" } });
-    expect(reserved.status).toBe(400);
-    expect(reserved.body.message[0]).toMatch(/^data: .*reserved/);
-    expect((await send({ tokens: [phone], ...notice, data: { n: 1 } })).status).toBe(400);
+    expect(reserved.response.status).toBe(400);
+    expect([reserved.error?.message].flat()[0]).toMatch(/^data: .*reserved/);
+    expect((await untyped({ tokens: [phone], ...notice, data: { n: 1 } })).status).toBe(400);
     const huge = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`k${i}`, "x".repeat(1000)]));
     const tooLarge = await send({ tokens: [phone], ...notice, data: huge });
-    expect(tooLarge.status).toBe(400);
-    expect(tooLarge.body.message).toBe(NOTICE_TOO_LARGE);
+    expect(tooLarge.response.status).toBe(400);
+    expect(tooLarge.error?.message).toBe(NOTICE_TOO_LARGE);
     const unknown = await send({ tokens: ["nobody-has-this"], ...notice });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.message).toBe(NO_DEVICE);
+    expect(unknown.response.status).toBe(404);
+    expect(unknown.error?.message).toBe(NO_DEVICE);
     expect(await pushCount()).toBe(before);
   });
 
   it("sends silent notifications as data only", async () => {
     const u = await t.createUser();
     const phone = await device(u);
-    const res = await t.request("POST", `${S}/mobileNotification/silent-notification`, {
-      token: service,
-      body: { tokens: [phone], data: { sync: "crates" } },
-    });
-    expect(res.status).toBe(200);
+    const silent = (token: string, data: Record<string, string>) =>
+      social(token).POST("/mobileNotification/silent-notification", { body: { tokens: [phone], data } });
+    const res = await silent(service, { sync: "crates" });
+    expect(res.response.status).toBe(200);
     const [kept] = await pushesTo(phone);
     expect(kept).toMatchObject({ silent: true, title: null, body: null, data: { sync: "crates" } });
-    const empty = await t.request("POST", `${S}/mobileNotification/silent-notification`, {
-      token: service,
-      body: { tokens: [phone], data: {} },
-    });
-    expect(empty.status).toBe(400);
-    const asUser = await t.request("POST", `${S}/mobileNotification/silent-notification`, {
-      token: u.token,
-      body: { tokens: [phone], data: { a: "b" } },
-    });
-    expect(asUser.status).toBe(403);
+    const empty = await silent(service, {});
+    expect(empty.response.status).toBe(400);
+    const asUser = await silent(u.token, { a: "b" });
+    expect(asUser.response.status).toBe(403);
   });
 });
 
@@ -177,54 +172,50 @@ describe("mobile notifications to users", () => {
   it("reach every device of a user (services on /user, staff on /user/admin)", async () => {
     const u = await t.createUser();
     const [a, b] = [await device(u, "android"), await device(u, "ios")];
-    const res = await t.request("POST", `${S}/mobileNotification/user`, {
-      token: service,
-      body: { userUuid: u.user.uuid, ...notice },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ users: 1, devices: 2, queued: 2 });
-    const viaAdmin = await t.request("POST", `${S}/mobileNotification/user/admin`, {
-      token: staffer.token,
+    const res = await social(service).POST("/mobileNotification/user", { body: { userUuid: u.user.uuid, ...notice } });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({ users: 1, devices: 2, queued: 2 });
+    const viaAdmin = await social(staffer.token).POST("/mobileNotification/user/admin", {
       body: { userUuid: u.user.uuid, title: "Hi", body: "From staff" },
     });
-    expect(viaAdmin.body).toMatchObject({ devices: 2, queued: 2 });
+    expect(viaAdmin.data).toMatchObject({ devices: 2, queued: 2 });
     expect((await pushesTo(a)).map((p) => p.body)).toEqual(["From staff", "Tonight at 9"]);
     expect(await pushesTo(b)).toHaveLength(2);
   });
 
   it("answers 404 for an unknown user, 403 and 401 for wrong callers, 400 for bad input", async () => {
     const u = await t.createUser();
-    const missing = await t.request("POST", `${S}/mobileNotification/user`, {
-      token: service,
+    const missing = await social(service).POST("/mobileNotification/user", {
       body: { userUuid: crypto.randomUUID(), ...notice },
     });
-    expect(missing.status).toBe(404);
-    expect(missing.body.message).toBe(USER_NOT_FOUND);
+    expect(missing.response.status).toBe(404);
+    expect(missing.error?.message).toBe(USER_NOT_FOUND);
     const body = { userUuid: u.user.uuid, ...notice };
-    expect((await t.request("POST", `${S}/mobileNotification/user`, { token: u.token, body })).status).toBe(403);
-    expect((await t.request("POST", `${S}/mobileNotification/user`, { body })).status).toBe(401);
-    expect((await t.request("POST", `${S}/mobileNotification/user/admin`, { token: u.token, body })).status).toBe(403);
-    expect((await t.request("POST", `${S}/mobileNotification/user/admin`, { token: service, body })).status).toBe(401);
-    const bad = await t.request("POST", `${S}/mobileNotification/user/admin`, {
-      token: admin.token,
-      body: { userUuid: "nope", ...notice },
-    });
-    expect(bad.status).toBe(400);
+    const status = async (
+      token: string | null,
+      path: "/mobileNotification/user" | "/mobileNotification/user/admin",
+      b: Schema<"social", "MobileNotificationToUser"> = body,
+    ) => (await social(token).POST(path, { body: b })).response.status;
+    expect(await status(u.token, "/mobileNotification/user")).toBe(403);
+    expect(await status(null, "/mobileNotification/user")).toBe(401);
+    expect(await status(u.token, "/mobileNotification/user/admin")).toBe(403);
+    expect(await status(service, "/mobileNotification/user/admin")).toBe(401);
+    expect(await status(admin.token, "/mobileNotification/user/admin", { userUuid: "nope", ...notice })).toBe(400);
   });
 
   it("sends a silent notification to a user's devices (staff; the path is spelled as the product spells it)", async () => {
     const u = await t.createUser();
     const phone = await device(u);
-    const path = `${S}/mobileNotification/user/admin/silent-nofitication`;
-    const res = await t.request("POST", path, {
-      token: admin.token,
-      body: { userUuid: u.user.uuid, data: { refresh: "profile" } },
-    });
-    expect(res.status).toBe(200);
-    expect((await pushesTo(phone))[0]).toMatchObject({ silent: true, data: { refresh: "profile" } });
     const body = { userUuid: u.user.uuid, data: { refresh: "profile" } };
-    expect((await t.request("POST", path, { token: u.token, body })).status).toBe(403);
-    expect((await t.request("POST", path, { body })).status).toBe(401);
+    const send = (token: string | null) =>
+      social(token).POST("/mobileNotification/user/admin/silent-nofitication", { body });
+    const res = await send(admin.token);
+    expect(res.response.status).toBe(200);
+    expect((await pushesTo(phone))[0]).toMatchObject({ silent: true, data: { refresh: "profile" } });
+    expect((await send(u.token)).response.status).toBe(403);
+    expect((await send(null)).response.status).toBe(401);
+    // Without data: only an untyped request can leave it out.
+    const path = `${S}/mobileNotification/user/admin/silent-nofitication`;
     expect((await t.request("POST", path, { token: admin.token, body: { userUuid: u.user.uuid } })).status).toBe(400);
   });
 
@@ -234,40 +225,25 @@ describe("mobile notifications to users", () => {
     const tokens = [await device(friend), await device(blocker), await device(blocked)];
     await block(blocker, sender);
     await block(sender, blocked);
-    const res = await t.request("POST", `${S}/mobileNotification/custom-message`, {
-      token: service,
-      body: {
-        senderUuid: sender.user.uuid,
-        userUuids: [friend.user.uuid, blocker.user.uuid, blocked.user.uuid],
-        title: "Ada",
-        body: "See you in the room",
-      },
+    const send = (token: string, body: Schema<"social", "MobileCustomMessage">) =>
+      social(token).POST("/mobileNotification/custom-message", { body });
+    const res = await send(service, {
+      senderUuid: sender.user.uuid,
+      userUuids: [friend.user.uuid, blocker.user.uuid, blocked.user.uuid],
+      title: "Ada",
+      body: "See you in the room",
     });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ users: 1, devices: 1, queued: 1 });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({ users: 1, devices: 1, queued: 1 });
     expect((await pushesTo(tokens[0] ?? ""))[0]?.data).toEqual({ type: "customMessage", senderUuid: sender.user.uuid });
     expect(await pushesTo(tokens[1] ?? "")).toEqual([]);
     expect(await pushesTo(tokens[2] ?? "")).toEqual([]);
     const body = { senderUuid: sender.user.uuid, userUuids: [friend.user.uuid], ...notice };
-    expect(
-      (await t.request("POST", `${S}/mobileNotification/custom-message`, { token: sender.token, body })).status,
-    ).toBe(403);
-    expect(
-      (
-        await t.request("POST", `${S}/mobileNotification/custom-message`, {
-          token: service,
-          body: { ...body, senderUuid: crypto.randomUUID() },
-        })
-      ).status,
-    ).toBe(404);
-    expect(
-      (
-        await t.request("POST", `${S}/mobileNotification/custom-message`, {
-          token: service,
-          body: { ...body, userUuids: [friend.user.uuid, friend.user.uuid] },
-        })
-      ).status,
-    ).toBe(400);
+    expect((await send(sender.token, body)).response.status).toBe(403);
+    expect((await send(service, { ...body, senderUuid: crypto.randomUUID() })).response.status).toBe(404);
+    expect((await send(service, { ...body, userUuids: [friend.user.uuid, friend.user.uuid] })).response.status).toBe(
+      400,
+    );
   });
 
   it("broadcasts to every device, or every device of a platform (staff)", async () => {
@@ -276,24 +252,21 @@ describe("mobile notifications to users", () => {
     const [devices] = await t.db.select({ n: schema.devices.id }).from(schema.devices).limit(1);
     expect(devices).toBeTruthy();
     const all = await t.db.select().from(schema.devices);
-    const res = await t.request("POST", `${S}/mobileNotification/all-devices`, {
-      token: staffer.token,
-      body: { title: "Maintenance", body: "Back in 5 minutes" },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body.devices).toBe(all.length);
-    expect(res.body.queued).toBe(all.length);
+    const broadcast = (token: string, body: Schema<"social", "MobileBroadcast">) =>
+      social(token).POST("/mobileNotification/all-devices", { body });
+    const res = await broadcast(staffer.token, { title: "Maintenance", body: "Back in 5 minutes" });
+    expect(res.response.status).toBe(200);
+    expect(res.data?.devices).toBe(all.length);
+    expect(res.data?.queued).toBe(all.length);
     expect((await pushesTo(android))[0]?.title).toBe("Maintenance");
-    const iosOnly = await t.request("POST", `${S}/mobileNotification/all-devices`, {
-      token: admin.token,
-      body: { title: "iOS update", body: "Please update", platform: "ios" },
-    });
-    expect(iosOnly.body.devices).toBe(all.filter((d) => d.platform === "ios").length);
+    const iosOnly = await broadcast(admin.token, { title: "iOS update", body: "Please update", platform: "ios" });
+    expect(iosOnly.data?.devices).toBe(all.filter((d) => d.platform === "ios").length);
     expect((await pushesTo(ios))[0]?.title).toBe("iOS update");
     expect((await pushesTo(android))[0]?.title).toBe("Maintenance");
     const body = { title: "x", body: "y" };
-    expect((await t.request("POST", `${S}/mobileNotification/all-devices`, { token: u.token, body })).status).toBe(403);
-    expect((await t.request("POST", `${S}/mobileNotification/all-devices`, { token: service, body })).status).toBe(401);
+    expect((await broadcast(u.token, body)).response.status).toBe(403);
+    expect((await broadcast(service, body)).response.status).toBe(401);
+    // A platform the contract does not name: only an untyped request can send it.
     expect(
       (
         await t.request("POST", `${S}/mobileNotification/all-devices`, {
@@ -317,25 +290,19 @@ describe("mobile notifications to users", () => {
     await t.db.insert(schema.roomPresence).values({ roomUuid: r.uuid, userUuid: present.user.uuid });
     await t.db.insert(schema.roomUserRoles).values({ roomUuid: r.uuid, userUuid: banned.user.uuid, role: "banned" });
     const tokens = [await device(away), await device(present), await device(banned), await device(stranger)];
-    const res = await t.request("POST", `${S}/mobileNotification/room-users`, {
-      token: service,
-      body: { roomUuid: r.uuid, title: "Rooftop is live", body: "DJ set starting" },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ users: 1, devices: 1, queued: 1 });
+    const send = (token: string | null, body: Schema<"social", "MobileNotificationToRoomUsers">) =>
+      social(token).POST("/mobileNotification/room-users", { body });
+    const res = await send(service, { roomUuid: r.uuid, title: "Rooftop is live", body: "DJ set starting" });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({ users: 1, devices: 1, queued: 1 });
     expect((await pushesTo(tokens[0] ?? ""))[0]?.data).toEqual({ type: "room", roomUuid: r.uuid, roomSlug: r.slug });
     for (const token of tokens.slice(1)) expect(await pushesTo(token)).toEqual([]);
     const body = { roomUuid: r.uuid, ...notice };
-    expect((await t.request("POST", `${S}/mobileNotification/room-users`, { token: owner.token, body })).status).toBe(
-      403,
-    );
-    expect((await t.request("POST", `${S}/mobileNotification/room-users`, { body })).status).toBe(401);
-    const missing = await t.request("POST", `${S}/mobileNotification/room-users`, {
-      token: service,
-      body: { ...body, roomUuid: crypto.randomUUID() },
-    });
-    expect(missing.status).toBe(404);
-    expect(missing.body.message).toBe("Room not found.");
+    expect((await send(owner.token, body)).response.status).toBe(403);
+    expect((await send(null, body)).response.status).toBe(401);
+    const missing = await send(service, { ...body, roomUuid: crypto.randomUUID() });
+    expect(missing.response.status).toBe(404);
+    expect(missing.error?.message).toBe("Room not found.");
   });
 });
 
@@ -349,10 +316,7 @@ describe("DJ fans", () => {
       await t.createUser(),
       await t.createUser(),
     ];
-    for (const u of [fan, listening, blockedFan])
-      expect((await t.request("POST", `${S}/dj-fans`, { token: u.token, body: { djUuid: dj.user.uuid } })).status).toBe(
-        201,
-      );
+    for (const u of [fan, listening, blockedFan]) expect((await follow(u, dj)).response.status).toBe(201);
     await block(dj, blockedFan);
     // Blocking ended that follow; a block stays respected even for a follow that outlived it.
     await t.db.insert(schema.djFans).values({ fanUuid: blockedFan.user.uuid, djUuid: dj.user.uuid });
@@ -361,13 +325,12 @@ describe("DJ fans", () => {
 
     // Exactly the body apps/rooms-party/src/edge.ts sends, with a service token.
     const call = async () =>
-      t.request("POST", `${S}/notifications/dj-fans`, {
-        token: await t.serviceToken(),
+      social(await t.serviceToken()).POST("/notifications/dj-fans", {
         body: { djUuid: dj.user.uuid, roomUuid: r.uuid },
       });
     const first = await call();
-    expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ notified: true, reason: null, users: 1, devices: 1, queued: 1 });
+    expect(first.response.status).toBe(200);
+    expect(first.data).toMatchObject({ notified: true, reason: null, users: 1, devices: 1, queued: 1 });
     const [kept] = await pushesTo(tokens[0] ?? "");
     expect(kept).toMatchObject({
       title: "DJ Ada is playing",
@@ -380,59 +343,51 @@ describe("DJ fans", () => {
     for (const minutes of [4, 60, 100]) {
       t.clock.advance(minutes * 60);
       const again = await call();
-      expect(again.body).toMatchObject({ notified: false, reason: FANS_RECENTLY_NOTIFIED, users: 0 });
+      expect(again.data).toMatchObject({ notified: false, reason: FANS_RECENTLY_NOTIFIED, users: 0 });
     }
     expect(await pushesTo(tokens[0] ?? "")).toHaveLength(1);
     t.clock.advance(2 * 3600 + 1);
-    expect((await call()).body.notified).toBe(true);
+    expect((await call()).data?.notified).toBe(true);
     expect(await pushesTo(tokens[0] ?? "")).toHaveLength(2);
   });
 
   it("notifies once when the room calls several times at the same moment", async () => {
     const dj = await t.createUser();
     const fan = await t.createUser();
-    await t.request("POST", `${S}/dj-fans`, { token: fan.token, body: { djUuid: dj.user.uuid } });
+    ok(await follow(fan, dj));
     const phone = await device(fan);
     const results = await Promise.all(
       Array.from({ length: 5 }, () =>
-        t.request("POST", `${S}/notifications/dj-fans`, { token: service, body: { djUuid: dj.user.uuid } }),
+        social(service).POST("/notifications/dj-fans", { body: { djUuid: dj.user.uuid } }),
       ),
     );
-    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
-    expect(results.filter((r) => r.body.notified)).toHaveLength(1);
+    expect(results.map((r) => r.response.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(results.filter((r) => r.data?.notified)).toHaveLength(1);
     expect(await pushesTo(phone)).toHaveLength(1);
   });
 
   it("refuses wrong callers and bad input", async () => {
     const dj = await t.createUser();
     const body = { djUuid: dj.user.uuid };
-    expect((await t.request("POST", `${S}/notifications/dj-fans`, { token: dj.token, body })).status).toBe(403);
-    expect((await t.request("POST", `${S}/notifications/dj-fans`, { body })).status).toBe(401);
-    expect(
-      (await t.request("POST", `${S}/notifications/dj-fans`, { token: service, body: { djUuid: "guest-1" } })).status,
-    ).toBe(400);
-    const missing = await t.request("POST", `${S}/notifications/dj-fans`, {
-      token: service,
-      body: { djUuid: crypto.randomUUID() },
-    });
-    expect(missing.status).toBe(404);
-    expect(missing.body.message).toBe(DJ_NOT_FOUND);
-    const noRoom = await t.request("POST", `${S}/notifications/dj-fans`, {
-      token: service,
-      body: { ...body, roomUuid: crypto.randomUUID() },
-    });
-    expect(noRoom.status).toBe(404);
+    const call = (token: string | null, b: Schema<"social", "DjFansNotificationRequest"> = body) =>
+      social(token).POST("/notifications/dj-fans", { body: b });
+    expect((await call(dj.token)).response.status).toBe(403);
+    expect((await call(null)).response.status).toBe(401);
+    expect((await call(service, { djUuid: "guest-1" })).response.status).toBe(400);
+    const missing = await call(service, { djUuid: crypto.randomUUID() });
+    expect(missing.response.status).toBe(404);
+    expect(missing.error?.message).toBe(DJ_NOT_FOUND);
+    const noRoom = await call(service, { ...body, roomUuid: crypto.randomUUID() });
+    expect(noRoom.response.status).toBe(404);
     // Refused calls do not start the quiet window.
-    expect((await t.request("POST", `${S}/notifications/dj-fans`, { token: admin.token, body })).body.notified).toBe(
-      true,
-    );
+    expect((await call(admin.token)).data?.notified).toBe(true);
   });
 
   it("GET /dj-fans-notification tells whether fans can be notified now, and how many", async () => {
     const dj = await t.createUser();
-    const check = (token: string | null, query: Record<string, string> = {}) =>
-      t.request("GET", `${S}/dj-fans-notification`, { token, query });
-    expect((await check(dj.token)).body).toEqual({
+    const check = (token: string | null, query: { djUuid?: string } = {}) =>
+      social(token).GET("/dj-fans-notification", { params: { query } });
+    expect((await check(dj.token)).data).toEqual({
       users: 0,
       devices: 0,
       webSubscriptions: 0,
@@ -441,26 +396,26 @@ describe("DJ fans", () => {
       nextPossibleAt: null,
     });
     const fan = await t.createUser();
-    await t.request("POST", `${S}/dj-fans`, { token: fan.token, body: { djUuid: dj.user.uuid } });
-    expect((await check(service, { djUuid: dj.user.uuid })).body).toMatchObject({
+    ok(await follow(fan, dj));
+    expect((await check(service, { djUuid: dj.user.uuid })).data).toMatchObject({
       users: 1,
       devices: 0,
       canSend: false,
       reason: "None of them has a device or browser registered for notifications.",
     });
     await device(fan);
-    expect((await check(dj.token)).body).toMatchObject({ users: 1, devices: 1, canSend: true, reason: null });
-    await t.request("POST", `${S}/notifications/dj-fans`, { token: service, body: { djUuid: dj.user.uuid } });
+    expect((await check(dj.token)).data).toMatchObject({ users: 1, devices: 1, canSend: true, reason: null });
+    ok(await social(service).POST("/notifications/dj-fans", { body: { djUuid: dj.user.uuid } }));
     const after = await check(admin.token, { djUuid: dj.user.uuid });
-    expect(after.body).toMatchObject({ canSend: false, reason: FANS_RECENTLY_NOTIFIED });
-    expect(after.body.nextPossibleAt).toBe(new Date(t.clock.now().getTime() + 2 * 3600 * 1000).toISOString());
+    expect(after.data).toMatchObject({ canSend: false, reason: FANS_RECENTLY_NOTIFIED });
+    expect(after.data?.nextPossibleAt).toBe(new Date(t.clock.now().getTime() + 2 * 3600 * 1000).toISOString());
 
     const other = await t.createUser();
-    expect((await check(other.token, { djUuid: dj.user.uuid })).status).toBe(403);
-    expect((await check(null, { djUuid: dj.user.uuid })).status).toBe(401);
-    expect((await check(service)).status).toBe(400);
-    expect((await check(service, { djUuid: "x" })).status).toBe(400);
-    expect((await check(service, { djUuid: crypto.randomUUID() })).status).toBe(404);
+    expect((await check(other.token, { djUuid: dj.user.uuid })).response.status).toBe(403);
+    expect((await check(null, { djUuid: dj.user.uuid })).response.status).toBe(401);
+    expect((await check(service)).response.status).toBe(400);
+    expect((await check(service, { djUuid: "x" })).response.status).toBe(400);
+    expect((await check(service, { djUuid: crypto.randomUUID() })).response.status).toBe(404);
   });
 });
 
@@ -471,12 +426,11 @@ describe("custom messages to friends", () => {
     await befriend(ada, bob);
     await befriend(ada, cy);
     const [bobPhone, cyPhone] = [await device(bob), await device(cy)];
-    const res = await t.request("POST", `${S}/notifications/custom-message`, {
-      token: ada.token,
+    const res = await social(ada.token).POST("/notifications/custom-message", {
       body: { userUuids: [bob.user.uuid, cy.user.uuid], message: "Come to Rooftop!" },
     });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ users: 2, devices: 2, queued: 2 });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({ users: 2, devices: 2, queued: 2 });
     expect((await pushesTo(bobPhone))[0]).toMatchObject({
       title: "Ada",
       body: "Come to Rooftop!",
@@ -490,20 +444,17 @@ describe("custom messages to friends", () => {
     const [bob, stranger] = [await t.createUser(), await t.createUser()];
     await befriend(ada, bob);
     const bobPhone = await device(bob);
-    const res = await t.request("POST", `${S}/notifications/custom-message`, {
-      token: ada.token,
-      body: { userUuids: [bob.user.uuid, stranger.user.uuid], message: "hi" },
-    });
-    expect(res.status).toBe(403);
-    expect(res.body.message).toBe(ONLY_FRIENDS);
+    const send = (body: Schema<"social", "CustomMessageToFriends">, token: string | null = ada.token) =>
+      social(token).POST("/notifications/custom-message", { body });
+    const res = await send({ userUuids: [bob.user.uuid, stranger.user.uuid], message: "hi" });
+    expect(res.response.status).toBe(403);
+    expect(res.error?.message).toBe(ONLY_FRIENDS);
     expect(await pushesTo(bobPhone)).toEqual([]);
-    const send = (body: unknown, token: string | null = ada.token) =>
-      t.request("POST", `${S}/notifications/custom-message`, { token, body });
-    expect((await send({ userUuids: [ada.user.uuid], message: "me" })).status).toBe(403);
-    expect((await send({ userUuids: [bob.user.uuid], message: "   " })).status).toBe(400);
-    expect((await send({ userUuids: [], message: "hi" })).status).toBe(400);
-    expect((await send({ userUuids: [bob.user.uuid], message: "hi" }, null)).status).toBe(401);
-    expect((await send({ userUuids: [bob.user.uuid], message: "hi" }, service)).status).toBe(401);
+    expect((await send({ userUuids: [ada.user.uuid], message: "me" })).response.status).toBe(403);
+    expect((await send({ userUuids: [bob.user.uuid], message: "   " })).response.status).toBe(400);
+    expect((await send({ userUuids: [], message: "hi" })).response.status).toBe(400);
+    expect((await send({ userUuids: [bob.user.uuid], message: "hi" }, null)).response.status).toBe(401);
+    expect((await send({ userUuids: [bob.user.uuid], message: "hi" }, service)).response.status).toBe(401);
     expect(await pushesTo(bobPhone)).toEqual([]);
   });
 
@@ -511,13 +462,14 @@ describe("custom messages to friends", () => {
     const ada = await t.createUser();
     const bob = await t.createUser();
     await befriend(ada, bob);
-    const send = () =>
-      t.request("POST", `${S}/notifications/custom-message`, {
-        token: ada.token,
-        body: { userUuids: [bob.user.uuid], message: "ping" },
-      });
-    for (let i = 0; i < CUSTOM_MESSAGES_PER_HOUR; i++) expect((await send()).status).toBe(200);
-    expect((await send()).status).toBe(429);
+    const send = async () =>
+      (
+        await social(ada.token).POST("/notifications/custom-message", {
+          body: { userUuids: [bob.user.uuid], message: "ping" },
+        })
+      ).response.status;
+    for (let i = 0; i < CUSTOM_MESSAGES_PER_HOUR; i++) expect(await send()).toBe(200);
+    expect(await send()).toBe(429);
   });
 });
 
@@ -536,8 +488,8 @@ describe("messages from a room to its users", () => {
     const [phone, blockerPhone] = [await device(regular, "ios"), await device(blocker)];
 
     const check = (token: string | null) =>
-      t.request("GET", `${S}/room-users-notification`, { token, query: { roomUuid: r.uuid } });
-    expect((await check(owner.token)).body).toEqual({
+      social(token).GET("/room-users-notification", { params: { query: { roomUuid: r.uuid } } });
+    expect((await check(owner.token)).data).toEqual({
       users: 1,
       devices: 1,
       webSubscriptions: 0,
@@ -546,13 +498,10 @@ describe("messages from a room to its users", () => {
       nextPossibleAt: null,
     });
     const send = (token: string, message = "Live at 9 tonight") =>
-      t.request("POST", `${S}/notifications/custom-message-from-room`, {
-        token,
-        body: { roomUuid: r.uuid, message },
-      });
+      social(token).POST("/notifications/custom-message-from-room", { body: { roomUuid: r.uuid, message } });
     const sent = await send(owner.token);
-    expect(sent.status).toBe(200);
-    expect(sent.body).toMatchObject({ users: 1, devices: 1, queued: 1 });
+    expect(sent.response.status).toBe(200);
+    expect(sent.data).toMatchObject({ users: 1, devices: 1, queued: 1 });
     expect((await pushesTo(phone))[0]).toMatchObject({
       title: "Basement",
       body: "Live at 9 tonight",
@@ -561,13 +510,13 @@ describe("messages from a room to its users", () => {
     expect(await pushesTo(blockerPhone)).toEqual([]);
 
     const waiting = await check(moderator.token);
-    expect(waiting.body).toMatchObject({ canSend: false, reason: ROOM_RECENTLY_NOTIFIED });
+    expect(waiting.data).toMatchObject({ canSend: false, reason: ROOM_RECENTLY_NOTIFIED });
     const tooSoon = await send(moderator.token);
-    expect(tooSoon.status).toBe(429);
-    expect(tooSoon.body.message).toBe(ROOM_RECENTLY_NOTIFIED);
+    expect(tooSoon.response.status).toBe(429);
+    expect(tooSoon.error?.message).toBe(ROOM_RECENTLY_NOTIFIED);
     t.clock.advance(3601);
-    expect((await check(await t.serviceToken())).body.canSend).toBe(true);
-    expect((await send(moderator.token, "Second set")).status).toBe(200);
+    expect((await check(await t.serviceToken())).data?.canSend).toBe(true);
+    expect((await send(moderator.token, "Second set")).response.status).toBe(200);
     expect((await pushesTo(phone))[0]?.body).toBe("Second set");
   });
 
@@ -579,40 +528,38 @@ describe("messages from a room to its users", () => {
     const phone = await device(fan);
     const listener = await t.createUser();
     const body = { roomUuid: r.uuid, message: "hi" };
-    const post = (token: string | null, b: unknown = body) =>
-      t.request("POST", `${S}/notifications/custom-message-from-room`, { token, body: b });
+    const post = async (token: string | null, b: Schema<"social", "CustomMessageFromRoom"> = body) =>
+      social(token).POST("/notifications/custom-message-from-room", { body: b });
     const refused = await post(listener.token);
-    expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe(ROOM_STAFF_ONLY);
-    expect((await post(null)).status).toBe(401);
-    expect((await post(service)).status).toBe(401);
-    expect((await post(owner.token, { roomUuid: crypto.randomUUID(), message: "hi" })).status).toBe(404);
-    expect((await post(owner.token, { roomUuid: r.uuid, message: "" })).status).toBe(400);
-    expect((await post(owner.token, { roomUuid: r.uuid, message: "x".repeat(501) })).status).toBe(400);
+    expect(refused.response.status).toBe(403);
+    expect(refused.error?.message).toBe(ROOM_STAFF_ONLY);
+    expect((await post(null)).response.status).toBe(401);
+    expect((await post(service)).response.status).toBe(401);
+    expect((await post(owner.token, { roomUuid: crypto.randomUUID(), message: "hi" })).response.status).toBe(404);
+    expect((await post(owner.token, { roomUuid: r.uuid, message: "" })).response.status).toBe(400);
+    expect((await post(owner.token, { roomUuid: r.uuid, message: "x".repeat(501) })).response.status).toBe(400);
     expect(await pushesTo(phone)).toEqual([]);
     // Refusals did not use up the hour.
-    expect((await post(owner.token)).status).toBe(200);
+    expect((await post(owner.token)).response.status).toBe(200);
 
-    const get = (token: string | null, roomUuid = r.uuid) =>
-      t.request("GET", `${S}/room-users-notification`, { token, query: { roomUuid } });
-    expect((await get(listener.token)).status).toBe(403);
-    expect((await get(null)).status).toBe(401);
-    expect((await get(service, "nope")).status).toBe(400);
-    expect((await get(service, crypto.randomUUID())).status).toBe(404);
+    const get = async (token: string | null, roomUuid = r.uuid) =>
+      (await social(token).GET("/room-users-notification", { params: { query: { roomUuid } } })).response.status;
+    expect(await get(listener.token)).toBe(403);
+    expect(await get(null)).toBe(401);
+    expect(await get(service, "nope")).toBe(400);
+    expect(await get(service, crypto.randomUUID())).toBe(404);
   });
 
   it("with nobody to tell, sends nothing and keeps the hour", async () => {
     const owner = await t.createUser();
     const r = await room(owner);
-    const res = await t.request("POST", `${S}/notifications/custom-message-from-room`, {
-      token: owner.token,
+    const res = await social(owner.token).POST("/notifications/custom-message-from-room", {
       body: { roomUuid: r.uuid, message: "anyone?" },
     });
-    expect(res.body).toMatchObject({ users: 0, sent: 0, queued: 0 });
-    const check = await t.request("GET", `${S}/room-users-notification`, {
-      token: owner.token,
-      query: { roomUuid: r.uuid },
+    expect(res.data).toMatchObject({ users: 0, sent: 0, queued: 0 });
+    const check = await social(owner.token).GET("/room-users-notification", {
+      params: { query: { roomUuid: r.uuid } },
     });
-    expect(check.body).toMatchObject({ canSend: false, reason: NOBODY_TO_NOTIFY, nextPossibleAt: null });
+    expect(check.data).toMatchObject({ canSend: false, reason: NOBODY_TO_NOTIFY, nextPossibleAt: null });
   });
 });

@@ -92,13 +92,11 @@ afterAll(async () => {
   await Promise.all([fcm, apns].map((s) => new Promise((r) => s.close(r))));
 });
 
-const S = "/api/social-service";
-
 describe("notifications through FCM and APNs", () => {
   it("sends Android and web devices through FCM, iOS through APNs, and forgets tokens the provider calls gone", async () => {
     const u = await t.createUser();
-    const register = (token: string, platform: string) =>
-      t.request("POST", `${S}/devices`, { token: u.token, body: { token, deviceId: token, platform } });
+    const register = (token: string, platform: "android" | "ios" | "web") =>
+      t.api(u.token).social.POST("/devices", { body: { token, deviceId: token, platform } });
     for (const [token, platform] of [
       ["pixel-1", "android"],
       ["browser-1", "web"],
@@ -107,15 +105,14 @@ describe("notifications through FCM and APNs", () => {
       ["gone-iphone", "ios"],
       ["busy-android", "android"],
     ] as const)
-      expect((await register(token, platform)).status).toBe(201);
+      expect((await register(token, platform)).response.status).toBe(201);
     expect(t.deps.push.kind).toBe("fcm+apns");
 
-    const res = await t.request("POST", `${S}/mobileNotification/user`, {
-      token: await t.serviceToken(),
+    const res = await t.api(await t.serviceToken()).social.POST("/mobileNotification/user", {
       body: { userUuid: u.user.uuid, title: "Hello", body: "World" },
     });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ users: 1, devices: 6, webSubscriptions: 0, sent: 3, queued: 0, failed: 3, removed: 2 });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toEqual({ users: 1, devices: 6, webSubscriptions: 0, sent: 3, queued: 0, failed: 3, removed: 2 });
     expect(fcmSent.sort()).toEqual(["browser-1", "pixel-1"]);
     expect(apnsSent).toEqual(["iphone-1"]);
     const left = await t.db.select().from(schema.devices).where(eq(schema.devices.userUuid, u.user.uuid));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApi, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -7,79 +7,81 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const S = "/api/social-service";
+const id = (value: string) => ({ params: { path: { id: value } } });
+const follow = (api: TestApi, djUuid: string) => api.social.POST("/dj-fans", { body: { djUuid } });
+const invite = (api: TestApi, userUuid: string) => api.social.POST("/friend-invitations", { body: { userUuid } });
+const handle = (api: TestApi, invitationId: string, status: "accepted" | "rejected") =>
+  api.social.POST("/friend-invitations/handle-friend", { body: { invitationId, status } });
 
 describe("DJ fans", () => {
   it("follows, counts, pages and unfollows", async () => {
     const dj = await t.createUser({ nickname: "djstar" });
     const fans = await Promise.all([1, 2, 3].map(() => t.createUser()));
+    const anyone = t.api();
     for (const fan of fans) {
       t.clock.advance(1);
-      const res = await t.request("POST", `${S}/dj-fans`, { token: fan.token, body: { djUuid: dj.user.uuid } });
-      expect(res.status).toBe(201);
+      const res = await follow(t.api(fan.token), dj.user.uuid);
+      expect(res.response.status).toBe(201);
     }
-    const twice = await t.request("POST", `${S}/dj-fans`, { token: fans[0]!.token, body: { djUuid: dj.user.uuid } });
-    expect(twice.status).toBe(409);
-    expect((await t.request("GET", `${S}/dj-fans/count/${dj.user.uuid}`)).body).toEqual({ fans: 3, following: 0 });
-    const page = await t.request("GET", `${S}/dj-fans/dj-fans-paginated/${dj.user.uuid}`, {
-      query: { skip: 0, take: 2 },
-    });
-    expect(page.body.total).toBe(3);
-    expect(page.body.data.map((p: { uuid: string }) => p.uuid)).toEqual([fans[2]!.user.uuid, fans[1]!.user.uuid]);
-    const legacy = await t.request("GET", `${S}/dj-fans/dj-fans/${dj.user.uuid}`);
-    expect(legacy.body).toHaveLength(3);
-    const followed = await t.request("GET", `${S}/dj-fans/${fans[0]!.user.uuid}/djs-followed`);
-    expect(followed.body.data.map((p: { nickname: string }) => p.nickname)).toEqual(["djstar"]);
-    const mine = await t.request("GET", `${S}/dj-fans`, { token: fans[0]!.token, query: { djUuid: dj.user.uuid } });
-    expect(mine.body).toHaveLength(1);
-    expect((await t.request("GET", `${S}/dj-fans/dj-fan/${mine.body[0].id}`)).body.djUuid).toBe(dj.user.uuid);
+    const first = t.api(fans[0]!.token);
+    const twice = await follow(first, dj.user.uuid);
+    expect(twice.response.status).toBe(409);
+    expect((await anyone.social.GET("/dj-fans/count/{id}", id(dj.user.uuid))).data).toEqual({ fans: 3, following: 0 });
+    const page = ok(
+      await anyone.social.GET("/dj-fans/dj-fans-paginated/{id}", {
+        params: { path: { id: dj.user.uuid }, query: { skip: 0, take: 2 } },
+      }),
+    );
+    expect(page.total).toBe(3);
+    expect(page.data.map((p) => p.uuid)).toEqual([fans[2]!.user.uuid, fans[1]!.user.uuid]);
+    const legacy = await anyone.social.GET("/dj-fans/dj-fans/{id}", id(dj.user.uuid));
+    expect(legacy.data).toHaveLength(3);
+    const followed = ok(await anyone.social.GET("/dj-fans/{id}/djs-followed", id(fans[0]!.user.uuid)));
+    expect(followed.data.map((p) => p.nickname)).toEqual(["djstar"]);
+    const mine = ok(await first.social.GET("/dj-fans", { params: { query: { djUuid: dj.user.uuid } } }));
+    expect(mine).toHaveLength(1);
+    expect((await anyone.social.GET("/dj-fans/dj-fan/{id}", id(mine[0]!.id))).data?.djUuid).toBe(dj.user.uuid);
 
-    expect((await t.request("DELETE", `${S}/dj-fans/${dj.user.uuid}`, { token: fans[0]!.token })).status).toBe(204);
-    expect((await t.request("DELETE", `${S}/dj-fans/${dj.user.uuid}`, { token: fans[0]!.token })).status).toBe(404);
-    expect((await t.request("GET", `${S}/dj-fans/count/${dj.user.uuid}`)).body.fans).toBe(2);
+    expect((await first.social.DELETE("/dj-fans/{id}", id(dj.user.uuid))).response.status).toBe(204);
+    expect((await first.social.DELETE("/dj-fans/{id}", id(dj.user.uuid))).response.status).toBe(404);
+    expect((await anyone.social.GET("/dj-fans/count/{id}", id(dj.user.uuid))).data?.fans).toBe(2);
   });
 
   it("refuses bad follows and callers without a token", async () => {
     const { user, token } = await t.createUser();
-    expect((await t.request("POST", `${S}/dj-fans`, { body: { djUuid: user.uuid } })).status).toBe(401);
-    expect((await t.request("POST", `${S}/dj-fans`, { token, body: { djUuid: user.uuid } })).status).toBe(400);
-    expect((await t.request("POST", `${S}/dj-fans`, { token, body: { djUuid: crypto.randomUUID() } })).status).toBe(
-      404,
-    );
-    expect((await t.request("POST", `${S}/dj-fans`, { token, body: { djUuid: "dj" } })).status).toBe(400);
-    expect((await t.request("GET", `${S}/dj-fans/count/${user.uuid}`)).body).toEqual({ fans: 0, following: 0 });
+    const api = t.api(token);
+    expect((await follow(t.api(), user.uuid)).response.status).toBe(401);
+    expect((await follow(api, user.uuid)).response.status).toBe(400);
+    expect((await follow(api, crypto.randomUUID())).response.status).toBe(404);
+    expect((await follow(api, "dj")).response.status).toBe(400);
+    expect((await t.api().social.GET("/dj-fans/count/{id}", id(user.uuid))).data).toEqual({ fans: 0, following: 0 });
   });
 
   it("gives staff the fan links and the DJ list in the crud syntax; others get 403", async () => {
-    const staff = await t.createUser({ roles: ["user", "staff"] });
+    const staff = t.api((await t.createUser({ roles: ["user", "staff"] })).token);
     const dj = await t.createUser({ nickname: "crud_dj" });
-    const fan = await t.createUser();
-    await t.request("POST", `${S}/dj-fans`, { token: fan.token, body: { djUuid: dj.user.uuid } });
-    const links = await t.request("GET", `${S}/dj-fans/admin/${dj.user.uuid}`, { token: staff.token });
-    expect(links.body.fans).toHaveLength(1);
-    expect((await t.request("GET", `${S}/dj-fans/admin/${dj.user.uuid}`, { token: fan.token })).status).toBe(403);
-    const list = await t.request("GET", `${S}/admin/djs?filter=nickname||$eq||crud_dj`, { token: staff.token });
-    expect(list.body.data).toEqual([expect.objectContaining({ nickname: "crud_dj", fans: 1 })]);
-    const top = await t.request("GET", `${S}/admin/djs?filter=fans||$gte||1&sort=fans,DESC&fields=nickname,fans`, {
-      token: staff.token,
-    });
-    expect(top.body.data.every((d: { fans: number }) => d.fans >= 1)).toBe(true);
-    expect((await t.request("GET", `${S}/admin/djs/${dj.user.uuid}`, { token: staff.token })).body.fans).toBe(1);
-    expect((await t.request("GET", `${S}/admin/djs`, { token: fan.token })).status).toBe(403);
-    expect((await t.request("GET", `${S}/admin/djs`)).status).toBe(401);
-    expect((await t.request("GET", `${S}/admin/djs?filter=secret||$eq||1`, { token: staff.token })).status).toBe(400);
+    const fan = t.api((await t.createUser()).token);
+    ok(await follow(fan, dj.user.uuid));
+    const links = ok(await staff.social.GET("/dj-fans/admin/{id}", id(dj.user.uuid)));
+    expect(links.fans).toHaveLength(1);
+    expect((await fan.social.GET("/dj-fans/admin/{id}", id(dj.user.uuid))).response.status).toBe(403);
+    const list = await staff.social.GET("/admin/djs", { params: { query: { filter: "nickname||$eq||crud_dj" } } });
+    expect(list.data?.data).toEqual([expect.objectContaining({ nickname: "crud_dj", fans: 1 })]);
+    const top = ok(
+      await staff.social.GET("/admin/djs", {
+        params: { query: { filter: "fans||$gte||1", sort: "fans,DESC", fields: "nickname,fans" } },
+      }),
+    );
+    expect(top.data.every((d) => (d.fans ?? 0) >= 1)).toBe(true);
+    expect((await staff.social.GET("/admin/djs/{id}", id(dj.user.uuid))).data?.fans).toBe(1);
+    expect((await fan.social.GET("/admin/djs")).response.status).toBe(403);
+    expect((await t.api().social.GET("/admin/djs")).response.status).toBe(401);
     expect(
-      (await t.request("GET", `${S}/dj-fans/devices/list`, { token: fan.token, query: { djUuid: dj.user.uuid } }))
-        .status,
-    ).toBe(403);
-    expect(
-      (
-        await t.request("GET", `${S}/dj-fans/devices/list`, {
-          token: await t.serviceToken(),
-          query: { djUuid: dj.user.uuid },
-        })
-      ).body,
-    ).toEqual([]);
+      (await staff.social.GET("/admin/djs", { params: { query: { filter: "secret||$eq||1" } } })).response.status,
+    ).toBe(400);
+    const devices = { params: { query: { djUuid: dj.user.uuid } } };
+    expect((await fan.social.GET("/dj-fans/devices/list", devices)).response.status).toBe(403);
+    expect((await t.api(await t.serviceToken()).social.GET("/dj-fans/devices/list", devices)).data).toEqual([]);
   });
 });
 
@@ -87,98 +89,66 @@ describe("friends and invitations", () => {
   it("invite, see it on both sides, accept: both are friends", async () => {
     const a = await t.createUser();
     const b = await t.createUser();
-    const inv = await t.request("POST", `${S}/friend-invitations`, { token: a.token, body: { userUuid: b.user.uuid } });
-    expect(inv.status).toBe(201);
-    expect(inv.body.status).toBe("pending");
-    expect(
-      (await t.request("POST", `${S}/friend-invitations`, { token: b.token, body: { userUuid: a.user.uuid } })).status,
-    ).toBe(409);
-    expect(
-      (await t.request("GET", `${S}/friend-invitations/user-invitations-for`, { token: b.token })).body,
-    ).toHaveLength(1);
-    expect(
-      (await t.request("GET", `${S}/friend-invitations/user-invitations-from`, { token: a.token })).body,
-    ).toHaveLength(1);
-    expect(
-      (await t.request("GET", `${S}/friend-invitations/user-invitations/${a.user.uuid}`, { token: a.token })).body,
-    ).toHaveLength(1);
-    expect(
-      (await t.request("GET", `${S}/friend-invitations/user-invitations/${a.user.uuid}`, { token: b.token })).status,
-    ).toBe(403);
+    const asA = t.api(a.token);
+    const asB = t.api(b.token);
+    const inv = await invite(asA, b.user.uuid);
+    expect(inv.response.status).toBe(201);
+    expect(inv.data?.status).toBe("pending");
+    const invitationId = ok(inv).id;
+    expect((await invite(asB, a.user.uuid)).response.status).toBe(409);
+    expect((await asB.social.GET("/friend-invitations/user-invitations-for")).data).toHaveLength(1);
+    expect((await asA.social.GET("/friend-invitations/user-invitations-from")).data).toHaveLength(1);
+    expect((await asA.social.GET("/friend-invitations/user-invitations/{id}", id(a.user.uuid))).data).toHaveLength(1);
+    expect((await asB.social.GET("/friend-invitations/user-invitations/{id}", id(a.user.uuid))).response.status).toBe(
+      403,
+    );
 
     // Only the recipient handles it.
-    const bySender = await t.request("POST", `${S}/friend-invitations/handle-friend`, {
-      token: a.token,
-      body: { invitationId: inv.body.id, status: "accepted" },
-    });
-    expect(bySender.status).toBe(404);
-    const accepted = await t.request("POST", `${S}/friend-invitations/handle-friend`, {
-      token: b.token,
-      body: { invitationId: inv.body.id, status: "accepted" },
-    });
-    expect(accepted.body.status).toBe("accepted");
-    const again = await t.request("POST", `${S}/friend-invitations/handle-friend`, {
-      token: b.token,
-      body: { invitationId: inv.body.id, status: "rejected" },
-    });
-    expect(again.status).toBe(409);
+    const bySender = await handle(asA, invitationId, "accepted");
+    expect(bySender.response.status).toBe(404);
+    const accepted = await handle(asB, invitationId, "accepted");
+    expect(accepted.data?.status).toBe("accepted");
+    const again = await handle(asB, invitationId, "rejected");
+    expect(again.response.status).toBe(409);
 
-    expect(
-      (await t.request("GET", `${S}/friends/single-friend/${b.user.uuid}`, { token: a.token })).body.friendUuid,
-    ).toBe(b.user.uuid);
-    expect((await t.request("GET", `${S}/friends/list/${b.user.uuid}`, { token: b.token })).body).toEqual([
-      a.user.uuid,
-    ]);
-    expect((await t.request("GET", `${S}/friends/${a.user.uuid}`, { token: b.token })).body.total).toBe(1);
-    expect(
-      (await t.request("POST", `${S}/friend-invitations`, { token: a.token, body: { userUuid: b.user.uuid } })).status,
-    ).toBe(409);
+    expect((await asA.social.GET("/friends/single-friend/{id}", id(b.user.uuid))).data?.friendUuid).toBe(b.user.uuid);
+    expect((await asB.social.GET("/friends/list/{id}", id(b.user.uuid))).data).toEqual([a.user.uuid]);
+    expect((await asB.social.GET("/friends/{id}", id(a.user.uuid))).data?.total).toBe(1);
+    expect((await invite(asA, b.user.uuid)).response.status).toBe(409);
 
-    expect((await t.request("DELETE", `${S}/friends/${a.user.uuid}`, { token: b.token })).status).toBe(204);
-    expect((await t.request("GET", `${S}/friends/single-friend/${b.user.uuid}`, { token: a.token })).status).toBe(404);
-    expect((await t.request("DELETE", `${S}/friends/${a.user.uuid}`, { token: b.token })).status).toBe(404);
+    expect((await asB.social.DELETE("/friends/{id}", id(a.user.uuid))).response.status).toBe(204);
+    expect((await asA.social.GET("/friends/single-friend/{id}", id(b.user.uuid))).response.status).toBe(404);
+    expect((await asB.social.DELETE("/friends/{id}", id(a.user.uuid))).response.status).toBe(404);
   });
 
   it("a rejected invitation makes no friends; a withdrawn one disappears", async () => {
     const a = await t.createUser();
     const b = await t.createUser();
-    const inv = await t.request("POST", `${S}/friend-invitations`, { token: a.token, body: { userUuid: b.user.uuid } });
-    const rejected = await t.request("POST", `${S}/friend-invitations/handle-friend`, {
-      token: b.token,
-      body: { invitationId: inv.body.id, status: "rejected" },
-    });
-    expect(rejected.body.status).toBe("rejected");
-    expect((await t.request("GET", `${S}/friends/list/${a.user.uuid}`, { token: a.token })).body).toEqual([]);
-    const second = await t.request("POST", `${S}/friend-invitations`, {
-      token: a.token,
-      body: { userUuid: b.user.uuid },
-    });
-    expect(second.status).toBe(201);
-    const stranger = await t.createUser();
-    expect(
-      (await t.request("DELETE", `${S}/friend-invitations/${second.body.id}`, { token: stranger.token })).status,
-    ).toBe(404);
-    expect((await t.request("DELETE", `${S}/friend-invitations/${second.body.id}`, { token: a.token })).status).toBe(
-      204,
-    );
-    expect((await t.request("GET", `${S}/friend-invitations/user-invitations-for`, { token: b.token })).body).toEqual(
-      [],
-    );
+    const asA = t.api(a.token);
+    const asB = t.api(b.token);
+    const inv = ok(await invite(asA, b.user.uuid));
+    const rejected = await handle(asB, inv.id, "rejected");
+    expect(rejected.data?.status).toBe("rejected");
+    expect((await asA.social.GET("/friends/list/{id}", id(a.user.uuid))).data).toEqual([]);
+    const second = await invite(asA, b.user.uuid);
+    expect(second.response.status).toBe(201);
+    const stranger = t.api((await t.createUser()).token);
+    const secondId = id(ok(second).id);
+    expect((await stranger.social.DELETE("/friend-invitations/{id}", secondId)).response.status).toBe(404);
+    expect((await asA.social.DELETE("/friend-invitations/{id}", secondId)).response.status).toBe(204);
+    expect((await asB.social.GET("/friend-invitations/user-invitations-for")).data).toEqual([]);
   });
 
   it("refuses bad invitations", async () => {
     const a = await t.createUser();
-    expect((await t.request("POST", `${S}/friend-invitations`, { body: { userUuid: a.user.uuid } })).status).toBe(401);
-    expect(
-      (await t.request("POST", `${S}/friend-invitations`, { token: a.token, body: { userUuid: a.user.uuid } })).status,
-    ).toBe(400);
-    expect(
-      (await t.request("POST", `${S}/friend-invitations`, { token: a.token, body: { userUuid: crypto.randomUUID() } }))
-        .status,
-    ).toBe(404);
+    const asA = t.api(a.token);
+    expect((await invite(t.api(), a.user.uuid)).response.status).toBe(401);
+    expect((await invite(asA, a.user.uuid)).response.status).toBe(400);
+    expect((await invite(asA, crypto.randomUUID())).response.status).toBe(404);
+    // A status the contract does not name: only an untyped request can send it.
     expect(
       (
-        await t.request("POST", `${S}/friend-invitations/handle-friend`, {
+        await t.request("POST", "/api/social-service/friend-invitations/handle-friend", {
           token: a.token,
           body: { invitationId: crypto.randomUUID(), status: "maybe" },
         })
@@ -191,60 +161,41 @@ describe("blocked users", () => {
   it("blocking ends friendship, invitations and follows, and stops new ones both ways", async () => {
     const a = await t.createUser();
     const b = await t.createUser();
-    const inv = await t.request("POST", `${S}/friend-invitations`, { token: a.token, body: { userUuid: b.user.uuid } });
-    await t.request("POST", `${S}/friend-invitations/handle-friend`, {
-      token: b.token,
-      body: { invitationId: inv.body.id, status: "accepted" },
-    });
-    await t.request("POST", `${S}/dj-fans`, { token: b.token, body: { djUuid: a.user.uuid } });
+    const asA = t.api(a.token);
+    const asB = t.api(b.token);
+    const inv = ok(await invite(asA, b.user.uuid));
+    ok(await handle(asB, inv.id, "accepted"));
+    ok(await follow(asB, a.user.uuid));
 
-    const block = await t.request("POST", `${S}/blocked-users`, { token: a.token, body: { userUuid: b.user.uuid } });
-    expect(block.status).toBe(201);
-    expect((await t.request("GET", `${S}/friends/list/${a.user.uuid}`, { token: a.token })).body).toEqual([]);
-    expect((await t.request("GET", `${S}/dj-fans/count/${a.user.uuid}`)).body.fans).toBe(0);
-    const follow = await t.request("POST", `${S}/dj-fans`, { token: b.token, body: { djUuid: a.user.uuid } });
-    expect(follow.status).toBe(403);
-    expect(follow.body.message).toBe("You cannot follow this DJ.");
-    const invite = await t.request("POST", `${S}/friend-invitations`, {
-      token: b.token,
-      body: { userUuid: a.user.uuid },
-    });
-    expect(invite.status).toBe(403);
-    expect(invite.body.message).toBe("You cannot invite this user.");
-    expect(
-      (await t.request("POST", `${S}/friend-invitations`, { token: a.token, body: { userUuid: b.user.uuid } })).status,
-    ).toBe(403);
+    const block = await asA.social.POST("/blocked-users", { body: { userUuid: b.user.uuid } });
+    expect(block.response.status).toBe(201);
+    expect((await asA.social.GET("/friends/list/{id}", id(a.user.uuid))).data).toEqual([]);
+    expect((await t.api().social.GET("/dj-fans/count/{id}", id(a.user.uuid))).data?.fans).toBe(0);
+    const refusedFollow = await follow(asB, a.user.uuid);
+    expect(refusedFollow.response.status).toBe(403);
+    expect(refusedFollow.error?.message).toBe("You cannot follow this DJ.");
+    const refusedInvite = await invite(asB, a.user.uuid);
+    expect(refusedInvite.response.status).toBe(403);
+    expect(refusedInvite.error?.message).toBe("You cannot invite this user.");
+    expect((await invite(asA, b.user.uuid)).response.status).toBe(403);
 
-    expect(
-      (await t.request("GET", `${S}/blocked-users`, { token: a.token })).body.map(
-        (x: { blockedUuid: string }) => x.blockedUuid,
-      ),
-    ).toEqual([b.user.uuid]);
-    expect((await t.request("GET", `${S}/blocked-users/${b.user.uuid}`, { token: a.token })).status).toBe(200);
-    expect((await t.request("GET", `${S}/blocked-users/${a.user.uuid}`, { token: b.token })).status).toBe(404);
-    expect(
-      (await t.request("POST", `${S}/blocked-users`, { token: a.token, body: { userUuid: b.user.uuid } })).status,
-    ).toBe(409);
+    expect(ok(await asA.social.GET("/blocked-users")).map((x) => x.blockedUuid)).toEqual([b.user.uuid]);
+    expect((await asA.social.GET("/blocked-users/{id}", id(b.user.uuid))).response.status).toBe(200);
+    expect((await asB.social.GET("/blocked-users/{id}", id(a.user.uuid))).response.status).toBe(404);
+    expect((await asA.social.POST("/blocked-users", { body: { userUuid: b.user.uuid } })).response.status).toBe(409);
 
-    expect((await t.request("DELETE", `${S}/blocked-users/${b.user.uuid}`, { token: b.token })).status).toBe(404);
-    expect((await t.request("DELETE", `${S}/blocked-users/${b.user.uuid}`, { token: a.token })).status).toBe(204);
-    expect((await t.request("POST", `${S}/dj-fans`, { token: b.token, body: { djUuid: a.user.uuid } })).status).toBe(
-      201,
-    );
+    expect((await asB.social.DELETE("/blocked-users/{id}", id(b.user.uuid))).response.status).toBe(404);
+    expect((await asA.social.DELETE("/blocked-users/{id}", id(b.user.uuid))).response.status).toBe(204);
+    expect((await follow(asB, a.user.uuid)).response.status).toBe(201);
   });
 
   it("refuses bad blocks and anonymous callers", async () => {
     const a = await t.createUser();
-    expect((await t.request("GET", `${S}/blocked-users`)).status).toBe(401);
-    expect(
-      (await t.request("POST", `${S}/blocked-users`, { token: a.token, body: { userUuid: a.user.uuid } })).status,
-    ).toBe(400);
-    expect((await t.request("POST", `${S}/blocked-users`, { token: a.token, body: { userUuid: "x" } })).status).toBe(
-      400,
-    );
-    expect(
-      (await t.request("POST", `${S}/blocked-users`, { token: a.token, body: { userUuid: crypto.randomUUID() } }))
-        .status,
-    ).toBe(404);
+    const asA = t.api(a.token);
+    const block = (userUuid: string) => asA.social.POST("/blocked-users", { body: { userUuid } });
+    expect((await t.api().social.GET("/blocked-users")).response.status).toBe(401);
+    expect((await block(a.user.uuid)).response.status).toBe(400);
+    expect((await block("x")).response.status).toBe(400);
+    expect((await block(crypto.randomUUID())).response.status).toBe(404);
   });
 });

@@ -1,8 +1,9 @@
 import { schema } from "@booth/db";
+import type { Schema } from "@booth/sdk";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localPushService, testSubscriber, verifyVapid } from "../../testing/web-push.ts";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 import { FANS_RECENTLY_NOTIFIED } from "./notifications.ts";
 import { BAD_SUBSCRIPTION_KEYS, MAX_SUBSCRIPTIONS_PER_USER } from "./web-subscriptions.ts";
 
@@ -23,12 +24,11 @@ type User = Awaited<ReturnType<TestApp["createUser"]>>;
 /** A browser of `u` subscribed to the local push service; answers its keys to read what arrives. */
 async function subscribe(u: User, endpoint = pushService.endpoint()) {
   const browser = testSubscriber();
-  const res = await t.request("POST", `${S}/web-notifications/subscription`, {
-    token: u.token,
+  const res = await t.api(u.token).social.POST("/web-notifications/subscription", {
     body: { endpoint, expirationTime: null, keys: { p256dh: browser.p256dh, auth: browser.auth } },
   });
-  expect(res.status).toBe(201);
-  return { ...browser, endpoint, id: res.body.id as string };
+  expect(res.response.status).toBe(201);
+  return { ...browser, endpoint, id: ok(res).id };
 }
 const arrivedAt = (endpoint: string) =>
   pushService.received.filter((m) => m.path === new URL(endpoint).pathname).map((m) => m.body);
@@ -37,21 +37,20 @@ const subscriptionsOf = (u: User) =>
 
 describe("web push", () => {
   it("publishes the VAPID public key browsers subscribe with", async () => {
-    const res = await t.request("GET", `${S}/web-notifications/public-key`);
-    expect(res.status).toBe(200);
-    expect(res.body.publicKey).toBe(t.deps.push.web.publicKey);
-    expect(Buffer.from(res.body.publicKey, "base64url")).toHaveLength(65);
+    const res = await t.api().social.GET("/web-notifications/public-key");
+    expect(res.response.status).toBe(200);
+    expect(res.data?.publicKey).toBe(t.deps.push.web.publicKey);
+    expect(Buffer.from(ok(res).publicKey, "base64url")).toHaveLength(65);
   });
 
   it("delivers to a subscribed browser a payload only it can decrypt, signed with the published key", async () => {
     const u = await t.createUser();
     const browser = await subscribe(u);
-    const res = await t.request("POST", `${S}/web-notifications/push-notification`, {
-      token: await t.serviceToken(),
+    const res = await t.api(await t.serviceToken()).social.POST("/web-notifications/push-notification", {
       body: { userUuids: [u.user.uuid], title: "New follower", body: "Ada follows you", data: { url: "/profile" } },
     });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ users: 1, devices: 0, webSubscriptions: 1, sent: 1, queued: 0, failed: 0, removed: 0 });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toEqual({ users: 1, devices: 0, webSubscriptions: 1, sent: 1, queued: 0, failed: 0, removed: 0 });
     const [body] = arrivedAt(browser.endpoint);
     expect(JSON.parse(browser.decrypt(body ?? Buffer.alloc(0)))).toEqual({
       title: "New follower",
@@ -61,7 +60,7 @@ describe("web push", () => {
     });
     const message = pushService.received.find((m) => m.path === new URL(browser.endpoint).pathname);
     const { publicKey } = await verifyVapid(message?.headers.authorization, pushService.origin);
-    expect(publicKey).toBe((await t.request("GET", `${S}/web-notifications/public-key`)).body.publicKey);
+    expect(publicKey).toBe((await t.api().social.GET("/web-notifications/public-key")).data?.publicKey);
     const [kept] = await t.db
       .select()
       .from(schema.pushMessages)
@@ -76,13 +75,12 @@ describe("web push", () => {
     const missing = await subscribe(u, `${pushService.origin}/missing/${crypto.randomUUID()}`);
     const alive = await subscribe(u);
     const send = async () =>
-      t.request("POST", `${S}/web-notifications/push-notification`, {
-        token: await t.serviceToken(),
+      t.api(await t.serviceToken()).social.POST("/web-notifications/push-notification", {
         body: { userUuids: [u.user.uuid], title: "t", body: "b" },
       });
-    expect((await send()).body).toMatchObject({ webSubscriptions: 3, sent: 1, failed: 2, removed: 2 });
+    expect((await send()).data).toMatchObject({ webSubscriptions: 3, sent: 1, failed: 2, removed: 2 });
     expect((await subscriptionsOf(u)).map((s) => s.endpoint)).toEqual([alive.endpoint]);
-    expect((await send()).body).toMatchObject({ webSubscriptions: 1, sent: 1, removed: 0 });
+    expect((await send()).data).toMatchObject({ webSubscriptions: 1, sent: 1, removed: 0 });
     expect(missing.endpoint).toContain("/missing/");
   });
 
@@ -105,34 +103,40 @@ describe("web push", () => {
     const u = await t.createUser();
     const browser = testSubscriber();
     const keys = { p256dh: browser.p256dh, auth: browser.auth };
-    const post = (body: unknown, token: string | null = u.token) =>
-      t.request("POST", `${S}/web-notifications/subscription`, { token, body });
+    const post = (body: Schema<"social", "PushSubscriptionJSON">, token: string | null = u.token) =>
+      t.api(token).social.POST("/web-notifications/subscription", { body });
     const internal = await post({ endpoint: "https://10.0.0.5/admin", keys });
-    expect(internal.status).toBe(400);
-    expect(internal.body.message).toEqual(["endpoint: Push service 10.0.0.5 is not supported."]);
-    expect((await post({ endpoint: "http://fcm.googleapis.com/fcm/send/x", keys })).status).toBe(400);
+    expect(internal.response.status).toBe(400);
+    expect(internal.error?.message).toEqual(["endpoint: Push service 10.0.0.5 is not supported."]);
+    expect((await post({ endpoint: "http://fcm.googleapis.com/fcm/send/x", keys })).response.status).toBe(400);
     const badKeys = await post({ endpoint: pushService.endpoint(), keys: { p256dh: "AAAA", auth: browser.auth } });
-    expect(badKeys.status).toBe(400);
-    expect(badKeys.body.message).toEqual([`keys: ${BAD_SUBSCRIPTION_KEYS}`]);
-    expect((await post({ endpoint: pushService.endpoint() })).status).toBe(400);
-    expect((await post({ endpoint: pushService.endpoint(), keys }, null)).status).toBe(401);
-    expect((await post({ endpoint: pushService.endpoint(), keys }, await t.serviceToken())).status).toBe(401);
+    expect(badKeys.response.status).toBe(400);
+    expect(badKeys.error?.message).toEqual([`keys: ${BAD_SUBSCRIPTION_KEYS}`]);
+    // Without keys: only an untyped request can leave them out.
+    const noKeys = { token: u.token, body: { endpoint: pushService.endpoint() } };
+    expect((await t.request("POST", `${S}/web-notifications/subscription`, noKeys)).status).toBe(400);
+    expect((await post({ endpoint: pushService.endpoint(), keys }, null)).response.status).toBe(401);
+    expect((await post({ endpoint: pushService.endpoint(), keys }, await t.serviceToken())).response.status).toBe(401);
     expect(await subscriptionsOf(u)).toEqual([]);
     // A real browser endpoint is accepted as is.
-    expect((await post({ endpoint: "https://fcm.googleapis.com/fcm/send/abc:APA91b", keys })).status).toBe(201);
+    expect((await post({ endpoint: "https://fcm.googleapis.com/fcm/send/abc:APA91b", keys })).response.status).toBe(
+      201,
+    );
   });
 
   it("sends only for services and admins, and refuses bad input", async () => {
     const [u, admin] = [await t.createUser(), await t.createUser({ roles: ["user", "admin"] })];
     const body = { userUuids: [u.user.uuid], title: "t", body: "b" };
-    const post = (token: string | null, b: unknown = body) =>
-      t.request("POST", `${S}/web-notifications/push-notification`, { token, body: b });
-    expect((await post(u.token)).status).toBe(403);
-    expect((await post(null)).status).toBe(401);
-    expect((await post(admin.token)).status).toBe(200);
-    expect((await post(admin.token, { ...body, userUuids: [] })).status).toBe(400);
-    expect((await post(admin.token, { ...body, userUuids: ["x"] })).status).toBe(400);
-    expect((await post(admin.token, { userUuids: [u.user.uuid], title: "t" })).status).toBe(400);
+    const post = (token: string | null, b: Schema<"social", "WebPushNotification"> = body) =>
+      t.api(token).social.POST("/web-notifications/push-notification", { body: b });
+    expect((await post(u.token)).response.status).toBe(403);
+    expect((await post(null)).response.status).toBe(401);
+    expect((await post(admin.token)).response.status).toBe(200);
+    expect((await post(admin.token, { ...body, userUuids: [] })).response.status).toBe(400);
+    expect((await post(admin.token, { ...body, userUuids: ["x"] })).response.status).toBe(400);
+    // Without a body: only an untyped request can leave it out.
+    const noBody = { token: admin.token, body: { userUuids: [u.user.uuid], title: "t" } };
+    expect((await t.request("POST", `${S}/web-notifications/push-notification`, noBody)).status).toBe(400);
   });
 });
 
@@ -140,20 +144,17 @@ describe("DJ fans in their browsers", () => {
   it("a fan's subscribed browser hears that the DJ started playing", async () => {
     const dj = await t.createUser({ nickname: "DJ Web" });
     const fan = await t.createUser();
-    await t.request("POST", `${S}/dj-fans`, { token: fan.token, body: { djUuid: dj.user.uuid } });
+    ok(await t.api(fan.token).social.POST("/dj-fans", { body: { djUuid: dj.user.uuid } }));
     const browser = await subscribe(fan);
     const call = async () =>
-      t.request("POST", `${S}/notifications/dj-fans`, {
-        token: await t.serviceToken(),
-        body: { djUuid: dj.user.uuid },
-      });
-    expect((await call()).body).toMatchObject({ notified: true, webSubscriptions: 1, sent: 1 });
+      t.api(await t.serviceToken()).social.POST("/notifications/dj-fans", { body: { djUuid: dj.user.uuid } });
+    expect((await call()).data).toMatchObject({ notified: true, webSubscriptions: 1, sent: 1 });
     const [body] = arrivedAt(browser.endpoint);
     expect(JSON.parse(browser.decrypt(body ?? Buffer.alloc(0)))).toMatchObject({
       title: "DJ Web is playing",
       data: { type: "djPlaying", djUuid: dj.user.uuid },
     });
-    expect((await call()).body).toMatchObject({ notified: false, reason: FANS_RECENTLY_NOTIFIED });
+    expect((await call()).data).toMatchObject({ notified: false, reason: FANS_RECENTLY_NOTIFIED });
     expect(arrivedAt(browser.endpoint)).toHaveLength(1);
   });
 });

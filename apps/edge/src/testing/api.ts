@@ -1,0 +1,40 @@
+import { createBoothClient } from "@booth/sdk";
+import type { App } from "../app.ts";
+
+/** The origin test requests are addressed to (never on the network: the app answers them in-process). */
+export const TEST_ORIGIN = "http://edge.test";
+
+/** One typed openapi-fetch client per service (`api.merch`, `api.social`...), as `TestApp.api(token)` gives them. */
+export type TestApi = ReturnType<typeof createBoothClient>;
+
+/**
+ * The SDK's typed clients, answered in-process by `app`, signed with `token` when given. Refusals do not throw:
+ * `const { data, error, response } = await api.merch.GET("/api/v1/token-accounts/self")` has `data` typed by the
+ * route's 2xx schema and `error` by its error schema, and `response.status` is the status.
+ */
+export function testApi(app: App, token?: string | null): TestApi {
+  const fetch = ((input: RequestInfo | URL, init?: RequestInit) => app.request(input, init)) as typeof globalThis.fetch;
+  return createBoothClient({ baseUrl: TEST_ORIGIN, token: token ?? null, fetch, throwOnError: false });
+}
+
+/** What a typed call answers (openapi-fetch's result), as far as `ok()` reads it. */
+type Answer<T> = { data?: T; error?: unknown; response: Response };
+
+/**
+ * The data of a successful answer; otherwise throws (failing the test) with the status and the server's answer. For
+ * the steps a test takes on its way to what it checks: `const account = ok(await api.merch.POST("/api/v1/token-accounts"))`.
+ */
+export function ok<T>(answer: Answer<T>): T {
+  if (!answer.response.ok || answer.data === undefined) {
+    throw new Error(`the edge answered ${answer.response.status}: ${JSON.stringify(answer.error ?? null)}`);
+  }
+  return answer.data;
+}
+
+/**
+ * The options that send `form` as the multipart body of a typed call (the OpenAPI schema types a file as a string):
+ * `api.merch.POST("/files", multipart(form))`.
+ */
+export function multipart(form: FormData) {
+  return { body: {}, bodySerializer: () => form };
+}
