@@ -27,6 +27,7 @@ import { embeddedGenerator, httpGenerator } from "./ports/song-generator.ts";
 import { localStorage } from "./ports/storage.ts";
 import { allowsLocalCheckout, assertProductionSettings, isProduction, seedsDemo } from "./production.ts";
 import { type DemoOptions, ensureDemoAccount, loadDemoTracks } from "./seed/demo-catalogue.ts";
+import { clearDemoProgress, writeDemoProgress } from "./seed/demo-progress.ts";
 import { DEMO_ROOMS, seedDemoRooms } from "./seed/demo-rooms.ts";
 import { seedDemoShop } from "./seed/demo-shop.ts";
 import { ffmpegWarning } from "./services/upload/audio.ts";
@@ -216,11 +217,22 @@ export async function openDemo(deps: AppDeps, print: (line: string) => void, opt
   const shop = await seedDemoShop(deps);
   if (shop.bundles || shop.consumables)
     print(`Demo shop stocked: ${shop.bundles} token bundles, ${shop.consumables} consumables`);
-  const added = await loadDemoTracks(deps, owner.uuid, {
-    ...options,
-    progress: (done, total, title) =>
-      print(`Demo catalogue: ${done}/${total} ${"#".repeat(done)}${".".repeat(total - done)} ${title}`),
-  });
+  // The progress goes to the shared cache too, for the home page of whichever instance a visitor asks.
+  let added: number;
+  try {
+    added = await loadDemoTracks(deps, owner.uuid, {
+      ...options,
+      started: (total) => writeDemoProgress(deps.cache, 0, total),
+      progress: async (done, total, title) => {
+        await writeDemoProgress(deps.cache, done, total);
+        print(`Demo catalogue: ${done}/${total} ${"#".repeat(done)}${".".repeat(total - done)} ${title}`);
+        await options.progress?.(done, total, title);
+      },
+    });
+  } catch (err) {
+    await clearDemoProgress(deps.cache);
+    throw err;
+  }
   print(`Demo catalogue ready: ${added} tracks`);
 }
 

@@ -3,6 +3,7 @@
  * a password reset, phone sign-in's refusal of a VoIP number and its code, guests browsing, and the language switch.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDemo } from "../../edge/src/bootstrap.ts";
 import { outboxMailer } from "../../edge/src/ports/messaging.ts";
 import {
   emailFor,
@@ -232,6 +233,29 @@ describe("signing in", { timeout: 120_000 }, () => {
     });
     expect(made.status).toBe(201);
     await expectCount(page, `[data-testid=room-card][data-slug="${made.body.slug}"]`, 1, 10_000);
+    expect(errors).toEqual([]);
+  });
+
+  it("shows the demo songs loading on the home page, with their progress, until they are loaded", async () => {
+    const { page, errors } = await stack.person();
+    await page.goto("/");
+    await expectCount(page, "[data-testid=demo-loading]", 0);
+    // A fresh instance's demo: its rooms open first, then its songs load one by one.
+    await openDemo(stack.t.deps, () => {}, {
+      perArtist: 1,
+      seconds: 2,
+      progress: async (done, total) => {
+        if (done === 1) {
+          await page.goto("/");
+          await expectText(page, "[data-testid=demo-loading] p", `Loading the demo songs: 1 of ${total}`);
+          await shot(page, "rooms-demo-loading");
+        }
+        // The page follows the loading without a reload.
+        if (done === 2) await expectText(page, "[data-testid=demo-loading] p", `Loading the demo songs: 2 of ${total}`);
+      },
+    });
+    await expectCount(page, "[data-testid=demo-loading]", 0);
+    await expectCount(page, '[data-testid=room-list] [data-testid=room-card][data-slug="booth-lounge"]', 1);
     expect(errors).toEqual([]);
   });
 });

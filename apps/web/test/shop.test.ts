@@ -1,6 +1,6 @@
 /**
  * The token shop and the season ranking in the browser: bundles with their prices, a bundle bought through the
- * payment service's local test checkout (the balance goes up), a consumable sent to a room for tokens, the ranking
+ * web's local test checkout page (the balance goes up), a consumable sent to a room for tokens, the ranking
  * of the current season with the viewer's standing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -76,16 +76,44 @@ describe("shop", { timeout: 180_000 }, () => {
     await expectCount(page, "[data-testid=open-account]", 0);
     await shot(page, "shop");
 
+    // The test checkout is a page of the web app, marked as a test payment, showing what is bought.
     await Promise.all([
-      page.waitForURL(/\/local-checkout\//),
+      page.waitForURL(/\/checkout\/[0-9a-f-]{36}$/),
       page.locator("[data-testid=bundle] >> nth=0 >> [data-testid=buy-bundle]").click(),
     ]);
-    await expectText(page, "p.notice", /Local test checkout/);
-    await page.click("button[type=submit]");
-    await expectText(page, "h1", "Purchase complete");
-    await page.goto("/shop");
+    expect(new URL(page.url()).origin).toBe(stack.webUrl);
+    const checkoutUrl = page.url();
+    await expectText(page, "[data-testid=test-payment]", /^Test payment: no money moves\./);
+    await expectText(page, "[data-testid=checkout-product]", "Starter pack");
+    await expectText(page, "[data-testid=checkout-what]", "500 tokens");
+    await expectText(page, "[data-testid=checkout-price]", "$4.99");
+    await shot(page, "checkout");
+
+    // Cancel goes back to the shop with nothing bought.
+    await Promise.all([
+      page.waitForURL(/\/shop\?checkout=.*result=cancelled/),
+      page.click("[data-testid=cancel-checkout]"),
+    ]);
+    await expectText(page, "[data-testid=checkout-result]", "The checkout was cancelled; nothing was charged.");
+    await expectText(page, "[data-testid=balance]", "◆0");
+
+    // Somebody else's checkout shows them the edge's refusal and no Pay button.
+    const bea = await signedUp(stack, "Bea");
+    await bea.page.goto(checkoutUrl);
+    await expectText(bea.page, "[data-testid=checkout-error]", "This checkout belongs to someone else.");
+    await expectCount(bea.page, "[data-testid=pay]", 0);
+
+    // Pay lands on the shop with the new balance.
+    await page.goto(checkoutUrl);
+    await Promise.all([page.waitForURL(/\/shop\?checkout=.*result=success/), page.click("[data-testid=pay]")]);
     await expectText(page, "[data-testid=balance]", "◆500");
+    await expectText(page, "[data-testid=checkout-result]", /^Thank you!/);
+    // Paid once: the checkout page says so, with nothing left to press.
+    await page.goto(checkoutUrl);
+    await expectText(page, "[data-testid=checkout-closed]", "This checkout is already completed.");
+    await expectCount(page, "[data-testid=pay]", 0);
     expect(errors).toEqual([]);
+    expect(bea.errors).toEqual([]);
   });
 
   it("sends a consumable to a room for tokens", async () => {

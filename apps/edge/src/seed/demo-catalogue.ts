@@ -25,7 +25,10 @@ export interface DemoOptions {
   /** Tracks per artist (the default makes 20 in all). */
   perArtist?: number;
   seconds?: number;
-  progress?: (done: number, total: number, title: string) => void;
+  /** After each track (awaited). */
+  progress?: (done: number, total: number, title: string) => unknown;
+  /** Once, before the first track, with how many tracks will load (awaited). */
+  started?: (total: number) => unknown;
 }
 
 /** The demo account (the demo rooms' owner and the catalogue's uploader); `created` when this call made it. */
@@ -53,6 +56,7 @@ export async function loadDemoTracks(deps: AppDeps, ownerUuid: string, options: 
   const now = clock.now();
   const total = DEMO_ARTISTS.length * perArtist;
   let done = 0;
+  await options.started?.(total);
   for (const [a, artist] of DEMO_ARTISTS.entries()) {
     const [artistRow] = await db
       .insert(schema.artists)
@@ -104,7 +108,7 @@ export async function loadDemoTracks(deps: AppDeps, ownerUuid: string, options: 
       const finished = await transcode(deps, published);
       if (finished.transcodingStatus !== "TRANSCODING_SUCCEED")
         throw new Error(`demo track ${title} did not transcode`);
-      options.progress?.(++done, total, title);
+      await options.progress?.(++done, total, title);
     }
   }
   return done;

@@ -12,6 +12,8 @@ const en = {
   },
   promotedTitle: "Promoted",
   publicTitle: "Public rooms",
+  demoLoading: "Loading the demo songs: {{done}} of {{total}}",
+  demoLoadingLabel: "Demo songs loaded",
   empty: {
     discover: "No public rooms yet. Create the first one!",
     mine: "You do not run any room yet.",
@@ -75,6 +77,8 @@ const es = {
   },
   promotedTitle: "Destacadas",
   publicTitle: "Salas públicas",
+  demoLoading: "Cargando las canciones de la demo: {{done}} de {{total}}",
+  demoLoadingLabel: "Canciones de la demo cargadas",
   empty: {
     discover: "Aún no hay salas públicas. ¡Crea la primera!",
     mine: "Todavía no gestionas ninguna sala.",

@@ -71,8 +71,8 @@ async function stripeCustomer(db: Db, stripe: NonNullable<ReturnType<typeof stri
   return (await find())?.customerId ?? customer.id;
 }
 
-export const localCheckoutUrl = (config: AppDeps["config"], id: string) =>
-  `${config.publicUrl}${PAYMENT_PREFIX}/local-checkout/${id}`;
+/** The web app's page of a local test checkout (the page reads and completes it through checkouts.routes.ts). */
+export const localCheckoutUrl = (config: AppDeps["config"], id: string) => `${config.webUrl}/checkout/${id}`;
 
 /**
  * Starts a checkout of `product` for `user`: the row that fixes price and tokens first, then (with Stripe) the Stripe

@@ -1,4 +1,6 @@
 import { createRouter, type Router } from "../../lib/openapi.ts";
+import * as checkoutHandlers from "./checkouts.handlers.ts";
+import * as checkouts from "./checkouts.routes.ts";
 import * as localHandlers from "./local-checkout.handlers.ts";
 import * as local from "./local-checkout.routes.ts";
 import * as productHandlers from "./products.handlers.ts";
@@ -35,8 +37,8 @@ const registerWebhooks = (router: Router) =>
 
 const registerLocalCheckout = (router: Router) =>
   router
-    .openapi(local.checkoutPage, localHandlers.checkoutPage)
-    .openapi(local.completeCheckout, localHandlers.completeCheckout)
+    .openapi(checkouts.localCheckout, checkoutHandlers.localCheckout)
+    .openapi(checkouts.completeLocalCheckout, checkoutHandlers.completeLocalCheckout)
     .openapi(local.portalPage, localHandlers.portalPage)
     .openapi(local.cancelSubscription, localHandlers.cancelSubscription);
 

@@ -1,17 +1,6 @@
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import type * as routes from "./local-checkout.routes.ts";
-import {
-  cancelLocalSubscription,
-  checkoutPage as checkoutHtml,
-  completeLocalCheckout,
-  portalPage as portalHtml,
-} from "./local-checkout.ts";
-
-export const checkoutPage: AppRouteHandler<typeof routes.checkoutPage> = async (c) =>
-  c.html(await checkoutHtml(c.var.deps, c.req.valid("param").id), 200);
-
-export const completeCheckout: AppRouteHandler<typeof routes.completeCheckout> = async (c) =>
-  c.html(await completeLocalCheckout(c.var.deps, c.req.valid("param").id), 200);
+import { cancelLocalSubscription, portalPage as portalHtml } from "./local-checkout.ts";
 
 export const portalPage: AppRouteHandler<typeof routes.portalPage> = async (c) =>
   c.html(await portalHtml(c.var.deps, c.req.valid("param").token), 200);

@@ -1,25 +1,28 @@
 /**
- * The embedded checkout of an instance with no payment provider: pages served by the edge that complete a purchase
- * without money, through the same fulfilment as Stripe's webhook. They exist only while STRIPE_SECRET_KEY is unset.
+ * The embedded checkout of an instance with no payment provider: the web's checkout page reads and completes a local
+ * checkout through the JSON routes of checkouts.routes.ts, without money, through the same fulfilment as Stripe's
+ * webhook; the local customer portal is still a page served by the edge. They exist only while STRIPE_SECRET_KEY is
+ * unset.
  */
 import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
-import { conflict, found, notFound } from "../../lib/errors.ts";
-import { PAYMENT_PREFIX, requireLocalCheckout } from "./checkout.ts";
+import { conflict, forbidden, found, notFound } from "../../lib/errors.ts";
+import { checkoutView, PAYMENT_PREFIX, requireLocalCheckout } from "./checkout.ts";
 import { applySubscription, completeCheckout, processOnce } from "./fulfilment.ts";
 import { stripeClient } from "./stripe.ts";
 import { subscriptionsOf } from "./subscriptions.ts";
 
 export const LOCAL_ONLY = "The local test checkout exists only when no payment provider is configured.";
 export const CHECKOUT_NOT_FOUND = "Checkout not found.";
+export const NOT_YOUR_CHECKOUT = "This checkout belongs to someone else.";
+export const checkoutClosed = (status: string) => `This checkout is already ${status}.`;
 export const PORTAL_EXPIRED = "This portal link has expired; ask for a new one.";
 
 type Deps = Pick<AppDeps, "db" | "clock" | "config" | "cache">;
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch);
-const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
 
 function page(title: string, body: string) {
   return `<!doctype html>
@@ -53,24 +56,28 @@ async function loadCheckout(deps: Deps, id: string) {
   return row;
 }
 
-/** The page of a local checkout: what it buys, and the button that completes it. */
-export async function checkoutPage(deps: Deps, id: string) {
-  const { checkout, product } = await loadCheckout(deps, id);
-  const what =
-    checkout.mode === "payment"
-      ? `${checkout.tokens} tokens`
-      : `a ${escapeHtml(product.interval ?? "month")}ly subscription (${escapeHtml(product.level ?? "")})`;
-  const body =
-    checkout.status === "open"
-      ? `<p>${escapeHtml(product.name)}: ${what} for ${money(checkout.amountCents, checkout.currency)}.</p>
-<form method="post"><button type="submit">Complete the test purchase (no payment)</button></form>`
-      : `<p>This checkout is already ${checkout.status}.</p>`;
-  return page("Checkout", body);
+export interface LocalCheckoutView extends ReturnType<typeof checkoutView> {
+  product: { name: string; interval: string | null; level: string | null };
 }
 
-/** Completes a local checkout once, through the same fulfilment as Stripe's webhook; answers the page that says so. */
-export async function completeLocalCheckout(deps: Deps, id: string) {
+/** The buyer's own local checkout, for the web's checkout page: what it buys and for how much. */
+export async function localCheckoutOf(deps: Deps, userUuid: string, id: string): Promise<LocalCheckoutView> {
   const { checkout, product } = await loadCheckout(deps, id);
+  if (checkout.userUuid !== userUuid) throw forbidden(NOT_YOUR_CHECKOUT);
+  return {
+    ...checkoutView(checkout),
+    product: { name: product.name, interval: product.interval, level: product.level },
+  };
+}
+
+/**
+ * Completes the buyer's own local checkout once, through the same fulfilment as Stripe's webhook; answers the
+ * completed checkout and the buyer's token balance. A checkout that is no longer open answers 409.
+ */
+export async function completeLocalCheckout(deps: Deps, userUuid: string, id: string) {
+  const { checkout } = await loadCheckout(deps, id);
+  if (checkout.userUuid !== userUuid) throw forbidden(NOT_YOUR_CHECKOUT);
+  if (checkout.status !== "open") throw conflict(checkoutClosed(checkout.status));
   const { db, clock } = deps;
   const now = clock.now();
   const { result } = await processOnce(
@@ -79,19 +86,13 @@ export async function completeLocalCheckout(deps: Deps, id: string) {
     now,
     (tx) => completeCheckout(tx, checkout.id, now),
   );
-  // Back to the shop, as Stripe's success_url does.
-  const back = `<p><a href="${escapeHtml(`${deps.config.webUrl}/shop?checkout=${checkout.id}&result=success`)}">Back to the shop</a></p>`;
-  if (!result) return page("Checkout", `<p>This checkout was already ${checkout.status}.</p>${back}`);
-  if (checkout.mode === "subscription")
-    return page("Subscribed", `<p>You are subscribed to ${escapeHtml(product.name)}.</p>${back}`);
+  // Pressed twice at once: the other press completed it.
+  if (!result) throw conflict(checkoutClosed("completed"));
   const [account] = await db
     .select({ balance: schema.tokenAccounts.balance })
     .from(schema.tokenAccounts)
     .where(eq(schema.tokenAccounts.userUuid, checkout.userUuid));
-  return page(
-    "Purchase complete",
-    `<p>${checkout.tokens} tokens were added to your account. Your balance is now ${account?.balance ?? 0} tokens.</p>${back}`,
-  );
+  return { checkout: checkoutView(result), balance: account?.balance ?? null };
 }
 
 async function portalUser(deps: Deps, token: string) {

@@ -30,10 +30,10 @@ export const CheckoutSchema = z
     mode: z.enum(values(CheckoutMode)),
     provider: z.enum(values(PaymentProvider)),
     status: z.enum(values(CheckoutStatus)),
-    url: z
-      .string()
-      .nullable()
-      .openapi({ description: "Where the buyer pays (Stripe) or the local test checkout page" }),
+    url: z.string().nullable().openapi({
+      description:
+        "Where the buyer pays: Stripe's checkout, or the web app's local test checkout page (/checkout/{id})",
+    }),
     tokens: z.number().int().nullable(),
     amountCents: z.number().int(),
     currency: z.string(),

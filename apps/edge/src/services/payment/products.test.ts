@@ -3,9 +3,10 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing.ts";
 import { NO_BUNDLE, NO_PAYMENTS, NOT_FOR_SALE } from "./checkout.ts";
+import { CHECKOUT_NOT_FOUND, checkoutClosed, NOT_YOUR_CHECKOUT } from "./local-checkout.ts";
 import { NOT_ONE_TIME, PRODUCT_IN_USE } from "./products.ts";
 
-// Products, and their checkout on an instance without Stripe: the embedded local test checkout.
+// Products, and their checkout on an instance without Stripe: the local test checkout (the web's page over JSON routes).
 let t: TestApp;
 let admin: Awaited<ReturnType<TestApp["createUser"]>>;
 beforeAll(async () => {
@@ -39,7 +40,6 @@ async function balanceOf(userUuid: string) {
   const [row] = await t.db.select().from(schema.tokenAccounts).where(eq(schema.tokenAccounts.userUuid, userUuid));
   return row?.balance ?? null;
 }
-const pathOf = (url: string) => new URL(url).pathname;
 
 describe("products", () => {
   it("admins create, change and delete products; others may not", async () => {
@@ -137,34 +137,53 @@ describe("products", () => {
 });
 
 describe("checkout without Stripe: the local test checkout", () => {
-  it("answers a local page that says no money is involved, whose button credits the tokens once", async () => {
+  it("answers the web's checkout page, whose Pay completes the buyer's checkout once and credits the tokens", async () => {
     const p = await bundleProduct(500);
     const buyer = await t.createUser();
     const started = await t.request("POST", `${P}/api/v1/products/${p.id}/checkout`, { token: buyer.token });
     expect(started.status).toBe(201);
     expect(started.body).toMatchObject({ provider: "local", status: "open", tokens: 500, amountCents: 499 });
-    expect(pathOf(started.body.url)).toBe(`${P}/local-checkout/${started.body.id}`);
+    expect(started.body.url).toBe(`${t.deps.config.webUrl}/checkout/${started.body.id}`);
+    const path = `${P}/api/v1/checkouts/${started.body.id}`;
 
-    const pageRes = await t.app.request(pathOf(started.body.url));
-    expect(pageRes.status).toBe(200);
-    expect(pageRes.headers.get("content-type")).toContain("text/html");
-    const html = await pageRes.text();
-    expect(html).toContain("Local test checkout. No money is involved.");
-    expect(html).toContain("500 tokens");
+    const shown = await t.request("GET", path, { token: buyer.token });
+    expect(shown.status).toBe(200);
+    expect(shown.body).toMatchObject({
+      id: started.body.id,
+      status: "open",
+      tokens: 500,
+      amountCents: 499,
+      currency: "usd",
+      product: { name: "500 tokens" },
+    });
     expect(await balanceOf(buyer.user.uuid)).toBeNull();
 
-    // The button pressed twice at once: one purchase, one credit.
+    // Somebody else's checkout: neither shown nor completed; nobody signed in: 401.
+    const stranger = await t.createUser();
+    for (const [method, url] of [
+      ["GET", path],
+      ["POST", `${path}/complete`],
+    ] as const) {
+      const theirs = await t.request(method, url, { token: stranger.token });
+      expect(theirs.status).toBe(403);
+      expect(theirs.body.message).toBe(NOT_YOUR_CHECKOUT);
+      expect((await t.request(method, url)).status).toBe(401);
+    }
+    expect(await balanceOf(buyer.user.uuid)).toBeNull();
+    expect(await balanceOf(stranger.user.uuid)).toBeNull();
+
+    // Pay pressed twice at once: one purchase, one credit; the other press is told it is done.
     const [a, b] = await Promise.all([
-      t.app.request(pathOf(started.body.url), { method: "POST" }),
-      t.app.request(pathOf(started.body.url), { method: "POST" }),
+      t.request("POST", `${path}/complete`, { token: buyer.token }),
+      t.request("POST", `${path}/complete`, { token: buyer.token }),
     ]);
-    expect([a.status, b.status]).toEqual([200, 200]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const ok = a.status === 200 ? a : b;
+    expect(ok.body).toMatchObject({ checkout: { id: started.body.id, status: "completed" }, balance: 500 });
     expect(await balanceOf(buyer.user.uuid)).toBe(500);
-    // Either page leads back to the shop, naming the checkout.
-    const back = `${t.deps.config.webUrl}/shop?checkout=${started.body.id}&amp;result=success`;
-    for (const page of [await a.text(), await b.text()]) expect(page).toContain(`href="${back}"`);
-    const again = await t.app.request(pathOf(started.body.url), { method: "POST" });
-    expect(await again.text()).toContain("already completed");
+    const again = await t.request("POST", `${path}/complete`, { token: buyer.token });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe(checkoutClosed("completed"));
     expect(await balanceOf(buyer.user.uuid)).toBe(500);
     const self = await t.request("GET", `${M}/api/v1/token-accounts/self`, { token: buyer.token });
     expect(self.body.balance).toBe(500);
@@ -173,7 +192,7 @@ describe("checkout without Stripe: the local test checkout", () => {
       .from(schema.tokenTransactions)
       .where(eq(schema.tokenTransactions.referenceId, started.body.id));
     expect(credits).toHaveLength(1);
-    expect((await t.app.request(pathOf(started.body.url))).status).toBe(200);
+    expect((await t.request("GET", path, { token: buyer.token })).body.status).toBe("completed");
 
     // A bought product is retired, not deleted.
     const del = await t.request("DELETE", `${P}/api/v1/products/${p.id}`, { token: admin.token });
@@ -203,7 +222,12 @@ describe("checkout without Stripe: the local test checkout", () => {
     );
     expect((await t.request("POST", `${P}/api/v1/products/x/checkout`, { token: buyer.token })).status).toBe(400);
     expect(await t.db.$count(schema.paymentCheckouts, eq(schema.paymentCheckouts.userUuid, buyer.user.uuid))).toBe(0);
-    expect((await t.app.request(`${P}/local-checkout/${crypto.randomUUID()}`)).status).toBe(404);
+    const unknown = await t.request("POST", `${P}/api/v1/checkouts/${crypto.randomUUID()}/complete`, {
+      token: buyer.token,
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toBe(CHECKOUT_NOT_FOUND);
+    expect((await t.request("GET", `${P}/api/v1/checkouts/nope`, { token: buyer.token })).status).toBe(400);
   });
 });
 
@@ -224,8 +248,8 @@ describe("the local test checkout on a production instance", () => {
         await t.request("POST", `${P}/api/v1/products/${p.id}/checkout`, { token: buyer.token }),
         await t.request("POST", `${P}/subscription/checkout/${plan.id}`, { token: buyer.token }),
         await t.request("POST", `${P}/subscription/portal`, { token: buyer.token }),
-        await t.request("GET", pathOf(opened.body.url)),
-        await t.request("POST", pathOf(opened.body.url)),
+        await t.request("GET", `${P}/api/v1/checkouts/${opened.body.id}`, { token: buyer.token }),
+        await t.request("POST", `${P}/api/v1/checkouts/${opened.body.id}/complete`, { token: buyer.token }),
       ];
       for (const res of refused) {
         expect(res.status).toBe(503);
@@ -237,7 +261,10 @@ describe("the local test checkout on a production instance", () => {
       );
 
       t.deps.config.payments = { localCheckout: true };
-      expect((await t.request("POST", pathOf(opened.body.url))).status).toBe(200);
+      const completed = await t.request("POST", `${P}/api/v1/checkouts/${opened.body.id}/complete`, {
+        token: buyer.token,
+      });
+      expect(completed.status).toBe(200);
       expect(await balanceOf(buyer.user.uuid)).toBe(300);
     } finally {
       t.deps.config.payments = saved;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../deps.ts";
 import { signedStripeEvent, startFakeStripe } from "../../testing/payment.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
+import { LOCAL_ONLY } from "./local-checkout.ts";
 import { SIGNATURE_INVALID, SIGNATURE_TOO_OLD, STRIPE_WEBHOOK_UNCONFIGURED } from "./stripe.ts";
 import { ALREADY_SUBSCRIBED, NO_BILLING_ACCOUNT } from "./subscriptions.ts";
 
@@ -103,8 +104,14 @@ describe("token purchase through Stripe", () => {
     await t.request("POST", `${P}/api/v1/products/${p.id}/checkout`, { token: buyer.token });
     expect(fake.requests.filter((r) => r.path === "/v1/customers")).toHaveLength(1);
     // The local test checkout does not exist while Stripe is configured.
-    expect((await t.app.request(`${P}/local-checkout/${res.body.id}`)).status).toBe(404);
-    expect((await t.app.request(`${P}/local-checkout/${res.body.id}`, { method: "POST" })).status).toBe(404);
+    for (const [method, path] of [
+      ["GET", `${P}/api/v1/checkouts/${res.body.id}`],
+      ["POST", `${P}/api/v1/checkouts/${res.body.id}/complete`],
+    ] as const) {
+      const refused = await t.request(method, path, { token: buyer.token });
+      expect(refused.status).toBe(404);
+      expect(refused.body.message).toBe(LOCAL_ONLY);
+    }
   });
 
   it("answers 502 when Stripe refuses, leaving no checkout behind", async () => {

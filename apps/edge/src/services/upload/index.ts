@@ -1,6 +1,8 @@
 import { createRouter } from "../../lib/openapi.ts";
 import { sentryTestingRouter } from "../sentry-testing.ts";
 import { statusRouter } from "../status.ts";
+import * as demoHandlers from "./demo.handlers.ts";
+import * as demo from "./demo.routes.ts";
 import * as genSongHandlers from "./gen-songs.handlers.ts";
 import * as genSongs from "./gen-songs.routes.ts";
 import * as uploadHandlers from "./upload.handlers.ts";
@@ -23,7 +25,8 @@ export function uploadService() {
     .openapi(upload.cover, uploadHandlers.cover)
     .openapi(upload.metadata, uploadHandlers.metadata)
     .openapi(genSongs.cost, genSongHandlers.cost)
-    .openapi(genSongs.generate, genSongHandlers.generate);
+    .openapi(genSongs.generate, genSongHandlers.generate)
+    .openapi(demo.demoProgress, demoHandlers.demoProgress);
   router.route("/", sentryTestingRouter("upload"));
   router.route("/", statusRouter("upload", "1.3.2", "/info-admin/upload-service-status"));
   return router;

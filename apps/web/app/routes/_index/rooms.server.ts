@@ -60,3 +60,13 @@ export async function setFavorite(booth: Booth, roomUuid: string, favorite: bool
   if (favorite) await booth.room.POST("/api/v1/room-favorites", { body: { roomUuid } });
   else await booth.room.DELETE("/api/v1/room-favorites/{id}", { params: { path: { id: roomUuid } } });
 }
+
+/** How far a fresh instance's demo songs have loaded; null when the edge cannot say (nothing is shown then). */
+export async function loadDemoProgress(booth: Booth) {
+  try {
+    const { data } = await booth.upload.GET("/demo/progress", {});
+    return data ?? null;
+  } catch {
+    return null;
+  }
+}

@@ -6,7 +6,7 @@ import { userMessage } from "../../lib/errors.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
 import { readSession, requireViewer } from "../../lib/session.server.ts";
 import { useRevalidateEvery } from "../../lib/use-interval.ts";
-import { loadRoomTab, setFavorite } from "./rooms.server.ts";
+import { loadDemoProgress, loadRoomTab, setFavorite } from "./rooms.server.ts";
 import { ROOM_PAGE, ROOM_TABS, type RoomTab } from "./tabs.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Rooms" }];
@@ -15,6 +15,8 @@ export const meta: MetaFunction = () => [{ title: "Booth · Rooms" }];
 const REFETCH_MS = 30_000;
 /** An empty list is looked at again sooner: on a fresh instance the demo rooms open seconds after the web answers. */
 const EMPTY_REFETCH_MS = 3_000;
+/** While the demo's songs load, its progress is looked at again this often. */
+const DEMO_REFETCH_MS = 2_000;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -22,8 +24,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const tab: RoomTab = ROOM_TABS.includes(asked as RoomTab) ? (asked as RoomTab) : "discover";
   const page = Math.max(0, Number.parseInt(url.searchParams.get("page") ?? "0", 10) || 0);
   const { token, viewer } = await readSession(request);
-  const lists = await loadRoomTab(sdkFor(token), tab, Boolean(viewer), page);
-  return { tab, page, signedIn: Boolean(viewer), ...lists };
+  const booth = sdkFor(token);
+  const [lists, demo] = await Promise.all([loadRoomTab(booth, tab, Boolean(viewer), page), loadDemoProgress(booth)]);
+  return { tab, page, signedIn: Boolean(viewer), ...lists, demo: demo?.loading ? demo : null };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -40,9 +43,9 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function Rooms() {
   const { t } = useTranslation("rooms");
-  const { tab, page, signedIn, promoted, rooms, total, communities, error } = useLoaderData<typeof loader>();
+  const { tab, page, signedIn, promoted, rooms, total, communities, error, demo } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
-  useRevalidateEvery(rooms.length || promoted.length ? REFETCH_MS : EMPTY_REFETCH_MS);
+  useRevalidateEvery(demo ? DEMO_REFETCH_MS : rooms.length || promoted.length ? REFETCH_MS : EMPTY_REFETCH_MS);
   const tabLink = (name: RoomTab) => {
     const next = new URLSearchParams(params);
     next.set("tab", name);
@@ -75,6 +78,12 @@ export default function Rooms() {
         ))}
       </nav>
       {error ? <p className="alert alert-error">{error}</p> : null}
+      {demo ? (
+        <div className="alert alert-info" role="status" data-testid="demo-loading">
+          <p style={{ margin: "0 0 0.5rem" }}>{t("demoLoading", { done: demo.done, total: demo.total })}</p>
+          <progress max={demo.total} value={demo.done} aria-label={t("demoLoadingLabel")} style={{ width: "100%" }} />
+        </div>
+      ) : null}
       {tab === "discover" && promoted.length ? (
         <section>
           <h2>{t("promotedTitle")}</h2>
@@ -109,7 +118,7 @@ export default function Rooms() {
                 <RoomCard key={room.uuid} room={room} canFavorite={signedIn} />
               ))}
             </div>
-          ) : (
+          ) : tab === "discover" && demo ? null : (
             <p className="empty">{t(`empty.${tab}`)}</p>
           )}
           {total > (page + 1) * ROOM_PAGE ? (

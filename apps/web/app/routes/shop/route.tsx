@@ -161,7 +161,11 @@ export default function Shop() {
         </div>
       </section>
       {d.checkout ? (
-        <p className={`alert ${d.checkout.result === "cancelled" ? "alert-error" : "alert-ok"}`} role="status">
+        <p
+          className={`alert ${d.checkout.result === "cancelled" ? "alert-error" : "alert-ok"}`}
+          role="status"
+          data-testid="checkout-result"
+        >
           {d.checkout.result === "cancelled" ? t("checkoutCancelled") : t("checkoutDone")}
         </p>
       ) : null}

@@ -1,0 +1,20 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { json } from "../../lib/openapi.ts";
+
+const tags = ["Demo"];
+
+export const DemoProgressSchema = z
+  .object({
+    loading: z.boolean().openapi({ description: "Whether the demo catalogue's songs are loading now" }),
+    done: z.number().int().openapi({ description: "Songs loaded so far" }),
+    total: z.number().int().openapi({ description: "Songs the demo loads (0: no loading known)" }),
+  })
+  .openapi("DemoProgress");
+
+export const demoProgress = createRoute({
+  method: "get",
+  path: "/demo/progress",
+  tags,
+  summary: "How far the demo catalogue's songs have loaded on a fresh instance (anyone; the home page shows it)",
+  responses: { 200: json(DemoProgressSchema) },
+});
