@@ -15,9 +15,11 @@ import {
 import { type ReactNode, useMemo } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import { Avatar } from "./components/avatar.tsx";
+import { NowPlayingBar } from "./components/now-playing-bar.tsx";
 import { createI18n, DEFAULT_LANGUAGE, LANGUAGES, type Language, languageCookie, languageOf } from "./i18n/index.ts";
 import { NAV_LINKS } from "./lib/nav.ts";
 import { useNonce } from "./lib/nonce.ts";
+import { RoomSessionProvider } from "./lib/player/room-session.tsx";
 import { rootData } from "./lib/root.server.ts";
 import appCss from "./styles/app.css?url";
 
@@ -145,10 +147,18 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         <I18nextProvider i18n={i18n}>
-          <Header />
-          <VerifyBanner />
-          <main className="site-main">{children}</main>
-          <footer className="site-footer">{i18n.t("footer")}</footer>
+          {/* The room a person is in lives here, above the routes: it plays on while they browse the app. */}
+          <RoomSessionProvider
+            partyUrl={root?.env.partyUrl ?? ""}
+            apiUrl={root?.env.apiUrl ?? ""}
+            viewerUuid={root?.viewer?.uuid ?? null}
+          >
+            <Header />
+            <VerifyBanner />
+            <main className="site-main">{children}</main>
+            <footer className="site-footer">{i18n.t("footer")}</footer>
+            <NowPlayingBar />
+          </RoomSessionProvider>
         </I18nextProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

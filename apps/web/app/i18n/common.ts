@@ -13,6 +13,17 @@ const en = {
   verifyBanner: "Verify your email to chat in public rooms.",
   verifyNow: "Verify now",
   footer: "Booth is open source. Music from the demo catalogue is made by the project.",
+  bar: {
+    label: "The room you are in",
+    nothing: "Nothing is playing",
+    inRoom: "In the room",
+    connecting: "Connecting…",
+    reconnecting: "Reconnecting…",
+    closed: "Not connected",
+    back: "Back to the room",
+    leave: "Leave the room",
+    unmute: "Tap to hear the room",
+  },
 };
 const es = {
   brand: "Booth",
@@ -35,5 +46,16 @@ const es = {
   verifyBanner: "Verifica tu correo para chatear en salas públicas.",
   verifyNow: "Verificar ahora",
   footer: "Booth es de código abierto. La música del catálogo de demostración la crea el proyecto.",
+  bar: {
+    label: "La sala en la que estás",
+    nothing: "No suena nada",
+    inRoom: "En la sala",
+    connecting: "Conectando…",
+    reconnecting: "Reconectando…",
+    closed: "Sin conexión",
+    back: "Volver a la sala",
+    leave: "Salir de la sala",
+    unmute: "Toca para escuchar la sala",
+  },
 } satisfies typeof en;
 export const common = { en, es };

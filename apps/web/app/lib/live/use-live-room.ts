@@ -15,12 +15,13 @@ export interface Animation {
 export type Connection = "connecting" | "live" | "reconnecting" | "closed";
 
 /**
- * One live room for a page: connects with the given token, keeps the state the patches build, the chat (capped at
+ * One live room (the app shell's, `lib/player/room-session.tsx`): without a room (`roomUuid` null) nothing connects;
+ * a new room (or none) closes the old connection and starts from nothing. Connects with the given token, keeps the state the patches build, the chat (capped at
  * 300), the clock offset from the join's serverTime, and the one-time animations as they come.
  */
 export function useLiveRoom(options: {
   partyUrl: string;
-  roomUuid: string;
+  roomUuid: string | null;
   /** The token, or a function answering a fresh one for each connection (keep its identity: it is a dependency). */
   token: string | (() => string | Promise<string>);
 }) {
@@ -40,6 +41,20 @@ export function useLiveRoom(options: {
   const [sanctions, setSanctions] = useState<RoomRole[]>([]);
 
   useEffect(() => {
+    // Nothing of another room (or of none) stays on screen.
+    setState(null);
+    setChat([]);
+    setError(null);
+    setKicked(null);
+    setAnimations([]);
+    setSanctions([]);
+    setSeq(0);
+    setLastEvent(null);
+    if (!roomUuid) {
+      setConnection("closed");
+      return;
+    }
+    setConnection("connecting");
     const client = new LiveRoomClient({ url: partyUrl, roomUuid, token, backoff: { initialMs: 300, maxMs: 8000 } });
     clientRef.current = client;
     let animationIds = 0;

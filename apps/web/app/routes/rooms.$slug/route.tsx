@@ -1,11 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useLiveRoom } from "../../lib/live/use-live-room.ts";
-import { useLiveToken } from "../../lib/live/use-live-token.ts";
+import type { Connection, LiveRoom } from "../../lib/live/use-live-room.ts";
 import type { AudioQuality } from "../../lib/playback/player.ts";
-import { usePlayback } from "../../lib/playback/use-playback.ts";
+import { useRoomSession } from "../../lib/player/room-session.tsx";
 import { useRootData } from "../../root.tsx";
 import { ChatPanel } from "./chat-panel.tsx";
 import { DjPanel } from "./dj-panel.tsx";
@@ -28,25 +27,36 @@ export default function RoomPage() {
     useLoaderData<typeof loader>();
   const root = useRootData();
   const apiUrl = root?.env.apiUrl ?? "";
-  const token = useLiveToken({ token: liveToken, expiresAt: liveTokenExpiresAt });
-  const live = useLiveRoom({ partyUrl: root?.env.partyUrl ?? "", roomUuid: room.uuid, token: token.fresh });
-  const { state, chat, clockOffset, connection, sanctions, act } = live;
-  const audioRef = useRef<HTMLAudioElement>(null);
+  // The connection and the player live in the app shell (lib/player/room-session.tsx), so they outlive leaving
+  // this page for another one of the app; arriving here enters the room (the same one keeps its connection).
+  const session = useRoomSession();
+  const { enter } = session;
+  useEffect(() => {
+    enter({
+      room: { uuid: room.uuid, slug: room.slug, name: room.name, ownerUuid: room.ownerUuid },
+      liveToken,
+      liveTokenExpiresAt,
+      quality: audioQuality,
+    });
+  }, [enter, room.uuid, room.slug, room.name, room.ownerUuid, liveToken, liveTokenExpiresAt, audioQuality]);
+  // Until the shell has entered this room (the first render here, or just after another room), nothing of the
+  // other room shows.
+  const here = session.room?.uuid === room.uuid;
+  const live: LiveRoom | null = here ? session.live : null;
+  const state = live?.state ?? null;
+  const chat = live?.chat ?? [];
+  const clockOffset = live?.clockOffset ?? 0;
+  const connection: Connection = live?.connection ?? "connecting";
+  const sanctions = live?.sanctions ?? [];
+  const act = useCallback(
+    (run: Parameters<LiveRoom["act"]>[0]) => (live ? live.act(run) : Promise.resolve<string | null>(t("connecting"))),
+    [live, t],
+  );
   const [notice, setNotice] = useState<string | null>(null);
-  const [quality, setQuality] = useState<AudioQuality>(audioQuality);
+  const { quality, setQuality, playback } = session;
   const qualityForm = useFetcher();
   const favorite = useFetcher();
   const { revalidate } = useRevalidator();
-  const playback = usePlayback({
-    audioRef,
-    nowPlaying: state?.nowPlaying ?? null,
-    djUuid: state?.djs[0]?.uuid ?? null,
-    clockOffset,
-    apiUrl,
-    token: token.current,
-    quality,
-    room: { slug: room.slug, ownerUuid: room.ownerUuid },
-  });
   const moderator = canModerate(state, viewer);
 
   // A new song: the last one joined the recently played, and the DJ's queue advanced. Load both again.
@@ -63,7 +73,7 @@ export default function RoomPage() {
 
   const favorited = favorite.formData ? favorite.formData.get("favorite") === "true" : room.favorited;
 
-  if (live.kicked)
+  if (live?.kicked)
     return (
       <section className="card narrow">
         <h1>{room.name}</h1>
@@ -121,7 +131,7 @@ export default function RoomPage() {
           </label>
         </div>
       </header>
-      {live.error && connection === "closed" ? <p className="alert alert-error">{live.error}</p> : null}
+      {live?.error && connection === "closed" ? <p className="alert alert-error">{live.error}</p> : null}
       {notice ? (
         <p className="alert alert-ok" data-testid="room-notice">
           {notice}
@@ -132,12 +142,10 @@ export default function RoomPage() {
           🔊 {t("unmute")}
         </button>
       ) : null}
-      {/* biome-ignore lint/a11y/useMediaCaption: live music has no captions */}
-      <audio ref={audioRef} data-testid="room-audio" preload="auto" />
       {state ? (
         <div className={styles.layout}>
           <div className={styles.main}>
-            <Stage state={state} animations={live.animations} viewerUuid={viewer?.uuid ?? null} />
+            <Stage state={state} animations={live?.animations ?? []} viewerUuid={viewer?.uuid ?? null} />
             <NowPlaying
               state={state}
               clockOffset={clockOffset}
