@@ -145,7 +145,7 @@ export async function startStack(options: StartOptions = {}) {
     started.push(() => edgeServer.close());
     await new Promise((r) => edgeServer.once("listening", r));
     const edgeUrl = `http://127.0.0.1:${(edgeServer.address() as { port: number }).port}`;
-    // The edge listens on a port chosen at start; links it writes (checkout pages, upload URLs) must name that port.
+    // The edge listens on a port chosen at start; the addresses it writes (upload URLs, its public URL) must name that port.
     t.deps.config.publicUrl = edgeUrl;
     const persistDir = await mkdtemp(join(tmpdir(), "booth-web-party-"));
     started.push(() => rm(persistDir, { recursive: true, force: true }));

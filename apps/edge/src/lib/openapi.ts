@@ -27,12 +27,25 @@ export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) =
   body: { content: { "application/json": { schema } }, required: true, ...(description ? { description } : {}) },
 });
 
-/** Error responses of a route, in the one envelope. */
+const seconds = (description: string) => ({ schema: { type: "integer" as const, minimum: 0 }, description });
+/** The headers of a 429 (lib/rate-limit.ts): when to come back, and the window's limit and what is left of it. */
+const RATE_LIMIT_HEADERS = {
+  "Retry-After": seconds("Seconds until a new attempt may succeed"),
+  "RateLimit-Limit": seconds("Attempts allowed in the window"),
+  "RateLimit-Remaining": seconds("Attempts left in the window"),
+  "RateLimit-Reset": seconds("Seconds until the window resets"),
+};
+
+/** Error responses of a route, in the one envelope (a 429 with its rate-limit headers). */
 export const errors = (...codes: number[]) =>
-  Object.fromEntries(codes.map((code) => [code, json(ErrorSchema, statusText(code))])) as Record<
-    number,
-    ReturnType<typeof json<typeof ErrorSchema>>
-  >;
+  Object.fromEntries(
+    codes.map((code) => [
+      code,
+      code === 429
+        ? { ...json(ErrorSchema, statusText(code)), headers: RATE_LIMIT_HEADERS }
+        : json(ErrorSchema, statusText(code)),
+    ]),
+  ) as Record<number, ReturnType<typeof json<typeof ErrorSchema>>>;
 
 export const noContent = { 204: { description: "No Content" } } as const;
 

@@ -3282,6 +3282,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4182,6 +4190,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {

@@ -2877,6 +2877,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2962,6 +2970,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3233,6 +3249,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3523,6 +3547,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {

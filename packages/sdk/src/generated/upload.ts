@@ -97,6 +97,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -157,6 +165,42 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/demo/progress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How far the demo catalogue's songs have loaded on a fresh instance (anyone; the home page shows it) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DemoProgress"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1026,6 +1070,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1151,6 +1203,14 @@ export interface components {
     schemas: {
         AudioMetadata: components["schemas"]["SongTags"] & {
             duration: number;
+        };
+        DemoProgress: {
+            /** @description Songs loaded so far */
+            done: number;
+            /** @description Whether the demo catalogue's songs are loading now */
+            loading: boolean;
+            /** @description Songs the demo loads (0: no loading known) */
+            total: number;
         };
         Error: {
             code?: string;

@@ -505,6 +505,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -606,6 +614,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -703,6 +719,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1000,6 +1024,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1204,6 +1236,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1284,6 +1324,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1345,6 +1393,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1432,6 +1488,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1513,6 +1577,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1596,6 +1668,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1650,6 +1730,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1820,6 +1908,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1957,6 +2053,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2038,6 +2142,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2160,6 +2272,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2258,6 +2378,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2830,6 +2958,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3117,6 +3253,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3231,6 +3375,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3301,6 +3453,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3415,6 +3575,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3610,6 +3778,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3722,6 +3898,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4789,6 +4973,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4995,6 +5187,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -5241,6 +5441,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -5305,6 +5513,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -5404,6 +5620,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -6278,6 +6502,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -6352,6 +6584,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -6574,6 +6814,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -6659,6 +6907,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -7153,6 +7409,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -7440,6 +7704,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -7512,6 +7784,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -7624,6 +7904,14 @@ export interface paths {
                 /** @description Too Many Requests */
                 429: {
                     headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {

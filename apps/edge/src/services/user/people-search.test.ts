@@ -58,5 +58,13 @@ describe("people search", () => {
     const over = await t.request("GET", `${P}/users/search`, { token: me.token, query: { q: "pa" } });
     expect(over.status).toBe(429);
     expect(over.headers.get("retry-after")).toBeTruthy();
+    // The contract says so: a client generated from the document knows the headers of a 429.
+    const document = await t.request("GET", `${P}/openapi.json`);
+    expect(Object.keys(document.body.paths["/users/search"].get.responses["429"].headers)).toEqual([
+      "Retry-After",
+      "RateLimit-Limit",
+      "RateLimit-Remaining",
+      "RateLimit-Reset",
+    ]);
   });
 });
