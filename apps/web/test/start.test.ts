@@ -86,7 +86,12 @@ describe("npm start", () => {
   }, 240_000);
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-  it("starts each app on its port, each reaching the others, and stops them all on a signal", async () => {
+  // One retry: under load `partykit dev` can crash on its own (its proxy finds the workerd it started not yet
+  // listening: "connect ECONNREFUSED" from partykit's bin.mjs). The rooms move to wrangler with #17.
+  it("starts each app on its port, each reaching the others, and stops them all on a signal", {
+    retry: 1,
+    timeout: 240_000,
+  }, async () => {
     const [edgePort, partyPort, webPort] = [await freePort(), await freePort(), await freePort()];
     const run = start({
       DATA_DIR: join(dataDir, "up"),
@@ -150,7 +155,7 @@ describe("npm start", () => {
     expect(output).not.toMatch(/^\[\w+\]\s+at /m);
     // Every app stopped with it: their ports are free again.
     for (const port of [edgePort, partyPort, webPort]) await until(() => canListen(port), `port ${port} free`, 15_000);
-  }, 240_000);
+  });
 
   it("stops everything, naming the app, when one dies", async () => {
     const [edgePort, partyPort, webPort] = [await freePort(), await freePort(), await freePort()];

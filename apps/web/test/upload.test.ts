@@ -6,7 +6,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, expectCount, expectText, type Stack, shot } from "./harness.ts";
+import { changeAnswered, eventually, expectCount, expectText, type Stack, shot } from "./harness.ts";
 import { type SignedUp, signedUp, startStack, wavFile } from "./harness-b.ts";
 
 let stack: Stack;
@@ -85,8 +85,12 @@ describe("upload", { timeout: 180_000 }, () => {
       expect(time).toBeGreaterThan(1);
     }, 20_000);
     await page.click("[data-testid=upload-preview]");
+    // "In your queue" shows at once; the test leaves the page only once the edge has answered (leaving earlier
+    // cancels the request).
+    const queued = changeAnswered(page, /\/search\.data/);
     await page.click("[data-testid=upload-queue]");
     await expectText(page, "[data-testid=upload-queue]", /In your queue/);
+    await queued;
     await shot(page, "upload");
 
     const [song] = await stack.t.db.select().from(schema.songs).where(eq(schema.songs.trackName, "Evening Chord"));
