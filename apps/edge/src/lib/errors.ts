@@ -55,6 +55,9 @@ export const forbidden = (message = "Forbidden") => new HttpError(403, message);
 export const notFound = (message = "Not Found") => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 
+/** The spec's answer when the user a request names does not exist. */
+export const USER_NOT_FOUND = "User not found.";
+
 /** The row a route asked for, or a 404 with `message` when there is none. */
 export function found<T>(row: T | null | undefined, message = "Not Found"): T {
   if (row === null || row === undefined) throw notFound(message);

@@ -8,7 +8,10 @@ import { moderationActionView } from "./views.ts";
 const table = schema.moderationActions;
 
 export const ACTION_NOT_FOUND = "Moderation action not found.";
-export const USER_NOT_FOUND = "User not found.";
+
+import { USER_NOT_FOUND } from "../../lib/errors.ts";
+
+export { USER_NOT_FOUND };
 export const ROOM_NOT_FOUND = "Room not found.";
 export const MODERATOR_FROM_SERVICES_ONLY = "Only services may record an action in another moderator's name.";
 export const MAX_BULK = 100;

@@ -3,7 +3,7 @@ import type { AvatarAssignmentType, AvatarStatus } from "@booth/db/schema";
 import { and, asc, eq, gte, isNull, ne, notExists, or, sql } from "drizzle-orm";
 import { adminItems } from "../../lib/admin-items.ts";
 import { isUniqueViolation } from "../../lib/db-errors.ts";
-import { badRequest, conflict, found, HttpError } from "../../lib/errors.ts";
+import { badRequest, conflict, found, HttpError, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { fileUrl } from "./files.ts";
 import { SEASON_NOT_FOUND } from "./seasons.ts";
 
@@ -143,7 +143,7 @@ export async function assignAvatar(
 export async function giveAvatar(db: Db, slug: string, userUuid: string, type: AvatarAssignmentType, now: Date) {
   await avatars.find(db, slug);
   const [user] = await db.select({ uuid: schema.users.uuid }).from(schema.users).where(eq(schema.users.uuid, userUuid));
-  found(user, "User not found.");
+  found(user, USER_NOT_FOUND);
   const [row] = await assignAvatar(db, slug, [userUuid], type, now);
   if (!row) throw conflict(ALREADY_ASSIGNED);
   return row;

@@ -2,7 +2,7 @@ import { type Db, schema } from "@booth/db";
 import { and, asc, desc, eq, gt, lt, lte, ne, sql } from "drizzle-orm";
 import { adminItems } from "../../lib/admin-items.ts";
 import { uniqueOr } from "../../lib/db-errors.ts";
-import { badRequest, conflict, found } from "../../lib/errors.ts";
+import { badRequest, conflict, found, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { profilesOf } from "../../lib/profiles.ts";
 
 export const NO_CURRENT_SEASON = "There is no season running now.";
@@ -136,7 +136,7 @@ export async function awardPoints(db: Db, award: Award, now: Date) {
     .select({ uuid: schema.users.uuid })
     .from(schema.users)
     .where(eq(schema.users.uuid, award.userUuid));
-  found(user, "User not found.");
+  found(user, USER_NOT_FOUND);
   const result = await db.transaction(async (tx) => {
     const inserted = await tx
       .insert(schema.pointAwards)

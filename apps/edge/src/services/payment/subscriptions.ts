@@ -1,7 +1,7 @@
 import { type Db, schema } from "@booth/db";
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
-import { badRequest, conflict, found } from "../../lib/errors.ts";
+import { badRequest, conflict, found, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { PAYMENT_PREFIX, requireLocalCheckout } from "./checkout.ts";
 import { type Subscription, UNLOCKING } from "./fulfilment.ts";
 import { loadProduct, selectProducts } from "./products.ts";
@@ -62,7 +62,7 @@ export async function userSubscriptionState(db: Db, userUuid: string) {
     .select({ uuid: schema.users.uuid })
     .from(schema.users)
     .where(eq(schema.users.uuid, userUuid));
-  found(target, "User not found.");
+  found(target, USER_NOT_FOUND);
   return subscriptionState(db, userUuid);
 }
 

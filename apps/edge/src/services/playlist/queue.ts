@@ -1,6 +1,6 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import { and, eq } from "drizzle-orm";
-import { found, notFound } from "../../lib/errors.ts";
+import { found, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import {
   addSongs,
   type Crate,
@@ -23,7 +23,7 @@ export const SONG_NOT_READY = "This song cannot be played yet: its upload is sti
 
 export async function userExists(db: Db | Tx, userUuid: string) {
   const [user] = await db.select({ uuid: schema.users.uuid }).from(schema.users).where(eq(schema.users.uuid, userUuid));
-  found(user, "User not found.");
+  found(user, USER_NOT_FOUND);
 }
 
 /** Up to `limit` songs from the queue's current position on, wrapping around. */

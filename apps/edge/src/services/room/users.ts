@@ -1,8 +1,8 @@
 import { type Db, schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { found } from "../../lib/errors.ts";
+import { found, USER_NOT_FOUND } from "../../lib/errors.ts";
 
-export const USER_NOT_FOUND = "User not found.";
+export { USER_NOT_FOUND };
 
 /** The user with this uuid, or a 404. */
 export async function loadUser(db: Db, uuid: string) {

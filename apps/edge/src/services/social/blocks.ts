@@ -1,7 +1,7 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import { and, desc, eq, or } from "drizzle-orm";
 import { uniqueOr } from "../../lib/db-errors.ts";
-import { conflict, found, notFound } from "../../lib/errors.ts";
+import { conflict, found, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { profilesOf } from "../../lib/profiles.ts";
 import { removeFriendship } from "./friendships.ts";
 import { socialTarget } from "./relations.ts";
@@ -22,7 +22,7 @@ const blockView = (row: Block, profile: Profile | undefined) => ({
 export async function block(db: Db, blockerUuid: string, blockedUuid: string, now: Date) {
   await socialTarget(db, blockerUuid, blockedUuid, {
     self: "You cannot block yourself.",
-    missing: "User not found.",
+    missing: USER_NOT_FOUND,
     blocked: null,
   });
   const row = await uniqueOr(

@@ -1,7 +1,7 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import { and, count, desc, eq, or, type SQL } from "drizzle-orm";
 import { uniqueOr } from "../../lib/db-errors.ts";
-import { conflict, forbidden, notFound } from "../../lib/errors.ts";
+import { conflict, forbidden, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { profilesOf } from "../../lib/profiles.ts";
 import { blockedBetween, socialTarget } from "./relations.ts";
 
@@ -41,7 +41,7 @@ export async function friendshipOf(db: Db | Tx, a: string, b: string) {
 export async function invite(db: Db, fromUuid: string, toUuid: string, now: Date) {
   await socialTarget(db, fromUuid, toUuid, {
     self: "You cannot invite yourself.",
-    missing: "User not found.",
+    missing: USER_NOT_FOUND,
     blocked: CANNOT_INVITE,
   });
   if (await friendshipOf(db, fromUuid, toUuid)) throw conflict(ALREADY_FRIENDS);

@@ -2,7 +2,7 @@ import { type Db, schema } from "@booth/db";
 import { and, count, eq, inArray } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import type { User } from "../../lib/auth.ts";
-import { forbidden, found, HttpError, notFound } from "../../lib/errors.ts";
+import { forbidden, found, HttpError, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import type { PushNotice } from "../../ports/push.ts";
 import { findRoom, ROOM_NOT_FOUND, ROOM_RANK, type Room, roomRank } from "../room/access.ts";
 import {
@@ -20,7 +20,7 @@ import {
   usersAudience,
 } from "./notify.ts";
 
-export const USER_NOT_FOUND = "User not found.";
+export { USER_NOT_FOUND };
 export const DJ_NOT_FOUND = "DJ not found.";
 export const NO_DEVICE = "No device is registered with these tokens.";
 export const ONLY_FRIENDS = "You can only message your friends.";

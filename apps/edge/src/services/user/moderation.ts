@@ -2,7 +2,7 @@ import { type Db, schema, type Tx } from "@booth/db";
 import type { Capability } from "@booth/db/schema";
 import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { type Caller, outranks, type Role, type User } from "../../lib/auth.ts";
-import { forbidden, found, HttpError, notFound } from "../../lib/errors.ts";
+import { forbidden, found, HttpError, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { logModeration } from "../../lib/moderation-log.ts";
 import { findUser, loadUser } from "./accounts.ts";
 
@@ -34,7 +34,7 @@ export async function moderate<T>(
 ): Promise<T> {
   return db.transaction(async (tx) => {
     const [target] = await tx.select().from(schema.users).where(eq(schema.users.uuid, targetUuid)).for("update");
-    if (!target) throw notFound("User not found.");
+    if (!target) throw notFound(USER_NOT_FOUND);
     if (target.uuid === caller.user.uuid) throw forbidden("You cannot moderate your own account.");
     if (!outranks(caller.user.roles, target.roles)) throw forbidden();
     return change(tx, target);
@@ -173,7 +173,7 @@ export const commentView = (r: Comment) => ({ ...r, createdAt: r.createdAt.toISO
 
 /** A moderator's note about a user (404 when there is no such user). */
 export async function addComment(db: Db, input: { userUuid: string; authorUuid: string; comment: string; now: Date }) {
-  found(await findUser(db, input.userUuid), "User not found.");
+  found(await findUser(db, input.userUuid), USER_NOT_FOUND);
   const [row] = await db
     .insert(schema.moderationComments)
     .values({ userUuid: input.userUuid, authorUuid: input.authorUuid, comment: input.comment, createdAt: input.now })

@@ -1,5 +1,5 @@
 import { ADMINS, accountAttempt, addressBucket, mayManage, rateLimit, requireUser } from "../../lib/auth.ts";
-import { forbidden, found, HttpError } from "../../lib/errors.ts";
+import { forbidden, found, HttpError, USER_NOT_FOUND } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { verifyPassword } from "../../lib/password.ts";
 import { findUser, findUserByEmail, issueToken, normalizeEmail } from "./accounts.ts";
@@ -58,7 +58,7 @@ export const changePasswordAdmin: AppRouteHandler<typeof routes.changePasswordAd
   const { user: admin } = await requireUser(c, { roles: ADMINS });
   const { userUuid, password } = c.req.valid("json");
   const { db, clock } = c.var.deps;
-  const target = found(await findUser(db, userUuid), "User not found.");
+  const target = found(await findUser(db, userUuid), USER_NOT_FOUND);
   if (!mayManage(admin, target)) throw forbidden();
   await changePassword(db, userUuid, password, clock.now());
   return c.body(null, 204);

@@ -2,7 +2,7 @@ import { type Db, schema } from "@booth/db";
 import { asc, eq, isNull } from "drizzle-orm";
 import { mayManage, type Role } from "../../lib/auth.ts";
 import { uniqueOr } from "../../lib/db-errors.ts";
-import { forbidden, HttpError, notFound } from "../../lib/errors.ts";
+import { forbidden, HttpError, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { loadUser, nicknameTaken } from "./accounts.ts";
 
 export const PROFILE_NOT_FOUND = "User profile not found.";
@@ -66,7 +66,7 @@ export async function changeBadges(
 ) {
   const updated = await db.transaction(async (tx) => {
     const [user] = await tx.select().from(schema.users).where(eq(schema.users.uuid, userUuid)).for("update");
-    if (!user) throw notFound("User not found.");
+    if (!user) throw notFound(USER_NOT_FOUND);
     if (by && !mayManage(by, user)) throw forbidden();
     const badges = [...new Set(next(user.badges))] as typeof user.badges;
     const [row] = await tx

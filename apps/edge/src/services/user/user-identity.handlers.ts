@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { ADMINS, addressBucket, hasAnyRole, rateLimit, requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
-import { badRequest, forbidden, found, unauthorized } from "../../lib/errors.ts";
+import { badRequest, forbidden, found, USER_NOT_FOUND, unauthorized } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { findUser } from "./accounts.ts";
 import { consumeCode, issueCode, numericCode } from "./codes.ts";
@@ -72,7 +72,7 @@ export const createIdentity: AppRouteHandler<typeof routes.createIdentity> = asy
   const value = toE164(body.value);
   if (!value) throw badRequest(["value: is not a phone number"]);
   const { db, clock } = c.var.deps;
-  found(await findUser(db, userUuid), "User not found.");
+  found(await findUser(db, userUuid), USER_NOT_FOUND);
   const row = await identities.createIdentity(db, {
     userUuid,
     channel: body.channel,

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ADMINS, hasAnyRole, MODERATORS, mayManage, rateLimit, requireService, requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
-import { badRequest, forbidden, found, notFound } from "../../lib/errors.ts";
+import { badRequest, forbidden, found, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { profilesOf, publicProfile, searchProfiles } from "../../lib/profiles.ts";
 import { loadUser, ownProfile, userView } from "./accounts.ts";
@@ -21,7 +21,7 @@ export const getUser: AppRouteHandler<typeof routes.getUser> = async (c) => {
   const { user: caller } = await requireUser(c, { types: ["user", "bot"] });
   const { id } = c.req.valid("param");
   if (id !== caller.uuid && !hasAnyRole(caller.roles, MODERATORS)) throw forbidden();
-  const loaded = found(await loadUser(c.var.deps.db, id), "User not found.");
+  const loaded = found(await loadUser(c.var.deps.db, id), USER_NOT_FOUND);
   return c.json(userView(loaded.user, loaded.profile), 200);
 };
 
