@@ -3,9 +3,19 @@
 // stream (one vote every 50 ms: how long a vote takes to reach each client, p50 and p99), and the size of a vote's
 // message. The room is the party's own engine (LiveRoom: validation, the
 // reducer, patches, storage) served by `ws` in this process, with an in-memory edge, so the ratio is the room's cost
-// over the bare fan-out. Every client is a real socket. Run with `npx tsx bench/rooms.bench.ts` (BENCH_SIZES=100,1000).
+// over the bare fan-out. Every client is a real socket. The same storm then runs against the real runtime: the rooms'
+// Worker under `wrangler dev` (workerd, in its own process), its calls to the edge answered by a small HTTP edge here
+// that knows only what a room asks. Run with `npx tsx bench/rooms.bench.ts` (BENCH_SIZES=100,1000; BENCH_WORKER=0
+// skips the Worker).
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { WebSocket, WebSocketServer } from "ws";
+import { answers, freePort, startChildServer } from "../apps/edge/src/testing/child-server.ts";
+import { APP_DIR, wranglerDevArgs, wranglerEnv } from "../apps/rooms-party/scripts/wrangler-dev.mjs";
 import type { Edge } from "../apps/rooms-party/src/edge.ts";
 import { LiveRoom } from "../apps/rooms-party/src/room.ts";
 import { keyValueStateStore, memoryKeyValue } from "../apps/rooms-party/src/storage.ts";
@@ -38,13 +48,13 @@ async function listen(server: WebSocketServer) {
   return `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function openClients(url: string, n: number, onMessage: (i: number, data: string) => void) {
+async function openClients(urlOf: (user: number) => string, n: number, onMessage: (i: number, data: string) => void) {
   const sockets: WebSocket[] = [];
   for (let i = 0; i < n; i += 100)
     sockets.push(
       ...(await Promise.all(
         Array.from({ length: Math.min(100, n - i) }, (_, j) => {
-          const ws = new WebSocket(`${url}?user=${i + j + 1}`);
+          const ws = new WebSocket(urlOf(i + j + 1));
           ws.on("message", (d) => onMessage(i + j, String(d)));
           return new Promise<WebSocket>((r) => ws.once("open", () => r(ws)));
         }),
@@ -63,7 +73,8 @@ function reached(count: () => number, target: number) {
 
 /** A server under test: where clients connect, and how a client makes it ready to receive votes. */
 interface Target {
-  url: string;
+  /** The address client number `user` (1..n) connects to. */
+  url(user: number): string;
   /** Messages the setup itself expects back before votes start (joins, the DJ's seat). */
   prepare(sockets: WebSocket[], waitReplies: (n: number) => Promise<void>): Promise<void>;
   close(): void;
@@ -92,18 +103,105 @@ async function roomTarget(): Promise<Target> {
     ws.on("message", (d) => void room.message(id, String(d)));
     ws.on("close", () => room.disconnect(id));
   });
+  return { url: (user) => `${url}?user=${user}`, prepare: prepareRoom(ROOM_UUID), close: () => server.close() };
+}
+
+/** Everyone joins, and the first client takes the booth with a long song. */
+function prepareRoom(roomUuid: string): Target["prepare"] {
+  return async (sockets, waitReplies) => {
+    for (const [i, ws] of sockets.entries())
+      ws.send(JSON.stringify({ action: "joinRoom", params: { roomUuid }, requestId: i }));
+    await waitReplies(sockets.length);
+    sockets[0]?.send(
+      JSON.stringify({ action: "addDj", params: { song: { songId: songFor(1).songId } }, requestId: "dj" }),
+    );
+    await waitReplies(sockets.length + 1);
+  };
+}
+
+/**
+ * The edge as far as a room needs it, over HTTP: its JWKS, admission, settings, profiles, a song, and a 200 for every
+ * report (presence, live state, plays). Every room it is asked about has the bench's settings.
+ */
+async function benchEdge() {
+  const { privateKey, publicKey } = await generateKeyPair("ES256");
+  const kid = "bench";
+  const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid, alg: "ES256", use: "sig" }] };
+  const reply = (res: ServerResponse, body: unknown) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify(body));
+  };
+  const server = createServer((req: IncomingMessage, res) => {
+    req.resume();
+    const path = new URL(req.url ?? "/", "http://edge").pathname;
+    const room = path.match(/\/rooms\/(?:service\/room\/)?([0-9a-f-]{36})(?:\/join)?$/)?.[1];
+    if (path === "/.well-known/jwks.json") return reply(res, jwks);
+    if (room && (path.endsWith("/join") || path.includes("/service/room/")))
+      return reply(res, { ...settings, uuid: room, slug: room });
+    const profile = path.match(/\/profile\/([0-9a-f-]{36})\/service$/)?.[1];
+    if (profile) return reply(res, edgeProfile(profile));
+    if (path.includes("/queue/")) return reply(res, { songs: [] });
+    if (path.includes("/songs/")) return reply(res, songFor(1, { duration: 3600 }));
+    if (path.endsWith("/recent-songs")) return reply(res, { id: crypto.randomUUID() });
+    return reply(res, {});
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const token = (user: number) =>
+    new SignJWT({ type: "user", roles: ["user"], badges: [], ver: 0, purpose: "live" })
+      .setProtectedHeader({ alg: "ES256", kid })
+      .setIssuer("booth")
+      .setSubject(userFor(user).uuid)
+      .setIssuedAt()
+      .setExpirationTime("2h")
+      .sign(privateKey);
+  return { url, token, close: () => server.close() };
+}
+
+const edgeProfile = (uuid: string) => ({
+  uuid,
+  nickname: `n${uuid.slice(-5)}`,
+  avatarId: "a",
+  color: "#112233",
+  verifiedAt: "x",
+});
+
+/** The rooms' Worker under `wrangler dev`, once for the whole run; each measurement uses a room of its own. */
+async function workerRuntime() {
+  const edge = await benchEdge();
+  const port = await freePort();
+  const persistTo = await mkdtemp(join(tmpdir(), "booth-rooms-bench-"));
+  const run = await startChildServer({
+    name: "wrangler dev",
+    args: wranglerDevArgs({
+      port,
+      persistTo,
+      vars: { BOOTH_EDGE_URL: edge.url, BOOTH_PRESENCE_GRACE_MS: "20000" },
+      secrets: { BOOTH_SERVICE_SECRET: crypto.randomUUID() + crypto.randomUUID() },
+    }),
+    cwd: APP_DIR,
+    env: { ...wranglerEnv(), WRANGLER_LOG_LEVEL: "warn" },
+    detached: true,
+    ready: () => answers(`http://127.0.0.1:${port}/parties/main/${ROOM_UUID}`, 401),
+    timeoutMs: 90_000,
+    intervalMs: 500,
+  });
+  const tokens = new Map<number, string>();
   return {
-    url,
-    async prepare(sockets, waitReplies) {
-      for (const [i, ws] of sockets.entries())
-        ws.send(JSON.stringify({ action: "joinRoom", params: { roomUuid: ROOM_UUID }, requestId: i }));
-      await waitReplies(sockets.length);
-      sockets[0]?.send(
-        JSON.stringify({ action: "addDj", params: { song: { songId: songFor(1).songId } }, requestId: "dj" }),
-      );
-      await waitReplies(sockets.length + 1);
+    async target(n: number): Promise<Target> {
+      for (let user = 1; user <= n; user++) if (!tokens.has(user)) tokens.set(user, await edge.token(user));
+      const roomUuid = crypto.randomUUID();
+      return {
+        url: (user) => `ws://127.0.0.1:${port}/parties/main/${roomUuid}?token=${tokens.get(user)}`,
+        prepare: prepareRoom(roomUuid),
+        close: () => undefined,
+      };
     },
-    close: () => server.close(),
+    async stop() {
+      await run.stop(5000);
+      edge.close();
+      await rm(persistTo, { recursive: true, force: true });
+    },
   };
 }
 
@@ -116,7 +214,7 @@ async function baselineTarget(): Promise<Target> {
       for (const client of server.clients) client.send(text);
     });
   });
-  return { url, prepare: async () => {}, close: () => server.close() };
+  return { url: () => url, prepare: async () => {}, close: () => server.close() };
 }
 
 const vote = (v: number, like: boolean) =>
@@ -185,25 +283,39 @@ async function measure(makeTarget: () => Promise<Target>, n: number): Promise<Re
   return { perSecond, p50: at(0.5), p99: at(0.99), bytes, patchBytes };
 }
 
+const withWorker = process.env.BENCH_WORKER !== "0";
+const worker = withWorker ? await workerRuntime() : null;
 const rows: string[] = [];
-for (const n of SIZES) {
-  const base = await measure(baselineTarget, n);
-  const live = await measure(roomTarget, n);
-  const ms = (x: number) => `${x.toFixed(1).padStart(6)} ms`;
-  rows.push(
-    `${String(n).padStart(5)} clients | storm: room ${Math.round(live.perSecond).toString().padStart(7)} msg/s, ws ${Math.round(
-      base.perSecond,
-    )
-      .toString()
-      .padStart(
-        7,
-      )} msg/s, ratio ${(live.perSecond / base.perSecond).toFixed(2)}x | one vote every ${PACE_MS} ms: room p50 ${ms(
-      live.p50,
-    )} p99 ${ms(live.p99)}, ws p50 ${ms(base.p50)} p99 ${ms(base.p99)}, p99 ratio ${(live.p99 / base.p99).toFixed(
-      2,
-    )}x | largest vote: patch ${live.patchBytes} bytes, message ${live.bytes} bytes (ws ${base.bytes})`,
-  );
-  process.stdout.write(`  measured ${n} clients\n`);
+const ms = (x: number) => `${x.toFixed(1).padStart(6)} ms`;
+const rate = (x: number) => Math.round(x).toString().padStart(7);
+try {
+  for (const n of SIZES) {
+    const base = await measure(baselineTarget, n);
+    const live = await measure(roomTarget, n);
+    rows.push(
+      `${String(n).padStart(5)} clients | storm: room ${rate(live.perSecond)} msg/s, ws ${rate(base.perSecond)} msg/s, ratio ${(
+        live.perSecond / base.perSecond
+      ).toFixed(2)}x | one vote every ${PACE_MS} ms: room p50 ${ms(live.p50)} p99 ${ms(live.p99)}, ws p50 ${ms(
+        base.p50,
+      )} p99 ${ms(base.p99)}, p99 ratio ${(live.p99 / base.p99).toFixed(2)}x | largest vote: patch ${
+        live.patchBytes
+      } bytes, message ${live.bytes} bytes (ws ${base.bytes})`,
+    );
+    process.stdout.write(`  measured ${n} clients in process\n`);
+    if (worker) {
+      const real = await measure(() => worker.target(n), n);
+      rows.push(
+        `${String(n).padStart(5)} clients | storm: Worker ${rate(real.perSecond)} msg/s, ratio ${(
+          real.perSecond / base.perSecond
+        ).toFixed(2)}x | one vote every ${PACE_MS} ms: Worker p50 ${ms(real.p50)} p99 ${ms(real.p99)}, p99 ratio ${(
+          real.p99 / base.p99
+        ).toFixed(2)}x (wrangler dev, workerd in its own process)`,
+      );
+      process.stdout.write(`  measured ${n} clients on the Worker\n`);
+    }
+  }
+} finally {
+  await worker?.stop();
 }
 console.log(
   `votes in one room; throughput ratio = room / plain ws broadcast (higher is better, 1.00x = as fast as the bare fan-out):\n${rows.join("\n")}`,

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 
 export interface Config {
   apiUrl?: string;
-  /** The live rooms (PartyKit) base URL, for bots and live-room commands. */
+  /** The live rooms' base URL, for bots and live-room commands. */
   partyUrl?: string;
   token?: string;
   email?: string;

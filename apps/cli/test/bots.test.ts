@@ -1,5 +1,5 @@
 /**
- * The CLI against a whole instance: the edge in-process over HTTP, `partykit dev` running the live rooms, and the real
+ * The CLI against a whole instance: the edge in-process over HTTP, `wrangler dev` running the live rooms, and the real
  * `booth` binary (two bots, an admin) driving a season from creation to its awarded avatars.
  */
 import { type ChildProcess, execFile } from "node:child_process";
@@ -47,11 +47,11 @@ beforeAll(async () => {
     persistDir,
     vars: {
       BOOTH_EDGE_URL: api,
-      BOOTH_SERVICE_TOKEN: await t.serviceToken(),
       BOOTH_PRESENCE_GRACE_MS: "3000",
       // Songs play at half their length.
       BOOTH_TIME_SCALE: "0.5",
     },
+    secrets: { BOOTH_SERVICE_SECRET: t.serviceSecret },
   });
 }, 180_000);
 

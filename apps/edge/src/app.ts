@@ -7,6 +7,7 @@ import type { AppDeps } from "./deps.ts";
 import { readToken } from "./lib/auth.ts";
 import type { AppEnv } from "./lib/context.ts";
 import { errorBody, errorResponse } from "./lib/errors.ts";
+import { jwks } from "./lib/tokens.ts";
 import { SERVICES } from "./services/index.ts";
 
 export type { AppDeps } from "./deps.ts";
@@ -54,6 +55,12 @@ export function createApp(deps: AppDeps) {
   app.get("/", (c) =>
     c.json({ name: "booth", docs: "/docs", services: SERVICES.map((s) => ({ name: s.name, prefix: s.prefix })) }),
   );
+  // The keys that verify the edge's tokens, by kid (RFC 7517): the live rooms read them, and read them again when a
+  // token names a key they have not seen, so a rotated key needs no redeploy of the rooms.
+  app.get("/.well-known/jwks.json", (c) => {
+    c.header("cache-control", "public, max-age=300");
+    return c.json(jwks(deps.keys));
+  });
   app.get(
     "/docs",
     Scalar({

@@ -1,12 +1,13 @@
 import { readFileSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { createDb, type Db, schema } from "@booth/db";
+import { SERVICE_SECRET_MIN_LENGTH } from "@booth/sdk/live/service-auth";
 import { arrayContains, eq } from "drizzle-orm";
 import { type AppConfig, type AppDeps, defaultConfig, jsonLogger, type Logger, systemClock } from "./deps.ts";
 import { parseTrustProxy } from "./lib/client-address.ts";
 import { hashPassword } from "./lib/password.ts";
-import { loadKeys, serviceToken } from "./lib/tokens.ts";
+import { loadKeys, serviceToken, withPreviousKeys } from "./lib/tokens.ts";
 import { type Cache, memoryCache, redisCache, upstashCache } from "./ports/cache.ts";
 import { outboxReporter, sentryReporter } from "./ports/error-reporter.ts";
 import { dbipGeo } from "./ports/geo-dbip.ts";
@@ -112,12 +113,17 @@ export async function depsFromEnv(env: Env, logger: Logger = jsonLogger) {
   const database = await createDb({ url: env.DATABASE_URL, dataDir: join(dataDir, "pglite") });
   await database.migrate();
   const cache = await cacheFromEnv(env);
-  const keys = await loadKeys({ privateJwk: env.JWT_PRIVATE_KEY, dataDir, required: isProduction(env) });
+  const keys = await withPreviousKeys(
+    await loadKeys({ privateJwk: env.JWT_PRIVATE_KEY, dataDir, required: isProduction(env) }),
+    env.JWT_PREVIOUS_PUBLIC_KEYS,
+  );
+  const serviceSecret = await loadServiceSecret(env, dataDir);
   const deps: AppDeps = {
     db: database.db,
     cache,
     clock: systemClock,
     keys,
+    serviceSecret,
     mailer: mailerFromEnv(env, database.db, logger),
     sms: smsFromEnv(env, database.db, logger),
     storage: localStorage(join(dataDir, "storage")),
@@ -142,13 +148,28 @@ export async function depsFromEnv(env: Env, logger: Logger = jsonLogger) {
 }
 
 /**
- * The live rooms (apps/rooms-party, started beside the edge by `npm start`) call the edge with a service token; on a
- * self-hosted instance the edge hands them one through `DATA_DIR/party-service-token`, readable by its owner only,
- * renewed at every start (it lasts 30 days).
+ * The secret shared with the live rooms: BOOTH_SERVICE_SECRET; else (not in production) the one kept in
+ * `DATA_DIR/service-secret`, made at the first start and readable by its owner only, where the rooms started with the
+ * same DATA_DIR find it (apps/rooms-party/scripts/dev.mjs).
  */
-export async function writePartyServiceToken(deps: AppDeps, dataDir: string) {
-  const token = await serviceToken(deps.keys, "service:rooms-party", deps.clock.now(), 30 * 86400);
-  await writeFile(join(dataDir, "party-service-token"), `${token}\n`, { mode: 0o600 });
+export async function loadServiceSecret(env: Env, dataDir: string): Promise<string> {
+  const given = env.BOOTH_SERVICE_SECRET?.trim();
+  if (given) {
+    if (given.length < SERVICE_SECRET_MIN_LENGTH)
+      throw new Error(`BOOTH_SERVICE_SECRET must be at least ${SERVICE_SECRET_MIN_LENGTH} characters long.`);
+    return given;
+  }
+  // Production without it does not get this far (assertProductionSettings).
+  const file = join(dataDir, "service-secret");
+  try {
+    const kept = (await readFile(file, "utf8")).trim();
+    if (kept.length >= SERVICE_SECRET_MIN_LENGTH) return kept;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
+  const secret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+  await writeFile(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
 }
 
 /**

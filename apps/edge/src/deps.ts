@@ -66,6 +66,11 @@ export interface AppDeps {
   cache: Cache;
   clock: Clock;
   keys: Keys;
+  /**
+   * The secret shared with the live rooms (BOOTH_SERVICE_SECRET): their calls carry a one-minute HS256 token signed
+   * with it. Null: no rooms token is accepted.
+   */
+  serviceSecret: string | null;
   mailer: Mailer;
   sms: SmsSender;
   storage: Storage;
@@ -73,7 +78,7 @@ export interface AppDeps {
   errorReporter: ErrorReporter;
   /** IP address to country and region, from an offline database. */
   geo: GeoLocator;
-  /** The PartyKit rooms: the edge tells them about changes made over REST and reads their state. */
+  /** The live rooms (a Worker): the edge tells them about changes made over REST and reads their state. */
   liveRooms: LiveRooms;
   /** Mobile pushes (FCM, APNs, or the outbox in `push_messages`) and Web Push. */
   push: Push;

@@ -1,15 +1,13 @@
 import { serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { createApp } from "./app.ts";
-import { depsFromEnv, firstAdminNotice, seedDemoInBackground, writePartyServiceToken } from "./bootstrap.ts";
-import { exitOnMissingSettings, isProduction } from "./production.ts";
+import { depsFromEnv, firstAdminNotice, seedDemoInBackground } from "./bootstrap.ts";
+import { exitOnMissingSettings } from "./production.ts";
 
-const { deps, port, database, dataDir } = await depsFromEnv(process.env).catch((err) => {
+const { deps, port, database } = await depsFromEnv(process.env).catch((err) => {
   exitOnUnreachable(err);
   return exitOnMissingSettings(err);
 });
-// In production the rooms get their BOOTH_SERVICE_TOKEN from their own settings (scripts/service-token.ts).
-if (!isProduction(process.env)) await writePartyServiceToken(deps, dataDir);
 const adminNotice = await firstAdminNotice(deps.db, process.env, deps.clock.now());
 const app = createApp({ ...deps, peerAddress: (c) => getConnInfo(c).remote.address });
 const server = serve({ fetch: app.fetch, port, hostname: process.env.HOST ?? "0.0.0.0" }, (info) => {

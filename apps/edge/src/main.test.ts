@@ -74,7 +74,14 @@ describe("entries", () => {
     );
     expect(child?.exitCode).toBe(1);
     expect(refusal).toContain("Booth is in production mode");
-    for (const name of ["JWT_PRIVATE_KEY", "VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY", "REDIS_URL", "DATABASE_URL"])
+    for (const name of [
+      "JWT_PRIVATE_KEY",
+      "BOOTH_SERVICE_SECRET",
+      "VAPID_PUBLIC_KEY",
+      "VAPID_PRIVATE_KEY",
+      "REDIS_URL",
+      "DATABASE_URL",
+    ])
       expect(refusal).toContain(`  - ${name}`);
     expect(refusal).not.toMatch(/\n\s+at /);
     await rm(dataDir ?? "", { recursive: true, force: true });
@@ -85,6 +92,7 @@ describe("entries", () => {
     const { output } = await startEntry(...node, {
       NODE_ENV: "production",
       JWT_PRIVATE_KEY: JSON.stringify(privateJwk),
+      BOOTH_SERVICE_SECRET: "s".repeat(40),
       VAPID_PUBLIC_KEY: vapid.publicKey,
       VAPID_PRIVATE_KEY: vapid.privateKey,
       BOOTH_SINGLE_INSTANCE: "true",
@@ -97,7 +105,7 @@ describe("entries", () => {
     expect(output()).not.toContain("First admin created");
     expect(output()).not.toContain("Demo catalogue");
     const kept = await readdir(dataDir ?? "");
-    for (const secret of ["jwt-private.jwk.json", "party-service-token"]) expect(kept).not.toContain(secret);
+    for (const secret of ["jwt-private.jwk.json", "service-secret"]) expect(kept).not.toContain(secret);
     expect(kept.filter((name) => /vapid/i.test(name))).toEqual([]);
   }, 120_000);
 

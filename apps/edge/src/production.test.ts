@@ -28,6 +28,7 @@ afterAll(async () => {
 
 const everySecret = {
   JWT_PRIVATE_KEY: "{}",
+  BOOTH_SERVICE_SECRET: "s".repeat(40),
   VAPID_PUBLIC_KEY: "public",
   VAPID_PRIVATE_KEY: "private",
   REDIS_URL: "redis://cache.internal:6379",
@@ -40,7 +41,14 @@ describe("starting in production", () => {
       const start = depsFromEnv({ ...mode, DATA_DIR: dataDir, INIT_CWD: "" }, silentLogger);
       await expect(start).rejects.toThrow(/production mode/);
       const message = String(await start.catch((err: Error) => err.message));
-      for (const name of ["JWT_PRIVATE_KEY", "VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY", "REDIS_URL", "DATABASE_URL"])
+      for (const name of [
+        "JWT_PRIVATE_KEY",
+        "BOOTH_SERVICE_SECRET",
+        "VAPID_PUBLIC_KEY",
+        "VAPID_PRIVATE_KEY",
+        "REDIS_URL",
+        "DATABASE_URL",
+      ])
         expect(message).toContain(`  - ${name}`);
     }
     expect(await readdir(dataDir)).toEqual([]);

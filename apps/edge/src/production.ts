@@ -25,6 +25,10 @@ export function missingProductionSettings(env: Env): string[] {
     missing.push(
       "JWT_PRIVATE_KEY: the private JWK (ES256) that signs every token, the same on every instance (npx tsx apps/edge/src/scripts/jwt-key.ts)",
     );
+  if (!set(env, "BOOTH_SERVICE_SECRET"))
+    missing.push(
+      "BOOTH_SERVICE_SECRET: the secret the edge and the live rooms share to sign their calls to each other, at least 32 characters (openssl rand -base64 48)",
+    );
   for (const name of ["VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY"])
     if (!set(env, name)) missing.push(`${name}: the Web Push key pair (npx web-push generate-vapid-keys)`);
   if (!singleInstance(env)) {

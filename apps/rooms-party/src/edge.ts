@@ -1,3 +1,4 @@
+import { createBoothClient } from "@booth/sdk";
 import { type LiveSong, type RoomSettings, RoomSettingsSchema, type SongRef } from "@booth/sdk/live/protocol";
 
 /** A refusal from the edge, with the status and message to pass on to the client. */
@@ -50,44 +51,59 @@ export interface Edge {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The edge over HTTP: `baseUrl` is the gateway (BOOTH_EDGE_URL); service calls carry BOOTH_SERVICE_TOKEN. */
+/** What a typed call answers (openapi-fetch's result), as far as the room reads it. */
+type Answer = { data?: unknown; error?: unknown; response: Response };
+
+/**
+ * The edge over HTTP, through the generated SDK: `baseUrl` is the gateway (BOOTH_EDGE_URL); service calls carry a
+ * token from `serviceToken` (a short one, signed per minute with the shared secret), the join the user's own.
+ */
 export function httpEdge(options: {
   baseUrl: string;
-  serviceToken: string;
+  serviceToken: () => Promise<string>;
   fetch?: typeof fetch;
   timeoutMs?: number;
 }): Edge {
-  const base = options.baseUrl.replace(/\/+$/, "");
-  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
-
-  async function call(method: string, path: string, body?: unknown, token = options.serviceToken) {
-    let res: Response;
+  const timeoutMs = options.timeoutMs ?? 8000;
+  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  // Every call gives up after timeoutMs; a network failure is the edge not answering.
+  const timedFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     try {
-      res = await doFetch(`${base}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(options.timeoutMs ?? 8000),
-      });
+      const request = new Request(input, init);
+      return await doFetch(request, { signal: AbortSignal.timeout(timeoutMs) });
     } catch (err) {
       throw new EdgeError(502, `The edge did not answer: ${(err as Error).message}`);
     }
-    const text = await res.text();
-    let json: unknown = null;
+  }) as typeof fetch;
+  const api = createBoothClient({ baseUrl: options.baseUrl, fetch: timedFetch, throwOnError: false });
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const service = async () => {
     try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = text;
+      return bearer(await options.serviceToken());
+    } catch (err) {
+      if (err instanceof EdgeError) throw err;
+      throw new EdgeError(503, `The rooms cannot sign their calls to the edge: ${(err as Error).message}`);
     }
-    if (!res.ok) {
-      const message = (json as { message?: unknown } | null)?.message;
+  };
+
+  /** The answer's data; a refusal becomes an EdgeError with the edge's first message. */
+  async function answer(call: Promise<Answer>): Promise<unknown> {
+    let result: Answer;
+    try {
+      result = await call;
+    } catch (err) {
+      if (err instanceof EdgeError) throw err;
+      throw new EdgeError(502, `The edge did not answer: ${(err as Error).message}`);
+    }
+    if (!result.response.ok) {
+      const message = (result.error as { message?: unknown } | null | undefined)?.message;
       const first = Array.isArray(message) ? message[0] : message;
-      throw new EdgeError(res.status, typeof first === "string" ? first : `The edge answered ${res.status}.`);
+      throw new EdgeError(
+        result.response.status,
+        typeof first === "string" ? first : `The edge answered ${result.response.status}.`,
+      );
     }
-    return json;
+    return result.data ?? null;
   }
 
   const settings = (json: unknown) => {
@@ -99,66 +115,116 @@ export function httpEdge(options: {
 
   return {
     async roomSettings(roomUuid) {
-      return settings(await call("GET", `/api/room-service/rooms/service/room/${roomUuid}`));
+      const headers = await service();
+      return settings(
+        await answer(api.room.GET("/rooms/service/room/{id}", { params: { path: { id: roomUuid } }, headers })),
+      );
     },
     async join(roomUuid, userToken, body) {
-      return settings(await call("POST", `/api/room-service/rooms/${roomUuid}/join`, body, userToken));
+      return settings(
+        await answer(
+          api.room.POST("/rooms/{slug}/join", {
+            params: { path: { slug: roomUuid } },
+            body,
+            headers: bearer(userToken),
+          }),
+        ),
+      );
     },
     async profile(userUuid) {
       try {
-        return (await call("GET", `/api/user-service/profile/${userUuid}/service`)) as Record<string, unknown>;
+        const headers = await service();
+        return (await answer(
+          api.user.GET("/profile/{id}/service", { params: { path: { id: userUuid } }, headers }),
+        )) as Record<string, unknown>;
       } catch (err) {
         if (err instanceof EdgeError && err.status === 404) return null;
         throw err;
       }
     },
     async presenceJoined(roomUuid, userUuid) {
-      await call("PATCH", `/api/room-service/rooms/user/${userUuid}`, { roomUuid });
+      const headers = await service();
+      await answer(
+        api.room.PATCH("/rooms/user/{user}", { params: { path: { user: userUuid } }, body: { roomUuid }, headers }),
+      );
     },
     async presenceLeft(roomUuid, userUuid) {
-      await call("DELETE", `/api/room-service/rooms/user/${userUuid}?roomUuid=${roomUuid}`);
+      const headers = await service();
+      await answer(
+        api.room.DELETE("/rooms/user/{user}", { params: { path: { user: userUuid }, query: { roomUuid } }, headers }),
+      );
     },
     async recordPlay(roomSlug, play) {
+      const headers = await service();
       const body = { ...play, djUuid: UUID.test(play.djUuid) ? play.djUuid : null };
-      return (await call("POST", `/api/room-service/rooms/${encodeURIComponent(roomSlug)}/recent-songs`, body)) as {
-        id: string;
-      };
+      return (await answer(
+        api.room.POST("/rooms/{slug}/recent-songs", {
+          params: { path: { slug: roomSlug } },
+          body,
+          headers,
+        }),
+      )) as { id: string };
     },
     async awardPoints(award) {
-      await call("POST", "/api/merch-service/points/service", award);
+      const headers = await service();
+      await answer(api.merch.POST("/points/service", { body: award, headers }));
     },
     async upcomingQueue(userUuid) {
-      return songs(await call("GET", `/api/playlist-service/crate/service/user/${userUuid}/queue/upcoming?limit=2`));
+      const headers = await service();
+      return songs(
+        await answer(
+          api.playlist.GET("/crate/service/user/{userUuid}/queue/upcoming", {
+            params: { path: { userUuid }, query: { limit: 2 } },
+            headers,
+          }),
+        ),
+      );
     },
     async song(userUuid, ref) {
-      const query = ref.crateSongUuid ? `?crateSongUuid=${encodeURIComponent(ref.crateSongUuid)}` : "";
-      const path = `/api/playlist-service/crate/service/user/${userUuid}/songs/${encodeURIComponent(ref.songId)}`;
-      return (await call("GET", `${path}${query}`)) as LiveSong;
+      const headers = await service();
+      const query = ref.crateSongUuid ? { crateSongUuid: ref.crateSongUuid } : {};
+      return (await answer(
+        api.playlist.GET("/crate/service/user/{userUuid}/songs/{songId}", {
+          params: { path: { userUuid, songId: ref.songId }, query },
+          headers,
+        }),
+      )) as LiveSong;
     },
     async advanceQueue(userUuid, crateSongUuid) {
+      const headers = await service();
       return songs(
-        await call("POST", `/api/playlist-service/crate/service/user/${userUuid}/queue/advance`, { crateSongUuid }),
+        await answer(
+          api.playlist.POST("/crate/service/user/{userUuid}/queue/advance", {
+            params: { path: { userUuid } },
+            body: { crateSongUuid },
+            headers,
+          }),
+        ),
       );
     },
     async addToLikes(userUuid, songId) {
-      await call("POST", `/api/playlist-service/crate/service/user/${userUuid}/likes/songs`, { songId });
+      const headers = await service();
+      await answer(
+        api.playlist.POST("/crate/service/user/{userUuid}/likes/songs", {
+          params: { path: { userUuid } },
+          body: { songId },
+          headers,
+        }),
+      );
     },
     async notifyDjFans(djUuid, roomUuid) {
-      await call("POST", "/api/social-service/notifications/dj-fans", { djUuid, roomUuid });
+      const headers = await service();
+      await answer(api.social.POST("/notifications/dj-fans", { body: { djUuid, roomUuid }, headers }));
     },
     async reportLiveState(roomUuid, state) {
-      await call("PATCH", `/api/room-service/rooms/live-state/${roomUuid}/infrastructure`, state);
+      const headers = await service();
+      await answer(
+        api.room.PATCH("/rooms/live-state/{id}/infrastructure", {
+          params: { path: { id: roomUuid } },
+          body: state,
+          headers,
+        }),
+      );
     },
   };
-}
-
-/** The edge's public key, for verifying tokens (`GET /api/user-service/auth/pub-key`). */
-export async function fetchPublicKeyPem(baseUrl: string, doFetch: typeof fetch = fetch): Promise<string> {
-  const res = await doFetch(`${baseUrl.replace(/\/+$/, "")}/api/user-service/auth/pub-key`, {
-    signal: AbortSignal.timeout(8000),
-  });
-  if (!res.ok) throw new EdgeError(502, `The edge's public key could not be read (${res.status}).`);
-  const body = (await res.json()) as { publicKey?: string };
-  if (!body.publicKey) throw new EdgeError(502, "The edge answered no public key.");
-  return body.publicKey;
 }

@@ -144,6 +144,38 @@ describe("the live room", () => {
     expect(edge.calls.find((c) => c.name === "join")?.args).toEqual([ROOM_UUID, "token-1", { password: "x" }]);
   });
 
+  it("takes back the sockets a hibernated room kept open: their users stay, the others' grace period starts", async () => {
+    const first = setup();
+    const [a, b, c] = [fakeSocket(1), fakeSocket(2), fakeSocket(3)];
+    // What the platform keeps with each socket across hibernation: the user it joined as.
+    const joinedAs = new Map<string, string>();
+    for (const s of [a, b, c]) {
+      s.joined = (uuid) => void joinedAs.set(s.id, uuid);
+      first.room.connect(s);
+      expect(await first.send(s, "joinRoom", { roomUuid: ROOM_UUID })).toMatchObject({ ok: true });
+    }
+    expect(joinedAs.size).toBe(3);
+    // The room is evicted from memory; only a's and b's sockets are still open when it wakes.
+    const woken = setup(first.kv);
+    const reopened = [a, b].map((s) => ({ ...s, joinedAs: joinedAs.get(s.id) ?? null }));
+    await woken.room.start(reopened);
+    const members = woken.room.current?.members ?? {};
+    expect(members[userFor(1).uuid]?.connected).toBe(true);
+    expect(members[userFor(2).uuid]?.connected).toBe(true);
+    expect(members[userFor(3).uuid]?.connected).toBe(false);
+    // a's socket is a joined socket of the new room: b hears the chat it sends, without either joining again.
+    const chat = await woken.send(reopened[0] as ReturnType<typeof fakeSocket>, "sendChatMessage", {
+      message: "still here",
+    });
+    expect(chat).toMatchObject({ ok: true });
+    expect(b.received.some((m) => m.name === "chatMessage" && m.params?.message?.message === "still here")).toBe(true);
+    // After the grace period c leaves; a and b never do.
+    woken.advance(21_000);
+    woken.room.alarm();
+    await woken.room.idle();
+    expect(Object.keys(woken.room.current?.members ?? {}).sort()).toEqual([userFor(1).uuid, userFor(2).uuid].sort());
+  });
+
   it("joins, plays from the DJ's queue, records the play and advances the queue, and survives a restart", async () => {
     const { room, edge, send, advance, kv } = setup();
     const [a, b] = [fakeSocket(1), fakeSocket(2)];

@@ -1,7 +1,7 @@
 /**
  * One live room, between the pure reducer and the platform: it holds the state, talks to sockets through the
  * `Socket` interface, keeps the state in a `StateStore`, wakes on alarms and performs the reducer's effects against
- * the edge. PartyKit's server.ts only adapts its connections, storage and alarms to this.
+ * the edge. The Worker's server.ts only adapts its connections, storage and alarms to this.
  */
 import type { EdgeEvent } from "@booth/sdk/live/edge-events";
 import {
@@ -41,6 +41,10 @@ export interface Socket {
   readonly id: string;
   readonly claims: Claims;
   readonly token: string;
+  /** The user a socket that outlived the room's memory (hibernation) had joined as. */
+  readonly joinedAs?: string | null;
+  /** Remember that this socket joined as `userUuid`, where the platform keeps it beyond the room's memory. */
+  joined?(userUuid: string): void;
   send(text: string): void;
   close(code: number, reason: string): void;
 }
@@ -73,15 +77,23 @@ export class LiveRoom {
     private readonly newId: () => string = () => crypto.randomUUID(),
   ) {}
 
-  /** Hydrates from storage. Nobody is connected after a restart: everyone's grace period starts now. */
-  async start() {
+  /**
+   * Hydrates from storage, with the sockets still open (a room woken from hibernation keeps its sockets; a restarted
+   * one has none). A member without an open socket that joined is disconnected: their grace period starts now.
+   */
+  async start(open: Socket[] = []) {
+    for (const socket of open) {
+      this.sockets.set(socket.id, socket);
+      if (socket.joinedAs) this.joined.set(socket.id, socket.joinedAs);
+    }
     const stored = await this.host.store.load();
     if (!stored) return;
     const now = this.clock();
+    const present = new Set(this.joined.values());
     const members = Object.fromEntries(
       Object.entries(stored.members).map(([uuid, m]) => [
         uuid,
-        m.connected ? { ...m, connected: false, disconnectedAt: now } : m,
+        m.connected && !present.has(uuid) ? { ...m, connected: false, disconnectedAt: now } : m,
       ]),
     );
     this.state = { ...stored, members };
@@ -242,6 +254,7 @@ export class LiveRoom {
     const reply = this.dispatch({ type: "join", user, settings });
     if (!reply.ok) return reply;
     this.joined.set(socket.id, claims.sub);
+    socket.joined?.(claims.sub);
     return { ok: true as const, result: joinView(this.state, this.clock(), claims.sub) satisfies JoinResult };
   }
 

@@ -1,57 +1,58 @@
 /**
- * The PartyKit adapter: one Durable Object per room (`/parties/main/{roomUuid}`), handing sockets, storage, alarms
- * and the edge's HTTP calls to `LiveRoom`. Auth happens before a socket reaches the room (`onBeforeConnect`).
+ * The Worker: one Durable Object per room (`/parties/main/{roomUuid}`, routed by PartyServer's
+ * `routePartykitRequest`), handing sockets, storage, alarms and the edge's HTTP calls to `LiveRoom`. A token is
+ * checked before a socket reaches the room (`onBeforeConnect`), so a bad one never wakes a room.
+ *
+ * Hibernation is on: who a connection is (claims, token, the user it joined as) lives in the connection's own state,
+ * and a room that wakes from hibernation, or whose isolate was evicted, finds its connections again with
+ * `getConnections` (see `onStart`).
  */
 import { EdgeEventSchema } from "@booth/sdk/live/edge-events";
-import type * as Party from "partykit/server";
-import { type Claims, importPublicKey, tokenOf, verifyToken } from "./auth.ts";
-import { EdgeError, fetchPublicKeyPem, httpEdge } from "./edge.ts";
+import { roomsTokenSource } from "@booth/sdk/live/service-auth";
+import { type Connection, type ConnectionContext, routePartykitRequest, Server, type WSMessage } from "partyserver";
+import { type Claims, EdgeUnreachable, edgeKeys, tokenOf, verifyToken } from "./auth.ts";
+import { EdgeError, httpEdge } from "./edge.ts";
 import { DEFAULT_CONFIG, type RoomConfig } from "./reducer.ts";
-import { LiveRoom } from "./room.ts";
+import { LiveRoom, type Socket } from "./room.ts";
 import { keyValueStateStore } from "./storage.ts";
 
+/** The Worker's bindings and variables (wrangler.jsonc; secrets with `wrangler secret put`). */
+export interface Env {
+  /** The rooms' Durable Object namespace: its binding name `Main` is the `main` of `/parties/main/{room}`. */
+  Main: DurableObjectNamespace<RoomServer>;
+  BOOTH_EDGE_URL?: string;
+  BOOTH_SERVICE_SECRET?: string;
+  BOOTH_PRESENCE_GRACE_MS?: string;
+  BOOTH_TIME_SCALE?: string;
+}
+
 const CLAIMS_HEADER = "x-booth-claims";
-const ROOM_ID_KEY = "roomUuid";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-interface Env {
-  edgeUrl: string;
-  serviceToken: string;
-  config: RoomConfig;
+/** What a connection remembers across hibernation. */
+interface ConnectionState {
+  claims: Claims;
+  token: string;
+  /** The user this socket joined the room as, once its `joinRoom` succeeded. */
+  joinedAs: string | null;
 }
 
-function envOf(env: Record<string, unknown>): Env {
-  const num = (name: string, fallback: number) => {
-    const n = Number(env[name]);
-    return env[name] !== undefined && env[name] !== "" && Number.isFinite(n) && n > 0 ? n : fallback;
+function settingsOf(env: Env) {
+  const num = (value: string | undefined, fallback: number) => {
+    const n = Number(value);
+    return value !== undefined && value !== "" && Number.isFinite(n) && n > 0 ? n : fallback;
   };
-  return {
-    edgeUrl: String(env.BOOTH_EDGE_URL || "http://127.0.0.1:8787"),
-    serviceToken: String(env.BOOTH_SERVICE_TOKEN ?? ""),
-    config: {
-      graceMs: num("BOOTH_PRESENCE_GRACE_MS", DEFAULT_CONFIG.graceMs),
-      timeScale: num("BOOTH_TIME_SCALE", DEFAULT_CONFIG.timeScale),
-    },
+  const config: RoomConfig = {
+    graceMs: num(env.BOOTH_PRESENCE_GRACE_MS, DEFAULT_CONFIG.graceMs),
+    timeScale: num(env.BOOTH_TIME_SCALE, DEFAULT_CONFIG.timeScale),
   };
+  return { edgeUrl: (env.BOOTH_EDGE_URL || "http://127.0.0.1:8787").replace(/\/+$/, ""), config };
 }
 
-// The edge's key, read once per isolate (and again after a failure).
-let publicKey: { url: string; key: Promise<CryptoKey> } | null = null;
-function edgeKey(edgeUrl: string) {
-  if (!publicKey || publicKey.url !== edgeUrl) {
-    const key = fetchPublicKeyPem(edgeUrl).then(importPublicKey);
-    key.catch(() => {
-      publicKey = null;
-    });
-    publicKey = { url: edgeUrl, key };
-  }
-  return publicKey.key;
-}
-
-async function claimsOf(request: { headers: Headers; url: string }, edgeUrl: string): Promise<Claims | null> {
+/** The claims of the request's token: null when there is none or it is not valid; throws when the edge is away. */
+async function claimsOf(request: Request, edgeUrl: string): Promise<Claims | null> {
   const token = tokenOf(request);
-  if (!token) return null;
-  return verifyToken(token, await edgeKey(edgeUrl));
+  return token ? verifyToken(token, edgeKeys(edgeUrl)) : null;
 }
 
 const text = (status: number, message: string) =>
@@ -60,42 +61,22 @@ const text = (status: number, message: string) =>
     headers: { "content-type": "application/json" },
   });
 
-export default class RoomServer implements Party.Server {
-  readonly options: Party.ServerOptions = { hibernate: false };
+// Service tokens for the room's calls to the edge, signed here with the shared secret: one source per isolate.
+let tokens: { secret: string; next: () => Promise<string> } | null = null;
+function serviceTokens(secret: string | undefined): () => Promise<string> {
+  if (!secret) return async () => Promise.reject(new EdgeError(503, "The rooms have no BOOTH_SERVICE_SECRET."));
+  if (tokens?.secret !== secret) tokens = { secret, next: roomsTokenSource(secret) };
+  return tokens.next;
+}
+
+export class RoomServer extends Server<Env> {
+  static override options = { hibernate: true };
   private live: LiveRoom | null = null;
-  private readonly env: Env;
 
-  constructor(readonly room: Party.Room) {
-    this.env = envOf(room.env);
-  }
-
-  /** Only a valid user, bot or guest token opens a socket; the claims travel to onConnect in a header. */
-  static async onBeforeConnect(request: Party.Request, lobby: Party.Lobby) {
-    const env = envOf(lobby.env);
-    if (!UUID.test(lobby.id)) return text(404, "No such room.");
-    let claims: Claims | null;
-    try {
-      claims = await claimsOf(request as unknown as Request, env.edgeUrl);
-    } catch (err) {
-      return text(503, err instanceof EdgeError ? err.message : "The edge cannot be reached.");
-    }
-    if (!claims || claims.type === "service") return text(401, "Unauthorized");
-    const forwarded = new Request(request as unknown as Request);
-    forwarded.headers.set(CLAIMS_HEADER, JSON.stringify(claims));
-    return forwarded as unknown as Party.Request;
-  }
-
-  async onStart() {
-    let id: string | undefined;
-    try {
-      id = this.room.id;
-    } catch {
-      // Woken by an alarm, a room does not know its id: it kept it in storage.
-    }
-    id ||= await this.room.storage.get<string>(ROOM_ID_KEY);
-    if (!id) return;
-    await this.room.storage.put(ROOM_ID_KEY, id);
-    const storage = this.room.storage;
+  override async onStart() {
+    const { edgeUrl, config } = settingsOf(this.env);
+    const id = this.name;
+    const storage = this.ctx.storage;
     this.live = new LiveRoom(
       id,
       {
@@ -105,9 +86,9 @@ export default class RoomServer implements Party.Server {
           delete: (keys) => storage.delete(keys),
           list: (options) => storage.list(options),
           deleteAll: async () => {
-            const keep = await storage.get<string>(ROOM_ID_KEY);
-            await storage.deleteAll();
-            if (keep) await storage.put(ROOM_ID_KEY, keep);
+            // PartyServer keeps its own records (`__ps_...`) beside the room's: only the room's go.
+            const keys = [...(await storage.list()).keys()].filter((k) => !k.startsWith("__ps"));
+            for (let i = 0; i < keys.length; i += 128) await storage.delete(keys.slice(i, i + 128));
           },
         }),
         setAlarm: async (at) => {
@@ -116,24 +97,25 @@ export default class RoomServer implements Party.Server {
         },
         log: (entry) => console.log(JSON.stringify({ room: id, ...entry })),
       },
-      httpEdge({ baseUrl: this.env.edgeUrl, serviceToken: this.env.serviceToken }),
-      this.env.config,
+      httpEdge({ baseUrl: edgeUrl, serviceToken: serviceTokens(this.env.BOOTH_SERVICE_SECRET) }),
+      config,
     );
-    await this.live.start();
+    // After hibernation or an eviction the sockets are still open: the room takes them back as they were.
+    const open = [...this.getConnections<ConnectionState>()].flatMap((c) => (c.state ? [this.socketOf(c)] : []));
+    await this.live.start(open);
+    console.log(JSON.stringify({ room: id, msg: "room started", connections: open.length }));
   }
 
-  onConnect(connection: Party.Connection, ctx: Party.ConnectionContext) {
-    const request = ctx.request as unknown as Request;
-    const claims = JSON.parse(request.headers.get(CLAIMS_HEADER) ?? "null") as Claims | null;
-    const token = tokenOf(request);
-    if (!this.live || !claims || !token) {
-      connection.close(4001, "Unauthorized");
-      return;
-    }
-    this.live.connect({
+  private socketOf(connection: Connection<ConnectionState>): Socket {
+    const state = connection.state as ConnectionState;
+    return {
       id: connection.id,
-      claims,
-      token,
+      claims: state.claims,
+      token: state.token,
+      joinedAs: state.joinedAs,
+      joined: (userUuid) => {
+        connection.setState((prev) => ({ ...(prev as ConnectionState), joinedAs: userUuid }));
+      },
       send: (message) => {
         try {
           connection.send(message);
@@ -148,10 +130,21 @@ export default class RoomServer implements Party.Server {
           // Already closed.
         }
       },
-    });
+    };
   }
 
-  async onMessage(message: string | ArrayBuffer | ArrayBufferView, sender: Party.Connection) {
+  override onConnect(connection: Connection<ConnectionState>, ctx: ConnectionContext) {
+    const claims = JSON.parse(ctx.request.headers.get(CLAIMS_HEADER) ?? "null") as Claims | null;
+    const token = tokenOf(ctx.request);
+    if (!this.live || !claims || !token) {
+      connection.close(4001, "Unauthorized");
+      return;
+    }
+    connection.setState({ claims, token, joinedAs: null });
+    this.live.connect(this.socketOf(connection));
+  }
+
+  override async onMessage(sender: Connection<ConnectionState>, message: WSMessage) {
     if (typeof message !== "string") {
       sender.send(JSON.stringify({ requestId: null, ok: false, statusCode: 400, message: "Send JSON text." }));
       return;
@@ -159,23 +152,23 @@ export default class RoomServer implements Party.Server {
     await this.live?.message(sender.id, message);
   }
 
-  onClose(connection: Party.Connection) {
+  override onClose(connection: Connection) {
     this.live?.disconnect(connection.id);
   }
 
-  onError(connection: Party.Connection) {
+  override onError(connection: Connection) {
     this.live?.disconnect(connection.id);
   }
 
-  onAlarm() {
+  override onAlarm() {
     this.live?.alarm();
   }
 
   /** The edge: GET the public state, POST a change made over REST. Service tokens only. */
-  async onRequest(request: Party.Request) {
+  override async onRequest(request: Request) {
     let claims: Claims | null;
     try {
-      claims = await claimsOf(request as unknown as Request, this.env.edgeUrl);
+      claims = await claimsOf(request, settingsOf(this.env).edgeUrl);
     } catch {
       return text(503, "The edge cannot be reached.");
     }
@@ -205,4 +198,28 @@ export default class RoomServer implements Party.Server {
   }
 }
 
-RoomServer satisfies Party.Worker;
+/** Only a valid user, bot or guest token opens a socket; the claims travel to onConnect in a header. */
+async function beforeConnect(request: Request, lobby: { name: string }, env: Env) {
+  if (!UUID.test(lobby.name)) return text(404, "No such room.");
+  let claims: Claims | null;
+  try {
+    claims = await claimsOf(request, settingsOf(env).edgeUrl);
+  } catch (err) {
+    return text(503, err instanceof EdgeUnreachable ? err.message : "The edge cannot be reached.");
+  }
+  if (!claims || claims.type === "service") return text(401, "Unauthorized");
+  const forwarded = new Request(request);
+  // Set, never appended: whatever a client sent under this name is replaced.
+  forwarded.headers.set(CLAIMS_HEADER, JSON.stringify(claims));
+  return forwarded;
+}
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    const routed = await routePartykitRequest(request, env as unknown as Record<string, unknown>, {
+      onBeforeConnect: (req, lobby) => beforeConnect(req, lobby, env),
+      onBeforeRequest: (req, lobby) => (UUID.test(lobby.name) ? req : text(404, "No such room.")),
+    });
+    return routed ?? text(404, "Not found.");
+  },
+} satisfies ExportedHandler<Env>;

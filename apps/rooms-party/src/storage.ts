@@ -9,7 +9,7 @@ export interface StateStore {
   clear(): Promise<void>;
 }
 
-/** The subset of a Durable Object's storage the room uses (PartyKit's `room.storage` has it). */
+/** The subset of a Durable Object's storage the room uses (a Durable Object's `ctx.storage` has it). */
 export interface KeyValue {
   get<T>(key: string): Promise<T | undefined>;
   put(entries: Record<string, unknown>): Promise<void>;

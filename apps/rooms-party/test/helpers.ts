@@ -1,37 +1,29 @@
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { answers, freePort, startChildServer } from "../../edge/src/testing/child-server.ts";
-
-const app = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+import { APP_DIR, wranglerDevArgs, wranglerEnv } from "../scripts/wrangler-dev.mjs";
 
 export { freePort };
 
-function partykitBin() {
-  for (let dir = app; ; dir = dirname(dir)) {
-    const candidate = join(dir, "node_modules", "partykit", "dist", "bin.mjs");
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) throw new Error("partykit is not installed");
-  }
-}
-
-/** `partykit dev` on a port, with the room's variables; resolves once it answers HTTP. */
-export async function startParty(options: { port: number; persistDir: string; vars: Record<string, string> }) {
+/**
+ * The rooms under `wrangler dev` on a port, with the room's variables and secrets (BOOTH_SERVICE_SECRET); resolves
+ * once it answers HTTP.
+ */
+export async function startParty(options: {
+  port: number;
+  persistDir: string;
+  vars: Record<string, string>;
+  secrets?: Record<string, string>;
+}) {
   const url = `http://127.0.0.1:${options.port}`;
   const run = await startChildServer({
-    name: "partykit dev",
-    args: [
-      partykitBin(),
-      "dev",
-      "--port",
-      String(options.port),
-      "--persist",
-      options.persistDir,
-      "--disable-request-cf-fetch",
-      "--no-hotkeys",
-      ...Object.entries(options.vars).flatMap(([k, v]) => ["--var", `${k}=${v}`]),
-    ],
-    cwd: app,
+    name: "wrangler dev",
+    args: wranglerDevArgs({
+      port: options.port,
+      persistTo: options.persistDir,
+      vars: options.vars,
+      secrets: options.secrets ?? {},
+    }),
+    cwd: APP_DIR,
+    env: wranglerEnv(),
     // Its own process group, so stopping it stops workerd too.
     detached: true,
     ready: () => answers(`${url}/parties/main/00000000-0000-4000-8000-000000000000`, 401),

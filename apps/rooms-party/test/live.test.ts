@@ -1,5 +1,5 @@
 /**
- * The live room for real: the edge in-process over HTTP, `partykit dev` running the party, and several clients of
+ * The live room for real: the edge in-process over HTTP, `wrangler dev` running the rooms' Worker, and several clients of
  * the SDK driving a session through it.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -26,6 +26,7 @@ let party: Awaited<ReturnType<typeof startParty>>;
 let partyPort: number;
 let persistDir: string;
 let vars: Record<string, string>;
+let secrets: Record<string, string>;
 
 beforeAll(async () => {
   partyPort = await freePort();
@@ -41,10 +42,10 @@ beforeAll(async () => {
   persistDir = await mkdtemp(join(tmpdir(), "booth-party-"));
   vars = {
     BOOTH_EDGE_URL: edgeUrl,
-    BOOTH_SERVICE_TOKEN: await t.serviceToken(),
     BOOTH_PRESENCE_GRACE_MS: String(GRACE_MS),
   };
-  party = await startParty({ port: partyPort, persistDir, vars });
+  secrets = { BOOTH_SERVICE_SECRET: t.serviceSecret };
+  party = await startParty({ port: partyPort, persistDir, vars, secrets });
 }, 120_000);
 
 afterAll(async () => {
@@ -242,7 +243,7 @@ describe("a live session", () => {
     const seqBefore = A.client.seq;
     await party.stop();
     await until(() => !A.client.connected, "the party gone");
-    party = await startParty({ port: partyPort, persistDir, vars });
+    party = await startParty({ port: partyPort, persistDir, vars, secrets });
     await until(() => A.client.connected && D.client.connected, "clients back after the restart", 30_000);
     const after = (await until(() => serverState(roomUuid), "the state after the restart")) as Record<string, unknown>;
     expect(after.allUsers).toEqual(before?.allUsers);
@@ -471,6 +472,87 @@ describe("a live session", () => {
     D.client.close();
     L.client.close();
   }, 60_000);
+});
+
+describe("the Durable Object runtime", () => {
+  /** How many times a room's object started (its constructor and onStart ran), and with how many open sockets. */
+  const startsOf = (roomUuid: string) =>
+    party
+      .output()
+      .split("\n")
+      .flatMap((line) => {
+        const json = line.slice(line.indexOf("{"));
+        try {
+          const entry = JSON.parse(json) as { room?: string; msg?: string; connections?: number };
+          return entry.room === roomUuid && entry.msg === "room started" ? [entry.connections ?? 0] : [];
+        } catch {
+          return [];
+        }
+      });
+
+  it("hibernates a quiet room and, woken by a vote, still knows every connected user and sends the vote to all", async () => {
+    const dj = await t.createUser({ nickname: "sleepydj" });
+    const fan = await t.createUser({ nickname: "sleepyfan" });
+    const guestRes = await t.request("GET", "/api/user-service/auth/guest");
+    const room = await t.request("POST", `${P.room}/rooms/infrastructure`, {
+      token: dj.token,
+      body: { name: "Hibernating room", type: "PUBLIC" },
+    });
+    const roomUuid: string = room.body.uuid;
+    const long = await song("A long one", 900);
+    await t.request("POST", `${P.playlist}/crate/special/queue/songs`, { token: dj.token, body: { songId: long.id } });
+    const D = clientFor(dj.token, roomUuid);
+    const F = clientFor(fan.token, roomUuid);
+    const G = clientFor(guestRes.body.accessToken, roomUuid);
+    for (const x of [D, F, G]) await x.client.connect();
+    await D.client.addDj();
+    await until(() => G.client.state?.nowPlaying?.song.songId === long.id, "the song playing");
+    expect(startsOf(roomUuid)).toEqual([0]);
+
+    // Nothing happens for a while: workerd evicts an idle object after 10 s; its hibernatable sockets stay open.
+    await until(() => false, "quiet", 25_000).catch(() => undefined);
+    for (const x of [D, F, G]) expect(x.client.connected).toBe(true);
+
+    const votesBefore = (x: typeof D) => x.names().filter((n) => n === "votedOnSong").length;
+    const before = [D, F, G].map(votesBefore);
+    await F.client.voteOnSong({ like: true });
+    await until(() => [D, F, G].every((x, i) => votesBefore(x) > (before[i] ?? 0)), "the vote at every client");
+    // The vote woke a new instance of the room, which took the three open sockets back from the runtime.
+    expect(startsOf(roomUuid)).toEqual([0, 3]);
+    for (const x of [D, F, G]) expect(x.client.state?.voteCounts.likes).toBe(1);
+    const state = (await serverState(roomUuid)) as { allUsers: { uuid: string }[]; djs: { uuid: string }[] };
+    expect(state.allUsers.map((u) => u.uuid).sort()).toEqual(
+      [dj.user.uuid, fan.user.uuid, G.client.state?.allUsers.find((u) => u.tokenRole === "guest")?.uuid].sort(),
+    );
+    expect(state.djs.map((d) => d.uuid)).toEqual([dj.user.uuid]);
+    // Nobody was taken for gone: no one left, and the grace period never started.
+    await new Promise((r) => setTimeout(r, GRACE_MS + 1000));
+    expect(F.names()).not.toContain("userLeft");
+    for (const x of [D, F, G]) x.client.close();
+  }, 90_000);
+
+  it("answers a client's close at once, so the client sees a clean close rather than waiting for a timeout", async () => {
+    const user = await t.createUser({ nickname: "closer" });
+    const room = await t.request("POST", `${P.room}/rooms/infrastructure`, {
+      token: user.token,
+      body: { name: "Closing room", type: "PUBLIC" },
+    });
+    const ws = new WebSocket(`${party.url.replace("http", "ws")}/parties/main/${room.body.uuid}?token=${user.token}`);
+    await new Promise((r) => ws.once("open", r));
+    const replies: unknown[] = [];
+    ws.on("message", (d) => replies.push(JSON.parse(String(d))));
+    ws.send(JSON.stringify({ action: "joinRoom", params: { roomUuid: room.body.uuid }, requestId: 1 }));
+    await until(() => replies.length === 1, "the join answer");
+    const started = Date.now();
+    const closed = new Promise<{ code: number; ms: number }>((done) =>
+      ws.once("close", (code) => done({ code, ms: Date.now() - started })),
+    );
+    ws.close(1000, "bye");
+    const { code, ms } = await closed;
+    // Unanswered, ws reports 1006 after its 30 s close timeout.
+    expect(code).toBe(1000);
+    expect(ms).toBeLessThan(5000);
+  }, 30_000);
 });
 
 describe("votes, sanctions and bans against hostile users", () => {

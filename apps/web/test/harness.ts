@@ -1,5 +1,5 @@
 /**
- * The whole product for a browser test: the edge (a real HTTP server on a fresh database), `partykit dev`, and the
+ * The whole product for a browser test: the edge (a real HTTP server on a fresh database), `wrangler dev`, and the
  * built web app as its own process, with Debian's chromium driven by playwright-core.
  *
  *   const stack = await startStack();            // in beforeAll (allow ~3 minutes)
@@ -154,9 +154,9 @@ export async function startStack(options: StartOptions = {}) {
       persistDir,
       vars: {
         BOOTH_EDGE_URL: edgeUrl,
-        BOOTH_SERVICE_TOKEN: await t.serviceToken(),
         BOOTH_PRESENCE_GRACE_MS: String(options.graceMs ?? 20_000),
       },
+      secrets: { BOOTH_SERVICE_SECRET: t.serviceSecret },
     });
     started.push(() => party.stop());
     await build;

@@ -7,6 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { importJWK, type JWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appEnvironments, cleanLine } from "../../../scripts/start.mjs";
 import { freePort, spawnChild } from "../../edge/src/testing/child-server.ts";
@@ -86,10 +87,7 @@ describe("npm start", () => {
   }, 240_000);
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-  // One retry: under load `partykit dev` can crash on its own (its proxy finds the workerd it started not yet
-  // listening: "connect ECONNREFUSED" from partykit's bin.mjs). The rooms move to wrangler with #17.
   it("starts each app on its port, each reaching the others, and stops them all on a signal", {
-    retry: 1,
     timeout: 240_000,
   }, async () => {
     const [edgePort, partyPort, webPort] = [await freePort(), await freePort(), await freePort()];
@@ -124,9 +122,9 @@ describe("npm start", () => {
       // The edge answers on its port.
       const docs = await fetch(`http://127.0.0.1:${edgePort}/api/user-service/auth/pub-key`);
       expect(docs.status).toBe(200);
-      // The rooms answer on theirs and reach the edge: they check the service token the edge wrote with the edge's
-      // key (a room nobody is in, rather than 503 "The edge cannot be reached.").
-      const serviceToken = readFileSync(join(dataDir, "up", "party-service-token"), "utf8").trim();
+      // The rooms answer on theirs and reach the edge: they check a service token signed with the edge's key against
+      // the edge's JWKS (a room nobody is in, rather than 503 "The edge cannot be reached.").
+      const serviceToken = await edgeServiceToken(join(dataDir, "up"));
       const room = await until(
         async () => {
           const res = await fetch(`http://127.0.0.1:${partyPort}/parties/main/00000000-0000-4000-8000-000000000001`, {
@@ -202,8 +200,13 @@ describe("npm start", () => {
       command: "npm",
       args: ["run", "start", "--silent", "-w", "apps/rooms-party"],
       cwd: repo,
-      env: { ...process.env, PORT: String(port), BOOTH_SERVICE_TOKEN: "unused", DATA_DIR: join(dataDir, "alone") },
-      // Its own process group: a failed test stops partykit too.
+      env: {
+        ...process.env,
+        PORT: String(port),
+        BOOTH_SERVICE_SECRET: "x".repeat(32),
+        DATA_DIR: join(dataDir, "alone"),
+      },
+      // Its own process group: a failed test stops wrangler and workerd too.
       detached: true,
     });
     try {
@@ -217,6 +220,18 @@ describe("npm start", () => {
     }
   });
 });
+
+/** A short service token signed with the key the edge keeps in its data folder, as the edge signs its own. */
+async function edgeServiceToken(dataDir: string) {
+  const jwk = JSON.parse(readFileSync(join(dataDir, "jwt-private.jwk.json"), "utf8")) as JWK;
+  return new SignJWT({ type: "service", roles: [], badges: [], ver: 0 })
+    .setProtectedHeader({ alg: "ES256", kid: jwk.kid ?? "booth" })
+    .setIssuer("booth")
+    .setSubject("service:test")
+    .setIssuedAt()
+    .setExpirationTime("60s")
+    .sign(await importJWK(jwk, "ES256"));
+}
 
 function hold(port: number): Promise<Server> {
   return new Promise((done) => {

@@ -1,6 +1,8 @@
 import { type Db, schema } from "@booth/db";
+import { ROOMS_SUBJECT, verifyRoomsToken } from "@booth/sdk/live/service-auth";
 import { type AnyColumn, and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
+import { decodeProtectedHeader } from "jose";
 import type { AppEnv } from "./context.ts";
 import { forbidden, HttpError, unauthorized } from "./errors.ts";
 import { type TokenClaims, TokenPurpose, type TokenType, verifyToken } from "./tokens.ts";
@@ -41,11 +43,31 @@ export const hasAnyRole = (roles: readonly Role[], wanted: readonly Role[]) => r
 /** Reads the bearer token, if any. A bad token is the same as none here; routes that need one refuse with 401. */
 export const readToken: MiddlewareHandler<AppEnv> = async (c, next) => {
   const header = c.req.header("authorization");
-  const match = header?.match(/^Bearer\s+(\S+)$/i);
-  const { keys, clock } = c.var.deps;
-  c.set("auth", match?.[1] ? await verifyToken(keys, match[1], Math.floor(clock.now().getTime() / 1000)) : null);
+  const token = header?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  c.set("auth", token ? await claimsOf(c.var.deps, token) : null);
   await next();
 };
+
+/**
+ * The claims of a bearer token: the edge's own ES256 tokens, or the live rooms' one-minute HS256 token signed with
+ * the shared secret (a service token). Each kind is verified with its own algorithm only, so neither passes for the
+ * other.
+ */
+async function claimsOf(
+  deps: { keys: Parameters<typeof verifyToken>[0]; clock: { now(): Date }; serviceSecret: string | null },
+  token: string,
+): Promise<TokenClaims | null> {
+  const now = deps.clock.now();
+  let alg: string | undefined;
+  try {
+    alg = decodeProtectedHeader(token).alg;
+  } catch {
+    return null;
+  }
+  if (alg !== "HS256") return verifyToken(deps.keys, token, Math.floor(now.getTime() / 1000));
+  if (!deps.serviceSecret || !(await verifyRoomsToken(token, deps.serviceSecret, now.getTime()))) return null;
+  return { sub: ROOMS_SUBJECT, type: "service", roles: [], badges: [], ver: 0, purpose: TokenPurpose.session };
+}
 
 /** A ban in force on the user: permanent, or temporary and not yet expired, and not lifted. */
 export const activeBanCondition = (userUuid: string | AnyColumn, now: Date) =>

@@ -1,6 +1,16 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type CryptoKey, exportJWK, exportSPKI, generateKeyPair, importJWK, type JWK, jwtVerify, SignJWT } from "jose";
+import {
+  type CryptoKey,
+  decodeProtectedHeader,
+  exportJWK,
+  exportSPKI,
+  generateKeyPair,
+  importJWK,
+  type JWK,
+  jwtVerify,
+  SignJWT,
+} from "jose";
 
 export const TOKEN_ALG = "ES256";
 export const TOKEN_ISSUER = "booth";
@@ -13,7 +23,8 @@ export const TOKEN_TTL: Record<TokenType, number> = {
   user: 7 * 24 * 3600,
   guest: 24 * 3600,
   bot: 365 * 24 * 3600,
-  service: 3600,
+  // One call's worth: the edge signs a fresh one for each call to the rooms.
+  service: 60,
 };
 
 /**
@@ -46,6 +57,17 @@ export interface Keys {
   publicJwk: JWK;
   publicPem: string;
   kid: string;
+  /**
+   * Keys this edge signed with before (JWT_PREVIOUS_PUBLIC_KEYS): published in the JWKS and still accepted, so a key
+   * rotates without signing everyone out or redeploying the rooms.
+   */
+  previous: PublicKey[];
+}
+
+export interface PublicKey {
+  kid: string;
+  publicKey: CryptoKey;
+  publicJwk: JWK;
 }
 
 async function fromJwk(privateJwk: JWK): Promise<Keys> {
@@ -59,7 +81,55 @@ async function fromJwk(privateJwk: JWK): Promise<Keys> {
     publicJwk: { ...pub, kid, alg: TOKEN_ALG, use: "sig" },
     publicPem: await exportSPKI(publicKey),
     kid,
+    previous: [],
   };
+}
+
+/**
+ * The keys with JWT_PREVIOUS_PUBLIC_KEYS added: a JSON array of public ES256 JWKs, each with its `kid`. A private part
+ * is refused (it does not belong in a list of public keys), as is the current key's kid.
+ */
+export async function withPreviousKeys(keys: Keys, json: string | undefined): Promise<Keys> {
+  if (!json?.trim()) return keys;
+  let list: unknown;
+  try {
+    list = JSON.parse(json);
+  } catch {
+    throw new Error(
+      "JWT_PREVIOUS_PUBLIC_KEYS is not JSON: it must be an array of public JWKs (ES256), each with a kid.",
+    );
+  }
+  if (!Array.isArray(list)) throw new Error("JWT_PREVIOUS_PUBLIC_KEYS must be an array of public JWKs.");
+  const previous: PublicKey[] = [];
+  for (const item of list as JWK[]) {
+    if (!item || typeof item !== "object" || typeof item.kid !== "string" || !item.kid)
+      throw new Error("JWT_PREVIOUS_PUBLIC_KEYS: every key needs a kid.");
+    if ("d" in item)
+      throw new Error(`JWT_PREVIOUS_PUBLIC_KEYS: key ${item.kid} has a private part; list public keys only.`);
+    if (item.kid === keys.kid) throw new Error(`JWT_PREVIOUS_PUBLIC_KEYS: ${item.kid} is the current key's kid.`);
+    const { kid, kty, crv, x, y } = item;
+    const publicKey = (await importJWK({ kty, crv, x, y }, TOKEN_ALG)) as CryptoKey;
+    previous.push({ kid, publicKey, publicJwk: { kty, crv, x, y, kid, alg: TOKEN_ALG, use: "sig" } });
+  }
+  return { ...keys, previous };
+}
+
+/** The JWKS this edge publishes: the current key first, then the previous ones. */
+export const jwks = (keys: Keys) => ({ keys: [keys.publicJwk, ...keys.previous.map((k) => k.publicJwk)] });
+
+/**
+ * The key that verifies `token`: the one its `kid` names (the current key for tokens without one, signed before keys
+ * had ids); null for a kid this edge does not know.
+ */
+function verificationKey(keys: Keys, token: string): CryptoKey | null {
+  let kid: string | undefined;
+  try {
+    kid = decodeProtectedHeader(token).kid;
+  } catch {
+    return null;
+  }
+  if (kid === undefined || kid === keys.kid) return keys.publicKey;
+  return keys.previous.find((k) => k.kid === kid)?.publicKey ?? null;
 }
 
 export async function generateKeys(): Promise<{ keys: Keys; privateJwk: JWK }> {
@@ -117,8 +187,10 @@ export async function signToken(keys: Keys, claims: TokenInput, nowSeconds: numb
 }
 
 export async function verifyToken(keys: Keys, token: string, nowSeconds: number): Promise<TokenClaims | null> {
+  const key = verificationKey(keys, token);
+  if (!key) return null;
   try {
-    const { payload } = await jwtVerify(token, keys.publicKey, {
+    const { payload } = await jwtVerify(token, key, {
       algorithms: [TOKEN_ALG],
       issuer: TOKEN_ISSUER,
       currentDate: new Date(nowSeconds * 1000),
@@ -174,8 +246,10 @@ export function signGrant(
 
 /** The grant's claims when it is ours, for `audience`, and not expired; null otherwise. */
 export async function verifyGrant(keys: Keys, grant: string, audience: string, nowSeconds: number) {
+  const key = verificationKey(keys, grant);
+  if (!key) return null;
   try {
-    const { payload } = await jwtVerify(grant, keys.publicKey, {
+    const { payload } = await jwtVerify(grant, key, {
       algorithms: [TOKEN_ALG],
       issuer: TOKEN_ISSUER,
       audience,

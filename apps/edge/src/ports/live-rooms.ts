@@ -4,7 +4,7 @@ import { HttpError } from "../lib/errors.ts";
 /** What the edge tells a live room after a change made over REST: the room's own contract (`@booth/sdk/live`). */
 export type { LiveRoomEvent };
 
-/** The PartyKit rooms, seen from the edge. */
+/** The live rooms (apps/rooms-party, a Worker with a Durable Object per room), seen from the edge. */
 export interface LiveRooms {
   /** Tells a room about a change; a room that is not running has nothing to update, and that is fine. */
   notify(roomUuid: string, event: LiveRoomEvent): Promise<void>;
@@ -13,8 +13,9 @@ export interface LiveRooms {
 }
 
 /**
- * The rooms of a PartyKit deployment (`partykit dev` locally): `{baseUrl}/parties/main/{roomUuid}`, called with a
- * short-lived service token.
+ * The rooms' Worker (`wrangler dev` locally, Cloudflare when deployed): `{baseUrl}/parties/main/{roomUuid}`, called
+ * with a service token of a minute, signed per call with the edge's key (its `kid` names it in the JWKS the rooms
+ * check it against).
  */
 export function partyLiveRooms(options: {
   baseUrl: string;

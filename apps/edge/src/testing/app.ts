@@ -51,11 +51,14 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
   const prefix = `test:${crypto.randomUUID()}:`;
   const cache = await cacheFromEnv({ REDIS_URL: process.env.TEST_REDIS_URL }, prefix);
   const { keys } = await generateKeys();
+  // The secret a test shares with the live rooms it starts (BOOTH_SERVICE_SECRET).
+  const serviceSecret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
   const deps: AppDeps = {
     db: database.db,
     cache,
     clock,
     keys,
+    serviceSecret,
     mailer: outboxMailer(database.db),
     sms: outboxSms(database.db),
     storage: memoryStorage(),
@@ -159,11 +162,13 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     return row ?? null;
   }
 
+  /** A service token of the edge's own (as it signs its calls to the rooms); an hour long, for tests' sake. */
   async function serviceToken() {
     return signToken(
       keys,
       { sub: "service:test", type: "service", roles: [], badges: [], ver: 0 },
       Math.floor(clock.now().getTime() / 1000),
+      3600,
     );
   }
 
@@ -177,6 +182,7 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     createUser,
     tokenFor,
     serviceToken,
+    serviceSecret,
     lastMessage,
     async close() {
       await cache.close();

@@ -12,7 +12,7 @@ export interface ChildOptions {
   cwd?: string | undefined;
   /** The whole environment of the child (default: the test's). */
   env?: NodeJS.ProcessEnv | undefined;
-  /** Its own process group, stopped as a whole (for programs that start others, like partykit and workerd). */
+  /** Its own process group, stopped as a whole (for programs that start others, like wrangler and workerd). */
   detached?: boolean | undefined;
 }
 
@@ -62,7 +62,7 @@ export function spawnChild(options: ChildOptions): ChildRun {
       if (child.exitCode !== null || child.signalCode !== null) return;
       kill("SIGTERM");
       await Promise.race([exited, new Promise((r) => setTimeout(r, graceMs))]);
-      // A group may outlive its leader (workerd under partykit): the kill goes to the group all the same.
+      // A group may outlive its leader (workerd under wrangler): the kill goes to the group all the same.
       if (options.detached && child.pid) {
         try {
           process.kill(-child.pid, "SIGKILL");

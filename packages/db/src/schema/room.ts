@@ -33,7 +33,7 @@ export interface PinnedMessage {
   createdAt: string;
 }
 
-/** A live room: its settings. The live state (booth, votes, chat) lives in the room's PartyKit room. */
+/** A live room: its settings. The live state (booth, votes, chat) lives in the room's Durable Object (apps/rooms-party). */
 export const rooms = pgTable(
   "rooms",
   {

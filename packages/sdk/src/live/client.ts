@@ -377,7 +377,7 @@ export class LiveRoomClient {
 }
 
 async function defaultWebSocket(): Promise<WebSocketConstructor> {
-  const global = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+  const global = (globalThis as unknown as { WebSocket?: WebSocketConstructor }).WebSocket;
   if (global) return global;
   const ws = await import("ws");
   return ws.WebSocket as unknown as WebSocketConstructor;

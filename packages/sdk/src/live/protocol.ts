@@ -1,5 +1,5 @@
 /**
- * The live room's wire protocol, shared by the PartyKit room (apps/rooms-party) and the live client. Every message
+ * The live room's wire protocol, shared by the live room (apps/rooms-party) and the live client. Every message
  * a room receives is parsed with these schemas; every message it sends is typed by them.
  *
  * client -> server  {action, params, requestId}

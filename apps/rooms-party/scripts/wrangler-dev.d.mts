@@ -1,0 +1,15 @@
+import type { ChildProcess, StdioOptions } from "node:child_process";
+
+export const APP_DIR: string;
+export function wranglerBin(): string;
+export interface WranglerDevOptions {
+  port: number | string;
+  persistTo: string;
+  vars?: Record<string, string | undefined>;
+  secrets?: Record<string, string | undefined>;
+  env?: NodeJS.ProcessEnv;
+  detached?: boolean;
+}
+export function wranglerDevArgs(options: WranglerDevOptions): string[];
+export function wranglerEnv(env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
+export function spawnWranglerDev(options: WranglerDevOptions, stdio?: StdioOptions): ChildProcess;
