@@ -223,7 +223,8 @@ describe("a live session", () => {
     // Dave drops and comes back within the grace period: nobody saw him leave.
     const leftBefore = A.names().filter((n) => n === "userLeft").length;
     // A dropped network: the TCP connection dies without a closing handshake.
-    (D.client as unknown as { socket: WebSocket }).socket.terminate();
+    // The network under partysocket's reconnecting socket fails (its current `ws`, not the client's own close).
+    (D.client as unknown as { socket: { _ws: WebSocket } }).socket._ws.terminate();
     await until(() => !D.client.connected, "dave dropped");
     const rejoined = new Promise((r) => D.client.on("joined", r));
     await until(() => D.client.connected, "dave back", 10_000);

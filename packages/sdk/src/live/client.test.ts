@@ -1,5 +1,7 @@
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { LiveRoomClient, LiveRoomError, type WebSocketLike } from "./client.ts";
+import { WebSocket, WebSocketServer } from "ws";
+import { LiveRoomClient, LiveRoomError, type WebSocketConstructor, type WebSocketLike } from "./client.ts";
 import type { LiveState } from "./protocol.ts";
 
 const ROOM = "00000000-0000-4000-8000-000000000001";
@@ -25,10 +27,23 @@ class FakeRoom {
 
 class FakeSocket implements WebSocketLike {
   readyState = 0;
-  onopen: ((e: unknown) => void) | null = null;
-  onmessage: ((e: { data: unknown }) => void) | null = null;
-  onclose: ((e: { code: number; reason: string }) => void) | null = null;
-  onerror: ((e: unknown) => void) | null = null;
+  private readonly listeners = new Map<string, Set<(e: never) => void>>();
+  // The handler properties call the listeners, as a real socket's events reach both.
+  onopen: ((e: unknown) => void) | null = (e) => this.dispatch("open", e);
+  onmessage: ((e: { data: unknown }) => void) | null = (e) => this.dispatch("message", e);
+  onclose: ((e: { code: number; reason: string }) => void) | null = (e) => this.dispatch("close", e);
+  onerror: ((e: unknown) => void) | null = (e) => this.dispatch("error", e);
+  addEventListener(type: string, listener: (e: never) => void) {
+    const set = this.listeners.get(type) ?? new Set();
+    set.add(listener);
+    this.listeners.set(type, set);
+  }
+  removeEventListener(type: string, listener: (e: never) => void) {
+    this.listeners.get(type)?.delete(listener);
+  }
+  private dispatch(type: string, event: unknown) {
+    for (const l of this.listeners.get(type) ?? []) (l as (e: unknown) => void)(event);
+  }
   // biome-ignore lint/suspicious/noExplicitAny: tests read whatever the client sent.
   sent: any[] = [];
   constructor(
@@ -208,4 +223,66 @@ describe("the live client", () => {
     banned.refuseJoin = { statusCode: 403, message: "You are banned from this room." };
     await expect(make(banned).connect()).rejects.toMatchObject({ statusCode: 403 });
   });
+
+  it("over real sockets: reconnects with growing waits, asks for a fresh token each time, rejoins, and stops on a kick", async () => {
+    const server = new WebSocketServer({ port: 0, host: "127.0.0.1" });
+    await new Promise((r) => server.once("listening", r));
+    const port = (server.address() as AddressInfo).port;
+    const connections: { at: number; token: string | null }[] = [];
+    let seq = 1;
+    server.on("connection", (ws, req) => {
+      connections.push({ at: Date.now(), token: new URL(req.url ?? "", "http://x").searchParams.get("token") });
+      ws.on("message", (data) => {
+        const msg = JSON.parse(String(data));
+        if (msg.action !== "joinRoom") return;
+        const state = { allUsers: [], voteCounts: { likes: seq, dislikes: 0, stars: 0 } };
+        const result = { roomUuid: ROOM, state, seq, serverTime: 0, chatMessages: [], sanctions: [] };
+        ws.send(JSON.stringify({ requestId: msg.requestId, ok: true, result }));
+      });
+    });
+    const drop = () => {
+      for (const ws of server.clients) ws.terminate();
+    };
+    let tokens = 0;
+    const client = new LiveRoomClient({
+      url: `http://127.0.0.1:${port}`,
+      roomUuid: ROOM,
+      token: async () => `token-${++tokens}`,
+      WebSocket: WebSocket as unknown as WebSocketConstructor,
+      backoff: { initialMs: 100, maxMs: 2000 },
+    });
+    const disconnects: { code: number; willReconnect: boolean }[] = [];
+    client.on("disconnected", (info) => disconnects.push(info));
+    try {
+      await client.connect();
+      expect(client.state?.voteCounts.likes).toBe(1);
+      // The room goes away (nothing answers on its port) and comes back: the client keeps trying, waiting longer
+      // each time, and takes the room's new state when it is back.
+      seq = 7;
+      const refuseUntil = Date.now() + 1200;
+      server.on("connection", (ws) => {
+        if (Date.now() < refuseUntil) ws.terminate();
+      });
+      drop();
+      await until(() => client.connected && client.state?.voteCounts.likes === 7, 10_000);
+      expect(connections.length).toBeGreaterThanOrEqual(4);
+      const gaps = connections.slice(1).map((c, i) => c.at - (connections[i]?.at ?? c.at));
+      // 100, 200, 400... ms: the later waits are longer than the first.
+      expect(Math.max(...gaps.slice(2))).toBeGreaterThan((gaps[1] ?? 0) * 1.5);
+      // Each attempt asked for a token of its own.
+      expect(new Set(connections.map((c) => c.token)).size).toBe(connections.length);
+      expect(disconnects[0]).toMatchObject({ willReconnect: true });
+      // A kick closes for good.
+      const before = connections.length;
+      for (const ws of server.clients) ws.close(4003, "Kicked from the room.");
+      await until(() => disconnects.some((d) => d.code === 4003));
+      await wait(600);
+      expect(connections.length).toBe(before);
+      expect(client.connected).toBe(false);
+      expect(disconnects.at(-1)).toMatchObject({ code: 4003, willReconnect: false });
+    } finally {
+      client.close();
+      server.close();
+    }
+  }, 20_000);
 });

@@ -1,4 +1,5 @@
 import jsonpatch, { type Operation } from "fast-json-patch";
+import ReconnectingWebSocket from "partysocket/ws";
 import { CloseCode } from "./close-codes.ts";
 import type {
   ActionParams,
@@ -19,13 +20,18 @@ import type {
 const songRef = (song: SongRef): SongRef =>
   song.crateSongUuid ? { songId: song.songId, crateSongUuid: song.crateSongUuid } : { songId: song.songId };
 
-/** The part of the WebSocket API the client uses: the browser's, Node 22's, or the `ws` package's. */
+/**
+ * The part of the WebSocket API the client uses (through partysocket): the browser's, Node 22's, or the `ws`
+ * package's.
+ */
 export interface WebSocketLike {
   readonly readyState: number;
   onopen: ((event: unknown) => void) | null;
   onmessage: ((event: { data: unknown }) => void) | null;
   onclose: ((event: { code: number; reason: string }) => void) | null;
   onerror: ((event: unknown) => void) | null;
+  addEventListener(type: string, listener: (event: never) => void): void;
+  removeEventListener(type: string, listener: (event: never) => void): void;
   send(data: string): void;
   close(code?: number, reason?: string): void;
 }
@@ -86,6 +92,10 @@ const OPEN = 1;
  * A client of one live room: joins, keeps the room's state by applying the patches (rejoining for the full state on
  * a gap in `seq` or a patch that does not apply), reconnects with backoff, and exposes the actions as methods whose
  * promises settle with the room's replies.
+ *
+ * Reconnection and its backoff are partysocket's (`ReconnectingWebSocket`, which asks for a fresh URL, so a fresh
+ * token, at each attempt); what a room's protocol needs on top is this client's: a join after every open, the seq
+ * and the rejoin on a gap, no reconnect after a kick or a refusal, and a random short wait after a room reset.
  */
 export class LiveRoomClient {
   state: LiveState | null = null;
@@ -93,11 +103,10 @@ export class LiveRoomClient {
   chatMessages: ChatMessage[] = [];
   /** The room's sanctions this client may see: all of them for a moderator, their own for anyone else. */
   sanctions: RoomRole[] = [];
-  private socket: WebSocketLike | null = null;
+  private socket: ReconnectingWebSocket | null = null;
   private readonly pending = new Map<string, Pending>();
   private readonly listeners = new Map<keyof Events, Set<(...args: never[]) => void>>();
   private requests = 0;
-  private attempts = 0;
   private joining: Promise<JoinResult> | null = null;
   /** Stateful messages that arrive while a (re)join is in flight. */
   private buffered: StatefulServerMessage[] | null = null;
@@ -131,8 +140,7 @@ export class LiveRoomClient {
   close() {
     this.stopped = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    this.socket?.close(1000, "bye");
-    this.socket = null;
+    this.discard(1000, "bye");
     this.failPending(new LiveRoomError(499, "The client closed the connection."));
   }
 
@@ -197,20 +205,42 @@ export class LiveRoomClient {
   }
 
   private async open() {
+    let Ctor: WebSocketConstructor;
     try {
-      const Ctor = this.options.WebSocket ?? (await defaultWebSocket());
-      const socket = new Ctor(await this.socketUrl());
-      this.socket = socket;
-      socket.onopen = () => {
-        void this.join().catch(() => undefined);
-      };
-      socket.onmessage = (event) => this.receive(event.data);
-      socket.onerror = () => undefined;
-      socket.onclose = (event) => this.closed(socket, event.code, event.reason);
+      Ctor = this.options.WebSocket ?? (await defaultWebSocket());
     } catch (err) {
       this.emit("error", err as Error);
-      this.scheduleReconnect();
+      return;
     }
+    if (this.stopped) return;
+    const initial = this.options.backoff?.initialMs ?? 500;
+    const socket = new ReconnectingWebSocket(() => this.socketUrl(), undefined, {
+      WebSocket: Ctor,
+      // The first retry after `initial`, doubled each time up to the max.
+      minReconnectionDelay: initial,
+      maxReconnectionDelay: this.options.backoff?.maxMs ?? 10_000,
+      reconnectionDelayGrowFactor: 2,
+      // A room waking up checks the token against the edge's keys first: give it time.
+      connectionTimeout: 10_000,
+      // An action sent while the socket is down is refused at once (request()), never queued for later.
+      maxEnqueuedMessages: 0,
+    });
+    this.socket = socket;
+    socket.onopen = () => {
+      void this.join().catch(() => undefined);
+    };
+    socket.onmessage = (event) => this.receive(event.data);
+    socket.onerror = () => undefined;
+    socket.onclose = (event) => this.closed(socket, event.code, event.reason);
+  }
+
+  /** Stops the socket for good (no reconnect, no events from it). */
+  private discard(code: number, reason: string) {
+    const socket = this.socket;
+    this.socket = null;
+    if (!socket) return;
+    socket.onopen = socket.onmessage = socket.onclose = null;
+    socket.close(code, reason);
   }
 
   /** Joins (or rejoins) on the open socket and takes the full state. */
@@ -231,7 +261,6 @@ export class LiveRoomClient {
         this.sanctions = result.sanctions ?? [];
         const late = this.buffered ?? [];
         this.buffered = null;
-        this.attempts = 0;
         this.emit("joined", result);
         this.emit("state", result.state, "joinRoom");
         for (const m of late) this.applyStateful(m);
@@ -336,9 +365,8 @@ export class LiveRoomClient {
     this.emit("event", message);
   }
 
-  private closed(socket: WebSocketLike, code: number, reason: string) {
+  private closed(socket: ReconnectingWebSocket, code: number, reason: string) {
     if (this.socket !== socket) return;
-    this.socket = null;
     this.joining = null;
     this.buffered = null;
     this.failPending(new LiveRoomError(503, "The connection to the room closed."));
@@ -349,22 +377,17 @@ export class LiveRoomClient {
       this.firstJoin.reject(new LiveRoomError(code === CloseCode.kicked ? 403 : 401, reason || "Refused."));
       this.firstJoin = null;
     }
-    if (final) return;
-    if (code === CloseCode.reset) {
-      const wait = Math.random() * (this.options.resetDelayMs ?? 2000);
-      this.reconnectTimer = setTimeout(() => void this.open(), wait);
+    if (final) {
+      this.discard(1000, "closed");
       return;
     }
-    this.scheduleReconnect();
-  }
-
-  private scheduleReconnect() {
-    if (this.stopped) return;
-    const initial = this.options.backoff?.initialMs ?? 500;
-    const max = this.options.backoff?.maxMs ?? 10_000;
-    const delay = Math.min(max, initial * 2 ** this.attempts) * (0.75 + Math.random() * 0.5);
-    this.attempts++;
-    this.reconnectTimer = setTimeout(() => void this.open(), delay);
+    if (code === CloseCode.reset) {
+      // Everyone in the room was closed at once: rejoin after a random short wait rather than all together.
+      this.discard(1000, "room reset");
+      const wait = Math.random() * (this.options.resetDelayMs ?? 2000);
+      this.reconnectTimer = setTimeout(() => void this.open(), wait);
+    }
+    // Anything else: partysocket reconnects with its backoff, and onopen joins again.
   }
 
   private failPending(error: Error) {
