@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -45,11 +45,72 @@ async function booth(...args: string[]) {
   }
 }
 
+/**
+ * The CLI at a terminal: run under `script`, which gives it a pseudo-terminal, typing `typed` once it has printed
+ * `prompt`. Resolves with everything the terminal showed and the exit code.
+ */
+function atTerminal(args: string[], prompt: string, typed: string) {
+  const command = [process.execPath, BIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+  const child = spawn("script", ["-qec", command, "/dev/null"], {
+    env: { ...process.env, XDG_CONFIG_HOME: home, BOOTH_API_URL: api, BOOTH_PASSWORD: "" },
+  });
+  let screen = "";
+  let answered = false;
+  return new Promise<{ code: number | null; screen: string }>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`no end at the terminal:\n${screen}`));
+    }, 30_000);
+    child.stdout.on("data", (d) => {
+      screen += d;
+      if (!answered && screen.includes(prompt)) {
+        answered = true;
+        child.stdin.write(`${typed}\r`);
+      }
+    });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, screen });
+    });
+  });
+}
+
 describe("booth", () => {
+  it("asks for the password at a terminal when -p is not given, and shows nothing of it", async () => {
+    const user = await t.createUser({ nickname: "typist" });
+    const { code, screen } = await atTerminal(["login", "-e", user.email], "Password: ", user.password);
+    expect(code, screen).toBe(0);
+    expect(screen).toContain("Signed in as");
+    expect(screen).not.toContain(user.password);
+    expect((await booth("logout")).code).toBe(0);
+  }, 60_000);
+
+  it("tells failures apart by exit code, and prints them as JSON with --json", async () => {
+    const version = await booth("--version");
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    // A command line it cannot take: 2.
+    const usage = await booth("seasons", "create");
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/required (argument|option)/);
+    expect((await booth("no-such-command")).code).toBe(2);
+    // Not signed in: 3, with the server's status and message as JSON.
+    const anonymous = await booth("outbox", "--json");
+    expect(anonymous.code).toBe(3);
+    expect(JSON.parse(anonymous.stderr)).toEqual({ error: { status: 401, message: expect.any(String) } });
+    // Nothing answers at that address: 6.
+    const away = await booth("--api", "http://127.0.0.1:9", "vouchers", "list", "--json");
+    expect(away.code).toBe(6);
+    expect(JSON.parse(away.stderr)).toEqual({
+      error: { status: null, message: expect.stringContaining("the instance did not answer") },
+    });
+  }, 60_000);
+
   it("logs in, keeps the session private to its owner, and says who it is", async () => {
     const admin = await t.createUser({ roles: ["user", "admin"], nickname: "boss" });
     const wrong = await booth("login", "-e", admin.email, "-p", "wrong password");
-    expect(wrong.code).toBe(1);
+    // A refused sign-in exits 3.
+    expect(wrong.code).toBe(3);
     expect(wrong.stderr).toContain("Incorrect email or password.");
     const ok = await booth("login", "-e", admin.email, "-p", admin.password);
     expect(ok.code, ok.stderr).toBe(0);
@@ -131,7 +192,7 @@ describe("booth", () => {
     const revoked = await booth("vouchers", "revoke", vouchers[1]?.id ?? "");
     expect(revoked.stdout).toContain("Revoked");
     const again = await booth("vouchers", "revoke", vouchers[1]?.id ?? "");
-    expect(again.code).toBe(1);
+    expect(again.code).toBe(5);
     expect(again.stderr).toContain("already been redeemed or revoked");
     expect((await booth("vouchers", "list")).stdout).toMatch(/code\s+status/);
   }, 60_000);
@@ -145,14 +206,14 @@ describe("booth", () => {
     expect(made.code, made.stderr).toBe(0);
     const id = JSON.parse(made.stdout).id;
     const overlapping = await booth("seasons", "create", "Overlap", "--start", start, "--end", end);
-    expect(overlapping.code).toBe(1);
+    expect(overlapping.code).toBe(5);
     expect(overlapping.stderr).toMatch(/^Error 409: /);
     expect((await booth("seasons", "current")).stdout).toContain("Demo season");
     expect((await booth("seasons", "list", "--json")).stdout).toContain("CLI Season");
     const renamed = await booth("seasons", "update", id, "--name", "CLI Season II", "--json");
     expect(JSON.parse(renamed.stdout).name).toBe("CLI Season II");
     const early = await booth("seasons", "close", id);
-    expect(early.code).toBe(1);
+    expect(early.code).toBe(5);
     expect(early.stderr).toContain("has not ended yet");
     expect((await booth("seasons", "delete", id)).stdout).toContain("Deleted");
   }, 60_000);
@@ -163,7 +224,7 @@ describe("booth", () => {
     expect(made.code, made.stderr).toBe(0);
     expect(JSON.parse(made.stdout)).toMatchObject({ slug: "cli-cat", avatarStatus: "PUBLIC" });
     const again = await booth("avatars", "create", "cli-cat", "--name", "CLI cat");
-    expect(again.code).toBe(1);
+    expect(again.code).toBe(5);
     expect(again.stderr).toContain("An avatar with this slug exists.");
     await booth("avatars", "update", "cli-cat", "-s", "PRIVATE", "--name", "Secret cat");
     expect((await booth("avatars", "show", "cli-cat", "--json")).stdout).toContain("Secret cat");
@@ -249,7 +310,7 @@ describe("booth", () => {
     expect((await booth("rooms", "plays", "cli-room")).stdout).toContain("0 in all");
     // Nobody is in it, so it has no live state.
     const live = await booth("rooms", "show", "cli-room", "--live");
-    expect(live.code).toBe(1);
+    expect(live.code).toBe(4);
     expect(live.stderr).toContain("This room is not live: nobody is in it.");
     expect((await booth("rooms", "show", "no-such-room")).stderr).toContain("404");
   }, 60_000);
@@ -312,7 +373,7 @@ describe("booth", () => {
     const plain = await t.createUser();
     expect((await booth("login", "-e", plain.email, "-p", plain.password)).code).toBe(0);
     const refused = await booth("outbox");
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(3);
     expect(refused.stderr).toContain("Error 403: Forbidden");
     expect(refused.stdout).not.toContain(email);
 
@@ -343,7 +404,7 @@ describe("booth", () => {
     expect((await booth("completion")).stdout).toContain("complete -F _booth booth");
     expect((await booth("logout")).stdout).toContain("Signed out.");
     const after = await booth("whoami");
-    expect(after.code).toBe(1);
+    expect(after.code).toBe(3);
     expect(after.stderr).toContain("401");
   }, 60_000);
 });

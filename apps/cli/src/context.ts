@@ -38,16 +38,49 @@ export function examples<C extends Command>(command: C, ...lines: string[]): C {
   );
 }
 
-/** Runs a command body; an API error prints the server's message and exits non-zero. */
+/**
+ * The exit codes scripts can tell apart (the README lists them): a mistake in the command line, a refused or missing
+ * sign-in, something that does not exist, a refusal of what was asked, the instance not answering, anything else.
+ */
+export const EXIT = { failed: 1, usage: 2, auth: 3, notFound: 4, refused: 5, unreachable: 6 } as const;
+
+/** The exit code and the status (when the API answered one) of a failure. */
+export function failureOf(err: unknown): { code: number; status: number | null } {
+  const status = err instanceof BoothApiError ? err.status : err instanceof LiveRoomError ? err.statusCode : null;
+  if (status === 401 || status === 403) return { code: EXIT.auth, status };
+  if (status === 404) return { code: EXIT.notFound, status };
+  if (status !== null && status >= 400 && status < 500) return { code: EXIT.refused, status };
+  // fetch's own failure: nothing answered at that address (refused, reset, no such host).
+  if (err instanceof TypeError && /fetch failed/i.test(err.message)) return { code: EXIT.unreachable, status: null };
+  return { code: EXIT.failed, status };
+}
+
+/** What a failure says: the server's message, or the reason a request never got an answer. */
+function messageOf(err: unknown): string {
+  if (err instanceof TypeError && /fetch failed/i.test(err.message)) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    return `the instance did not answer (${cause?.code ?? cause?.message ?? "no connection"})`;
+  }
+  return (err as Error).message;
+}
+
+/**
+ * Runs a command body; a failure prints the server's message (as `{"error": {"status", "message"}}` with --json, on
+ * stderr either way) and sets the exit code that says what kind of failure it was.
+ */
 export function action<A extends unknown[]>(run: (...args: A) => Promise<void>) {
   return async (...args: A) => {
     try {
       await run(...args);
     } catch (err) {
-      if (err instanceof BoothApiError) console.error(`Error ${err.status}: ${err.message}`);
-      else if (err instanceof LiveRoomError) console.error(`Error ${err.statusCode}: ${err.message}`);
-      else console.error(`Error: ${(err as Error).message}`);
-      process.exitCode = 1;
+      const { code, status } = failureOf(err);
+      const message = messageOf(err);
+      const command = args.at(-1) as Command | undefined;
+      const json =
+        typeof command?.optsWithGlobals === "function" && !!command.optsWithGlobals<{ json?: boolean }>().json;
+      if (json) console.error(JSON.stringify({ error: { status, message } }));
+      else console.error(status === null ? `Error: ${message}` : `Error ${status}: ${message}`);
+      process.exitCode = code;
     }
   };
 }

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { describe, expect, it } from "vitest";
-import { completionScript, program } from "./main.ts";
+import { completionScript, fishCompletion, program, VERSION, zshCompletion } from "./main.ts";
 
 const all = (command: Command): Command[] => [command, ...command.commands.flatMap(all)];
 const helpOf = (command: Command) => {
@@ -11,6 +11,16 @@ const helpOf = (command: Command) => {
 };
 
 describe("help and completion", () => {
+  it("prints its version with --version", async () => {
+    let out = "";
+    const booth = program()
+      .exitOverride()
+      .configureOutput({ writeOut: (s) => (out += s) });
+    await expect(booth.parseAsync(["node", "booth", "--version"])).rejects.toMatchObject({ code: "commander.version" });
+    expect(out.trim()).toBe(VERSION);
+    expect(VERSION).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
   it("shows an example in the help of every command", () => {
     const commands = all(program()).slice(1);
     expect(commands.length).toBeGreaterThan(40);
@@ -35,5 +45,18 @@ describe("help and completion", () => {
     expect(script).toContain("complete -F _booth booth");
     expect(script).toContain('"rooms") words="create list show update promote plays delete reset --help"');
     expect(script).toContain('"bot run") words="--room --crate --token');
+  });
+
+  it("completes in zsh (through bashcompinit) and in fish", () => {
+    const zsh = zshCompletion(program());
+    expect(zsh).toContain("bashcompinit");
+    expect(zsh).toContain("complete -F _booth booth");
+    const fish = fishCompletion(program()).split("\n");
+    expect(fish).toContain("complete -c booth -f");
+    expect(fish.some((l) => l.startsWith("complete -c booth -n __fish_use_subcommand -a rooms "))).toBe(true);
+    expect(fish.some((l) => l.startsWith("complete -c booth -n '__fish_seen_subcommand_from rooms' -a create "))).toBe(
+      true,
+    );
+    expect(fish).toContain("complete -c booth -n '__fish_seen_subcommand_from bot' -l room");
   });
 });

@@ -1,4 +1,5 @@
-import { Command } from "commander";
+import { createRequire } from "node:module";
+import { Command, CommanderError } from "commander";
 import { avatarCommands } from "./commands/avatars.ts";
 import { botCommands } from "./commands/bot.ts";
 import { outboxCommand } from "./commands/outbox.ts";
@@ -9,15 +10,21 @@ import { sessionCommands } from "./commands/session.ts";
 import { shopCommands } from "./commands/shop.ts";
 import { tokenCommands, userCommands } from "./commands/users.ts";
 import { voucherCommands } from "./commands/vouchers.ts";
-import { examples } from "./context.ts";
+import { EXIT, examples } from "./context.ts";
+
+/** The CLI's own version, from its package.json. */
+export const VERSION: string = createRequire(import.meta.url)("../package.json").version;
 
 export function program() {
   const booth = new Command("booth")
+    .version(VERSION, "-V, --version", "print the CLI's version")
     .description(
       "Run a Booth instance from the command line: seed it, script users, vouchers, seasons, avatars, rooms and tokens, run bots, read its outbox",
     )
     .option("--api <url>", "the API base URL (else BOOTH_API_URL, the stored one, or http://127.0.0.1:8787)")
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // Commander's errors (unknown command or option, missing argument) come back to main, which exits 2.
+    .exitOverride();
   sessionCommands(booth);
   voucherCommands(booth);
   seasonCommands(booth);
@@ -30,10 +37,20 @@ export function program() {
   seedCommand(booth);
   outboxCommand(booth);
   examples(
-    booth.command("completion").description('Print a bash completion script: eval "$(booth completion)"'),
+    booth
+      .command("completion")
+      .argument("[shell]", "bash, zsh or fish", "bash")
+      .description('Print a completion script for bash, zsh or fish: eval "$(booth completion)"'),
     'eval "$(booth completion)"',
     "booth completion > /etc/bash_completion.d/booth",
-  ).action(() => console.log(completionScript(booth)));
+    'eval "$(booth completion zsh)"     # in ~/.zshrc',
+    "booth completion fish > ~/.config/fish/completions/booth.fish",
+  ).action((shell: string) => {
+    if (shell === "fish") console.log(fishCompletion(booth));
+    else if (shell === "zsh") console.log(zshCompletion(booth));
+    else if (shell === "bash") console.log(completionScript(booth));
+    else throw new CommanderError(2, "booth.shell", `booth completion: no completion for ${shell} (bash, zsh or fish)`);
+  });
   // A group's help points at its commands' own help, where the examples are.
   for (const group of booth.commands)
     if (group.commands.length)
@@ -78,9 +95,42 @@ ${commandCases.map((c) => `  ${c}`).join("\n")}
 complete -F _booth booth`;
 }
 
-/** Runs the CLI on argv; answers the exit code. */
+/** zsh reads the bash script through its bash completion layer (bashcompinit), which ships with zsh. */
+export function zshCompletion(booth: Command) {
+  return `# booth zsh completion: eval "$(booth completion zsh)"
+autoload -U +X compinit && compinit
+autoload -U +X bashcompinit && bashcompinit
+${completionScript(booth)}`;
+}
+
+/** fish: the commands first, then each command's subcommands and options once it is typed. */
+export function fishCompletion(booth: Command) {
+  const lines = [
+    "# booth fish completion: booth completion fish > ~/.config/fish/completions/booth.fish",
+    "complete -c booth -f",
+  ];
+  const quote = (s: string) => `'${s.replaceAll("'", "\\'")}'`;
+  for (const command of booth.commands)
+    lines.push(`complete -c booth -n __fish_use_subcommand -a ${command.name()} -d ${quote(command.description())}`);
+  for (const command of booth.commands) {
+    const seen = `-n '__fish_seen_subcommand_from ${command.name()}'`;
+    for (const sub of command.commands)
+      lines.push(`complete -c booth ${seen} -a ${sub.name()} -d ${quote(sub.description())}`);
+    for (const option of [command, ...command.commands].flatMap((c) => c.options))
+      if (option.long) lines.push(`complete -c booth ${seen} -l ${option.long.slice(2)}`);
+  }
+  return [...new Set(lines)].join("\n");
+}
+
+/** Runs the CLI on argv; answers the exit code (2 for a command line it cannot take). */
 export async function main(argv: string[]) {
   process.exitCode = 0;
-  await program().parseAsync(argv);
+  try {
+    await program().parseAsync(argv);
+  } catch (err) {
+    if (!(err instanceof CommanderError)) throw err;
+    // --help and --version end here too, successfully; commander has printed what there was to print.
+    return err.exitCode === 0 ? 0 : EXIT.usage;
+  }
   return Number(process.exitCode ?? 0);
 }

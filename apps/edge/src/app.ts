@@ -1,14 +1,17 @@
 import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { compress } from "hono/compress";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
+import { secureHeaders } from "hono/secure-headers";
 import type { AppDeps } from "./deps.ts";
 import { readToken } from "./lib/auth.ts";
 import type { AppEnv } from "./lib/context.ts";
 import { errorBody, errorResponse } from "./lib/errors.ts";
 import { jwks } from "./lib/tokens.ts";
 import { SERVICES } from "./services/index.ts";
+import { serviceStatus } from "./services/status.ts";
 
 export type { AppDeps } from "./deps.ts";
 
@@ -20,6 +23,18 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
   app.use(requestId());
+  // The API's answers are data, never pages to frame or sniff. Other origins load its images, audio and HLS (the web
+  // app, embeds): resources are cross-origin; the browser's CORS rules stay as they are below.
+  app.use(
+    secureHeaders({
+      crossOriginResourcePolicy: "cross-origin",
+      crossOriginOpenerPolicy: false,
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  // JSON and text shrink several times over; audio, images and HLS segments are already compressed and pass as
+  // they are (compress only touches compressible types above 1 KiB).
+  app.use(compress());
   app.use(
     cors({
       origin: "*",
@@ -41,6 +56,14 @@ export function createApp(deps: AppDeps) {
       ms: Math.round(performance.now() - started),
     });
   });
+  // A refusal that never read the request's body (413, an early 401 or 404) leaves the rest of that body on the
+  // connection, where a keep-alive client's next request would be taken for it and hang: such an answer closes the
+  // connection instead, and the client's next request opens a new one.
+  app.use(async (c, next) => {
+    await next();
+    const sent = c.req.header("content-length") ?? c.req.header("transfer-encoding");
+    if (sent && sent !== "0" && !c.req.raw.bodyUsed) c.header("connection", "close");
+  });
   app.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
@@ -55,6 +78,17 @@ export function createApp(deps: AppDeps) {
   app.get("/", (c) =>
     c.json({ name: "booth", docs: "/docs", services: SERVICES.map((s) => ({ name: s.name, prefix: s.prefix })) }),
   );
+  // Liveness: the process answers (a restart is the cure when it does not). Readiness: it can serve, its database
+  // and cache answer (503 takes it out of a load balancer's rotation until they do).
+  app.get("/healthz", (c) => {
+    c.header("cache-control", "no-store");
+    return c.json({ status: "ok" });
+  });
+  app.get("/readyz", async (c) => {
+    const { status, database, cache } = await serviceStatus(deps, "edge", "");
+    c.header("cache-control", "no-store");
+    return c.json({ status, database, cache }, status === "ok" ? 200 : 503);
+  });
   // The keys that verify the edge's tokens, by kid (RFC 7517): the live rooms read them, and read them again when a
   // token names a key they have not seen, so a rotated key needs no redeploy of the rooms.
   app.get("/.well-known/jwks.json", (c) => {

@@ -21,7 +21,9 @@ export function sessionCommands(program: Command) {
           const ctx = await contextOf(command);
           let token = options.token;
           if (!token) {
-            const password = options.password ?? process.env.BOOTH_PASSWORD;
+            let password = options.password ?? process.env.BOOTH_PASSWORD;
+            // At a terminal, ask for it rather than have it typed into the shell's history.
+            if (options.email && !password && process.stdin.isTTY) password = await askHidden("Password: ");
             if (!options.email || !password)
               throw new Error("give --email and --password (or BOOTH_PASSWORD), or --token");
             const { data } = await ctx.client.user.POST("/auth/login", { body: { email: options.email, password } });
@@ -75,4 +77,33 @@ export function sessionCommands(program: Command) {
         );
       }),
     );
+}
+
+/** Asks at the terminal, echoing nothing of the answer. */
+export function askHidden(question: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const input = process.stdin;
+    process.stderr.write(question);
+    let answer = "";
+    input.setRawMode(true);
+    input.resume();
+    input.setEncoding("utf8");
+    const done = (error?: Error) => {
+      input.setRawMode(false);
+      input.pause();
+      input.off("data", onData);
+      process.stderr.write("\n");
+      if (error) reject(error);
+      else resolve(answer);
+    };
+    const onData = (chunk: string) => {
+      for (const ch of chunk) {
+        if (ch === "\r" || ch === "\n") return done();
+        if (ch === "\u0003") return done(new Error("cancelled"));
+        if (ch === "\u007f" || ch === "\b") answer = answer.slice(0, -1);
+        else answer += ch;
+      }
+    };
+    input.on("data", onData);
+  });
 }

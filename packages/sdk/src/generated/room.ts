@@ -2500,6 +2500,15 @@ export interface paths {
                         "application/json": components["schemas"]["ServiceStatus"];
                     };
                 };
+                /** @description Degraded: the database or the cache does not answer */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ServiceStatus"];
+                    };
+                };
             };
         };
         put?: never;

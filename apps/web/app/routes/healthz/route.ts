@@ -1,3 +1,3 @@
-/** A resource route that only answers: load balancers' health check, and the benchmark's baseline. */
+/** Liveness: the process answers (readiness, whether it can serve, is /readyz). Also the benchmark's baseline. */
 export const loader = () =>
   new Response("ok", { headers: { "content-type": "text/plain", "cache-control": "no-store" } });

@@ -1,0 +1,83 @@
+/**
+ * What an operator's load balancer and orchestrator read: /healthz (the process answers), /readyz (it can serve: the
+ * database and the cache answer) and each service's status route, 503 when degraded.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Cache } from "./ports/cache.ts";
+import { createTestApp, type TestApp } from "./testing.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const STATUS_ROUTES = [
+  "/api/user-service/info-admin/user-service-status",
+  "/api/room-service/info-admin/room-service-status",
+  "/api/playlist-service/info-admin/playlists-service-status",
+  "/api/upload-service/info-admin/upload-service-status",
+  "/api/audit-service/info-admin/audit-service-status",
+];
+
+/** A cache whose every call fails, as one whose server went away does. */
+function downCache(cache: Cache): Cache {
+  return new Proxy(cache, {
+    get: (target, key) =>
+      key === "close" ? target.close.bind(target) : () => Promise.reject(new Error("connect ECONNREFUSED")),
+  });
+}
+
+/** A database that never answers (a connection hanging on a dead host). */
+function hangingDb(db: TestApp["deps"]["db"]) {
+  return new Proxy(db, {
+    get: (target, key) => (key === "execute" ? () => new Promise(() => undefined) : Reflect.get(target, key)),
+  });
+}
+
+describe("health", () => {
+  it("is alive and ready when the database and the cache answer", async () => {
+    const alive = await t.app.request("/healthz");
+    expect(alive.status).toBe(200);
+    expect(alive.headers.get("cache-control")).toBe("no-store");
+    const ready = await t.app.request("/readyz");
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: "ok", database: "ok", cache: "ok" });
+    for (const path of STATUS_ROUTES) {
+      const res = await t.app.request(path);
+      expect(res.status, path).toBe(200);
+      expect(await res.json()).toMatchObject({ status: "ok" });
+    }
+  });
+
+  it("answers 503 naming what is down when the cache fails or the database hangs, and recovers with them", async () => {
+    const { cache, db } = t.deps;
+    t.deps.cache = downCache(cache);
+    try {
+      const ready = await t.app.request("/readyz");
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({ status: "degraded", database: "ok", cache: "unreachable" });
+      for (const path of STATUS_ROUTES) {
+        const res = await t.app.request(path);
+        expect(res.status, path).toBe(503);
+        expect(await res.json()).toMatchObject({ status: "degraded", cache: "unreachable" });
+      }
+      // Alive all the same: restarting the process would not bring the cache back.
+      expect((await t.app.request("/healthz")).status).toBe(200);
+    } finally {
+      t.deps.cache = cache;
+    }
+    t.deps.db = hangingDb(db);
+    try {
+      const started = Date.now();
+      const ready = await t.app.request("/readyz");
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({ status: "degraded", database: "unreachable", cache: "ok" });
+      // It answers within its probe's bound rather than hanging with the database.
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      t.deps.db = db;
+    }
+    expect((await t.app.request("/readyz")).status).toBe(200);
+  }, 20_000);
+});
