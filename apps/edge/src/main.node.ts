@@ -15,6 +15,12 @@ const server = serve({ fetch: app.fetch, port, hostname: process.env.HOST ?? "0.
   if (adminNotice) console.log(adminNotice);
   seedDemoInBackground(deps, process.env);
 });
+// Node closes an idle keep-alive connection after 5 s; a client that reuses it at that moment (the rooms' runtime, a
+// load balancer) loses its request ("Network connection lost"). Keep connections longer than they do (60 s).
+if ("keepAliveTimeout" in server) {
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+}
 
 // A port in use is a setting to change, not a crash: one line, and a failed exit for whoever started the edge.
 server.once("error", (err: NodeJS.ErrnoException) => {
