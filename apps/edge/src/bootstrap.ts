@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { createDb, type Db, schema } from "@booth/db";
+import { createDb, type Db, type SqlExecutor, schema } from "@booth/db";
 import { SERVICE_SECRET_MIN_LENGTH } from "@booth/sdk/live/service-auth";
 import { arrayContains, eq } from "drizzle-orm";
 import { type AppConfig, type AppDeps, defaultConfig, jsonLogger, type Logger, systemClock } from "./deps.ts";
@@ -12,6 +12,7 @@ import { type Cache, memoryCache, redisCache, upstashCache } from "./ports/cache
 import { outboxReporter, sentryReporter } from "./ports/error-reporter.ts";
 import { dbipGeo } from "./ports/geo-dbip.ts";
 import { integrationsFromEnv } from "./ports/integrations.ts";
+import { pgBossJobs } from "./ports/jobs.ts";
 import { notifyingQuietly, partyLiveRooms } from "./ports/live-rooms.ts";
 import { resendMailer } from "./ports/mail-resend.ts";
 import {
@@ -111,7 +112,9 @@ export async function depsFromEnv(env: Env, logger: Logger = jsonLogger) {
   const dataDir = resolve(env.INIT_CWD ?? ".", env.DATA_DIR ?? ".data");
   await mkdir(dataDir, { recursive: true });
   const database = await createDb({ url: env.DATABASE_URL, dataDir: join(dataDir, "pglite") });
-  await database.migrate();
+  // Under an advisory lock on PostgreSQL: instances started together take turns. MIGRATE_ON_START=false leaves it to
+  // the release step (`npm run migrate`).
+  if (migratesOnStart(env)) await database.migrate();
   const cache = await cacheFromEnv(env);
   const keys = await withPreviousKeys(
     await loadKeys({ privateJwk: env.JWT_PRIVATE_KEY, dataDir, required: isProduction(env) }),
@@ -127,6 +130,7 @@ export async function depsFromEnv(env: Env, logger: Logger = jsonLogger) {
     mailer: mailerFromEnv(env, database.db, logger),
     sms: smsFromEnv(env, database.db, logger),
     storage: localStorage(join(dataDir, "storage")),
+    jobs: jobsFromEnv(env, database.sql, logger),
     errorReporter: env.SENTRY_DSN ? sentryReporter(env.SENTRY_DSN) : outboxReporter(database.db),
     push: await pushFromEnv(env, database.db, dataDir),
     geo: dbipGeo,
@@ -231,17 +235,36 @@ export async function firstAdminNotice(db: Db, env: Env, now: Date): Promise<str
  * a first visitor finds rooms within a second of the edge answering; then the catalogue's tracks, printing progress.
  */
 export async function openDemo(deps: AppDeps, print: (line: string) => void, options: DemoOptions = {}) {
+  const opened = await openDemoRooms(deps, print);
+  if (opened) await loadDemoCatalogue(deps, opened.ownerUuid, print, options);
+}
+
+/**
+ * The part of the demo that needs no audio: the demo account, its rooms and, on a fresh instance, a stocked shop.
+ * Answers the demo account when it is new (its catalogue is then still to load), else null.
+ */
+export async function openDemoRooms(deps: AppDeps, print: (line: string) => void) {
   const { owner, created } = await ensureDemoAccount(deps);
   const rooms = await seedDemoRooms(deps);
   if (rooms) print(`Demo rooms open: ${DEMO_ROOMS.map((r) => `/rooms/${r.slug}`).join(", ")}`);
-  if (!created) return;
+  if (!created) return null;
   const shop = await seedDemoShop(deps);
   if (shop.bundles || shop.consumables)
     print(`Demo shop stocked: ${shop.bundles} token bundles, ${shop.consumables} consumables`);
+  return { ownerUuid: owner.uuid };
+}
+
+/** The demo catalogue's tracks, printing progress (the "demo-catalogue" job; a second run skips finished tracks). */
+export async function loadDemoCatalogue(
+  deps: AppDeps,
+  ownerUuid: string,
+  print: (line: string) => void,
+  options: DemoOptions = {},
+) {
   // The progress goes to the shared cache too, for the home page of whichever instance a visitor asks.
   let added: number;
   try {
-    added = await loadDemoTracks(deps, owner.uuid, {
+    added = await loadDemoTracks(deps, ownerUuid, {
       ...options,
       started: (total) => writeDemoProgress(deps.cache, 0, total),
       progress: async (done, total, title) => {
@@ -258,11 +281,33 @@ export async function openDemo(deps: AppDeps, print: (line: string) => void, opt
 }
 
 /**
- * Opens the demo in the background (openDemo). The embedded instance does unless SEED_DEMO=false; a production one
- * only with SEED_DEMO=true. Answers whether it started.
+ * Opens the demo in the background: its rooms now, its catalogue as a job for whichever worker takes it. The embedded
+ * instance does unless SEED_DEMO=false; a production one only with SEED_DEMO=true. Answers whether it started.
  */
 export function seedDemoInBackground(deps: AppDeps, env: Env, print: (line: string) => void = console.log) {
   if (!seedsDemo(env)) return false;
-  openDemo(deps, print).catch((err) => print(`Demo failed: ${String(err)}`));
+  openDemoRooms(deps, print)
+    .then(async (opened) => {
+      if (!opened) return;
+      await deps.jobs.send("demo-catalogue", opened, { key: "demo" });
+      print("Demo catalogue queued: the job worker synthesises and transcodes its tracks");
+    })
+    .catch((err) => print(`Demo failed: ${String(err)}`));
   return true;
 }
+
+/** JOB_TIMEOUT_SECONDS: how long a job may run before it counts as lost and runs again. */
+export function jobsFromEnv(env: Env, sql: SqlExecutor, logger: Logger) {
+  const timeout = env.JOB_TIMEOUT_SECONDS ? Number(env.JOB_TIMEOUT_SECONDS) : undefined;
+  if (timeout !== undefined && !(Number.isInteger(timeout) && timeout >= 1))
+    throw new Error("JOB_TIMEOUT_SECONDS must be a whole number of seconds, at least 1.");
+  return pgBossJobs(sql, { timeoutSeconds: timeout, logger });
+}
+
+const isOff = (value: string | undefined) => ["false", "0", "no", "off"].includes((value ?? "").toLowerCase());
+
+/** MIGRATE_ON_START: on unless false. */
+export const migratesOnStart = (env: Env) => !isOff(env.MIGRATE_ON_START);
+
+/** Whether this process works the job queue: RUN_JOBS, on unless false (an edge beside a worker sets it false). */
+export const runsJobs = (env: Env) => !isOff(env.RUN_JOBS);

@@ -5,6 +5,7 @@ import type { Cache } from "./ports/cache.ts";
 import type { ErrorReporter } from "./ports/error-reporter.ts";
 import type { GeoLocator } from "./ports/geo.ts";
 import type { IntegrationsConfig } from "./ports/integrations.ts";
+import type { Jobs } from "./ports/jobs.ts";
 import type { LiveRooms } from "./ports/live-rooms.ts";
 import type { Mailer, SmsSender } from "./ports/messaging.ts";
 import type { Push } from "./ports/push.ts";
@@ -74,6 +75,8 @@ export interface AppDeps {
   mailer: Mailer;
   sms: SmsSender;
   storage: Storage;
+  /** Work that outlives a request (transcoding, generated songs, the demo catalogue), queued on the database. */
+  jobs: Jobs;
   songGenerator: SongGenerator;
   errorReporter: ErrorReporter;
   /** IP address to country and region, from an offline database. */

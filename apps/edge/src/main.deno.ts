@@ -24,6 +24,9 @@ Deno.serve(
     onListen: () => {
       console.log(`Booth edge (Deno) listening on http://127.0.0.1:${port} (database: ${database.kind})`);
       if (adminNotice) console.log(adminNotice);
+      // Deno Deploy has neither ffmpeg nor a disk: jobs (transcoding, the demo catalogue) wait for a worker
+      // (`npm run start:worker` on a host that has them).
+      console.log("Jobs are queued for a worker (npm run start:worker); this entry runs none");
       seedDemoInBackground(deps, env);
     },
   },

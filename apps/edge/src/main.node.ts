@@ -1,8 +1,9 @@
 import { serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { createApp } from "./app.ts";
-import { depsFromEnv, firstAdminNotice, seedDemoInBackground } from "./bootstrap.ts";
+import { depsFromEnv, firstAdminNotice, runsJobs, seedDemoInBackground } from "./bootstrap.ts";
 import { exitOnMissingSettings } from "./production.ts";
+import { startWorker } from "./worker.ts";
 
 const { deps, port, database } = await depsFromEnv(process.env).catch((err) => {
   exitOnUnreachable(err);
@@ -15,6 +16,8 @@ const server = serve({ fetch: app.fetch, port, hostname: process.env.HOST ?? "0.
   if (adminNotice) console.log(adminNotice);
   seedDemoInBackground(deps, process.env);
 });
+// The embedded instance works its own jobs; an edge beside a worker (`npm run start:worker`) sets RUN_JOBS=false.
+if (runsJobs(process.env)) await startWorker(deps);
 // Node closes an idle keep-alive connection after 5 s; a client that reuses it at that moment (the rooms' runtime, a
 // load balancer) loses its request ("Network connection lost"). Keep connections longer than they do (60 s).
 if ("keepAliveTimeout" in server) {
@@ -31,7 +34,11 @@ server.once("error", (err: NodeJS.ErrnoException) => {
 
 const shutdown = () => {
   server.close();
-  void Promise.allSettled([database.close(), deps.cache.close()]).then(() => process.exit(0));
+  void deps.jobs
+    .stop()
+    .catch(() => {})
+    .then(() => Promise.allSettled([database.close(), deps.cache.close()]))
+    .then(() => process.exit(0));
 };
 process.on("SIGINT", shutdown);
 process.on("SIGTERM", shutdown);

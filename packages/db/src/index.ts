@@ -5,6 +5,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import PgBoss from "pg-boss";
 import postgres from "postgres";
 import * as schema from "./schema/index.ts";
 
@@ -13,11 +14,83 @@ export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
+/** Raw SQL as the job queue (pg-boss) sends it: one statement with `$n` parameters, or several without. */
+export interface SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
 export interface Database {
   db: Db;
   kind: "postgres" | "pglite";
+  /** The same connection(s), for the job queue. */
+  sql: SqlExecutor;
+  /**
+   * Brings the schema up to date: Drizzle's migrations, then the job queue's tables (schema `pgboss`). On PostgreSQL
+   * under an advisory lock, so instances started at the same moment take turns (the later ones find nothing to do).
+   */
   migrate(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The schema the job queue keeps its tables in. */
+export const JOBS_SCHEMA = "pgboss";
+/** The advisory lock migrations run under (any fixed number; "booth" in ASCII). */
+export const MIGRATION_LOCK = 0x626f6f7468;
+
+/** Installs or upgrades the job queue's tables: pg-boss started with nothing running, then stopped. */
+export async function migrateJobs(sql: SqlExecutor) {
+  const boss = new PgBoss({ db: sql, schema: JOBS_SCHEMA, migrate: true, supervise: false, schedule: false });
+  boss.on("error", () => {});
+  await boss.start();
+  await boss.stop({ graceful: false, close: false, wait: true });
+}
+
+/** Rows of every statement: pg-boss runs some commands as one string of several statements. */
+const allRows = (results: { rows: unknown[] }[]) => ({
+  rows: results.flatMap((r) => r.rows) as Record<string, unknown>[],
+});
+
+const WHOLE_TRANSACTION = /^\s*BEGIN;([\s\S]*?);?\s*COMMIT;?\s*$/i;
+
+/** The job queue's executor over postgres.js: parameters over the extended protocol, several statements over the simple one. */
+export function postgresExecutor(client: postgres.Sql): SqlExecutor {
+  return {
+    async executeSql(text, values) {
+      if (values?.length) {
+        // As the pg driver does: undefined is null, a plain object is sent as its JSON text.
+        const params = values.map((v) =>
+          v === undefined
+            ? null
+            : v !== null && typeof v === "object" && !(v instanceof Date) && !Array.isArray(v) && !ArrayBuffer.isView(v)
+              ? JSON.stringify(v)
+              : v,
+        );
+        return { rows: [...(await client.unsafe(text, params as postgres.ParameterOrJSON<never>[]))] };
+      }
+      // postgres.js keeps a transaction on one connection only through begin(): a string that is one
+      // transaction (pg-boss's locked commands) runs inside one.
+      const transaction = WHOLE_TRANSACTION.exec(text);
+      const result = (transaction
+        ? await client.begin((tx) => tx.unsafe(transaction[1] ?? "").simple())
+        : await client.unsafe(text).simple()) as unknown as unknown[];
+      // One statement answers its rows; several answer one row list each.
+      const lists = result.length > 0 && result.every(Array.isArray) ? (result as unknown[][]) : [result];
+      return allRows(lists.map((rows) => ({ rows })));
+    },
+  };
+}
+
+/** The job queue's executor over PGlite. */
+export function pgliteExecutor(client: PGlite): SqlExecutor {
+  return {
+    async executeSql(text, values) {
+      if (values?.length) {
+        const result = await client.query<Record<string, unknown>>(text, values);
+        return { rows: result.rows };
+      }
+      return allRows(await client.exec(text));
+    },
+  };
 }
 
 export interface CreateDbOptions {
@@ -35,20 +108,51 @@ export async function createDb(options: CreateDbOptions = {}): Promise<Database>
   if (options.url) {
     const client = postgres(options.url, { max: options.max ?? 10, onnotice: () => {} });
     const db = drizzlePostgres(client, { schema, casing: "snake_case" });
+    const url = options.url;
     return {
       db: db as unknown as Db,
       kind: "postgres",
-      migrate: () => migratePostgres(db, { migrationsFolder }),
+      sql: postgresExecutor(client),
+      migrate: () => migratePostgresLocked(url),
       close: () => client.end({ timeout: 5 }),
     };
   }
   const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
   await client.waitReady;
+  return pgliteDatabase(client);
+}
+
+/** A Database over an open PGlite (one process owns it: its migrations need no lock). */
+export function pgliteDatabase(client: PGlite): Database {
   const db = drizzlePglite(client, { schema, casing: "snake_case" });
+  const sql = pgliteExecutor(client);
   return {
     db: db as unknown as Db,
     kind: "pglite",
-    migrate: () => migratePglite(db, { migrationsFolder }),
+    sql,
+    async migrate() {
+      await migratePglite(db, { migrationsFolder });
+      await migrateJobs(sql);
+    },
     close: () => client.close(),
   };
+}
+
+/**
+ * Migrations on one connection of their own that holds the advisory lock throughout: an instance that starts while
+ * another migrates waits for it, then finds the migrations applied.
+ */
+async function migratePostgresLocked(url: string) {
+  const client = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await client`SELECT pg_advisory_lock(${MIGRATION_LOCK})`;
+    try {
+      await migratePostgres(drizzlePostgres(client, { schema, casing: "snake_case" }), { migrationsFolder });
+      await migrateJobs(postgresExecutor(client));
+    } finally {
+      await client`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`;
+    }
+  } finally {
+    await client.end({ timeout: 5 });
+  }
 }

@@ -8,7 +8,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import postgres from "postgres";
-import { createDb, type Database, type Db, migrationsFolder } from "./index.ts";
+import { createDb, type Database, migrateJobs, migrationsFolder, pgliteDatabase, pgliteExecutor } from "./index.ts";
 import * as schema from "./schema/index.ts";
 
 /**
@@ -16,16 +16,19 @@ import * as schema from "./schema/index.ts";
  * close), or an in-memory PGlite when it is unset. Nothing is shared between files: the migrations run once (per
  * version of the migrations folder), into a template each file's database is copied from (testTemplate()).
  */
-export async function createTestDatabase(): Promise<Database> {
+export async function createTestDatabase(): Promise<Database & { url?: string }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) return pgliteFromDump(await pgliteDump());
   const template = await postgresTemplate(serverUrl);
   const name = `booth_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   await retry(() => admin.unsafe(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
-  const database = await createDb({ url: databaseUrl(serverUrl, name), max: 5 });
+  const url = databaseUrl(serverUrl, name);
+  const database = await createDb({ url, max: 5 });
   return {
     ...database,
+    /** For a process the test starts on the same database. */
+    url,
     async close() {
       await database.close();
       await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
@@ -48,7 +51,7 @@ export async function testTemplate(): Promise<string> {
 /** The migrations folder's contents (and PGlite's version, whose data folders a dump holds), hashed. */
 function migrationsHash() {
   const hash = createHash("sha256");
-  hash.update(`pglite ${pgliteVersion()}\n`);
+  hash.update(`pglite ${packageVersion("@electric-sql/pglite")}\npg-boss ${packageVersion("pg-boss")}\n`);
   for (const dir of [migrationsFolder, join(migrationsFolder, "meta")]) {
     for (const file of readdirSync(dir).sort()) {
       if (!file.endsWith(".sql") && file !== "_journal.json") continue;
@@ -58,13 +61,14 @@ function migrationsHash() {
   return hash.digest("hex").slice(0, 16);
 }
 
-function pgliteVersion() {
-  let dir = dirname(createRequire(import.meta.url).resolve("@electric-sql/pglite"));
+/** The installed version of a package: PGlite's data folders, and the job queue's tables, depend on it. */
+function packageVersion(name: string) {
+  let dir = dirname(createRequire(import.meta.url).resolve(name));
   for (; dirname(dir) !== dir; dir = dirname(dir)) {
     const file = join(dir, "package.json");
     if (!existsSync(file)) continue;
     const pkg = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version?: string };
-    if (pkg.name === "@electric-sql/pglite") return pkg.version;
+    if (pkg.name === name) return pkg.version;
   }
   return "unknown";
 }
@@ -127,6 +131,7 @@ async function makePgliteDump() {
   const client = new PGlite();
   try {
     await migratePglite(drizzle(client, { schema, casing: "snake_case" }), { migrationsFolder });
+    await migrateJobs(pgliteExecutor(client));
     const dump = await client.dumpDataDir("none");
     const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 8)}`;
     await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
@@ -144,13 +149,7 @@ async function makePgliteDump() {
 async function pgliteFromDump(file: string): Promise<Database> {
   const client = new PGlite({ loadDataDir: new Blob([await readFile(file)]) });
   await client.waitReady;
-  const db = drizzle(client, { schema, casing: "snake_case" });
-  return {
-    db: db as unknown as Db,
-    kind: "pglite",
-    migrate: () => migratePglite(db, { migrationsFolder }),
-    close: () => client.close(),
-  };
+  return pgliteDatabase(client);
 }
 
 function databaseUrl(serverUrl: string, name: string) {

@@ -1,5 +1,5 @@
 import { schema } from "@booth/db";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { AppDeps } from "../deps.ts";
 import { shortId } from "../lib/ids.ts";
 import { synthesizeMp3 } from "../services/upload/audio.ts";
@@ -48,6 +48,28 @@ export async function seedDemoCatalogue(deps: AppDeps, options: DemoOptions = {}
   return created ? loadDemoTracks(deps, owner.uuid, options) : 0;
 }
 
+/** The row a query finds, else the one `make` inserts. */
+async function existingOr<T>(query: Promise<T[]>, make: () => Promise<T[]>) {
+  const [row] = await query;
+  return row ?? (await make())[0];
+}
+
+/** Whether an earlier run made this track to the end. */
+async function finishedDemoTrack(deps: AppDeps, ownerUuid: string, title: string) {
+  const [row] = await deps.db
+    .select({ id: schema.songUploads.id })
+    .from(schema.songUploads)
+    .where(
+      and(
+        eq(schema.songUploads.ownerUuid, ownerUuid),
+        eq(schema.songUploads.originalName, `${title}.mp3`),
+        eq(schema.songUploads.transcodingStatus, "TRANSCODING_SUCCEED"),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
 /** Synthesises, publishes and transcodes the demo tracks as uploads of `ownerUuid`; answers how many. */
 export async function loadDemoTracks(deps: AppDeps, ownerUuid: string, options: DemoOptions = {}) {
   const perArtist = options.perArtist ?? 5;
@@ -58,24 +80,33 @@ export async function loadDemoTracks(deps: AppDeps, ownerUuid: string, options: 
   let done = 0;
   await options.started?.(total);
   for (const [a, artist] of DEMO_ARTISTS.entries()) {
-    const [artistRow] = await db
-      .insert(schema.artists)
-      .values({ shortId: shortId(), name: artist.name, createdAt: now })
-      .returning();
-    const [albumRow] = await db
-      .insert(schema.albums)
-      .values({
-        shortId: shortId(),
-        title: artist.album,
-        artistId: artistRow?.id,
-        releaseYear: artist.year,
-        createdAt: now,
-      })
-      .returning();
+    // A run that a crash cut short runs again as a job: what it made already is kept, not made twice.
+    const artistRow = await existingOr(
+      db.select().from(schema.artists).where(eq(schema.artists.name, artist.name)).limit(1),
+      () => db.insert(schema.artists).values({ shortId: shortId(), name: artist.name, createdAt: now }).returning(),
+    );
+    const albumRow = await existingOr(
+      db.select().from(schema.albums).where(eq(schema.albums.title, artist.album)).limit(1),
+      () =>
+        db
+          .insert(schema.albums)
+          .values({
+            shortId: shortId(),
+            title: artist.album,
+            artistId: artistRow?.id,
+            releaseYear: artist.year,
+            createdAt: now,
+          })
+          .returning(),
+    );
     await db.insert(schema.genres).values({ name: artist.genre }).onConflictDoNothing();
     for (let i = 0; i < perArtist; i++) {
       const title = `${TITLES[(a * 3 + i) % TITLES.length]} ${["I", "II", "III", "IV", "V", "VI"][i % 6]}`;
       const root = artist.roots[i % artist.roots.length] ?? 0;
+      if (await finishedDemoTrack(deps, ownerUuid, title)) {
+        await options.progress?.(++done, total, title);
+        continue;
+      }
       const bytes = await synthesizeMp3({
         seconds: seconds + ((a + i) % 3) * 5,
         frequencies: chord(root, (a + i) % 2 === 1),

@@ -1,4 +1,4 @@
-import { type Database, schema } from "@booth/db";
+import { schema } from "@booth/db";
 import { createTestDatabase } from "@booth/db/testing";
 import { desc, eq } from "drizzle-orm";
 import webpush from "web-push";
@@ -10,6 +10,7 @@ import { hashPassword } from "../lib/password.ts";
 import { generateKeys, signToken, type TokenType } from "../lib/tokens.ts";
 import { outboxReporter } from "../ports/error-reporter.ts";
 import { dbipGeo } from "../ports/geo-dbip.ts";
+import { type JobHandlers, type Jobs, pgBossJobs } from "../ports/jobs.ts";
 import { recordingLiveRooms } from "../ports/live-rooms.ts";
 import { outboxMailer, outboxSms } from "../ports/messaging.ts";
 import { outboxPush } from "../ports/push.ts";
@@ -17,6 +18,7 @@ import { embeddedGenerator } from "../ports/song-generator.ts";
 import { memoryStorage } from "../ports/storage.ts";
 import { webPushSender } from "../ports/web-push.ts";
 import { createAccount } from "../services/user/accounts.ts";
+import { jobHandlers } from "../worker.ts";
 import { TEST_ORIGIN, type TestApi, testApi } from "./api.ts";
 import { testLogger } from "./logger.ts";
 
@@ -46,7 +48,7 @@ export interface RequestOptions {
  * TEST_REDIS_URL under a prefix of its own). Call close() in afterAll.
  */
 export async function createTestApp(overrides: Partial<AppDeps> = {}) {
-  const database: Database = await createTestDatabase();
+  const database = await createTestDatabase();
   const clock = new TestClock();
   const prefix = `test:${crypto.randomUUID()}:`;
   const cache = await cacheFromEnv({ REDIS_URL: process.env.TEST_REDIS_URL }, prefix);
@@ -62,6 +64,11 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     mailer: outboxMailer(database.db),
     sms: outboxSms(database.db),
     storage: memoryStorage(),
+    // The real job queue on the test's database, worked in this process from the first job sent.
+    jobs: workedOnFirstSend(
+      pgBossJobs(database.sql, { logger: testLogger, pollSeconds: 1, retryDelaySeconds: 1 }),
+      () => jobHandlers(deps, () => {}),
+    ),
     songGenerator: embeddedGenerator,
     errorReporter: outboxReporter(database.db),
     geo: dbipGeo,
@@ -176,6 +183,9 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     app,
     deps,
     db: database.db,
+    /** The database for raw SQL (the job queue's executor), and its URL on PostgreSQL (for processes a test starts). */
+    sql: database.sql,
+    databaseUrl: database.url,
     clock,
     request,
     api,
@@ -185,8 +195,22 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     serviceSecret,
     lastMessage,
     async close() {
+      await deps.jobs.stop();
       await cache.close();
       await database.close();
+    },
+  };
+}
+
+/** A queue whose worker in this process starts with the first job: most test files send none. */
+function workedOnFirstSend(jobs: Jobs, handlers: () => JobHandlers): Jobs {
+  let working: Promise<void> | undefined;
+  return {
+    ...jobs,
+    async send(kind, data, options) {
+      working ??= jobs.work(handlers());
+      await working;
+      return jobs.send(kind, data, options);
     },
   };
 }

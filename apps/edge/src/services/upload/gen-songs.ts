@@ -25,8 +25,11 @@ interface SongRequest {
   artist: string;
 }
 
-/** Makes the song, then commits the hold; any failure voids it, so tokens are spent only for a playable song. */
-async function produce(deps: AppDeps, uploadId: string, holdId: string, request: SongRequest) {
+/**
+ * Makes the song, then commits the hold; any failure voids it, so tokens are spent only for a playable song. Runs as
+ * a job ("generate-song"); a run after a worker died part-way finds the hold resolved or not and does the rest.
+ */
+export async function produce(deps: AppDeps, uploadId: string, holdId: string, request: SongRequest) {
   try {
     const bytes = await deps.songGenerator.generate({ ...request, seconds: request.duration });
     await deps.storage.put(originalKey(uploadId), bytes, "audio/mpeg");
@@ -114,7 +117,9 @@ export async function startGeneration(
     return { holdId: held.transaction.id, uploadId: upload.id, fresh: true };
   });
   if (started.fresh)
-    void produce(deps, started.uploadId, started.holdId, {
+    await deps.jobs.send("generate-song", {
+      uploadId: started.uploadId,
+      holdId: started.holdId,
       prompt: body.prompt,
       duration: body.duration,
       title,

@@ -5,7 +5,7 @@ import type { AppDeps } from "../../deps.ts";
 import { escapeLike } from "../../lib/crud/index.ts";
 import { badRequest, forbidden, found, HttpError, notFound } from "../../lib/errors.ts";
 import { probeAudio, sniffAudio } from "./audio.ts";
-import { coverKey, hlsKey, originalKey, settle, UPLOAD_PREFIX, type Upload, verify } from "./pipeline.ts";
+import { coverKey, hlsKey, originalKey, UPLOAD_PREFIX, type Upload, verify } from "./pipeline.ts";
 
 export const NOT_VERIFIED = "Song is not verified";
 export const NOT_YOURS = "Unauthorized to edit tags that not belongs to the user";
@@ -46,11 +46,10 @@ export async function loadUpload(db: Db, id: string) {
   return found(row, SONG_NOT_FOUND);
 }
 
-/** Publishing and transcoding run after the answer; their outcome shows in the song's status. */
-export function settleLater(deps: AppDeps, upload: Upload) {
-  void settle(deps, upload).catch((err) =>
-    deps.logger({ level: "error", msg: "upload settle failed", uploadId: upload.id, err: String(err) }),
-  );
+/** Publishing and transcoding run after the answer, as a job; their outcome shows in the song's status. */
+export async function settleLater(deps: AppDeps, upload: Upload) {
+  if (upload.status !== "VERIFIED") return;
+  await deps.jobs.send("transcode", { uploadId: upload.id });
 }
 
 /** A new upload awaiting its file, and the URL to PUT the file to. */
@@ -103,7 +102,7 @@ export async function receiveFile(deps: AppDeps, upload: Upload, bytes: Uint8Arr
     .returning();
   if (!typed) throw new HttpError(409, HAS_FILE);
   const verified = await verify(deps, typed, bytes);
-  settleLater(deps, verified);
+  await settleLater(deps, verified);
   return verified;
 }
 
@@ -182,7 +181,7 @@ export async function editTags(
     .where(eq(schema.songUploads.id, upload.id))
     .returning();
   const edited = found(row, SONG_NOT_FOUND);
-  settleLater(deps, edited);
+  await settleLater(deps, edited);
   return edited;
 }
 

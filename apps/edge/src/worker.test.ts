@@ -1,0 +1,117 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { schema } from "@booth/db";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pgBossJobs } from "./ports/jobs.ts";
+import { localStorage } from "./ports/storage.ts";
+import { synthesizeMp3 } from "./services/upload/audio.ts";
+import { type ChildRun, spawnChild } from "./testing/child-server.ts";
+import { testLogger } from "./testing/logger.ts";
+import { createTestApp, type TestApp } from "./testing.ts";
+
+// The job worker in a process of its own (`npm run start:worker`) shares the database with the edge: it needs
+// PostgreSQL (the embedded PGlite belongs to one process).
+const postgres = Boolean(process.env.TEST_DATABASE_URL);
+if (!postgres) console.warn("worker.test.ts skipped: set TEST_DATABASE_URL to run the job worker in its own process");
+
+const edgeDir = new URL("..", import.meta.url).pathname;
+const U = "/api/upload-service";
+// A job whose worker died counts as lost after this long, and runs again.
+const TIMEOUT_SECONDS = 4;
+
+let t: TestApp;
+let dataDir: string;
+const workers: ChildRun[] = [];
+beforeAll(async () => {
+  if (!postgres) return;
+  dataDir = await mkdtemp(join(tmpdir(), "booth-worker-"));
+  // The edge and the worker share the stored files (a folder here; object storage across hosts).
+  t = await createTestApp({ storage: localStorage(join(dataDir, "storage")) });
+  // This edge only queues jobs (RUN_JOBS=false): the worker processes run them.
+  t.deps.jobs = pgBossJobs(t.sql, { timeoutSeconds: TIMEOUT_SECONDS, retryDelaySeconds: 1, logger: testLogger });
+});
+afterAll(async () => {
+  for (const worker of workers) await worker.stop(2000);
+  await t?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+function startWorker() {
+  const run = spawnChild({
+    args: ["--import", "tsx", "src/main.worker.ts"],
+    cwd: edgeDir,
+    env: {
+      ...process.env,
+      DATABASE_URL: t.databaseUrl,
+      DATA_DIR: dataDir,
+      REDIS_URL: "",
+      INIT_CWD: "",
+      JOB_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS),
+    },
+    // Its own group: a kill reaches the ffmpeg it runs too.
+    detached: true,
+  });
+  workers.push(run);
+  return run;
+}
+
+async function until<T>(check: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.skipIf(!postgres)("the job worker", () => {
+  it("a transcode cut short by a killed worker runs again on the next worker, and the upload becomes playable", async () => {
+    const owner = await t.createUser();
+    await t.db
+      .update(schema.users)
+      .set({ capabilities: ["uploadMusic"] })
+      .where(eq(schema.users.uuid, owner.user.uuid));
+    const first = startWorker();
+    await until(async () => first.output().includes("Booth job worker running"), "the worker to start");
+
+    const mp3 = await synthesizeMp3({ seconds: 90, frequencies: [440, 550], title: "Crash Test", artist: "Booth" });
+    const ticket = await t.request("POST", `${U}/upload/song`, {
+      token: owner.token,
+      body: { originalFileName: "crash.mp3" },
+    });
+    const put = await t.app.request(new URL(ticket.body.uploadUrl).pathname, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${owner.token}`, "content-type": "audio/mpeg" },
+      body: mp3 as Uint8Array<ArrayBuffer>,
+    });
+    expect(put.status).toBe(200);
+    const id = ticket.body.id as string;
+
+    // In the middle of ffmpeg's run, the worker dies (kill -9: no chance to tidy up).
+    const transcoding = async () => {
+      const [row] = await t.db.select().from(schema.songUploads).where(eq(schema.songUploads.id, id));
+      return row?.transcodingStatus === "TRANSCODING_IN_PROGRESS";
+    };
+    await until(transcoding, "the transcode to start");
+    first.kill("SIGKILL");
+    await first.exited;
+    const stuck = await t.request("GET", `${U}/songs/${id}`, { token: owner.token });
+    expect(stuck.body.transcodingStatus).toBe("TRANSCODING_IN_PROGRESS");
+    expect(first.output()).not.toContain('"msg":"job done"');
+
+    // A new worker picks the lost job up once its timeout has passed.
+    const second = startWorker();
+    const done = await until(async () => {
+      const res = await t.request("GET", `${U}/songs/${id}`, { token: owner.token });
+      return res.body.transcodingStatus !== "TRANSCODING_IN_PROGRESS" && res.body;
+    }, "the upload to settle");
+    expect(done.transcodingStatus).toBe("TRANSCODING_SUCCEED");
+    expect(second.output()).toMatch(/"msg":"job done","kind":"transcode"/);
+    const playlist = await t.request("GET", `${U}/songs/${id}/hls-playlist`, { token: owner.token });
+    expect(playlist.status).toBe(200);
+    expect(String(playlist.body)).toContain("#EXTM3U");
+  }, 120_000);
+});

@@ -1,0 +1,32 @@
+import { schema } from "@booth/db";
+import { eq } from "drizzle-orm";
+import { loadDemoCatalogue } from "./bootstrap.ts";
+import type { AppDeps } from "./deps.ts";
+import type { JobHandlers } from "./ports/jobs.ts";
+import { produce } from "./services/upload/gen-songs.ts";
+import { settle } from "./services/upload/pipeline.ts";
+
+/**
+ * What each kind of job does. A job may run again after its worker died part-way, so each picks up from what is
+ * stored: an upload settles from its status, the demo catalogue skips the tracks it finished.
+ */
+export function jobHandlers(deps: AppDeps, print: (line: string) => void = console.log): JobHandlers {
+  return {
+    async transcode({ uploadId }) {
+      const [upload] = await deps.db.select().from(schema.songUploads).where(eq(schema.songUploads.id, uploadId));
+      // Deleted meanwhile: nothing to do.
+      if (upload) await settle(deps, upload);
+    },
+    async "generate-song"({ uploadId, holdId, ...request }) {
+      await produce(deps, uploadId, holdId, request);
+    },
+    async "demo-catalogue"({ ownerUuid }) {
+      await loadDemoCatalogue(deps, ownerUuid, print);
+    },
+  };
+}
+
+/** Works the job queue in this process until `deps.jobs.stop()`. */
+export function startWorker(deps: AppDeps, print?: (line: string) => void) {
+  return deps.jobs.work(jobHandlers(deps, print));
+}
