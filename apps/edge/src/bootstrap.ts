@@ -26,7 +26,8 @@ import {
 import { pushFromEnv } from "./ports/push-env.ts";
 import { twilioSms } from "./ports/sms-twilio.ts";
 import { embeddedGenerator, httpGenerator } from "./ports/song-generator.ts";
-import { localStorage } from "./ports/storage.ts";
+import { localStorage, type Storage } from "./ports/storage.ts";
+import { s3OptionsFromEnv, s3Storage } from "./ports/storage-s3.ts";
 import { allowsLocalCheckout, assertProductionSettings, isProduction, seedsDemo } from "./production.ts";
 import { type DemoOptions, ensureDemoAccount, loadDemoTracks } from "./seed/demo-catalogue.ts";
 import { clearDemoProgress, writeDemoProgress } from "./seed/demo-progress.ts";
@@ -129,7 +130,7 @@ export async function depsFromEnv(env: Env, logger: Logger = jsonLogger) {
     serviceSecret,
     mailer: mailerFromEnv(env, database.db, logger),
     sms: smsFromEnv(env, database.db, logger),
-    storage: localStorage(join(dataDir, "storage")),
+    storage: storageFromEnv(env, dataDir),
     jobs: jobsFromEnv(env, database.sql, logger),
     errorReporter: env.SENTRY_DSN ? sentryReporter(env.SENTRY_DSN) : outboxReporter(database.db),
     push: await pushFromEnv(env, database.db, dataDir),
@@ -294,6 +295,12 @@ export function seedDemoInBackground(deps: AppDeps, env: Env, print: (line: stri
     })
     .catch((err) => print(`Demo failed: ${String(err)}`));
   return true;
+}
+
+/** Object storage when S3_BUCKET is set (S3, R2, MinIO), else the folder DATA_DIR/storage. */
+export function storageFromEnv(env: Env, dataDir: string): Storage {
+  const s3 = s3OptionsFromEnv(env);
+  return s3 ? s3Storage(s3) : localStorage(join(dataDir, "storage"));
 }
 
 /** JOB_TIMEOUT_SECONDS: how long a job may run before it counts as lost and runs again. */

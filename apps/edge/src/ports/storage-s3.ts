@@ -1,0 +1,105 @@
+import { AwsClient } from "aws4fetch";
+import type { Storage } from "./storage.ts";
+
+export interface S3Options {
+  /** S3_BUCKET */
+  bucket: string;
+  /** S3_ENDPOINT: unset for AWS (from the region); MinIO, R2 and others give theirs. */
+  endpoint?: string | undefined;
+  /** S3_REGION (default us-east-1; R2 takes "auto"). */
+  region?: string | undefined;
+  /** S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY */
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** S3_FORCE_PATH_STYLE: `endpoint/bucket/key` rather than `bucket.endpoint/key` (MinIO, most local servers). */
+  forcePathStyle?: boolean | undefined;
+  /** How long one request may take (default 60 s). */
+  timeoutMs?: number | undefined;
+}
+
+const errorCode = (xml: string) => /<Code>([^<]+)<\/Code>/.exec(xml)?.[1];
+
+/** A key as a URL path: each segment encoded, the slashes kept. */
+const keyPath = (key: string) => key.split("/").map(encodeURIComponent).join("/");
+
+/**
+ * Any S3-compatible object store (AWS S3, Cloudflare R2, MinIO), signed with SigV4 by aws4fetch (which runs on Node,
+ * Deno and Workers alike). Objects are private: the edge reads them and serves what a caller may have.
+ */
+export function s3Storage(options: S3Options): Storage {
+  const region = options.region || "us-east-1";
+  const client = new AwsClient({
+    accessKeyId: options.accessKeyId,
+    secretAccessKey: options.secretAccessKey,
+    service: "s3",
+    region,
+    retries: 2,
+  });
+  const endpoint = new URL(options.endpoint || `https://s3.${region}.amazonaws.com`);
+  const base = options.forcePathStyle
+    ? `${endpoint.origin}${endpoint.pathname.replace(/\/$/, "")}/${encodeURIComponent(options.bucket)}`
+    : `${endpoint.protocol}//${options.bucket}.${endpoint.host}${endpoint.pathname.replace(/\/$/, "")}`;
+  const timeoutMs = options.timeoutMs ?? 60_000;
+
+  async function call(method: string, key: string, init: { body?: Uint8Array; contentType?: string } = {}) {
+    const headers: Record<string, string> = {};
+    if (init.contentType) headers["content-type"] = init.contentType;
+    return client.fetch(`${base}/${keyPath(key)}`, {
+      method,
+      headers,
+      body: init.body as BodyInit | undefined,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  }
+
+  /** An error naming what the store said (its XML error code), never the credentials. */
+  async function failure(res: Response, what: string, text?: string) {
+    const body = text ?? (await res.text().catch(() => ""));
+    const code = errorCode(body) ?? res.statusText;
+    return new Error(`object storage ${what} answered ${res.status} ${code} (bucket ${options.bucket})`);
+  }
+
+  return {
+    kind: "s3",
+    async put(key, data, contentType) {
+      const res = await call("PUT", key, { body: data, contentType });
+      if (!res.ok) throw await failure(res, `PUT ${key}`);
+      await res.body?.cancel();
+    },
+    async get(key) {
+      const res = await call("GET", key);
+      if (res.status === 404) {
+        // No such key is an answer; no such bucket is a setting to fix.
+        const text = await res.text().catch(() => "");
+        if (errorCode(text) === "NoSuchBucket") throw await failure(res, `GET ${key}`, text);
+        return null;
+      }
+      if (!res.ok) throw await failure(res, `GET ${key}`);
+      const data = new Uint8Array(await res.arrayBuffer());
+      return { data, contentType: res.headers.get("content-type") ?? "application/octet-stream" };
+    },
+    async delete(key) {
+      const res = await call("DELETE", key);
+      // Deleting what is not there is done too.
+      if (!res.ok && res.status !== 404) throw await failure(res, `DELETE ${key}`);
+      await res.body?.cancel();
+    },
+  };
+}
+
+type Env = Record<string, string | undefined>;
+
+/** The S3 settings when S3_BUCKET is set (the keys are then required), else null (the local folder). */
+export function s3OptionsFromEnv(env: Env): S3Options | null {
+  if (!env.S3_BUCKET) return null;
+  const missing = ["S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"].filter((name) => !env[name]);
+  if (missing.length) throw new Error(`${missing.join(" and ")} must be set when S3_BUCKET is set`);
+  return {
+    bucket: env.S3_BUCKET,
+    endpoint: env.S3_ENDPOINT || undefined,
+    region: env.S3_REGION || undefined,
+    accessKeyId: env.S3_ACCESS_KEY_ID ?? "",
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? "",
+    forcePathStyle: ["true", "1", "yes"].includes((env.S3_FORCE_PATH_STYLE ?? "").toLowerCase()),
+  };
+}
