@@ -116,7 +116,8 @@ export async function depsFromEnv(env: Env, logger: Logger = jsonLogger) {
   // Under an advisory lock on PostgreSQL: instances started together take turns. MIGRATE_ON_START=false leaves it to
   // the release step (`npm run migrate`).
   if (migratesOnStart(env)) await database.migrate();
-  const cache = await cacheFromEnv(env);
+  // CACHE_PREFIX: one Redis may serve several Booths (or a test's instances), each under its own prefix.
+  const cache = await cacheFromEnv(env, env.CACHE_PREFIX ?? "");
   const keys = await withPreviousKeys(
     await loadKeys({ privateJwk: env.JWT_PRIVATE_KEY, dataDir, required: isProduction(env) }),
     env.JWT_PREVIOUS_PUBLIC_KEYS,
