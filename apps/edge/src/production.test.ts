@@ -33,6 +33,7 @@ const everySecret = {
   VAPID_PRIVATE_KEY: "private",
   REDIS_URL: "redis://cache.internal:6379",
   DATABASE_URL: "postgres://db.internal/booth",
+  S3_BUCKET: "booth-media",
 };
 
 describe("starting in production", () => {
@@ -48,22 +49,26 @@ describe("starting in production", () => {
         "VAPID_PRIVATE_KEY",
         "REDIS_URL",
         "DATABASE_URL",
+        "S3_BUCKET",
       ])
         expect(message).toContain(`  - ${name}`);
     }
     expect(await readdir(dataDir)).toEqual([]);
   });
 
-  it("names only what is missing; one instance by the operator's word needs no shared cache or database", () => {
+  it("names only what is missing; one instance by the operator's word needs no shared cache, database or storage", () => {
     expect(missingProductionSettings(everySecret)).toEqual([]);
-    const { REDIS_URL: _r, DATABASE_URL: _d, ...secrets } = everySecret;
+    const { REDIS_URL: _r, DATABASE_URL: _d, S3_BUCKET: _s, ...secrets } = everySecret;
     expect(missingProductionSettings({ ...secrets, BOOTH_SINGLE_INSTANCE: "true" })).toEqual([]);
     expect(missingProductionSettings(secrets).map((line) => line.split(" ")[0])).toEqual([
       "REDIS_URL",
       "DATABASE_URL:",
+      "S3_BUCKET",
     ]);
     const upstash = { UPSTASH_REDIS_REST_URL: "https://x.upstash.io", UPSTASH_REDIS_REST_TOKEN: "t" };
-    expect(missingProductionSettings({ ...secrets, ...upstash, DATABASE_URL: "postgres://db" })).toEqual([]);
+    expect(
+      missingProductionSettings({ ...secrets, ...upstash, DATABASE_URL: "postgres://db", S3_BUCKET: "media" }),
+    ).toEqual([]);
     expect(missingProductionSettings({ ...everySecret, ADMIN_EMAIL: "boss@example.com" })).toEqual([
       "ADMIN_EMAIL and ADMIN_PASSWORD: the first admin needs both (or neither)",
     ]);

@@ -41,6 +41,10 @@ export function missingProductionSettings(env: Env): string[] {
       missing.push(
         "DATABASE_URL: the PostgreSQL every instance shares; BOOTH_SINGLE_INSTANCE=true if only one instance runs (PGlite in DATA_DIR)",
       );
+    if (!set(env, "S3_BUCKET"))
+      missing.push(
+        "S3_BUCKET (with S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY and, off AWS, S3_ENDPOINT): the object storage every instance and the job worker share for uploads and HLS; BOOTH_SINGLE_INSTANCE=true if one host keeps the files (DATA_DIR/storage)",
+      );
   }
   if (set(env, "ADMIN_EMAIL") !== set(env, "ADMIN_PASSWORD"))
     missing.push("ADMIN_EMAIL and ADMIN_PASSWORD: the first admin needs both (or neither)");

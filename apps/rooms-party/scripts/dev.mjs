@@ -48,6 +48,8 @@ if (!free) {
 
 const child = spawnWranglerDev({
   port,
+  // PARTY_HOST: the address to listen on (127.0.0.1; 0.0.0.0 in a container).
+  ip: process.env.PARTY_HOST || "127.0.0.1",
   persistTo: resolve(root, process.env.PARTY_PERSIST_DIR ?? join(dataDir, "party")),
   vars: {
     BOOTH_EDGE_URL: process.env.BOOTH_EDGE_URL || "http://127.0.0.1:8787",

@@ -4,6 +4,8 @@ export const APP_DIR: string;
 export function wranglerBin(): string;
 export interface WranglerDevOptions {
   port: number | string;
+  /** The address to listen on (default 127.0.0.1; a container gives 0.0.0.0). */
+  ip?: string;
   persistTo: string;
   vars?: Record<string, string | undefined>;
   secrets?: Record<string, string | undefined>;

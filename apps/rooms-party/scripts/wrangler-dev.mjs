@@ -17,11 +17,11 @@ export function wranglerBin() {
 }
 
 /**
- * The arguments for `node <wrangler> dev`: the port on 127.0.0.1, room storage persisted under `persistTo`, the
+ * The arguments for `node <wrangler> dev`: the port on `ip` (127.0.0.1 unless given), room storage persisted under `persistTo`, the
  * room's variables, and its secrets in a file only its owner reads (`--env-file`), so they never show in a process
  * list.
  */
-export function wranglerDevArgs({ port, persistTo, vars = {}, secrets = {} }) {
+export function wranglerDevArgs({ port, ip = "127.0.0.1", persistTo, vars = {}, secrets = {} }) {
   mkdirSync(persistTo, { recursive: true });
   const args = [
     wranglerBin(),
@@ -29,7 +29,7 @@ export function wranglerDevArgs({ port, persistTo, vars = {}, secrets = {} }) {
     "--config",
     join(APP_DIR, "wrangler.jsonc"),
     "--ip",
-    "127.0.0.1",
+    ip,
     "--port",
     String(port),
     "--persist-to",
