@@ -12,11 +12,17 @@ import { errorBody, errorResponse } from "./lib/errors.ts";
 import { jwks } from "./lib/tokens.ts";
 import { SERVICES } from "./services/index.ts";
 import { serviceStatus } from "./services/status.ts";
+import { MAX_UPLOAD_BYTES } from "./services/upload/uploads.ts";
 
 export type { AppDeps } from "./deps.ts";
 
-/** No request body may be larger; routes that take files set their own, lower, limits. */
+/** No request body may be larger; routes that take files set their own, lower, limits (but for BODY_LIMITS). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/** The routes that take more: an upload's audio file (50 MB), which streams to storage rather than into memory. */
+const BODY_LIMITS: { path: RegExp; maxSize: number }[] = [
+  { path: /^\/api\/upload-service\/upload\/song\/[^/]+\/file$/, maxSize: MAX_UPLOAD_BYTES },
+];
 
 /** The whole edge: every service under its gateway prefix, built from the dependencies it is given. */
 export function createApp(deps: AppDeps) {
@@ -64,13 +70,14 @@ export function createApp(deps: AppDeps) {
     const sent = c.req.header("content-length") ?? c.req.header("transfer-encoding");
     if (sent && sent !== "0" && !c.req.raw.bodyUsed) c.header("connection", "close");
   });
-  app.use(
+  const limit = (maxSize: number) =>
     bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        c.json(errorBody(413, `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB.`), 413),
-    }),
-  );
+      maxSize,
+      onError: (c) => c.json(errorBody(413, `The request body is larger than ${maxSize / 1024 / 1024} MB.`), 413),
+    });
+  const limits = BODY_LIMITS.map((entry) => ({ ...entry, check: limit(entry.maxSize) }));
+  const general = limit(MAX_BODY_BYTES);
+  app.use((c, next) => (limits.find((entry) => entry.path.test(c.req.path))?.check ?? general)(c, next));
   app.use(readToken);
 
   for (const service of SERVICES) app.route(service.prefix, service.router);

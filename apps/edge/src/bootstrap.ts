@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { createDb, type Db, type SqlExecutor, schema } from "@booth/db";
+import { createDb, type Db, MIGRATION_LOCK, type SqlExecutor, schema, type Tx } from "@booth/db";
 import { SERVICE_SECRET_MIN_LENGTH } from "@booth/sdk/live/service-auth";
-import { arrayContains, eq } from "drizzle-orm";
+import { arrayContains, eq, sql } from "drizzle-orm";
 import { type AppConfig, type AppDeps, defaultConfig, jsonLogger, type Logger, systemClock } from "./deps.ts";
 import { parseTrustProxy } from "./lib/client-address.ts";
 import { hashPassword } from "./lib/password.ts";
@@ -188,6 +188,7 @@ export async function ensureAdmin(db: Db, env: Env, now: Date): Promise<{ email:
     const email = normalizeEmail(env.ADMIN_EMAIL);
     const passwordHash = await hashPassword(env.ADMIN_PASSWORD);
     await db.transaction(async (tx) => {
+      await startLock(tx);
       const [existing] = await tx.select().from(schema.users).where(eq(schema.users.email, email)).for("update");
       if (!existing) {
         await createAccount(tx, { email, passwordHash, roles: ["user", "admin"], emailStatus: "VERIFIED", now });
@@ -201,20 +202,34 @@ export async function ensureAdmin(db: Db, env: Env, now: Date): Promise<{ email:
     });
     return { email };
   }
-  const [admin] = await db
-    .select({ uuid: schema.users.uuid })
-    .from(schema.users)
-    .where(arrayContains(schema.users.roles, ["admin"]))
-    .limit(1);
-  if (admin || isProduction(env)) return null;
+  const anyAdmin = (q: Db | Tx) =>
+    q
+      .select({ uuid: schema.users.uuid })
+      .from(schema.users)
+      .where(arrayContains(schema.users.roles, ["admin"]))
+      .limit(1)
+      .then((rows) => rows.length > 0);
+  if (isProduction(env) || (await anyAdmin(db))) return null;
   const email = "admin@booth.local";
   const password = linkToken().slice(0, 20);
   const passwordHash = await hashPassword(password);
-  await db.transaction((tx) =>
-    createAccount(tx, { email, passwordHash, roles: ["user", "admin"], emailStatus: "VERIFIED", now }),
-  );
-  return { email, password };
+  const created = await db.transaction(async (tx) => {
+    await startLock(tx);
+    if (await anyAdmin(tx)) return false;
+    await createAccount(tx, { email, passwordHash, roles: ["user", "admin"], emailStatus: "VERIFIED", now });
+    return true;
+  });
+  return created ? { email, password } : null;
 }
+
+/**
+ * Instances started at the same moment take turns at what each does once at start (the first admin): the later one
+ * finds it done. Held until the transaction ends.
+ */
+async function startLock(tx: Tx) {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${START_LOCK})`);
+}
+const START_LOCK = MIGRATION_LOCK + 1;
 
 /** What the start output says about the first admin: its password, shown once, or what a production operator sets. */
 export async function firstAdminNotice(db: Db, env: Env, now: Date): Promise<string | null> {

@@ -84,7 +84,11 @@ describe.skipIf(!postgres)("the job worker", () => {
     });
     const put = await t.app.request(new URL(ticket.body.uploadUrl).pathname, {
       method: "PUT",
-      headers: { authorization: `Bearer ${owner.token}`, "content-type": "audio/mpeg" },
+      headers: {
+        authorization: `Bearer ${owner.token}`,
+        "content-type": "audio/mpeg",
+        "content-length": String(mp3.length),
+      },
       body: mp3 as Uint8Array<ArrayBuffer>,
     });
     expect(put.status).toBe(200);

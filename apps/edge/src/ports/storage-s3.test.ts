@@ -66,7 +66,11 @@ describe("object storage (a real S3-compatible server)", () => {
       });
       const put = await t.app.request(new URL(ticket.body.uploadUrl).pathname, {
         method: "PUT",
-        headers: { authorization: `Bearer ${owner.token}`, "content-type": "audio/mpeg" },
+        headers: {
+          authorization: `Bearer ${owner.token}`,
+          "content-type": "audio/mpeg",
+          "content-length": String(mp3.length),
+        },
         body: mp3 as Uint8Array<ArrayBuffer>,
       });
       expect(put.status).toBe(200);

@@ -35,6 +35,14 @@ export function s3Storage(options: S3Options): Storage {
     region,
     retries: 2,
   });
+  // A streamed body is read once: it cannot be sent again, so its PUT is not retried.
+  const streamClient = new AwsClient({
+    accessKeyId: options.accessKeyId,
+    secretAccessKey: options.secretAccessKey,
+    service: "s3",
+    region,
+    retries: 0,
+  });
   const endpoint = new URL(options.endpoint || `https://s3.${region}.amazonaws.com`);
   const base = options.forcePathStyle
     ? `${endpoint.origin}${endpoint.pathname.replace(/\/$/, "")}/${encodeURIComponent(options.bucket)}`
@@ -59,6 +67,18 @@ export function s3Storage(options: S3Options): Storage {
     return new Error(`object storage ${what} answered ${res.status} ${code} (bucket ${options.bucket})`);
   }
 
+  /** The answer to a GET of an object, or null when there is no such key (no such bucket is a setting to fix). */
+  async function fetchObject(key: string) {
+    const res = await call("GET", key);
+    if (res.status === 404) {
+      const text = await res.text().catch(() => "");
+      if (errorCode(text) === "NoSuchBucket") throw await failure(res, `GET ${key}`, text);
+      return null;
+    }
+    if (!res.ok) throw await failure(res, `GET ${key}`);
+    return res;
+  }
+
   return {
     kind: "s3",
     async put(key, data, contentType) {
@@ -66,15 +86,29 @@ export function s3Storage(options: S3Options): Storage {
       if (!res.ok) throw await failure(res, `PUT ${key}`);
       await res.body?.cancel();
     },
+    async putStream(key, body, size, contentType) {
+      // S3 takes a streamed PUT with its length; the payload goes unsigned (aws4fetch's UNSIGNED-PAYLOAD).
+      const res = await streamClient.fetch(`${base}/${keyPath(key)}`, {
+        method: "PUT",
+        headers: { "content-type": contentType, "content-length": String(size) },
+        body,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      if (!res.ok) throw await failure(res, `PUT ${key}`);
+      await res.body?.cancel();
+    },
+    async getStream(key) {
+      const res = await fetchObject(key);
+      if (!res?.body) return null;
+      return {
+        body: res.body as ReadableStream<Uint8Array>,
+        size: Number(res.headers.get("content-length") ?? 0),
+        contentType: res.headers.get("content-type") ?? "application/octet-stream",
+      };
+    },
     async get(key) {
-      const res = await call("GET", key);
-      if (res.status === 404) {
-        // No such key is an answer; no such bucket is a setting to fix.
-        const text = await res.text().catch(() => "");
-        if (errorCode(text) === "NoSuchBucket") throw await failure(res, `GET ${key}`, text);
-        return null;
-      }
-      if (!res.ok) throw await failure(res, `GET ${key}`);
+      const res = await fetchObject(key);
+      if (!res) return null;
       const data = new Uint8Array(await res.arrayBuffer());
       return { data, contentType: res.headers.get("content-type") ?? "application/octet-stream" };
     },

@@ -1,10 +1,17 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, normalize } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 
 /** Binary objects (images, audio) by key. */
 export interface Storage {
   readonly kind: string;
   put(key: string, data: Uint8Array, contentType: string): Promise<void>;
+  /** Stores `size` bytes as they arrive: an upload is never held whole in memory. */
+  putStream(key: string, body: ReadableStream<Uint8Array>, size: number, contentType: string): Promise<void>;
+  /** An object as a stream, to read without holding it whole; null when there is none. */
+  getStream(key: string): Promise<{ body: ReadableStream<Uint8Array>; size: number; contentType: string } | null>;
   get(key: string): Promise<{ data: Uint8Array; contentType: string } | null>;
   delete(key: string): Promise<void>;
 }
@@ -21,6 +28,21 @@ export function localStorage(root: string): Storage {
       await mkdir(dirname(file), { recursive: true });
       await writeFile(file, data);
       await writeFile(`${file}.type`, contentType);
+    },
+    async putStream(key, body, _size, contentType) {
+      const file = path(key);
+      await mkdir(dirname(file), { recursive: true });
+      await pipeline(Readable.fromWeb(body as import("node:stream/web").ReadableStream), createWriteStream(file));
+      await writeFile(`${file}.type`, contentType);
+    },
+    async getStream(key) {
+      const file = path(key);
+      try {
+        const [{ size }, contentType] = await Promise.all([stat(file), readFile(`${file}.type`, "utf8")]);
+        return { body: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>, size, contentType };
+      } catch {
+        return null;
+      }
     },
     async get(key) {
       try {
@@ -45,6 +67,20 @@ export function memoryStorage(): Storage {
     kind: "memory",
     async put(key, data, contentType) {
       objects.set(key, { data, contentType });
+    },
+    async putStream(key, body, _size, contentType) {
+      const data = new Uint8Array(await new Response(body).arrayBuffer());
+      objects.set(key, { data, contentType });
+    },
+    async getStream(key) {
+      const object = objects.get(key);
+      return object
+        ? {
+            body: new Blob([object.data as Uint8Array<ArrayBuffer>]).stream(),
+            size: object.data.length,
+            contentType: object.contentType,
+          }
+        : null;
     },
     async get(key) {
       return objects.get(key) ?? null;

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
 import type { SongTags } from "@booth/db/schema";
-import { parseBuffer } from "music-metadata";
+import { parseBuffer, parseWebStream } from "music-metadata";
 
 const run = promisify(execFile);
 
@@ -122,9 +122,20 @@ export interface Probe {
   cover: { data: Uint8Array; format: string } | null;
 }
 
-/** Reads duration, tags and cover art; throws when the file does not decode as audio. */
-export async function probeAudio(bytes: Uint8Array, contentType: string): Promise<Probe> {
-  const meta = await parseBuffer(bytes, { mimeType: contentType, size: bytes.length });
+/**
+ * Reads duration, tags and cover art, from bytes or from a stream of `size` bytes (read through, not kept); throws
+ * when the file does not decode as audio.
+ */
+export async function probeAudio(
+  input: Uint8Array | { stream: ReadableStream<Uint8Array>; size: number },
+  contentType: string,
+): Promise<Probe> {
+  const meta =
+    input instanceof Uint8Array
+      ? await parseBuffer(input, { mimeType: contentType, size: input.length })
+      : await parseWebStream(input.stream, { mimeType: contentType, size: input.size }).finally(() =>
+          input.stream.cancel().catch(() => {}),
+        );
   // Tags followed by no audio (or by something else, such as a playlist) are not a song.
   if (!((meta.format.duration ?? 0) > 0)) throw new Error("no audio in the file");
   const common = meta.common;

@@ -3,7 +3,7 @@ import type { SongTags } from "@booth/db/schema";
 import { eq } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { shortId } from "../../lib/ids.ts";
-import { probeAudio, transcodeToHls } from "./audio.ts";
+import { type Probe, probeAudio, transcodeToHls } from "./audio.ts";
 
 export type Upload = typeof schema.songUploads.$inferSelect;
 export const UPLOAD_PREFIX = "/api/upload-service";
@@ -27,7 +27,7 @@ async function update(deps: AppDeps, id: string, values: Partial<typeof schema.s
 
 /** Reads the stored file's tags: VERIFIED with a title and an artist, MISSING_METADATA without, VERIFICATION_ERROR when it does not decode. */
 export async function verify(deps: AppDeps, upload: Upload, bytes: Uint8Array) {
-  let probe: Awaited<ReturnType<typeof probeAudio>>;
+  let probe: Probe;
   try {
     probe = await probeAudio(bytes, upload.contentType ?? "audio/mpeg");
   } catch (err) {
@@ -36,6 +36,11 @@ export async function verify(deps: AppDeps, upload: Upload, bytes: Uint8Array) {
       error: `The file could not be read as audio: ${String(err).slice(0, 200)}`,
     });
   }
+  return verifyWith(deps, upload, probe);
+}
+
+/** Records what a probe of the upload's file found (its cover stored beside it). */
+export async function verifyWith(deps: AppDeps, upload: Upload, probe: Probe) {
   if (probe.cover) await deps.storage.put(coverKey(upload.id), probe.cover.data, probe.cover.format);
   const tags = { ...probe.tags, ...stripEmpty(upload.tags) };
   return update(deps, upload.id, {

@@ -19,9 +19,9 @@ export const sendFile: AppRouteHandler<typeof routes.sendFile> = async (c) => {
   const upload = await uploads.loadUpload(c.var.deps.db, c.req.valid("param").id);
   if (upload.ownerUuid !== user.uuid) throw forbidden();
   uploads.refuseHasFile(upload);
-  uploads.refuseTooLarge(Number(c.req.header("content-length") ?? 0));
-  const bytes = new Uint8Array(await c.req.arrayBuffer());
-  return c.json(uploads.uploadView(await uploads.receiveFile(c.var.deps, upload, bytes)), 200);
+  const length = c.req.header("content-length");
+  const received = await uploads.receiveFile(c.var.deps, upload, c.req.raw.body, length ? Number(length) : null);
+  return c.json(uploads.uploadView(received), 200);
 };
 
 export const ownSongs: AppRouteHandler<typeof routes.ownSongs> = async (c) => {

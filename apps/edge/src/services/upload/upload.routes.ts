@@ -59,7 +59,7 @@ export const sendFile = createRoute({
   summary: "Send the audio file of an upload (mp3, flac, wav, ogg or m4a; at most 50 MB)",
   security: bearer,
   request: { params: UuidParam, body: AudioBody },
-  responses: { 200: json(UploadSchema), ...errors(400, 401, 403, 404, 409, 413, 415) },
+  responses: { 200: json(UploadSchema), ...errors(400, 401, 403, 404, 409, 411, 413, 415) },
 });
 
 export const ownSongs = createRoute({

@@ -4,8 +4,8 @@ import { and, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { escapeLike } from "../../lib/crud/index.ts";
 import { badRequest, forbidden, found, HttpError, notFound } from "../../lib/errors.ts";
-import { probeAudio, sniffAudio } from "./audio.ts";
-import { coverKey, hlsKey, originalKey, UPLOAD_PREFIX, type Upload, verify } from "./pipeline.ts";
+import { type Probe, probeAudio, sniffAudio } from "./audio.ts";
+import { coverKey, hlsKey, originalKey, UPLOAD_PREFIX, type Upload, verify, verifyWith } from "./pipeline.ts";
 
 export const NOT_VERIFIED = "Song is not verified";
 export const NOT_YOURS = "Unauthorized to edit tags that not belongs to the user";
@@ -80,30 +80,108 @@ export function refuseHasFile(upload: Upload) {
   if (upload.status !== "PENDING_UPLOAD") throw new HttpError(409, HAS_FILE);
 }
 
+const LENGTH_REQUIRED = "Send the file with its length (a Content-Length header).";
+const SHORT_BODY = "The file ended before the length its Content-Length header gave.";
+
 /**
- * The audio file of an upload: checked (size, type, decodable), stored and verified; publishing and transcoding
- * follow after the answer.
+ * The audio file of an upload, as it arrives: its first bytes say its type, it streams on to storage (never held
+ * whole), and the stored file is read back through to check it decodes and to take its tags. Publishing and
+ * transcoding follow after the answer. A file that turns out not to be audio is removed again.
  */
-export async function receiveFile(deps: AppDeps, upload: Upload, bytes: Uint8Array) {
-  refuseTooLarge(bytes.length);
-  if (bytes.length === 0) throw badRequest("The file is empty.");
-  const contentType = audioType(bytes);
+export async function receiveFile(
+  deps: AppDeps,
+  upload: Upload,
+  body: ReadableStream<Uint8Array> | null,
+  length: number | null,
+) {
+  if (length === null || !Number.isSafeInteger(length) || length < 0) throw new HttpError(411, LENGTH_REQUIRED);
+  refuseTooLarge(length);
+  if (length === 0 || !body) throw badRequest("The file is empty.");
+  const { head, rest } = await peek(body, 16);
+  const contentType = audioType(head);
+  const { db, storage, clock } = deps;
+  const key = originalKey(upload.id);
+  const counted = exactly(rest, length);
   try {
-    await probeAudio(bytes, contentType);
+    await storage.putStream(key, counted.stream, length, contentType);
+  } catch (err) {
+    if (counted.short()) throw badRequest(SHORT_BODY);
+    throw err;
+  }
+  const stored = await storage.getStream(key);
+  let probe: Probe;
+  try {
+    if (!stored) throw new Error("the stored file is missing");
+    probe = await probeAudio({ stream: stored.body, size: length }, contentType);
   } catch {
+    await storage.delete(key);
     throw new HttpError(415, UNREADABLE);
   }
-  const { db, storage, clock } = deps;
-  await storage.put(originalKey(upload.id), bytes, contentType);
   const [typed] = await db
     .update(schema.songUploads)
-    .set({ status: "VALID_FILE_TYPE", contentType, size: bytes.length, updatedAt: clock.now() })
+    .set({ status: "VALID_FILE_TYPE", contentType, size: length, updatedAt: clock.now() })
     .where(and(eq(schema.songUploads.id, upload.id), eq(schema.songUploads.status, "PENDING_UPLOAD")))
     .returning();
   if (!typed) throw new HttpError(409, HAS_FILE);
-  const verified = await verify(deps, typed, bytes);
+  const verified = await verifyWith(deps, typed, probe);
   await settleLater(deps, verified);
   return verified;
+}
+
+/** The first `bytes` bytes of a stream (fewer when it is shorter), and a stream of the whole of it again. */
+async function peek(body: ReadableStream<Uint8Array>, bytes: number) {
+  const reader = body.getReader();
+  const taken: Uint8Array[] = [];
+  let have = 0;
+  while (have < bytes) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    taken.push(value);
+    have += value.length;
+  }
+  const head = new Uint8Array(have);
+  let at = 0;
+  for (const chunk of taken) {
+    head.set(chunk, at);
+    at += chunk.length;
+  }
+  const rest = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (head.length) controller.enqueue(head);
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  return { head: head.subarray(0, bytes), rest };
+}
+
+/** Passes a stream through while it keeps to `length` bytes; one that ends short errors (and says so). */
+function exactly(body: ReadableStream<Uint8Array>, length: number) {
+  let seen = 0;
+  let short = false;
+  const stream = body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.length;
+        // More than announced: the rest is not sent (the store takes exactly `length`).
+        if (seen > length) controller.enqueue(chunk.subarray(0, chunk.length - (seen - length)));
+        else controller.enqueue(chunk);
+      },
+      flush(controller) {
+        if (seen < length) {
+          short = true;
+          controller.error(new Error(SHORT_BODY));
+        }
+      },
+    }),
+  );
+  return { stream, short: () => short };
 }
 
 async function uploadPage(

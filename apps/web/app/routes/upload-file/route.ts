@@ -15,24 +15,26 @@ export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return Response.json({ error: "Method Not Allowed" }, { status: 405 });
   const name = (new URL(request.url).searchParams.get("name") ?? "").trim().slice(0, 255);
   if (!name) return Response.json({ error: "The file needs a name." }, { status: 400 });
-  const declared = Number(request.headers.get("content-length") ?? 0);
+  const length = request.headers.get("content-length");
+  const declared = Number(length ?? 0);
+  if (length === null || !Number.isSafeInteger(declared))
+    return Response.json({ error: "Send the file with its length (a Content-Length header)." }, { status: 411 });
   if (declared > MAX_UPLOAD_BYTES) return Response.json({ error: "The file is larger than 50 MB." }, { status: 413 });
+  if (declared === 0 || !request.body) return Response.json({ error: "The file is empty." }, { status: 400 });
   const booth = sdkFor(token);
   let id: string | undefined;
   try {
-    const bytes = new Uint8Array(await request.arrayBuffer());
-    if (bytes.length > MAX_UPLOAD_BYTES)
-      return Response.json({ error: "The file is larger than 50 MB." }, { status: 413 });
-    if (bytes.length === 0) return Response.json({ error: "The file is empty." }, { status: 400 });
     const ticket = await booth.upload.POST("/upload/song", { body: { originalFileName: name } });
     id = ticket.data?.id;
     if (!id) throw new Error("the upload service answered no id");
+    // The file streams through to the edge (which streams it to storage): no server holds it whole.
     const sent = await booth.upload.PUT("/upload/song/{id}/file", {
       params: { path: { id } },
-      body: bytes as never,
+      body: request.body as never,
       bodySerializer: (body: unknown) => body as BodyInit,
-      headers: { "content-type": "audio/mpeg" },
-    });
+      headers: { "content-type": "audio/mpeg", "content-length": String(declared) },
+      duplex: "half",
+    } as never);
     return Response.json({ upload: sent.data ?? null, error: null });
   } catch (e) {
     if (id) await booth.upload.DELETE("/songs/{id}", { params: { path: { id } } }).catch(() => undefined);

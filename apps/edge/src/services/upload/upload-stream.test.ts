@@ -1,0 +1,103 @@
+import { execFile } from "node:child_process";
+import { createReadStream } from "node:fs";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { promisify } from "node:util";
+import v8 from "node:v8";
+import { runInNewContext } from "node:vm";
+import { schema } from "@booth/db";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { localStorage } from "../../ports/storage.ts";
+import { createTestApp, type TestApp } from "../../testing.ts";
+import { ffmpegPath } from "./audio.ts";
+
+const U = "/api/upload-service";
+v8.setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+let t: TestApp;
+let dir: string;
+let wav: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "booth-stream-"));
+  // Files on disk, as on any instance: memory storage would hold them whole by design.
+  t = await createTestApp({ storage: localStorage(join(dir, "storage")) });
+  // 45 MB of CD-quality audio: four and a quarter minutes of WAV.
+  wav = join(dir, "long.wav");
+  await promisify(execFile)(ffmpegPath(), [
+    ...["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=255"],
+    ...["-ac", "2", "-ar", "44100", "-metadata", "title=Long", "-metadata", "artist=Booth", wav],
+  ]);
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function ticket(token: string) {
+  const res = await t.request("POST", `${U}/upload/song`, { token, body: { originalFileName: "long.wav" } });
+  return { id: res.body.id as string, path: new URL(res.body.uploadUrl).pathname };
+}
+async function uploader() {
+  const u = await t.createUser();
+  await t.db
+    .update(schema.users)
+    .set({ capabilities: ["uploadMusic"] })
+    .where(eq(schema.users.uuid, u.user.uuid));
+  return u;
+}
+
+describe("uploads stream", () => {
+  it("a 45 MB file goes to storage as it arrives, never whole in the edge's memory", async () => {
+    const { token } = await uploader();
+    const { id, path } = await ticket(token);
+    const { size } = await stat(wav);
+    expect(size).toBeGreaterThan(44_000_000);
+    gc();
+    const before = process.memoryUsage().arrayBuffers;
+    let peak = before;
+    // What stays alive, not what awaits collection: measured right after a full collection.
+    const sampler = setInterval(() => {
+      gc();
+      peak = Math.max(peak, process.memoryUsage().arrayBuffers);
+    }, 50);
+    const res = await t.app.request(path, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${token}`, "content-type": "audio/wav", "content-length": String(size) },
+      body: Readable.toWeb(createReadStream(wav)) as ReadableStream,
+      duplex: "half",
+    } as RequestInit);
+    clearInterval(sampler);
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.json()).toMatchObject({ status: "VERIFIED", size, duration: 255, contentType: "audio/wav" });
+    // Buffers grew by far less than the file: it passed through in chunks.
+    expect(peak - before).toBeLessThan(size / 3);
+    expect((await stat(join(dir, "storage", "uploads", id, "original"))).size).toBe(size);
+  }, 60_000);
+
+  it("asks for the file's length, and refuses a body that ends before it, keeping nothing", async () => {
+    const { token } = await uploader();
+    const { id, path } = await ticket(token);
+    const chunked = await t.app.request(path, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${token}`, "content-type": "audio/wav" },
+      body: Readable.toWeb(createReadStream(wav, { end: 99_999 })) as ReadableStream,
+      duplex: "half",
+    } as RequestInit);
+    expect(chunked.status).toBe(411);
+    expect((await chunked.json()).message).toBe("Send the file with its length (a Content-Length header).");
+    const short = await t.app.request(path, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${token}`, "content-type": "audio/wav", "content-length": "200000" },
+      body: Readable.toWeb(createReadStream(wav, { end: 99_999 })) as ReadableStream,
+      duplex: "half",
+    } as RequestInit);
+    expect(short.status).toBe(400);
+    expect((await short.json()).message).toBe("The file ended before the length its Content-Length header gave.");
+    const [row] = await t.db.select().from(schema.songUploads).where(eq(schema.songUploads.id, id));
+    expect(row?.status).toBe("PENDING_UPLOAD");
+    expect(await t.deps.storage.get(`uploads/${id}/original`)).toBeNull();
+  });
+});
