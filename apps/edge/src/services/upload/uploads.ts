@@ -5,7 +5,7 @@ import type { AppDeps } from "../../deps.ts";
 import { escapeLike } from "../../lib/crud/index.ts";
 import { badRequest, forbidden, found, HttpError, notFound } from "../../lib/errors.ts";
 import { type Probe, probeAudio, sniffAudio } from "./audio.ts";
-import { coverKey, hlsKey, originalKey, UPLOAD_PREFIX, type Upload, verify, verifyWith } from "./pipeline.ts";
+import { coverKey, hlsKey, originalKey, UPLOAD_PREFIX, type Upload, verifyWith } from "./pipeline.ts";
 
 export const NOT_VERIFIED = "Song is not verified";
 export const NOT_YOURS = "Unauthorized to edit tags that not belongs to the user";
