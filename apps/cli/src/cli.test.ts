@@ -7,15 +7,18 @@ import { createTestApp, type TestApp } from "@booth/edge/testing";
 import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoCatalogue } from "../../edge/src/seed/demo-catalogue.ts";
+import { buildCli } from "../scripts/build.mjs";
 
 const run = promisify(execFile);
-const BIN = new URL("../bin/booth.mjs", import.meta.url).pathname;
+// The CLI bundled as it ships (scripts/build.mjs): one file Node starts at once, not the sources through tsx.
+let BIN: string;
 
 let t: TestApp;
 let server: ReturnType<typeof serve>;
 let home: string;
 let api: string;
 beforeAll(async () => {
+  BIN = await buildCli();
   t = await createTestApp();
   // The CLI runs as its own process against a real HTTP server of the edge.
   t.clock.now = () => new Date();
@@ -398,6 +401,35 @@ describe("booth", () => {
     expect((await booth("outbox", "--to", "nobody@example.com")).stdout.trim()).toBe("(none)");
     expect((await booth("outbox", "--limit", "0")).stderr).toContain("Error 400");
   }, 60_000);
+
+  it("lists the background jobs and how they went, for admins only", async () => {
+    const uploadId = crypto.randomUUID();
+    const id = await t.deps.jobs.send("transcode", { uploadId });
+    const plain = await t.createUser();
+    expect((await booth("login", "-e", plain.email, "-p", plain.password)).code).toBe(0);
+    const refused = await booth("jobs");
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain("Error 403: Forbidden");
+    const admin = await t.createUser({ roles: ["user", "admin"] });
+    expect((await booth("login", "-e", admin.email, "-p", admin.password)).code).toBe(0);
+    // A transcode of an upload that is gone completes with nothing to do.
+    for (let i = 0; i < 50 && (await t.deps.jobs.get("transcode", id ?? ""))?.state !== "completed"; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const listed = await booth("jobs", "--kind", "transcode", "--limit", "5");
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(new RegExp(`transcode +completed +1 run +${uploadId}`));
+    const json = JSON.parse((await booth("jobs", "--state", "completed", "--json")).stdout);
+    expect(json.data.map((j: { id: string }) => j.id)).toContain(id);
+    expect((await booth("jobs", "--state", "exploded")).stderr).toContain("Allowed choices are");
+  }, 60_000);
+
+  it("runs from its sources too, as the installed command does (bin/booth.mjs through tsx)", async () => {
+    const { stdout } = await run(process.execPath, [
+      new URL("../bin/booth.mjs", import.meta.url).pathname,
+      "--version",
+    ]);
+    expect(stdout.trim()).toBe("0.1.0");
+  });
 
   it("has help with examples, completion, and logs out", async () => {
     expect((await booth("vouchers", "create", "--help")).stdout).toContain("Example");

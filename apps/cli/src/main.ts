@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { avatarCommands } from "./commands/avatars.ts";
 import { botCommands } from "./commands/bot.ts";
+import { jobsCommand } from "./commands/jobs.ts";
 import { outboxCommand } from "./commands/outbox.ts";
 import { roomCommands } from "./commands/rooms.ts";
 import { seasonCommands } from "./commands/seasons.ts";
@@ -36,6 +37,7 @@ export function program() {
   botCommands(booth);
   seedCommand(booth);
   outboxCommand(booth);
+  jobsCommand(booth);
   examples(
     booth
       .command("completion")

@@ -15,9 +15,11 @@ import { partyLiveRooms } from "../../edge/src/ports/live-rooms.ts";
 import { seedDemoCatalogue } from "../../edge/src/seed/demo-catalogue.ts";
 import { spawnChild } from "../../edge/src/testing/child-server.ts";
 import { freePort, startParty, until } from "../../rooms-party/test/helpers.ts";
+import { buildCli } from "../scripts/build.mjs";
 
 const run = promisify(execFile);
-const BIN = new URL("../bin/booth.mjs", import.meta.url).pathname;
+// The CLI bundled as it ships (scripts/build.mjs): one file Node starts at once, not the sources through tsx.
+let BIN: string;
 const SEASON_SECONDS = 50;
 
 let t: TestApp;
@@ -29,6 +31,7 @@ let home: string;
 const bots: ChildProcess[] = [];
 
 beforeAll(async () => {
+  BIN = await buildCli();
   const partyPort = await freePort();
   t = await createTestApp({
     liveRooms: partyLiveRooms({ baseUrl: `http://127.0.0.1:${partyPort}`, serviceToken: () => t.serviceToken() }),

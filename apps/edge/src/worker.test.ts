@@ -19,7 +19,7 @@ if (!postgres) console.warn("worker.test.ts skipped: set TEST_DATABASE_URL to ru
 const edgeDir = new URL("..", import.meta.url).pathname;
 const U = "/api/upload-service";
 // A job whose worker died counts as lost after this long, and runs again.
-const TIMEOUT_SECONDS = 4;
+const TIMEOUT_SECONDS = 2;
 
 let t: TestApp;
 let dataDir: string;

@@ -83,9 +83,10 @@ export function sessionCommands(program: Command) {
 export function askHidden(question: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const input = process.stdin;
+    // Raw (no echo) before the question shows: what is typed the moment it appears is not echoed either.
+    input.setRawMode(true);
     process.stderr.write(question);
     let answer = "";
-    input.setRawMode(true);
     input.resume();
     input.setEncoding("utf8");
     const done = (error?: Error) => {

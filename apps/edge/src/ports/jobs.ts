@@ -24,13 +24,19 @@ export const JOB_KINDS = ["transcode", "generate-song", "demo-catalogue"] as con
 export type JobHandlers = { [K in JobKind]: (data: JobPayloads[K]) => Promise<void> };
 
 /** What became of a job: waiting, running, done, retrying or failed for good; how many runs; the last error. */
+export const JOB_STATES = ["created", "retry", "active", "completed", "cancelled", "failed"] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
 export interface JobStatus {
   id: string;
   kind: JobKind;
-  state: "created" | "retry" | "active" | "completed" | "cancelled" | "failed";
+  state: JobState;
   attempts: number;
   lastError: string | null;
+  /** What it works on (an upload's id, ...). */
+  data: Record<string, unknown>;
   createdAt: Date;
+  startedAt: Date | null;
   finishedAt: Date | null;
 }
 
@@ -40,6 +46,8 @@ export interface Jobs {
   /** Works every queue in this process (the embedded edge, `npm run start:worker`) until stop(). */
   work(handlers: JobHandlers): Promise<void>;
   get(kind: JobKind, id: string): Promise<JobStatus | null>;
+  /** The latest jobs, newest first, of one kind or state when given. */
+  list(filter: { kind?: JobKind | undefined; state?: JobState | undefined; limit: number }): Promise<JobStatus[]>;
   /** Stops working (a running job finishes first, up to a few seconds) and sending. */
   stop(): Promise<void>;
 }
@@ -96,6 +104,24 @@ export function pgBossJobs(sql: SqlExecutor, options: JobsOptions): Jobs {
   };
   const workers: string[] = [];
   let stopped = false;
+  async function query(filter: {
+    kind?: JobKind | undefined;
+    state?: JobState | undefined;
+    id?: string;
+    limit: number;
+  }) {
+    await start();
+    const { rows } = await sql.executeSql(
+      `SELECT id, name, state, retry_count, output, data, created_on, started_on, completed_on
+         FROM ${JOBS_SCHEMA}.job
+        WHERE ($1::text IS NULL OR name = $1) AND ($2::text IS NULL OR state::text = $2)
+          AND ($3::uuid IS NULL OR id = $3)
+        ORDER BY created_on DESC
+        LIMIT $4`,
+      [filter.kind ?? null, filter.state ?? null, filter.id ?? null, filter.limit],
+    );
+    return rows.map(jobStatus);
+  }
   return {
     async send(kind, data, sendOptions = {}) {
       await start();
@@ -130,25 +156,34 @@ export function pgBossJobs(sql: SqlExecutor, options: JobsOptions): Jobs {
       }
     },
     async get(kind, id) {
-      await start();
-      const job = await boss.getJobById(kind, id, { includeArchive: true });
-      if (!job) return null;
-      const output = job.output as { message?: unknown } | null;
-      return {
-        id: job.id,
-        kind,
-        state: job.state,
-        attempts: job.retryCount + (job.startedOn ? 1 : 0),
-        lastError: output && typeof output.message === "string" ? output.message : null,
-        createdAt: job.createdOn,
-        finishedAt: job.completedOn ?? null,
-      };
+      const [job] = await query({ kind, id, limit: 1 });
+      return job ?? null;
     },
+    list: (filter) => query(filter),
     async stop() {
       if (stopped || !started) return;
       stopped = true;
       await started.catch(() => {});
       await boss.stop({ graceful: true, close: false, wait: true, timeout: 5000 });
     },
+  };
+}
+
+const asDate = (value: unknown) => (value ? new Date(value as string) : null);
+
+/** A row of pg-boss's job table as Booth shows it: attempts counted from one, the last error's message. */
+function jobStatus(row: Record<string, unknown>): JobStatus {
+  const output = row.output as { message?: unknown } | null;
+  const started = asDate(row.started_on);
+  return {
+    id: String(row.id),
+    kind: row.name as JobKind,
+    state: row.state as JobState,
+    attempts: Number(row.retry_count ?? 0) + (started ? 1 : 0),
+    lastError: output && typeof output.message === "string" ? output.message : null,
+    data: (row.data ?? {}) as Record<string, unknown>,
+    createdAt: asDate(row.created_on) ?? new Date(0),
+    startedAt: started,
+    finishedAt: row.state === "completed" || row.state === "failed" ? asDate(row.completed_on) : null,
   };
 }

@@ -5,6 +5,8 @@ import * as demoHandlers from "./demo.handlers.ts";
 import * as demo from "./demo.routes.ts";
 import * as genSongHandlers from "./gen-songs.handlers.ts";
 import * as genSongs from "./gen-songs.routes.ts";
+import * as jobHandlers from "./jobs.handlers.ts";
+import * as jobs from "./jobs.routes.ts";
 import * as uploadHandlers from "./upload.handlers.ts";
 import * as upload from "./upload.routes.ts";
 
@@ -26,7 +28,8 @@ export function uploadService() {
     .openapi(upload.metadata, uploadHandlers.metadata)
     .openapi(genSongs.cost, genSongHandlers.cost)
     .openapi(genSongs.generate, genSongHandlers.generate)
-    .openapi(demo.demoProgress, demoHandlers.demoProgress);
+    .openapi(demo.demoProgress, demoHandlers.demoProgress)
+    .openapi(jobs.listJobs, jobHandlers.listJobs);
   router.route("/", sentryTestingRouter("upload"));
   router.route("/", statusRouter("upload", "1.3.2", "/info-admin/upload-service-status"));
   return router;

@@ -195,6 +195,29 @@ describe("uploads", () => {
     expect(mine.body.data.map((u: { id: string }) => u.id)).not.toContain(id);
   }, 60_000);
 
+  it("shows admins each background job: what it worked on, its state and runs; nobody else", async () => {
+    const { token } = await uploader();
+    const { id } = await sendFile(token, mp3);
+    await settled(id, token);
+    const admin = await t.createUser({ roles: ["user", "admin"] });
+    const job = await (async () => {
+      for (let i = 0; i < 100; i++) {
+        const res = await t.request("GET", `${U}/admin/jobs`, { token: admin.token, query: { kind: "transcode" } });
+        expect(res.status).toBe(200);
+        const found = res.body.data.find((j: { data: { uploadId?: string } }) => j.data.uploadId === id);
+        if (found?.state === "completed") return found;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error("the transcode job did not complete");
+    })();
+    expect(job).toMatchObject({ kind: "transcode", attempts: 1, lastError: null });
+    expect(new Date(job.finishedAt).getTime()).toBeGreaterThanOrEqual(new Date(job.startedAt).getTime());
+    expect((await t.request("GET", `${U}/admin/jobs`, { token })).status).toBe(403);
+    expect((await t.request("GET", `${U}/admin/jobs`)).status).toBe(401);
+    const bad = await t.request("GET", `${U}/admin/jobs`, { token: admin.token, query: { state: "exploded" } });
+    expect(bad.status).toBe(400);
+  });
+
   it("reads tags of a file without keeping it", async () => {
     const { token } = await t.createUser();
     const res = await t.app.request(`${U}/metadata`, {

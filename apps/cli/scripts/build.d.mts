@@ -1,0 +1,3 @@
+export const CLI_DIR: string;
+export const BUNDLE: string;
+export function buildCli(): Promise<string>;

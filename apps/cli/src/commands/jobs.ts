@@ -1,0 +1,47 @@
+import type { Schema } from "@booth/sdk";
+import { type Command, Option } from "commander";
+import { action, contextOf, examples } from "../context.ts";
+
+type Job = Schema<"upload", "Job">;
+
+const KINDS = ["transcode", "generate-song", "demo-catalogue"];
+const STATES = ["created", "active", "retry", "completed", "failed", "cancelled"];
+
+/** One job on a line: when, what, how it went, and its last error under it. */
+const line = (job: Job) => {
+  const target = Object.values(job.data).find((v) => typeof v === "string") ?? "";
+  const runs = job.attempts === 1 ? "1 run" : `${job.attempts} runs`;
+  const head = `${job.createdAt}  ${job.kind.padEnd(14)} ${job.state.padEnd(9)} ${runs.padEnd(7)} ${target}`;
+  return job.lastError ? `${head}\n  last error: ${job.lastError}` : head;
+};
+
+export function jobsCommand(program: Command) {
+  examples(
+    program
+      .command("jobs")
+      .description(
+        "List the latest background jobs (transcoding, generated songs, the demo catalogue) and how they went (admins)",
+      )
+      .addOption(new Option("--state <state>", "only jobs in this state").choices(STATES))
+      .addOption(new Option("--kind <kind>", "only jobs of this kind").choices(KINDS))
+      .option("--limit <n>", "how many (at most 100)", "20")
+      .option("--json", "print JSON"),
+    "booth jobs --state failed",
+    "booth jobs --kind transcode --limit 5 --json",
+  ).action(
+    action(async (options: { limit: string; state?: Job["state"]; kind?: Job["kind"] }, command: Command) => {
+      const ctx = await contextOf(command);
+      const { data } = await ctx.client.upload.GET("/admin/jobs", {
+        params: {
+          query: {
+            limit: Number(options.limit),
+            ...(options.state ? { state: options.state } : {}),
+            ...(options.kind ? { kind: options.kind } : {}),
+          },
+        },
+      });
+      const jobs = data?.data ?? [];
+      ctx.print(data, () => (jobs.length === 0 ? "(none)" : jobs.map(line).join("\n")));
+    }),
+  );
+}

@@ -1,0 +1,65 @@
+import { createTestDatabase } from "@booth/db/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectErrorLog } from "../testing/error-logs.ts";
+import { testLogger } from "../testing/logger.ts";
+import { type JobHandlers, type Jobs, pgBossJobs } from "./jobs.ts";
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let jobs: Jobs;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await jobs?.stop();
+  await database?.close();
+});
+
+async function until<T>(check: () => Promise<T | null | undefined | false>) {
+  for (let i = 0; i < 200; i++) {
+    const value = await check();
+    if (value) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("timed out");
+}
+
+describe("the job queue (pg-boss on the test's database)", () => {
+  it("runs a job once, retries a failing one with its error kept, and lists both", async () => {
+    expectErrorLog(/job failed/);
+    jobs = pgBossJobs(database.sql, { logger: testLogger, retryLimit: 1, retryDelaySeconds: 1, pollSeconds: 1 });
+    const ran: string[] = [];
+    const handlers: JobHandlers = {
+      async transcode({ uploadId }) {
+        ran.push(uploadId);
+      },
+      async "generate-song"() {
+        throw new Error("the provider is down");
+      },
+      async "demo-catalogue"() {},
+    };
+    await jobs.work(handlers);
+    const ok = await jobs.send("transcode", { uploadId: "u1" });
+    const bad = await jobs.send("generate-song", {
+      uploadId: "u2",
+      holdId: "h",
+      prompt: "p",
+      duration: 30,
+      title: "t",
+      artist: "a",
+    });
+    const done = await until(async () => {
+      const job = await jobs.get("transcode", ok ?? "");
+      return job?.state === "completed" && job;
+    });
+    expect(done).toMatchObject({ kind: "transcode", attempts: 1, lastError: null, data: { uploadId: "u1" } });
+    expect(ran).toEqual(["u1"]);
+    // Two runs (the first and one retry), then failed for good with the last error.
+    const failed = await until(async () => {
+      const job = await jobs.get("generate-song", bad ?? "");
+      return job?.state === "failed" && job;
+    });
+    expect(failed).toMatchObject({ attempts: 2, lastError: "the provider is down" });
+    expect((await jobs.list({ state: "failed", limit: 10 })).map((j) => j.id)).toEqual([bad]);
+    expect((await jobs.list({ limit: 10 })).map((j) => j.kind).sort()).toEqual(["generate-song", "transcode"]);
+  }, 30_000);
+});

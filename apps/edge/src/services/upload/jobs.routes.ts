@@ -1,0 +1,36 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { bearer, errors, json } from "../../lib/openapi.ts";
+import { JOB_KINDS, JOB_STATES } from "../../ports/jobs.ts";
+
+const JobSchema = z
+  .object({
+    id: z.uuid(),
+    kind: z.enum(JOB_KINDS),
+    state: z.enum(JOB_STATES).openapi({
+      description: "created: waiting; active: running; retry: failed, to run again; completed; failed: for good",
+    }),
+    attempts: z.number().int(),
+    lastError: z.string().nullable(),
+    data: z.record(z.string(), z.unknown()).openapi({ description: "what it works on (an upload's id, ...)" }),
+    createdAt: z.string(),
+    startedAt: z.string().nullable(),
+    finishedAt: z.string().nullable(),
+  })
+  .openapi("Job");
+
+export const listJobs = createRoute({
+  method: "get",
+  path: "/admin/jobs",
+  tags: ["Admin"],
+  summary: "The latest background jobs (transcoding, generated songs, the demo catalogue), newest first (admins)",
+  description: "Each job's state, how many times it ran and its last error, for whoever runs the instance.",
+  security: bearer,
+  request: {
+    query: z.object({
+      kind: z.enum(JOB_KINDS).optional(),
+      state: z.enum(JOB_STATES).optional(),
+      limit: z.coerce.number().int().min(1).max(100).default(20),
+    }),
+  },
+  responses: { 200: json(z.object({ data: z.array(JobSchema) }).openapi("JobList")), ...errors(400, 401, 403) },
+});
