@@ -154,6 +154,15 @@ export async function depsFromEnv(env: Env, logger: Logger = jsonLogger) {
 }
 
 /**
+ * Lets go of what depsFromEnv opened: the job queue first (a running job gets a few seconds to finish; one cut short
+ * runs again elsewhere once its timeout passes), then the database and the cache.
+ */
+export async function closeDeps(deps: AppDeps, database: { close(): Promise<void> }) {
+  await deps.jobs.stop().catch(() => {});
+  await Promise.allSettled([database.close(), deps.cache.close()]);
+}
+
+/**
  * The secret shared with the live rooms: BOOTH_SERVICE_SECRET; else (not in production) the one kept in
  * `DATA_DIR/service-secret`, made at the first start and readable by its owner only, where the rooms started with the
  * same DATA_DIR find it (apps/rooms-party/scripts/dev.mjs).

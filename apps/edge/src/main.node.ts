@@ -1,7 +1,7 @@
 import { serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { createApp } from "./app.ts";
-import { depsFromEnv, firstAdminNotice, runsJobs, seedDemoInBackground } from "./bootstrap.ts";
+import { closeDeps, depsFromEnv, firstAdminNotice, runsJobs, seedDemoInBackground } from "./bootstrap.ts";
 import { exitOnMissingSettings } from "./production.ts";
 import { startWorker } from "./worker.ts";
 
@@ -29,16 +29,12 @@ if ("keepAliveTimeout" in server) {
 server.once("error", (err: NodeJS.ErrnoException) => {
   if (err.code !== "EADDRINUSE") throw err;
   console.error(`Booth edge: port ${port} is in use (PORT; EDGE_PORT under the top-level npm start)`);
-  void Promise.allSettled([database.close(), deps.cache.close()]).then(() => process.exit(1));
+  void closeDeps(deps, database).then(() => process.exit(1));
 });
 
 const shutdown = () => {
   server.close();
-  void deps.jobs
-    .stop()
-    .catch(() => {})
-    .then(() => Promise.allSettled([database.close(), deps.cache.close()]))
-    .then(() => process.exit(0));
+  void closeDeps(deps, database).then(() => process.exit(0));
 };
 process.on("SIGINT", shutdown);
 process.on("SIGTERM", shutdown);

@@ -1,6 +1,6 @@
 // The job worker alone (`npm run start:worker`): transcoding, generated songs and the demo catalogue, on a host with
 // ffmpeg, beside any number of edges started with RUN_JOBS=false. It serves no HTTP.
-import { depsFromEnv } from "./bootstrap.ts";
+import { closeDeps, depsFromEnv } from "./bootstrap.ts";
 import { exitOnMissingSettings } from "./production.ts";
 import { startWorker } from "./worker.ts";
 
@@ -12,12 +12,7 @@ let stopping = false;
 const shutdown = () => {
   if (stopping) return;
   stopping = true;
-  // A running job gets a few seconds to finish; one cut short runs again elsewhere once its timeout passes.
-  void deps.jobs
-    .stop()
-    .catch(() => {})
-    .then(() => Promise.allSettled([database.close(), deps.cache.close()]))
-    .then(() => process.exit(0));
+  void closeDeps(deps, database).then(() => process.exit(0));
 };
 process.on("SIGINT", shutdown);
 process.on("SIGTERM", shutdown);

@@ -9,7 +9,7 @@ import { localStorage } from "./ports/storage.ts";
 import { synthesizeMp3 } from "./services/upload/audio.ts";
 import { type ChildRun, spawnChild } from "./testing/child-server.ts";
 import { testLogger } from "./testing/logger.ts";
-import { createTestApp, type TestApp } from "./testing.ts";
+import { createTestApp, sendAudio, type TestApp, uploaderOf } from "./testing.ts";
 
 // The job worker in a process of its own (`npm run start:worker`) shares the database with the edge: it needs
 // PostgreSQL (the embedded PGlite belongs to one process).
@@ -69,30 +69,13 @@ async function until<T>(check: () => Promise<T | undefined | null | false>, what
 
 describe.skipIf(!postgres)("the job worker", () => {
   it("a transcode cut short by a killed worker runs again on the next worker, and the upload becomes playable", async () => {
-    const owner = await t.createUser();
-    await t.db
-      .update(schema.users)
-      .set({ capabilities: ["uploadMusic"] })
-      .where(eq(schema.users.uuid, owner.user.uuid));
+    const owner = await uploaderOf(t);
     const first = startWorker();
     await until(async () => first.output().includes("Booth job worker running"), "the worker to start");
 
     const mp3 = await synthesizeMp3({ seconds: 90, frequencies: [440, 550], title: "Crash Test", artist: "Booth" });
-    const ticket = await t.request("POST", `${U}/upload/song`, {
-      token: owner.token,
-      body: { originalFileName: "crash.mp3" },
-    });
-    const put = await t.app.request(new URL(ticket.body.uploadUrl).pathname, {
-      method: "PUT",
-      headers: {
-        authorization: `Bearer ${owner.token}`,
-        "content-type": "audio/mpeg",
-        "content-length": String(mp3.length),
-      },
-      body: mp3 as Uint8Array<ArrayBuffer>,
-    });
-    expect(put.status).toBe(200);
-    const id = ticket.body.id as string;
+    const { id, res } = await sendAudio(t, owner.token, mp3, "crash.mp3");
+    expect(res.status).toBe(200);
 
     // In the middle of ffmpeg's run, the worker dies (kill -9: no chance to tidy up).
     const transcoding = async () => {

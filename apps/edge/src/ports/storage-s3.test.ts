@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storageFromEnv } from "../bootstrap.ts";
 import { synthesizeMp3 } from "../services/upload/audio.ts";
 import { startS3 } from "../testing/s3.ts";
-import { createTestApp, type TestApp } from "../testing.ts";
+import { createTestApp, sendAudio, settledUpload, type TestApp, uploaderOf } from "../testing.ts";
 import { s3Storage } from "./storage-s3.ts";
 
 let s3: Awaited<ReturnType<typeof startS3>>;
@@ -52,34 +52,11 @@ describe("object storage (a real S3-compatible server)", () => {
     afterAll(() => t?.close());
 
     it("an uploaded song is stored, transcoded and played from the bucket", async () => {
-      const owner = await t.createUser();
-      const { schema } = await import("@booth/db");
-      const { eq } = await import("drizzle-orm");
-      await t.db
-        .update(schema.users)
-        .set({ capabilities: ["uploadMusic"] })
-        .where(eq(schema.users.uuid, owner.user.uuid));
+      const owner = await uploaderOf(t);
       const mp3 = await synthesizeMp3({ seconds: 6, frequencies: [440], title: "Bucket Song", artist: "Booth" });
-      const ticket = await t.request("POST", "/api/upload-service/upload/song", {
-        token: owner.token,
-        body: { originalFileName: "bucket.mp3" },
-      });
-      const put = await t.app.request(new URL(ticket.body.uploadUrl).pathname, {
-        method: "PUT",
-        headers: {
-          authorization: `Bearer ${owner.token}`,
-          "content-type": "audio/mpeg",
-          "content-length": String(mp3.length),
-        },
-        body: mp3 as Uint8Array<ArrayBuffer>,
-      });
-      expect(put.status).toBe(200);
-      const id = ticket.body.id as string;
-      let song: { transcodingStatus?: string } = {};
-      for (let i = 0; i < 150 && song.transcodingStatus !== "TRANSCODING_SUCCEED"; i++) {
-        song = (await t.request("GET", `/api/upload-service/songs/${id}`, { token: owner.token })).body;
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const { id, res } = await sendAudio(t, owner.token, mp3, "bucket.mp3");
+      expect(res.status).toBe(200);
+      const song = await settledUpload(t, id, owner.token);
       expect(song.transcodingStatus).toBe("TRANSCODING_SUCCEED");
       const playlist = await t.request("GET", `/api/upload-service/songs/${id}/hls-playlist`, { token: owner.token });
       expect(playlist.status).toBe(200);

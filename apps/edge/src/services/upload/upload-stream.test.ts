@@ -13,10 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pgBossJobs } from "../../ports/jobs.ts";
 import { localStorage } from "../../ports/storage.ts";
 import { testLogger } from "../../testing/logger.ts";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, type TestApp, uploaderOf, uploadTicket } from "../../testing.ts";
 import { ffmpegPath } from "./audio.ts";
 
-const U = "/api/upload-service";
 v8.setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
 let t: TestApp;
@@ -40,23 +39,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function ticket(token: string) {
-  const res = await t.request("POST", `${U}/upload/song`, { token, body: { originalFileName: "long.wav" } });
-  return { id: res.body.id as string, path: new URL(res.body.uploadUrl).pathname };
-}
-async function uploader() {
-  const u = await t.createUser();
-  await t.db
-    .update(schema.users)
-    .set({ capabilities: ["uploadMusic"] })
-    .where(eq(schema.users.uuid, u.user.uuid));
-  return u;
-}
-
 describe("uploads stream", () => {
   it("a 24 MB file goes to storage as it arrives, never whole in the edge's memory", async () => {
-    const { token } = await uploader();
-    const { id, path } = await ticket(token);
+    const { token } = await uploaderOf(t);
+    const { id, path } = await uploadTicket(t, token, "long.wav");
     const { size } = await stat(wav);
     expect(size).toBeGreaterThan(16 * 1024 * 1024);
     gc();
@@ -76,14 +62,15 @@ describe("uploads stream", () => {
     clearInterval(sampler);
     expect(res.status, await res.clone().text()).toBe(200);
     expect(await res.json()).toMatchObject({ status: "VERIFIED", size, duration: 136, contentType: "audio/wav" });
-    // Buffers grew by far less than the file: it passed through in chunks.
-    expect(peak - before).toBeLessThan(size / 3);
+    // Buffers grew by far less than the file (held whole, it would add all of it, and copies): it passed through in
+    // chunks (about 8 MB of them in flight at most, seen under load).
+    expect(peak - before).toBeLessThan(size / 2);
     expect((await stat(join(dir, "storage", "uploads", id, "original"))).size).toBe(size);
   }, 60_000);
 
   it("asks for the file's length, and refuses a body that ends before it, keeping nothing", async () => {
-    const { token } = await uploader();
-    const { id, path } = await ticket(token);
+    const { token } = await uploaderOf(t);
+    const { id, path } = await uploadTicket(t, token, "long.wav");
     const chunked = await t.app.request(path, {
       method: "PUT",
       headers: { authorization: `Bearer ${token}`, "content-type": "audio/wav" },

@@ -2,7 +2,7 @@ import { createDecipheriv } from "node:crypto";
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, sendAudio, settledUpload, type TestApp, uploaderOf } from "../../testing.ts";
 import { synthesizeMp3 } from "./audio.ts";
 import { HEARING_MESSAGES, KEY_GRANT_TTL } from "./hearing.ts";
 
@@ -30,35 +30,9 @@ afterAll(() => t.close());
 
 const U = "/api/upload-service";
 
-async function uploader() {
-  const u = await t.createUser();
-  await t.db
-    .update(schema.users)
-    .set({ capabilities: ["uploadMusic"] })
-    .where(eq(schema.users.uuid, u.user.uuid));
-  return u;
-}
-async function sendFile(token: string, bytes: Uint8Array<ArrayBuffer>, name = "tone.mp3") {
-  const ticket = await t.request("POST", `${U}/upload/song`, { token, body: { originalFileName: name } });
-  expect(ticket.status).toBe(201);
-  const path = new URL(ticket.body.uploadUrl).pathname;
-  const res = await t.app.request(path, {
-    method: "PUT",
-    // As an HTTP client sends it: with its length (in-process requests get none of their own).
-    headers: { authorization: `Bearer ${token}`, "content-type": "audio/mpeg", "content-length": String(bytes.length) },
-    body: bytes,
-  });
-  return { id: ticket.body.id as string, res, body: await res.json() };
-}
-async function settled(id: string, token: string) {
-  for (let i = 0; i < 150; i++) {
-    const res = await t.request("GET", `${U}/songs/${id}`, { token });
-    if (res.body.transcodingStatus === "TRANSCODING_SUCCEED" || res.body.transcodingStatus === "TRANSCODING_ERROR")
-      return res.body;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error("transcoding did not finish");
-}
+const uploader = () => uploaderOf(t);
+const sendFile = (token: string, bytes: Uint8Array<ArrayBuffer>, name = "tone.mp3") => sendAudio(t, token, bytes, name);
+const settled = (id: string, token: string) => settledUpload(t, id, token);
 
 describe("uploads", () => {
   it("takes a real MP3 to a playable HLS playlist whose segments decrypt with the served key", async () => {
