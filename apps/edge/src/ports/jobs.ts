@@ -1,6 +1,5 @@
 import { JOBS_SCHEMA, type SqlExecutor } from "@booth/db";
 import PgBoss from "pg-boss";
-import type { Logger } from "../deps.ts";
 
 /** Work that outlives the request that asked for it, by kind, with what each needs to know. */
 export interface JobPayloads {
@@ -63,7 +62,8 @@ export interface JobsOptions {
   retryDelaySeconds?: number;
   /** How often an idle worker asks for work. */
   pollSeconds?: number;
-  logger: Logger;
+  /** Where a job's start, end and failure are told (the app's Logger). */
+  logger: (entry: Record<string, unknown>) => void;
 }
 
 /**
