@@ -24,9 +24,13 @@ COPY tsconfig.base.json tsconfig.json ./
 COPY packages packages
 COPY apps/edge apps/edge
 
+# DATA_DIR holds nothing shared in production (files are in S3, the rest in PostgreSQL and Redis), but the edge
+# makes the folder at start: one the node user may write.
+RUN mkdir -p /data && chown node:node /data
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8787 \
+    DATA_DIR=/data \
     FFMPEG_PATH=/usr/bin/ffmpeg
 EXPOSE 8787
 USER node

@@ -16,6 +16,9 @@ COPY tsconfig.base.json tsconfig.json ./
 COPY packages/sdk packages/sdk
 COPY apps/rooms-party apps/rooms-party
 
+# wrangler writes its build under the app's .wrangler folder; rooms persist under /data.
+RUN mkdir -p /data && chown node:node /data && chown -R node:node /app/apps/rooms-party
 ENV PORT=1999 PARTY_HOST=0.0.0.0 DATA_DIR=/data
+USER node
 EXPOSE 1999
 CMD ["npm", "run", "start", "-w", "@booth/rooms-party"]
