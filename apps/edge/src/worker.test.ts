@@ -9,7 +9,7 @@ import { localStorage } from "./ports/storage.ts";
 import { synthesizeMp3 } from "./services/upload/audio.ts";
 import { type ChildRun, spawnChild } from "./testing/child-server.ts";
 import { testLogger } from "./testing/logger.ts";
-import { createTestApp, sendAudio, type TestApp, uploaderOf } from "./testing.ts";
+import { createTestApp, sendAudio, type TestApp, until, uploaderOf } from "./testing.ts";
 
 // The job worker in a process of its own (`npm run start:worker`) shares the database with the edge: it needs
 // PostgreSQL (the embedded PGlite belongs to one process).
@@ -57,21 +57,11 @@ function startWorker() {
   return run;
 }
 
-async function until<T>(check: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe.skipIf(!postgres)("the job worker", () => {
   it("a transcode cut short by a killed worker runs again on the next worker, and the upload becomes playable", async () => {
     const owner = await uploaderOf(t);
     const first = startWorker();
-    await until(async () => first.output().includes("Booth job worker running"), "the worker to start");
+    await until(async () => first.output().includes("Booth job worker running"), "the worker to start", 60_000);
 
     const mp3 = await synthesizeMp3({ seconds: 90, frequencies: [440, 550], title: "Crash Test", artist: "Booth" });
     const { id, res } = await sendAudio(t, owner.token, mp3, "crash.mp3");
@@ -82,7 +72,7 @@ describe.skipIf(!postgres)("the job worker", () => {
       const [row] = await t.db.select().from(schema.songUploads).where(eq(schema.songUploads.id, id));
       return row?.transcodingStatus === "TRANSCODING_IN_PROGRESS";
     };
-    await until(transcoding, "the transcode to start");
+    await until(transcoding, "the transcode to start", 60_000, 50);
     first.kill("SIGKILL");
     await first.exited;
     const stuck = await t.request("GET", `${U}/songs/${id}`, { token: owner.token });
@@ -91,10 +81,15 @@ describe.skipIf(!postgres)("the job worker", () => {
 
     // A new worker picks the lost job up once its timeout has passed.
     const second = startWorker();
-    const done = await until(async () => {
-      const res = await t.request("GET", `${U}/songs/${id}`, { token: owner.token });
-      return res.body.transcodingStatus !== "TRANSCODING_IN_PROGRESS" && res.body;
-    }, "the upload to settle");
+    const done = await until(
+      async () => {
+        const res = await t.request("GET", `${U}/songs/${id}`, { token: owner.token });
+        return res.body.transcodingStatus !== "TRANSCODING_IN_PROGRESS" && res.body;
+      },
+      "the upload to settle",
+      60_000,
+      50,
+    );
     expect(done.transcodingStatus).toBe("TRANSCODING_SUCCEED");
     expect(second.output()).toMatch(/"msg":"job done","kind":"transcode"/);
     const playlist = await t.request("GET", `${U}/songs/${id}/hls-playlist`, { token: owner.token });

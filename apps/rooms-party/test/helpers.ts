@@ -1,7 +1,8 @@
 import { answers, freePort, startChildServer } from "../../edge/src/testing/child-server.ts";
+import { until } from "../../edge/src/testing/until.ts";
 import { APP_DIR, wranglerDevArgs, wranglerEnv } from "../scripts/wrangler-dev.mjs";
 
-export { freePort };
+export { freePort, until };
 
 /**
  * The rooms under `wrangler dev` on a port, with the room's variables and secrets (BOOTH_SERVICE_SECRET); resolves
@@ -41,20 +42,4 @@ export async function startParty(options: {
       await new Promise((r) => setTimeout(r, 500));
     },
   };
-}
-
-/** Waits until `check` holds (it may throw meanwhile). */
-export async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ""}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }

@@ -2,6 +2,7 @@ import { createTestDatabase } from "@booth/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectErrorLog } from "../testing/error-logs.ts";
 import { testLogger } from "../testing/logger.ts";
+import { until } from "../testing/until.ts";
 import { type JobHandlers, type Jobs, pgBossJobs } from "./jobs.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -13,15 +14,6 @@ afterAll(async () => {
   await jobs?.stop();
   await database?.close();
 });
-
-async function until<T>(check: () => Promise<T | null | undefined | false>) {
-  for (let i = 0; i < 200; i++) {
-    const value = await check();
-    if (value) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("timed out");
-}
 
 describe("the job queue (pg-boss on the test's database)", () => {
   it("runs a job once, retries a failing one with its error kept, and lists both", async () => {
@@ -47,17 +39,27 @@ describe("the job queue (pg-boss on the test's database)", () => {
       title: "t",
       artist: "a",
     });
-    const done = await until(async () => {
-      const job = await jobs.get("transcode", ok ?? "");
-      return job?.state === "completed" && job;
-    });
+    const done = await until(
+      async () => {
+        const job = await jobs.get("transcode", ok ?? "");
+        return job?.state === "completed" && job;
+      },
+      "the job to complete",
+      10_000,
+      50,
+    );
     expect(done).toMatchObject({ kind: "transcode", attempts: 1, lastError: null, data: { uploadId: "u1" } });
     expect(ran).toEqual(["u1"]);
     // Two runs (the first and one retry), then failed for good with the last error.
-    const failed = await until(async () => {
-      const job = await jobs.get("generate-song", bad ?? "");
-      return job?.state === "failed" && job;
-    });
+    const failed = await until(
+      async () => {
+        const job = await jobs.get("generate-song", bad ?? "");
+        return job?.state === "failed" && job;
+      },
+      "the job to fail for good",
+      10_000,
+      50,
+    );
     expect(failed).toMatchObject({ attempts: 2, lastError: "the provider is down" });
     expect((await jobs.list({ state: "failed", limit: 10 })).map((j) => j.id)).toEqual([bad]);
     expect((await jobs.list({ limit: 10 })).map((j) => j.kind).sort()).toEqual(["generate-song", "transcode"]);

@@ -28,21 +28,17 @@ const keyPath = (key: string) => key.split("/").map(encodeURIComponent).join("/"
  */
 export function s3Storage(options: S3Options): Storage {
   const region = options.region || "us-east-1";
-  const client = new AwsClient({
-    accessKeyId: options.accessKeyId,
-    secretAccessKey: options.secretAccessKey,
-    service: "s3",
-    region,
-    retries: 2,
-  });
+  const signer = (retries: number) =>
+    new AwsClient({
+      accessKeyId: options.accessKeyId,
+      secretAccessKey: options.secretAccessKey,
+      service: "s3",
+      region,
+      retries,
+    });
+  const client = signer(2);
   // A streamed body is read once: it cannot be sent again, so its PUT is not retried.
-  const streamClient = new AwsClient({
-    accessKeyId: options.accessKeyId,
-    secretAccessKey: options.secretAccessKey,
-    service: "s3",
-    region,
-    retries: 0,
-  });
+  const streamClient = signer(0);
   const endpoint = new URL(options.endpoint || `https://s3.${region}.amazonaws.com`);
   const base = options.forcePathStyle
     ? `${endpoint.origin}${endpoint.pathname.replace(/\/$/, "")}/${encodeURIComponent(options.bucket)}`
