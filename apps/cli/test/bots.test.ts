@@ -20,7 +20,7 @@ import { buildCli } from "../scripts/build.mjs";
 const run = promisify(execFile);
 // The CLI bundled as it ships (scripts/build.mjs): one file Node starts at once, not the sources through tsx.
 let BIN: string;
-const SEASON_SECONDS = 50;
+const SEASON_SECONDS = 600;
 
 let t: TestApp;
 let edgeServer: ReturnType<typeof serve>;
@@ -104,9 +104,10 @@ describe("bots and a season, through the booth binary", () => {
     const admin = await t.createUser({ roles: ["user", "admin"], nickname: "boss" });
     expect((await booth("login", "-e", admin.email, "-p", admin.password)).code).toBe(0);
 
-    // A season running now and ending soon, with an avatar for everyone who earns a point in it.
+    // A season running now (the admin ends it once the bots have played), with an avatar for everyone who earns a
+    // point in it.
     const now = Date.now();
-    const seasonEnd = now + SEASON_SECONDS * 1000;
+    const plannedEnd = now + SEASON_SECONDS * 1000;
     const season = json(
       await booth(
         "seasons",
@@ -115,7 +116,7 @@ describe("bots and a season, through the booth binary", () => {
         "--start",
         new Date(now - 60_000).toISOString(),
         "--end",
-        new Date(seasonEnd).toISOString(),
+        new Date(plannedEnd).toISOString(),
         "--json",
       ),
     );
@@ -230,10 +231,13 @@ describe("bots and a season, through the booth binary", () => {
     B.child.kill("SIGINT");
     expect(await B.exited).toBe(0);
 
-    // The bots' likes of each other earned nothing; the person's like earned the bot it liked its points. When the
-    // season is over, closing it hands that bot the crown, and only that bot.
+    // The bots' likes of each other earned nothing; the person's like earned the bot it liked its points. The admin
+    // ends the season a second from now; once it is over, closing it hands that bot the crown, and only that bot.
     const ranking = json(await booth("seasons", "ranking", "Bot season", "--json"));
     expect(ranking.data.map((r: { userUuid: string }) => r.userUuid)).toEqual([playingDj]);
+    const seasonEnd = Date.now() + 1000;
+    const ended = await booth("seasons", "update", season.id, "--end", new Date(seasonEnd).toISOString());
+    expect(ended.code, ended.stderr).toBe(0);
     await new Promise((r) => setTimeout(r, Math.max(0, seasonEnd - Date.now() + 500)));
     const closed = await booth("seasons", "close", season.id, "--json");
     expect(closed.code, closed.stderr).toBe(0);

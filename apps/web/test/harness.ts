@@ -106,6 +106,8 @@ export interface Person {
 export interface StartOptions {
   /** Demo tracks to load (synthesised and transcoded like uploads), 0 for none. */
   songs?: number;
+  /** How long each of them plays (30 s unless set). */
+  songSeconds?: number;
   /** How long a disconnected user keeps their seat. */
   graceMs?: number;
 }
@@ -168,7 +170,8 @@ export async function startStack(options: StartOptions = {}) {
     });
     started.push(() => web.stop());
     const songs = options.songs ?? 0;
-    if (songs > 0) await seedDemoCatalogue(t.deps, { perArtist: Math.ceil(songs / 4), seconds: 30 });
+    if (songs > 0)
+      await seedDemoCatalogue(t.deps, { perArtist: Math.ceil(songs / 4), seconds: options.songSeconds ?? 30 });
     const browser = await browserStarting;
     return stackOf({ t, edgeUrl, party, webUrl, browser, web, edgeLog, stopAll: undo });
   } catch (error) {

@@ -97,6 +97,20 @@ export function errorResponse(c: Context, err: unknown, log: (entry: Record<stri
   }
   const state = sqlState(err);
   if (state && NUL_TEXT_STATES.has(state)) return c.json(errorBody(400, NUL_TEXT_MESSAGE), 400);
+  const fault = databaseFault(err, state);
+  if (fault) {
+    // The client hears what kind of refusal it was, never the SQL; the log keeps the database's own words. A value
+    // the database refused is a gap in the route's validation (an error to fix); an unreachable database is an outage.
+    log({
+      level: fault.status === 503 ? "warn" : "error",
+      msg: fault.status === 503 ? "database unavailable" : "database refused a value validation let through",
+      requestId: c.get("requestId"),
+      sqlState: state,
+      err: String(err),
+      cause: String((err as { cause?: unknown })?.cause ?? ""),
+    });
+    return c.json(errorBody(fault.status, fault.message), fault.status, fault.headers);
+  }
   log({
     level: "error",
     msg: "unhandled error",
@@ -105,4 +119,50 @@ export function errorResponse(c: Context, err: unknown, log: (entry: Record<stri
     stack: (err as Error)?.stack,
   });
   return c.json(errorBody(500, "Internal Server Error"), 500);
+}
+
+export const DATABASE_UNAVAILABLE = "The database is not answering; please try again shortly.";
+export const VALUE_REFUSED = "A value in the request is out of range or malformed.";
+export const CONFLICTING_CHANGE = "The request conflicts with the current state; reload and try again.";
+
+/** Driver errors that mean the connection, not the statement, failed (postgres.js, PGlite, Node's sockets). */
+const CONNECTION_ERRORS = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+]);
+
+function connectionError(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && CONNECTION_ERRORS.has(code)) return true;
+  }
+  return false;
+}
+
+/**
+ * A database error that reached the error handler, as the client should hear it: 400 when the database refused a value
+ * (class 22, data exceptions: out of range, malformed, too long), 409 when a constraint refused the change (class 23,
+ * two requests racing), 503 with Retry-After when the database cannot be reached or is shutting down (classes 08,
+ * 53, 57). Undefined for anything else (a real 500).
+ */
+export function databaseFault(
+  err: unknown,
+  state = sqlState(err),
+): { status: 400 | 409 | 503; message: string; headers?: Record<string, string> } | undefined {
+  const unavailable = { status: 503 as const, message: DATABASE_UNAVAILABLE, headers: { "Retry-After": "5" } };
+  if (connectionError(err)) return unavailable;
+  if (!state) return undefined;
+  const klass = state.slice(0, 2);
+  if (klass === "22") return { status: 400, message: VALUE_REFUSED };
+  if (klass === "23") return { status: 409, message: CONFLICTING_CHANGE };
+  if (klass === "08" || klass === "53" || klass === "57") return unavailable;
+  return undefined;
 }

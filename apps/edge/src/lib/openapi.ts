@@ -53,12 +53,61 @@ export const bearer = [{ bearerAuth: [] }];
 
 export const Uuid = z.uuid();
 
-/** A comma-separated list of uuids from a query parameter; a 400 naming the field when one is not a uuid. */
-export function uuidList(value: string | undefined, field: string): string[] {
-  const ids = (value ?? "")
+/*
+ * The bounded values a client may send. Every field of a request is one of these (or a string with a maxLength, an
+ * enum, a uuid): `request-schemas.test.ts` walks every route's request and fails on a field the database could refuse.
+ */
+
+/** The largest value of PostgreSQL's `integer`, the type of every integer column. */
+export const INT_MAX = 2_147_483_647;
+/** A whole number in a request body (a position, a price, points): within PostgreSQL's `integer`. */
+export const Int = z
+  .number()
+  .int()
+  .min(-INT_MAX - 1)
+  .max(INT_MAX);
+/** Rows to skip in a list (the `offset` or `skip` query parameter), from 0 within PostgreSQL's `integer`. */
+export const Offset = z.coerce.number().int().min(0).max(INT_MAX).default(0);
+
+// PostgreSQL stores years 4713 BC to 294276 AD, but an ISO date with year 0000 (or a year beyond 9999 once its offset
+// is applied) is refused: a date a client sends must fall within the years 1 to 9999, in UTC.
+const FIRST_INSTANT = new Date("0001-01-01T00:00:00Z").getTime();
+const LAST_INSTANT = new Date("9999-12-31T23:59:59.999Z").getTime();
+const storable = (value: string) => {
+  const time = Date.parse(value);
+  return time >= FIRST_INSTANT && time <= LAST_INSTANT;
+};
+const DATE_RANGE = "must be a date between the years 1 and 9999";
+/** An instant with its offset (`2026-07-01T20:00:00Z`), between the years 1 and 9999. */
+export const DateTime = z.iso
+  .datetime({ offset: true })
+  .refine(storable, DATE_RANGE)
+  .openapi({ example: "2026-07-01T20:00:00Z" });
+/** A calendar day (`2026-07-01`), between the years 1 and 9999. */
+export const IsoDate = z.iso
+  .date()
+  .refine((value) => storable(`${value}T00:00:00Z`), DATE_RANGE)
+  .openapi({ example: "2026-07-01" });
+
+const splitIds = (value: string | undefined) =>
+  (value ?? "")
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
+
+/** A comma-separated list of uuids in a query parameter (`id=a,b`): a 400 naming each one that is not a uuid. */
+export const UuidCsv = z
+  .string()
+  .max(20_000)
+  .superRefine((value, ctx) => {
+    for (const id of splitIds(value))
+      if (!Uuid.safeParse(id).success) ctx.addIssue({ code: "custom", message: `${id} is not a uuid` });
+  })
+  .openapi({ description: "comma-separated uuids" });
+
+/** A comma-separated list of uuids from a query parameter; a 400 naming the field when one is not a uuid. */
+export function uuidList(value: string | undefined, field: string): string[] {
+  const ids = splitIds(value);
   const bad = ids.filter((id) => !Uuid.safeParse(id).success);
   if (bad.length) throw badRequest(bad.map((id) => `${field}: ${id} is not a uuid`));
   return ids;
@@ -67,7 +116,7 @@ export function uuidList(value: string | undefined, field: string): string[] {
 /** limit/offset paging for plain lists (admin lists with filters use the nestjsx/crud query instead). */
 export const PageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
-  offset: z.coerce.number().int().min(0).default(0),
+  offset: Offset,
 });
 export const pageSchema = <T extends z.ZodType>(item: T, name: string) =>
   z.object({ data: z.array(item), total: z.number().int() }).openapi(name);

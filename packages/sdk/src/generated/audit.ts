@@ -1229,7 +1229,10 @@ export interface components {
         ModerationActionInput: {
             /** @enum {string} */
             actionType: "banUser" | "kickUser" | "grantRole" | "removeRole" | "globalKick" | "globalBan" | "globalUnBan" | "temporaryBan";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-07-01T20:00:00Z
+             */
             expiresAt?: string | null;
             metadata?: {
                 [key: string]: unknown;
@@ -1289,7 +1292,10 @@ export interface components {
         ModerationActionPatch: {
             /** @enum {string} */
             actionType?: "banUser" | "kickUser" | "grantRole" | "removeRole" | "globalKick" | "globalBan" | "globalUnBan" | "temporaryBan";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-07-01T20:00:00Z
+             */
             expiresAt?: string | null;
             metadata?: {
                 [key: string]: unknown;
@@ -1311,7 +1317,10 @@ export interface components {
         ModerationActionReplace: {
             /** @enum {string} */
             actionType: "banUser" | "kickUser" | "grantRole" | "removeRole" | "globalKick" | "globalBan" | "globalUnBan" | "temporaryBan";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-07-01T20:00:00Z
+             */
             expiresAt?: string | null;
             metadata?: {
                 [key: string]: unknown;

@@ -709,7 +709,10 @@ export interface paths {
                     "application/json": {
                         /** Format: uuid */
                         accountId: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @example 2026-07-01T20:00:00Z
+                         */
                         balanceUnmodifiedSince?: string;
                         /** Format: uuid */
                         consumableId: string;
@@ -822,7 +825,7 @@ export interface paths {
             parameters: {
                 query?: {
                     createdBefore?: string;
-                    /** @description comma-separated ids */
+                    /** @description comma-separated uuids */
                     id?: string;
                     limit?: number;
                     offset?: number | null;
@@ -1130,7 +1133,7 @@ export interface paths {
             parameters: {
                 query?: {
                     createdBefore?: string;
-                    /** @description comma-separated ids */
+                    /** @description comma-separated uuids */
                     id?: string;
                 };
                 header?: never;
@@ -1462,6 +1465,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description comma-separated uuids */
                     id?: string;
                     limit?: number;
                     offset?: number | null;
@@ -1864,6 +1868,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description comma-separated uuids */
                     id?: string;
                     productId?: string;
                 };
@@ -3271,10 +3276,16 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @example 2026-07-01T20:00:00Z
+                         */
                         end: string;
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @example 2026-07-01T20:00:00Z
+                         */
                         start: string;
                     };
                 };
@@ -3588,10 +3599,16 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @example 2026-07-01T20:00:00Z
+                         */
                         end?: string;
                         name?: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @example 2026-07-01T20:00:00Z
+                         */
                         start?: string;
                     };
                 };

@@ -195,7 +195,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Comma-separated product ids */
+                    /** @description comma-separated uuids */
                     id?: string;
                     limit?: number;
                     offset?: number | null;

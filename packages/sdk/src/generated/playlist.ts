@@ -291,7 +291,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description comma-separated ids */
+                    /** @description comma-separated uuids */
                     idIn?: string;
                     limit?: number;
                     prefix?: string;
@@ -433,7 +433,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description comma-separated ids */
+                    /** @description comma-separated uuids */
                     idIn?: string;
                     limit?: number;
                     offset?: number | null;
@@ -3511,7 +3511,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        crateUuid: string;
+                        /** @description A crate uuid, or likes or queue */
+                        crateUuid: string | ("likes" | "queue");
                         musicUserToken: string;
                         name?: string;
                     };
@@ -3627,7 +3628,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         accessToken: string;
-                        crateUuid: string;
+                        /** @description A crate uuid, or likes or queue */
+                        crateUuid: string | ("likes" | "queue");
                         name?: string;
                     };
                 };
@@ -4167,6 +4169,7 @@ export interface paths {
         get: {
             parameters: {
                 query: {
+                    /** @description comma-separated uuids */
                     songIds: string;
                 };
                 header?: never;

@@ -873,6 +873,7 @@ export interface paths {
             parameters: {
                 query?: {
                     limit?: number;
+                    /** @description comma-separated uuids */
                     roomUuidIn?: string;
                     userUuid?: string;
                 };
@@ -3382,7 +3383,10 @@ export interface paths {
                     "application/json": {
                         /** Format: uuid */
                         djUuid?: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @example 2026-07-01T20:00:00Z
+                         */
                         playedAt?: string;
                         song: components["schemas"]["PlayedSong"];
                         voteCounts: components["schemas"]["VoteCounts"];
@@ -5701,7 +5705,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @example 2026-07-01T20:00:00Z
+                         */
                         expirationTime?: string | null;
                         reason?: string;
                         /** @enum {string} */

@@ -7040,7 +7040,10 @@ export interface paths {
                 content: {
                     "application/json": {
                         durationMinutes?: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @example 2026-07-01T20:00:00Z
+                         */
                         expiresAt?: string;
                         reason?: string;
                         /** Format: uuid */

@@ -1,7 +1,7 @@
 import { ModerationActionType, RoomRole, UserRole, values } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
 import { CrudQuerySchema, CrudSelectionSchema, crudPageSchema } from "../../lib/crud/index.ts";
-import { bearer, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
+import { bearer, DateTime, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
 import { MAX_BULK } from "./moderation-actions.ts";
 import { cleanText, FreeData, ModerationActionSchema } from "./views.ts";
 
@@ -25,7 +25,7 @@ const Editable = z.object({
   roomUuid: z.uuid().nullable().optional().openapi({ description: "The room, for an action taken in one" }),
   role: z.enum(ROLES).nullable().optional().openapi({ description: "The role granted or removed" }),
   reason: cleanText(1000).nullable().optional(),
-  expiresAt: z.iso.datetime({ offset: true }).nullable().optional(),
+  expiresAt: DateTime.nullable().optional(),
   metadata: FreeData.nullable().optional(),
 });
 const CreateBody = Editable.extend({

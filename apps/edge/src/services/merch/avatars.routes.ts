@@ -1,6 +1,6 @@
 import { AvatarAssignmentType, AvatarStatus, values } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, noContent } from "../../lib/openapi.ts";
+import { bearer, errors, Int, json, jsonBody, noContent } from "../../lib/openapi.ts";
 
 const tags = ["Avatars"];
 
@@ -33,7 +33,7 @@ const AvatarBody = z.object({
   name: z.string().trim().min(1).max(100),
   avatarStatus: z.enum(values(AvatarStatus)).default("PUBLIC"),
   seasonId: z.uuid().nullable().optional(),
-  minPoints: z.number().int().min(1).nullable().optional(),
+  minPoints: Int.min(1).nullable().optional(),
   discordOnly: z.boolean().default(false),
   fileId: z.uuid().nullable().optional(),
 });

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
+import { bearer, errors, json, jsonBody, noContent, Offset, UuidCsv, UuidParam } from "../../lib/openapi.ts";
 import { MERCH_PAGE } from "./consumables.ts";
 
 const tags = ["Token bundles"];
@@ -21,9 +21,9 @@ const BundleBody = z.object({
   tokens: z.number().int().min(1).max(10_000_000),
 });
 const ListQuery = z.object({
-  id: z.string().max(20_000).optional(),
+  id: UuidCsv.optional(),
   productId: z.string().max(100).optional(),
-  offset: z.coerce.number().int().min(0).default(0),
+  offset: Offset,
   limit: z.coerce.number().int().min(1).max(100).default(MERCH_PAGE),
 });
 

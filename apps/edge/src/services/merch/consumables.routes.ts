@@ -1,6 +1,17 @@
 import { ConsumableDisplayType, values } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
+import {
+  bearer,
+  DateTime,
+  errors,
+  Int,
+  json,
+  jsonBody,
+  noContent,
+  Offset,
+  UuidCsv,
+  UuidParam,
+} from "../../lib/openapi.ts";
 import { MERCH_PAGE } from "./consumables.ts";
 import { TokenAccountSchema } from "./tokens.routes.ts";
 
@@ -39,10 +50,10 @@ export const createConsumable = createRoute({
 });
 
 const ListQuery = z.object({
-  id: z.string().max(20_000).optional().openapi({ description: "comma-separated ids" }),
-  createdBefore: z.iso.datetime({ offset: true }).optional(),
+  id: UuidCsv.optional(),
+  createdBefore: DateTime.optional(),
   orderBy: z.enum(["createdAt", "-createdAt", "tokenCost", "-tokenCost", "name"]).default("-createdAt"),
-  offset: z.coerce.number().int().min(0).default(0),
+  offset: Offset,
   limit: z.coerce.number().int().min(1).max(100).default(MERCH_PAGE),
 });
 
@@ -118,9 +129,9 @@ export const purchaseConsumable = createRoute({
         roomUuid: z.uuid(),
         consumableId: z.uuid(),
         accountId: z.uuid(),
-        tokenCost: z.number().int().min(1),
-        lastTokenBalance: z.number().int().min(0).optional(),
-        balanceUnmodifiedSince: z.iso.datetime({ offset: true }).optional(),
+        tokenCost: Int.min(1),
+        lastTokenBalance: Int.min(0).optional(),
+        balanceUnmodifiedSince: DateTime.optional(),
         idempotencyKey: z.string().min(1).max(200).optional(),
       }),
     ),

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
+import { bearer, DateTime, errors, json, jsonBody, noContent, Offset, UuidParam } from "../../lib/openapi.ts";
 
 const SeasonSchema = z
   .object({
@@ -26,15 +26,15 @@ const RankingPage = z
   .openapi("RankingPage");
 const TakeSkip = z.object({
   take: z.coerce.number().int().min(1).max(100).default(50),
-  skip: z.coerce.number().int().min(0).default(0),
+  skip: Offset,
 });
 
 // ---- seasons
 
 const SeasonBody = z.object({
   name: z.string().trim().min(1).max(100),
-  start: z.iso.datetime({ offset: true }),
-  end: z.iso.datetime({ offset: true }),
+  start: DateTime,
+  end: DateTime,
 });
 
 export const createSeason = createRoute({
@@ -98,7 +98,7 @@ export const currentSeason = createRoute({
 });
 
 const StartParam = z.object({
-  seasonStart: z.iso.datetime({ offset: true }).openapi({ param: { name: "seasonStart", in: "path" } }),
+  seasonStart: DateTime.openapi({ param: { name: "seasonStart", in: "path" } }),
 });
 const adjacent = (path: "/points/next-season/{seasonStart}" | "/points/prev-season/{seasonStart}", after: boolean) =>
   createRoute({

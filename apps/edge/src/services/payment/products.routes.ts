@@ -1,6 +1,6 @@
 import { BillingInterval, CheckoutMode, CheckoutStatus, PaymentProvider, PaymentType, values } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
+import { bearer, errors, json, jsonBody, noContent, UuidCsv, UuidParam } from "../../lib/openapi.ts";
 
 const tags = ["Products"];
 
@@ -84,7 +84,7 @@ export const listProducts = createRoute({
   summary: "Products, cheapest first (anyone; products no longer for sale only to admins)",
   request: {
     query: z.object({
-      id: z.string().max(20_000).optional().openapi({ description: "Comma-separated product ids" }),
+      id: UuidCsv.optional(),
       paymentType: z.enum(values(PaymentType)).optional(),
       offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
       limit: z.coerce.number().int().min(1).max(100).default(32),

@@ -1,6 +1,6 @@
 import { PaymentProvider, SubscriptionStatus, values } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, UuidParam } from "../../lib/openapi.ts";
+import { bearer, DateTime, errors, IsoDate, json, UuidParam } from "../../lib/openapi.ts";
 import { CheckoutSchema, ProductSchema } from "./products.routes.ts";
 
 const tags = ["Subscriptions"];
@@ -40,7 +40,7 @@ const SubscriptionStateSchema = z
   .openapi("SubscriptionState");
 
 const Instant = z
-  .union([z.iso.datetime({ offset: true }), z.iso.date()])
+  .union([DateTime, IsoDate])
   .openapi({ description: "An ISO 8601 date-time, or a date (midnight UTC)" });
 
 export const countSubscriptions = createRoute({

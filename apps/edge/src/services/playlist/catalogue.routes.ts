@@ -1,10 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody } from "../../lib/openapi.ts";
+import { bearer, errors, json, jsonBody, Offset, UuidCsv } from "../../lib/openapi.ts";
 import { SEARCH_PAGE } from "./catalogue.ts";
 import { SongSchema } from "./crates.ts";
 import { PROVIDERS } from "./provider-links.ts";
 
-const IdList = z.string().max(20_000).optional().openapi({ description: "comma-separated ids" });
+const IdList = UuidCsv.optional();
 const SongPage = z.object({ data: z.array(SongSchema), total: z.number().int() }).openapi("SongPage");
 
 export const songs = createRoute({
@@ -17,7 +17,7 @@ export const songs = createRoute({
       idIn: IdList,
       prefix: z.string().trim().max(100).optional(),
       limit: z.coerce.number().int().min(1).max(300).default(100),
-      offset: z.coerce.number().int().min(0).default(0),
+      offset: Offset,
     }),
   },
   responses: { 200: json(SongPage), ...errors(400) },
@@ -122,7 +122,7 @@ export const songsForService = createRoute({
   tags: ["Service"],
   summary: "Songs by id, for services",
   security: bearer,
-  request: { query: z.object({ songIds: z.string().max(20_000) }) },
+  request: { query: z.object({ songIds: UuidCsv }) },
   responses: { 200: json(z.array(SongSchema)), ...errors(400, 401, 403) },
 });
 
@@ -188,7 +188,7 @@ export const byProviderLink = createRoute({
 
 const TakeSkip = z.object({
   take: z.coerce.number().int().min(1).max(1000).default(100),
-  skip: z.coerce.number().int().min(0).default(0),
+  skip: Offset,
 });
 const AlbumSchema = z
   .object({

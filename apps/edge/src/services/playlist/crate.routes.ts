@@ -1,17 +1,17 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
+import { bearer, errors, Int, json, jsonBody, noContent, Offset, UuidParam } from "../../lib/openapi.ts";
 import { CrateSchema, CrateSongSchema, type SpecialKind } from "./crates.ts";
 
 const CrateSongParams = z.object({ crateSongUuid: z.uuid().openapi({ param: { name: "crateSongUuid", in: "path" } }) });
 const Paging = z.object({
   limit: z.coerce.number().int().min(1).max(5000).default(5000),
-  offset: z.coerce.number().int().min(0).default(0),
+  offset: Offset,
 });
 const AddBody = z
   .object({
     songId: z.uuid().optional(),
     songIds: z.array(z.uuid()).min(1).max(500).optional(),
-    position: z.number().int().min(0).optional(),
+    position: Int.min(0).optional(),
   })
   .refine((b) => !!b.songId !== !!b.songIds, { message: "give songId or songIds", path: ["songId"] });
 
@@ -58,7 +58,7 @@ export function crateSongRoutes(base: string, special?: SpecialKind) {
       tags,
       summary: `Set the position of the song playing next in ${what}`,
       security: bearer,
-      request: { ...params, ...jsonBody(z.object({ position: z.number().int().min(0) })) },
+      request: { ...params, ...jsonBody(z.object({ position: Int.min(0) })) },
       responses: { 200: json(CrateSchema), ...errors(400, 401, 403, 404) },
     }),
     removeSong: createRoute({
@@ -76,7 +76,7 @@ export function crateSongRoutes(base: string, special?: SpecialKind) {
       tags,
       summary: `Move a song of ${what} to a position`,
       security: bearer,
-      request: { params: entryParams, ...jsonBody(z.object({ position: z.number().int().min(0) })) },
+      request: { params: entryParams, ...jsonBody(z.object({ position: Int.min(0) })) },
       responses: { 200: json(z.array(CrateSongSchema)), ...errors(400, 401, 403, 404) },
     }),
     shuffle: createRoute({
@@ -119,7 +119,7 @@ const CratePage = z.object({ data: z.array(CrateSchema), total: z.number().int()
 const UserParam = z.object({ userUuid: z.uuid().openapi({ param: { name: "userUuid", in: "path" } }) });
 const CratePaging = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(32),
-  offset: z.coerce.number().int().min(0).default(0),
+  offset: Offset,
 });
 
 export const createCrate = createRoute({
@@ -171,7 +171,7 @@ export const allCrates = createRoute({
   request: {
     query: z.object({
       take: z.coerce.number().int().min(1).max(1000).default(100),
-      skip: z.coerce.number().int().min(0).default(0),
+      skip: Offset,
     }),
   },
   responses: { 200: json(CratePage), ...errors(400, 401, 403) },

@@ -14,7 +14,9 @@ export const spotify = createRoute({
   security: bearer,
   request: jsonBody(
     z.object({
-      crateUuid: z.string().min(1),
+      crateUuid: z
+        .union([z.uuid(), z.enum(["likes", "queue"])])
+        .openapi({ description: "A crate uuid, or likes or queue" }),
       accessToken: z.string().min(1).max(2000),
       name: z.string().trim().min(1).max(100).optional(),
     }),
@@ -30,7 +32,9 @@ export const apple = createRoute({
   security: bearer,
   request: jsonBody(
     z.object({
-      crateUuid: z.string().min(1),
+      crateUuid: z
+        .union([z.uuid(), z.enum(["likes", "queue"])])
+        .openapi({ description: "A crate uuid, or likes or queue" }),
       musicUserToken: z.string().min(1).max(4000),
       name: z.string().trim().min(1).max(100).optional(),
     }),

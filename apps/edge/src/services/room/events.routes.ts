@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { CrudQuerySchema, CrudSelectionSchema, crudPageSchema } from "../../lib/crud/index.ts";
-import { bearer, errors, json, jsonBody, noContent, PageQuery, UuidParam } from "../../lib/openapi.ts";
+import { bearer, DateTime, errors, json, jsonBody, noContent, PageQuery, UuidParam } from "../../lib/openapi.ts";
 import { plainText, SlugInput } from "./slugs.ts";
 
 const tags = ["Events"];
@@ -33,7 +33,6 @@ const AdminEventSchema = z
   .partial()
   .openapi("AdminEvent");
 
-const dateTime = z.iso.datetime({ offset: true }).openapi({ example: "2026-07-01T20:00:00Z" });
 const imageUrl = z
   .url({ protocol: /^https?$/, error: "imageUrl: an http(s) URL" })
   .max(2000)
@@ -45,8 +44,8 @@ export const EventInput = z
     description: plainText(0, 4000).optional(),
     imageUrl: imageUrl.optional(),
     roomUuid: z.uuid().nullable().optional().openapi({ description: "The room it happens in (its moderators and up)" }),
-    startsAt: dateTime,
-    endsAt: dateTime,
+    startsAt: DateTime,
+    endsAt: DateTime,
   })
   .strict()
   .openapi("EventInput");

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, noContent } from "../../lib/openapi.ts";
+import { bearer, errors, json, jsonBody, noContent, UuidCsv } from "../../lib/openapi.ts";
 
 const tags = ["Room favourites"];
 
@@ -27,7 +27,7 @@ export const listFavorites = createRoute({
   request: {
     query: z.object({
       limit: z.coerce.number().int().min(1).max(500).default(100),
-      roomUuidIn: z.string().max(20_000).optional(),
+      roomUuidIn: UuidCsv.optional(),
       userUuid: z.uuid().optional(),
     }),
   },

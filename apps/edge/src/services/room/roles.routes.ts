@@ -1,6 +1,6 @@
 import { RoomRole, values } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, noContent } from "../../lib/openapi.ts";
+import { bearer, DateTime, errors, json, jsonBody, noContent } from "../../lib/openapi.ts";
 import { KICK_SECONDS } from "./roles.ts";
 import { RoomRoleSchema } from "./rooms.ts";
 
@@ -59,7 +59,7 @@ const NewRole = z
   .object({
     userUuid: z.uuid(),
     role: z.enum(values(RoomRole)),
-    expirationTime: z.iso.datetime({ offset: true }).nullable().optional(),
+    expirationTime: DateTime.nullable().optional(),
     reason: z.string().trim().max(500).optional(),
   })
   .strict();

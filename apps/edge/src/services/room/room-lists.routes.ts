@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { CrudQuerySchema, CrudSelectionSchema, crudPageSchema } from "../../lib/crud/index.ts";
-import { bearer, errors, json, jsonBody, PageQuery, UuidParam } from "../../lib/openapi.ts";
+import { bearer, errors, json, jsonBody, Offset, PageQuery, UuidParam } from "../../lib/openapi.ts";
 import { RoomSlugParam } from "./access.ts";
 import { RoomSchema, RoomSettingsSchema } from "./rooms.ts";
 
@@ -168,7 +168,7 @@ export const serviceList = createRoute({
   request: {
     query: z.object({
       take: z.coerce.number().int().min(1).max(1000).default(100),
-      skip: z.coerce.number().int().min(0).default(0),
+      skip: Offset,
     }),
   },
   responses: { 200: json(RoomPage), ...errors(400, 401, 403) },

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, noContent, PageQuery, UuidParam } from "../../lib/openapi.ts";
+import { bearer, DateTime, errors, json, jsonBody, noContent, PageQuery, UuidParam } from "../../lib/openapi.ts";
 import { PublicProfileSchema } from "../../lib/profiles.ts";
 import { RoomSlugParam } from "./access.ts";
 import { RoomSettingsSchema } from "./rooms.ts";
@@ -133,7 +133,7 @@ export const recordPlay = createRoute({
           song: PlayedSong,
           djUuid: z.uuid().nullable().optional(),
           voteCounts: VoteCounts,
-          playedAt: z.iso.datetime({ offset: true }).optional(),
+          playedAt: DateTime.optional(),
         })
         .strict(),
     ),
@@ -175,7 +175,7 @@ export const playedSeconds = createRoute({
   tags: ["Admin"],
   summary: "Seconds of music played across all rooms, optionally since a time (staff)",
   security: bearer,
-  request: { query: z.object({ since: z.iso.datetime({ offset: true }).optional() }) },
+  request: { query: z.object({ since: DateTime.optional() }) },
   responses: {
     200: json(z.object({ playedSeconds: z.number().int(), songs: z.number().int() }).openapi("PlayedSeconds")),
     ...errors(400, 401, 403),

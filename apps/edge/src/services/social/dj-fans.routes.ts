@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { CrudQuerySchema, CrudSelectionSchema, crudPageSchema } from "../../lib/crud/index.ts";
-import { bearer, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
+import { bearer, errors, json, jsonBody, noContent, Offset, UuidParam } from "../../lib/openapi.ts";
 import { PublicProfileSchema } from "../../lib/profiles.ts";
 import { FANS_PAGE } from "./fans.ts";
 
@@ -11,7 +11,7 @@ const FanLinkSchema = z
   .openapi("DjFan");
 
 const SkipTake = z.object({
-  skip: z.coerce.number().int().min(0).default(0),
+  skip: Offset,
   take: z.coerce.number().int().min(1).max(100).default(FANS_PAGE),
 });
 const ProfilePage = z

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
+import { bearer, errors, json, jsonBody, noContent, Offset, UuidParam } from "../../lib/openapi.ts";
 import { PublicProfileSchema } from "../../lib/profiles.ts";
 
 const tags = ["Friends"];
@@ -80,7 +80,7 @@ export const handleInvitation = createRoute({
 // ---- friends
 
 const SkipTake = z.object({
-  skip: z.coerce.number().int().min(0).default(0),
+  skip: Offset,
   take: z.coerce.number().int().min(1).max(500).default(100),
 });
 

@@ -27,7 +27,8 @@ export const subscribe = createRoute({
     z
       .object({
         endpoint: z.string().min(1).max(2048),
-        expirationTime: z.number().nullable().optional(),
+        // Milliseconds since 1970 (the browser's PushSubscription), within what a date can hold.
+        expirationTime: z.number().min(0).max(8.64e15).nullable().optional(),
         keys: z.object({ p256dh: z.string().min(1).max(200), auth: z.string().min(1).max(100) }),
       })
       .openapi("PushSubscriptionJSON"),

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody } from "../../lib/openapi.ts";
+import { bearer, errors, Int, json, jsonBody } from "../../lib/openapi.ts";
 import { TOKENS_PER_MINUTE } from "./gen-songs.ts";
 
 const tags = ["Generated songs"];
@@ -28,7 +28,7 @@ export const generate = createRoute({
       z.object({
         prompt: z.string().trim().min(3).max(500),
         duration: Duration,
-        tokenCost: z.number().int().min(1),
+        tokenCost: Int.min(1),
         title: z.string().trim().min(1).max(200).optional(),
       }),
     ),

@@ -1,6 +1,16 @@
 import { AuthChannel, values } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, noContent, PageQuery, pageSchema, UuidParam } from "../../lib/openapi.ts";
+import {
+  bearer,
+  DateTime,
+  errors,
+  json,
+  jsonBody,
+  noContent,
+  PageQuery,
+  pageSchema,
+  UuidParam,
+} from "../../lib/openapi.ts";
 import { AuthResultSchema, MessageSchema } from "./schemas.ts";
 
 const Phone = z.string().trim().min(1).max(32).openapi({ example: "+447700900123" });
@@ -70,7 +80,7 @@ export const clearRecentValidations = createRoute({
   tags: ["Phone"],
   summary: "Forget recent phone validations, all or those older than a time (admins)",
   security: bearer,
-  request: { query: z.object({ olderThan: z.iso.datetime({ offset: true }).optional() }) },
+  request: { query: z.object({ olderThan: DateTime.optional() }) },
   responses: { 200: json(z.object({ deleted: z.number().int() }).openapi("Deleted")), ...errors(400, 401, 403) },
 });
 

@@ -1,6 +1,6 @@
 import { Capability, values } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, UuidParam } from "../../lib/openapi.ts";
+import { bearer, DateTime, errors, json, jsonBody, UuidParam } from "../../lib/openapi.ts";
 import type { Sanction } from "./moderation.ts";
 import { RoleSchema, UserSchema } from "./schemas.ts";
 
@@ -45,7 +45,7 @@ export const kick = sanctionRoute(
 export const ban = sanctionRoute("/users/ban", "ban", "Ban a user until unbanned", TargetBody);
 
 const TemporaryBanBody = TargetBody.extend({
-  expiresAt: z.iso.datetime({ offset: true }).optional(),
+  expiresAt: DateTime.optional(),
   durationMinutes: z.number().int().min(1).max(525_600).optional(),
 }).refine((b) => (b.expiresAt === undefined) !== (b.durationMinutes === undefined), {
   message: "give either expiresAt or durationMinutes",

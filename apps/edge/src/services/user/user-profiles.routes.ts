@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, UuidParam } from "../../lib/openapi.ts";
+import { bearer, errors, json, jsonBody, Offset, UuidParam } from "../../lib/openapi.ts";
 import { BadgeSchema, MAX_PEOPLE, PublicProfileSchema } from "../../lib/profiles.ts";
 import { MAX_PROFILE_BATCH, MUSIC_PROVIDERS } from "./profiles.ts";
 import { CapabilitySchema, Color, Nickname, OwnProfileSchema, RoleSchema, UserSchema } from "./schemas.ts";
@@ -138,7 +138,10 @@ export const listProfiles = createRoute({
   request: {
     query: z.object({
       users: z
-        .union([z.string(), z.array(z.string())])
+        .union([
+          z.string().max(MAX_PROFILE_BATCH * 40),
+          z.array(z.string().max(MAX_PROFILE_BATCH * 40)).max(MAX_PROFILE_BATCH),
+        ])
         .openapi({ description: "user uuids: comma-separated or repeated" }),
     }),
   },
@@ -186,7 +189,7 @@ export const allUserProfiles = createRoute({
   request: {
     query: z.object({
       take: z.coerce.number().int().min(1).max(1000).default(100),
-      skip: z.coerce.number().int().min(0).default(0),
+      skip: Offset,
     }),
   },
   responses: {
