@@ -341,9 +341,7 @@ export function casesFor(
   const chosen: FuzzCase[] = [base];
   const budget = Math.min(options.mutations, mutations.length);
   // By rank (the first aimed value of every field, then the second, ...), in a seeded order within a rank.
-  const order = mutations
-    .map((_, i) => [(ranks[i] ?? 0) + rng.next(), i] as const)
-    .sort((a, b) => a[0] - b[0]);
+  const order = mutations.map((_, i) => [(ranks[i] ?? 0) + rng.next(), i] as const).sort((a, b) => a[0] - b[0]);
   for (const [, i] of order.slice(0, budget)) chosen.push((mutations[i] as Mutation)());
   return chosen;
 }
