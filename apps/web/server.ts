@@ -12,6 +12,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { type Drainable, drain, onTermination, shutdownTimeout } from "@booth/sdk/node/shutdown";
 import { type Http2Bindings, type HttpBindings, serve } from "@hono/node-server";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { missingProductionSettings } from "./app/lib/env.server.ts";
@@ -134,5 +135,11 @@ ${missing.map((line) => `  - ${line}`).join("\n")}`);
     console.error(`web: port ${port} is in use (WEB_PORT)`);
     process.exit(1);
   });
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.close(() => process.exit(0)));
+  // SIGTERM or SIGINT: no new connections; the pages and actions in flight finish (within SHUTDOWN_TIMEOUT_MS).
+  onTermination(async (signal) => {
+    const timeout = shutdownTimeout(process.env);
+    console.log(`web: ${signal}, stopping (requests in flight get ${timeout / 1000} s)`);
+    const how = await drain(server as unknown as Drainable, timeout);
+    console.log(`web: stopped (${how === "drained" ? "every request answered" : "cut after the timeout"})`);
+  });
 }

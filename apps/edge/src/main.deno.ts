@@ -1,23 +1,45 @@
 // Deno entry: serves the same app as the Node entry.
+import { shutdownTimeout } from "@booth/sdk/node/shutdown";
 import { getConnInfo } from "hono/deno";
 import { createApp } from "./app.ts";
-import { depsFromEnv, firstAdminNotice, seedDemoInBackground } from "./bootstrap.ts";
+import { closeDeps, depsFromEnv, firstAdminNotice, seedDemoInBackground } from "./bootstrap.ts";
+import { errorBody } from "./lib/errors.ts";
 import { exitOnMissingSettings } from "./production.ts";
 
 declare const Deno: {
   env: { toObject(): Record<string, string> };
+  addSignalListener(signal: "SIGTERM" | "SIGINT", handler: () => void): void;
+  exit(code: number): never;
   serve(
     options: { port: number; hostname: string; onListen?: () => void },
     // The handler's second argument carries remoteAddr, which hono/deno's getConnInfo reads from c.env.
     handler: (req: Request, info: unknown) => Response | Promise<Response>,
-  ): unknown;
+  ): { shutdown(): Promise<void> };
 };
 
 const env = Deno.env.toObject();
 const { deps, port, database } = await depsFromEnv(env).catch(exitOnMissingSettings);
 const adminNotice = await firstAdminNotice(deps.db, env, deps.clock.now());
 const app = createApp({ ...deps, peerAddress: (c) => getConnInfo(c).remote.address });
-Deno.serve(
+// Requests in flight, counted so that a stop waits for them: Deno's own shutdown() stops reading the bodies of the
+// requests it has begun (a half-sent body ends short), so it is called only once they are answered.
+let inFlight = 0;
+let stopping = false;
+let quiet: (() => void) | undefined;
+const handler = async (req: Request, info: unknown) => {
+  if (stopping)
+    return new Response(JSON.stringify(errorBody(503, "The server is stopping; try again.")), {
+      status: 503,
+      headers: { "content-type": "application/json", connection: "close", "retry-after": "1" },
+    });
+  inFlight++;
+  try {
+    return await app.fetch(req, info);
+  } finally {
+    if (--inFlight === 0) quiet?.();
+  }
+};
+const server = Deno.serve(
   {
     port,
     hostname: env.HOST ?? "0.0.0.0",
@@ -30,5 +52,23 @@ Deno.serve(
       seedDemoInBackground(deps, env);
     },
   },
-  app.fetch,
+  handler,
 );
+
+// SIGTERM or SIGINT: new requests are turned away (503, Connection: close), those in flight finish (within
+// SHUTDOWN_TIMEOUT_MS), the server shuts down, then the database and the cache close.
+const stop = async (signal: string) => {
+  if (stopping) Deno.exit(1);
+  stopping = true;
+  const timeout = shutdownTimeout(env);
+  console.log(`Booth edge (Deno): ${signal}, stopping (requests in flight get ${timeout / 1000} s)`);
+  const cut = new Promise<"cut">((resolve) => setTimeout(() => resolve("cut"), timeout));
+  const answered = inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (quiet = resolve));
+  const how = await Promise.race([answered.then(() => "drained" as const), cut]);
+  await Promise.race([server.shutdown(), cut]);
+  await closeDeps(deps, database);
+  console.log(`Booth edge (Deno) stopped (${how === "drained" ? "every request answered" : "cut after the timeout"})`);
+  Deno.exit(0);
+};
+Deno.addSignalListener("SIGTERM", () => void stop("SIGTERM"));
+Deno.addSignalListener("SIGINT", () => void stop("SIGINT"));

@@ -1,3 +1,4 @@
+import { type Drainable, drain, onTermination, shutdownTimeout } from "@booth/sdk/node/shutdown";
 import { serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { createApp } from "./app.ts";
@@ -32,12 +33,15 @@ server.once("error", (err: NodeJS.ErrnoException) => {
   void closeDeps(deps, database).then(() => process.exit(1));
 });
 
-const shutdown = () => {
-  server.close();
-  void closeDeps(deps, database).then(() => process.exit(0));
-};
-process.on("SIGINT", shutdown);
-process.on("SIGTERM", shutdown);
+// SIGTERM (a deploy, a scale-down) or SIGINT: no new connections, requests in flight finish (within
+// SHUTDOWN_TIMEOUT_MS), the job worker finishes or hands back its jobs, then the database and the cache close.
+onTermination(async (signal) => {
+  const timeout = shutdownTimeout(process.env);
+  console.log(`Booth edge: ${signal}, stopping (requests in flight get ${timeout / 1000} s)`);
+  const how = await drain(server as unknown as Drainable, timeout);
+  await closeDeps(deps, database);
+  console.log(`Booth edge stopped (${how === "drained" ? "every request answered" : "cut after the timeout"})`);
+});
 
 /**
  * A database or cache that does not answer at start is a setting or a service to fix, not a crash: one line naming

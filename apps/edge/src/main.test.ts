@@ -1,4 +1,5 @@
 import type { ChildProcess } from "node:child_process";
+import { request } from "node:http";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -6,6 +7,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { generateKeys } from "./lib/tokens.ts";
 import { freePort, spawnChild, waitForServer } from "./testing/child-server.ts";
+import { until } from "./testing/until.ts";
 
 // The entries only build dependencies from the environment and serve the app; these tests start each one as a user
 // would, on the embedded defaults in a fresh data folder, and call it over HTTP.
@@ -47,6 +49,55 @@ async function startEntry(command: string, args: string[], env: Record<string, s
   return { port, output: run.output, key };
 }
 
+/**
+ * SIGTERM while a request is in flight (its body half sent): the entry serves nothing new, still answers that
+ * request from the database, then exits 0 saying every request was answered.
+ */
+async function expectGracefulStop(port: number, output: () => string) {
+  const body = JSON.stringify({ email: "nobody@booth.test", password: "not the password" });
+  const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path: "/api/user-service/auth/login",
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk) => {
+          text += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on("error", reject);
+    req.write(body.slice(0, 10));
+    // The rest after the signal: the request is in flight when the entry is told to stop.
+    setTimeout(() => req.end(body.slice(10)), 1500);
+  });
+  await new Promise((r) => setTimeout(r, 300));
+  const exited = new Promise<number | null>((resolve) => child?.once("exit", (code) => resolve(code)));
+  child?.kill("SIGTERM");
+  // Nothing new is served meanwhile: the connection is refused (Node), or answered 503 (Deno, which must keep
+  // listening until the requests it began are read).
+  await until(
+    () =>
+      fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (res) => res.status === 503,
+        () => true,
+      ),
+    "the entry turning new requests away",
+    5000,
+  );
+  const { status, text } = await answer;
+  expect(status).toBe(401);
+  expect(JSON.parse(text).message).toBeTruthy();
+  expect(await exited).toBe(0);
+  expect(output()).toMatch(/stopped \(every request answered\)/);
+}
+
 describe("entries", () => {
   it("the Node entry serves the API and the docs, and prints a working first admin", async () => {
     const { port, output, key } = await startEntry(process.execPath, ["--import", "tsx", "src/main.node.ts"]);
@@ -63,6 +114,7 @@ describe("entries", () => {
     });
     expect(login.status).toBe(200);
     expect((await login.json()).user.roles).toContain("admin");
+    await expectGracefulStop(port, output);
     // A process that loads TypeScript, migrates a fresh database and hashes a password: slow on a busy machine.
   }, 90_000);
 
@@ -112,7 +164,7 @@ describe("entries", () => {
   it("the Deno entry serves the same API", async () => {
     const deno = join(edgeDir, "node_modules/.bin/deno");
     const bin = existsSync(deno) ? deno : join(edgeDir, "../../node_modules/.bin/deno");
-    const { key } = await startEntry(bin, [
+    const { key, port, output } = await startEntry(bin, [
       "run",
       "--allow-net",
       "--allow-env",
@@ -122,5 +174,6 @@ describe("entries", () => {
       "src/main.deno.ts",
     ]);
     expect(key.alg).toBe("ES256");
+    await expectGracefulStop(port, output);
   }, 90_000);
 });

@@ -1,5 +1,6 @@
 // The job worker alone (`npm run start:worker`): transcoding, generated songs and the demo catalogue, on a host with
 // ffmpeg, beside any number of edges started with RUN_JOBS=false. It serves no HTTP.
+import { onTermination } from "@booth/sdk/node/shutdown";
 import { closeDeps, depsFromEnv } from "./bootstrap.ts";
 import { exitOnMissingSettings } from "./production.ts";
 import { startWorker } from "./worker.ts";
@@ -8,11 +9,9 @@ const { deps, database } = await depsFromEnv(process.env).catch(exitOnMissingSet
 await startWorker(deps);
 console.log(`Booth job worker running (database: ${database.kind}, storage: ${deps.storage.kind})`);
 
-let stopping = false;
-const shutdown = () => {
-  if (stopping) return;
-  stopping = true;
-  void closeDeps(deps, database).then(() => process.exit(0));
-};
-process.on("SIGINT", shutdown);
-process.on("SIGTERM", shutdown);
+// SIGTERM or SIGINT: the jobs running finish (or go back to the queue after the bound), then the database closes.
+onTermination(async (signal) => {
+  console.log(`Booth job worker: ${signal}, stopping`);
+  await closeDeps(deps, database);
+  console.log("Booth job worker stopped");
+});

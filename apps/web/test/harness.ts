@@ -59,7 +59,8 @@ function tsxCli() {
   return join(dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist", "cli.mjs");
 }
 
-async function startWeb(port: number, env: Record<string, string>) {
+/** The built web app as its own process (production mode), on `port`. */
+export async function startWeb(port: number, env: Record<string, string>) {
   const url = `http://127.0.0.1:${port}`;
   const run = await startChildServer({
     name: "the web server",
@@ -74,7 +75,7 @@ async function startWeb(port: number, env: Record<string, string>) {
     },
     ready: () => answers(`${url}/favicon.svg`),
   });
-  return { url, output: run.output, stop: () => run.stop(3000) };
+  return { url, output: run.output, stop: () => run.stop(3000), run };
 }
 
 /** Debian's chromium, headless, allowed to play audio without a gesture. Missing: a loud failure, never a skip. */
