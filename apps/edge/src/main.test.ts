@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
-import { request } from "node:http";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
