@@ -15,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { type Drainable, drain, onTermination, shutdownTimeout } from "@booth/sdk/node/shutdown";
 import { type Http2Bindings, type HttpBindings, serve } from "@hono/node-server";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import * as Sentry from "@sentry/node";
 import { missingProductionSettings } from "./app/lib/env.server.ts";
 import { SECURITY_HEADERS } from "./app/lib/security.server.ts";
 import { asVisitor } from "./app/lib/visitor.server.ts";
@@ -119,6 +120,16 @@ if (resolve(process.argv[1] ?? "") === fileURLToPath(import.meta.url)) {
 ${missing.map((line) => `  - ${line}`).join("\n")}`);
     process.exit(1);
   }
+  // Errors to Sentry when SENTRY_DSN is set: the SDK's handlers take what escapes, entry.server's handleError the
+  // loaders' and actions' bugs.
+  if (process.env.SENTRY_DSN)
+    Sentry.init({
+      dsn: process.env.SENTRY_DSN,
+      environment: process.env.SENTRY_ENVIRONMENT ?? process.env.NODE_ENV ?? "development",
+      ...(process.env.SENTRY_RELEASE ? { release: process.env.SENTRY_RELEASE } : {}),
+      serverName: "web",
+      tracesSampleRate: 0,
+    });
   buildIfStale();
   const port = Number(process.env.WEB_PORT || new URL(process.env.WEB_URL || "http://127.0.0.1:3000").port || 3000);
   const hostname = process.env.WEB_HOST || "127.0.0.1";

@@ -1,4 +1,3 @@
-import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
@@ -6,6 +5,7 @@ import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppDeps } from "./deps.ts";
+import { mountDocs } from "./docs.ts";
 import { readToken } from "./lib/auth.ts";
 import type { AppEnv } from "./lib/context.ts";
 import { errorBody, errorResponse } from "./lib/errors.ts";
@@ -102,16 +102,26 @@ export function createApp(deps: AppDeps) {
     c.header("cache-control", "public, max-age=300");
     return c.json(jwks(deps.keys));
   });
-  app.get(
-    "/docs",
-    Scalar({
-      pageTitle: "Booth API",
-      sources: SERVICES.map((s) => ({ title: s.title, url: `${s.prefix}/openapi.json` })),
-    }),
+  mountDocs(
+    app,
+    SERVICES.map((s) => ({ title: s.title, url: `${s.prefix}/openapi.json` })),
   );
 
   app.notFound((c) => c.json(errorBody(404, `Cannot ${c.req.method} ${c.req.path}`), 404));
-  app.onError((err, c) => errorResponse(c, err, deps.logger));
+  app.onError((err, c) => {
+    const res = errorResponse(c, err, deps.logger);
+    // What the edge could not handle goes to its operator (Sentry, or the error_reports table), with the request.
+    if (res.status === 500)
+      void deps.errorReporter
+        .report(err instanceof Error ? err : new Error(String(err)), {
+          service: "edge",
+          requestId: c.get("requestId"),
+          method: c.req.method,
+          path: c.req.path,
+        })
+        .catch((e) => deps.logger({ level: "warn", msg: "error report failed", err: String(e) }));
+    return res;
+  });
   return app;
 }
 

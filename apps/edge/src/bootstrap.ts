@@ -9,7 +9,7 @@ import { parseTrustProxy } from "./lib/client-address.ts";
 import { hashPassword } from "./lib/password.ts";
 import { loadKeys, serviceToken, withPreviousKeys } from "./lib/tokens.ts";
 import { type Cache, memoryCache, redisCache, upstashCache } from "./ports/cache.ts";
-import { outboxReporter, sentryReporter } from "./ports/error-reporter.ts";
+import { outboxReporter, type SentrySdk, sentryReporter } from "./ports/error-reporter.ts";
 import { dbipGeo } from "./ports/geo-dbip.ts";
 import { integrationsFromEnv } from "./ports/integrations.ts";
 import { pgBossJobs } from "./ports/jobs.ts";
@@ -103,7 +103,11 @@ export function smsFromEnv(env: Env, db: Db, logger: Logger, print = console.log
 }
 
 /** Everything the edge needs, from the environment; embedded defaults for whatever is unset. */
-export async function depsFromEnv(env: Env, logger: Logger = jsonLogger) {
+/**
+ * `sentry`: the runtime's Sentry SDK, which the entry initialised from SENTRY_DSN (sentry.node.ts, sentry.deno.ts);
+ * errors go to the error_reports table without it.
+ */
+export async function depsFromEnv(env: Env, logger: Logger = jsonLogger, sentry?: SentrySdk) {
   // Before anything is created: a production instance that lacks a secret must not make one up.
   assertProductionSettings(env);
   const ffmpeg = ffmpegWarning(env);
@@ -133,7 +137,7 @@ export async function depsFromEnv(env: Env, logger: Logger = jsonLogger) {
     sms: smsFromEnv(env, database.db, logger),
     storage: storageFromEnv(env, dataDir),
     jobs: jobsFromEnv(env, database.sql, logger),
-    errorReporter: env.SENTRY_DSN ? sentryReporter(env.SENTRY_DSN) : outboxReporter(database.db),
+    errorReporter: sentry ? sentryReporter(sentry) : outboxReporter(database.db),
     push: await pushFromEnv(env, database.db, dataDir),
     geo: dbipGeo,
     songGenerator:

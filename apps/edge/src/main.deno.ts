@@ -5,6 +5,7 @@ import { createApp } from "./app.ts";
 import { closeDeps, depsFromEnv, firstAdminNotice, seedDemoInBackground } from "./bootstrap.ts";
 import { errorBody } from "./lib/errors.ts";
 import { exitOnMissingSettings } from "./production.ts";
+import { sentryFromEnv } from "./sentry.deno.ts";
 
 declare const Deno: {
   env: { toObject(): Record<string, string> };
@@ -18,7 +19,8 @@ declare const Deno: {
 };
 
 const env = Deno.env.toObject();
-const { deps, port, database } = await depsFromEnv(env).catch(exitOnMissingSettings);
+const sentry = sentryFromEnv(env, "edge");
+const { deps, port, database } = await depsFromEnv(env, undefined, sentry).catch(exitOnMissingSettings);
 const adminNotice = await firstAdminNotice(deps.db, env, deps.clock.now());
 const app = createApp({ ...deps, peerAddress: (c) => getConnInfo(c).remote.address });
 // Requests in flight, counted so that a stop waits for them: Deno's own shutdown() stops reading the bodies of the

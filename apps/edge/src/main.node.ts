@@ -4,9 +4,11 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { createApp } from "./app.ts";
 import { closeDeps, depsFromEnv, firstAdminNotice, runsJobs, seedDemoInBackground } from "./bootstrap.ts";
 import { exitOnMissingSettings } from "./production.ts";
+import { sentryFromEnv } from "./sentry.node.ts";
 import { startWorker } from "./worker.ts";
 
-const { deps, port, database } = await depsFromEnv(process.env).catch((err) => {
+const sentry = sentryFromEnv(process.env, "edge");
+const { deps, port, database } = await depsFromEnv(process.env, undefined, sentry).catch((err) => {
   exitOnUnreachable(err);
   return exitOnMissingSettings(err);
 });

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { generateKeys } from "./lib/tokens.ts";
 import { freePort, spawnChild, waitForServer } from "./testing/child-server.ts";
+import { hasFrameIn, sentryIngest } from "./testing/sentry.ts";
 import { until } from "./testing/until.ts";
 
 // The entries only build dependencies from the environment and serve the app; these tests start each one as a user
@@ -164,16 +165,31 @@ describe("entries", () => {
   it("the Deno entry serves the same API", async () => {
     const deno = join(edgeDir, "node_modules/.bin/deno");
     const bin = existsSync(deno) ? deno : join(edgeDir, "../../node_modules/.bin/deno");
-    const { key, port, output } = await startEntry(bin, [
-      "run",
-      "--allow-net",
-      "--allow-env",
-      "--allow-read",
-      "--allow-write",
-      "--allow-sys",
-      "src/main.deno.ts",
-    ]);
+    const ingest = await sentryIngest();
+    const { key, port, output } = await startEntry(
+      bin,
+      ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-write", "--allow-sys", "src/main.deno.ts"],
+      { SEED_DEMO: "false", SENTRY_DSN: ingest.dsn },
+    );
     expect(key.alg).toBe("ES256");
+    // Errors go to Sentry through its Deno SDK, with their stack frames.
+    const printed = output().match(/First admin created: (\S+) \/ (\S+)/);
+    const login = await fetch(`http://127.0.0.1:${port}/api/user-service/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: printed?.[1], password: printed?.[2] }),
+    });
+    const { accessToken } = (await login.json()) as { accessToken: string };
+    const test = await fetch(`http://127.0.0.1:${port}/api/upload-service/sentry-testing`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    expect(await test.json()).toMatchObject({ reporter: "sentry" });
+    const event = await ingest.event((e) =>
+      /Test error from the upload service/.test(e.exception.values[0]?.value ?? ""),
+    );
+    expect(hasFrameIn(event, "sentry-testing.ts")).toBe(true);
+    ingest.close();
     await expectGracefulStop(port, output);
   }, 90_000);
 });

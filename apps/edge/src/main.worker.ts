@@ -3,9 +3,11 @@
 import { onTermination } from "@booth/sdk/node/shutdown";
 import { closeDeps, depsFromEnv } from "./bootstrap.ts";
 import { exitOnMissingSettings } from "./production.ts";
+import { sentryFromEnv } from "./sentry.node.ts";
 import { startWorker } from "./worker.ts";
 
-const { deps, database } = await depsFromEnv(process.env).catch(exitOnMissingSettings);
+const sentry = sentryFromEnv(process.env, "worker");
+const { deps, database } = await depsFromEnv(process.env, undefined, sentry).catch(exitOnMissingSettings);
 await startWorker(deps);
 console.log(`Booth job worker running (database: ${database.kind}, storage: ${deps.storage.kind})`);
 

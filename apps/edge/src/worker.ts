@@ -26,7 +26,24 @@ export function jobHandlers(deps: AppDeps, print: (line: string) => void = conso
   };
 }
 
-/** Works the job queue in this process until `deps.jobs.stop()`. */
+/** Works the job queue in this process until `deps.jobs.stop()`; a job that fails is reported (and retried). */
 export function startWorker(deps: AppDeps, print?: (line: string) => void) {
-  return deps.jobs.work(jobHandlers(deps, print));
+  return deps.jobs.work(reported(deps, jobHandlers(deps, print)));
+}
+
+/** The handlers, each reporting its failure to the operator (Sentry, or error_reports) before the queue retries it. */
+export function reported(deps: AppDeps, handlers: JobHandlers): JobHandlers {
+  const wrapped: Record<string, (data: never) => Promise<void>> = {};
+  for (const [kind, handler] of Object.entries(handlers) as [string, (data: never) => Promise<void>][])
+    wrapped[kind] = async (data) => {
+      try {
+        await handler(data);
+      } catch (err) {
+        await deps.errorReporter
+          .report(err instanceof Error ? err : new Error(String(err)), { service: "jobs", job: kind })
+          .catch(() => undefined);
+        throw err;
+      }
+    };
+  return wrapped as unknown as JobHandlers;
 }

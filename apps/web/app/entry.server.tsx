@@ -3,10 +3,12 @@
  * response, given to the inline scripts Remix writes (`<Scripts>`, `<ScrollRestoration>`, streamed data), and the
  * hardening headers.
  */
+
 import { PassThrough } from "node:stream";
 import { BoothApiError } from "@booth/sdk";
 import { createReadableStreamFromReadable, type EntryContext, type HandleErrorFunction } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
+import * as Sentry from "@sentry/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "./lib/nonce.ts";
@@ -70,4 +72,9 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   }
   const cause = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : undefined;
   console.error(cause ?? error);
+  // To Sentry too when the server set it up (SENTRY_DSN; server.ts): a bug, with its stack and the page it broke.
+  Sentry.captureException(cause ?? error, {
+    tags: { service: "web" },
+    extra: { method: request.method, path: pathname },
+  });
 };

@@ -1,9 +1,13 @@
-import { createServer } from "node:http";
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sentryFromEnv } from "../sentry.node.ts";
+import { expectErrorLog } from "../testing/error-logs.ts";
+import { hasFrameIn, sentryIngest } from "../testing/sentry.ts";
 import { createTestApp, type TestApp } from "../testing.ts";
-import { sentryReporter } from "./error-reporter.ts";
+import { reported } from "../worker.ts";
+import { type SentrySdk, sentryReporter } from "./error-reporter.ts";
+import type { JobHandlers } from "./jobs.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -24,31 +28,35 @@ describe("error reporting", () => {
     expect((await t.request("POST", "/api/upload-service/sentry-testing")).status).toBe(401);
   });
 
-  it("the Sentry adapter posts an envelope to the DSN's project with its key", async () => {
-    const seen: { url?: string; auth?: string; body: string }[] = [];
-    const server = createServer((req, res) => {
-      let body = "";
-      req.on("data", (d) => {
-        body += d;
-      });
-      req.on("end", () => {
-        seen.push({ url: req.url, auth: String(req.headers["x-sentry-auth"]), body });
-        res.end("{}");
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  it("through Sentry's Node SDK, sends a 500's error with its stack frames and request id, and a failed job's", async () => {
+    const ingest = await sentryIngest();
+    const sentry = sentryFromEnv({ SENTRY_DSN: ingest.dsn }, "edge");
+    const app = await createTestApp({ errorReporter: sentryReporter(sentry as SentrySdk) });
     try {
-      const reporter = sentryReporter(`http://publickey@127.0.0.1:${(server.address() as { port: number }).port}/42`);
-      const id = await reporter.report(new Error("boom"), { service: "upload" });
-      expect(seen[0]?.url).toBe("/api/42/envelope/");
-      expect(seen[0]?.auth).toContain("sentry_key=publickey");
-      const [header, item, event] = (seen[0]?.body ?? "").split("\n").map((l) => JSON.parse(l));
-      expect(header.event_id).toBe(id);
-      expect(item.type).toBe("event");
-      expect(event.exception.values[0].value).toBe("boom");
-      expect(() => sentryReporter("http://127.0.0.1/")).toThrow(/SENTRY_DSN/);
+      const user = await app.createUser();
+      expectErrorLog("the clock broke");
+      app.clock.now = () => {
+        throw new Error("the clock broke");
+      };
+      const res = await app.request("GET", "/api/room-service/rooms/public", { token: user.token });
+      expect(res.status).toBe(500);
+      const event = await ingest.event((e) => e.exception.values[0]?.value === "the clock broke");
+      expect(hasFrameIn(event, "error-reporter.test.ts")).toBe(true);
+      expect(event.tags).toMatchObject({ service: "edge", request_id: res.headers.get("x-request-id") });
+      expect(event.extra).toMatchObject({ method: "GET", path: "/api/room-service/rooms/public" });
+
+      const failing = reported(app.deps, {
+        transcode: async () => {
+          throw new Error("ffmpeg gave up");
+        },
+      } as unknown as JobHandlers);
+      await expect(failing.transcode({ uploadId: "x" })).rejects.toThrow("ffmpeg gave up");
+      const job = await ingest.event((e) => e.exception.values[0]?.value === "ffmpeg gave up");
+      expect(job.tags).toMatchObject({ service: "jobs" });
+      expect(job.extra).toMatchObject({ job: "transcode" });
     } finally {
-      server.close();
+      await app.close();
+      ingest.close();
     }
   });
 });

@@ -19,44 +19,29 @@ export const outboxReporter = (db: Db): ErrorReporter => ({
 });
 
 /**
- * Sentry's envelope endpoint, from a DSN (`https://<key>@<host>/<project>`); plain fetch, so it runs on Node, Deno
- * and Workers. The DSN's scheme and host are used as given, so tests point it at a local fake.
+ * What the reporter needs of a Sentry SDK: @sentry/node (the Node entry, the job worker) and @sentry/deno (the Deno
+ * entry) both have it, initialised by the entry from SENTRY_DSN (sentry.node.ts, sentry.deno.ts). The SDK sends the
+ * error with its stack frames, the release and the environment, and its own global handlers report what escapes.
  */
-export function sentryReporter(dsn: string, fetcher: typeof globalThis.fetch = globalThis.fetch): ErrorReporter {
-  const url = new URL(dsn);
-  const project = url.pathname.replace(/^\/+|\/+$/g, "");
-  const key = url.username;
-  if (!key || !project) throw new Error("SENTRY_DSN must look like https://<key>@<host>/<project>");
-  const endpoint = `${url.protocol}//${url.host}/api/${project}/envelope/`;
+export interface SentrySdk {
+  captureException(
+    error: unknown,
+    context?: { tags?: Record<string, string>; extra?: Record<string, unknown> },
+  ): string;
+  flush(timeoutMs?: number): PromiseLike<boolean>;
+}
+
+export function sentryReporter(sdk: SentrySdk): ErrorReporter {
   return {
     kind: "sentry",
     async report(error, context = {}) {
-      const eventId = crypto.randomUUID().replace(/-/g, "");
-      const event = {
-        event_id: eventId,
-        timestamp: Date.now() / 1000,
-        platform: "javascript",
-        level: "error",
-        server_name: context.service ?? "edge",
-        exception: { values: [{ type: error.name, value: error.message, stacktrace: { frames: [] } }] },
-        extra: context,
-      };
-      const body = [
-        JSON.stringify({ event_id: eventId, dsn, sent_at: new Date().toISOString() }),
-        JSON.stringify({ type: "event" }),
-        JSON.stringify(event),
-      ].join("\n");
-      const res = await fetcher(endpoint, {
-        method: "POST",
-        headers: {
-          "content-type": "application/x-sentry-envelope",
-          "x-sentry-auth": `Sentry sentry_version=7, sentry_key=${key}, sentry_client=booth-edge/0.1`,
-        },
-        body,
-        signal: AbortSignal.timeout(10_000),
-      });
-      if (!res.ok) throw new Error(`Sentry answered ${res.status}`);
-      return eventId;
+      const { service, requestId, ...extra } = context;
+      const tags: Record<string, string> = { service: service ?? "edge" };
+      if (typeof requestId === "string") tags.request_id = requestId;
+      const id = sdk.captureException(error, { tags, extra });
+      // Sent before the answer: a report that matters is not left in a buffer a crash would lose.
+      if (!(await sdk.flush(5000))) throw new Error("Sentry did not take the report within 5 s");
+      return id;
     },
   };
 }

@@ -18,7 +18,7 @@ import { embeddedGenerator } from "../ports/song-generator.ts";
 import { memoryStorage } from "../ports/storage.ts";
 import { webPushSender } from "../ports/web-push.ts";
 import { createAccount } from "../services/user/accounts.ts";
-import { jobHandlers } from "../worker.ts";
+import { jobHandlers, reported } from "../worker.ts";
 import { TEST_ORIGIN, type TestApi, testApi } from "./api.ts";
 import { testLogger } from "./logger.ts";
 
@@ -67,7 +67,11 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     // The real job queue on the test's database, worked in this process from the first job sent.
     jobs: workedOnFirstSend(
       pgBossJobs(database.sql, { logger: testLogger, pollSeconds: 1, retryDelaySeconds: 1 }),
-      () => jobHandlers(deps, () => {}),
+      () =>
+        reported(
+          deps,
+          jobHandlers(deps, () => {}),
+        ),
     ),
     songGenerator: embeddedGenerator,
     errorReporter: outboxReporter(database.db),

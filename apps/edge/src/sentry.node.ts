@@ -1,0 +1,21 @@
+import * as Sentry from "@sentry/node";
+import type { SentrySdk } from "./ports/error-reporter.ts";
+
+/**
+ * Sentry's Node SDK, when SENTRY_DSN is set (the Node entry and the job worker): unhandled errors of the process
+ * (uncaught exceptions, unhandled rejections) go to Sentry by the SDK's own handlers, and the edge's error reporter
+ * sends what the app catches (a 500, a failed job) through it. SENTRY_ENVIRONMENT and SENTRY_RELEASE name the
+ * deployment. Unset: nothing is loaded into Sentry and errors go to the error_reports table.
+ */
+export function sentryFromEnv(env: Record<string, string | undefined>, serverName: string): SentrySdk | undefined {
+  if (!env.SENTRY_DSN) return undefined;
+  Sentry.init({
+    dsn: env.SENTRY_DSN,
+    environment: env.SENTRY_ENVIRONMENT ?? env.BOOTH_ENV ?? env.NODE_ENV ?? "development",
+    ...(env.SENTRY_RELEASE ? { release: env.SENTRY_RELEASE } : {}),
+    serverName,
+    // Errors only: tracing goes to OpenTelemetry (OTEL_EXPORTER_OTLP_ENDPOINT), not to Sentry.
+    tracesSampleRate: 0,
+  });
+  return Sentry;
+}
