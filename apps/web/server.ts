@@ -18,7 +18,7 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import * as Sentry from "@sentry/node";
 import { missingProductionSettings } from "./app/lib/env.server.ts";
 import { SECURITY_HEADERS } from "./app/lib/security.server.ts";
-import { asVisitor } from "./app/lib/visitor.server.ts";
+import { asVisitor, requestIdOf } from "./app/lib/visitor.server.ts";
 
 const root = dirname(fileURLToPath(import.meta.url));
 const serverBuild = join(root, "build", "server", "index.js");
@@ -98,10 +98,17 @@ async function staticFile(request: Request): Promise<Response | null> {
 export async function createWebHandler() {
   const build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
   const remix = createRequestHandler(build, "production");
-  return async (request: Request, peer?: string) =>
-    asVisitor(peer, request.headers.get("x-forwarded-for"), async () =>
-      hardened((await staticFile(request)) ?? (await remix(request))),
+  return async (request: Request, peer?: string) => {
+    const requestId = requestIdOf(request.headers.get("x-request-id"));
+    const response = await asVisitor(
+      peer,
+      request.headers.get("x-forwarded-for"),
+      async () => hardened((await staticFile(request)) ?? (await remix(request))),
+      requestId,
     );
+    response.headers.set("x-request-id", requestId);
+    return response;
+  };
 }
 
 /** Every answer, files and data too, carries the hardening headers; pages add their policy in entry.server. */

@@ -1,6 +1,8 @@
+import { httpInstrumentationMiddleware } from "@hono/otel";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
+import { contextStorage } from "hono/context-storage";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
@@ -9,7 +11,9 @@ import { mountDocs } from "./docs.ts";
 import { readToken } from "./lib/auth.ts";
 import type { AppEnv } from "./lib/context.ts";
 import { errorBody, errorResponse } from "./lib/errors.ts";
+import { sameSecret } from "./lib/hash.ts";
 import { jwks } from "./lib/tokens.ts";
+import { createMetrics } from "./metrics.ts";
 import { SERVICES } from "./services/index.ts";
 import { serviceStatus } from "./services/status.ts";
 import { MAX_UPLOAD_BYTES } from "./services/upload/uploads.ts";
@@ -29,6 +33,11 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
   app.use(requestId());
+  // A span per request, exported over OTLP, when tracing is set up (ports/tracing.ts).
+  if (deps.tracing)
+    app.use(httpInstrumentationMiddleware({ tracerProvider: deps.tracing.provider, serviceName: "booth-edge" }));
+  // The request's context wherever its handling goes (lib/context.ts currentRequestId: log lines, calls to the rooms).
+  app.use(contextStorage());
   // The API's answers are data, never pages to frame or sniff. Other origins load its images, audio and HLS (the web
   // app, embeds): resources are cross-origin; the browser's CORS rules stay as they are below.
   app.use(
@@ -49,10 +58,12 @@ export function createApp(deps: AppDeps) {
       exposeHeaders: ["x-request-id", "Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"],
     }),
   );
+  const metrics = createMetrics(deps);
   app.use(async (c, next) => {
     c.set("deps", deps);
     const started = performance.now();
     await next();
+    metrics.observe(c, (performance.now() - started) / 1000);
     deps.logger({
       level: c.res.status >= 500 ? "error" : "info",
       requestId: c.get("requestId"),
@@ -95,6 +106,16 @@ export function createApp(deps: AppDeps) {
     const { status, database, cache } = await serviceStatus(deps, "edge", "");
     c.header("cache-control", "no-store");
     return c.json({ status, database, cache }, status === "ok" ? 200 : 503);
+  });
+  // Prometheus's scrape: with METRICS_TOKEN as its bearer token, or an admin's token.
+  app.get("/metrics", async (c) => {
+    const bearer = c.req.header("authorization")?.replace(/^Bearer\s+/i, "") ?? "";
+    const scraper = !!deps.config.metricsToken && sameSecret(bearer, deps.config.metricsToken);
+    const auth = c.get("auth");
+    if (!scraper && !auth) return c.json(errorBody(401, "Unauthorized"), 401);
+    if (!scraper && !auth?.roles.includes("admin")) return c.json(errorBody(403, "Forbidden"), 403);
+    c.header("cache-control", "no-store");
+    return c.body(await metrics.registry.metrics(), 200, { "content-type": metrics.registry.contentType });
   });
   // The keys that verify the edge's tokens, by kid (RFC 7517): the live rooms read them, and read them again when a
   // token names a key they have not seen, so a rotated key needs no redeploy of the rooms.

@@ -28,6 +28,7 @@ import { twilioSms } from "./ports/sms-twilio.ts";
 import { embeddedGenerator, httpGenerator } from "./ports/song-generator.ts";
 import { localStorage, type Storage } from "./ports/storage.ts";
 import { s3OptionsFromEnv, s3Storage } from "./ports/storage-s3.ts";
+import { tracingFromEnv } from "./ports/tracing.ts";
 import { allowsLocalCheckout, assertProductionSettings, isProduction, seedsDemo } from "./production.ts";
 import { type DemoOptions, ensureDemoAccount, loadDemoTracks } from "./seed/demo-catalogue.ts";
 import { clearDemoProgress, writeDemoProgress } from "./seed/demo-progress.ts";
@@ -52,6 +53,7 @@ export function configFromEnv(env: Env, port: number): AppConfig {
     webUrl: env.WEB_URL ?? defaultConfig.webUrl,
     emailResendSeconds: Number(env.EMAIL_RESEND_SECONDS ?? defaultConfig.emailResendSeconds),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    metricsToken: env.METRICS_TOKEN?.trim() || undefined,
     providers: {
       spotifyApiUrl: env.SPOTIFY_API_URL ?? defaultConfig.providers.spotifyApiUrl,
       appleMusicApiUrl: env.APPLE_MUSIC_API_URL ?? defaultConfig.providers.appleMusicApiUrl,
@@ -128,6 +130,7 @@ export async function depsFromEnv(env: Env, logger: Logger = jsonLogger, sentry?
   );
   const serviceSecret = await loadServiceSecret(env, dataDir);
   const deps: AppDeps = {
+    tracing: tracingFromEnv(env, "booth-edge"),
     db: database.db,
     cache,
     clock: systemClock,
@@ -163,7 +166,7 @@ export async function depsFromEnv(env: Env, logger: Logger = jsonLogger, sentry?
  */
 export async function closeDeps(deps: AppDeps, database: { close(): Promise<void> }) {
   await deps.jobs.stop().catch(() => {});
-  await Promise.allSettled([database.close(), deps.cache.close()]);
+  await Promise.allSettled([database.close(), deps.cache.close(), deps.tracing?.shutdown()]);
 }
 
 /**

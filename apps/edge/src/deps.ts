@@ -1,5 +1,6 @@
 import type { Db } from "@booth/db";
 import type { Context } from "hono";
+import { currentRequestId } from "./lib/request-id.ts";
 import type { Keys } from "./lib/tokens.ts";
 import type { Cache } from "./ports/cache.ts";
 import type { ErrorReporter } from "./ports/error-reporter.ts";
@@ -11,6 +12,7 @@ import type { Mailer, SmsSender } from "./ports/messaging.ts";
 import type { Push } from "./ports/push.ts";
 import type { SongGenerator } from "./ports/song-generator.ts";
 import type { Storage } from "./ports/storage.ts";
+import type { Tracing } from "./ports/tracing.ts";
 
 export interface Clock {
   now(): Date;
@@ -18,7 +20,11 @@ export interface Clock {
 export const systemClock: Clock = { now: () => new Date() };
 
 export type Logger = (entry: Record<string, unknown>) => void;
-export const jsonLogger: Logger = (entry) => console.log(JSON.stringify({ time: new Date().toISOString(), ...entry }));
+/** One JSON line per entry, with the time and the id of the request it belongs to (when it belongs to one). */
+export const jsonLogger: Logger = (entry) => {
+  const requestId = currentRequestId();
+  console.log(JSON.stringify({ time: new Date().toISOString(), ...(requestId ? { requestId } : {}), ...entry }));
+};
 export const silentLogger: Logger = () => {};
 
 export interface AppConfig {
@@ -33,6 +39,8 @@ export interface AppConfig {
    * Empty: the socket's peer is the client, whatever the headers say.
    */
   trustProxy?: readonly string[] | undefined;
+  /** METRICS_TOKEN: a bearer token Prometheus scrapes /metrics with; unset, /metrics answers admins only. */
+  metricsToken?: string | undefined;
   /** Third-party music services: base URLs (so tests point them at local fakes) and server-side credentials. */
   providers: {
     spotifyApiUrl: string;
@@ -63,6 +71,8 @@ export interface PaymentConfig {
 }
 
 export interface AppDeps {
+  /** OpenTelemetry tracing of each request (OTEL_EXPORTER_OTLP_ENDPOINT); absent: none. */
+  tracing?: Tracing | undefined;
   db: Db;
   cache: Cache;
   clock: Clock;

@@ -91,7 +91,8 @@ describe.skipIf(!postgres)("the job worker", () => {
       50,
     );
     expect(done.transcodingStatus).toBe("TRANSCODING_SUCCEED");
-    expect(second.output()).toMatch(/"msg":"job done","kind":"transcode"/);
+    // The worker logs the job done once its handler has returned, just after the upload settled.
+    await until(() => second.output().includes('"msg":"job done","kind":"transcode"'), "the job's end in the log");
     const playlist = await t.request("GET", `${U}/songs/${id}/hls-playlist`, { token: owner.token });
     expect(playlist.status).toBe(200);
     expect(String(playlist.body)).toContain("#EXTM3U");

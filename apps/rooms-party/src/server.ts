@@ -164,8 +164,26 @@ export class RoomServer extends Server<Env> {
     this.live?.alarm();
   }
 
-  /** The edge: GET the public state, POST a change made over REST. Service tokens only. */
+  /**
+   * The edge: GET the public state, POST a change made over REST. Service tokens only. One log line per request, with
+   * the edge's request id (X-Request-Id): the line of the REST call that caused it carries the same.
+   */
   override async onRequest(request: Request) {
+    const response = await this.answerEdge(request);
+    const requestId = request.headers.get("x-request-id");
+    console.log(
+      JSON.stringify({
+        room: this.name,
+        msg: "edge request",
+        method: request.method,
+        status: response.status,
+        ...(requestId ? { requestId } : {}),
+      }),
+    );
+    return response;
+  }
+
+  private async answerEdge(request: Request) {
     let claims: Claims | null;
     try {
       claims = await claimsOf(request, settingsOf(this.env).edgeUrl);

@@ -465,8 +465,14 @@ describe("a live session", () => {
     const added = await t.request("POST", `${P.playlist}/crate/special/queue/songs`, {
       token: dj.token,
       body: { songId: later.id },
+      headers: { "x-request-id": "queue-trace-1" },
     });
     expect(added.status).toBe(201);
+    // The room logs the edge's call under the id of the REST request that made it.
+    await until(
+      () => party.output().includes('"msg":"edge request","method":"POST","status":204,"requestId":"queue-trace-1"'),
+      "the room's log line of the edge's call",
+    );
     const playing = (await until(() => L.client.state?.nowPlaying, "the queued song for the listener"))!;
     expect(playing.song).toMatchObject({ songId: later.id, trackName: "Queued Later" });
     expect(L.client.state?.djs[0]?.uuid).toBe(dj.user.uuid);

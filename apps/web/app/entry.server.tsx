@@ -13,6 +13,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "./lib/nonce.ts";
 import { contentSecurityPolicy, newNonce, SECURITY_HEADERS } from "./lib/security.server.ts";
+import { currentRequestId } from "./lib/visitor.server.ts";
 
 const ABORT_DELAY = 5_000;
 
@@ -66,12 +67,15 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status === 404) return;
   const { pathname } = new URL(request.url);
+  const requestId = currentRequestId();
   if (error instanceof BoothApiError) {
-    console.error(`web: ${request.method} ${pathname}: the edge answered ${error.status}: ${error.message}`);
+    console.error(
+      `web: ${request.method} ${pathname}: the edge answered ${error.status}: ${error.message} (request ${requestId})`,
+    );
     return;
   }
   const cause = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : undefined;
-  console.error(cause ?? error);
+  console.error(`web: ${request.method} ${pathname} failed (request ${requestId}):`, cause ?? error);
   // To Sentry too when the server set it up (SENTRY_DSN; server.ts): a bug, with its stack and the page it broke.
   Sentry.captureException(cause ?? error, {
     tags: { service: "web" },

@@ -47,6 +47,8 @@ export interface Jobs {
   get(kind: JobKind, id: string): Promise<JobStatus | null>;
   /** The latest jobs, newest first, of one kind or state when given. */
   list(filter: { kind?: JobKind | undefined; state?: JobState | undefined; limit: number }): Promise<JobStatus[]>;
+  /** How many jobs there are of each kind in each state (the queue's depth, for the metrics). */
+  depth(): Promise<{ kind: string; state: string; count: number }[]>;
   /** Stops working (a running job finishes first, up to a few seconds) and sending. */
   stop(): Promise<void>;
 }
@@ -160,6 +162,14 @@ export function pgBossJobs(sql: SqlExecutor, options: JobsOptions): Jobs {
       return job ?? null;
     },
     list: (filter) => query(filter),
+    async depth() {
+      await start();
+      const { rows } = await sql.executeSql(
+        `SELECT name, state::text AS state, count(*)::int AS count FROM ${JOBS_SCHEMA}.job GROUP BY name, state`,
+        [],
+      );
+      return rows.map((r) => ({ kind: String(r.name), state: String(r.state), count: Number(r.count) }));
+    },
     async stop() {
       if (stopped || !started) return;
       stopped = true;

@@ -1,5 +1,6 @@
 import type { LiveRoomEvent } from "@booth/sdk/live/edge-events";
 import { HttpError } from "../lib/errors.ts";
+import { currentRequestId } from "../lib/request-id.ts";
 
 /** What the edge tells a live room after a change made over REST: the room's own contract (`@booth/sdk/live`). */
 export type { LiveRoomEvent };
@@ -26,7 +27,13 @@ export function partyLiveRooms(options: {
   const doFetch = options.fetch ?? fetch;
   const base = options.baseUrl.replace(/\/+$/, "");
   async function call(roomUuid: string, init: RequestInit) {
-    const headers = { authorization: `Bearer ${await options.serviceToken()}`, "content-type": "application/json" };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${await options.serviceToken()}`,
+      "content-type": "application/json",
+    };
+    // The room logs its side of the request under the same id.
+    const requestId = currentRequestId();
+    if (requestId) headers["x-request-id"] = requestId;
     try {
       return await doFetch(`${base}/parties/main/${roomUuid}`, {
         ...init,

@@ -7,29 +7,51 @@ import { AsyncLocalStorage } from "node:async_hooks";
  * app (build/server) each load their own copy of this module, and both must see the same store.
  */
 const KEY = Symbol.for("booth.web.visitor");
-const registry = globalThis as { [KEY]?: AsyncLocalStorage<string> };
-registry[KEY] ??= new AsyncLocalStorage<string>();
+/** One request being answered: the visitor's X-Forwarded-For chain (when known) and the request's id. */
+interface Visit {
+  forwardedFor?: string;
+  requestId?: string;
+}
+const registry = globalThis as { [KEY]?: AsyncLocalStorage<Visit> };
+registry[KEY] ??= new AsyncLocalStorage<Visit>();
 const store = registry[KEY];
+
+/** What a request id from outside may look like (a proxy's, a load balancer's): else the web makes its own. */
+const REQUEST_ID = /^[\w\-=.]{1,128}$/;
+
+/** The id of a request: the one a proxy in front gave it (X-Request-Id), or a new one. */
+export const requestIdOf = (incoming: string | null) =>
+  incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
 
 /**
  * Runs `handle` as the answer to a visitor: the X-Forwarded-For to send the edge is what arrived (proxies in front of
  * the web) with the visitor's socket address appended, as every proxy does; the edge decides how far to trust it.
+ * `requestId` goes with every call to the edge (X-Request-Id), so the edge's and the live room's log lines of this
+ * page carry the same id as the web's.
  */
-export function asVisitor<T>(peer: string | undefined, incomingForwardedFor: string | null, handle: () => T): T {
-  if (!peer) return handle();
-  const chain = incomingForwardedFor?.trim() ? `${incomingForwardedFor.trim()}, ${peer}` : peer;
-  return store.run(chain, handle);
+export function asVisitor<T>(
+  peer: string | undefined,
+  incomingForwardedFor: string | null,
+  handle: () => T,
+  requestId?: string,
+): T {
+  const chain = peer && (incomingForwardedFor?.trim() ? `${incomingForwardedFor.trim()}, ${peer}` : peer);
+  return store.run({ ...(chain ? { forwardedFor: chain } : {}), ...(requestId ? { requestId } : {}) }, handle);
 }
 
 /** The X-Forwarded-For value for the edge, inside a visitor's request; undefined outside one. */
-export const visitorForwardedFor = () => store.getStore();
+export const visitorForwardedFor = () => store.getStore()?.forwardedFor;
 
-/** fetch for calls to the edge: carries the visitor's X-Forwarded-For when there is one. */
+/** The id of the request being answered; undefined outside one. */
+export const currentRequestId = () => store.getStore()?.requestId;
+
+/** fetch for calls to the edge: carries the visitor's X-Forwarded-For and the request's id when there are. */
 export const visitorFetch: typeof fetch = (input, init) => {
-  const forwardedFor = visitorForwardedFor();
-  if (!forwardedFor) return fetch(input, init);
+  const visit = store.getStore();
+  if (!visit?.forwardedFor && !visit?.requestId) return fetch(input, init);
   // The SDK hands over a Request of its own: its headers can change in place, its body is left untouched.
   const request = input instanceof Request ? input : new Request(input, init);
-  request.headers.set("x-forwarded-for", forwardedFor);
+  if (visit.forwardedFor) request.headers.set("x-forwarded-for", visit.forwardedFor);
+  if (visit.requestId) request.headers.set("x-request-id", visit.requestId);
   return fetch(request, input instanceof Request ? init : undefined);
 };
