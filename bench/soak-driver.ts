@@ -19,8 +19,8 @@ const plan = JSON.parse(readFileSync(process.argv[2] as string, "utf8")) as Plan
 /** Latencies (ms) and failures per kind of operation. */
 const kinds = new Map<string, { ms: number[]; errors: number; lastError?: string }>();
 const record = (kind: string, ms: number | null, error?: string) => {
-  let k = kinds.get(kind);
-  if (!k) kinds.set(kind, (k = { ms: [], errors: 0 }));
+  const k = kinds.get(kind) ?? { ms: [], errors: 0 };
+  kinds.set(kind, k);
   if (ms !== null) k.ms.push(ms);
   if (error) {
     k.errors++;
