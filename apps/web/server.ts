@@ -11,7 +11,9 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, extname, join, normalize, resolve } from "node:path";
+import { Readable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { createBrotliCompress, createGzip, constants as zlib } from "node:zlib";
 import { type Drainable, drain, onTermination, shutdownTimeout } from "@booth/sdk/node/shutdown";
 import { type Http2Bindings, type HttpBindings, serve } from "@hono/node-server";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
@@ -103,12 +105,45 @@ export async function createWebHandler() {
     const response = await asVisitor(
       peer,
       request.headers.get("x-forwarded-for"),
-      async () => hardened((await staticFile(request)) ?? (await remix(request))),
+      async () => compressed(request, hardened((await staticFile(request)) ?? (await remix(request)))),
       requestId,
     );
     response.headers.set("x-request-id", requestId);
     return response;
   };
+}
+
+const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/;
+
+/**
+ * A text answer compressed for a client that accepts it (brotli, else gzip), flushed write by write so a streamed
+ * page (Remix's deferred data) still reaches the browser as it is written. Small, empty or already encoded answers,
+ * audio and images pass as they are.
+ */
+export function compressed(request: Request, response: Response): Response {
+  if (!response.body || request.method === "HEAD" || response.headers.has("content-encoding")) return response;
+  if (!COMPRESSIBLE.test(response.headers.get("content-type") ?? "")) return response;
+  if (Number(response.headers.get("content-length") ?? Number.POSITIVE_INFINITY) < 1024) return response;
+  const accepts = request.headers.get("accept-encoding") ?? "";
+  const encoding = /\bbr\b/.test(accepts) ? "br" : /\bgzip\b/.test(accepts) ? "gzip" : null;
+  if (!encoding) return response;
+  const zip =
+    encoding === "br"
+      ? createBrotliCompress({
+          flush: zlib.BROTLI_OPERATION_FLUSH,
+          params: { [zlib.BROTLI_PARAM_QUALITY]: 5 },
+        })
+      : createGzip({ flush: zlib.Z_SYNC_FLUSH });
+  const source = Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>);
+  const headers = new Headers(response.headers);
+  headers.set("content-encoding", encoding);
+  headers.delete("content-length");
+  headers.append("vary", "Accept-Encoding");
+  return new Response(Readable.toWeb(source.pipe(zip)) as ReadableStream<Uint8Array>, {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
 }
 
 /** Every answer, files and data too, carries the hardening headers; pages add their policy in entry.server. */
