@@ -45,7 +45,11 @@ function connect(roomUuid: string, token: string): Promise<Client> {
   const pending = new Map<string, { kind: string; started: number; done: () => void }>();
   let next = 0;
   ws.on("message", (data) => {
-    const message = JSON.parse(String(data)) as { requestId?: string; ok?: boolean; message?: string };
+    // Only replies are read whole: the room's broadcasts (a vote's patch to everyone) are most of the traffic, and
+    // parsing each would make this process, not the room, the bottleneck.
+    const text = String(data);
+    if (!text.includes('"requestId"')) return;
+    const message = JSON.parse(text) as { requestId?: string; ok?: boolean; message?: string };
     if (message.requestId === undefined) return;
     const waiting = pending.get(String(message.requestId));
     if (!waiting) return;

@@ -1,9 +1,9 @@
 // `npm run soak` (`-- --quick` for one minute): the edge and the live rooms under steady load for 5 minutes: 1,000
-// live-room clients in 4 rooms (joining, voting, chatting) and 200 REST requests a second over the hot routes (room
+// live-room clients in 4 rooms (joining, 20 votes and 5 chat messages a second) and 200 REST requests a second over the hot routes (room
 // list, a room, the session, a profile batch, search). The edge serves from this process (a fresh database: PGlite,
 // or a new one on TEST_DATABASE_URL); the rooms run under `wrangler dev`; the load comes from bench/soak-driver.ts in
 // a process of its own. Prints the errors, p50 and p99 per kind, and the edge's and the rooms' memory at the start
-// of the load and at its end (goal: 0 errors, memory within 10 %). SOAK_CLIENTS, SOAK_SECONDS, SOAK_REST change it.
+// of the load and at its end (goal: 0 errors, memory within 10 %). SOAK_CLIENTS, SOAK_SECONDS, SOAK_REST, SOAK_VOTES change it.
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -100,7 +100,8 @@ try {
       listeners,
       durationMs: SECONDS * 1000,
       restPerSecond: REST,
-      votesPerSecond: 50,
+      // A listener votes once or twice a song: 1,000 of them make a few votes a second; this is several times that.
+      votesPerSecond: Number(process.env.SOAK_VOTES ?? 20),
       chatsPerSecond: 5,
     }),
   );
