@@ -2,6 +2,7 @@
 // a bare Hono route answering JSON. Run with `npm run bench`.
 import { createTestApp } from "@booth/edge/testing";
 import { Hono } from "hono";
+import { argon2, wasmArgon2 } from "../apps/edge/src/lib/password.ts";
 
 const DURATION_MS = Number(process.env.BENCH_MS ?? 1500);
 
@@ -21,6 +22,7 @@ async function measure(name: string, run: () => Promise<unknown>) {
 const t = await createTestApp();
 const { token, email, password } = await t.createUser();
 const bare = new Hono().get("/", (c) => c.json({ ok: true }));
+const stored = await wasmArgon2.hash(password);
 
 console.log(
   `Booth edge bench (${DURATION_MS} ms per case, database: ${process.env.TEST_DATABASE_URL ? "postgres" : "pglite"})`,
@@ -43,6 +45,11 @@ const cases = [
     });
     if (res.status !== 200) throw new Error(`login answered ${res.status}`);
   }),
+  // The password hash alone, both implementations in the same run (the same stored hash verifies with either).
+  await measure("argon2id verify, WebAssembly (hash-wasm: the Deno entry)", () => wasmArgon2.verify(stored, password)),
+  await measure("argon2id verify, native (@node-rs/argon2: the Node entry)", async () =>
+    (await argon2()).verify(stored, password),
+  ),
 ];
 await t.close();
 

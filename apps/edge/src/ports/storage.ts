@@ -1,5 +1,5 @@
-import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { createWriteStream } from "node:fs";
+import { type FileHandle, mkdir, open, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, normalize } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -14,6 +14,31 @@ export interface Storage {
   getStream(key: string): Promise<{ body: ReadableStream<Uint8Array>; size: number; contentType: string } | null>;
   get(key: string): Promise<{ data: Uint8Array; contentType: string } | null>;
   delete(key: string): Promise<void>;
+}
+
+/**
+ * A file as a web stream that reads a chunk only when its reader asks. Node's Readable.toWeb(createReadStream()) reads
+ * ahead without bound while its reader is slower (a probe on a loaded machine), holding the whole file in memory.
+ */
+export function fileStream(path: string, chunk = 64 * 1024): ReadableStream<Uint8Array> {
+  let handle: FileHandle | undefined;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        handle ??= await open(path);
+        const buffer = new Uint8Array(chunk);
+        const { bytesRead } = await handle.read(buffer, 0, chunk, null);
+        if (bytesRead === 0) {
+          await handle.close();
+          controller.close();
+        } else controller.enqueue(buffer.subarray(0, bytesRead));
+      },
+      async cancel() {
+        await handle?.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 export function localStorage(root: string): Storage {
@@ -39,7 +64,7 @@ export function localStorage(root: string): Storage {
       const file = path(key);
       try {
         const [{ size }, contentType] = await Promise.all([stat(file), readFile(`${file}.type`, "utf8")]);
-        return { body: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>, size, contentType };
+        return { body: fileStream(file), size, contentType };
       } catch {
         return null;
       }

@@ -11,12 +11,15 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pgBossJobs } from "../../ports/jobs.ts";
-import { localStorage } from "../../ports/storage.ts";
+import { fileStream, localStorage } from "../../ports/storage.ts";
 import { testLogger } from "../../testing/logger.ts";
 import { createTestApp, type TestApp, uploaderOf, uploadTicket } from "../../testing.ts";
 import { ffmpegPath } from "./audio.ts";
 
 v8.setFlagsFromString("--expose-gc");
+// Freed buffers are counted until V8's sweeper releases them, which runs beside the program and lags on a loaded
+// machine: swept within each collection instead, the measure counts what is alive, not what awaits release.
+v8.setFlagsFromString("--no-concurrent-array-buffer-sweeping");
 const gc = runInNewContext("gc") as () => void;
 let t: TestApp;
 let dir: string;
@@ -38,31 +41,6 @@ afterAll(async () => {
   await t?.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-/**
- * A file as a stream that reads a chunk only when asked, as a socket does: Readable.toWeb reads ahead without
- * bound, so the test's own side would hold the file and the measure would say nothing of the edge.
- */
-function fileStream(path: string, chunk = 64 * 1024) {
-  let handle: FileHandle | undefined;
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        handle ??= await open(path);
-        const buffer = new Uint8Array(chunk);
-        const { bytesRead } = await handle.read(buffer, 0, chunk, null);
-        if (bytesRead === 0) {
-          await handle.close();
-          controller.close();
-        } else controller.enqueue(buffer.subarray(0, bytesRead));
-      },
-      async cancel() {
-        await handle?.close();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-}
 
 describe("uploads stream", () => {
   it("a 24 MB file goes to storage as it arrives, never whole in the edge's memory", async () => {
@@ -88,8 +66,8 @@ describe("uploads stream", () => {
     expect(res.status, await res.clone().text()).toBe(200);
     expect(await res.json()).toMatchObject({ status: "VERIFIED", size, duration: 136, contentType: "audio/wav" });
     // Buffers grew by far less than the file (held whole, it would add all of it, and copies): it passed through in
-    // chunks (about 8 MB of them in flight at most, seen under load).
-    expect(peak - before).toBeLessThan(size / 2);
+    // chunks (half a megabyte of them alive at most, seen under load).
+    expect(peak - before).toBeLessThan(size / 6);
     expect((await stat(join(dir, "storage", "uploads", id, "original"))).size).toBe(size);
   }, 60_000);
 
