@@ -1,5 +1,5 @@
 import { schema } from "@booth/db";
-import { countDistinct, count as sqlCount } from "drizzle-orm";
+import { countDistinct, sql, count as sqlCount } from "drizzle-orm";
 import type { Context } from "hono";
 import { routePath } from "hono/route";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
@@ -56,6 +56,17 @@ export function createMetrics(deps: Pick<AppDeps, "db" | "jobs">) {
     registers: [registry],
     async collect() {
       this.set((await live()).rooms);
+    },
+  });
+  new Gauge({
+    name: "booth_live_room_messages_received",
+    help: "Messages the live rooms have received from their clients, in all (a running total: rate() it)",
+    registers: [registry],
+    async collect() {
+      const [row] = await deps.db
+        .select({ total: sql<string>`coalesce(sum(${schema.rooms.messagesReceived}), 0)` })
+        .from(schema.rooms);
+      this.set(Number(row?.total ?? 0));
     },
   });
   return {

@@ -46,7 +46,11 @@ export interface Edge {
   advanceQueue(userUuid: string, crateSongUuid: string): Promise<LiveSong[]>;
   addToLikes(userUuid: string, songId: string): Promise<void>;
   notifyDjFans(djUuid: string, roomUuid: string): Promise<void>;
-  reportLiveState(roomUuid: string, state: { nowPlaying: LiveSong | null; numberOfActiveDjs: number }): Promise<void>;
+  /** What plays and how many DJs sit, with the messages received from clients since the last report. */
+  reportLiveState(
+    roomUuid: string,
+    state: { nowPlaying: LiveSong | null; numberOfActiveDjs: number; messagesReceived?: number },
+  ): Promise<void>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

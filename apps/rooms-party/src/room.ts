@@ -65,6 +65,8 @@ export class LiveRoom {
   private readonly pending = new Set<Promise<unknown>>();
   /** Per socket, the message being handled: the next waits for it. */
   private readonly inboxes = new Map<string, Promise<unknown>>();
+  /** Messages received from clients since the last live-state report, which carries them to the edge (metrics). */
+  private received = 0;
   /** Per DJ, the last queue request to the edge: the next waits for it (see `inQueueOrder`). */
   private readonly queueCalls = new Map<string, Promise<unknown>>();
 
@@ -124,6 +126,7 @@ export class LiveRoom {
 
   /** One socket's messages are handled in the order sent, even while one of them waits for the edge. */
   message(socketId: string, raw: string): Promise<void> {
+    this.received++;
     const handled = (this.inboxes.get(socketId) ?? Promise.resolve()).then(() => this.handle(socketId, raw));
     const settled = handled.catch(() => undefined);
     this.inboxes.set(socketId, settled);
@@ -398,13 +401,20 @@ export class LiveRoom {
         return;
       case "notifyDjFans":
         return edge.notifyDjFans(effect.djUuid, this.roomUuid).catch(() => undefined);
-      case "reportLiveState":
+      case "reportLiveState": {
+        const messagesReceived = this.received;
+        this.received = 0;
         return edge
           .reportLiveState(this.roomUuid, {
             nowPlaying: effect.nowPlaying,
             numberOfActiveDjs: effect.numberOfActiveDjs,
+            messagesReceived,
           })
-          .catch(() => undefined);
+          .catch(() => {
+            // Not reported: counted again with the next report.
+            this.received += messagesReceived;
+          });
+      }
     }
   }
 

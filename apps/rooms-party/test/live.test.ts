@@ -475,6 +475,11 @@ describe("a live session", () => {
     );
     const playing = (await until(() => L.client.state?.nowPlaying, "the queued song for the listener"))!;
     expect(playing.song).toMatchObject({ songId: later.id, trackName: "Queued Later" });
+    // The room reported what its clients sent (two joins, the seat) with the song's start: the metrics' running total.
+    await until(async () => {
+      const [row] = await t.db.select().from(schema.rooms).where(eq(schema.rooms.uuid, roomUuid));
+      return (row?.messagesReceived ?? 0) >= 3;
+    }, "the room's messages counted at the edge");
     expect(L.client.state?.djs[0]?.uuid).toBe(dj.user.uuid);
     D.client.close();
     L.client.close();

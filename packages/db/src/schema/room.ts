@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   doublePrecision,
   index,
@@ -74,6 +75,8 @@ export const rooms = pgTable(
     /** What the live room reports as playing now, and how many DJs sit in the booth (for room lists). */
     nowPlaying: jsonb().$type<Record<string, unknown> | null>(),
     numberOfActiveDjs: integer().notNull().default(0),
+    /** Messages the live room has received from its clients, as it reports them with its live state (metrics). */
+    messagesReceived: bigint({ mode: "number" }).notNull().default(0),
     discordGuildId: text(),
     conversationId: text(),
     ownerUuid: userRef(),

@@ -4386,6 +4386,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         isLive?: boolean;
+                        /** @description Messages received from clients since the room's last report (the live room only) */
+                        messagesReceived?: number;
                         nowPlaying?: {
                             [key: string]: unknown;
                         } | null;

@@ -1,5 +1,5 @@
 import { type Db, schema } from "@booth/db";
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { hasAnyRole, STAFF, type User } from "../../lib/auth.ts";
 import { isUniqueViolation, uniqueOr } from "../../lib/db-errors.ts";
@@ -97,13 +97,20 @@ export async function reportLiveState(
     isLive?: boolean | undefined;
     nowPlaying?: Record<string, unknown> | null | undefined;
     numberOfActiveDjs?: number | undefined;
+    messagesReceived?: number | undefined;
   },
   now: Date,
 ) {
   if (JSON.stringify(report.nowPlaying ?? null).length > 20_000) throw badRequest("nowPlaying is too large.");
+  const { messagesReceived, ...state } = report;
   const [updated] = await db
     .update(schema.rooms)
-    .set({ ...report, updatedAt: now })
+    .set({
+      ...state,
+      // A running total: each report adds what the room received since its last one.
+      ...(messagesReceived ? { messagesReceived: sql`${schema.rooms.messagesReceived} + ${messagesReceived}` } : {}),
+      updatedAt: now,
+    })
     .where(eq(schema.rooms.uuid, room.uuid))
     .returning();
   return settingsView(db, updated ?? room, now);

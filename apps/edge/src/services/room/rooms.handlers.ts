@@ -84,7 +84,7 @@ export const changeLiveState: AppRouteHandler<typeof routes.changeLiveState> = a
   const { db, clock } = c.var.deps;
   if (c.var.auth?.type !== "service") {
     const { user } = await requireUser(c);
-    if (body.nowPlaying !== undefined || body.numberOfActiveDjs !== undefined)
+    if (body.nowPlaying !== undefined || body.numberOfActiveDjs !== undefined || body.messagesReceived !== undefined)
       throw forbidden("Only the live room reports what is playing.");
     const room = await loadRoom(db, { uuid: c.req.valid("param").id });
     await requireRoomRank(db, room, user, clock.now(), ROOM_RANK.coOwner);

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
+import { bearer, errors, Int, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
 import { MAX_DJ_SEATS, MAX_PINNED_MESSAGES, PasswordInput, RoomSchema, RoomSettingsInput } from "./rooms.ts";
 
 const tags = ["Rooms"];
@@ -102,6 +102,9 @@ export const changeLiveState = settingsChange(
       isLive: z.boolean().optional(),
       nowPlaying: z.record(z.string(), z.unknown()).nullable().optional(),
       numberOfActiveDjs: z.number().int().min(0).max(MAX_DJ_SEATS).optional(),
+      messagesReceived: Int.min(0)
+        .optional()
+        .openapi({ description: "Messages received from clients since the room's last report (the live room only)" }),
     })
     .strict(),
 );

@@ -1,0 +1,1 @@
+ALTER TABLE "rooms" ADD COLUMN "messages_received" bigint DEFAULT 0 NOT NULL;
