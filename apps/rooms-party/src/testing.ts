@@ -1,4 +1,5 @@
 import type { LiveSong, RoomSettings } from "@booth/sdk/live/protocol";
+import { seeded } from "../../edge/src/testing/prng.ts";
 import type { JoiningUser } from "./reducer.ts";
 
 export const ROOM_UUID = "00000000-0000-4000-8000-000000000001";
@@ -47,20 +48,8 @@ export function songFor(n: number, patch: Partial<LiveSong> = {}): LiveSong {
   };
 }
 
-/** A seeded PRNG (mulberry32): the same seed, the same sequence. */
+/** A seeded PRNG (mulberry32, shared with the edge's fuzz test): the same seed, the same sequence. */
 export function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (n: number) => Math.floor(next() * n),
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
-    chance: (p: number) => next() < p,
-  };
+  const rng = seeded(seed);
+  return { ...rng, int: (n: number) => rng.int(0, n - 1) };
 }

@@ -4,8 +4,10 @@
  * missing, of the wrong type, out of range, oversized, malformed. Seeded: the same seed makes the same requests.
  *
  *   const rng = seeded(42);
- *   const cases = casesFor(document, "/rooms/{slug}", "patch", operation, rng, { pool, mutations: 4 });
+ *   const cases = casesFor(document, operation, rng, { pool: { uuids: [], slugs: [] }, mutations: 4 });
  */
+
+import { type Rng, seeded } from "./prng.ts";
 
 /** A JSON Schema as the OpenAPI 3.0 documents write it. */
 export interface JsonSchema {
@@ -60,24 +62,7 @@ export interface FuzzCase {
   raw?: string;
 }
 
-/** mulberry32: a small, fast, seeded generator (a test's seed reproduces its requests). */
-export function seeded(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
-    chance: (p: number) => next() < p,
-  };
-}
-export type Rng = ReturnType<typeof seeded>;
+export { type Rng, seeded };
 
 /** Values a valid request may name: ids that exist (so a request gets past its 404s), else random ones. */
 export interface Pool {
