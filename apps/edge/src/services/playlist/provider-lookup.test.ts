@@ -63,13 +63,19 @@ describe("song data from the providers", () => {
     expect(await songsNamed("Coastline")).toHaveLength(1);
 
     // Booth's own token (client credentials), asked for once and kept.
-    const asked = fake.requests.slice(before);
-    expect(asked.filter((r) => r.path === "/spotify-accounts/api/token").map((r) => r.form.grant_type)).toEqual([
+    const tokenCalls = fake.requests.slice(before);
+    expect(tokenCalls.filter((r) => r.path === "/spotify-accounts/api/token").map((r) => r.form.grant_type)).toEqual([
       "client_credentials",
     ]);
+    // The two lookups at once may each have asked Spotify (or the second found the first's song already); the next
+    // one is answered from the catalogue alone.
+    const trackCalls = () => fake.requests.slice(before).filter((r) => r.path.startsWith("/spotify-api/v1/tracks/"));
+    const asked = trackCalls().length;
+    expect(asked).toBeGreaterThanOrEqual(1);
+    expect(asked).toBeLessThanOrEqual(2);
     const third = await t.request("GET", `${L}/song-data/${id}/spotify`);
     expect(third.body.song.songId).toBe(first.body.song.songId);
-    expect(fake.requests.slice(before).filter((r) => r.path.startsWith("/spotify-api/v1/tracks/"))).toHaveLength(2);
+    expect(trackCalls()).toHaveLength(asked);
 
     // Found by search now, like any catalogue song (an explicit one: with the explicit filter).
     const found = await t.request("GET", `${L}/search`, { query: { q: "coastline", explicit: "true" } });
