@@ -302,11 +302,25 @@ describe("booth", () => {
     expect(shown.uuid).toBe(room.uuid);
     const owned = await t.request("GET", "/api/room-service/rooms/owned-rooms/list", { token: dj.token });
     expect(owned.body.map((r: { uuid: string }) => r.uuid)).toContain(room.uuid);
-    await booth("rooms", "update", "cli-room", "--songs-per-dj", "2", "--description", "made by the CLI");
+    await booth(
+      "rooms",
+      "update",
+      "cli-room",
+      "--songs-per-dj",
+      "2",
+      "--description",
+      "made by the CLI",
+      "--waitlist",
+      "on",
+    );
     expect(JSON.parse((await booth("rooms", "show", room.uuid, "--json")).stdout)).toMatchObject({
       songsPerDj: 2,
       description: "made by the CLI",
+      waitlistEnabled: true,
     });
+    const wrong = await booth("rooms", "update", "cli-room", "--waitlist", "maybe");
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toContain("--waitlist takes on or off, not maybe");
     expect((await booth("rooms", "promote", "cli-room")).stdout).toContain("promoted");
     expect((await booth("rooms", "list", "--promoted")).stdout).toContain("cli-room");
     expect((await booth("rooms", "list", "--all", "-f", "slug||$eq||cli-room", "--json")).stdout).toContain(room.uuid);

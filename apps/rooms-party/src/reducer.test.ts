@@ -231,6 +231,107 @@ describe("the booth never falls silent", () => {
   });
 });
 
+describe("the waitlist", () => {
+  const waitlistRoom = (patch: Partial<RoomSettings> = {}) =>
+    harness(settingsFor({ waitlistEnabled: true, numberOfDjs: 2, ...patch }));
+  const seated = (h: ReturnType<typeof harness>) => h.state.live.djs.map((d) => d.uuid);
+
+  it("lines people up when the booth is full and seats the first when a seat frees, in order", () => {
+    const h = waitlistRoom();
+    for (const n of [1, 2, 3, 4, 5]) h.join(n);
+    // A free seat and nobody waiting: joining the waitlist seats you.
+    expect(h.act(1, { action: "joinWaitlist", params: {} }).reply).toEqual({ ok: true, result: { seated: true } });
+    h.act(2, { action: "addDj", params: { song: songFor(2) } });
+    expect(h.act(3, { action: "joinWaitlist", params: {} }).reply).toEqual({ ok: true, result: { position: 1 } });
+    expect(h.act(4, { action: "joinWaitlist", params: {} }).reply).toEqual({ ok: true, result: { position: 2 } });
+    expect(h.act(4, { action: "joinWaitlist", params: {} }).reply).toMatchObject({ statusCode: 409 });
+    expect(h.act(2, { action: "joinWaitlist", params: {} }).reply).toMatchObject({ message: MESSAGES.alreadyDj });
+    expect(h.client.waitlist).toEqual([uuidOf(3), uuidOf(4)]);
+    expect(h.log.at(-1)).toBe("updatedWaitlist");
+
+    // A DJ steps down: the first waiting takes the seat (their queue crate decides what they play).
+    h.effects.length = 0;
+    h.act(1, { action: "removeDj", params: {} });
+    expect(seated(h)).toEqual([uuidOf(2), uuidOf(3)]);
+    expect(h.client.waitlist).toEqual([uuidOf(4)]);
+    expect(h.effects).toContainEqual({ type: "loadQueue", userUuid: uuidOf(3) });
+    // Nobody takes a seat past those waiting, even when one is free for a moment.
+    h.act(2, { action: "removeDj", params: {} });
+    expect(seated(h)).toEqual([uuidOf(3), uuidOf(4)]);
+    expect(h.client.waitlist).toEqual([]);
+    h.act(1, { action: "joinWaitlist", params: {} });
+    expect(h.act(5, { action: "addDj", params: {} }).reply).toMatchObject({ statusCode: 403 });
+  });
+
+  it("seats the next when a DJ's songs run out, and whoever leaves the room leaves the line", () => {
+    const h = waitlistRoom({ numberOfDjs: 1, songsPerDj: 1 });
+    for (const n of [1, 2, 3]) h.join(n);
+    h.act(1, { action: "addDj", params: { song: songFor(1, { duration: 60 }) } });
+    h.act(2, { action: "joinWaitlist", params: {} });
+    h.act(3, { action: "joinWaitlist", params: {} });
+    h.run({ type: "disconnected", userUuid: uuidOf(2) });
+    h.advance(config.graceMs + 1);
+    h.run({ type: "tick" });
+    // User 2 left (grace ran out), so the song's end seats user 3.
+    expect(h.client.waitlist).toEqual([uuidOf(3)]);
+    expect(seated(h)).toEqual([uuidOf(1)]);
+    h.advance(60_000);
+    h.run({ type: "tick" });
+    expect(seated(h)).toEqual([uuidOf(3)]);
+    expect(h.client.waitlist).toEqual([]);
+    expect(h.client).toEqual(h.state.live);
+  });
+
+  it("lets moderators reorder it and take people off; others only themselves", () => {
+    const h = waitlistRoom({
+      numberOfDjs: 1,
+      roomRoles: [{ userUuid: uuidOf(9), role: "moderator", expirationTime: null }],
+    });
+    for (const n of [1, 2, 3, 4, 9]) h.join(n);
+    h.act(1, { action: "addDj", params: { song: songFor(1) } });
+    for (const n of [2, 3, 4]) h.act(n, { action: "joinWaitlist", params: {} });
+    const move = { action: "moveInWaitlist", params: { userUuid: uuidOf(4), position: 1 } } as const;
+    expect(h.act(2, move).reply).toEqual({ ok: false, statusCode: 403, message: MESSAGES.waitlistModerators });
+    expect(h.act(9, move).reply.ok).toBe(true);
+    expect(h.client.waitlist).toEqual([uuidOf(4), uuidOf(2), uuidOf(3)]);
+    const remove3 = { action: "leaveWaitlist", params: { userUuid: uuidOf(3) } } as const;
+    expect(h.act(2, remove3).reply).toMatchObject({ statusCode: 403 });
+    expect(h.act(9, remove3).reply.ok).toBe(true);
+    expect(h.act(2, { action: "leaveWaitlist", params: {} }).reply.ok).toBe(true);
+    expect(h.act(2, { action: "leaveWaitlist", params: {} }).reply).toEqual({
+      ok: false,
+      statusCode: 404,
+      message: MESSAGES.notWaiting,
+    });
+    expect(h.client.waitlist).toEqual([uuidOf(4)]);
+  });
+
+  it("follows the room's settings: more seats seat those waiting, a djDisabled or a waitlist turned off empties it", () => {
+    const h = waitlistRoom({ numberOfDjs: 1 });
+    for (const n of [1, 2, 3, 4]) h.join(n);
+    h.act(1, { action: "addDj", params: { song: songFor(1) } });
+    for (const n of [2, 3, 4]) h.act(n, { action: "joinWaitlist", params: {} });
+    h.run({ type: "settings", settings: settingsFor({ waitlistEnabled: true, numberOfDjs: 2 }) });
+    expect(seated(h)).toEqual([uuidOf(1), uuidOf(2)]);
+    h.run({
+      type: "settings",
+      settings: settingsFor({
+        waitlistEnabled: true,
+        numberOfDjs: 2,
+        roomRoles: [{ userUuid: uuidOf(3), role: "djDisabled", expirationTime: null }],
+      }),
+    });
+    expect(h.client.waitlist).toEqual([uuidOf(4)]);
+    h.run({ type: "settings", settings: settingsFor({ numberOfDjs: 2 }) });
+    expect(h.client.waitlist).toEqual([]);
+    expect(h.act(4, { action: "joinWaitlist", params: {} }).reply).toEqual({
+      ok: false,
+      statusCode: 409,
+      message: MESSAGES.waitlistOff,
+    });
+  });
+});
+
 describe("votes", () => {
   it("counts likes, dislikes and stars, adds stars to likes, and refuses the DJ's own vote", () => {
     const h = harness();
@@ -555,6 +656,16 @@ function checkInvariants(state: RoomState, client: LiveState) {
   expect(live.audienceUsers.map((u) => u.uuid)).toEqual(uuids.filter((u) => !djSet.has(u)));
   expect(Object.keys(state.djMeta).sort()).toEqual([...djSet].sort());
   expect(state.chat.length).toBeLessThanOrEqual(300);
+  // The waitlist: people in the room, off the stage, each once, and only while every seat is taken.
+  expect(new Set(live.waitlist).size).toBe(live.waitlist.length);
+  for (const u of live.waitlist) {
+    expect(uuids).toContain(u);
+    expect(djSet.has(u), `${u} waits and DJs`).toBe(false);
+  }
+  if (live.waitlist.length) {
+    expect(live.settings.waitlistEnabled).toBe(true);
+    expect(live.djs.length, "someone waits while a seat is free").toBe(live.settings.numberOfDjs);
+  }
   expect(client).toEqual(live);
   // What storage keeps comes back the same.
   expect(JSON.parse(JSON.stringify(state))).toEqual(state);
@@ -642,6 +753,7 @@ function randomAction(
   r: ReturnType<typeof prng>,
   h: ReturnType<typeof harness>,
   q: ReturnType<typeof queueModel>,
+  busy = false,
 ): RoomAction {
   const n = 1 + r.int(8);
   const uuid = uuidOf(n);
@@ -653,6 +765,13 @@ function randomAction(
     request,
     id: `id-${r.next()}`,
   });
+  // A busy room: people keep wanting seats and lining up for them (the waitlist's seeds).
+  if (busy && r.chance(0.25))
+    return r.chance(0.5)
+      ? client({ action: "addDj", params: {} })
+      : r.chance(0.8)
+        ? client({ action: "joinWaitlist", params: {} })
+        : { type: "join", user: userFor(n), settings: roomRules(h.state) };
   const roll = r.int(100);
   if (roll < 14)
     return {
@@ -678,6 +797,13 @@ function randomAction(
     return client({ action: "updateNextSong", params: { song: pick } });
   }
   if (roll < 56) return client({ action: "skipSong", params: {} });
+  if (roll < 60) {
+    const w = r.int(3);
+    if (w === 0) return client({ action: "joinWaitlist", params: {} });
+    if (w === 1)
+      return client({ action: "leaveWaitlist", params: r.chance(0.6) ? {} : { userUuid: uuidOf(1 + r.int(8)) } });
+    return client({ action: "moveInWaitlist", params: { userUuid: uuidOf(1 + r.int(8)), position: 1 + r.int(4) } });
+  }
   if (roll < 72)
     return client({
       action: "voteOnSong",
@@ -700,6 +826,7 @@ function randomAction(
         songsPerDj: r.chance(0.5) ? null : 1 + r.int(3),
         djType: r.pick(["EVERYONE", "INVITE_ONLY", "VERIFIED_ONLY", "PRO_PLAN_OWNER"] as const),
         voteSkipThreshold: r.chance(0.7) ? null : r.pick([0.2, 0.5]),
+        waitlistEnabled: r.chance(0.7),
         roomRoles: roles,
       }),
     };
@@ -714,10 +841,12 @@ describe("seeded fuzz", () => {
   for (const seed of [1, 2, 3, 42, 1234, 9001]) {
     it(`keeps every invariant through 600 random actions (seed ${seed})`, () => {
       const r = prng(seed);
-      const h = harness(settingsFor());
+      // Even seeds: a busy room with a waitlist and two seats.
+      const busy = seed % 2 === 0;
+      const h = harness(settingsFor(busy ? { waitlistEnabled: true, numberOfDjs: 2 } : {}));
       const q = queueModel();
       for (let step = 0; step < 600; step++) {
-        const action = randomAction(r, h, q);
+        const action = randomAction(r, h, q, busy);
         try {
           const before = h.state;
           const out = h.run(action);
@@ -747,6 +876,7 @@ describe("seeded fuzz", () => {
     });
   }
   it("went through every kind of stateful message the reducer sends", () => {
-    for (const name of ["votedOnSong", "updatedNextSong", "updatedRoomSettings"]) expect(seen).toContain(name);
+    for (const name of ["votedOnSong", "updatedNextSong", "updatedRoomSettings", "updatedWaitlist"])
+      expect(seen).toContain(name);
   });
 });

@@ -26,6 +26,7 @@ import { applySettings } from "./reducer/settings.ts";
 import { DEFAULT_CONFIG, type RoomState } from "./reducer/state.ts";
 import { Tx } from "./reducer/tx.ts";
 import { vote } from "./reducer/votes.ts";
+import { joinWaitlist, leaveWaitlist, moveInWaitlist } from "./reducer/waitlist.ts";
 
 export {
   type Effect,
@@ -124,5 +125,11 @@ function client(tx: Tx, userUuid: string, request: RoomClientAction, id: string)
       return editChat(tx, member, request.params.id, request.params.message);
     case "deleteChatMessage":
       return deleteChat(tx, member, request.params.id);
+    case "joinWaitlist":
+      return joinWaitlist(tx, member);
+    case "leaveWaitlist":
+      return leaveWaitlist(tx, member, request.params.userUuid ?? member.uuid);
+    case "moveInWaitlist":
+      return moveInWaitlist(tx, member, request.params.userUuid, request.params.position);
   }
 }

@@ -114,6 +114,8 @@ export function keyValueStateStore(kv: KeyValue): StateStore {
           audienceUsers,
           floorUsers: audienceUsers.filter((u) => u.tokenRole !== "guest"),
           visibleDjs: live.djs,
+          // Rooms stored before the waitlist existed have none.
+          waitlist: (live as Partial<LiveState>).waitlist ?? [],
         },
         members,
         djMeta,

@@ -486,6 +486,60 @@ describe("a live session", () => {
   }, 60_000);
 });
 
+describe("the waitlist", () => {
+  it("turned on over REST, lines a listener up when the booth is full and seats them when the DJ steps down", async () => {
+    const owner = await t.createUser({ nickname: "wl-owner" });
+    const fan = await t.createUser({ nickname: "wl-fan" });
+    const late = await t.createUser({ nickname: "wl-late" });
+    const room = await t.request("POST", `${P.room}/rooms/infrastructure`, {
+      token: owner.token,
+      body: { name: "Waitlist room", type: "PUBLIC" },
+    });
+    const roomUuid: string = room.body.uuid;
+    const O = clientFor(owner.token, roomUuid);
+    const F = clientFor(fan.token, roomUuid);
+    const L = clientFor(late.token, roomUuid);
+    for (const x of [O, F, L]) await x.client.connect();
+    await until(
+      async () =>
+        (await t.db.select().from(schema.roomPresence).where(eq(schema.roomPresence.roomUuid, roomUuid))).length === 3,
+      "presence reported to the edge",
+    );
+    await expect(F.client.joinWaitlist()).rejects.toMatchObject({
+      statusCode: 409,
+      message: "This room has no waitlist.",
+    });
+    const changed = await t.request("PATCH", `${P.room}/rooms/${roomUuid}`, {
+      token: owner.token,
+      body: { waitlistEnabled: true },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body.waitlistEnabled).toBe(true);
+    const seats = await t.request("PATCH", `${P.room}/rooms/${roomUuid}/infrastructure`, {
+      token: owner.token,
+      body: { numberOfDjs: 1 },
+    });
+    expect(seats.status).toBe(200);
+    await until(
+      () => F.client.state?.settings.waitlistEnabled && F.client.state.settings.numberOfDjs === 1,
+      "settings",
+    );
+
+    await O.client.addDj();
+    expect(await F.client.joinWaitlist()).toEqual({ position: 1 });
+    expect(await L.client.joinWaitlist()).toEqual({ position: 2 });
+    await until(() => O.client.state?.waitlist.length === 2, "two waiting, as the owner sees it");
+    // The owner moves the latecomer first, then steps down: the latecomer takes the seat.
+    await O.client.moveInWaitlist(late.user.uuid, 1);
+    await O.client.removeDj();
+    await until(() => F.client.state?.djs[0]?.uuid === late.user.uuid, "the first waiting seated");
+    expect(F.client.state?.waitlist).toEqual([fan.user.uuid]);
+    await F.client.leaveWaitlist();
+    await until(() => L.client.state?.waitlist.length === 0, "the fan gone from the list");
+    for (const x of [O, F, L]) x.client.close();
+  }, 60_000);
+});
+
 describe("the Durable Object runtime", () => {
   /** How many times a room's object started (its constructor and onStart ran), and with how many open sockets. */
   const startsOf = (roomUuid: string) =>

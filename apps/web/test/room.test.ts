@@ -4,6 +4,7 @@
  * first sees the vote and the message; a reload keeps the seat.
  */
 import { schema } from "@booth/db";
+import { LiveRoomClient } from "@booth/sdk/live";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -314,6 +315,38 @@ describe("a room for two", { timeout: 240_000 }, () => {
     await visitor.page.goto("/");
     const guest = await visitor.page.evaluate(() => fetch("/live-token").then((r) => r.json()));
     expect(claims(guest.token).type).toBe("guest");
+    expect(errors).toEqual([]);
+  });
+
+  it("lines a listener up on a full booth's waitlist, shows their place, and seats them when the DJ steps down", async () => {
+    const owner = await stack.t.createUser({ nickname: "Waitlist Owner" });
+    const created = await stack.t.request("POST", "/api/room-service/rooms/infrastructure", {
+      token: owner.token,
+      body: { name: "Waitlist Lounge", type: "PUBLIC", numberOfDjs: 1, waitlistEnabled: true },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.waitlistEnabled).toBe(true);
+    // The owner takes the only seat with a client of the SDK, as a bot would.
+    const ownerClient = new LiveRoomClient({ url: stack.partyUrl, roomUuid: created.body.uuid, token: owner.token });
+    await ownerClient.connect();
+    await ownerClient.addDj();
+
+    const { page, errors } = await stack.person();
+    const email = emailFor("waiting");
+    await signUp(page, { nickname: "Patient Listener", email });
+    await verifyEmail(stack, page, email);
+    await page.goto("/rooms/waitlist-lounge");
+    await expectText(page, "[data-testid=connection]", /in the room/, 20_000);
+    await expectCount(page, "[data-testid=take-seat]", 0);
+    await page.click("[data-testid=join-waitlist]");
+    await expectText(page, "[data-testid=waitlist-place]", "You are number 1 on the waitlist");
+    await expectText(page, "[data-testid=waitlist-person]", "Patient Listener");
+    await shot(page, "room-waitlist");
+    // The DJ steps down: the room seats the first waiting.
+    await ownerClient.removeDj();
+    await expectCount(page, "[data-testid=leave-booth]", 1, 20_000);
+    await expectCount(page, "[data-testid=waitlist-place]", 0);
+    ownerClient.close();
     expect(errors).toEqual([]);
   });
 });

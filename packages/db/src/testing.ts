@@ -19,10 +19,18 @@ import * as schema from "./schema/index.ts";
 export async function createTestDatabase(): Promise<Database & { url?: string }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) return pgliteFromDump(await pgliteDump());
-  const template = await postgresTemplate(serverUrl);
   const name = `booth_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await retry(() => admin.unsafe(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
+  await retry(async () => {
+    const template = await postgresTemplate(serverUrl);
+    try {
+      await admin.unsafe(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+    } catch (err) {
+      // Another checkout's run (other migrations) removed it as stale: make it again.
+      if ((err as { code?: string }).code === "3D000") postgresTemplateMade = undefined;
+      throw err;
+    }
+  });
   const url = databaseUrl(serverUrl, name);
   const database = await createDb({ url, max: 5 });
   return {
@@ -103,9 +111,15 @@ async function makePostgresTemplate(serverUrl: string) {
         await database.close();
       }
       await retry(() => admin.unsafe(`ALTER DATABASE "${building}" RENAME TO "${name}"`));
-      // Templates of other migrations are stale: removed when nothing copies from them.
-      const stale = await admin<{ datname: string }[]>`
-        SELECT datname FROM pg_database WHERE datname LIKE ${`${TEMPLATE_PREFIX}%`} AND datname <> ${name}`;
+      await admin.unsafe(`COMMENT ON DATABASE "${name}" IS 'built ${Date.now()}'`);
+      // Templates of other migrations are stale: removed when nothing copies from them, and a day old (another
+      // checkout on the same server may still be testing its own migrations).
+      const dayAgo = Date.now() - 24 * 3600_000;
+      const stale = (
+        await admin<{ datname: string; note: string | null }[]>`
+          SELECT datname, shobj_description(oid, 'pg_database') AS note FROM pg_database
+          WHERE datname LIKE ${`${TEMPLATE_PREFIX}%`} AND datname <> ${name}`
+      ).filter(({ note }) => Number(note?.replace("built ", "") ?? 0) < dayAgo);
       for (const { datname } of stale) await admin.unsafe(`DROP DATABASE IF EXISTS "${datname}"`).catch(() => {});
       return name;
     } finally {
@@ -164,7 +178,10 @@ async function retry<T>(action: () => Promise<T>, attempts = 20): Promise<T> {
     try {
       return await action();
     } catch (err) {
-      if (attempt >= attempts || !String((err as Error)?.message).includes("being accessed by other users")) throw err;
+      const message = String((err as Error)?.message);
+      const passing =
+        message.includes("being accessed by other users") || /template database .* does not exist/.test(message);
+      if (attempt >= attempts || !passing) throw err;
       await new Promise((r) => setTimeout(r, 100 * attempt));
     }
   }

@@ -21,6 +21,7 @@ class FakeRoom implements BotRoom {
     songsRemainingForDj: null,
     vibeMeter: 0,
     voteCounts: { likes: 0, dislikes: 0, stars: 0 },
+    waitlist: [],
   };
   calls: string[] = [];
   said: string[] = [];
@@ -53,6 +54,18 @@ class FakeRoom implements BotRoom {
   async removeDj() {
     this.calls.push("removeDj");
     this.change({ djs: this.state.djs.filter((d) => d.uuid !== ME.uuid) });
+    return {};
+  }
+  async joinWaitlist() {
+    this.calls.push("joinWaitlist");
+    if (this.state.waitlist.includes(ME.uuid))
+      throw Object.assign(new Error("You are already on the waitlist."), { statusCode: 409 });
+    this.change({ waitlist: [...this.state.waitlist, ME.uuid] });
+    return { position: this.state.waitlist.length };
+  }
+  async leaveWaitlist() {
+    this.calls.push("leaveWaitlist");
+    this.change({ waitlist: this.state.waitlist.filter((u) => u !== ME.uuid) });
     return {};
   }
   async skipSong() {
@@ -97,6 +110,34 @@ describe("the bot's behaviour", () => {
     await bot.leave();
     expect(bot.isDj()).toBe(false);
     expect(log).toContain("left the DJ booth");
+  });
+
+  it("lines up on a room's waitlist once, is seated by the room in turn, and leaves the list when it goes", async () => {
+    const room = new FakeRoom();
+    room.state.settings = { numberOfDjs: 1, waitlistEnabled: true } as LiveState["settings"];
+    room.state.djs = [dj(OTHER)];
+    room.state.waitlist = ["00000000-0000-4000-8000-000000000003"];
+    const log: string[] = [];
+    const bot = new BoothBot(room, { me: ME, log: (l) => log.push(l) });
+    bot.start();
+    await settle();
+    room.change({ voteCounts: { likes: 1, dislikes: 0, stars: 0 } }); // any change: no second place asked for
+    await settle();
+    expect(room.calls).toEqual(["joinWaitlist"]);
+    expect(log).toContain("waiting for a seat: number 2 on the waitlist");
+    // The room seats the first, then the bot.
+    room.change({ djs: [dj("00000000-0000-4000-8000-000000000003")], waitlist: [ME.uuid] });
+    room.change({ djs: [dj(ME.uuid)], waitlist: [] });
+    await settle();
+    expect(room.calls).toEqual(["joinWaitlist"]);
+    expect(bot.isDj()).toBe(true);
+    // Back to the floor and in line again; leaving takes it off the list.
+    room.change({ djs: [dj(OTHER)] });
+    await settle();
+    expect(room.calls).toEqual(["joinWaitlist", "joinWaitlist"]);
+    await bot.leave();
+    expect(room.calls.at(-1)).toBe("leaveWaitlist");
+    expect(room.state.waitlist).toEqual([]);
   });
 
   it("likes each song someone else plays once, and not its own", async () => {

@@ -5,7 +5,8 @@
  *
  * The default bot:
  * - sits in a DJ seat and keeps wanting one: when the booth is full, or the room's songs-per-DJ limit sends it back to
- *   the floor, it sits down again as soon as a seat is free. The room plays its songs from its queue crate.
+ *   the floor, it sits down again as soon as a seat is free (in a room with a waitlist, it lines up and the room
+ *   seats it in turn). The room plays its songs from its queue crate.
  * - likes every song someone else plays (once per song).
  * - answers chat commands: `!help`, `!song` (what plays), `!skip` (skips the song, if it is the bot's own), `!dance`.
  * - leaves cleanly: `leave()` gives its seat back.
@@ -21,6 +22,8 @@ export interface BotRoom {
   /** A song is named by its ids; the room plays the catalogue's song. */
   addDj(song?: SongRef): Promise<unknown>;
   removeDj(userUuid?: string): Promise<unknown>;
+  joinWaitlist(): Promise<unknown>;
+  leaveWaitlist(userUuid?: string): Promise<unknown>;
   skipSong(): Promise<unknown>;
   voteOnSong(songVotes: { like?: boolean; star?: boolean }): Promise<unknown>;
   sendChatMessage(params: { message: string }): Promise<unknown>;
@@ -138,10 +141,18 @@ export class BoothBot {
       await this.room.removeDj().catch((e) => this.fail(e));
       this.log("left the DJ booth");
     }
+    if (this.isWaiting()) {
+      await this.room.leaveWaitlist().catch((e) => this.fail(e));
+      this.log("left the waitlist");
+    }
   }
 
   isDj(state = this.room.state) {
     return !!state?.djs.some((d) => d.uuid === this.me.uuid);
+  }
+
+  isWaiting(state = this.room.state) {
+    return !!state?.waitlist?.includes(this.me.uuid);
   }
 
   /** The DJ whose song plays now (the first DJ, while something plays). */
@@ -158,7 +169,10 @@ export class BoothBot {
       void this.onSongStarted(playing, this.playingDj(state)).catch((e) => this.fail(e));
     }
     if (!playing) this.lastSongStart = null;
-    if (this.wantsSeat && !this.isDj(state) && state.djs.length < state.settings.numberOfDjs) void this.takeSeat();
+    if (!this.wantsSeat || this.isDj(state) || this.isWaiting(state)) return;
+    // A room with a waitlist seats people in turn: the bot lines up (and is seated at once when a seat is free).
+    if (state.settings.waitlistEnabled) void this.takeSeat();
+    else if (state.djs.length < state.settings.numberOfDjs) void this.takeSeat();
   }
 
   protected async onSongStarted(playing: NowPlaying, djUuid: string | undefined) {
@@ -196,11 +210,17 @@ export class BoothBot {
 
   // ---- the seat ------------------------------------------------------------------------------------------------
 
-  /** Sits down in the booth, once at a time; a full booth is not an error (the bot waits for a free seat). */
+  /**
+   * Sits down in the booth, once at a time, or lines up where the room has a waitlist; a full booth is not an error
+   * (the bot waits for a free seat).
+   */
   takeSeat(): Promise<void> {
-    this.sitting ??= this.room
-      .addDj()
-      .then(() => this.log("took a DJ seat"))
+    const waitlist = this.room.state?.settings.waitlistEnabled === true;
+    this.sitting ??= (waitlist ? this.room.joinWaitlist() : this.room.addDj())
+      .then((result) => {
+        const place = (result as { position?: number } | undefined)?.position;
+        this.log(place ? `waiting for a seat: number ${place} on the waitlist` : "took a DJ seat");
+      })
       .catch((err: { statusCode?: number; message?: string }) => {
         if (err.statusCode === 409) return; // already sitting
         if (

@@ -14,6 +14,13 @@ interface SettingsOptions {
   unlisted?: boolean;
   djType?: string;
   password?: string;
+  waitlist?: string;
+}
+
+function onOff(value: string) {
+  if (value === "on") return true;
+  if (value === "off") return false;
+  throw new Error(`--waitlist takes on or off, not ${value}`);
 }
 
 /** The room settings the flags give, in the edge's field names. */
@@ -29,6 +36,7 @@ function settingsFrom(o: SettingsOptions) {
     unlisted: o.unlisted,
     djType: o.djType,
     password: o.password === "none" ? null : o.password,
+    waitlistEnabled: o.waitlist === undefined ? undefined : onOff(o.waitlist),
   };
   return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
 }
@@ -43,7 +51,8 @@ const withSettings = (command: Command) =>
     .option("--private", "a private room")
     .option("--unlisted", "left out of the public lists")
     .option("--dj-type <type>", "who may DJ: EVERYONE, INVITE_ONLY, VERIFIED_ONLY, PRO_PLAN_OWNER")
-    .option("--password <password>", "a room password ('none' removes it)");
+    .option("--password <password>", "a room password ('none' removes it)")
+    .option("--waitlist <on|off>", "a full booth has a waitlist: who wants a seat lines up for the next one");
 
 /** A room list as a page, whichever shape the route answers (a list, or `{data, total}`). */
 function listPage(data: unknown) {
@@ -184,6 +193,7 @@ export function roomCommands(program: Command) {
         .option("--json", "print JSON"),
     ),
     "booth rooms update friday-disco --djs 5 --songs-per-dj none",
+    "booth rooms update friday-disco --waitlist on",
     "booth rooms update friday-disco --owner 5f0c2a8e-...",
   ).action(
     action(async (key: string, o: SettingsOptions & { name?: string; owner?: string }, command: Command) => {

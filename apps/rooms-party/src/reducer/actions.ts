@@ -100,4 +100,9 @@ export const MESSAGES = {
   chatEdit: "Only your latest message can be edited, within 20 seconds.",
   chatDelete: "Only moderators and the author may delete a message.",
   kicked: "You were removed from this room.",
+  waitlistOff: "This room has no waitlist.",
+  alreadyWaiting: "You are already on the waitlist.",
+  notWaiting: "That user is not on the waitlist.",
+  waitlistFirst: "Others are waiting for a seat: join the waitlist.",
+  waitlistModerators: "Only moderators may change another's place on the waitlist.",
 } as const;

@@ -5,6 +5,7 @@ import { canDj, mayRemoveDj, maySkip, roomUser } from "./permissions.ts";
 import { type Member, type RoomConfig, UNKNOWN_DURATION_SECONDS } from "./state.ts";
 import type { Tx } from "./tx.ts";
 import { clearVotes, weighedVotes } from "./votes.ts";
+import { fillSeats, waitlistOn } from "./waitlist.ts";
 
 export const djIndex = (tx: Tx, uuid: string) => tx.live.djs.findIndex((d) => d.uuid === uuid);
 
@@ -16,6 +17,8 @@ export function addDj(tx: Tx, member: Member, song: LiveSong | null) {
   if (djIndex(tx, member.uuid) !== -1) throw new RoomError(409, MESSAGES.alreadyDj);
   if (!canDj(member, tx.rules, tx.now)) throw new RoomError(403, MESSAGES.cannotDj);
   if (tx.live.djs.length >= tx.live.settings.numberOfDjs) throw new RoomError(403, MESSAGES.seatsTaken);
+  // A seat that frees goes to the waitlist's first; nobody takes one past those waiting.
+  if (waitlistOn(tx) && tx.live.waitlist.length) throw new RoomError(403, MESSAGES.waitlistFirst);
   const view = tx.live.allUsers.find((u) => u.uuid === member.uuid) ?? roomUser(member, tx.live.settings, tx.now);
   tx.setLive({ djs: [...tx.live.djs, { ...view, nextSong: song }] });
   tx.setMeta(member.uuid, { songsPlayed: 0, queue: [], followsQueue: song === null, removeAfterSong: false });
@@ -37,6 +40,7 @@ export function removeFromBooth(tx: Tx, uuid: string) {
   tx.setLive({ djs: tx.live.djs.filter((d) => d.uuid !== uuid) });
   tx.setMeta(uuid, undefined);
   tx.emit("removedDj");
+  fillSeats(tx);
   if (playingNow || !tx.live.nowPlaying) playNext(tx, playingNow);
 }
 
@@ -124,6 +128,7 @@ export function endSongAndRotate(tx: Tx) {
     tx.setLive({ djs: tx.live.djs.filter((d) => d.uuid !== playing.djUuid) });
     tx.setMeta(playing.djUuid, undefined);
     tx.emit("removedDj");
+    fillSeats(tx);
   } else {
     tx.setLive({ djs: [...tx.live.djs.filter((d) => d.uuid !== playing.djUuid), dj] });
   }

@@ -5,6 +5,7 @@ import { djIndex, removeFromBooth } from "./booth.ts";
 import { roomUser, sameUser } from "./permissions.ts";
 import type { Tx } from "./tx.ts";
 import { counted, NO_VOTES } from "./votes.ts";
+import { dropFromWaitlist } from "./waitlist.ts";
 
 export function requireMember(tx: Tx, userUuid: string) {
   const member = tx.member(userUuid);
@@ -42,6 +43,7 @@ export function disconnected(tx: Tx, userUuid: string) {
 /** Someone leaves the room: off the stage, their votes and place gone, and the edge told. */
 export function removeMember(tx: Tx, uuid: string) {
   if (!tx.member(uuid)) return;
+  dropFromWaitlist(tx, uuid);
   if (djIndex(tx, uuid) !== -1) removeFromBooth(tx, uuid);
   const members = { ...tx.state.members };
   delete members[uuid];

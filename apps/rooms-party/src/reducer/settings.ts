@@ -5,6 +5,7 @@ import { djIndex, removeFromBooth } from "./booth.ts";
 import { kick, refreshUserViews } from "./members.ts";
 import { canDj, rolesInForce, sanctionsSeenBy, splitSettings } from "./permissions.ts";
 import type { Tx } from "./tx.ts";
+import { fillSeats } from "./waitlist.ts";
 
 /**
  * The edge's settings replace the room's: views refresh, changed sanctions reach those who see them, and whoever may
@@ -42,4 +43,6 @@ export function applySettings(tx: Tx, fromEdge: RoomSettings) {
     if (!last) break;
     removeFromBooth(tx, last.uuid);
   }
+  // More seats, a waitlist turned off, someone waiting who may no longer DJ: the waitlist follows.
+  fillSeats(tx);
 }

@@ -81,6 +81,7 @@ export function initialState(fromEdge: RoomSettings): RoomState {
       songsRemainingForDj: null,
       vibeMeter: 0,
       voteCounts: { likes: 0, dislikes: 0, stars: 0 },
+      waitlist: [],
     },
     members: {},
     djMeta: {},

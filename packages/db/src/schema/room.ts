@@ -70,6 +70,8 @@ export const rooms = pgTable(
     hasChat: boolean().notNull().default(true),
     /** Vote-skip: the share of the audience whose dislikes skip a song; null = off. */
     voteSkipThreshold: doublePrecision(),
+    /** A full booth has a waitlist (the live room keeps it): who wants a seat lines up for the next one. */
+    waitlistEnabled: boolean().notNull().default(false),
     posterUrl: text(),
     externalUrl: text(),
     /** What the live room reports as playing now, and how many DJs sit in the booth (for room lists). */

@@ -812,6 +812,7 @@ export interface paths {
                             uuid?: string;
                             vibe?: string | null;
                             voteSkipThreshold?: number | null;
+                            waitlistEnabled?: boolean;
                         };
                     };
                 };
@@ -2608,7 +2609,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change how a room looks and plays: name, description, vibe, design, chat, DJ rules (co-owners and up) */
+        /** Change how a room looks and plays: name, description, vibe, design, chat, DJ rules, waitlist (co-owners and up) */
         patch: {
             parameters: {
                 query?: never;
@@ -2632,6 +2633,7 @@ export interface paths {
                         songsPerDj?: number | null;
                         vibe?: string | null;
                         voteSkipThreshold?: number | null;
+                        waitlistEnabled?: boolean;
                     };
                 };
             };
@@ -2868,6 +2870,7 @@ export interface paths {
                         unlisted?: boolean;
                         vibe?: string | null;
                         voteSkipThreshold?: number | null;
+                        waitlistEnabled?: boolean;
                     };
                 };
             };
@@ -3496,6 +3499,7 @@ export interface paths {
                         unlisted?: boolean;
                         vibe?: string | null;
                         voteSkipThreshold?: number | null;
+                        waitlistEnabled?: boolean;
                     };
                 };
             };
@@ -4160,6 +4164,7 @@ export interface paths {
                         unlisted?: boolean;
                         vibe?: string | null;
                         voteSkipThreshold?: number | null;
+                        waitlistEnabled?: boolean;
                     };
                 };
             };
@@ -6518,6 +6523,7 @@ export interface components {
                 uuid?: string;
                 vibe?: string | null;
                 voteSkipThreshold?: number | null;
+                waitlistEnabled?: boolean;
             }[];
             /** @description This page, 1-based */
             page: number;
@@ -6808,6 +6814,7 @@ export interface components {
             uuid: string;
             vibe: string | null;
             voteSkipThreshold: number | null;
+            waitlistEnabled: boolean;
         };
         RoomChatMembership: {
             guid: string;

@@ -179,6 +179,18 @@ export class LiveRoomClient {
   deleteChatMessage(id: string) {
     return this.request("deleteChatMessage", { id });
   }
+  /** Lines up for a DJ seat (the room's waitlist); answers the place, or `seated` when a seat was free. */
+  joinWaitlist() {
+    return this.request("joinWaitlist", {});
+  }
+  /** Leaves the waitlist; a moderator names another to take them off it. */
+  leaveWaitlist(userUuid?: string) {
+    return this.request("leaveWaitlist", userUuid ? { userUuid } : {});
+  }
+  /** Moderators: puts someone at a place of the waitlist (1 is first). */
+  moveInWaitlist(userUuid: string, position: number) {
+    return this.request("moveInWaitlist", { userUuid, position });
+  }
 
   /** Sends an action; the promise settles with the room's reply (a LiveRoomError when refused). */
   request<A extends ClientAction>(action: A, params: ActionParams[A]): Promise<ActionResults[A]> {

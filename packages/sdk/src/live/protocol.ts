@@ -25,6 +25,9 @@ export const ClientAction = {
   sendChatMessage: "sendChatMessage",
   editChatMessage: "editChatMessage",
   deleteChatMessage: "deleteChatMessage",
+  joinWaitlist: "joinWaitlist",
+  leaveWaitlist: "leaveWaitlist",
+  moveInWaitlist: "moveInWaitlist",
 } as const;
 export type ClientAction = (typeof ClientAction)[keyof typeof ClientAction];
 
@@ -42,6 +45,7 @@ export const StatefulMessage = {
   updatedGuestPassword: "updatedGuestPassword",
   updatedUserData: "updatedUserData",
   updatedUserProfile: "updatedUserProfile",
+  updatedWaitlist: "updatedWaitlist",
 } as const;
 export type StatefulMessageName = (typeof StatefulMessage)[keyof typeof StatefulMessage];
 
@@ -141,6 +145,8 @@ export const RoomSettingsSchema = z.looseObject({
   pinnedMessages: z.array(z.unknown()),
   roomRoles: z.array(RoomRoleSchema),
   voteSkipThreshold: z.number().nullable().optional(),
+  /** A full booth has a waitlist: who wants a seat lines up, and the first takes the next seat that frees. */
+  waitlistEnabled: z.boolean().optional(),
 });
 export type RoomSettings = z.infer<typeof RoomSettingsSchema>;
 
@@ -190,6 +196,11 @@ export interface LiveState {
   songsRemainingForDj: number | null;
   vibeMeter: number;
   voteCounts: VoteCounts;
+  /**
+   * Who waits for a DJ seat, first first (user uuids; each is in `allUsers`). Empty unless the room's
+   * `waitlistEnabled`; the first takes the next seat that frees.
+   */
+  waitlist: string[];
 }
 
 /** A consumable someone bought for the room, shown in its chat. */
@@ -262,6 +273,11 @@ export const ActionParams = {
   }),
   editChatMessage: z.strictObject({ id: str(100), message: str(LIMITS.chatText) }),
   deleteChatMessage: z.strictObject({ id: str(100) }),
+  joinWaitlist: z.strictObject({}),
+  /** Without `userUuid`: leave it yourself; with another's: a moderator takes them off it. */
+  leaveWaitlist: z.strictObject({ userUuid: uuid.optional() }),
+  /** Moderators: put someone at `position` (1 is first) of the waitlist. */
+  moveInWaitlist: z.strictObject({ userUuid: uuid, position: z.number().int().min(1).max(10_000) }),
 } as const satisfies Record<ClientAction, z.ZodType>;
 export type ActionParams = { [A in ClientAction]: z.infer<(typeof ActionParams)[A]> };
 
@@ -339,6 +355,10 @@ export interface ActionResults {
   sendChatMessage: ChatMessage;
   editChatMessage: ChatMessage;
   deleteChatMessage: Record<string, never>;
+  /** Where the caller stands: `position` on the waitlist (1 is first), or `seated` when a seat was free. */
+  joinWaitlist: { position: number } | { seated: true };
+  leaveWaitlist: Record<string, never>;
+  moveInWaitlist: Record<string, never>;
 }
 
 export type ReplyMessage =

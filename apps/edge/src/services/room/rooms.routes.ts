@@ -55,12 +55,13 @@ const CoOwnerSettings = RoomSettingsInput.pick({
   djType: true,
   songsPerDj: true,
   voteSkipThreshold: true,
+  waitlistEnabled: true,
 }).strict();
 
 export const changeLook = settingsChange(
   "patch",
   "/rooms/{id}",
-  "Change how a room looks and plays: name, description, vibe, design, chat, DJ rules (co-owners and up)",
+  "Change how a room looks and plays: name, description, vibe, design, chat, DJ rules, waitlist (co-owners and up)",
   CoOwnerSettings,
 );
 

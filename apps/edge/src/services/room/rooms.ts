@@ -82,6 +82,7 @@ export function roomView(room: Room & { numberOfUsersInRoom?: number }, extra: {
     liveAudio: room.liveAudio,
     hasChat: room.hasChat,
     voteSkipThreshold: room.voteSkipThreshold,
+    waitlistEnabled: room.waitlistEnabled,
     posterUrl: room.posterUrl,
     externalUrl: room.externalUrl,
     discordGuildId: room.discordGuildId,
@@ -128,6 +129,7 @@ export const RoomSchema = z
     liveAudio: z.boolean(),
     hasChat: z.boolean(),
     voteSkipThreshold: z.number().nullable(),
+    waitlistEnabled: z.boolean(),
     posterUrl: z.string().nullable(),
     externalUrl: z.string().nullable(),
     discordGuildId: z.string().nullable(),
@@ -232,6 +234,7 @@ export const RoomSettingsInput = z
     design: z.enum(values(RoomDesign)),
     hasChat: z.boolean(),
     voteSkipThreshold: z.number().gt(0).max(1).nullable(),
+    waitlistEnabled: z.boolean(),
   })
   .partial()
   .strict();

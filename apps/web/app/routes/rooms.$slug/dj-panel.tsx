@@ -69,6 +69,7 @@ export function DjPanel({
   roomUuid,
   canModerate,
   onAct,
+  onWaitlist,
 }: {
   state: LiveState;
   viewer: { uuid: string } | null;
@@ -78,6 +79,8 @@ export function DjPanel({
   canModerate: boolean;
   /** A song is named by its ids: the room looks it up in the catalogue. */
   onAct: (action: "addDj" | "removeDj" | "skipSong" | "updateNextSong", song?: SongRef | null) => void;
+  /** The room's waitlist: line up, leave it; moderators move someone up a place or take them off. */
+  onWaitlist: (action: "join" | "leave" | "moveUp", userUuid?: string, position?: number) => void;
 }) {
   const { t } = useTranslation("room");
   const remove = useFetcher();
@@ -96,6 +99,13 @@ export function DjPanel({
   const onStage = seat >= 0;
   const playing = seat === 0 && state.nowPlaying !== null;
   const full = state.djs.length >= state.settings.numberOfDjs;
+  const waitlistOn = state.settings.waitlistEnabled === true;
+  const waitlist = state.waitlist ?? [];
+  const place = waitlist.indexOf(viewer.uuid) + 1;
+  // With a waitlist, a full booth (or anyone waiting) means lining up; the room seats people in turn.
+  const lineUp = waitlistOn && (full || waitlist.length > 0);
+  const nameOf = (uuid: string) =>
+    (state.allUserData[uuid]?.userProfile as { nickname?: string } | undefined)?.nickname ?? uuid.slice(0, 8);
   const nextSong = onStage ? state.djs[seat]?.nextSong : null;
   const removing = remove.formData?.get("crateSongUuid");
   return (
@@ -104,6 +114,20 @@ export function DjPanel({
         {onStage ? (
           <button type="button" className="btn" onClick={() => onAct("removeDj")} data-testid="leave-booth">
             {t("leaveBooth")}
+          </button>
+        ) : place > 0 ? (
+          <button type="button" className="btn" onClick={() => onWaitlist("leave")} data-testid="leave-waitlist">
+            {t("leaveWaitlist")}
+          </button>
+        ) : lineUp ? (
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={me?.canDj === false}
+            onClick={() => onWaitlist("join")}
+            data-testid="join-waitlist"
+          >
+            ⏳ {t("joinWaitlist")}
           </button>
         ) : (
           <button
@@ -121,9 +145,51 @@ export function DjPanel({
             ⏭ {t("skip")}
           </button>
         )}
-        {!onStage && full ? <span className="small muted">{t("seatsFull")}</span> : null}
+        {!onStage && full && !lineUp ? <span className="small muted">{t("seatsFull")}</span> : null}
+        {place > 0 ? (
+          <span className="small" data-testid="waitlist-place" role="status">
+            {t("waitlistPlace", { place })}
+          </span>
+        ) : null}
         {!onStage && me?.canDj === false ? <span className="small muted">{t("cannotDj")}</span> : null}
       </div>
+      {waitlistOn && waitlist.length ? (
+        <div>
+          <h3>{t("waitlist")}</h3>
+          <ol className={styles.songList} data-testid="waitlist">
+            {waitlist.map((uuid, i) => (
+              <li key={uuid} className={styles.songRow} data-testid="waitlist-person">
+                <span className={styles.songTitle}>
+                  <strong>{nameOf(uuid)}</strong>
+                </span>
+                {canModerate ? (
+                  <span className="row">
+                    {i > 0 ? (
+                      <button
+                        type="button"
+                        className="btn btn-ghost btn-small"
+                        onClick={() => onWaitlist("moveUp", uuid, i)}
+                        data-testid="waitlist-move-up"
+                      >
+                        ↑ {t("waitlistMoveUp")}
+                      </button>
+                    ) : null}
+                    <button
+                      type="button"
+                      className="btn btn-ghost btn-small"
+                      onClick={() => onWaitlist("leave", uuid)}
+                      data-testid="waitlist-remove"
+                      aria-label={`${t("waitlistRemove")}: ${nameOf(uuid)}`}
+                    >
+                      ✕
+                    </button>
+                  </span>
+                ) : null}
+              </li>
+            ))}
+          </ol>
+        </div>
+      ) : null}
       {nextSong ? (
         <p className="small" data-testid="next-song">
           {t("next", { track: `${nextSong.trackName} — ${nextSong.artistName}` })}

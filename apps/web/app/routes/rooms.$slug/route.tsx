@@ -177,6 +177,16 @@ export default function RoomPage() {
                 );
                 flash(failed);
               }}
+              onWaitlist={async (name, userUuid, position) => {
+                const failed = await act((c) =>
+                  name === "join"
+                    ? c.joinWaitlist()
+                    : name === "leave"
+                      ? c.leaveWaitlist(userUuid)
+                      : c.moveInWaitlist(userUuid ?? "", position ?? 1),
+                );
+                flash(failed);
+              }}
             />
           </div>
           <aside className={styles.side}>
