@@ -45,6 +45,8 @@ export interface Edge {
   song(userUuid: string, ref: SongRef): Promise<LiveSong>;
   advanceQueue(userUuid: string, crateSongUuid: string): Promise<LiveSong[]>;
   addToLikes(userUuid: string, songId: string): Promise<void>;
+  /** A grab: the song into one of the user's crates (a uuid, `queue` or `likes`); false when it was there already. */
+  addToCrate(userUuid: string, crate: string, songId: string): Promise<{ added: boolean }>;
   notifyDjFans(djUuid: string, roomUuid: string): Promise<void>;
   /** What plays and how many DJs sit, with the messages received from clients since the last report. */
   reportLiveState(
@@ -215,6 +217,17 @@ export function httpEdge(options: {
           headers,
         }),
       );
+    },
+    async addToCrate(userUuid, crate, songId) {
+      const headers = await service();
+      const body = (await answer(
+        api.playlist.POST("/crate/service/user/{userUuid}/crates/{crate}/songs", {
+          params: { path: { userUuid, crate } },
+          body: { songId },
+          headers,
+        }),
+      )) as { added?: boolean };
+      return { added: body?.added === true };
     },
     async notifyDjFans(djUuid, roomUuid) {
       const headers = await service();

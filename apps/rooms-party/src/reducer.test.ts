@@ -376,6 +376,42 @@ describe("votes", () => {
   });
 });
 
+describe("grabs", () => {
+  it("count each listener once per song, are refused to guests and for a song that changed, and clear with the song", () => {
+    const h = harness();
+    h.join(1);
+    h.join(2);
+    h.join(3, { tokenRole: "guest" });
+    h.act(1, { action: "addDj", params: { song: songFor(1, { duration: 60 }) } });
+    const songId = h.state.live.nowPlaying?.song.songId ?? "";
+    expect(h.act(2, { action: "grabSong", params: { songId, added: true } }).reply).toEqual({
+      ok: true,
+      result: { added: true, grabs: 1 },
+    });
+    expect(h.log.at(-1)).toBe("grabbedSong");
+    expect(h.act(2, { action: "grabSong", params: { songId, added: false } }).reply).toEqual({
+      ok: true,
+      result: { added: false, grabs: 1 },
+    });
+    // A like after the grab keeps it.
+    h.act(2, { action: "voteOnSong", params: { songVotes: { like: true } } });
+    expect(h.client.allUserData[uuidOf(2)]?.songVotes).toEqual({ grab: true, like: true });
+    expect(h.act(3, { action: "grabSong", params: { songId, added: true } }).reply).toMatchObject({
+      statusCode: 403,
+      message: MESSAGES.guestGrab,
+    });
+    expect(
+      h.act(1, { action: "grabSong", params: { songId: songFor(9).songId ?? "", added: true } }).reply,
+    ).toMatchObject({
+      statusCode: 409,
+      message: MESSAGES.songChanged,
+    });
+    expect(h.client.grabs).toBe(1);
+    h.act(1, { action: "skipSong", params: {} });
+    expect(h.client.grabs).toBe(0);
+  });
+});
+
 describe("votes that carry weight", () => {
   it("pays the DJ for signed-in listeners only: guests and bots show in the counts and earn nothing", () => {
     const h = harness();
@@ -644,6 +680,7 @@ function checkInvariants(state: RoomState, client: LiveState) {
     if (d.songVotes.star === true) recount.stars++;
   }
   expect(live.voteCounts).toEqual(recount);
+  expect(live.grabs).toBe(Object.values(live.allUserData).filter((d) => d.songVotes.grab).length);
   if (live.nowPlaying) expect(state.playing?.djUuid).toBe(live.djs[0]?.uuid);
   else expect(state.playing).toBeNull();
   // Never silent while a seated DJ has a song: nothing plays only when no DJ has a next song or a queued one.
@@ -804,6 +841,12 @@ function randomAction(
       return client({ action: "leaveWaitlist", params: r.chance(0.6) ? {} : { userUuid: uuidOf(1 + r.int(8)) } });
     return client({ action: "moveInWaitlist", params: { userUuid: uuidOf(1 + r.int(8)), position: 1 + r.int(4) } });
   }
+  if (roll < 63) {
+    // A grab as the room resolves it: the song playing (or one that just changed), added or there already.
+    const playing = h.state.live.nowPlaying?.song.songId;
+    const songId = playing && r.chance(0.9) ? playing : songFor(r.int(50)).songId;
+    return client({ action: "grabSong", params: { songId: songId ?? "", added: r.chance(0.7) } });
+  }
   if (roll < 72)
     return client({
       action: "voteOnSong",
@@ -876,7 +919,7 @@ describe("seeded fuzz", () => {
     });
   }
   it("went through every kind of stateful message the reducer sends", () => {
-    for (const name of ["votedOnSong", "updatedNextSong", "updatedRoomSettings", "updatedWaitlist"])
+    for (const name of ["votedOnSong", "updatedNextSong", "updatedRoomSettings", "updatedWaitlist", "grabbedSong"])
       expect(seen).toContain(name);
   });
 });

@@ -25,7 +25,7 @@ import { disconnected, kick, requireMember } from "./reducer/members.ts";
 import { applySettings } from "./reducer/settings.ts";
 import { DEFAULT_CONFIG, type RoomState } from "./reducer/state.ts";
 import { Tx } from "./reducer/tx.ts";
-import { vote } from "./reducer/votes.ts";
+import { grab, vote } from "./reducer/votes.ts";
 import { joinWaitlist, leaveWaitlist, moveInWaitlist } from "./reducer/waitlist.ts";
 
 export {
@@ -129,6 +129,8 @@ function client(tx: Tx, userUuid: string, request: RoomClientAction, id: string)
       return joinWaitlist(tx, member);
     case "leaveWaitlist":
       return leaveWaitlist(tx, member, request.params.userUuid ?? member.uuid);
+    case "grabSong":
+      return grab(tx, member, request.params.songId, request.params.added);
     case "moveInWaitlist":
       return moveInWaitlist(tx, member, request.params.userUuid, request.params.position);
   }

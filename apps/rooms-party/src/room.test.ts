@@ -59,6 +59,11 @@ function fakeEdge(settings: RoomSettings) {
       return queues.get(uuid) ?? [];
     }),
     addToLikes: record("addToLikes", () => undefined),
+    addToCrate: record("addToCrate", (_uuid: string, crate: string) => {
+      if (crate === "likes") return { added: false };
+      if (crate !== "queue") throw new EdgeError(404, "Crate not found.");
+      return { added: true };
+    }),
     notifyDjFans: record("notifyDjFans", () => {
       throw new EdgeError(404, "Not Found");
     }),
@@ -225,6 +230,41 @@ describe("the live room", () => {
     await again.room.idle();
     expect(again.room.current?.live.allUsers.map((u) => u.uuid)).toEqual([userFor(1).uuid]);
     expect(again.edge.calls.some((c) => c.name === "presenceLeft" && c.args[1] === userFor(2).uuid)).toBe(true);
+  });
+
+  it("grabs the song playing into a listener's crate through the edge, counting each person once", async () => {
+    const { room, edge, send } = setup();
+    const [dj, fan, guest] = [fakeSocket(1), fakeSocket(2), fakeSocket(3, "guest")];
+    for (const s of [dj, fan, guest]) room.connect(s);
+    for (const s of [dj, fan, guest]) await send(s, "joinRoom", { roomUuid: ROOM_UUID });
+    // Nothing plays: refused before the edge is asked.
+    expect(await send(fan, "grabSong", { crate: "queue" })).toMatchObject({ ok: false, statusCode: 409 });
+    edge.queues.set(userFor(1).uuid, [songFor(1, { crateSongUuid: "11111111-1111-4111-8111-111111111111" })]);
+    await send(dj, "addDj");
+    await room.idle();
+    const songId = room.current?.live.nowPlaying?.song.songId;
+    expect(await send(fan, "grabSong", { crate: "queue" })).toMatchObject({
+      ok: true,
+      result: { added: true, grabs: 1 },
+    });
+    expect(edge.calls.filter((c) => c.name === "addToCrate").map((c) => c.args)).toEqual([
+      [userFor(2).uuid, "queue", songId],
+    ]);
+    // Into a second crate (there already): still one grab.
+    expect(await send(fan, "grabSong", { crate: "likes" })).toMatchObject({
+      ok: true,
+      result: { added: false, grabs: 1 },
+    });
+    // A crate that is not theirs: the edge's refusal, and no grab counted.
+    const other = "33333333-3333-4333-8333-333333333333";
+    expect(await send(dj, "grabSong", { crate: other })).toEqual(
+      expect.objectContaining({ ok: false, statusCode: 404, message: "Crate not found." }),
+    );
+    expect(await send(guest, "grabSong", { crate: "queue" })).toMatchObject({ ok: false, statusCode: 403 });
+    expect(await send(fan, "grabSong", { crate: "my crate" })).toMatchObject({ ok: false, statusCode: 400 });
+    expect(room.current?.live.grabs).toBe(1);
+    expect(fan.received.some((m) => m.name === "grabbedSong")).toBe(true);
+    expect(edge.calls.filter((c) => c.name === "addToCrate")).toHaveLength(3);
   });
 
   it("applies what the edge says: kicks, roles, chat clearing and resets", async () => {

@@ -187,8 +187,35 @@ export class LiveRoom {
         if (!refs?.length) return { action: "sendChatMessage", params: rest };
         return this.lookUp(userUuid, refs, (songs) => ({ action: "sendChatMessage", params: { ...rest, songs } }));
       }
+      case "grabSong":
+        return this.grab(userUuid, message.params.crate);
       default:
         return message;
+    }
+  }
+
+  /**
+   * A grab: the song playing goes into the caller's crate through the edge (which checks the crate is theirs), then
+   * the reducer counts it. A grab the room would refuse anyway (nothing playing, a guest) costs the edge nothing.
+   */
+  private async grab(userUuid: string, crate: string): Promise<RoomClientAction | Refusal> {
+    const songId = this.state?.live.nowPlaying?.song.songId ?? "";
+    const build = (added: boolean): RoomClientAction => ({ action: "grabSong", params: { songId, added } });
+    if (this.state) {
+      const dry = reduce(
+        this.state,
+        { type: "client", userUuid, request: build(false), id: "" },
+        this.clock(),
+        this.config,
+      );
+      if (!dry.reply.ok) return dry.reply;
+    }
+    if (!songId) return { ok: false, statusCode: 409, message: MESSAGES.nothingPlaying };
+    try {
+      return build((await this.edge.addToCrate(userUuid, crate, songId)).added);
+    } catch (err) {
+      if (err instanceof EdgeError) return { ok: false, statusCode: err.status, message: err.message };
+      throw err;
     }
   }
 

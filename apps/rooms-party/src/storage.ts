@@ -116,6 +116,7 @@ export function keyValueStateStore(kv: KeyValue): StateStore {
           visibleDjs: live.djs,
           // Rooms stored before the waitlist existed have none.
           waitlist: (live as Partial<LiveState>).waitlist ?? [],
+          grabs: (live as Partial<LiveState>).grabs ?? 0,
         },
         members,
         djMeta,

@@ -349,4 +349,38 @@ describe("a room for two", { timeout: 240_000 }, () => {
     ownerClient.close();
     expect(errors).toEqual([]);
   });
+
+  it("grabs the song playing into the listener's queue, and the room counts the grab", async () => {
+    const dj = await stack.t.createUser({ nickname: "Grab DJ" });
+    const created = await stack.t.request("POST", "/api/room-service/rooms/infrastructure", {
+      token: dj.token,
+      body: { name: "Grab Bag", type: "PUBLIC" },
+    });
+    const [track] = await stack.t.db.select().from(schema.songs).limit(1);
+    await stack.t.request("POST", "/api/playlist-service/crate/special/queue/songs", {
+      token: dj.token,
+      body: { songIds: [track!.id] },
+    });
+    const djClient = new LiveRoomClient({ url: stack.partyUrl, roomUuid: created.body.uuid, token: dj.token });
+    await djClient.connect();
+    await djClient.addDj();
+
+    const { page, errors } = await stack.person();
+    const email = emailFor("grabber");
+    await signUp(page, { nickname: "Grabber", email });
+    await verifyEmail(stack, page, email);
+    await page.goto("/rooms/grab-bag");
+    await expectText(page, "[data-testid=track-name]", track!.trackName, 20_000);
+    await expectCount(page, "[data-testid=queue-song]", 0);
+    await page.click("[data-testid=grab-open]");
+    await page.click("[data-testid=grab-to][data-crate=queue]");
+    await expectText(page, "[data-testid=vote-counts]", /1 grab/);
+    await expectText(page, "[data-testid=grab-open]", /Grabbed/);
+    // The queue on the page is the loader's: it shows the grab after a reload.
+    await page.reload();
+    await expectCount(page, "[data-testid=queue-song]", 1, 20_000);
+    await expectText(page, "[data-testid=queue-song] strong", track!.trackName);
+    djClient.close();
+    expect(errors).toEqual([]);
+  });
 });

@@ -22,6 +22,7 @@ class FakeRoom implements BotRoom {
     vibeMeter: 0,
     voteCounts: { likes: 0, dislikes: 0, stars: 0 },
     waitlist: [],
+    grabs: 0,
   };
   calls: string[] = [];
   said: string[] = [];

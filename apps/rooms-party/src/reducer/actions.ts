@@ -15,8 +15,10 @@ import type { JoiningUser, RoomState } from "./state.ts";
  * A client's action as the reducer takes it: the songs the client named already looked up through the edge (room.ts),
  * so what the room plays and shows is the catalogue's, never what a client wrote.
  */
-export type ResolvedParams = Omit<ActionParams, "addDj" | "updateNextSong" | "sendChatMessage"> & {
+export type ResolvedParams = Omit<ActionParams, "addDj" | "updateNextSong" | "sendChatMessage" | "grabSong"> & {
   addDj: { song?: LiveSong };
+  /** The song the room asked the edge to add to the caller's crate (the one playing then), and whether it was new there. */
+  grabSong: { songId: string; added: boolean };
   updateNextSong: { song: LiveSong | null };
   sendChatMessage: Omit<ActionParams["sendChatMessage"], "songs"> & { songs?: LiveSong[] };
 };
@@ -101,6 +103,8 @@ export const MESSAGES = {
   chatDelete: "Only moderators and the author may delete a message.",
   kicked: "You were removed from this room.",
   waitlistOff: "This room has no waitlist.",
+  guestGrab: "Sign in to grab songs.",
+  songChanged: "The song changed: grab the one playing now.",
   alreadyWaiting: "You are already on the waitlist.",
   notWaiting: "That user is not on the waitlist.",
   waitlistFirst: "Others are waiting for a seat: join the waitlist.",

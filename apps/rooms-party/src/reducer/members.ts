@@ -56,6 +56,7 @@ export function removeMember(tx: Tx, uuid: string) {
   tx.setLive({
     allUserData,
     allUsers: tx.live.allUsers.filter((u) => u.uuid !== uuid),
+    grabs: data?.songVotes.grab ? tx.live.grabs - 1 : tx.live.grabs,
     voteCounts:
       gone.likes || gone.dislikes || gone.stars
         ? { likes: c.likes - gone.likes, dislikes: c.dislikes - gone.dislikes, stars: c.stars - gone.stars }

@@ -82,6 +82,7 @@ export function initialState(fromEdge: RoomSettings): RoomState {
       vibeMeter: 0,
       voteCounts: { likes: 0, dislikes: 0, stars: 0 },
       waitlist: [],
+      grabs: 0,
     },
     members: {},
     djMeta: {},

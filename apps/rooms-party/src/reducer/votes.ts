@@ -11,11 +11,32 @@ export function clearVotes(tx: Tx) {
   const data = tx.live.allUserData;
   let changed: typeof data | null = null;
   for (const [uuid, d] of Object.entries(data))
-    if (d.songVotes.like !== undefined || d.songVotes.star !== undefined) {
+    if (d.songVotes.like !== undefined || d.songVotes.star !== undefined || d.songVotes.grab !== undefined) {
       changed ??= { ...data };
       changed[uuid] = { ...d, songVotes: {} };
     }
-  tx.setLive({ allUserData: changed ?? data, voteCounts: NO_VOTES });
+  tx.setLive({ allUserData: changed ?? data, voteCounts: NO_VOTES, grabs: 0 });
+}
+
+/**
+ * A grab: the room has added the song playing to one of the caller's crates (room.ts asked the edge), and counts
+ * each person once, however many crates they grab it into.
+ */
+export function grab(tx: Tx, member: Member, songId: string, added: boolean) {
+  const now = tx.live.nowPlaying;
+  if (!tx.state.playing || !now) throw new RoomError(409, MESSAGES.nothingPlaying);
+  if (member.tokenRole === "guest") throw new RoomError(403, MESSAGES.guestGrab);
+  if (now.song.songId !== songId) throw new RoomError(409, MESSAGES.songChanged);
+  const data = tx.live.allUserData[member.uuid];
+  if (!data) throw new RoomError(403, MESSAGES.notInRoom);
+  if (!data.songVotes.grab) {
+    tx.setLive({
+      allUserData: { ...tx.live.allUserData, [member.uuid]: { ...data, songVotes: { ...data.songVotes, grab: true } } },
+      grabs: tx.live.grabs + 1,
+    });
+    tx.emit("grabbedSong");
+  }
+  tx.out.reply = { ok: true, result: { added, grabs: tx.live.grabs } };
 }
 
 export function counted(v: SongVotes): VoteCounts {
@@ -50,7 +71,7 @@ export function vote(tx: Tx, member: Member, given: { like?: boolean; star?: boo
   const data = tx.live.allUserData[member.uuid];
   if (!data) throw new RoomError(403, MESSAGES.notInRoom);
   const before = data.songVotes;
-  const after: SongVotes = {};
+  const after: SongVotes = before.grab ? { grab: true } : {};
   const like = given.like ?? before.like;
   const star = given.star ?? before.star;
   if (like !== undefined) after.like = like;

@@ -1768,6 +1768,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/crate/service/user/{userUuid}/crates/{crate}/songs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a song to one of a user's crates, by its uuid, or their queue or likes (services: the live room when they grab the song playing); a song already there answers 200 */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a crate's uuid, `queue` or `likes` */
+                    crate: string | ("queue" | "likes");
+                    userUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        songId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AlreadyInCrate"];
+                    };
+                };
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AddedToCrate"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/crate/service/user/{userUuid}/likes/songs": {
         parameters: {
             query?: never;
@@ -4287,6 +4379,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AddedToCrate: {
+            /** @enum {boolean} */
+            added: true;
+            song: components["schemas"]["CrateSong"];
+        };
         Album: {
             albumShortId: string;
             artistName: string | null;
@@ -4296,6 +4393,11 @@ export interface components {
                 [key: string]: string;
             };
             title: string;
+        };
+        AlreadyInCrate: {
+            /** @enum {boolean} */
+            added: false;
+            message: string;
         };
         AlreadyLiked: {
             /** @enum {boolean} */

@@ -187,6 +187,10 @@ export class LiveRoomClient {
   leaveWaitlist(userUuid?: string) {
     return this.request("leaveWaitlist", userUuid ? { userUuid } : {});
   }
+  /** Grabs the song playing into one of your crates (its uuid, or `queue` / `likes`); the room counts the grabs. */
+  grabSong(crate: string) {
+    return this.request("grabSong", { crate });
+  }
   /** Moderators: puts someone at a place of the waitlist (1 is first). */
   moveInWaitlist(userUuid: string, position: number) {
     return this.request("moveInWaitlist", { userUuid, position });

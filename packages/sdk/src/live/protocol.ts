@@ -28,6 +28,7 @@ export const ClientAction = {
   joinWaitlist: "joinWaitlist",
   leaveWaitlist: "leaveWaitlist",
   moveInWaitlist: "moveInWaitlist",
+  grabSong: "grabSong",
 } as const;
 export type ClientAction = (typeof ClientAction)[keyof typeof ClientAction];
 
@@ -46,6 +47,7 @@ export const StatefulMessage = {
   updatedUserData: "updatedUserData",
   updatedUserProfile: "updatedUserProfile",
   updatedWaitlist: "updatedWaitlist",
+  grabbedSong: "grabbedSong",
 } as const;
 export type StatefulMessageName = (typeof StatefulMessage)[keyof typeof StatefulMessage];
 
@@ -161,6 +163,8 @@ export interface RoomUser {
 export interface SongVotes {
   like?: boolean;
   star?: boolean;
+  /** They grabbed the song playing into one of their crates. */
+  grab?: boolean;
 }
 export interface UserData {
   userProfile: Record<string, unknown>;
@@ -201,6 +205,8 @@ export interface LiveState {
    * `waitlistEnabled`; the first takes the next seat that frees.
    */
   waitlist: string[];
+  /** How many people grabbed the song playing into a crate of theirs (each once, however many crates). */
+  grabs: number;
 }
 
 /** A consumable someone bought for the room, shown in its chat. */
@@ -278,6 +284,8 @@ export const ActionParams = {
   leaveWaitlist: z.strictObject({ userUuid: uuid.optional() }),
   /** Moderators: put someone at `position` (1 is first) of the waitlist. */
   moveInWaitlist: z.strictObject({ userUuid: uuid, position: z.number().int().min(1).max(10_000) }),
+  /** The song playing into one of the caller's crates: a crate's uuid, or their `queue` or `likes`. */
+  grabSong: z.strictObject({ crate: z.union([uuid, z.enum(["queue", "likes"])]) }),
 } as const satisfies Record<ClientAction, z.ZodType>;
 export type ActionParams = { [A in ClientAction]: z.infer<(typeof ActionParams)[A]> };
 
@@ -359,6 +367,8 @@ export interface ActionResults {
   joinWaitlist: { position: number } | { seated: true };
   leaveWaitlist: Record<string, never>;
   moveInWaitlist: Record<string, never>;
+  /** `added`: false when the song was in that crate already (the grab counts all the same). */
+  grabSong: { added: boolean; grabs: number };
 }
 
 export type ReplyMessage =

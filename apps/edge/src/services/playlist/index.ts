@@ -28,7 +28,8 @@ function registerQueueService(router: Router) {
     .openapi(queue.upcoming, queueHandlers.upcoming)
     .openapi(queue.advance, queueHandlers.advance)
     .openapi(queue.playableSong, queueHandlers.playableSong)
-    .openapi(queue.likeSong, queueHandlers.likeSong);
+    .openapi(queue.likeSong, queueHandlers.likeSong)
+    .openapi(queue.grabSong, queueHandlers.grabSong);
 }
 
 /** The song routes every crate has (one set per crate path): read, songs, add, current position, remove, move, shuffle. */

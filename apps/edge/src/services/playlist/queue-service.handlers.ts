@@ -32,3 +32,11 @@ export const likeSong: AppRouteHandler<typeof routes.likeSong> = async (c) => {
   const liked = await queue.likeSong(db, c.req.valid("param").userUuid, c.req.valid("json").songId, clock.now());
   return liked.added ? c.json(liked, 201) : c.json(liked, 200);
 };
+
+export const grabSong: AppRouteHandler<typeof routes.grabSong> = async (c) => {
+  await requireService(c);
+  const { db, clock } = c.var.deps;
+  const { userUuid, crate } = c.req.valid("param");
+  const added = await queue.addToCrateOf(db, userUuid, crate, c.req.valid("json").songId, clock.now());
+  return added.added ? c.json(added, 201) : c.json(added, 200);
+};

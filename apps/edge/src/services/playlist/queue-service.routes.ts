@@ -69,3 +69,25 @@ export const likeSong = createRoute({
     ...errors(400, 401, 403, 404),
   },
 });
+
+export const grabSong = createRoute({
+  method: "post",
+  path: "/crate/service/user/{userUuid}/crates/{crate}/songs",
+  tags,
+  summary:
+    "Add a song to one of a user's crates, by its uuid, or their queue or likes (services: the live room when they grab the song playing); a song already there answers 200",
+  security: bearer,
+  request: {
+    params: UserParam.extend({
+      crate: z
+        .union([z.uuid(), z.enum(["queue", "likes"])])
+        .openapi({ param: { name: "crate", in: "path" }, description: "a crate's uuid, `queue` or `likes`" }),
+    }),
+    ...jsonBody(z.object({ songId: z.uuid() }).strict()),
+  },
+  responses: {
+    200: json(z.object({ added: z.literal(false), message: z.string() }).openapi("AlreadyInCrate")),
+    201: json(z.object({ added: z.literal(true), song: CrateSongSchema }).openapi("AddedToCrate"), "Created"),
+    ...errors(400, 401, 403, 404),
+  },
+});

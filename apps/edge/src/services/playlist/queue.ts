@@ -2,10 +2,12 @@ import { type Db, schema, type Tx } from "@booth/db";
 import { and, eq } from "drizzle-orm";
 import { found, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import {
+  accessibleCrate,
   addSongs,
   type Crate,
   crateSongs,
   SONG_ALREADY_IN_CRATE,
+  type SpecialKind,
   songView,
   specialCrate,
   withLockedCrate,
@@ -93,13 +95,20 @@ export async function playableSong(db: Db, userUuid: string, songId: string, cra
 }
 
 /** A starred song lands in the user's likes crate; one already there is not an error for the room. */
-export async function likeSong(db: Db, userUuid: string, songId: string, now: Date) {
+export const likeSong = (db: Db, userUuid: string, songId: string, now: Date) =>
+  addToCrateOf(db, userUuid, "likes", songId, now);
+
+/**
+ * A song the live room adds to one of a user's crates: their likes when they star it, the crate they pick when they
+ * grab it. Only a crate of their own (404 when it does not exist, 403 when it is another's).
+ */
+export async function addToCrateOf(db: Db, userUuid: string, target: string | SpecialKind, songId: string, now: Date) {
   await userExists(db, userUuid);
-  const crate = await specialCrate(db, userUuid, "likes", now);
+  const crate = await accessibleCrate(db, userUuid, target, "write", now);
   try {
     const [row] = await addSongs(db, crate, [songId], undefined, now);
     const song = (await crateSongs(db, crate.id)).find((s) => s.crateSongUuid === row?.id);
-    if (!song) throw new Error("liked song missing after insert");
+    if (!song) throw new Error("crate song missing after insert");
     return { added: true as const, song };
   } catch (err) {
     if ((err as { status?: number }).status === 409) return { added: false as const, message: SONG_ALREADY_IN_CRATE };

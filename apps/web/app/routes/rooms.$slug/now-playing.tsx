@@ -20,6 +20,8 @@ export function NowPlaying({
   viewerUuid,
   canVote,
   onVote,
+  crates,
+  onGrab,
 }: {
   state: LiveState;
   clockOffset: number;
@@ -27,6 +29,9 @@ export function NowPlaying({
   viewerUuid: string | null;
   canVote: boolean;
   onVote: (votes: { like?: boolean; star?: boolean }) => void;
+  /** The viewer's playlists a grab can go to (their queue and likes besides). */
+  crates: { crateUuid: string; crateName: string }[];
+  onGrab: (crate: string) => void;
 }) {
   const { t } = useTranslation("room");
   const [, setTick] = useState(0);
@@ -99,6 +104,35 @@ export function NowPlaying({
           >
             ★ {t("star")}
           </button>
+          {canVote ? (
+            <details className={styles.grab} data-testid="grab">
+              <summary className={`btn ${mine?.grab ? styles.starOn : ""}`} data-testid="grab-open">
+                ➕ {mine?.grab ? t("grabbed") : t("grab")}
+              </summary>
+              <ul className={styles.grabMenu}>
+                {[
+                  { crateUuid: "queue", crateName: t("grabToQueue") },
+                  { crateUuid: "likes", crateName: t("grabToLikes") },
+                  ...crates,
+                ].map((c) => (
+                  <li key={c.crateUuid}>
+                    <button
+                      type="button"
+                      className="btn btn-ghost btn-small"
+                      onClick={(e) => {
+                        e.currentTarget.closest("details")?.removeAttribute("open");
+                        onGrab(c.crateUuid);
+                      }}
+                      data-testid="grab-to"
+                      data-crate={c.crateUuid}
+                    >
+                      {c.crateName}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </details>
+          ) : null}
         </div>
         <div className={styles.vibe} title={t("vibe")}>
           <span className="small muted">{t("vibe")}</span>
@@ -111,6 +145,7 @@ export function NowPlaying({
             t("likeCount", { count: state.voteCounts.likes }),
             t("dislikeCount", { count: state.voteCounts.dislikes }),
             t("starCount", { count: state.voteCounts.stars }),
+            t("grabCount", { count: state.grabs ?? 0 }),
           ].join(" · ")}
         </span>
       </div>

@@ -22,9 +22,22 @@ export async function loadRoom(request: Request, slug: string) {
     .GET("/rooms/{slug}/recent-songs", { params: { path: { slug: room.slug }, query: { limit: 10 } } })
     .then((r) => r.data?.data ?? [])
     .catch(() => []);
-  const queue = session.viewer
-    ? ((await booth.playlist.GET("/crate/special/queue/songs", { params: { query: { limit: 100 } } })).data ?? [])
-    : [];
+  const [queue, crates] = session.viewer
+    ? await Promise.all([
+        booth.playlist
+          .GET("/crate/special/queue/songs", { params: { query: { limit: 100 } } })
+          .then((r) => r.data ?? []),
+        // Where a grab can go: the viewer's playlists (their queue and likes are offered besides).
+        booth.playlist
+          .GET("/crate/user", { params: { query: { limit: 100 } } })
+          .then((r) =>
+            (r.data?.data ?? [])
+              .filter((c) => c.kind === "default")
+              .map((c) => ({ crateUuid: c.crateUuid, crateName: c.crateName })),
+          )
+          .catch(() => []),
+      ])
+    : [[], []];
   if (session.viewer) {
     // The room lists' "recent" tab; a failure here must not keep anyone out of the room.
     await booth.room.POST("/rooms/recent", { body: { roomUuid: room.uuid } }).catch(() => undefined);
@@ -33,6 +46,7 @@ export async function loadRoom(request: Request, slug: string) {
     {
       room,
       queue,
+      crates,
       recent,
       liveToken: session.liveToken,
       liveTokenExpiresAt: session.liveTokenExpiresAt,

@@ -23,7 +23,7 @@ export const action = ({ request }: ActionFunctionArgs) => roomAction(request);
 
 export default function RoomPage() {
   const { t } = useTranslation("room");
-  const { room, queue, recent, liveToken, liveTokenExpiresAt, guest, viewer, audioQuality } =
+  const { room, queue, crates, recent, liveToken, liveTokenExpiresAt, guest, viewer, audioQuality } =
     useLoaderData<typeof loader>();
   const root = useRootData();
   const apiUrl = root?.env.apiUrl ?? "";
@@ -155,6 +155,14 @@ export default function RoomPage() {
               onVote={async (votes) => {
                 const failed = await act((c) => c.voteOnSong(votes));
                 flash(failed ?? (votes.star ? t("starred") : null));
+              }}
+              crates={crates}
+              onGrab={async (crate) => {
+                let added = true;
+                const failed = await act(async (c) => {
+                  added = (await c.grabSong(crate)).added;
+                });
+                flash(failed ?? (added ? t("grabDone") : t("grabThere")));
               }}
             />
             <RecentSongs recent={recent} state={state} />
