@@ -38,7 +38,9 @@ describe("a grab (the live room adding the song playing to a listener's crate)",
     expect(again.response.status).toBe(200);
     expect(again.data).toMatchObject({ added: false });
     expect((await grabInto(service, user.uuid, "queue", s.id)).response.status).toBe(201);
-    const songs = ok(await t.api(token).playlist.GET("/crate/{id}/songs", { params: { path: { id: crate.crateUuid } } }));
+    const songs = ok(
+      await t.api(token).playlist.GET("/crate/{id}/songs", { params: { path: { id: crate.crateUuid } } }),
+    );
     expect(songs.map((x) => x.trackName)).toEqual(["Grab me"]);
   });
 
