@@ -380,6 +380,21 @@ async function measure(makeTarget: () => Promise<Target>, n: number, lossy = fal
   const target = await makeTarget();
   const empty = serverUsage(target.pid);
   const clients = await startClients(n, target.url);
+  try {
+    return await measureWith(target, clients, n, lossy, empty);
+  } finally {
+    clients.close();
+    target.close();
+  }
+}
+
+async function measureWith(
+  target: Target,
+  clients: Clients,
+  n: number,
+  lossy: boolean,
+  empty: ReturnType<typeof serverUsage>,
+): Promise<Result> {
   await target.prepare(clients);
   const full = serverUsage(target.pid);
   await clients.reset();
@@ -421,8 +436,6 @@ async function measure(makeTarget: () => Promise<Target>, n: number, lossy = fal
   const latencies = received.flatMap((times) => times.map((t, k) => t - (sent.get(k) ?? t))).sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
   const largest = last.reduce((a, b) => (b.bytes > a.bytes ? b : a));
-  clients.close();
-  target.close();
   // BENCH_VERBOSE=1 shows the largest vote message as it went over the wire.
   if (process.env.BENCH_VERBOSE) console.log(largest.sample);
   const refused = last.reduce((sum, r) => sum + r.refused, 0);
