@@ -4,6 +4,68 @@ const escapeKey = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 
 /**
+ * What an edited record differs in from the record it was made from: a big map (allUserData) changes one key per
+ * vote, and walking its thousands of keys to find that one would cost more than the vote itself. Each record made by
+ * `editRecord` has an entry naming the record it came from (by a number, so no old record is kept alive) and the
+ * keys it changed; entries chain back a bounded number of edits.
+ */
+interface Edit {
+  id: number;
+  from: number;
+  keys: readonly string[];
+  previous: Edit | undefined;
+  depth: number;
+}
+const MAX_CHAIN = 256;
+const edits = new WeakMap<object, Edit>();
+const ids = new WeakMap<object, number>();
+let lastId = 0;
+function idOf(record: object) {
+  let id = ids.get(record);
+  if (id === undefined) {
+    id = ++lastId;
+    ids.set(record, id);
+  }
+  return id;
+}
+
+/** A copy of `record` with `changes` made (undefined deletes), remembering which keys it changed. */
+export function editRecord<V>(record: Record<string, V>, changes: Record<string, V | undefined>): Record<string, V> {
+  const next = { ...record };
+  const keys = Object.keys(changes);
+  for (const key of keys) {
+    const value = changes[key];
+    if (value === undefined) delete next[key];
+    else next[key] = value;
+  }
+  const previous = edits.get(record);
+  const depth = previous ? previous.depth + 1 : 0;
+  edits.set(next, {
+    id: idOf(next),
+    from: idOf(record),
+    keys,
+    previous: depth < MAX_CHAIN ? previous : undefined,
+    depth: depth < MAX_CHAIN ? depth : 0,
+  });
+  return next;
+}
+
+/**
+ * The keys in which `after` may differ from `before` when it was made from it by `editRecord` (over up to a few
+ * hundred edits); null when that is not known, and every key must be compared.
+ */
+export function changedKeys(before: object, after: object): Set<string> | null {
+  const target = ids.get(before);
+  if (target === undefined) return null;
+  const keys = new Set<string>();
+  for (let edit = edits.get(after); edit; edit = edit.previous) {
+    for (const key of edit.keys) keys.add(key);
+    if (edit.from === target) return keys;
+  }
+  return null;
+}
+
+/**
  * RFC 6902 operations turning `before` into `after`. The reducer shares every unchanged branch between states, so
  * an identical reference ends the walk: a vote in a room of thousands costs a few operations, not a deep compare.
  * Arrays keep their common head and tail (by reference) and patch only the middle, so a user joining or leaving is
@@ -16,6 +78,11 @@ export function diff(before: unknown, after: unknown, path = "", ops: PatchOpera
     return ops;
   }
   if (isObject(before) && isObject(after) && !Array.isArray(before) && !Array.isArray(after)) {
+    const edited = changedKeys(before, after);
+    if (edited) {
+      for (const key of edited) diffKey(before, after, key, path, ops);
+      return ops;
+    }
     for (const key of Object.keys(before)) {
       const was = before[key];
       // Most keys of a big map (allUserData) are untouched: no path is built for them.
@@ -36,6 +103,23 @@ export function diff(before: unknown, after: unknown, path = "", ops: PatchOpera
   if (!isObject(before) && !isObject(after) && Object.is(before, after)) return ops;
   ops.push({ op: "replace", path, value: after });
   return ops;
+}
+
+/** One key of two objects, as the walk over all of them would compare it. */
+function diffKey(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  key: string,
+  path: string,
+  ops: PatchOperation[],
+) {
+  const was = before[key];
+  const is = after[key];
+  if (was === is) return;
+  const child = `${path}/${escapeKey(key)}`;
+  if (was === undefined) ops.push({ op: "add", path: child, value: is });
+  else if (is === undefined) ops.push({ op: "remove", path: child });
+  else diff(was, is, child, ops);
 }
 
 function diffArrays(before: unknown[], after: unknown[], path: string, ops: PatchOperation[]) {

@@ -61,6 +61,11 @@ export class LiveRoom {
   private readonly sockets = new Map<string, Socket>();
   /** Sockets that joined, by id, with the user they are. */
   private readonly joined = new Map<string, string>();
+  /**
+   * The joined sockets that are open, with their users: who a broadcast goes to. Built when first needed after a
+   * socket came, joined or went, not for every message.
+   */
+  private listeners: { socket: Socket; user: string }[] | null = null;
   private saving: Promise<void> = Promise.resolve();
   private readonly pending = new Set<Promise<unknown>>();
   /** Per socket, the message being handled: the next waits for it. */
@@ -88,6 +93,7 @@ export class LiveRoom {
       this.sockets.set(socket.id, socket);
       if (socket.joinedAs) this.joined.set(socket.id, socket.joinedAs);
     }
+    this.listeners = null;
     const stored = await this.host.store.load();
     if (!stored) return;
     const now = this.clock();
@@ -115,12 +121,14 @@ export class LiveRoom {
 
   connect(socket: Socket) {
     this.sockets.set(socket.id, socket);
+    this.listeners = null;
   }
 
   disconnect(socketId: string) {
     this.sockets.delete(socketId);
     const userUuid = this.joined.get(socketId);
     this.joined.delete(socketId);
+    this.listeners = null;
     if (userUuid && ![...this.joined.values()].includes(userUuid)) this.dispatch({ type: "disconnected", userUuid });
   }
 
@@ -284,6 +292,7 @@ export class LiveRoom {
     const reply = this.dispatch({ type: "join", user, settings });
     if (!reply.ok) return reply;
     this.joined.set(socket.id, claims.sub);
+    this.listeners = null;
     socket.joined?.(claims.sub);
     return { ok: true as const, result: joinView(this.state, this.clock(), claims.sub) satisfies JoinResult };
   }
@@ -306,6 +315,7 @@ export class LiveRoom {
           if (socket.claims.sub === event.userUuid) {
             this.sockets.delete(socket.id);
             this.joined.delete(socket.id);
+            this.listeners = null;
             socket.close(CloseCode.kicked, reason);
           }
         return;
@@ -347,10 +357,11 @@ export class LiveRoom {
     const before = this.state;
     const out = reduce(before, action, this.clock(), this.config);
     this.state = out.state;
-    const joinedSockets = [...this.joined.entries()].flatMap(([id, user]) => {
+    this.listeners ??= [...this.joined.entries()].flatMap(([id, user]) => {
       const s = this.sockets.get(id);
       return s ? [{ socket: s, user }] : [];
     });
+    const joinedSockets = this.listeners;
     for (const message of out.stateful) {
       const text = JSON.stringify(message satisfies ServerMessage);
       for (const { socket } of joinedSockets) socket.send(text);
@@ -363,11 +374,13 @@ export class LiveRoom {
       for (const socket of this.sockets.values())
         if (socket.claims.sub === userUuid) {
           this.joined.delete(socket.id);
+          this.listeners = null;
           socket.close(code, reason);
         }
     if (out.closeAll)
       for (const socket of this.sockets.values()) {
         this.joined.delete(socket.id);
+        this.listeners = null;
         socket.close(CloseCode.reset, "The room was reset.");
       }
     if (out.state !== before) {
@@ -375,7 +388,15 @@ export class LiveRoom {
       this.saving = this.saving
         .then(() => this.host.store.save(state))
         .catch((err) => this.host.log({ level: "error", msg: "room state not saved", error: String(err) }));
-      this.track(this.host.setAlarm(nextWakeAt(state, this.config)));
+      // The alarm follows the song, the members' grace periods and the roles: a vote moves none of them, and a room of
+      // thousands would otherwise look at every member on every vote.
+      if (
+        state.members !== before.members ||
+        state.live.nowPlaying !== before.live.nowPlaying ||
+        state.live.settings !== before.live.settings ||
+        state.sanctions !== before.sanctions
+      )
+        this.track(this.host.setAlarm(nextWakeAt(state, this.config)));
     }
     for (const effect of out.effects) this.track(this.perform(effect));
     return out.reply;

@@ -1,4 +1,5 @@
 import type { ChatMessage, LiveState, RoomUser, UserData } from "@booth/sdk/live/protocol";
+import { changedKeys } from "./diff.ts";
 import { type Member, type RoomState, splitSettings } from "./reducer.ts";
 
 /** Where a room keeps its state between restarts. */
@@ -61,6 +62,17 @@ type Core = Omit<LiveState, "allUserData" | "allUsers" | Derived> &
   Partial<Pick<RoomState, "sanctions">>;
 
 const MAX_PUT = 128;
+
+/** Each list of users by uuid, made once per list (a room's list stays the same from one vote to the next). */
+const indexes = new WeakMap<RoomUser[], Map<string, RoomUser>>();
+function usersByUuid(users: RoomUser[]) {
+  let index = indexes.get(users);
+  if (!index) {
+    index = new Map(users.map((u) => [u.uuid, u]));
+    indexes.set(users, index);
+  }
+  return index;
+}
 const chatKey = (m: ChatMessage) => `chat:${String(m.date).padStart(15, "0")}:${m.id}`;
 
 /**
@@ -150,7 +162,19 @@ export function keyValueStateStore(kv: KeyValue): StateStore {
       const sameUsers = prev?.live.allUsers === allUsers;
       // A vote leaves the list of users as it was: no map of it to build then.
       const prevUsers = sameUsers ? null : new Map(prev?.live.allUsers.map((u) => [u.uuid, u]));
-      if (!prev || !sameUsers || prev.members !== state.members || prev.live.allUserData !== allUserData)
+      // A vote edits one member's data and nothing else: only the keys the reducer edited are looked at.
+      const edited =
+        prev && sameUsers && prev.members === state.members ? changedKeys(prev.live.allUserData, allUserData) : null;
+      if (prev && edited) {
+        const index = usersByUuid(allUsers);
+        for (const uuid of edited) {
+          const user = index.get(uuid);
+          const member = state.members[uuid];
+          const data = allUserData[uuid];
+          if (user && member && data && prev.live.allUserData[uuid] !== data)
+            puts[`member:${uuid}`] = { member, user, data } satisfies MemberEntry;
+        }
+      } else if (!prev || !sameUsers || prev.members !== state.members || prev.live.allUserData !== allUserData)
         for (const user of allUsers) {
           const uuid = user.uuid;
           const member = state.members[uuid];
@@ -164,7 +188,8 @@ export function keyValueStateStore(kv: KeyValue): StateStore {
           )
             puts[`member:${uuid}`] = { member, user, data } satisfies MemberEntry;
         }
-      if (prev) for (const uuid of Object.keys(prev.members)) if (!state.members[uuid]) deletes.push(`member:${uuid}`);
+      if (prev && prev.members !== state.members)
+        for (const uuid of Object.keys(prev.members)) if (!state.members[uuid]) deletes.push(`member:${uuid}`);
       if (!prev || prev.chat !== state.chat) {
         const now = new Map(state.chat.map((m) => [chatKey(m), m]));
         const before = new Map(prev?.chat.map((m) => [chatKey(m), m]));

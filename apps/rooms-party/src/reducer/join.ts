@@ -1,5 +1,7 @@
 /** Someone joins (or comes back within their grace period), and what joining answers them. */
+
 import type { RoomSettings } from "@booth/sdk/live/protocol";
+import { editRecord } from "../diff.ts";
 import { MESSAGES, RoomError } from "./actions.ts";
 import { refreshUserViews } from "./members.ts";
 import { rolesInForce, roomUser, sanctionsSeenBy, splitSettings } from "./permissions.ts";
@@ -39,10 +41,9 @@ export function join(tx: Tx, user: JoiningUser, fromEdge: RoomSettings) {
   if (!existing) {
     tx.setLive({
       allUsers: [...tx.live.allUsers, view],
-      allUserData: {
-        ...tx.live.allUserData,
+      allUserData: editRecord(tx.live.allUserData, {
         [user.uuid]: { userProfile: user.profile, position: positionOf(user.uuid), songVotes: {} },
-      },
+      }),
     });
     tx.emit("userJoined");
     tx.effect({ type: "presenceJoined", userUuid: user.uuid });
@@ -52,7 +53,9 @@ export function join(tx: Tx, user: JoiningUser, fromEdge: RoomSettings) {
   refreshUserViews(tx, [user.uuid]);
   const data = tx.live.allUserData[user.uuid];
   if (data && JSON.stringify(data.userProfile) !== JSON.stringify(user.profile))
-    tx.setLive({ allUserData: { ...tx.live.allUserData, [user.uuid]: { ...data, userProfile: user.profile } } });
+    tx.setLive({
+      allUserData: editRecord(tx.live.allUserData, { [user.uuid]: { ...data, userProfile: user.profile } }),
+    });
   tx.emit("updatedUserData");
 }
 

@@ -1,5 +1,7 @@
 /** The people in the room: who they are to the room, their connections, and their leaving (or being removed). */
+
 import type { RoomUser } from "@booth/sdk/live/protocol";
+import { editRecord } from "../diff.ts";
 import { MESSAGES, RoomError } from "./actions.ts";
 import { djIndex, removeFromBooth } from "./booth.ts";
 import { roomUser, sameUser } from "./permissions.ts";
@@ -49,8 +51,7 @@ export function removeMember(tx: Tx, uuid: string) {
   delete members[uuid];
   tx.set({ members });
   const data = tx.live.allUserData[uuid];
-  const allUserData = { ...tx.live.allUserData };
-  delete allUserData[uuid];
+  const allUserData = editRecord(tx.live.allUserData, { [uuid]: undefined });
   const gone = data ? counted(data.songVotes) : NO_VOTES;
   const c = tx.live.voteCounts;
   tx.setLive({

@@ -8,6 +8,8 @@ import type { DjMeta, Member, RoomConfig, RoomState } from "./state.ts";
 export class Tx {
   state: RoomState;
   private base: LiveState;
+  /** The users and DJs the audience, floor and visible DJs were last derived from. */
+  private derivedFrom: Pick<LiveState, "allUsers" | "djs">;
   readonly out: Result;
 
   constructor(
@@ -17,6 +19,7 @@ export class Tx {
   ) {
     this.state = state;
     this.base = state.live;
+    this.derivedFrom = state.live;
     this.out = {
       state,
       stateful: [],
@@ -63,11 +66,21 @@ export class Tx {
   /** Recomputes what follows from the rest (audience, floor, visible DJs, counts), keeping unchanged arrays. */
   derive() {
     const live = this.live;
-    const djSet = new Set(live.djs.map((d) => d.uuid));
-    const audience = live.allUsers.filter((u) => !djSet.has(u.uuid));
-    const floor = audience.filter((u) => u.tokenRole !== "guest");
     const keep = <T>(old: T[], next: T[]) =>
       old.length === next.length && old.every((v, i) => v === next[i]) ? old : next;
+    // A vote changes neither who is in nor who is on stage: the lists that follow from them stay (a room of
+    // thousands would otherwise filter them on every vote).
+    if (live.allUsers !== this.derivedFrom.allUsers || live.djs !== this.derivedFrom.djs) {
+      const djSet = new Set(live.djs.map((d) => d.uuid));
+      const audience = live.allUsers.filter((u) => !djSet.has(u.uuid));
+      const floor = audience.filter((u) => u.tokenRole !== "guest");
+      this.setLive({
+        audienceUsers: keep(live.audienceUsers, audience),
+        floorUsers: keep(live.floorUsers, floor),
+        visibleDjs: keep(live.visibleDjs, live.djs),
+      });
+      this.derivedFrom = this.live;
+    }
     const playing = this.state.playing;
     const meta = playing ? this.state.djMeta[playing.djUuid] : undefined;
     const perDj = live.settings.songsPerDj;
@@ -76,9 +89,6 @@ export class Tx {
     const { likes, dislikes } = live.voteCounts;
     const vibe = Math.round(((likes - dislikes) / audienceSize) * 100) / 100;
     this.setLive({
-      audienceUsers: keep(live.audienceUsers, audience),
-      floorUsers: keep(live.floorUsers, floor),
-      visibleDjs: keep(live.visibleDjs, live.djs),
       songsRemainingForDj: remaining,
       vibeMeter: Math.max(-1, Math.min(1, vibe)),
     });

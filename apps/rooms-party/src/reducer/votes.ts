@@ -1,5 +1,7 @@
 /** Votes on the song playing: likes, dislikes and stars, what they weigh, and the vote-skip. */
+
 import type { SongVotes, VoteCounts } from "@booth/sdk/live/protocol";
+import { editRecord } from "../diff.ts";
 import { MESSAGES, RoomError } from "./actions.ts";
 import type { Member } from "./state.ts";
 import type { Tx } from "./tx.ts";
@@ -79,7 +81,7 @@ export function vote(tx: Tx, member: Member, given: { like?: boolean; star?: boo
   const [b, a] = [counted(before), counted(after)];
   const c = tx.live.voteCounts;
   tx.setLive({
-    allUserData: { ...tx.live.allUserData, [member.uuid]: { ...data, songVotes: after } },
+    allUserData: editRecord(tx.live.allUserData, { [member.uuid]: { ...data, songVotes: after } }),
     voteCounts: {
       likes: c.likes - b.likes + a.likes,
       dislikes: c.dislikes - b.dislikes + a.dislikes,
