@@ -33,7 +33,9 @@ export function grab(tx: Tx, member: Member, songId: string, added: boolean) {
   if (!data) throw new RoomError(403, MESSAGES.notInRoom);
   if (!data.songVotes.grab) {
     tx.setLive({
-      allUserData: { ...tx.live.allUserData, [member.uuid]: { ...data, songVotes: { ...data.songVotes, grab: true } } },
+      allUserData: editRecord(tx.live.allUserData, {
+        [member.uuid]: { ...data, songVotes: { ...data.songVotes, grab: true } },
+      }),
       grabs: tx.live.grabs + 1,
     });
     tx.emit("grabbedSong");
