@@ -38,11 +38,9 @@ describe("song data from the providers", () => {
 
     const [first, second] = await Promise.all([
       link(`https://open.spotify.com/track/${id}`),
-      t
-        .api()
-        .playlist.GET("/song-data/{providerSongId}/{musicProvider}", {
-          params: { path: { providerSongId: id, musicProvider: "spotify" } },
-        }),
+      t.api().playlist.GET("/song-data/{providerSongId}/{musicProvider}", {
+        params: { path: { providerSongId: id, musicProvider: "spotify" } },
+      }),
     ]);
     expect(first.response.status).toBe(200);
     expect(first.data).toMatchObject({
