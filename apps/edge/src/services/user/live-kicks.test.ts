@@ -4,7 +4,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LiveRoomEvent, type recordingLiveRooms, unreachableLiveRooms } from "../../ports/live-rooms.ts";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 import { LIVE_KICK_REASONS } from "../room/presence.ts";
 
 let t: TestApp;
@@ -19,21 +19,17 @@ const U = "/api/user-service";
 const R = "/api/room-service";
 
 async function roomOf(owner: { token: string }, name: string) {
-  const res = await t.request("POST", `${R}/rooms/infrastructure`, {
-    token: owner.token,
-    body: { name, type: "PUBLIC" },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.uuid as string;
+  const res = await t.api(owner.token).room.POST("/rooms/infrastructure", { body: { name, type: "PUBLIC" } });
+  expect(res.response.status, JSON.stringify(res.error ?? res.data)).toBe(201);
+  return ok(res).uuid as string;
 }
 
 /** The live room reports someone in it, as it does when they join. */
 async function present(userUuid: string, roomUuid: string) {
-  const res = await t.request("PATCH", `${R}/rooms/user/${userUuid}`, {
-    token: await t.serviceToken(),
-    body: { roomUuid },
-  });
-  expect(res.status).toBe(204);
+  const res = await t
+    .api(await t.serviceToken())
+    .room.PATCH("/rooms/user/{user}", { params: { path: { user: userUuid } }, body: { roomUuid } });
+  expect(res.response.status).toBe(204);
 }
 
 const kicksSince = (from: number) =>
@@ -84,8 +80,10 @@ describe("a disabled account leaves its live rooms", () => {
       for (const k of kicks) expect(k.event).toEqual({ type: "kickUser", userUuid: target.user.uuid, reason });
 
       // Their way back into a room goes through the edge's join, which refuses them with their old token.
-      const join = await t.request("POST", `${R}/rooms/${a}/join`, { token: target.token, body: {} });
-      expect(join.status).toBe(401);
+      const join = await t
+        .api(target.token)
+        .room.POST("/rooms/{slug}/join", { params: { path: { slug: a } }, body: {} });
+      expect(join.response.status).toBe(401);
     });
 
   it("tells no room when the moderation is refused", async () => {
@@ -97,11 +95,10 @@ describe("a disabled account leaves its live rooms", () => {
     const from = live.events.length;
     // A moderator cannot ban an admin, nor a plain user anyone.
     expect(
-      (await t.request("POST", `${U}/users/ban`, { token: moderator.token, body: { userUuid: admin.user.uuid } }))
-        .status,
+      (await t.api(moderator.token).user.POST("/users/ban", { body: { userUuid: admin.user.uuid } })).response.status,
     ).toBe(403);
     expect(
-      (await t.request("POST", `${U}/users/ban`, { token: owner.token, body: { userUuid: admin.user.uuid } })).status,
+      (await t.api(owner.token).user.POST("/users/ban", { body: { userUuid: admin.user.uuid } })).response.status,
     ).toBe(403);
     expect(kicksSince(from)).toEqual([]);
   });
