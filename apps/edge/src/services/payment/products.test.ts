@@ -142,11 +142,11 @@ describe("products", () => {
     expect(anyone.response.status).toBe(200);
     expect(anyone.data?.map((p) => [p.id, p.tokens])).toEqual([[sold.id, 250]]);
     const admins = await t.api(admin.token).payment.GET("/api/v1/products", { params: { query: { id: ids } } });
-    expect(admins.data?.map((p: { id: string }) => p.id)).toEqual([retired.id, sold.id]);
+    expect(admins.data?.map((p) => p.id)).toEqual([retired.id, sold.id]);
     const paged = await t
       .api(admin.token)
       .payment.GET("/api/v1/products", { params: { query: { id: ids, offset: 1 } } });
-    expect(paged.data?.map((p: { id: string }) => p.id)).toEqual([sold.id]);
+    expect(paged.data?.map((p) => p.id)).toEqual([sold.id]);
     expect((await t.api().payment.GET("/api/v1/products", { params: { query: { id: "nope" } } })).response.status).toBe(
       400,
     );

@@ -247,7 +247,7 @@ describe("subscriptions through Stripe", () => {
       body: { name: "Booth Pro", priceCents: 499, paymentType: "recurring", interval: "month", level: "pro" },
     });
     const listed = await t.api().payment.GET("/subscription/products");
-    expect(listed.data?.map((p: { id: string }) => p.id)).toContain(ok(plan).id);
+    expect(listed.data?.map((p) => p.id)).toContain(ok(plan).id);
 
     const fan = await t.createUser();
     const started = await t

@@ -25,9 +25,7 @@ describe("local subscriptions", () => {
     const plan = await t.api(admin.token).payment.POST("/api/v1/products", {
       body: { name: "Booth Pro", priceCents: 499, paymentType: "recurring", interval: "month", level: "pro" },
     });
-    expect((await t.api().payment.GET("/subscription/products")).data?.map((p: { id: string }) => p.id)).toEqual([
-      ok(plan).id,
-    ]);
+    expect((await t.api().payment.GET("/subscription/products")).data?.map((p) => p.id)).toEqual([ok(plan).id]);
     const fan = await t.createUser();
     // An avatar given by hand stays when the subscription ends.
     await t.api(admin.token).merch.POST("/avatar-assignment/{slug}", {

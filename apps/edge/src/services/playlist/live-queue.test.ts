@@ -26,7 +26,7 @@ async function song(app: TestApp, name: string) {
 
 async function roomOf(app: TestApp, owner: { token: string }, name: string) {
   const res = await app.api(owner.token).room.POST("/rooms/infrastructure", { body: { name, type: "PUBLIC" } });
-  expect(res.response.status, JSON.stringify(ok(res))).toBe(201);
+  expect(res.response.status, JSON.stringify(res.error ?? res.data)).toBe(201);
   return ok(res).uuid as string;
 }
 
