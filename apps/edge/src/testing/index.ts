@@ -6,5 +6,6 @@ export { expectErrorLog } from "./error-logs.ts";
 export { FAKE_CREDENTIALS, type FakeProviders, startFakeProviders } from "./fake-providers.ts";
 export { testLogger } from "./logger.ts";
 export { type ProviderApps, startProviderApps } from "./provider-apps.ts";
+export { login, session } from "./sessions.ts";
 export { until } from "./until.ts";
 export { sendAudio, settledUpload, uploaderOf, uploadTicket } from "./uploads.ts";

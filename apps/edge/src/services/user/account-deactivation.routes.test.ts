@@ -5,7 +5,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "../../lib/auth.ts";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { createTestApp, login, ok, session, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,9 +14,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const P = "/api/user-service";
-const login = (email: string, password = "password123") =>
-  t.request("POST", `${P}/auth/login`, { body: { email, password } });
-const session = (token: string) => t.request("GET", `${P}/auth/session`, { token });
 const userRow = async (uuid: string) => {
   const [row] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, uuid));
   if (!row) throw new Error(`no user ${uuid}`);
@@ -51,7 +48,7 @@ describe("request-deactivate", () => {
     expect(await requestsOf(user.user.uuid)).toHaveLength(1);
     // Asking does not deactivate anything yet.
     expect((await userRow(user.user.uuid)).deactivatedAt).toBeNull();
-    expect((await session(user.token)).status).toBe(200);
+    expect((await session(t, user.token)).response.status).toBe(200);
   });
 
   it("keeps one pending request when two arrive at once", async () => {
@@ -173,11 +170,11 @@ describe("deactivate", () => {
     expect(row.tokenVersion).toBe(1);
     const [request] = await requestsOf(user.user.uuid);
     expect(request).toMatchObject({ status: "DEACTIVATED", resolvedBy: admin.user.uuid, resolvedAt: t.clock.now() });
-    expect((await session(user.token)).status).toBe(401);
-    expect((await session(await t.tokenFor(user.user.uuid))).status).toBe(401);
-    const refused = await login(user.email);
-    expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ statusCode: 403, message: "This account is deactivated.", error: "Forbidden" });
+    expect((await session(t, user.token)).response.status).toBe(401);
+    expect((await session(t, await t.tokenFor(user.user.uuid))).response.status).toBe(401);
+    const refused = await login(t, user.email);
+    expect(refused.response.status).toBe(403);
+    expect(refused.error).toEqual({ statusCode: 403, message: "This account is deactivated.", error: "Forbidden" });
     const profile = await t.api().user.GET("/profile/{id}", { params: { path: { id: user.user.uuid } } });
     expect(profile.response.status).toBe(404);
     expect(profile.error?.message).toBe("User profile not found.");
@@ -197,7 +194,7 @@ describe("deactivate", () => {
         .response.status,
     ).toBe(204);
     expect(await requestsOf(user.user.uuid)).toHaveLength(0);
-    expect((await login(user.email)).body.message).toBe("This account is deactivated.");
+    expect((await login(t, user.email)).error?.message).toBe("This account is deactivated.");
   });
 
   it("refuses wrong callers, equal ranks, oneself and bad ids, changing nothing", async () => {
@@ -244,7 +241,7 @@ describe("deactivate", () => {
       expect(row.tokenVersion).toBe(0);
     }
     expect((await requestsOf(user.user.uuid))[0]?.status).toBe("PENDING");
-    expect((await session(user.token)).status).toBe(200);
+    expect((await session(t, user.token)).response.status).toBe(200);
   });
 });
 
@@ -259,10 +256,10 @@ describe("reactivate", () => {
     expect(res.response.status).toBe(204);
     expect((await userRow(user.user.uuid)).deactivatedAt).toBeNull();
     // Tokens from before the deactivation stay revoked; a new login works.
-    expect((await session(user.token)).status).toBe(401);
-    const back = await login(user.email);
-    expect(back.status).toBe(200);
-    expect((await session(back.body.accessToken)).status).toBe(200);
+    expect((await session(t, user.token)).response.status).toBe(401);
+    const back = await login(t, user.email);
+    expect(back.response.status).toBe(200);
+    expect((await session(t, ok(back).accessToken)).response.status).toBe(200);
     expect(
       (await t.api().user.GET("/profile/{id}", { params: { path: { id: user.user.uuid } } })).response.status,
     ).toBe(200);
@@ -296,6 +293,6 @@ describe("reactivate", () => {
         .response.status,
     ).toBe(404);
     expect((await userRow(user.user.uuid)).deactivatedAt).not.toBeNull();
-    expect((await login(user.email)).status).toBe(403);
+    expect((await login(t, user.email)).response.status).toBe(403);
   });
 });

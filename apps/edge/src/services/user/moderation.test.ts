@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, login, session, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -10,9 +10,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const P = "/api/user-service";
-const login = (email: string, password = "password123") =>
-  t.request("POST", `${P}/auth/login`, { body: { email, password } });
-const session = (token: string) => t.request("GET", `${P}/auth/session`, { token });
 
 describe("sanctions", () => {
   it("a kick ends every session but the user may log in again", async () => {
@@ -23,8 +20,8 @@ describe("sanctions", () => {
       .user.POST("/users/kick", { body: { userUuid: target.user.uuid, reason: "spam" } });
     expect(res.response.status).toBe(201);
     expect(res.data).toMatchObject({ type: "kick", reason: "spam", createdBy: mod.user.uuid });
-    expect((await session(target.token)).status).toBe(401);
-    expect((await login(target.email)).status).toBe(200);
+    expect((await session(t, target.token)).response.status).toBe(401);
+    expect((await login(t, target.email)).response.status).toBe(200);
   });
 
   it("a ban keeps the user out until unbanned", async () => {
@@ -33,12 +30,12 @@ describe("sanctions", () => {
     expect(
       (await t.api(mod.token).user.POST("/users/ban", { body: { userUuid: target.user.uuid } })).response.status,
     ).toBe(201);
-    const refused = await login(target.email);
-    expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe("This account is banned.");
+    const refused = await login(t, target.email);
+    expect(refused.response.status).toBe(403);
+    expect(refused.error?.message).toBe("This account is banned.");
     const unban = await t.api(mod.token).user.POST("/users/unban", { body: { userUuid: target.user.uuid } });
     expect(unban.data).toEqual({ lifted: 1 });
-    expect((await login(target.email)).status).toBe(200);
+    expect((await login(t, target.email)).response.status).toBe(200);
     const again = await t.api(mod.token).user.POST("/users/unban", { body: { userUuid: target.user.uuid } });
     expect(again.response.status).toBe(409);
   });
@@ -86,9 +83,9 @@ describe("sanctions", () => {
       .api(mod.token)
       .user.POST("/users/temporary-ban", { body: { userUuid: target.user.uuid, durationMinutes: 60 } });
     expect(res.response.status).toBe(201);
-    expect((await login(target.email)).status).toBe(403);
+    expect((await login(t, target.email)).response.status).toBe(403);
     t.clock.advance(61 * 60);
-    expect((await login(target.email)).status).toBe(200);
+    expect((await login(t, target.email)).response.status).toBe(200);
   });
 
   it("refuses bad temporary bans and changes nothing", async () => {
@@ -105,7 +102,7 @@ describe("sanctions", () => {
     expect(
       await t.db.select().from(schema.sanctions).where(eq(schema.sanctions.userUuid, target.user.uuid)),
     ).toHaveLength(0);
-    expect((await session(target.token)).status).toBe(200);
+    expect((await session(t, target.token)).response.status).toBe(200);
   });
 
   it("only moderators sanction, and never someone of equal or higher rank", async () => {
@@ -129,7 +126,7 @@ describe("sanctions", () => {
     expect(
       (await t.api(mod.token).user.POST("/users/ban", { body: { userUuid: crypto.randomUUID() } })).response.status,
     ).toBe(404);
-    expect((await session(admin.token)).status).toBe(200);
+    expect((await session(t, admin.token)).response.status).toBe(200);
   });
 });
 
@@ -311,10 +308,10 @@ describe("deactivation", () => {
       (await t.api(admin.token).user.DELETE("/users/deactivate/{id}", { params: { path: { id: target.user.uuid } } }))
         .response.status,
     ).toBe(204);
-    const refused = await login(target.email);
-    expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe("This account is deactivated.");
-    expect((await session(target.token)).status).toBe(401);
+    const refused = await login(t, target.email);
+    expect(refused.response.status).toBe(403);
+    expect(refused.error?.message).toBe("This account is deactivated.");
+    expect((await session(t, target.token)).response.status).toBe(401);
     expect(
       (await t.api().user.GET("/profile/{id}", { params: { path: { id: target.user.uuid } } })).response.status,
     ).toBe(404);
@@ -329,7 +326,7 @@ describe("deactivation", () => {
       (await t.api(admin.token).user.POST("/users/reactivate/{id}", { params: { path: { id: target.user.uuid } } }))
         .response.status,
     ).toBe(204);
-    expect((await login(target.email)).status).toBe(200);
+    expect((await login(t, target.email)).response.status).toBe(200);
     expect(
       (await t.api(admin.token).user.POST("/users/reactivate/{id}", { params: { path: { id: target.user.uuid } } }))
         .response.status,

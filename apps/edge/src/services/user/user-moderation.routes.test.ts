@@ -5,7 +5,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "../../lib/auth.ts";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { createTestApp, login, ok, session, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,9 +14,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const P = "/api/user-service";
-const login = (email: string, password = "password123") =>
-  t.request("POST", `${P}/auth/login`, { body: { email, password } });
-const session = (token: string) => t.request("GET", `${P}/auth/session`, { token });
 const userRow = async (uuid: string) => {
   const [row] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, uuid));
   if (!row) throw new Error(`no user ${uuid}`);
@@ -77,7 +74,7 @@ describe("who may call", () => {
     expect(await commentsOn(target.user.uuid)).toHaveLength(0);
     const row = await userRow(target.user.uuid);
     expect(row).toMatchObject({ roles: ["user"], capabilities: ["uploadMusic"], tokenVersion: 0 });
-    expect((await session(target.token)).status).toBe(200);
+    expect((await session(t, target.token)).response.status).toBe(200);
   });
 
   it("a banned moderator can do nothing", async () => {
@@ -129,7 +126,7 @@ describe("rank", () => {
     await t.api(su.token).user.POST("/users/ban", { body: { userUuid: higher.user.uuid } });
     const unban = await t.api(mod.token).user.POST("/users/unban", { body: { userUuid: higher.user.uuid } });
     expect(unban.response.status).toBe(403);
-    expect((await login(higher.email)).body.message).toBe("This account is banned.");
+    expect((await login(t, higher.email)).error?.message).toBe("This account is banned.");
     const put = await t.api(mod.token).user.PUT("/users/{id}/capabilities/{capability}", {
       params: { path: { id: higher.user.uuid, capability: "promoteRoom" } },
     });
@@ -142,7 +139,7 @@ describe("kick", () => {
   it("records the sanction, ends every session at once, and a new login works", async () => {
     const mod = await withRole("moderator");
     const target = await t.createUser();
-    const otherSession = (await login(target.email)).body.accessToken as string;
+    const otherSession = ok(await login(t, target.email)).accessToken;
     const res = await t
       .api(mod.token)
       .user.POST("/users/kick", { body: { userUuid: target.user.uuid, reason: "  shouting  " } });
@@ -159,13 +156,13 @@ describe("kick", () => {
     expect(row).toMatchObject({ id: ok(res).id, type: "kick", liftedAt: null });
     expect((await userRow(target.user.uuid)).tokenVersion).toBe(1);
     for (const token of [target.token, otherSession]) {
-      const old = await session(token);
-      expect(old.status).toBe(401);
-      expect(old.body.message).toBe("Unauthorized");
+      const old = await session(t, token);
+      expect(old.response.status).toBe(401);
+      expect(old.error?.message).toBe("Unauthorized");
     }
-    const again = await login(target.email);
-    expect(again.status).toBe(200);
-    expect((await session(again.body.accessToken)).status).toBe(200);
+    const again = await login(t, target.email);
+    expect(again.response.status).toBe(200);
+    expect((await session(t, ok(again).accessToken)).response.status).toBe(200);
   });
 
   it("refuses bad input and changes nothing", async () => {
@@ -190,8 +187,8 @@ describe("kick", () => {
     expect(self.error?.message).toBe("You cannot moderate your own account.");
     expect(await sanctionsOf(target.user.uuid)).toHaveLength(0);
     expect(await sanctionsOf(mod.user.uuid)).toHaveLength(0);
-    expect((await session(target.token)).status).toBe(200);
-    expect((await session(mod.token)).status).toBe(200);
+    expect((await session(t, target.token)).response.status).toBe(200);
+    expect((await session(t, mod.token)).response.status).toBe(200);
   });
 });
 
@@ -204,16 +201,16 @@ describe("ban", () => {
       .user.POST("/users/ban", { body: { userUuid: target.user.uuid, reason: "spam" } });
     expect(res.response.status).toBe(201);
     expect(res.data).toMatchObject({ type: "ban", reason: "spam", expiresAt: null, createdBy: mod.user.uuid });
-    expect((await session(target.token)).status).toBe(401);
-    const refused = await login(target.email);
-    expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ statusCode: 403, message: "This account is banned.", error: "Forbidden" });
-    const fresh = await session(await t.tokenFor(target.user.uuid));
-    expect(fresh.status).toBe(403);
-    expect(fresh.body.message).toBe("This account is banned.");
+    expect((await session(t, target.token)).response.status).toBe(401);
+    const refused = await login(t, target.email);
+    expect(refused.response.status).toBe(403);
+    expect(refused.error).toEqual({ statusCode: 403, message: "This account is banned.", error: "Forbidden" });
+    const fresh = await session(t, await t.tokenFor(target.user.uuid));
+    expect(fresh.response.status).toBe(403);
+    expect(fresh.error?.message).toBe("This account is banned.");
     // A permanent ban does not wear off.
     t.clock.advance(400 * 24 * 3600);
-    expect((await login(target.email)).status).toBe(403);
+    expect((await login(t, target.email)).response.status).toBe(403);
   });
 
   it("refuses bad input and changes nothing", async () => {
@@ -229,7 +226,7 @@ describe("ban", () => {
     });
     expect(notJson.status).toBe(400);
     expect(await sanctionsOf(target.user.uuid)).toHaveLength(0);
-    expect((await login(target.email)).status).toBe(200);
+    expect((await login(t, target.email)).response.status).toBe(200);
   });
 });
 
@@ -245,15 +242,15 @@ describe("temporary ban", () => {
     expect(res.data).toMatchObject({ type: "temporaryBan", expiresAt: until.toISOString() });
     const [row] = await sanctionsOf(target.user.uuid);
     expect(row?.expiresAt?.toISOString()).toBe(until.toISOString());
-    expect((await session(target.token)).status).toBe(401);
+    expect((await session(t, target.token)).response.status).toBe(401);
     t.clock.advance(2 * 3600 - 60);
-    const still = await login(target.email);
-    expect(still.status).toBe(403);
-    expect(still.body.message).toBe("This account is banned.");
+    const still = await login(t, target.email);
+    expect(still.response.status).toBe(403);
+    expect(still.error?.message).toBe("This account is banned.");
     t.clock.advance(61);
-    const back = await login(target.email);
-    expect(back.status).toBe(200);
-    expect((await session(back.body.accessToken)).status).toBe(200);
+    const back = await login(t, target.email);
+    expect(back.response.status).toBe(200);
+    expect((await session(t, ok(back).accessToken)).response.status).toBe(200);
   });
 
   it("computes the end from durationMinutes", async () => {
@@ -308,7 +305,7 @@ describe("unban", () => {
     for (const row of rows)
       if (row.type === "kick") expect(row.liftedAt).toBeNull();
       else expect(row).toMatchObject({ liftedAt: t.clock.now(), liftedBy: other.user.uuid });
-    expect((await login(target.email)).status).toBe(200);
+    expect((await login(t, target.email)).response.status).toBe(200);
   });
 
   it("answers 409 when there is nothing to lift, an expired temporary ban included", async () => {
@@ -337,7 +334,7 @@ describe("unban", () => {
     const unknown = await t.api(mod.token).user.POST("/users/unban", { body: { userUuid: crypto.randomUUID() } });
     expect(unknown.response.status).toBe(404);
     expect((await sanctionsOf(target.user.uuid)).every((s) => s.liftedAt === null)).toBe(true);
-    expect((await login(target.email)).status).toBe(403);
+    expect((await login(t, target.email)).response.status).toBe(403);
   });
 });
 
@@ -352,9 +349,9 @@ describe("add-role", () => {
     expect(res.data).toMatchObject({ uuid: target.user.uuid, roles: ["user", "staff"] });
     expect((await userRow(target.user.uuid)).roles).toEqual(["user", "staff"]);
     // Granting a role does not end sessions; the refreshed session carries it.
-    const s = await session(target.token);
-    expect(s.status).toBe(200);
-    expect(s.body.user.roles).toEqual(["user", "staff"]);
+    const s = await session(t, target.token);
+    expect(s.response.status).toBe(200);
+    expect(s.data?.user.roles).toEqual(["user", "staff"]);
   });
 
   it("only a superUser grants admin or superUser", async () => {
