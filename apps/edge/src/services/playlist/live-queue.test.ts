@@ -3,8 +3,8 @@
 import { schema } from "@booth/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
-import { type recordingLiveRooms, unreachableLiveRooms } from "../../ports/live-rooms.ts";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import type { recordingLiveRooms } from "../../ports/live-rooms.ts";
+import { createTestApp, createTestAppWithRoomsDown, ok, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 let live: ReturnType<typeof recordingLiveRooms>;
@@ -124,22 +124,17 @@ describe("a queue changed over REST", () => {
 
 describe("a room that cannot be told", () => {
   it("does not fail the change: the song is queued, answered 201, and the failure logged", async () => {
-    const logged: Record<string, unknown>[] = [];
-    const failing = unreachableLiveRooms();
-    const other = await createTestApp({ liveRooms: failing, logger: (e) => logged.push(e) });
+    const { app: other, logged } = await createTestAppWithRoomsDown();
     try {
       const owner = await other.createUser();
       const dj = await other.createUser();
       const room = await roomOf(other, owner, "Down");
       await present(other, dj.user.uuid, room);
       const x = await song(other, "Down");
-      const res = await other.request("POST", `${L}/crate/special/queue/songs`, {
-        token: dj.token,
-        body: { songId: x.id },
-      });
-      expect(res.status).toBe(201);
-      const queued = await other.request("GET", `${L}/crate/special/queue/songs`, { token: dj.token });
-      expect(queued.body.map((s: { trackName: string }) => s.trackName)).toEqual(["Down"]);
+      const res = await other.api(dj.token).playlist.POST("/crate/special/queue/songs", { body: { songId: x.id } });
+      expect(res.response.status).toBe(201);
+      const queued = await other.api(dj.token).playlist.GET("/crate/special/queue/songs");
+      expect(queued.data?.map((s: { trackName: string }) => s.trackName)).toEqual(["Down"]);
       expect(logged).toContainEqual(
         expect.objectContaining({ level: "warn", roomUuid: room, error: "Error: the party is down" }),
       );

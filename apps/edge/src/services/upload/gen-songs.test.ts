@@ -91,17 +91,16 @@ describe("generated songs", () => {
   it("gives the tokens back when generation fails", async () => {
     expectErrorLog("song generation failed");
     const u = await funded(failing, 20);
-    const started = await failing.request("POST", U, {
-      token: u.token,
-      body: { prompt: "anything", duration: 20, tokenCost: 10 },
-    });
-    expect(started.status).toBe(202);
+    const started = await failing
+      .api(u.token)
+      .upload.POST("/api/v1/gen-songs", { body: { prompt: "anything", duration: 20, tokenCost: 10 } });
+    expect(started.response.status).toBe(202);
     await until(failing, async () => (await balance(failing, u.accountId))?.held === 0);
     expect(await balance(failing, u.accountId)).toMatchObject({ balance: 20, held: 0 });
     const [resolution] = await failing.db
       .select()
       .from(schema.tokenTransactions)
-      .where(eq(schema.tokenTransactions.holdId, started.body.holdId));
+      .where(eq(schema.tokenTransactions.holdId, ok(started).holdId));
     expect(resolution?.type).toBe("voided");
   });
 

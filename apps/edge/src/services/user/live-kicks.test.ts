@@ -3,8 +3,8 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LiveRoomEvent, type recordingLiveRooms, unreachableLiveRooms } from "../../ports/live-rooms.ts";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import type { LiveRoomEvent, recordingLiveRooms } from "../../ports/live-rooms.ts";
+import { createTestApp, createTestAppWithRoomsDown, ok, type TestApp } from "../../testing.ts";
 import { LIVE_KICK_REASONS } from "../room/presence.ts";
 
 let t: TestApp;
@@ -16,7 +16,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const U = "/api/user-service";
-const R = "/api/room-service";
 
 async function roomOf(owner: { token: string }, name: string) {
   const res = await t.api(owner.token).room.POST("/rooms/infrastructure", { body: { name, type: "PUBLIC" } });
@@ -106,33 +105,27 @@ describe("a disabled account leaves its live rooms", () => {
 
 describe("a room that cannot be told", () => {
   it("does not undo or fail the ban: it is recorded, answered 201, and the failure logged", async () => {
-    const logged: Record<string, unknown>[] = [];
-    const failing = unreachableLiveRooms();
-    const other = await createTestApp({ liveRooms: failing, logger: (e) => logged.push(e) });
+    const { app: other, logged } = await createTestAppWithRoomsDown();
     try {
       const admin = await other.createUser({ roles: ["user", "admin"] });
       const owner = await other.createUser();
       const target = await other.createUser();
-      const created = await other.request("POST", `${R}/rooms/infrastructure`, {
-        token: owner.token,
-        body: { name: "Down", type: "PUBLIC" },
+      const created = await other
+        .api(owner.token)
+        .room.POST("/rooms/infrastructure", { body: { name: "Down", type: "PUBLIC" } });
+      await other.api(await other.serviceToken()).room.PATCH("/rooms/user/{user}", {
+        params: { path: { user: target.user.uuid } },
+        body: { roomUuid: ok(created).uuid },
       });
-      await other.request("PATCH", `${R}/rooms/user/${target.user.uuid}`, {
-        token: await other.serviceToken(),
-        body: { roomUuid: created.body.uuid },
-      });
-      const res = await other.request("POST", `${U}/users/ban`, {
-        token: admin.token,
-        body: { userUuid: target.user.uuid },
-      });
-      expect(res.status).toBe(201);
+      const res = await other.api(admin.token).user.POST("/users/ban", { body: { userUuid: target.user.uuid } });
+      expect(res.response.status).toBe(201);
       const rows = await other.db
         .select()
         .from(schema.sanctions)
         .where(eq(schema.sanctions.userUuid, target.user.uuid));
       expect(rows).toHaveLength(1);
       expect(logged).toContainEqual(
-        expect.objectContaining({ level: "warn", roomUuid: created.body.uuid, error: "Error: the party is down" }),
+        expect.objectContaining({ level: "warn", roomUuid: ok(created).uuid, error: "Error: the party is down" }),
       );
     } finally {
       await other.close();
