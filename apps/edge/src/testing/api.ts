@@ -32,9 +32,9 @@ export function ok<T>(answer: Answer<T>): T {
 }
 
 /**
- * The options that send `form` as the multipart body of a typed call (the OpenAPI schema types a file as a string):
- * `api.merch.POST("/files", multipart(form))`.
+ * The options that send `form` as the multipart body of a typed call: `api.merch.POST("/files", multipart(form))`.
+ * The body's type is left to the route (`never`): the OpenAPI schema types a file as a string, which a form cannot be.
  */
 export function multipart(form: FormData) {
-  return { body: {}, bodySerializer: () => form };
+  return { body: {} as never, bodySerializer: () => form };
 }

@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -31,17 +31,20 @@ describe("GET / (the service's description)", () => {
 describe("POST /sentry-testing", () => {
   it("reports a test error from the audit service for an admin", async () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    const res = await t.request("POST", `${A}/sentry-testing`, { token: admin.token });
-    expect(res.status).toBe(200);
-    expect(res.body.reporter).toBe("outbox");
-    const [report] = await t.db.select().from(schema.errorReports).where(eq(schema.errorReports.id, res.body.reportId));
+    const res = await t.api(admin.token).audit.POST("/sentry-testing");
+    expect(res.response.status).toBe(200);
+    expect(res.data?.reporter).toBe("outbox");
+    const [report] = await t.db
+      .select()
+      .from(schema.errorReports)
+      .where(eq(schema.errorReports.id, ok(res).reportId));
     expect(report?.service).toBe("audit");
   });
 
   it("refuses anyone but admins", async () => {
-    expect((await t.request("POST", `${A}/sentry-testing`)).status).toBe(401);
+    expect((await t.api().audit.POST("/sentry-testing")).response.status).toBe(401);
     const staff = await t.createUser({ roles: ["user", "staff"] });
-    expect((await t.request("POST", `${A}/sentry-testing`, { token: staff.token })).status).toBe(403);
+    expect((await t.api(staff.token).audit.POST("/sentry-testing")).response.status).toBe(403);
   });
 
   it("ignores whatever body it is sent", async () => {
@@ -53,8 +56,8 @@ describe("POST /sentry-testing", () => {
 
 describe("GET /info-admin/audit-service-status", () => {
   it("answers the service's health", async () => {
-    const res = await t.request("GET", `${A}/info-admin/audit-service-status`);
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ service: "audit", version: "1.0.0", status: "ok", database: "ok" });
+    const res = await t.api().audit.GET("/info-admin/audit-service-status");
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({ service: "audit", version: "1.0.0", status: "ok", database: "ok" });
   });
 });

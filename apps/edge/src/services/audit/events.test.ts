@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { count } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 import { OWN_EVENTS_ONLY, SOCKET_EVENTS_ONLY_FROM_SERVICES } from "./analytics.ts";
 import { SOCKET_EVENT_NAMES, SocketEvent, USER_EVENT_NAMES, UserEvent } from "./event-names.ts";
 
@@ -43,62 +43,50 @@ describe("the event catalogue", () => {
 describe("POST /kinesis", () => {
   it("records a signed-in user's event as theirs", async () => {
     const u = await t.createUser();
-    const res = await t.request("POST", `${A}/kinesis`, {
-      token: u.token,
-      body: { topic: UserEvent.pageView, data: { path: "/rooms/disco" } },
-    });
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({
+    const res = await t
+      .api(u.token)
+      .audit.POST("/kinesis", { body: { topic: UserEvent.pageView, data: { path: "/rooms/disco" } } });
+    expect(res.response.status).toBe(201);
+    expect(res.data).toMatchObject({
       topic: "pageView",
       stream: "user-events",
       userUuid: u.user.uuid,
       data: { path: "/rooms/disco" },
       createdAt: t.clock.now().toISOString(),
     });
-    const mine = await t.request("POST", `${A}/kinesis`, {
-      token: u.token,
-      body: { topic: "likedTrack", userUuid: u.user.uuid },
-    });
-    expect(mine.status).toBe(201);
-    expect(mine.body.data).toBeNull();
+    const mine = await t.api(u.token).audit.POST("/kinesis", { body: { topic: "likedTrack", userUuid: u.user.uuid } });
+    expect(mine.response.status).toBe(201);
+    expect(mine.data?.data).toBeNull();
   });
 
   it("records guests' events under their guest uuid, and lets services record socket events for anyone", async () => {
-    const guest = await t.request("GET", "/api/user-service/auth/guest");
-    const res = await t.request("POST", `${A}/kinesis`, {
-      token: guest.body.accessToken,
-      body: { topic: "pageView" },
-    });
-    expect(res.status).toBe(201);
-    expect(res.body.userUuid).toBe(guest.body.guestUuid);
+    const guest = await t.api().user.GET("/auth/guest");
+    const res = await t.api(ok(guest).accessToken).audit.POST("/kinesis", { body: { topic: "pageView" } });
+    expect(res.response.status).toBe(201);
+    expect(res.data?.userUuid).toBe(ok(guest).guestUuid);
     const u = await t.createUser();
-    const svc = await t.request("POST", `${A}/kinesis`, {
-      token: await t.serviceToken(),
+    const svc = await t.api(await t.serviceToken()).audit.POST("/kinesis", {
       body: { topic: SocketEvent.addedDj, userUuid: u.user.uuid, data: { roomUuid: crypto.randomUUID() } },
     });
-    expect(svc.status).toBe(201);
-    expect(svc.body).toMatchObject({ topic: "addedDj", stream: "socket-events", userUuid: u.user.uuid });
-    const anonymous = await t.request("POST", `${A}/kinesis`, {
-      token: await t.serviceToken(),
-      body: { topic: "roomReset" },
-    });
-    expect(anonymous.body.userUuid).toBeNull();
+    expect(svc.response.status).toBe(201);
+    expect(svc.data).toMatchObject({ topic: "addedDj", stream: "socket-events", userUuid: u.user.uuid });
+    const anonymous = await t.api(await t.serviceToken()).audit.POST("/kinesis", { body: { topic: "roomReset" } });
+    expect(anonymous.data?.userUuid).toBeNull();
   });
 
   it("refuses callers without a token, socket events from users and events in someone else's name", async () => {
     const before = await stored();
-    expect((await t.request("POST", `${A}/kinesis`, { body: { topic: "pageView" } })).status).toBe(401);
+    expect((await t.api().audit.POST("/kinesis", { body: { topic: "pageView" } })).response.status).toBe(401);
     const u = await t.createUser();
     const other = await t.createUser();
-    const socket = await t.request("POST", `${A}/kinesis`, { token: u.token, body: { topic: "playedSong" } });
-    expect(socket.status).toBe(403);
-    expect(socket.body.message).toBe(SOCKET_EVENTS_ONLY_FROM_SERVICES);
-    const forged = await t.request("POST", `${A}/kinesis`, {
-      token: u.token,
-      body: { topic: "pageView", userUuid: other.user.uuid },
-    });
-    expect(forged.status).toBe(403);
-    expect(forged.body.message).toBe(OWN_EVENTS_ONLY);
+    const socket = await t.api(u.token).audit.POST("/kinesis", { body: { topic: "playedSong" } });
+    expect(socket.response.status).toBe(403);
+    expect(socket.error?.message).toBe(SOCKET_EVENTS_ONLY_FROM_SERVICES);
+    const forged = await t
+      .api(u.token)
+      .audit.POST("/kinesis", { body: { topic: "pageView", userUuid: other.user.uuid } });
+    expect(forged.response.status).toBe(403);
+    expect(forged.error?.message).toBe(OWN_EVENTS_ONLY);
     expect(await stored()).toBe(before);
   });
 
@@ -116,11 +104,15 @@ describe("POST /kinesis", () => {
       { topic: "pageView", userUuid: "not-a-uuid" },
       { topic: "pageView", extra: 1 },
     ];
+    // Raw: malformed events, which the typed client cannot send.
     for (const body of bodies) {
-      const res = await t.request("POST", `${A}/kinesis`, { token: u.token, body });
+      const res = await t.request("POST", "/api/audit-service/kinesis", { token: u.token, body });
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
     }
-    const unknown = await t.request("POST", `${A}/kinesis`, { token: u.token, body: { topic: "notATopic" } });
+    const unknown = await t.request("POST", "/api/audit-service/kinesis", {
+      token: u.token,
+      body: { topic: "notATopic" },
+    });
     expect(JSON.stringify(unknown.body.message)).toContain("topic");
     expect(await stored()).toBe(before);
   });
@@ -129,12 +121,12 @@ describe("POST /kinesis", () => {
 describe("info-admin event names and the last event", () => {
   it("lists the names to staff and services", async () => {
     const staff = await t.createUser({ roles: ["user", "staff"] });
-    const users = await t.request("GET", `${A}/info-admin/user-events-names`, { token: staff.token });
-    expect(users.status).toBe(200);
-    expect(users.body).toEqual(USER_EVENT_NAMES);
-    const sockets = await t.request("GET", `${A}/info-admin/socket-events-names`, { token: await t.serviceToken() });
-    expect(sockets.status).toBe(200);
-    expect(sockets.body).toEqual(SOCKET_EVENT_NAMES);
+    const users = await t.api(staff.token).audit.GET("/info-admin/user-events-names");
+    expect(users.response.status).toBe(200);
+    expect(users.data).toEqual(USER_EVENT_NAMES);
+    const sockets = await t.api(await t.serviceToken()).audit.GET("/info-admin/socket-events-names");
+    expect(sockets.response.status).toBe(200);
+    expect(sockets.data).toEqual(SOCKET_EVENT_NAMES);
   });
 
   it("refuses the lists to anyone else", async () => {
@@ -151,27 +143,35 @@ describe("info-admin event names and the last event", () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const u = await t.createUser();
     t.clock.advance(60);
-    await t.request("POST", `${A}/kinesis`, { token: u.token, body: { topic: "tokenChange", data: { n: 1 } } });
+    await t.api(u.token).audit.POST("/kinesis", { body: { topic: "tokenChange", data: { n: 1 } } });
     t.clock.advance(1);
-    await t.request("POST", `${A}/kinesis`, { token: u.token, body: { topic: "tokenChange", data: { n: 2 } } });
-    const last = await t.request("GET", `${A}/info-admin/event-last/tokenChange`, { token: admin.token });
-    expect(last.status).toBe(200);
-    expect(last.body).toMatchObject({ topic: "tokenChange", userUuid: u.user.uuid, data: { n: 2 } });
-    const none = await t.request("GET", `${A}/info-admin/event-last/updatedStageDesign`, {
-      token: await t.serviceToken(),
-    });
-    expect(none.status).toBe(404);
-    expect(none.body.message).toBe("No updatedStageDesign event has been recorded.");
+    await t.api(u.token).audit.POST("/kinesis", { body: { topic: "tokenChange", data: { n: 2 } } });
+    const last = await t
+      .api(admin.token)
+      .audit.GET("/info-admin/event-last/{name}", { params: { path: { name: "tokenChange" } } });
+    expect(last.response.status).toBe(200);
+    expect(last.data).toMatchObject({ topic: "tokenChange", userUuid: u.user.uuid, data: { n: 2 } });
+    const none = await t
+      .api(await t.serviceToken())
+      .audit.GET("/info-admin/event-last/{name}", { params: { path: { name: "updatedStageDesign" } } });
+    expect(none.response.status).toBe(404);
+    expect(none.error?.message).toBe("No updatedStageDesign event has been recorded.");
   });
 
   it("refuses the last event to users, and unknown names with 400", async () => {
     const u = await t.createUser();
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    expect((await t.request("GET", `${A}/info-admin/event-last/pageView`)).status).toBe(401);
-    expect((await t.request("GET", `${A}/info-admin/event-last/pageView`, { token: u.token })).status).toBe(403);
+    expect(
+      (await t.api().audit.GET("/info-admin/event-last/{name}", { params: { path: { name: "pageView" } } })).response
+        .status,
+    ).toBe(401);
+    expect(
+      (await t.api(u.token).audit.GET("/info-admin/event-last/{name}", { params: { path: { name: "pageView" } } }))
+        .response.status,
+    ).toBe(403);
     for (const name of ["nope", "%27%22--", "x".repeat(101)]) {
-      const res = await t.request("GET", `${A}/info-admin/event-last/${name}`, { token: admin.token });
-      expect(res.status, name).toBe(400);
+      const res = await t.api(admin.token).audit.GET("/info-admin/event-last/{name}", { params: { path: { name } } });
+      expect(res.response.status, name).toBe(400);
     }
   });
 });

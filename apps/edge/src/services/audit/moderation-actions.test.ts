@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { count } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 import { ACTION_NOT_FOUND, MODERATOR_FROM_SERVICES_ONLY, ROOM_NOT_FOUND } from "./moderation-actions.ts";
 
 let t: TestApp;
@@ -26,18 +26,16 @@ const create = async (body: Record<string, unknown>, token = staff.token) =>
 describe("the user service's moderation lands in the log", () => {
   it("a global ban through POST /users/ban is visible in GET /moderation-actions", async () => {
     const target = await t.createUser({ nickname: "Banned Bob" });
-    const ban = await t.request("POST", "/api/user-service/users/ban", {
-      token: admin.token,
-      body: { userUuid: target.user.uuid, reason: "spam" },
+    const ban = await t
+      .api(admin.token)
+      .user.POST("/users/ban", { body: { userUuid: target.user.uuid, reason: "spam" } });
+    expect(ban.response.status).toBe(201);
+    const list = await t.api(moderator.token).audit.GET("/moderation-actions", {
+      params: { query: { filter: `targetUuid||$eq||${target.user.uuid}`, join: "target" } },
     });
-    expect(ban.status).toBe(201);
-    const list = await t.request("GET", A, {
-      token: moderator.token,
-      query: { filter: `targetUuid||$eq||${target.user.uuid}`, join: "target" },
-    });
-    expect(list.status).toBe(200);
-    expect(list.body.total).toBe(1);
-    expect(list.body.data[0]).toMatchObject({
+    expect(list.response.status).toBe(200);
+    expect(list.data?.total).toBe(1);
+    expect(list.data?.data[0]).toMatchObject({
       actionType: "globalBan",
       moderatorUuid: admin.user.uuid,
       targetUuid: target.user.uuid,
@@ -88,9 +86,13 @@ describe("POST /moderation-actions", () => {
 
   it("refuses moderators, users and callers without a token", async () => {
     const before = await stored();
-    expect((await t.request("POST", A, { body: { actionType: "kickUser", targetUuid: user.user.uuid } })).status).toBe(
-      401,
-    );
+    expect(
+      (
+        await t
+          .api()
+          .audit.POST("/moderation-actions", { body: { actionType: "kickUser", targetUuid: user.user.uuid } })
+      ).response.status,
+    ).toBe(401);
     expect((await create({}, moderator.token)).status).toBe(403);
     expect((await create({}, user.token)).status).toBe(403);
     expect(await stored()).toBe(before);
@@ -123,8 +125,7 @@ describe("POST /moderation-actions", () => {
 
 describe("POST /moderation-actions/bulk", () => {
   it("records several actions at once", async () => {
-    const res = await t.request("POST", `${A}/bulk`, {
-      token: admin.token,
+    const res = await t.api(admin.token).audit.POST("/moderation-actions/bulk", {
       body: {
         bulk: [
           { actionType: "kickUser", targetUuid: user.user.uuid },
@@ -132,23 +133,22 @@ describe("POST /moderation-actions/bulk", () => {
         ],
       },
     });
-    expect(res.status).toBe(201);
-    expect(res.body).toHaveLength(2);
-    expect(res.body.map((a: { actionType: string }) => a.actionType)).toEqual(["kickUser", "banUser"]);
-    expect(res.body.every((a: { moderatorUuid: string }) => a.moderatorUuid === admin.user.uuid)).toBe(true);
+    expect(res.response.status).toBe(201);
+    expect(res.data).toHaveLength(2);
+    expect(res.data?.map((a) => a.actionType)).toEqual(["kickUser", "banUser"]);
+    expect(res.data?.every((a) => a.moderatorUuid === admin.user.uuid)).toBe(true);
   });
 
   it("refuses moderators and anonymous callers", async () => {
-    const body = { bulk: [{ actionType: "kickUser", targetUuid: user.user.uuid }] };
-    expect((await t.request("POST", `${A}/bulk`, { body })).status).toBe(401);
-    expect((await t.request("POST", `${A}/bulk`, { token: moderator.token, body })).status).toBe(403);
+    const body = { bulk: [{ actionType: "kickUser" as const, targetUuid: user.user.uuid }] };
+    expect((await t.api().audit.POST("/moderation-actions/bulk", { body })).response.status).toBe(401);
+    expect((await t.api(moderator.token).audit.POST("/moderation-actions/bulk", { body })).response.status).toBe(403);
   });
 
   it("stores none when one is wrong", async () => {
     const before = await stored();
     const ghost = crypto.randomUUID();
-    const res = await t.request("POST", `${A}/bulk`, {
-      token: admin.token,
+    const res = await t.api(admin.token).audit.POST("/moderation-actions/bulk", {
       body: {
         bulk: [
           { actionType: "kickUser", targetUuid: user.user.uuid },
@@ -156,10 +156,13 @@ describe("POST /moderation-actions/bulk", () => {
         ],
       },
     });
-    expect(res.status).toBe(404);
-    expect(res.body.message).toBe("bulk.1.targetUuid: User not found.");
+    expect(res.response.status).toBe(404);
+    expect(res.error?.message).toBe("bulk.1.targetUuid: User not found.");
+    // Raw: malformed bodies, which the typed client cannot send.
     for (const body of [{ bulk: [] }, { bulk: "x" }, {}, { bulk: Array(101).fill({ actionType: "kickUser" }) }])
-      expect((await t.request("POST", `${A}/bulk`, { token: admin.token, body })).status).toBe(400);
+      expect(
+        (await t.request("POST", "/api/audit-service/moderation-actions/bulk", { token: admin.token, body })).status,
+      ).toBe(400);
     expect(await stored()).toBe(before);
   });
 });
@@ -172,35 +175,36 @@ describe("GET /moderation-actions", () => {
       await create({ actionType, targetUuid: target.user.uuid, reason: `because ${actionType}` });
     }
     const mine = `targetUuid||$eq||${target.user.uuid}`;
-    const page = await t.request("GET", A, {
-      token: staff.token,
-      query: { filter: mine, sort: "createdAt,ASC", limit: 2, page: 1, fields: "actionType" },
+    const page = await t.api(staff.token).audit.GET("/moderation-actions", {
+      params: { query: { filter: mine, sort: "createdAt,ASC", limit: 2, page: 1, fields: "actionType" } },
     });
-    expect(page.status).toBe(200);
-    expect(page.body).toMatchObject({ count: 2, total: 3, page: 1, pageCount: 2 });
-    expect(page.body.data.map((a: { actionType: string }) => a.actionType)).toEqual(["kickUser", "banUser"]);
-    expect(Object.keys(page.body.data[0]).sort()).toEqual(["actionType", "id"]);
-    const second = await t.request("GET", A, {
-      token: staff.token,
-      query: { filter: mine, sort: "createdAt,ASC", limit: 2, offset: 2 },
+    expect(page.response.status).toBe(200);
+    expect(page.data).toMatchObject({ count: 2, total: 3, page: 1, pageCount: 2 });
+    expect(page.data?.data.map((a) => a.actionType)).toEqual(["kickUser", "banUser"]);
+    expect(Object.keys(ok(page).data[0] ?? {}).sort()).toEqual(["actionType", "id"]);
+    const second = await t.api(staff.token).audit.GET("/moderation-actions", {
+      params: { query: { filter: mine, sort: "createdAt,ASC", limit: 2, offset: 2 } },
     });
-    expect(second.body.data.map((a: { actionType: string }) => a.actionType)).toEqual(["globalKick"]);
-    const search = await t.request("GET", A, {
-      token: staff.token,
-      query: {
-        s: JSON.stringify({ targetUuid: target.user.uuid, reason: { $cont: "ban" } }),
-        join: "moderator||nickname",
+    expect(second.data?.data.map((a) => a.actionType)).toEqual(["globalKick"]);
+    const search = await t.api(staff.token).audit.GET("/moderation-actions", {
+      params: {
+        query: {
+          s: JSON.stringify({ targetUuid: target.user.uuid, reason: { $cont: "ban" } }),
+          join: "moderator||nickname",
+        },
       },
     });
-    expect(search.body.total).toBe(1);
-    expect(search.body.data[0].moderator).toEqual({ nickname: "Stef" });
-    const newest = await t.request("GET", A, { token: await t.serviceToken(), query: { filter: mine } });
-    expect(newest.body.data[0].actionType).toBe("globalKick");
+    expect(search.data?.total).toBe(1);
+    expect(search.data?.data[0]?.moderator).toEqual({ nickname: "Stef" });
+    const newest = await t
+      .api(await t.serviceToken())
+      .audit.GET("/moderation-actions", { params: { query: { filter: mine } } });
+    expect(newest.data?.data[0]?.actionType).toBe("globalKick");
   });
 
   it("refuses users and anonymous callers", async () => {
-    expect((await t.request("GET", A)).status).toBe(401);
-    expect((await t.request("GET", A, { token: user.token })).status).toBe(403);
+    expect((await t.api().audit.GET("/moderation-actions")).response.status).toBe(401);
+    expect((await t.api(user.token).audit.GET("/moderation-actions")).response.status).toBe(403);
   });
 
   it("refuses malformed queries with 400", async () => {
@@ -214,8 +218,8 @@ describe("GET /moderation-actions", () => {
       { limit: 0 },
       { filter: "reason||$cont||a\u0000" },
     ]) {
-      const res = await t.request("GET", A, { token: staff.token, query });
-      expect(res.status, JSON.stringify(query)).toBe(400);
+      const res = await t.api(staff.token).audit.GET("/moderation-actions", { params: { query } });
+      expect(res.response.status, JSON.stringify(query)).toBe(400);
     }
   });
 });
@@ -223,33 +227,37 @@ describe("GET /moderation-actions", () => {
 describe("one moderation action: GET, PATCH, PUT, DELETE /moderation-actions/{id}", () => {
   it("reads, corrects, replaces and erases an action", async () => {
     const created = (await create({ actionType: "temporaryBan", reason: "first", metadata: { a: 1 } })).body;
-    const one = await t.request("GET", `${A}/${created.id}`, { token: moderator.token, query: { join: "target" } });
-    expect(one.status).toBe(200);
-    expect(one.body).toMatchObject({ id: created.id, reason: "first", target: { nickname: "Uma" } });
-    const picked = await t.request("GET", `${A}/${created.id}`, { token: staff.token, query: { fields: "reason" } });
-    expect(picked.body).toEqual({ id: created.id, reason: "first" });
+    const one = await t
+      .api(moderator.token)
+      .audit.GET("/moderation-actions/{id}", { params: { path: { id: created.id }, query: { join: "target" } } });
+    expect(one.response.status).toBe(200);
+    expect(one.data).toMatchObject({ id: created.id, reason: "first", target: { nickname: "Uma" } });
+    const picked = await t
+      .api(staff.token)
+      .audit.GET("/moderation-actions/{id}", { params: { path: { id: created.id }, query: { fields: "reason" } } });
+    expect(picked.data).toEqual({ id: created.id, reason: "first" });
 
     t.clock.advance(5);
-    const patched = await t.request("PATCH", `${A}/${created.id}`, {
-      token: staff.token,
+    const patched = await t.api(staff.token).audit.PATCH("/moderation-actions/{id}", {
+      params: { path: { id: created.id } },
       body: { reason: "corrected", expiresAt: "2026-07-01T00:00:00Z" },
     });
-    expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({
+    expect(patched.response.status).toBe(200);
+    expect(patched.data).toMatchObject({
       reason: "corrected",
       expiresAt: "2026-07-01T00:00:00.000Z",
       metadata: { a: 1 },
       moderatorUuid: staff.user.uuid,
       updatedAt: t.clock.now().toISOString(),
     });
-    expect(patched.body.createdAt).toBe(created.createdAt);
+    expect(patched.data?.createdAt).toBe(created.createdAt);
 
-    const replaced = await t.request("PUT", `${A}/${created.id}`, {
-      token: await t.serviceToken(),
+    const replaced = await t.api(await t.serviceToken()).audit.PUT("/moderation-actions/{id}", {
+      params: { path: { id: created.id } },
       body: { actionType: "globalBan", targetUuid: moderator.user.uuid },
     });
-    expect(replaced.status).toBe(200);
-    expect(replaced.body).toMatchObject({
+    expect(replaced.response.status).toBe(200);
+    expect(replaced.data).toMatchObject({
       actionType: "globalBan",
       targetUuid: moderator.user.uuid,
       reason: null,
@@ -258,45 +266,126 @@ describe("one moderation action: GET, PATCH, PUT, DELETE /moderation-actions/{id
       moderatorUuid: staff.user.uuid,
     });
 
-    expect((await t.request("DELETE", `${A}/${created.id}`, { token: admin.token })).status).toBe(204);
-    const gone = await t.request("GET", `${A}/${created.id}`, { token: admin.token });
-    expect(gone.status).toBe(404);
-    expect(gone.body.message).toBe(ACTION_NOT_FOUND);
+    expect(
+      (await t.api(admin.token).audit.DELETE("/moderation-actions/{id}", { params: { path: { id: created.id } } }))
+        .response.status,
+    ).toBe(204);
+    const gone = await t
+      .api(admin.token)
+      .audit.GET("/moderation-actions/{id}", { params: { path: { id: created.id } } });
+    expect(gone.response.status).toBe(404);
+    expect(gone.error?.message).toBe(ACTION_NOT_FOUND);
   });
 
   it("refuses callers without the right role, and changes nothing", async () => {
     const created = (await create({ reason: "keep" })).body;
-    expect((await t.request("GET", `${A}/${created.id}`)).status).toBe(401);
-    expect((await t.request("GET", `${A}/${created.id}`, { token: user.token })).status).toBe(403);
+    expect(
+      (await t.api().audit.GET("/moderation-actions/{id}", { params: { path: { id: created.id } } })).response.status,
+    ).toBe(401);
+    expect(
+      (await t.api(user.token).audit.GET("/moderation-actions/{id}", { params: { path: { id: created.id } } })).response
+        .status,
+    ).toBe(403);
     const patch = { reason: "changed" };
-    expect((await t.request("PATCH", `${A}/${created.id}`, { token: moderator.token, body: patch })).status).toBe(403);
-    expect((await t.request("PATCH", `${A}/${created.id}`, { body: patch })).status).toBe(401);
-    const put = { actionType: "kickUser", targetUuid: user.user.uuid };
-    expect((await t.request("PUT", `${A}/${created.id}`, { token: moderator.token, body: put })).status).toBe(403);
-    expect((await t.request("DELETE", `${A}/${created.id}`, { token: staff.token })).status).toBe(403);
-    expect((await t.request("DELETE", `${A}/${created.id}`, { token: await t.serviceToken() })).status).toBe(401);
-    expect((await t.request("GET", `${A}/${created.id}`, { token: staff.token })).body.reason).toBe("keep");
+    expect(
+      (
+        await t
+          .api(moderator.token)
+          .audit.PATCH("/moderation-actions/{id}", { params: { path: { id: created.id } }, body: patch })
+      ).response.status,
+    ).toBe(403);
+    expect(
+      (await t.api().audit.PATCH("/moderation-actions/{id}", { params: { path: { id: created.id } }, body: patch }))
+        .response.status,
+    ).toBe(401);
+    const put = { actionType: "kickUser" as const, targetUuid: user.user.uuid };
+    expect(
+      (
+        await t
+          .api(moderator.token)
+          .audit.PUT("/moderation-actions/{id}", { params: { path: { id: created.id } }, body: put })
+      ).response.status,
+    ).toBe(403);
+    expect(
+      (await t.api(staff.token).audit.DELETE("/moderation-actions/{id}", { params: { path: { id: created.id } } }))
+        .response.status,
+    ).toBe(403);
+    expect(
+      (
+        await t
+          .api(await t.serviceToken())
+          .audit.DELETE("/moderation-actions/{id}", { params: { path: { id: created.id } } })
+      ).response.status,
+    ).toBe(401);
+    expect(
+      (await t.api(staff.token).audit.GET("/moderation-actions/{id}", { params: { path: { id: created.id } } })).data
+        ?.reason,
+    ).toBe("keep");
   });
 
   it("refuses bad ids and bodies, and answers 404 for unknown actions", async () => {
     const created = (await create({ reason: "keep" })).body;
     const ghost = crypto.randomUUID();
-    expect((await t.request("GET", `${A}/not-a-uuid`, { token: staff.token })).status).toBe(400);
-    expect((await t.request("GET", `${A}/${ghost}`, { token: staff.token })).status).toBe(404);
-    expect((await t.request("GET", `${A}/${created.id}`, { token: staff.token, query: { join: "x" } })).status).toBe(
-      400,
-    );
-    for (const body of [{}, { reason: 5 }, { moderatorUuid: admin.user.uuid }, { actionType: "hug" }])
-      expect((await t.request("PATCH", `${A}/${created.id}`, { token: staff.token, body })).status).toBe(400);
     expect(
-      (await t.request("PATCH", `${A}/${created.id}`, { token: staff.token, body: { targetUuid: ghost } })).status,
+      (await t.api(staff.token).audit.GET("/moderation-actions/{id}", { params: { path: { id: "not-a-uuid" } } }))
+        .response.status,
+    ).toBe(400);
+    expect(
+      (await t.api(staff.token).audit.GET("/moderation-actions/{id}", { params: { path: { id: ghost } } })).response
+        .status,
     ).toBe(404);
-    expect((await t.request("PUT", `${A}/${created.id}`, { token: staff.token, body: { reason: "x" } })).status).toBe(
-      400,
-    );
-    expect((await t.request("PATCH", `${A}/${ghost}`, { token: staff.token, body: { reason: "x" } })).status).toBe(404);
-    expect((await t.request("DELETE", `${A}/${ghost}`, { token: admin.token })).status).toBe(404);
-    expect((await t.request("DELETE", `${A}/x`, { token: admin.token })).status).toBe(400);
-    expect((await t.request("GET", `${A}/${created.id}`, { token: staff.token })).body.reason).toBe("keep");
+    expect(
+      (
+        await t
+          .api(staff.token)
+          .audit.GET("/moderation-actions/{id}", { params: { path: { id: created.id }, query: { join: "x" } } })
+      ).response.status,
+    ).toBe(400);
+    // Raw: malformed bodies, which the typed client cannot send.
+    for (const body of [{}, { reason: 5 }, { moderatorUuid: admin.user.uuid }, { actionType: "hug" }])
+      expect(
+        (
+          await t.request("PATCH", `/api/audit-service/moderation-actions/${created.id}`, {
+            token: staff.token,
+            body,
+          })
+        ).status,
+      ).toBe(400);
+    expect(
+      (
+        await t.api(staff.token).audit.PATCH("/moderation-actions/{id}", {
+          params: { path: { id: created.id } },
+          body: { targetUuid: ghost },
+        })
+      ).response.status,
+    ).toBe(404);
+    // Raw: a PUT without its required fields, which the typed client cannot send.
+    expect(
+      (
+        await t.request("PUT", `/api/audit-service/moderation-actions/${created.id}`, {
+          token: staff.token,
+          body: { reason: "x" },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await t
+          .api(staff.token)
+          .audit.PATCH("/moderation-actions/{id}", { params: { path: { id: ghost } }, body: { reason: "x" } })
+      ).response.status,
+    ).toBe(404);
+    expect(
+      (await t.api(admin.token).audit.DELETE("/moderation-actions/{id}", { params: { path: { id: ghost } } })).response
+        .status,
+    ).toBe(404);
+    expect(
+      (await t.api(admin.token).audit.DELETE("/moderation-actions/{id}", { params: { path: { id: "x" } } })).response
+        .status,
+    ).toBe(400);
+    expect(
+      (await t.api(staff.token).audit.GET("/moderation-actions/{id}", { params: { path: { id: created.id } } })).data
+        ?.reason,
+    ).toBe("keep");
   });
 });

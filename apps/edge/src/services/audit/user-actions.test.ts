@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 import { UNAUTHORIZED_ACTION } from "./user-actions.ts";
 
 let t: TestApp;
@@ -8,20 +8,15 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const A = "/api/audit-service";
-
 /** A user with two events and one kick on record, done through the real routes. */
 async function userWithHistory() {
   const admin = await t.createUser({ roles: ["user", "admin"] });
   const u = await t.createUser();
-  await t.request("POST", `${A}/kinesis`, { token: u.token, body: { topic: "pageView" } });
+  await t.api(u.token).audit.POST("/kinesis", { body: { topic: "pageView" } });
   t.clock.advance(1);
-  await t.request("POST", `${A}/kinesis`, { token: u.token, body: { topic: "likedTrack", data: { songId: "s1" } } });
+  await t.api(u.token).audit.POST("/kinesis", { body: { topic: "likedTrack", data: { songId: "s1" } } });
   t.clock.advance(1);
-  await t.request("POST", "/api/user-service/users/kick", {
-    token: admin.token,
-    body: { userUuid: u.user.uuid, reason: "calm down" },
-  });
+  await t.api(admin.token).user.POST("/users/kick", { body: { userUuid: u.user.uuid, reason: "calm down" } });
   // The kick ended the user's sessions: a fresh token.
   return { admin, u, token: await t.tokenFor(u.user.uuid) };
 }
@@ -30,50 +25,53 @@ describe("GET /user-actions/{id}", () => {
   it("answers a user's events and the moderation on them, newest first, to moderators and services", async () => {
     const { admin, u } = await userWithHistory();
     const mod = await t.createUser({ roles: ["user", "globalModerator"] });
-    const res = await t.request("GET", `${A}/user-actions/${u.user.uuid}`, { token: mod.token });
-    expect(res.status).toBe(200);
-    expect(res.body.userUuid).toBe(u.user.uuid);
-    expect(res.body.events.map((e: { topic: string }) => e.topic)).toEqual(["likedTrack", "pageView"]);
-    expect(res.body.events[0].data).toEqual({ songId: "s1" });
-    expect(res.body.moderationActions).toHaveLength(1);
-    expect(res.body.moderationActions[0]).toMatchObject({
+    const res = await t.api(mod.token).audit.GET("/user-actions/{id}", { params: { path: { id: u.user.uuid } } });
+    expect(res.response.status).toBe(200);
+    expect(res.data?.userUuid).toBe(u.user.uuid);
+    expect(res.data?.events.map((e: { topic: string }) => e.topic)).toEqual(["likedTrack", "pageView"]);
+    expect(res.data?.events[0]?.data).toEqual({ songId: "s1" });
+    expect(res.data?.moderationActions).toHaveLength(1);
+    expect(res.data?.moderationActions[0]).toMatchObject({
       actionType: "globalKick",
       moderatorUuid: admin.user.uuid,
       reason: "calm down",
     });
-    const svc = await t.request("GET", `${A}/user-actions/${u.user.uuid}`, {
-      token: await t.serviceToken(),
-      query: { limit: 1 },
-    });
-    expect(svc.status).toBe(200);
-    expect(svc.body.events).toHaveLength(1);
-    expect(svc.body.moderationActions[0].moderatorUuid).toBe(admin.user.uuid);
+    const svc = await t
+      .api(await t.serviceToken())
+      .audit.GET("/user-actions/{id}", { params: { path: { id: u.user.uuid }, query: { limit: 1 } } });
+    expect(svc.response.status).toBe(200);
+    expect(svc.data?.events).toHaveLength(1);
+    expect(svc.data?.moderationActions[0]?.moderatorUuid).toBe(admin.user.uuid);
   });
 
   it("answers a user their own, without naming the moderators", async () => {
     const { u, token } = await userWithHistory();
-    const res = await t.request("GET", `${A}/user-actions/${u.user.uuid}`, { token });
-    expect(res.status).toBe(200);
-    expect(res.body.events).toHaveLength(2);
-    expect(res.body.moderationActions[0]).toMatchObject({ actionType: "globalKick", moderatorUuid: null });
+    const res = await t.api(token).audit.GET("/user-actions/{id}", { params: { path: { id: u.user.uuid } } });
+    expect(res.response.status).toBe(200);
+    expect(res.data?.events).toHaveLength(2);
+    expect(res.data?.moderationActions[0]).toMatchObject({ actionType: "globalKick", moderatorUuid: null });
   });
 
   it(`labels 401 "${UNAUTHORIZED_ACTION}" for any caller without rights`, async () => {
     const { u } = await userWithHistory();
     const other = await t.createUser();
-    const guest = (await t.request("GET", "/api/user-service/auth/guest")).body.accessToken as string;
+    const guest = ok(await t.api().user.GET("/auth/guest")).accessToken as string;
     for (const token of [undefined, "garbage", other.token, guest, u.token /* revoked by the kick */]) {
-      const res = await t.request("GET", `${A}/user-actions/${u.user.uuid}`, { token });
-      expect(res.status).toBe(401);
-      expect(res.body).toEqual({ statusCode: 401, message: UNAUTHORIZED_ACTION, error: "Unauthorized" });
+      const res = await t.api(token).audit.GET("/user-actions/{id}", { params: { path: { id: u.user.uuid } } });
+      expect(res.response.status).toBe(401);
+      expect(res.error).toEqual({ statusCode: 401, message: UNAUTHORIZED_ACTION, error: "Unauthorized" });
     }
   });
 
   it("refuses a bad id or limit with 400", async () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    expect((await t.request("GET", `${A}/user-actions/not-a-uuid`, { token: admin.token })).status).toBe(400);
+    expect(
+      (await t.api(admin.token).audit.GET("/user-actions/{id}", { params: { path: { id: "not-a-uuid" } } })).response
+        .status,
+    ).toBe(400);
     for (const limit of ["0", "201", "x"]) {
-      const res = await t.request("GET", `${A}/user-actions/${admin.user.uuid}`, {
+      // Raw: limits that are not numbers, which the typed client cannot send.
+      const res = await t.request("GET", `/api/audit-service/user-actions/${admin.user.uuid}`, {
         token: admin.token,
         query: { limit },
       });
@@ -83,8 +81,10 @@ describe("GET /user-actions/{id}", () => {
 
   it("answers empty lists for someone with no history", async () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    const res = await t.request("GET", `${A}/user-actions/${crypto.randomUUID()}`, { token: admin.token });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ events: [], moderationActions: [] });
+    const res = await t
+      .api(admin.token)
+      .audit.GET("/user-actions/{id}", { params: { path: { id: crypto.randomUUID() } } });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({ events: [], moderationActions: [] });
   });
 });

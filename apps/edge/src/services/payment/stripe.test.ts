@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../deps.ts";
 import { signedStripeEvent, startFakeStripe } from "../../testing/payment.ts";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 import { LOCAL_ONLY } from "./local-checkout.ts";
 import { SIGNATURE_INVALID, SIGNATURE_TOO_OLD, STRIPE_WEBHOOK_UNCONFIGURED } from "./stripe.ts";
 import { ALREADY_SUBSCRIBED, NO_BILLING_ACCOUNT } from "./subscriptions.ts";
@@ -32,7 +32,6 @@ afterAll(async () => {
 });
 
 const P = "/api/payment-service";
-const M = "/api/merch-service";
 const nowSeconds = () => Math.floor(t.clock.now().getTime() / 1000);
 let eventCounter = 0;
 
@@ -45,6 +44,7 @@ async function deliver(type: string, object: Record<string, unknown>, options: {
   });
   return post(event.payload, event.signature);
 }
+// Raw: the signature covers the exact bytes of the body, which the typed client would serialise itself.
 const post = (payload: string, signature: string) =>
   t.request("POST", `${P}/webhook/stripe`, {
     body: payload,
@@ -52,15 +52,13 @@ const post = (payload: string, signature: string) =>
   });
 
 async function tokenProduct(tokens: number) {
-  const p = await t.request("POST", `${P}/api/v1/products`, {
-    token: admin.token,
-    body: { name: `${tokens} tokens`, priceCents: 999 },
-  });
-  await t.request("POST", `${M}/api/v1/token-bundles`, {
-    token: admin.token,
-    body: { productId: p.body.id, name: `${tokens} tokens`, tokens },
-  });
-  return p.body as { id: string };
+  const p = await t
+    .api(admin.token)
+    .payment.POST("/api/v1/products", { body: { name: `${tokens} tokens`, priceCents: 999 } });
+  await t
+    .api(admin.token)
+    .merch.POST("/api/v1/token-bundles", { body: { productId: ok(p).id, name: `${tokens} tokens`, tokens } });
+  return ok(p) as { id: string };
 }
 async function balanceOf(userUuid: string) {
   const [row] = await t.db.select().from(schema.tokenAccounts).where(eq(schema.tokenAccounts.userUuid, userUuid));
@@ -69,59 +67,65 @@ async function balanceOf(userUuid: string) {
 async function checkoutFor(tokens: number) {
   const p = await tokenProduct(tokens);
   const buyer = await t.createUser();
-  const started = await t.request("POST", `${P}/api/v1/products/${p.id}/checkout`, { token: buyer.token });
-  expect(started.status).toBe(201);
+  const started = await t
+    .api(buyer.token)
+    .payment.POST("/api/v1/products/{id}/checkout", { params: { path: { id: p.id } } });
+  expect(started.response.status).toBe(201);
   const [row] = await t.db
     .select()
     .from(schema.paymentCheckouts)
-    .where(eq(schema.paymentCheckouts.id, started.body.id));
+    .where(eq(schema.paymentCheckouts.id, ok(started).id));
   const session = {
     id: row?.providerSessionId,
     object: "checkout.session",
-    client_reference_id: started.body.id,
+    client_reference_id: ok(started).id,
     payment_status: "paid",
     status: "complete",
   };
-  return { buyer, started: started.body, session };
+  return { buyer, started: ok(started), session };
 }
 
 describe("token purchase through Stripe", () => {
   it("starts a Stripe checkout session for the buyer's Stripe customer", async () => {
     const p = await tokenProduct(1200);
     const buyer = await t.createUser();
-    const res = await t.request("POST", `${P}/api/v1/products/${p.id}/checkout`, { token: buyer.token });
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ provider: "stripe", status: "open", tokens: 1200, amountCents: 999 });
-    expect(res.body.url).toMatch(/^https:\/\/checkout\.stripe\.test\//);
+    const res = await t
+      .api(buyer.token)
+      .payment.POST("/api/v1/products/{id}/checkout", { params: { path: { id: p.id } } });
+    expect(res.response.status).toBe(201);
+    expect(res.data).toMatchObject({ provider: "stripe", status: "open", tokens: 1200, amountCents: 999 });
+    expect(res.data?.url).toMatch(/^https:\/\/checkout\.stripe\.test\//);
     const customer = fake.requests.find((r) => r.path === "/v1/customers");
     expect(customer?.auth).toBe("Bearer sk_test_booth");
     expect(customer?.params.get("metadata[userUuid]")).toBe(buyer.user.uuid);
     const session = fake.requests.filter((r) => r.path === "/v1/checkout/sessions").at(-1);
     expect(session?.params.get("mode")).toBe("payment");
-    expect(session?.params.get("client_reference_id")).toBe(res.body.id);
+    expect(session?.params.get("client_reference_id")).toBe(ok(res).id);
     expect(session?.params.get("line_items[0][price_data][unit_amount]")).toBe("999");
     // The second checkout reuses the customer.
-    await t.request("POST", `${P}/api/v1/products/${p.id}/checkout`, { token: buyer.token });
+    await t.api(buyer.token).payment.POST("/api/v1/products/{id}/checkout", { params: { path: { id: p.id } } });
     expect(fake.requests.filter((r) => r.path === "/v1/customers")).toHaveLength(1);
     // The local test checkout does not exist while Stripe is configured.
-    for (const [method, path] of [
-      ["GET", `${P}/api/v1/checkouts/${res.body.id}`],
-      ["POST", `${P}/api/v1/checkouts/${res.body.id}/complete`],
-    ] as const) {
-      const refused = await t.request(method, path, { token: buyer.token });
-      expect(refused.status).toBe(404);
-      expect(refused.body.message).toBe(LOCAL_ONLY);
+    const byId = { params: { path: { id: ok(res).id } } };
+    for (const refused of [
+      await t.api(buyer.token).payment.GET("/api/v1/checkouts/{id}", byId),
+      await t.api(buyer.token).payment.POST("/api/v1/checkouts/{id}/complete", byId),
+    ]) {
+      expect(refused.response.status).toBe(404);
+      expect(refused.error?.message).toBe(LOCAL_ONLY);
     }
   });
 
   it("answers 502 when Stripe refuses, leaving no checkout behind", async () => {
     const p = await tokenProduct(10);
     const buyer = await t.createUser();
-    await t.request("POST", `${P}/api/v1/products/${p.id}/checkout`, { token: buyer.token }); // creates the customer
+    await t.api(buyer.token).payment.POST("/api/v1/products/{id}/checkout", { params: { path: { id: p.id } } }); // creates the customer
     fake.state.failNext = true;
-    const res = await t.request("POST", `${P}/api/v1/products/${p.id}/checkout`, { token: buyer.token });
-    expect(res.status).toBe(502);
-    expect(res.body.message).toContain("declined by the fake");
+    const res = await t
+      .api(buyer.token)
+      .payment.POST("/api/v1/products/{id}/checkout", { params: { path: { id: p.id } } });
+    expect(res.response.status).toBe(502);
+    expect(res.error?.message).toContain("declined by the fake");
     expect(await t.db.$count(schema.paymentCheckouts, eq(schema.paymentCheckouts.userUuid, buyer.user.uuid))).toBe(1);
   });
 
@@ -146,8 +150,8 @@ describe("token purchase through Stripe", () => {
     expect(await balanceOf(buyer.user.uuid)).toBe(700);
     const [row] = await t.db.select().from(schema.paymentCheckouts).where(eq(schema.paymentCheckouts.id, started.id));
     expect(row?.status).toBe("completed");
-    const self = await t.request("GET", `${M}/api/v1/token-accounts/self`, { token: buyer.token });
-    expect(self.body.balance).toBe(700);
+    const self = await t.api(buyer.token).merch.GET("/api/v1/token-accounts/self");
+    expect(self.data?.balance).toBe(700);
   });
 
   it("waits for delayed payments: an unpaid completed session credits nothing until the payment succeeds", async () => {
@@ -194,6 +198,7 @@ describe("token purchase through Stripe", () => {
     // Whitespace counts too: the signature covers the exact bytes.
     expect((await post(JSON.stringify(JSON.parse(good.payload)), good.signature)).status).toBe(401);
 
+    // Raw: an event without its Stripe-Signature header, which the typed client cannot send.
     const noHeader = await t.request("POST", `${P}/webhook/stripe`, { body: JSON.parse(good.payload) });
     expect(noHeader.status).toBe(400);
     expect((await post("not json", good.signature)).status).toBe(401);
@@ -234,22 +239,22 @@ describe("token purchase through Stripe", () => {
 
 describe("subscriptions through Stripe", () => {
   it("a subscription created, renewed and cancelled through webhooks shows in /subscription and in the count", async () => {
-    const avatar = await t.request("POST", `${M}/avatars`, {
-      token: admin.token,
-      body: { slug: "gold-fox", name: "Gold fox", avatarStatus: "SUBSCRIBER_ONLY" },
-    });
-    expect(avatar.status).toBe(201);
-    const plan = await t.request("POST", `${P}/api/v1/products`, {
-      token: admin.token,
+    const avatar = await t
+      .api(admin.token)
+      .merch.POST("/avatars", { body: { slug: "gold-fox", name: "Gold fox", avatarStatus: "SUBSCRIBER_ONLY" } });
+    expect(avatar.response.status).toBe(201);
+    const plan = await t.api(admin.token).payment.POST("/api/v1/products", {
       body: { name: "Booth Pro", priceCents: 499, paymentType: "recurring", interval: "month", level: "pro" },
     });
-    const listed = await t.request("GET", `${P}/subscription/products`);
-    expect(listed.body.map((p: { id: string }) => p.id)).toContain(plan.body.id);
+    const listed = await t.api().payment.GET("/subscription/products");
+    expect(listed.data?.map((p) => p.id)).toContain(ok(plan).id);
 
     const fan = await t.createUser();
-    const started = await t.request("POST", `${P}/subscription/checkout/${plan.body.id}`, { token: fan.token });
-    expect(started.status).toBe(201);
-    expect(started.body).toMatchObject({ mode: "subscription", provider: "stripe", tokens: null });
+    const started = await t
+      .api(fan.token)
+      .payment.POST("/subscription/checkout/{id}", { params: { path: { id: ok(plan).id } } });
+    expect(started.response.status).toBe(201);
+    expect(started.data).toMatchObject({ mode: "subscription", provider: "stripe", tokens: null });
     const sent = fake.requests.filter((r) => r.path === "/v1/checkout/sessions").at(-1);
     expect(sent?.params.get("mode")).toBe("subscription");
     expect(sent?.params.get("line_items[0][price_data][recurring][interval]")).toBe("month");
@@ -266,27 +271,32 @@ describe("subscriptions through Stripe", () => {
       cancel_at_period_end: false,
       canceled_at: null,
       start_date: t0,
-      metadata: { userUuid: fan.user.uuid, productId: plan.body.id, region: "GB" },
+      metadata: { userUuid: fan.user.uuid, productId: ok(plan).id, region: "GB" },
       items: { data: [{ current_period_start: t0, current_period_end: t0 + month, price: { id: "price_x" } }] },
       ...over,
     });
-    const mine = () => t.request("GET", `${P}/subscription`, { token: fan.token });
-    const count = (query: Record<string, string> = {}) =>
-      t.request("GET", `${P}/subscription/count`, { token: staff.token, query });
-    const worn = async () => (await t.request("GET", `${M}/avatars/gold-fox/${fan.user.uuid}`)).body.allowed as boolean;
+    const mine = async () => ok(await t.api(fan.token).payment.GET("/subscription"));
+    const count = async (query: Record<string, string> = {}) =>
+      ok(await t.api(staff.token).payment.GET("/subscription/count", { params: { query } })).count;
+    const worn = async () =>
+      ok(
+        await t
+          .api()
+          .merch.GET("/avatars/{slug}/{uuid}", { params: { path: { slug: "gold-fox", uuid: fan.user.uuid } } }),
+      ).allowed as boolean;
 
-    expect((await mine()).body).toMatchObject({ subscribed: false, subscription: null, subscriptions: [] });
+    expect(await mine()).toMatchObject({ subscribed: false, subscription: null, subscriptions: [] });
     expect(await worn()).toBe(false);
-    const before = (await count()).body.count;
+    const before = await count();
 
     expect((await deliver("customer.subscription.created", sub({}))).body.handled).toBe(true);
-    const created = (await mine()).body;
+    const created = await mine();
     expect(created).toMatchObject({ subscribed: true, level: "pro" });
     expect(created.subscription).toMatchObject({ status: "active", active: true, renewals: 0, region: "GB" });
     expect(await worn()).toBe(true);
-    expect((await count()).body.count).toBe(before + 1);
-    expect((await count({ level: "pro", region: "gb" })).body.count).toBeGreaterThanOrEqual(1);
-    expect((await count({ level: "nobody" })).body.count).toBe(0);
+    expect(await count()).toBe(before + 1);
+    expect(await count({ level: "pro", region: "gb" })).toBeGreaterThanOrEqual(1);
+    expect(await count({ level: "nobody" })).toBe(0);
 
     // The renewal: a new period (the clock moves on a little; the periods are Stripe's).
     t.clock.advance(100);
@@ -296,13 +306,13 @@ describe("subscriptions through Stripe", () => {
       },
     });
     expect((await deliver("customer.subscription.updated", renewedSub)).body.handled).toBe(true);
-    const renewed = (await mine()).body.subscription;
+    const renewed = (await mine()).subscription;
     expect(renewed).toMatchObject({ status: "active", renewals: 1 });
-    expect(renewed.currentPeriodEnd).toBe(new Date((t0 + 2 * month) * 1000).toISOString());
+    expect(renewed?.currentPeriodEnd).toBe(new Date((t0 + 2 * month) * 1000).toISOString());
 
     // A late, older event changes nothing.
     await deliver("customer.subscription.updated", sub({ status: "past_due" }), { created: t0 + 50 });
-    expect((await mine()).body.subscription.status).toBe("active");
+    expect((await mine()).subscription?.status).toBe("active");
 
     // The cancellation.
     t.clock.advance(100);
@@ -312,36 +322,40 @@ describe("subscriptions through Stripe", () => {
       sub({ status: "canceled", canceled_at: cancelledAt, ended_at: cancelledAt }),
     );
     expect(deleted.body.handled).toBe(true);
-    const ended = (await mine()).body;
+    const ended = await mine();
     expect(ended).toMatchObject({ subscribed: false, level: null });
     expect(ended.subscription).toMatchObject({ status: "canceled", active: false, renewals: 1 });
-    expect(ended.subscription.endedAt).toBe(t.clock.now().toISOString());
+    expect(ended.subscription?.endedAt).toBe(t.clock.now().toISOString());
     expect(await worn()).toBe(false);
-    expect((await count()).body.count).toBe(before);
+    expect(await count()).toBe(before);
     // It still counts for the time it was in force.
     const during = await count({
       startDate: new Date((t0 + 10) * 1000).toISOString(),
       endDate: new Date((t0 + 20) * 1000).toISOString(),
       level: "pro",
     });
-    expect(during.body.count).toBe(1);
+    expect(during).toBe(1);
 
     // Staff and the user see it by user id; others may not.
-    const byUser = await t.request("GET", `${P}/subscription/user/${fan.user.uuid}`, { token: staff.token });
-    expect(byUser.body.subscriptions).toHaveLength(1);
-    expect((await t.request("GET", `${P}/subscription/user/${fan.user.uuid}`, { token: fan.token })).status).toBe(200);
+    const byUser = await t
+      .api(staff.token)
+      .payment.GET("/subscription/user/{id}", { params: { path: { id: fan.user.uuid } } });
+    expect(byUser.data?.subscriptions).toHaveLength(1);
+    expect(
+      (await t.api(fan.token).payment.GET("/subscription/user/{id}", { params: { path: { id: fan.user.uuid } } }))
+        .response.status,
+    ).toBe(200);
   });
 
   it("keeps a subscriber from subscribing twice, and links the billing portal", async () => {
-    const plan = await t.request("POST", `${P}/api/v1/products`, {
-      token: admin.token,
+    const plan = await t.api(admin.token).payment.POST("/api/v1/products", {
       body: { name: "Booth Plus", priceCents: 299, paymentType: "recurring", interval: "year", level: "plus" },
     });
     const fan = await t.createUser();
-    const noAccount = await t.request("POST", `${P}/subscription/portal`, { token: fan.token });
-    expect(noAccount.status).toBe(404);
-    expect(noAccount.body.message).toBe(NO_BILLING_ACCOUNT);
-    await t.request("POST", `${P}/subscription/checkout/${plan.body.id}`, { token: fan.token });
+    const noAccount = await t.api(fan.token).payment.POST("/subscription/portal");
+    expect(noAccount.response.status).toBe(404);
+    expect(noAccount.error?.message).toBe(NO_BILLING_ACCOUNT);
+    await t.api(fan.token).payment.POST("/subscription/checkout/{id}", { params: { path: { id: ok(plan).id } } });
     const [customer] = await t.db
       .select()
       .from(schema.paymentCustomers)
@@ -353,49 +367,69 @@ describe("subscriptions through Stripe", () => {
       metadata: {},
       items: { data: [{ current_period_end: nowSeconds() + 86400, price: { id: "price_unknown" } }] },
     });
-    const state = (await t.request("GET", `${P}/subscription`, { token: fan.token })).body;
+    const state = ok(await t.api(fan.token).payment.GET("/subscription"));
     expect(state.subscribed).toBe(true);
-    const again = await t.request("POST", `${P}/subscription/checkout/${plan.body.id}`, { token: fan.token });
-    expect(again.status).toBe(409);
-    expect(again.body.message).toBe(ALREADY_SUBSCRIBED);
-    const portal = await t.request("POST", `${P}/subscription/portal`, { token: fan.token });
-    expect(portal.status).toBe(200);
-    expect(portal.body).toMatchObject({ provider: "stripe", url: expect.stringMatching(/^https:\/\/billing\.stripe/) });
+    const again = await t
+      .api(fan.token)
+      .payment.POST("/subscription/checkout/{id}", { params: { path: { id: ok(plan).id } } });
+    expect(again.response.status).toBe(409);
+    expect(again.error?.message).toBe(ALREADY_SUBSCRIBED);
+    const portal = await t.api(fan.token).payment.POST("/subscription/portal");
+    expect(portal.response.status).toBe(200);
+    expect(portal.data).toMatchObject({ provider: "stripe", url: expect.stringMatching(/^https:\/\/billing\.stripe/) });
     expect(fake.requests.at(-1)?.params.get("customer")).toBe(customer?.customerId);
   });
 
   it("guards the subscription routes", async () => {
     const user = await t.createUser();
     const other = await t.createUser();
-    expect((await t.request("GET", `${P}/subscription`)).status).toBe(401);
-    expect((await t.request("GET", `${P}/subscription/count`)).status).toBe(401);
-    expect((await t.request("GET", `${P}/subscription/count`, { token: user.token })).status).toBe(403);
-    const bad = await t.request("GET", `${P}/subscription/count`, {
-      token: staff.token,
-      query: { startDate: "2026-07-01", endDate: "2026-06-01" },
-    });
-    expect(bad.status).toBe(400);
+    expect((await t.api().payment.GET("/subscription")).response.status).toBe(401);
+    expect((await t.api().payment.GET("/subscription/count")).response.status).toBe(401);
+    expect((await t.api(user.token).payment.GET("/subscription/count")).response.status).toBe(403);
+    const bad = await t
+      .api(staff.token)
+      .payment.GET("/subscription/count", { params: { query: { startDate: "2026-07-01", endDate: "2026-06-01" } } });
+    expect(bad.response.status).toBe(400);
     expect(
-      (await t.request("GET", `${P}/subscription/count`, { token: staff.token, query: { startDate: "yesterday" } }))
+      (await t.api(staff.token).payment.GET("/subscription/count", { params: { query: { startDate: "yesterday" } } }))
+        .response.status,
+    ).toBe(400);
+    expect(
+      (await t.api(user.token).payment.GET("/subscription/user/{id}", { params: { path: { id: other.user.uuid } } }))
+        .response.status,
+    ).toBe(403);
+    expect(
+      (await t.api().payment.GET("/subscription/user/{id}", { params: { path: { id: other.user.uuid } } })).response
+        .status,
+    ).toBe(401);
+    expect(
+      (await t.api(staff.token).payment.GET("/subscription/user/{id}", { params: { path: { id: "nope" } } })).response
         .status,
     ).toBe(400);
-    expect((await t.request("GET", `${P}/subscription/user/${other.user.uuid}`, { token: user.token })).status).toBe(
-      403,
-    );
-    expect((await t.request("GET", `${P}/subscription/user/${other.user.uuid}`)).status).toBe(401);
-    expect((await t.request("GET", `${P}/subscription/user/nope`, { token: staff.token })).status).toBe(400);
     expect(
-      (await t.request("GET", `${P}/subscription/user/${crypto.randomUUID()}`, { token: staff.token })).status,
+      (
+        await t
+          .api(staff.token)
+          .payment.GET("/subscription/user/{id}", { params: { path: { id: crypto.randomUUID() } } })
+      ).response.status,
     ).toBe(404);
-    expect((await t.request("POST", `${P}/subscription/portal`)).status).toBe(401);
-    expect((await t.request("POST", `${P}/subscription/checkout/${crypto.randomUUID()}`)).status).toBe(401);
+    expect((await t.api().payment.POST("/subscription/portal")).response.status).toBe(401);
     expect(
-      (await t.request("POST", `${P}/subscription/checkout/${crypto.randomUUID()}`, { token: user.token })).status,
+      (await t.api().payment.POST("/subscription/checkout/{id}", { params: { path: { id: crypto.randomUUID() } } }))
+        .response.status,
+    ).toBe(401);
+    expect(
+      (
+        await t
+          .api(user.token)
+          .payment.POST("/subscription/checkout/{id}", { params: { path: { id: crypto.randomUUID() } } })
+      ).response.status,
     ).toBe(404);
     const oneTime = await tokenProduct(1);
-    expect((await t.request("POST", `${P}/subscription/checkout/${oneTime.id}`, { token: user.token })).status).toBe(
-      409,
-    );
+    expect(
+      (await t.api(user.token).payment.POST("/subscription/checkout/{id}", { params: { path: { id: oneTime.id } } }))
+        .response.status,
+    ).toBe(409);
   });
 
   it("answers 503 naming the setting when the webhook secret is not configured", async () => {

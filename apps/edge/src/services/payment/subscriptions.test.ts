@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 import { PORTAL_EXPIRED } from "./local-checkout.ts";
 
 // Subscriptions on an instance without Stripe: the local test checkout starts them, the local test portal ends them.
@@ -12,71 +12,73 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const P = "/api/payment-service";
-const M = "/api/merch-service";
 const pathOf = (url: string) => new URL(url).pathname;
 
 describe("local subscriptions", () => {
   it("subscribes through the local checkout, unlocks subscriber avatars, and cancels in the local portal", async () => {
-    await t.request("POST", `${M}/avatars`, {
-      token: admin.token,
-      body: { slug: "vip-cat", name: "VIP cat", avatarStatus: "SUBSCRIBER_ONLY" },
-    });
-    await t.request("POST", `${M}/avatars`, {
-      token: admin.token,
-      body: { slug: "gift-cat", name: "Gift cat", avatarStatus: "SUBSCRIBER_ONLY" },
-    });
-    const plan = await t.request("POST", `${P}/api/v1/products`, {
-      token: admin.token,
+    await t
+      .api(admin.token)
+      .merch.POST("/avatars", { body: { slug: "vip-cat", name: "VIP cat", avatarStatus: "SUBSCRIBER_ONLY" } });
+    await t
+      .api(admin.token)
+      .merch.POST("/avatars", { body: { slug: "gift-cat", name: "Gift cat", avatarStatus: "SUBSCRIBER_ONLY" } });
+    const plan = await t.api(admin.token).payment.POST("/api/v1/products", {
       body: { name: "Booth Pro", priceCents: 499, paymentType: "recurring", interval: "month", level: "pro" },
     });
-    expect((await t.request("GET", `${P}/subscription/products`)).body.map((p: { id: string }) => p.id)).toEqual([
-      plan.body.id,
-    ]);
+    expect((await t.api().payment.GET("/subscription/products")).data?.map((p) => p.id)).toEqual([ok(plan).id]);
     const fan = await t.createUser();
     // An avatar given by hand stays when the subscription ends.
-    await t.request("POST", `${M}/avatar-assignment/gift-cat`, {
-      token: admin.token,
+    await t.api(admin.token).merch.POST("/avatar-assignment/{slug}", {
+      params: { path: { slug: "gift-cat" } },
       body: { userUuid: fan.user.uuid, assignmentType: "MANUAL" },
     });
     const allowed = async (slug: string) =>
-      (await t.request("GET", `${M}/avatars/${slug}/${fan.user.uuid}`)).body.allowed as boolean;
+      ok(await t.api().merch.GET("/avatars/{slug}/{uuid}", { params: { path: { slug, uuid: fan.user.uuid } } }))
+        .allowed as boolean;
 
-    const started = await t.request("POST", `${P}/subscription/checkout/${plan.body.id}`, { token: fan.token });
-    expect(started.status).toBe(201);
-    expect(started.body).toMatchObject({ provider: "local", mode: "subscription" });
-    expect(started.body.url).toBe(`${t.deps.config.webUrl}/checkout/${started.body.id}`);
-    const shown = await t.request("GET", `${P}/api/v1/checkouts/${started.body.id}`, { token: fan.token });
-    expect(shown.body).toMatchObject({ mode: "subscription", product: { interval: "month", level: "pro" } });
-    const done = await t.request("POST", `${P}/api/v1/checkouts/${started.body.id}/complete`, { token: fan.token });
-    expect(done.status).toBe(200);
-    expect(done.body.checkout.status).toBe("completed");
+    const started = await t
+      .api(fan.token)
+      .payment.POST("/subscription/checkout/{id}", { params: { path: { id: ok(plan).id } } });
+    expect(started.response.status).toBe(201);
+    expect(started.data).toMatchObject({ provider: "local", mode: "subscription" });
+    expect(started.data?.url).toBe(`${t.deps.config.webUrl}/checkout/${ok(started).id}`);
+    const shown = await t
+      .api(fan.token)
+      .payment.GET("/api/v1/checkouts/{id}", { params: { path: { id: ok(started).id } } });
+    expect(shown.data).toMatchObject({ mode: "subscription", product: { interval: "month", level: "pro" } });
+    const done = await t
+      .api(fan.token)
+      .payment.POST("/api/v1/checkouts/{id}/complete", { params: { path: { id: ok(started).id } } });
+    expect(done.response.status).toBe(200);
+    expect(done.data?.checkout.status).toBe("completed");
 
-    const state = (await t.request("GET", `${P}/subscription`, { token: fan.token })).body;
+    const state = ok(await t.api(fan.token).payment.GET("/subscription"));
     expect(state).toMatchObject({ subscribed: true, level: "pro" });
     expect(state.subscription).toMatchObject({ provider: "local", status: "active" });
     expect(await allowed("vip-cat")).toBe(true);
-    expect((await t.request("POST", `${P}/subscription/checkout/${plan.body.id}`, { token: fan.token })).status).toBe(
-      409,
-    );
+    expect(
+      (await t.api(fan.token).payment.POST("/subscription/checkout/{id}", { params: { path: { id: ok(plan).id } } }))
+        .response.status,
+    ).toBe(409);
 
-    const portal = await t.request("POST", `${P}/subscription/portal`, { token: fan.token });
-    expect(portal.body.provider).toBe("local");
-    const listing = await (await t.app.request(pathOf(portal.body.url))).text();
+    const portal = await t.api(fan.token).payment.POST("/subscription/portal");
+    expect(portal.data?.provider).toBe("local");
+    const listing = await (await t.app.request(pathOf(ok(portal).url))).text();
     expect(listing).toContain("pro: active");
     const cancelPath = listing.match(/action="([^"]+)"/)?.[1] ?? "";
     expect(cancelPath).toContain("/cancel/");
     expect((await t.app.request(cancelPath, { method: "POST" })).status).toBe(200);
 
-    const after = (await t.request("GET", `${P}/subscription`, { token: fan.token })).body;
+    const after = ok(await t.api(fan.token).payment.GET("/subscription"));
     expect(after).toMatchObject({ subscribed: false });
-    expect(after.subscription.status).toBe("canceled");
+    expect(after.subscription?.status).toBe("canceled");
     expect(await allowed("vip-cat")).toBe(false);
     expect(await allowed("gift-cat")).toBe(true);
 
     // Another user's portal link cannot cancel this user's subscription; unknown links are refused.
     const other = await t.createUser();
-    const theirs = (await t.request("POST", `${P}/subscription/portal`, { token: other.token })).body.url;
-    const foreign = await t.app.request(`${pathOf(theirs)}/cancel/${state.subscription.id}`, { method: "POST" });
+    const theirs = ok(await t.api(other.token).payment.POST("/subscription/portal")).url;
+    const foreign = await t.app.request(`${pathOf(theirs)}/cancel/${state.subscription?.id}`, { method: "POST" });
     expect(foreign.status).toBe(404);
     const unknown = await t.app.request(`${P}/local-portal/${crypto.randomUUID()}`);
     expect(unknown.status).toBe(404);

@@ -1,10 +1,9 @@
 import { schema } from "@booth/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
-const L = "/api/playlist-service";
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
@@ -42,119 +41,167 @@ const titles = (songs: { trackName: string }[]) => songs.map((s) => s.trackName)
 
 describe("search", () => {
   it("finds by word prefixes of title, artist and genre, best match first, without explicit songs", async () => {
-    const res = await t.request("GET", `${L}/search`, { query: { q: "midn" } });
-    expect(titles(res.body)).toEqual(["Midnight City Lights"]);
-    const night = await t.request("GET", `${L}/search`, { query: { q: "night" } });
-    expect(titles(night.body).sort()).toEqual(["City of Night", "Midnight City Lights", "Morning Soul"]);
-    const both = await t.request("GET", `${L}/search`, { query: { q: "night drive" } });
-    expect(titles(both.body).sort()).toEqual(["Midnight City Lights", "Morning Soul"]);
-    const explicit = await t.request("GET", `${L}/search`, { query: { q: "midnight", explicit: "true" } });
-    expect(titles(explicit.body).sort()).toEqual(["Midnight City Lights", "Midnight Swearing"]);
+    const res = await t.api().playlist.GET("/search", { params: { query: { q: "midn" } } });
+    expect(titles(ok(res))).toEqual(["Midnight City Lights"]);
+    const night = await t.api().playlist.GET("/search", { params: { query: { q: "night" } } });
+    expect(titles(ok(night)).sort()).toEqual(["City of Night", "Midnight City Lights", "Morning Soul"]);
+    const both = await t.api().playlist.GET("/search", { params: { query: { q: "night drive" } } });
+    expect(titles(ok(both)).sort()).toEqual(["Midnight City Lights", "Morning Soul"]);
+    const explicit = await t.api().playlist.GET("/search", { params: { query: { q: "midnight", explicit: "true" } } });
+    expect(titles(ok(explicit)).sort()).toEqual(["Midnight City Lights", "Midnight Swearing"]);
   });
 
   it("finds by ISRC and pages with v2", async () => {
-    const byIsrc = await t.request("GET", `${L}/search`, { query: { isrc: "usrc17607839" } });
-    expect(byIsrc.status, JSON.stringify(byIsrc.body)).toBe(200);
-    expect(titles(byIsrc.body)).toEqual(["Midnight City Lights"]);
-    const page = await t.request("GET", `${L}/search/v2`, { query: { q: "night", limit: 1 } });
-    expect(page.body.data).toHaveLength(1);
-    expect(page.body.total).toBeGreaterThan(1);
-    expect(page.body.nextOffset).toBe(1);
+    const byIsrc = await t.api().playlist.GET("/search", { params: { query: { isrc: "usrc17607839" } } });
+    expect(byIsrc.response.status, JSON.stringify(byIsrc.error ?? byIsrc.data)).toBe(200);
+    expect(titles(ok(byIsrc))).toEqual(["Midnight City Lights"]);
+    const page = await t.api().playlist.GET("/search/v2", { params: { query: { q: "night", limit: 1 } } });
+    expect(page.data?.data).toHaveLength(1);
+    expect(page.data?.total).toBeGreaterThan(1);
+    expect(page.data?.nextOffset).toBe(1);
   });
 
   it("needs a query and refuses bad parameters", async () => {
-    expect((await t.request("GET", `${L}/search`)).status).toBe(400);
-    expect((await t.request("GET", `${L}/search`, { query: { q: "!!!" } })).status).toBe(400);
-    expect((await t.request("GET", `${L}/search`, { query: { q: "x", limit: 1000 } })).status).toBe(400);
-    expect((await t.request("GET", `${L}/search`, { query: { isrc: "nope" } })).status).toBe(400);
+    expect((await t.api().playlist.GET("/search")).response.status).toBe(400);
+    expect((await t.api().playlist.GET("/search", { params: { query: { q: "!!!" } } })).response.status).toBe(400);
+    expect(
+      (await t.api().playlist.GET("/search", { params: { query: { q: "x", limit: 1000 } } })).response.status,
+    ).toBe(400);
+    expect((await t.api().playlist.GET("/search", { params: { query: { isrc: "nope" } } })).response.status).toBe(400);
   });
 });
 
 describe("catalogue", () => {
   it("lists songs and genres by prefix and ids", async () => {
-    const songs = await t.request("GET", `${L}/api/v1/songs`, { query: { prefix: "mid" } });
-    expect(titles(songs.body.data).sort()).toEqual(["Midnight City Lights", "Midnight Swearing"]);
-    const byIds = await t.request("GET", `${L}/api/v1/songs`, { query: { idIn: `${ids["Morning Soul"]}` } });
-    expect(titles(byIds.body.data)).toEqual(["Morning Soul"]);
-    const one = await t.request("GET", `${L}/api/v1/songs/${ids["Morning Soul"]}`);
-    expect(one.body.album).toBe("Neon Roads");
-    expect((await t.request("GET", `${L}/api/v1/songs/${crypto.randomUUID()}`)).status).toBe(404);
-    const genres = await t.request("GET", `${L}/api/v1/genres`, { query: { prefix: "s" } });
-    expect(genres.body.map((g: { name: string }) => g.name)).toEqual(["soul", "synthwave"]);
-    expect((await t.request("GET", `${L}/api/v1/genres`, { query: { idIn: "x" } })).status).toBe(400);
+    const songs = await t.api().playlist.GET("/api/v1/songs", { params: { query: { prefix: "mid" } } });
+    expect(titles(ok(songs).data).sort()).toEqual(["Midnight City Lights", "Midnight Swearing"]);
+    const byIds = await t
+      .api()
+      .playlist.GET("/api/v1/songs", { params: { query: { idIn: `${ids["Morning Soul"]}` } } });
+    expect(titles(ok(byIds).data)).toEqual(["Morning Soul"]);
+    const one = await t
+      .api()
+      .playlist.GET("/api/v1/songs/{songId}", { params: { path: { songId: ids["Morning Soul"]! } } });
+    expect(one.data?.album).toBe("Neon Roads");
+    expect(
+      (await t.api().playlist.GET("/api/v1/songs/{songId}", { params: { path: { songId: crypto.randomUUID() } } }))
+        .response.status,
+    ).toBe(404);
+    const genres = await t.api().playlist.GET("/api/v1/genres", { params: { query: { prefix: "s" } } });
+    expect(genres.data?.map((g) => g.name)).toEqual(["soul", "synthwave"]);
+    expect((await t.api().playlist.GET("/api/v1/genres", { params: { query: { idIn: "x" } } })).response.status).toBe(
+      400,
+    );
   });
 
   it("serves albums and artists to services only", async () => {
     const service = await t.serviceToken();
     const { token } = await t.createUser();
-    expect((await t.request("GET", `${L}/albums/service/all-albums`, { token: service })).body[0]).toMatchObject({
+    expect((await t.api(service).playlist.GET("/albums/service/all-albums")).data?.[0]).toMatchObject({
       albumShortId: "ALB1",
       artistName: "Night Drive",
     });
-    expect(titles((await t.request("GET", `${L}/albums/service/ALB1/songs`, { token: service })).body).sort()).toEqual([
-      "Midnight City Lights",
-      "Morning Soul",
-    ]);
-    expect((await t.request("GET", `${L}/artists/service/ART1/albums`, { token: service })).body).toHaveLength(1);
+    expect(
+      titles(
+        ok(
+          await t
+            .api(service)
+            .playlist.GET("/albums/service/{albumShortId}/songs", { params: { path: { albumShortId: "ALB1" } } }),
+        ),
+      ).sort(),
+    ).toEqual(["Midnight City Lights", "Morning Soul"]);
     expect(
       (
-        await t.request("POST", `${L}/artists/service/albums-by-artists`, {
-          token: service,
-          body: { artistShortIds: ["ART1"] },
-        })
-      ).body,
+        await t
+          .api(service)
+          .playlist.GET("/artists/service/{artistShortId}/albums", { params: { path: { artistShortId: "ART1" } } })
+      ).data,
     ).toHaveLength(1);
-    expect((await t.request("GET", `${L}/artists/service/all-artists`, { token: service })).body).toEqual([
+    expect(
+      (await t.api(service).playlist.POST("/artists/service/albums-by-artists", { body: { artistShortIds: ["ART1"] } }))
+        .data,
+    ).toHaveLength(1);
+    expect((await t.api(service).playlist.GET("/artists/service/all-artists")).data).toEqual([
       { artistShortId: "ART1", name: "Night Drive" },
     ]);
-    expect((await t.request("GET", `${L}/albums/service/all-songs`, { token: service })).body.total).toBe(4);
-    expect((await t.request("GET", `${L}/albums/service/all-albums`, { token })).status).toBe(403);
-    expect((await t.request("GET", `${L}/albums/service/all-albums`)).status).toBe(401);
-    expect((await t.request("GET", `${L}/artists/service/NOPE/albums`, { token: service })).status).toBe(404);
+    expect((await t.api(service).playlist.GET("/albums/service/all-songs")).data?.total).toBe(4);
+    expect((await t.api(token).playlist.GET("/albums/service/all-albums")).response.status).toBe(403);
+    expect((await t.api().playlist.GET("/albums/service/all-albums")).response.status).toBe(401);
+    expect(
+      (
+        await t
+          .api(service)
+          .playlist.GET("/artists/service/{artistShortId}/albums", { params: { path: { artistShortId: "NOPE" } } })
+      ).response.status,
+    ).toBe(404);
   });
 });
 
 describe("song data", () => {
   it("finds catalogue songs by provider link or id; names the missing setting otherwise", async () => {
-    const link = encodeURIComponent("https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC");
-    const found = await t.request("GET", `${L}/song-data/${link}`);
-    expect(found.body).toMatchObject({ provider: "spotify", song: { trackName: "Midnight City Lights" } });
-    const byId = await t.request("GET", `${L}/song-data/4uLU6hMCjMI75M1A2tKUQC/spotify`);
-    expect(byId.body.song.songId).toBe(ids["Midnight City Lights"]);
-    const unknown = await t.request(
-      "GET",
-      `${L}/song-data/${encodeURIComponent("https://open.spotify.com/track/0000000000000000000000")}`,
-    );
-    expect(unknown.status).toBe(503);
-    expect(unknown.body.message).toBe(
+    const link = "https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC";
+    const found = await t.api().playlist.GET("/song-data/{link}", { params: { path: { link } } });
+    expect(found.data).toMatchObject({ provider: "spotify", song: { trackName: "Midnight City Lights" } });
+    const byId = await t.api().playlist.GET("/song-data/{providerSongId}/{musicProvider}", {
+      params: { path: { providerSongId: "4uLU6hMCjMI75M1A2tKUQC", musicProvider: "spotify" } },
+    });
+    expect(byId.data?.song.songId).toBe(ids["Midnight City Lights"]);
+    const unknown = await t.api().playlist.GET("/song-data/{link}", {
+      params: { path: { link: "https://open.spotify.com/track/0000000000000000000000" } },
+    });
+    expect(unknown.response.status).toBe(503);
+    expect(unknown.error?.message).toBe(
       "This song is not in our catalog, and spotify lookups are not configured: set SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET.",
     );
-    const youtube = await t.request("GET", `${L}/song-data/dQw4w9WgXcQ/youtube`);
-    expect(youtube.status).toBe(503);
-    expect(youtube.body.message).toBe(
+    const youtube = await t.api().playlist.GET("/song-data/{providerSongId}/{musicProvider}", {
+      params: { path: { providerSongId: "dQw4w9WgXcQ", musicProvider: "youtube" } },
+    });
+    expect(youtube.response.status).toBe(503);
+    expect(youtube.error?.message).toBe(
       "This song is not in our catalog, and youtube lookups are not configured: set YOUTUBE_API_KEY.",
     );
-    expect((await t.request("GET", `${L}/song-data/${encodeURIComponent("https://example.com/x")}`)).status).toBe(400);
-    expect((await t.request("GET", `${L}/song-data/123/myspace`)).status).toBe(400);
-    const providers = await t.request("GET", `${L}/song-data/providers`);
-    expect(providers.body.find((p: { provider: string }) => p.provider === "spotify")).toMatchObject({
+    expect(
+      (
+        await t.api().playlist.GET("/song-data/{link}", {
+          params: { path: { link: "https://example.com/x" } },
+        })
+      ).response.status,
+    ).toBe(400);
+    // Raw: a provider outside the enum, which the typed client cannot send.
+    expect((await t.request("GET", "/api/playlist-service/song-data/123/myspace")).status).toBe(400);
+    const providers = await t.api().playlist.GET("/song-data/providers");
+    expect(providers.data?.find((p) => p.provider === "spotify")).toMatchObject({
       configured: false,
     });
   });
 
   it("gives stream and preview URLs of catalogue songs", async () => {
-    const stream = await t.request("GET", `${L}/song-data/stream/us/${ids["Midnight City Lights"]}`);
-    expect(stream.body.urls).toEqual({ hls: "/hls/1.m3u8" });
-    expect((await t.request("GET", `${L}/song-data/preview/us/${ids["Midnight City Lights"]}`)).status).toBe(404);
-    expect((await t.request("GET", `${L}/song-data/stream/usa/${ids["Midnight City Lights"]}`)).status).toBe(400);
-    const service = await t.serviceToken();
-    const many = await t.request("GET", `${L}/song-data/service`, {
-      token: service,
-      query: { songIds: `${ids["Morning Soul"]},${ids["City of Night"]}` },
+    const stream = await t.api().playlist.GET("/song-data/stream/{country}/{id}", {
+      params: { path: { country: "us", id: ids["Midnight City Lights"]! } },
     });
-    expect(titles(many.body)).toEqual(["Morning Soul", "City of Night"]);
-    expect((await t.request("GET", `${L}/song-data/service`, { query: { songIds: ids["Morning Soul"] } })).status).toBe(
-      401,
-    );
+    expect(stream.data?.urls).toEqual({ hls: "/hls/1.m3u8" });
+    expect(
+      (
+        await t.api().playlist.GET("/song-data/preview/{country}/{id}", {
+          params: { path: { country: "us", id: ids["Midnight City Lights"]! } },
+        })
+      ).response.status,
+    ).toBe(404);
+    expect(
+      (
+        await t.api().playlist.GET("/song-data/stream/{country}/{id}", {
+          params: { path: { country: "usa", id: ids["Midnight City Lights"]! } },
+        })
+      ).response.status,
+    ).toBe(400);
+    const service = await t.serviceToken();
+    const many = await t.api(service).playlist.GET("/song-data/service", {
+      params: { query: { songIds: `${ids["Morning Soul"]},${ids["City of Night"]}` } },
+    });
+    expect(titles(ok(many))).toEqual(["Morning Soul", "City of Night"]);
+    expect(
+      (await t.api().playlist.GET("/song-data/service", { params: { query: { songIds: ids["Morning Soul"]! } } }))
+        .response.status,
+    ).toBe(401);
   });
 });

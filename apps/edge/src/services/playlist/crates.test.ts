@@ -2,7 +2,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -25,59 +25,86 @@ const positions = (body: { position: number }[]) => body.map((s) => s.position);
 describe("crates", () => {
   it("numbers unnamed crates with the first unused number", async () => {
     const { token } = await t.createUser();
-    const a = await t.request("POST", `${L}/crate`, { token, body: {} });
-    const b = await t.request("POST", `${L}/crate`, { token, body: {} });
-    expect([a.body.crateName, b.body.crateName]).toEqual(["New Playlist #1", "New Playlist #2"]);
-    await t.request("DELETE", `${L}/crate/${a.body.crateUuid}`, { token });
-    expect((await t.request("POST", `${L}/crate`, { token, body: {} })).body.crateName).toBe("New Playlist #1");
-    const named = await t.request("POST", `${L}/crate`, { token, body: { name: "Disco", description: "for Fridays" } });
-    expect(named.body).toMatchObject({
+    const a = await t.api(token).playlist.POST("/crate", { body: {} });
+    const b = await t.api(token).playlist.POST("/crate", { body: {} });
+    expect([a.data?.crateName, b.data?.crateName]).toEqual(["New Playlist #1", "New Playlist #2"]);
+    await t.api(token).playlist.DELETE("/crate/{id}", { params: { path: { id: ok(a).crateUuid } } });
+    expect((await t.api(token).playlist.POST("/crate", { body: {} })).data?.crateName).toBe("New Playlist #1");
+    const named = await t.api(token).playlist.POST("/crate", { body: { name: "Disco", description: "for Fridays" } });
+    expect(named.data).toMatchObject({
       crateName: "Disco",
       description: "for Fridays",
       crateSongsNumber: 0,
       kind: "default",
     });
-    const list = await t.request("GET", `${L}/crate/user`, { token });
-    expect(list.body.total).toBe(3);
+    const list = await t.api(token).playlist.GET("/crate/user");
+    expect(list.data?.total).toBe(3);
   });
 
   it("adds, inserts, moves, removes and shuffles with dense positions", async () => {
     const { token } = await t.createUser();
-    const crate = (await t.request("POST", `${L}/crate`, { token, body: { name: "Order" } })).body;
+    const crate = ok(await t.api(token).playlist.POST("/crate", { body: { name: "Order" } }));
     const [a, b, c, d] = await Promise.all(["A", "B", "C", "D"].map((n) => song(n)));
-    const url = `${L}/crate/${crate.crateUuid}/songs`;
-    expect((await t.request("POST", url, { token, body: { songIds: [a!.id, b!.id] } })).status).toBe(201);
-    await t.request("POST", url, { token, body: { songId: c!.id, position: 0 } });
-    await t.request("POST", url, { token, body: { songId: d!.id } });
-    let songs = (await t.request("GET", url, { token })).body;
+    expect(
+      (
+        await t.api(token).playlist.POST("/crate/{id}/songs", {
+          params: { path: { id: crate.crateUuid } },
+          body: { songIds: [a!.id, b!.id] },
+        })
+      ).response.status,
+    ).toBe(201);
+    await t.api(token).playlist.POST("/crate/{id}/songs", {
+      params: { path: { id: crate.crateUuid } },
+      body: { songId: c!.id, position: 0 },
+    });
+    await t
+      .api(token)
+      .playlist.POST("/crate/{id}/songs", { params: { path: { id: crate.crateUuid } }, body: { songId: d!.id } });
+    let songs = ok(await t.api(token).playlist.GET("/crate/{id}/songs", { params: { path: { id: crate.crateUuid } } }));
     expect(names(songs)).toEqual(["C", "A", "B", "D"]);
     expect(positions(songs)).toEqual([0, 1, 2, 3]);
 
-    const moved = await t.request("PUT", `${url}/${songs[0].crateSongUuid}/position`, { token, body: { position: 3 } });
-    expect(names(moved.body)).toEqual(["A", "B", "D", "C"]);
-    const back = await t.request("PUT", `${url}/${moved.body[3].crateSongUuid}/position`, {
-      token,
+    const moved = await t.api(token).playlist.PUT("/crate/{id}/songs/{crateSongUuid}/position", {
+      params: { path: { id: crate.crateUuid, crateSongUuid: songs[0]!.crateSongUuid } },
+      body: { position: 3 },
+    });
+    expect(names(ok(moved))).toEqual(["A", "B", "D", "C"]);
+    const back = await t.api(token).playlist.PUT("/crate/{id}/songs/{crateSongUuid}/position", {
+      params: { path: { id: crate.crateUuid, crateSongUuid: ok(moved)[3]!.crateSongUuid } },
       body: { position: 99 },
     });
-    expect(names(back.body)).toEqual(["A", "B", "D", "C"]);
-    expect((await t.request("DELETE", `${url}/${back.body[1].crateSongUuid}`, { token })).status).toBe(204);
-    songs = (await t.request("GET", url, { token })).body;
+    expect(names(ok(back))).toEqual(["A", "B", "D", "C"]);
+    expect(
+      (
+        await t.api(token).playlist.DELETE("/crate/{id}/songs/{crateSongUuid}", {
+          params: { path: { id: crate.crateUuid, crateSongUuid: ok(back)[1]!.crateSongUuid } },
+        })
+      ).response.status,
+    ).toBe(204);
+    songs = ok(await t.api(token).playlist.GET("/crate/{id}/songs", { params: { path: { id: crate.crateUuid } } }));
     expect(names(songs)).toEqual(["A", "D", "C"]);
     expect(positions(songs)).toEqual([0, 1, 2]);
 
-    const shuffled = await t.request("POST", `${url}/shuffle`, { token });
-    expect(names(shuffled.body).sort()).toEqual(["A", "C", "D"]);
-    expect(positions(shuffled.body)).toEqual([0, 1, 2]);
-    expect((await t.request("GET", `${L}/crate/${crate.crateUuid}`, { token })).body.crateSongsNumber).toBe(3);
+    const shuffled = await t
+      .api(token)
+      .playlist.POST("/crate/{id}/songs/shuffle", { params: { path: { id: crate.crateUuid } } });
+    expect(names(ok(shuffled)).sort()).toEqual(["A", "C", "D"]);
+    expect(positions(ok(shuffled))).toEqual([0, 1, 2]);
+    expect(
+      (await t.api(token).playlist.GET("/crate/{id}", { params: { path: { id: crate.crateUuid } } })).data
+        ?.crateSongsNumber,
+    ).toBe(3);
   });
 
   it("keeps positions dense and unique under concurrent adds and moves", async () => {
     const { token } = await t.createUser();
-    const crate = (await t.request("POST", `${L}/crate`, { token, body: {} })).body;
+    const crate = ok(await t.api(token).playlist.POST("/crate", { body: {} }));
     const url = `${L}/crate/${crate.crateUuid}/songs`;
     const many = await Promise.all(Array.from({ length: 12 }, (_, i) => song(`S${i}`)));
     await Promise.all(many.map((s, i) => t.request("POST", url, { token, body: { songId: s.id, position: i % 3 } })));
-    const listed = (await t.request("GET", url, { token })).body;
+    const listed = ok(
+      await t.api(token).playlist.GET("/crate/{id}/songs", { params: { path: { id: crate.crateUuid } } }),
+    );
     await Promise.all(
       listed
         .slice(0, 6)
@@ -91,53 +118,97 @@ describe("crates", () => {
 
   it("refuses the same song twice by id, ISRC or a shared provider id", async () => {
     const { token } = await t.createUser();
-    const crate = (await t.request("POST", `${L}/crate`, { token, body: {} })).body;
-    const url = `${L}/crate/${crate.crateUuid}/songs`;
+    const crate = ok(await t.api(token).playlist.POST("/crate", { body: {} }));
     const original = await song("Original", { isrc: "USRC17607839", musicProviders: { spotify: "sp1" } });
     const sameIsrc = await song("Remaster", { isrc: "USRC17607839" });
     const sameProvider = await song("Other upload", { musicProviders: { spotify: "sp1" } });
-    await t.request("POST", url, { token, body: { songId: original.id } });
+    await t
+      .api(token)
+      .playlist.POST("/crate/{id}/songs", { params: { path: { id: crate.crateUuid } }, body: { songId: original.id } });
     for (const s of [original, sameIsrc, sameProvider]) {
-      const res = await t.request("POST", url, { token, body: { songId: s.id } });
-      expect(res.status).toBe(409);
-      expect(res.body.message).toBe("This song is already in the crate.");
+      const res = await t
+        .api(token)
+        .playlist.POST("/crate/{id}/songs", { params: { path: { id: crate.crateUuid } }, body: { songId: s.id } });
+      expect(res.response.status).toBe(409);
+      expect(res.error?.message).toBe("This song is already in the crate.");
     }
-    expect((await t.request("POST", url, { token, body: { songId: crypto.randomUUID() } })).status).toBe(404);
-    expect((await t.request("POST", url, { token, body: {} })).status).toBe(400);
+    expect(
+      (
+        await t.api(token).playlist.POST("/crate/{id}/songs", {
+          params: { path: { id: crate.crateUuid } },
+          body: { songId: crypto.randomUUID() },
+        })
+      ).response.status,
+    ).toBe(404);
+    expect(
+      (await t.api(token).playlist.POST("/crate/{id}/songs", { params: { path: { id: crate.crateUuid } }, body: {} }))
+        .response.status,
+    ).toBe(400);
   });
 
   it("renames, copies and deletes; others may read but never change a playlist", async () => {
     const owner = await t.createUser();
     const other = await t.createUser();
-    const crate = (await t.request("POST", `${L}/crate`, { token: owner.token, body: { name: "Mine" } })).body;
-    await t.request("POST", `${L}/crate/${crate.crateUuid}/songs`, {
-      token: owner.token,
+    const crate = ok(await t.api(owner.token).playlist.POST("/crate", { body: { name: "Mine" } }));
+    await t.api(owner.token).playlist.POST("/crate/{id}/songs", {
+      params: { path: { id: crate.crateUuid } },
       body: { songId: (await song("X")).id },
     });
-    const renamed = await t.request("PATCH", `${L}/crate/${crate.crateUuid}`, {
-      token: owner.token,
-      body: { name: "Ours" },
-    });
-    expect(renamed.body.crateName).toBe("Ours");
-    expect((await t.request("GET", `${L}/crate/${crate.crateUuid}/songs`, { token: other.token })).status).toBe(200);
+    const renamed = await t
+      .api(owner.token)
+      .playlist.PATCH("/crate/{id}", { params: { path: { id: crate.crateUuid } }, body: { name: "Ours" } });
+    expect(renamed.data?.crateName).toBe("Ours");
     expect(
-      (await t.request("PATCH", `${L}/crate/${crate.crateUuid}`, { token: other.token, body: { name: "Theirs" } }))
-        .status,
+      (await t.api(other.token).playlist.GET("/crate/{id}/songs", { params: { path: { id: crate.crateUuid } } }))
+        .response.status,
+    ).toBe(200);
+    expect(
+      (
+        await t
+          .api(other.token)
+          .playlist.PATCH("/crate/{id}", { params: { path: { id: crate.crateUuid } }, body: { name: "Theirs" } })
+      ).response.status,
     ).toBe(403);
     expect(
-      (await t.request("POST", `${L}/crate/${crate.crateUuid}/songs/shuffle`, { token: other.token })).status,
+      (
+        await t
+          .api(other.token)
+          .playlist.POST("/crate/{id}/songs/shuffle", { params: { path: { id: crate.crateUuid } } })
+      ).response.status,
     ).toBe(403);
-    expect((await t.request("DELETE", `${L}/crate/${crate.crateUuid}`, { token: other.token })).status).toBe(403);
-    const copy = await t.request("PUT", `${L}/crate/${crate.crateUuid}/copy`, { token: other.token });
-    expect(copy.status).toBe(201);
-    expect(copy.body).toMatchObject({ crateName: "Ours (copy)", userUuid: other.user.uuid, crateSongsNumber: 1 });
-    expect((await t.request("GET", `${L}/crate/user/${owner.user.uuid}`, { token: other.token })).body.total).toBe(1);
-    expect((await t.request("DELETE", `${L}/crate/${crate.crateUuid}`, { token: owner.token })).status).toBe(204);
-    expect((await t.request("GET", `${L}/crate/${crate.crateUuid}`, { token: owner.token })).status).toBe(404);
-    expect((await t.request("GET", `${L}/crate/${crate.crateUuid}`)).status).toBe(401);
     expect(
-      (await t.request("PATCH", `${L}/crate/${copy.body.crateUuid}`, { token: other.token, body: { name: "" } }))
+      (await t.api(other.token).playlist.DELETE("/crate/{id}", { params: { path: { id: crate.crateUuid } } })).response
         .status,
+    ).toBe(403);
+    const copy = await t
+      .api(other.token)
+      .playlist.PUT("/crate/{id}/copy", { params: { path: { id: crate.crateUuid } } });
+    expect(copy.response.status).toBe(201);
+    expect(copy.data).toMatchObject({ crateName: "Ours (copy)", userUuid: other.user.uuid, crateSongsNumber: 1 });
+    expect(
+      (
+        await t
+          .api(other.token)
+          .playlist.GET("/crate/user/{userUuid}", { params: { path: { userUuid: owner.user.uuid } } })
+      ).data?.total,
+    ).toBe(1);
+    expect(
+      (await t.api(owner.token).playlist.DELETE("/crate/{id}", { params: { path: { id: crate.crateUuid } } })).response
+        .status,
+    ).toBe(204);
+    expect(
+      (await t.api(owner.token).playlist.GET("/crate/{id}", { params: { path: { id: crate.crateUuid } } })).response
+        .status,
+    ).toBe(404);
+    expect(
+      (await t.api().playlist.GET("/crate/{id}", { params: { path: { id: crate.crateUuid } } })).response.status,
+    ).toBe(401);
+    expect(
+      (
+        await t
+          .api(other.token)
+          .playlist.PATCH("/crate/{id}", { params: { path: { id: ok(copy).crateUuid } }, body: { name: "" } })
+      ).response.status,
     ).toBe(400);
   });
 });
@@ -146,42 +217,55 @@ describe("queue and likes", () => {
   it("each user has one private queue and one likes crate with the same operations plus clear", async () => {
     const { token, user } = await t.createUser();
     const other = await t.createUser();
-    const queue = await t.request("GET", `${L}/crate/special/queue`, { token });
-    expect(queue.body).toMatchObject({ kind: "queue", crateSongsNumber: 0, userUuid: user.uuid });
-    expect((await t.request("GET", `${L}/crate/special/queue`, { token })).body.crateUuid).toBe(queue.body.crateUuid);
+    const queue = await t.api(token).playlist.GET("/crate/special/queue");
+    expect(queue.data).toMatchObject({ kind: "queue", crateSongsNumber: 0, userUuid: user.uuid });
+    expect((await t.api(token).playlist.GET("/crate/special/queue")).data?.crateUuid).toBe(ok(queue).crateUuid);
     const [x, y] = [await song("Q1"), await song("Q2")];
-    await t.request("POST", `${L}/crate/special/queue/songs`, { token, body: { songIds: [x.id, y.id] } });
-    const current = await t.request("PUT", `${L}/crate/special/queue/current-position`, {
-      token,
-      body: { position: 1 },
-    });
-    expect(current.body.currentPosition).toBe(1);
+    await t.api(token).playlist.POST("/crate/special/queue/songs", { body: { songIds: [x.id, y.id] } });
+    const current = await t.api(token).playlist.PUT("/crate/special/queue/current-position", { body: { position: 1 } });
+    expect(current.data?.currentPosition).toBe(1);
     expect(
-      (await t.request("PUT", `${L}/crate/special/queue/current-position`, { token, body: { position: 5 } })).status,
+      (await t.api(token).playlist.PUT("/crate/special/queue/current-position", { body: { position: 5 } })).response
+        .status,
     ).toBe(400);
-    expect((await t.request("GET", `${L}/crate/${queue.body.crateUuid}/songs`, { token: other.token })).status).toBe(
-      403,
-    );
-    expect((await t.request("DELETE", `${L}/crate/${queue.body.crateUuid}`, { token })).status).toBe(403);
-    expect((await t.request("DELETE", `${L}/crate/special/queue/songs`, { token })).status).toBe(204);
-    expect((await t.request("GET", `${L}/crate/special/queue/songs`, { token })).body).toEqual([]);
+    expect(
+      (await t.api(other.token).playlist.GET("/crate/{id}/songs", { params: { path: { id: ok(queue).crateUuid } } }))
+        .response.status,
+    ).toBe(403);
+    expect(
+      (await t.api(token).playlist.DELETE("/crate/{id}", { params: { path: { id: ok(queue).crateUuid } } })).response
+        .status,
+    ).toBe(403);
+    expect((await t.api(token).playlist.DELETE("/crate/special/queue/songs")).response.status).toBe(204);
+    expect((await t.api(token).playlist.GET("/crate/special/queue/songs")).data).toEqual([]);
 
-    await t.request("POST", `${L}/crate/special/likes/songs`, { token, body: { songId: x.id } });
-    expect(names((await t.request("GET", `${L}/crate/special/likes/songs`, { token })).body)).toEqual(["Q1"]);
-    expect((await t.request("GET", `${L}/crate/user`, { token })).body.total).toBe(0);
-    expect((await t.request("GET", `${L}/crate/special/likes`)).status).toBe(401);
+    await t.api(token).playlist.POST("/crate/special/likes/songs", { body: { songId: x.id } });
+    expect(names(ok(await t.api(token).playlist.GET("/crate/special/likes/songs")))).toEqual(["Q1"]);
+    expect((await t.api(token).playlist.GET("/crate/user")).data?.total).toBe(0);
+    expect((await t.api().playlist.GET("/crate/special/likes")).response.status).toBe(401);
   });
 
   it("services read any user's crates, the special ones included", async () => {
     const { token, user } = await t.createUser();
-    await t.request("GET", `${L}/crate/special/queue`, { token });
+    await t.api(token).playlist.GET("/crate/special/queue");
     const service = await t.serviceToken();
-    const all = await t.request("GET", `${L}/crate/user/service/${user.uuid}`, { token: service });
-    expect(all.body.data.map((c: { kind: string }) => c.kind)).toEqual(["queue"]);
-    const shortId = all.body.data[0].crateShortId;
-    expect((await t.request("GET", `${L}/crate/service/${shortId}/songs`, { token: service })).body).toEqual([]);
-    expect((await t.request("GET", `${L}/crate/service/all-crates`, { token: service })).body.total).toBeGreaterThan(0);
-    expect((await t.request("GET", `${L}/crate/service/all-crates`, { token })).status).toBe(403);
-    expect((await t.request("GET", `${L}/crate/user/service/${user.uuid}`, { token })).status).toBe(403);
+    const all = await t
+      .api(service)
+      .playlist.GET("/crate/user/service/{userUuid}", { params: { path: { userUuid: user.uuid } } });
+    expect(all.data?.data.map((c) => c.kind)).toEqual(["queue"]);
+    const shortId = ok(all).data[0]!.crateShortId;
+    expect(
+      (
+        await t
+          .api(service)
+          .playlist.GET("/crate/service/{crateShortId}/songs", { params: { path: { crateShortId: shortId } } })
+      ).data,
+    ).toEqual([]);
+    expect((await t.api(service).playlist.GET("/crate/service/all-crates")).data?.total).toBeGreaterThan(0);
+    expect((await t.api(token).playlist.GET("/crate/service/all-crates")).response.status).toBe(403);
+    expect(
+      (await t.api(token).playlist.GET("/crate/user/service/{userUuid}", { params: { path: { userUuid: user.uuid } } }))
+        .response.status,
+    ).toBe(403);
   });
 });

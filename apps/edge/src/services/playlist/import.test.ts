@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 let known: { id: string };
@@ -20,13 +20,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const L = "/api/playlist-service";
-
 describe("track import", () => {
   it("imports catalogue tracks into the queue and says why the others were skipped", async () => {
     const { token } = await t.createUser();
-    const res = await t.request("POST", `${L}/api/v1/track-import`, {
-      token,
+    const res = await t.api(token).playlist.POST("/api/v1/track-import", {
       body: {
         songs: [
           { musicProviders: { spotify: "sp-known" } },
@@ -36,63 +33,67 @@ describe("track import", () => {
         ],
       },
     });
-    expect(res.status).toBe(200);
-    expect(res.body.imported).toBe(1);
-    expect(res.body.skipped).toEqual([
+    expect(res.response.status).toBe(200);
+    expect(res.data?.imported).toBe(1);
+    expect(res.data?.skipped).toEqual([
       { index: 1, message: "Sorry, this song does not have any supported music providers to import from." },
       { index: 2, message: "Sorry, this song is not in our catalog and can't be imported." },
       { index: 3, message: "This song is already in the crate." },
     ]);
-    expect(res.body.crate).toMatchObject({ kind: "queue", importStatus: "COMPLETE", crateSongsNumber: 1 });
+    expect(res.data?.crate).toMatchObject({ kind: "queue", importStatus: "COMPLETE", crateSongsNumber: 1 });
   });
 
   it("marks the crate FAILED when nothing could be imported", async () => {
     const { token } = await t.createUser();
-    const crate = (await t.request("POST", `${L}/crate`, { token, body: {} })).body;
-    const res = await t.request("POST", `${L}/api/v1/track-import`, {
-      token,
+    const crate = ok(await t.api(token).playlist.POST("/crate", { body: {} }));
+    const res = await t.api(token).playlist.POST("/api/v1/track-import", {
       body: { crateUuid: crate.crateUuid, songs: [{ musicProviders: { tidal: "1" } }] },
     });
-    expect(res.body.crate).toMatchObject({
+    expect(res.data?.crate).toMatchObject({
       importStatus: "FAILED",
       importMessage: "Sorry, this song does not have any supported music providers to import from.",
     });
     const other = await t.createUser();
     expect(
       (
-        await t.request("POST", `${L}/api/v1/track-import`, {
-          token: other.token,
+        await t.api(other.token).playlist.POST("/api/v1/track-import", {
           body: { crateUuid: crate.crateUuid, songs: [{ songId: known.id }] },
         })
-      ).status,
+      ).response.status,
     ).toBe(403);
     expect(
-      (await t.request("POST", `${L}/api/v1/track-import`, { body: { songs: [{ songId: known.id }] } })).status,
+      (await t.api().playlist.POST("/api/v1/track-import", { body: { songs: [{ songId: known.id }] } })).response
+        .status,
     ).toBe(401);
-    expect((await t.request("POST", `${L}/api/v1/track-import`, { token, body: { songs: [] } })).status).toBe(400);
+    expect((await t.api(token).playlist.POST("/api/v1/track-import", { body: { songs: [] } })).response.status).toBe(
+      400,
+    );
   });
 
   it("adds a song to a playlist at the end or at the start", async () => {
     const { token } = await t.createUser();
-    const crate = (await t.request("POST", `${L}/crate`, { token, body: {} })).body;
+    const crate = ok(await t.api(token).playlist.POST("/crate", { body: {} }));
     const [other] = await t.db
       .insert(schema.songs)
       .values({ shortId: shortId(), trackName: "First", artistName: "B" })
       .returning();
-    await t.request("POST", `${L}/api/v1/playlists/${crate.crateUuid}/tracks`, { token, body: { songId: known.id } });
-    const res = await t.request("POST", `${L}/api/v1/playlists/${crate.crateUuid}/tracks`, {
-      token,
+    await t.api(token).playlist.POST("/api/v1/playlists/{crateUuid}/tracks", {
+      params: { path: { crateUuid: crate.crateUuid } },
+      body: { songId: known.id },
+    });
+    const res = await t.api(token).playlist.POST("/api/v1/playlists/{crateUuid}/tracks", {
+      params: { path: { crateUuid: crate.crateUuid } },
       body: { songId: other!.id, append: false },
     });
-    expect(res.status).toBe(201);
-    expect(res.body.map((s: { trackName: string }) => s.trackName)).toEqual(["First", "Known"]);
+    expect(res.response.status).toBe(201);
+    expect(res.data?.map((s) => s.trackName)).toEqual(["First", "Known"]);
     expect(
       (
-        await t.request("POST", `${L}/api/v1/playlists/${crate.crateUuid}/tracks`, {
-          token,
+        await t.api(token).playlist.POST("/api/v1/playlists/{crateUuid}/tracks", {
+          params: { path: { crateUuid: crate.crateUuid } },
           body: { songId: crypto.randomUUID() },
         })
-      ).status,
+      ).response.status,
     ).toBe(404);
   });
 });

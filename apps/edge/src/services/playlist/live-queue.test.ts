@@ -3,8 +3,8 @@
 import { schema } from "@booth/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
-import { type recordingLiveRooms, unreachableLiveRooms } from "../../ports/live-rooms.ts";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import type { recordingLiveRooms } from "../../ports/live-rooms.ts";
+import { createTestApp, createTestAppWithRoomsDown, ok, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 let live: ReturnType<typeof recordingLiveRooms>;
@@ -15,7 +15,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const L = "/api/playlist-service";
-const R = "/api/room-service";
 
 async function song(app: TestApp, name: string) {
   const [row] = await app.db
@@ -26,21 +25,17 @@ async function song(app: TestApp, name: string) {
 }
 
 async function roomOf(app: TestApp, owner: { token: string }, name: string) {
-  const res = await app.request("POST", `${R}/rooms/infrastructure`, {
-    token: owner.token,
-    body: { name, type: "PUBLIC" },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.uuid as string;
+  const res = await app.api(owner.token).room.POST("/rooms/infrastructure", { body: { name, type: "PUBLIC" } });
+  expect(res.response.status, JSON.stringify(res.error ?? res.data)).toBe(201);
+  return ok(res).uuid as string;
 }
 
 /** The live room reports someone in it, as it does when they join. */
 async function present(app: TestApp, userUuid: string, roomUuid: string) {
-  const res = await app.request("PATCH", `${R}/rooms/user/${userUuid}`, {
-    token: await app.serviceToken(),
-    body: { roomUuid },
-  });
-  expect(res.status).toBe(204);
+  const res = await app
+    .api(await app.serviceToken())
+    .room.PATCH("/rooms/user/{user}", { params: { path: { user: userUuid } }, body: { roomUuid } });
+  expect(res.response.status).toBe(204);
 }
 
 const queueEventsSince = (from: number) => live.events.slice(from).filter((e) => e.event.type === "queueChanged");
@@ -63,8 +58,10 @@ describe("a queue changed over REST", () => {
     const told = { type: "queueChanged", userUuid: dj.user.uuid };
 
     let from = live.events.length;
-    const added = await t.request("POST", `${queue}/songs`, { token: dj.token, body: { songIds: [x.id, y.id] } });
-    expect(added.status).toBe(201);
+    const added = await t
+      .api(dj.token)
+      .playlist.POST("/crate/special/queue/songs", { body: { songIds: [x.id, y.id] } });
+    expect(added.response.status).toBe(201);
     expect(
       queueEventsSince(from)
         .map((e) => e.roomUuid)
@@ -72,7 +69,7 @@ describe("a queue changed over REST", () => {
     ).toEqual([a, b].sort());
     for (const e of queueEventsSince(from)) expect(e.event).toEqual(told);
 
-    const [first, second] = added.body as { crateSongUuid: string }[];
+    const [first, second] = ok(added) as { crateSongUuid: string }[];
     const changes: [string, string, unknown][] = [
       ["PUT", `${queue}/songs/${second?.crateSongUuid}/position`, { position: 0 }],
       ["PUT", `${queue}/current-position`, { position: 1 }],
@@ -88,10 +85,14 @@ describe("a queue changed over REST", () => {
     }
 
     // The queue named by its id is the same queue.
-    const queueId = (await t.request("GET", queue, { token: dj.token })).body.crateUuid as string;
+    const queueId = ok(await t.api(dj.token).playlist.GET("/crate/special/queue")).crateUuid as string;
     from = live.events.length;
     expect(
-      (await t.request("POST", `${L}/crate/${queueId}/songs`, { token: dj.token, body: { songId: x.id } })).status,
+      (
+        await t
+          .api(dj.token)
+          .playlist.POST("/crate/{id}/songs", { params: { path: { id: queueId } }, body: { songId: x.id } })
+      ).response.status,
     ).toBe(201);
     expect(queueEventsSince(from)).toHaveLength(2);
   });
@@ -102,43 +103,38 @@ describe("a queue changed over REST", () => {
     const room = await roomOf(t, owner, "Quiet");
     await present(t, dj.user.uuid, room);
     const x = await song(t, "Z");
-    const crate = (await t.request("POST", `${L}/crate`, { token: dj.token, body: { name: "Mine" } })).body;
+    const crate = ok(await t.api(dj.token).playlist.POST("/crate", { body: { name: "Mine" } }));
     const from = live.events.length;
     expect(
-      (await t.request("POST", `${L}/crate/${crate.crateUuid}/songs`, { token: dj.token, body: { songId: x.id } }))
-        .status,
+      (
+        await t
+          .api(dj.token)
+          .playlist.POST("/crate/{id}/songs", { params: { path: { id: crate.crateUuid } }, body: { songId: x.id } })
+      ).response.status,
     ).toBe(201);
     expect(queueEventsSince(from)).toEqual([]);
-    await t.request("POST", `${L}/crate/special/queue/songs`, { token: dj.token, body: { songId: x.id } });
+    await t.api(dj.token).playlist.POST("/crate/special/queue/songs", { body: { songId: x.id } });
     const before = live.events.length;
     // The same song again: 409, nothing changed, nothing told.
-    const again = await t.request("POST", `${L}/crate/special/queue/songs`, {
-      token: dj.token,
-      body: { songId: x.id },
-    });
-    expect(again.status).toBe(409);
+    const again = await t.api(dj.token).playlist.POST("/crate/special/queue/songs", { body: { songId: x.id } });
+    expect(again.response.status).toBe(409);
     expect(queueEventsSince(before)).toEqual([]);
   });
 });
 
 describe("a room that cannot be told", () => {
   it("does not fail the change: the song is queued, answered 201, and the failure logged", async () => {
-    const logged: Record<string, unknown>[] = [];
-    const failing = unreachableLiveRooms();
-    const other = await createTestApp({ liveRooms: failing, logger: (e) => logged.push(e) });
+    const { app: other, logged } = await createTestAppWithRoomsDown();
     try {
       const owner = await other.createUser();
       const dj = await other.createUser();
       const room = await roomOf(other, owner, "Down");
       await present(other, dj.user.uuid, room);
       const x = await song(other, "Down");
-      const res = await other.request("POST", `${L}/crate/special/queue/songs`, {
-        token: dj.token,
-        body: { songId: x.id },
-      });
-      expect(res.status).toBe(201);
-      const queued = await other.request("GET", `${L}/crate/special/queue/songs`, { token: dj.token });
-      expect(queued.body.map((s: { trackName: string }) => s.trackName)).toEqual(["Down"]);
+      const res = await other.api(dj.token).playlist.POST("/crate/special/queue/songs", { body: { songId: x.id } });
+      expect(res.response.status).toBe(201);
+      const queued = await other.api(dj.token).playlist.GET("/crate/special/queue/songs");
+      expect(queued.data?.map((s: { trackName: string }) => s.trackName)).toEqual(["Down"]);
       expect(logged).toContainEqual(
         expect.objectContaining({ level: "warn", roomUuid: room, error: "Error: the party is down" }),
       );

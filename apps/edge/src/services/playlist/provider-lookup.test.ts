@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
 import type { FakeProviders } from "../../testing/fake-providers.ts";
 import { startProviderApps } from "../../testing/provider-apps.ts";
-import type { TestApp } from "../../testing.ts";
+import { ok, type TestApp } from "../../testing.ts";
 
 let fake: FakeProviders;
 let t: TestApp;
@@ -16,8 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-const L = "/api/playlist-service";
-const link = (url: string) => `${L}/song-data/${encodeURIComponent(url)}`;
+const link = (url: string) => t.api().playlist.GET("/song-data/{link}", { params: { path: { link: url } } });
 const songsNamed = (name: string) => t.db.select().from(schema.songs).where(eq(schema.songs.trackName, name));
 
 const spotifyTrack = (name: string, isrc: string) => ({
@@ -38,11 +37,13 @@ describe("song data from the providers", () => {
     const before = fake.requests.length;
 
     const [first, second] = await Promise.all([
-      t.request("GET", link(`https://open.spotify.com/track/${id}`)),
-      t.request("GET", `${L}/song-data/${id}/spotify`),
+      link(`https://open.spotify.com/track/${id}`),
+      t.api().playlist.GET("/song-data/{providerSongId}/{musicProvider}", {
+        params: { path: { providerSongId: id, musicProvider: "spotify" } },
+      }),
     ]);
-    expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({
+    expect(first.response.status).toBe(200);
+    expect(first.data).toMatchObject({
       provider: "spotify",
       providerSongId: id,
       song: {
@@ -58,8 +59,8 @@ describe("song data from the providers", () => {
         previews: { spotify: "https://p.scdn.co/mp3-preview/abc" },
       },
     });
-    expect(second.status).toBe(200);
-    expect(second.body.song.songId).toBe(first.body.song.songId);
+    expect(second.response.status).toBe(200);
+    expect(second.data?.song.songId).toBe(first.data?.song.songId);
     expect(await songsNamed("Coastline")).toHaveLength(1);
 
     // Booth's own token (client credentials), asked for once and kept.
@@ -73,13 +74,15 @@ describe("song data from the providers", () => {
     const asked = trackCalls().length;
     expect(asked).toBeGreaterThanOrEqual(1);
     expect(asked).toBeLessThanOrEqual(2);
-    const third = await t.request("GET", `${L}/song-data/${id}/spotify`);
-    expect(third.body.song.songId).toBe(first.body.song.songId);
+    const third = await t.api().playlist.GET("/song-data/{providerSongId}/{musicProvider}", {
+      params: { path: { providerSongId: "7ouMYWpwJ422jRcDASZB7P", musicProvider: "spotify" } },
+    });
+    expect(third.data?.song.songId).toBe(first.data?.song.songId);
     expect(trackCalls()).toHaveLength(asked);
 
     // Found by search now, like any catalogue song (an explicit one: with the explicit filter).
-    const found = await t.request("GET", `${L}/search`, { query: { q: "coastline", explicit: "true" } });
-    expect(found.body.map((s: { songId: string }) => s.songId)).toContain(first.body.song.songId);
+    const found = await t.api().playlist.GET("/search", { params: { query: { q: "coastline", explicit: "true" } } });
+    expect(found.data?.map((s) => s.songId)).toContain(first.data?.song.songId);
   });
 
   it("merges an Apple Music song into the catalogue song with the same ISRC", async () => {
@@ -99,9 +102,9 @@ describe("song data from the providers", () => {
       artwork: { url: "https://is1.mzstatic.com/image/{w}x{h}bb.jpg" },
       previews: [{ url: "https://audio.itunes.apple.com/preview.m4a" }],
     });
-    const res = await t.request("GET", link("https://music.apple.com/us/album/docks/1?i=1440857781"));
-    expect(res.status).toBe(200);
-    expect(res.body.song.songId).toBe(song?.id);
+    const res = await link("https://music.apple.com/us/album/docks/1?i=1440857781");
+    expect(res.response.status).toBe(200);
+    expect(res.data?.song.songId).toBe(song?.id);
     const [row] = await t.db
       .select()
       .from(schema.songs)
@@ -123,9 +126,9 @@ describe("song data from the providers", () => {
       },
       contentDetails: { duration: "PT1H2M3S", contentRating: {} },
     });
-    const video = await t.request("GET", link("https://www.youtube.com/watch?v=dQw4w9WgXcQ"));
-    expect(video.status).toBe(200);
-    expect(video.body.song).toMatchObject({
+    const video = await link("https://www.youtube.com/watch?v=dQw4w9WgXcQ");
+    expect(video.response.status).toBe(200);
+    expect(video.data?.song).toMatchObject({
       trackName: "Slow Motion",
       artistName: "Neon Tide",
       duration: 3723,
@@ -147,9 +150,9 @@ describe("song data from the providers", () => {
       permalink_url: "https://soundcloud.com/neon-tide/undertow",
     });
     const before = fake.requests.length;
-    const track = await t.request("GET", link("https://soundcloud.com/neon-tide/undertow"));
-    expect(track.status).toBe(200);
-    expect(track.body.song).toMatchObject({
+    const track = await link("https://soundcloud.com/neon-tide/undertow");
+    expect(track.response.status).toBe(200);
+    expect(track.data?.song).toMatchObject({
       trackName: "Undertow",
       artistName: "Neon Tide",
       duration: 245,
@@ -160,32 +163,38 @@ describe("song data from the providers", () => {
     const token = fake.requests.slice(before).find((r) => r.path === "/soundcloud/oauth/token");
     expect(token?.form.grant_type).toBe("client_credentials");
     // By the numeric id too: the catalogue has it by path, so SoundCloud is asked and the same song answers.
-    const byId = await t.request("GET", `${L}/song-data/123456/soundcloud`);
-    expect(byId.status).toBe(200);
-    expect(byId.body.song.songId).toBe(track.body.song.songId);
+    const byId = await t.api().playlist.GET("/song-data/{providerSongId}/{musicProvider}", {
+      params: { path: { providerSongId: "123456", musicProvider: "soundcloud" } },
+    });
+    expect(byId.response.status).toBe(200);
+    expect(byId.data?.song.songId).toBe(track.data?.song.songId);
     expect(await songsNamed("Undertow")).toHaveLength(1);
   });
 
   it("answers 404 for a track the provider does not have, 502 when it fails, and adds nothing", async () => {
     const count = async () => (await t.db.select({ n: sql<number>`count(*)::int` }).from(schema.songs))[0]?.n;
     const songs = await count();
-    const missing = await t.request("GET", `${L}/song-data/0000000000000000000000/spotify`);
-    expect(missing.status).toBe(404);
-    expect(missing.body.message).toBe("Spotify has no track with this id.");
-    const apple = await t.request("GET", `${L}/song-data/999/apple`);
-    expect(apple.status).toBe(404);
-    expect(apple.body.message).toBe("Apple Music has no track with this id.");
-    expect((await t.request("GET", link("https://youtu.be/AAAAAAAAAAA"))).body.message).toBe(
-      "YouTube has no track with this id.",
-    );
-    expect((await t.request("GET", link("https://soundcloud.com/nobody/nothing"))).status).toBe(404);
-    const deezer = await t.request("GET", link("https://www.deezer.com/track/3135556"));
-    expect(deezer.status).toBe(404);
-    expect(deezer.body.message).toBe("This song is not in our catalog, and Booth does not look up deezer tracks.");
+    const missing = await t.api().playlist.GET("/song-data/{providerSongId}/{musicProvider}", {
+      params: { path: { providerSongId: "0000000000000000000000", musicProvider: "spotify" } },
+    });
+    expect(missing.response.status).toBe(404);
+    expect(missing.error?.message).toBe("Spotify has no track with this id.");
+    const apple = await t.api().playlist.GET("/song-data/{providerSongId}/{musicProvider}", {
+      params: { path: { providerSongId: "999", musicProvider: "apple" } },
+    });
+    expect(apple.response.status).toBe(404);
+    expect(apple.error?.message).toBe("Apple Music has no track with this id.");
+    expect((await link("https://youtu.be/AAAAAAAAAAA")).error?.message).toBe("YouTube has no track with this id.");
+    expect((await link("https://soundcloud.com/nobody/nothing")).response.status).toBe(404);
+    const deezer = await link("https://www.deezer.com/track/3135556");
+    expect(deezer.response.status).toBe(404);
+    expect(deezer.error?.message).toBe("This song is not in our catalog, and Booth does not look up deezer tracks.");
     fake.control.failWith = 500;
     try {
-      const down = await t.request("GET", `${L}/song-data/1111111111111111111111/spotify`);
-      expect(down.status).toBe(502);
+      const down = await t.api().playlist.GET("/song-data/{providerSongId}/{musicProvider}", {
+        params: { path: { providerSongId: "1111111111111111111111", musicProvider: "spotify" } },
+      });
+      expect(down.response.status).toBe(502);
     } finally {
       fake.control.failWith = null;
     }
@@ -196,22 +205,23 @@ describe("song data from the providers", () => {
     const id = "3n3Ppam7vgaVa1iaRUc9Lp";
     fake.spotifyTracks.set(id, spotifyTrack("Lanterns", "USX9P2400002"));
     const { token } = await t.createUser();
-    const res = await t.request("POST", `${L}/api/v1/track-import`, {
-      token,
-      body: { songs: [{ musicProviders: { spotify: id } }, { musicProviders: { spotify: "2222222222222222222222" } }] },
+    const res = await t.api(token).playlist.POST("/api/v1/track-import", {
+      body: {
+        songs: [{ musicProviders: { spotify: id } }, { musicProviders: { spotify: "2222222222222222222222" } }],
+      },
     });
-    expect(res.status).toBe(200);
-    expect(res.body.imported).toBe(1);
-    expect(res.body.skipped).toEqual([
+    expect(res.response.status).toBe(200);
+    expect(res.data?.imported).toBe(1);
+    expect(res.data?.skipped).toEqual([
       { index: 1, message: "Sorry, this song is not in our catalog and can't be imported." },
     ]);
-    const queue = await t.request("GET", `${L}/crate/special/queue/songs`, { token });
-    expect(queue.body.map((s: { trackName: string }) => s.trackName)).toEqual(["Lanterns"]);
+    const queue = await t.api(token).playlist.GET("/crate/special/queue/songs");
+    expect(queue.data?.map((s) => s.trackName)).toEqual(["Lanterns"]);
   });
 
   it("says which providers are configured", async () => {
-    const res = await t.request("GET", `${L}/song-data/providers`);
-    const of = (p: string) => res.body.find((x: { provider: string }) => x.provider === p);
+    const res = await t.api().playlist.GET("/song-data/providers");
+    const of = (p: string) => ok(res).find((x) => x.provider === p);
     expect(of("spotify")).toEqual({
       provider: "spotify",
       configured: true,

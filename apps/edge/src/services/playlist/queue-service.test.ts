@@ -2,7 +2,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 import { SONG_NOT_FOUND, SONG_NOT_READY } from "./queue.ts";
 
 let t: TestApp;
@@ -28,15 +28,23 @@ describe("the live room's view of a DJ's crates", () => {
   it("answers the next songs of the queue and moves past each played song, wrapping around", async () => {
     const { user, token } = await t.createUser();
     const base = `${L}/crate/service/user/${user.uuid}/queue`;
-    expect((await t.request("GET", `${base}/upcoming`, { token: service })).body).toEqual({ songs: [] });
+    expect(
+      (
+        await t
+          .api(service)
+          .playlist.GET("/crate/service/user/{userUuid}/queue/upcoming", { params: { path: { userUuid: user.uuid } } })
+      ).data,
+    ).toEqual({ songs: [] });
     const [a, b, c] = await Promise.all(["A", "B", "C"].map(song));
-    await t.request("POST", `${L}/crate/special/queue/songs`, { token, body: { songIds: [a!.id, b!.id, c!.id] } });
-    const first = await t.request("GET", `${base}/upcoming`, { token: service });
-    expect(first.status).toBe(200);
-    expect(names(first.body.songs)).toEqual(["A", "B"]);
+    await t.api(token).playlist.POST("/crate/special/queue/songs", { body: { songIds: [a!.id, b!.id, c!.id] } });
+    const first = await t
+      .api(service)
+      .playlist.GET("/crate/service/user/{userUuid}/queue/upcoming", { params: { path: { userUuid: user.uuid } } });
+    expect(first.response.status).toBe(200);
+    expect(names(ok(first).songs)).toEqual(["A", "B"]);
     let next = await t.request("POST", `${base}/advance`, {
       token: service,
-      body: { crateSongUuid: first.body.songs[0].crateSongUuid },
+      body: { crateSongUuid: ok(first).songs[0]!.crateSongUuid },
     });
     expect(names(next.body.songs)).toEqual(["B", "C"]);
     const crateSongC = next.body.songs[1].crateSongUuid;
@@ -45,44 +53,83 @@ describe("the live room's view of a DJ's crates", () => {
     // A song that is not in the queue moves nothing.
     next = await t.request("POST", `${base}/advance`, { token: service, body: { crateSongUuid: crypto.randomUUID() } });
     expect(names(next.body.songs)).toEqual(["A", "B"]);
-    const own = await t.request("GET", `${L}/crate/special/queue`, { token });
-    expect(own.body.currentPosition).toBe(0);
+    const own = await t.api(token).playlist.GET("/crate/special/queue");
+    expect(own.data?.currentPosition).toBe(0);
   });
 
   it("adds a starred song to the likes crate once", async () => {
     const { user, token } = await t.createUser();
     const s = await song("Starred");
-    const url = `${L}/crate/service/user/${user.uuid}/likes/songs`;
-    const added = await t.request("POST", url, { token: service, body: { songId: s.id } });
-    expect(added.status).toBe(201);
-    expect(added.body.song.trackName).toBe("Starred");
-    const again = await t.request("POST", url, { token: service, body: { songId: s.id } });
-    expect(again.status).toBe(200);
-    expect(again.body.added).toBe(false);
-    const likes = await t.request("GET", `${L}/crate/special/likes/songs`, { token });
-    expect(names(likes.body)).toEqual(["Starred"]);
+    const added = await t.api(service).playlist.POST("/crate/service/user/{userUuid}/likes/songs", {
+      params: { path: { userUuid: user.uuid } },
+      body: { songId: s.id },
+    });
+    expect(added.response.status).toBe(201);
+    expect(added.data).toMatchObject({ song: { trackName: "Starred" } });
+    const again = await t.api(service).playlist.POST("/crate/service/user/{userUuid}/likes/songs", {
+      params: { path: { userUuid: user.uuid } },
+      body: { songId: s.id },
+    });
+    expect(again.response.status).toBe(200);
+    expect(again.data?.added).toBe(false);
+    const likes = await t.api(token).playlist.GET("/crate/special/likes/songs");
+    expect(names(ok(likes))).toEqual(["Starred"]);
   });
 
   it("is for services only, and refuses bad input", async () => {
     const { user, token } = await t.createUser();
-    const base = `${L}/crate/service/user/${user.uuid}`;
-    expect((await t.request("GET", `${base}/queue/upcoming`)).status).toBe(401);
-    expect((await t.request("GET", `${base}/queue/upcoming`, { token })).status).toBe(403);
     expect(
-      (await t.request("POST", `${base}/likes/songs`, { token, body: { songId: crypto.randomUUID() } })).status,
+      (
+        await t
+          .api()
+          .playlist.GET("/crate/service/user/{userUuid}/queue/upcoming", { params: { path: { userUuid: user.uuid } } })
+      ).response.status,
+    ).toBe(401);
+    expect(
+      (
+        await t
+          .api(token)
+          .playlist.GET("/crate/service/user/{userUuid}/queue/upcoming", { params: { path: { userUuid: user.uuid } } })
+      ).response.status,
     ).toBe(403);
     expect(
-      (await t.request("POST", `${base}/queue/advance`, { token: service, body: { crateSongUuid: "x" } })).status,
-    ).toBe(400);
-    expect((await t.request("GET", `${base}/queue/upcoming`, { token: service, query: { limit: 0 } })).status).toBe(
-      400,
-    );
+      (
+        await t.api(token).playlist.POST("/crate/service/user/{userUuid}/likes/songs", {
+          params: { path: { userUuid: user.uuid } },
+          body: { songId: crypto.randomUUID() },
+        })
+      ).response.status,
+    ).toBe(403);
     expect(
-      (await t.request("POST", `${base}/likes/songs`, { token: service, body: { songId: crypto.randomUUID() } }))
-        .status,
+      (
+        await t.api(service).playlist.POST("/crate/service/user/{userUuid}/queue/advance", {
+          params: { path: { userUuid: user.uuid } },
+          body: { crateSongUuid: "x" },
+        })
+      ).response.status,
+    ).toBe(400);
+    expect(
+      (
+        await t.api(service).playlist.GET("/crate/service/user/{userUuid}/queue/upcoming", {
+          params: { path: { userUuid: user.uuid }, query: { limit: 0 } },
+        })
+      ).response.status,
+    ).toBe(400);
+    expect(
+      (
+        await t.api(service).playlist.POST("/crate/service/user/{userUuid}/likes/songs", {
+          params: { path: { userUuid: user.uuid } },
+          body: { songId: crypto.randomUUID() },
+        })
+      ).response.status,
     ).toBe(404);
-    const nobody = `${L}/crate/service/user/${crypto.randomUUID()}`;
-    expect((await t.request("GET", `${nobody}/queue/upcoming`, { token: service })).status).toBe(404);
+    expect(
+      (
+        await t.api(service).playlist.GET("/crate/service/user/{userUuid}/queue/upcoming", {
+          params: { path: { userUuid: crypto.randomUUID() } },
+        })
+      ).response.status,
+    ).toBe(404);
   });
 
   describe("a song a DJ names", () => {
@@ -101,12 +148,15 @@ describe("the live room's view of a DJ's crates", () => {
           previews: { spotify: "https://p.scdn.co/mp3-preview/x" },
         })
         .returning();
-      await t.request("POST", `${L}/crate/special/queue/songs`, { token, body: { songIds: [row!.id] } });
-      const queued = (await t.request("GET", `${L}/crate/service/user/${user.uuid}/queue/upcoming`, { token: service }))
-        .body.songs[0];
+      await t.api(token).playlist.POST("/crate/special/queue/songs", { body: { songIds: [row!.id] } });
+      const queued = ok(
+        await t
+          .api(service)
+          .playlist.GET("/crate/service/user/{userUuid}/queue/upcoming", { params: { path: { userUuid: user.uuid } } }),
+      ).songs[0];
       const named = await t.request("GET", url(user.uuid, row!.id), {
         token: service,
-        query: { crateSongUuid: queued.crateSongUuid },
+        query: { crateSongUuid: queued!.crateSongUuid },
       });
       expect(named.status).toBe(200);
       // Exactly what the queue gives for the same crate entry: the room cannot tell the two paths apart.
@@ -126,14 +176,18 @@ describe("the live room's view of a DJ's crates", () => {
       const dj = await t.createUser();
       const other = await t.createUser();
       const [a, b] = await Promise.all(["Theirs", "Mine"].map(song));
-      await t.request("POST", `${L}/crate/special/queue/songs`, { token: other.token, body: { songIds: [a!.id] } });
-      await t.request("POST", `${L}/crate/special/queue/songs`, { token: dj.token, body: { songIds: [b!.id] } });
-      const theirs = (
-        await t.request("GET", `${L}/crate/service/user/${other.user.uuid}/queue/upcoming`, { token: service })
-      ).body.songs[0].crateSongUuid;
-      const mine = (
-        await t.request("GET", `${L}/crate/service/user/${dj.user.uuid}/queue/upcoming`, { token: service })
-      ).body.songs[0].crateSongUuid;
+      await t.api(other.token).playlist.POST("/crate/special/queue/songs", { body: { songIds: [a!.id] } });
+      await t.api(dj.token).playlist.POST("/crate/special/queue/songs", { body: { songIds: [b!.id] } });
+      const theirs = ok(
+        await t.api(service).playlist.GET("/crate/service/user/{userUuid}/queue/upcoming", {
+          params: { path: { userUuid: other.user.uuid } },
+        }),
+      ).songs[0]!.crateSongUuid;
+      const mine = ok(
+        await t.api(service).playlist.GET("/crate/service/user/{userUuid}/queue/upcoming", {
+          params: { path: { userUuid: dj.user.uuid } },
+        }),
+      ).songs[0]!.crateSongUuid;
       const stolen = await t.request("GET", url(dj.user.uuid, a!.id), {
         token: service,
         query: { crateSongUuid: theirs },

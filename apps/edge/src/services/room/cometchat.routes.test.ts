@@ -3,7 +3,7 @@ import type { RoomRole } from "@booth/db/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeProviders } from "../../testing/fake-providers.ts";
 import { startProviderApps } from "../../testing/provider-apps.ts";
-import type { TestApp } from "../../testing.ts";
+import { ok, type TestApp } from "../../testing.ts";
 import { ROOM_CHAT_MESSAGES } from "./room-chat.ts";
 
 let fake: FakeProviders;
@@ -57,37 +57,48 @@ describe("POST /roomUserRoles/cometchat/join/{id}", () => {
     const banned = await t.createUser();
     const room = await makeRoom(t, owner.user.uuid);
     await grant(room.uuid, banned.user.uuid, "banned");
-    const path = `${R}/roomUserRoles/cometchat/join/${room.uuid}`;
-    const refused = await t.request("POST", path, { token: banned.token });
-    expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe("You are banned from this room.");
-    const guest = (await t.request("GET", "/api/user-service/auth/guest")).body.accessToken;
-    const asGuest = await t.request("POST", path, { token: guest });
-    expect(asGuest.status).toBe(403);
-    expect(asGuest.body.message).toBe(ROOM_CHAT_MESSAGES.guests);
-    expect((await t.request("POST", path)).status).toBe(401);
+    const refused = await t
+      .api(banned.token)
+      .room.POST("/roomUserRoles/cometchat/join/{id}", { params: { path: { id: room.uuid } } });
+    expect(refused.response.status).toBe(403);
+    expect(refused.error?.message).toBe("You are banned from this room.");
+    const guest = ok(await t.api().user.GET("/auth/guest")).accessToken;
+    const asGuest = await t
+      .api(guest)
+      .room.POST("/roomUserRoles/cometchat/join/{id}", { params: { path: { id: room.uuid } } });
+    expect(asGuest.response.status).toBe(403);
+    expect(asGuest.error?.message).toBe(ROOM_CHAT_MESSAGES.guests);
+    expect(
+      (await t.api().room.POST("/roomUserRoles/cometchat/join/{id}", { params: { path: { id: room.uuid } } })).response
+        .status,
+    ).toBe(401);
     const secret = await makeRoom(t, owner.user.uuid, { type: "PRIVATE" });
     const stranger = await t.createUser();
-    const outside = await t.request("POST", `${R}/roomUserRoles/cometchat/join/${secret.uuid}`, {
-      token: stranger.token,
-    });
-    expect(outside.status).toBe(403);
+    const outside = await t
+      .api(stranger.token)
+      .room.POST("/roomUserRoles/cometchat/join/{id}", { params: { path: { id: secret.uuid } } });
+    expect(outside.response.status).toBe(403);
     expect(fake.chat.members.get(secret.uuid)?.has(stranger.user.uuid) ?? false).toBe(false);
     expect(members(room.uuid)[banned.user.uuid]).toBeUndefined();
   });
 
   it("answers 404 for an unknown room, 400 for a bad id, 503 unconfigured", async () => {
     const me = await t.createUser();
-    const unknown = await t.request("POST", `${R}/roomUserRoles/cometchat/join/${crypto.randomUUID()}`, {
-      token: me.token,
-    });
-    expect(unknown.status).toBe(404);
-    expect((await t.request("POST", `${R}/roomUserRoles/cometchat/join/lobby`, { token: me.token })).status).toBe(400);
+    const unknown = await t
+      .api(me.token)
+      .room.POST("/roomUserRoles/cometchat/join/{id}", { params: { path: { id: crypto.randomUUID() } } });
+    expect(unknown.response.status).toBe(404);
+    expect(
+      (await t.api(me.token).room.POST("/roomUserRoles/cometchat/join/{id}", { params: { path: { id: "lobby" } } }))
+        .response.status,
+    ).toBe(400);
     const user = await bare.createUser();
     const room = await makeRoom(bare, user.user.uuid);
-    const off = await bare.request("POST", `${R}/roomUserRoles/cometchat/join/${room.uuid}`, { token: user.token });
-    expect(off.status).toBe(503);
-    expect(off.body.message).toContain("CometChat is not configured");
+    const off = await bare
+      .api(user.token)
+      .room.POST("/roomUserRoles/cometchat/join/{id}", { params: { path: { id: room.uuid } } });
+    expect(off.response.status).toBe(503);
+    expect(off.error?.message).toContain("CometChat is not configured");
   });
 });
 
@@ -102,7 +113,6 @@ describe("POST /roomUserRoles/cometchat/sync/{id}", () => {
     const kicked = await t.createUser();
     const exMod = await t.createUser();
     const room = await makeRoom(t, owner.user.uuid, { passwordHash: "x" });
-    const path = `${R}/roomUserRoles/cometchat/sync/${room.uuid}`;
 
     // Earlier: the ex-moderator and the kicked user joined while they were moderators / welcome.
     await grant(room.uuid, exMod.user.uuid, "moderator");
@@ -111,7 +121,11 @@ describe("POST /roomUserRoles/cometchat/sync/{id}", () => {
       { roomUuid: room.uuid, userUuid: exMod.user.uuid },
       { roomUuid: room.uuid, userUuid: kicked.user.uuid },
     ]);
-    const first = await t.request("POST", path, { token: owner.token, body: {} });
+    // Raw: the contract marks userUuids required, though the route takes an empty body (every member).
+    const first = await t.request("POST", `/api/room-service/roomUserRoles/cometchat/sync/${room.uuid}`, {
+      token: owner.token,
+      body: {},
+    });
     expect(first.status).toBe(200);
     expect(members(room.uuid)[exMod.user.uuid]).toBe("moderator");
 
@@ -122,12 +136,12 @@ describe("POST /roomUserRoles/cometchat/sync/{id}", () => {
     await grant(room.uuid, troll.user.uuid, "banned");
     await grant(room.uuid, kicked.user.uuid, "kicked");
     await t.db.insert(schema.roomPresence).values({ roomUuid: room.uuid, userUuid: present.user.uuid });
-    const res = await t.request("POST", path, {
-      token: await t.serviceToken(),
+    const res = await t.api(await t.serviceToken()).room.POST("/roomUserRoles/cometchat/sync/{id}", {
+      params: { path: { id: room.uuid } },
       body: { userUuids: [named.user.uuid, crypto.randomUUID()] },
     });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ guid: room.uuid, admins: 2, moderators: 1, banned: 1, removed: 1 });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({ guid: room.uuid, admins: 2, moderators: 1, banned: 1, removed: 1 });
     expect(members(room.uuid)).toEqual({
       [owner.user.uuid]: "admin",
       [coOwner.user.uuid]: "admin",
@@ -141,7 +155,11 @@ describe("POST /roomUserRoles/cometchat/sync/{id}", () => {
 
     // The ban is lifted: the next sync lifts it in the group too.
     await t.db.delete(schema.roomUserRoles);
-    const again = await t.request("POST", path, { token: owner.token, body: {} });
+    // Raw: the contract marks userUuids required, though the route takes an empty body (every member).
+    const again = await t.request("POST", `/api/room-service/roomUserRoles/cometchat/sync/${room.uuid}`, {
+      token: owner.token,
+      body: {},
+    });
     expect(again.body.unbanned).toBe(1);
     expect(fake.chat.banned.get(room.uuid)?.size).toBe(0);
   });
@@ -150,30 +168,42 @@ describe("POST /roomUserRoles/cometchat/sync/{id}", () => {
     const owner = await t.createUser();
     const listener = await t.createUser();
     const room = await makeRoom(t, owner.user.uuid);
-    const path = `${R}/roomUserRoles/cometchat/sync/${room.uuid}`;
-    const refused = await t.request("POST", path, { token: listener.token, body: {} });
+    // Raw: the contract marks userUuids required, though the route takes an empty body (every member).
+    const refused = await t.request("POST", `/api/room-service/roomUserRoles/cometchat/sync/${room.uuid}`, {
+      token: listener.token,
+      body: {},
+    });
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe(ROOM_CHAT_MESSAGES.notAllowed);
     expect(fake.chat.groups.has(room.uuid)).toBe(false);
-    expect((await t.request("POST", path, { body: {} })).status).toBe(401);
+    // Raw: the contract marks userUuids required, though the route takes an empty body (every member).
+    expect(
+      (await t.request("POST", `/api/room-service/roomUserRoles/cometchat/sync/${room.uuid}`, { body: {} })).status,
+    ).toBe(401);
   });
 
   it("answers 400 for bad input, 404 for an unknown room, 502 when CometChat fails, 503 unconfigured", async () => {
     const owner = await t.createUser();
     const room = await makeRoom(t, owner.user.uuid);
     const path = `${R}/roomUserRoles/cometchat/sync/${room.uuid}`;
+    // Raw: malformed input, which the typed client cannot send.
     for (const body of [{ userUuids: ["x"] }, { userUuids: "x" }, { other: 1 }]) {
       const res = await t.request("POST", path, { token: owner.token, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
-    const unknown = await t.request("POST", `${R}/roomUserRoles/cometchat/sync/${crypto.randomUUID()}`, {
+    // Raw: the contract marks userUuids required, though the route takes an empty body (every member).
+    const unknown = await t.request("POST", `/api/room-service/roomUserRoles/cometchat/sync/${crypto.randomUUID()}`, {
       token: owner.token,
       body: {},
     });
     expect(unknown.status).toBe(404);
     fake.control.failWith = 502;
     try {
-      const res = await t.request("POST", path, { token: owner.token, body: {} });
+      // Raw: the contract marks userUuids required, though the route takes an empty body (every member).
+      const res = await t.request("POST", `/api/room-service/roomUserRoles/cometchat/sync/${room.uuid}`, {
+        token: owner.token,
+        body: {},
+      });
       expect(res.status).toBe(502);
       expect(res.body.message).toBe("CometChat answered 502.");
     } finally {
@@ -181,7 +211,8 @@ describe("POST /roomUserRoles/cometchat/sync/{id}", () => {
     }
     const user = await bare.createUser();
     const other = await makeRoom(bare, user.user.uuid);
-    const off = await bare.request("POST", `${R}/roomUserRoles/cometchat/sync/${other.uuid}`, {
+    // Raw: the contract marks userUuids required, though the route takes an empty body (every member).
+    const off = await bare.request("POST", `/api/room-service/roomUserRoles/cometchat/sync/${other.uuid}`, {
       token: user.token,
       body: {},
     });
@@ -193,7 +224,8 @@ describe("POST /roomUserRoles/cometchat/sync/{id}", () => {
     const room = await makeRoom(t, owner.user.uuid);
     const crowd = await Promise.all(Array.from({ length: 30 }, () => t.createUser()));
     await t.db.insert(schema.roomPresence).values(crowd.map((u) => ({ roomUuid: room.uuid, userUuid: u.user.uuid })));
-    const res = await t.request("POST", `${R}/roomUserRoles/cometchat/sync/${room.uuid}`, {
+    // Raw: the contract marks userUuids required, though the route takes an empty body (every member).
+    const res = await t.request("POST", `/api/room-service/roomUserRoles/cometchat/sync/${room.uuid}`, {
       token: owner.token,
       body: {},
     });

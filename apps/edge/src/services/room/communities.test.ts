@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 type Account = Awaited<ReturnType<TestApp["createUser"]>>;
@@ -31,12 +31,11 @@ async function grant(roomUuid: string, userUuid: string, role: "owner" | "coOwne
 }
 
 async function createCommunity(body: Record<string, unknown> = {}) {
-  const res = await t.request("POST", `${R}/admin/communities`, {
-    token: admin.token,
-    body: { name: `Community ${tag()}`, ...body },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string; slug: string; [k: string]: unknown };
+  const res = await t
+    .api(admin.token)
+    .room.POST("/admin/communities", { body: { name: `Community ${tag()}`, ...body } });
+  expect(res.response.status, JSON.stringify(res.error ?? res.data)).toBe(201);
+  return ok(res) as { id: string; slug: string; [k: string]: unknown };
 }
 
 const communityCount = async () => (await t.db.select({ n: count() }).from(schema.communities))[0]!.n;
@@ -58,12 +57,11 @@ const roomsOf = async (id: string) =>
 describe("admin communities (nestjsx/crud)", () => {
   it("creates a community: admins only, slug from the name, the creator as its admin", async () => {
     const name = `Lo-Fi Lovers ${tag()}`;
-    const res = await t.request("POST", `${R}/admin/communities`, {
-      token: admin.token,
+    const res = await t.api(admin.token).room.POST("/admin/communities", {
       body: { name, description: "Chill beats", imageUrl: "https://img.example/lofi.png" },
     });
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({
+    expect(res.response.status).toBe(201);
+    expect(res.data).toMatchObject({
       name,
       slug: name.toLowerCase().replace(/ /g, "-"),
       description: "Chill beats",
@@ -72,18 +70,19 @@ describe("admin communities (nestjsx/crud)", () => {
       memberCount: 0,
       roomCount: 0,
     });
-    const again = await t.request("POST", `${R}/admin/communities`, { token: admin.token, body: { name } });
-    expect(again.body.slug).toBe(`${res.body.slug}-2`);
+    const again = await t.api(admin.token).room.POST("/admin/communities", { body: { name } });
+    expect(again.data?.slug).toBe(`${ok(res).slug}-2`);
 
     const before = await communityCount();
     const user = await t.createUser();
-    expect((await t.request("POST", `${R}/admin/communities`, { body: { name: "Nope" } })).status).toBe(401);
-    expect(
-      (await t.request("POST", `${R}/admin/communities`, { token: user.token, body: { name: "Nope" } })).status,
-    ).toBe(403);
-    expect(
-      (await t.request("POST", `${R}/admin/communities`, { token: staff.token, body: { name: "Nope" } })).status,
-    ).toBe(403);
+    expect((await t.api().room.POST("/admin/communities", { body: { name: "Nope" } })).response.status).toBe(401);
+    expect((await t.api(user.token).room.POST("/admin/communities", { body: { name: "Nope" } })).response.status).toBe(
+      403,
+    );
+    expect((await t.api(staff.token).room.POST("/admin/communities", { body: { name: "Nope" } })).response.status).toBe(
+      403,
+    );
+    // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       { name: "x" },
       { name: "Nul\u0000name" },
@@ -91,23 +90,21 @@ describe("admin communities (nestjsx/crud)", () => {
       { name: "Good name", extra: 1 },
       { name: "Good name", slug: "Not A Slug!" },
       { name: "Good name", slug: "00000000-0000-4000-8000-000000000000" },
-      { name: "Good name", slug: res.body.slug },
+      { name: "Good name", slug: ok(res).slug },
     ]) {
       const bad = await t.request("POST", `${R}/admin/communities`, { token: admin.token, body });
       expect(bad.status, JSON.stringify(body)).toBe(400);
     }
-    const unknownOwner = await t.request("POST", `${R}/admin/communities`, {
-      token: admin.token,
-      body: { name: "Good name", createdBy: crypto.randomUUID() },
-    });
-    expect(unknownOwner.status).toBe(404);
+    const unknownOwner = await t
+      .api(admin.token)
+      .room.POST("/admin/communities", { body: { name: "Good name", createdBy: crypto.randomUUID() } });
+    expect(unknownOwner.response.status).toBe(404);
     expect(await communityCount()).toBe(before);
   });
 
   it("creates in bulk, all or none", async () => {
     const a = `bulk-a-${tag()}`;
-    const res = await t.request("POST", `${R}/admin/communities/bulk`, {
-      token: admin.token,
+    const res = await t.api(admin.token).room.POST("/admin/communities/bulk", {
       body: {
         bulk: [
           { name: "Bulk A", slug: a },
@@ -115,13 +112,12 @@ describe("admin communities (nestjsx/crud)", () => {
         ],
       },
     });
-    expect(res.status).toBe(201);
-    expect(res.body.map((c: { slug: string }) => c.slug)[0]).toBe(a);
-    expect(res.body[1].isPublic).toBe(false);
+    expect(res.response.status).toBe(201);
+    expect(res.data?.map((c) => c.slug)[0]).toBe(a);
+    expect(res.data?.[1]?.isPublic).toBe(false);
     const before = await communityCount();
     const dup = `bulk-dup-${tag()}`;
-    const clash = await t.request("POST", `${R}/admin/communities/bulk`, {
-      token: admin.token,
+    const clash = await t.api(admin.token).room.POST("/admin/communities/bulk", {
       body: {
         bulk: [
           { name: "One", slug: dup },
@@ -129,17 +125,16 @@ describe("admin communities (nestjsx/crud)", () => {
         ],
       },
     });
-    expect(clash.status).toBe(400);
-    const taken = await t.request("POST", `${R}/admin/communities/bulk`, {
-      token: admin.token,
-      body: { bulk: [{ name: "One more" }, { name: "Two", slug: a }] },
-    });
-    expect(taken.status).toBe(400);
+    expect(clash.response.status).toBe(400);
+    const taken = await t
+      .api(admin.token)
+      .room.POST("/admin/communities/bulk", { body: { bulk: [{ name: "One more" }, { name: "Two", slug: a }] } });
+    expect(taken.response.status).toBe(400);
     expect(
-      (await t.request("POST", `${R}/admin/communities/bulk`, { token: admin.token, body: { bulk: [] } })).status,
+      (await t.api(admin.token).room.POST("/admin/communities/bulk", { body: { bulk: [] } })).response.status,
     ).toBe(400);
     expect(
-      (await t.request("POST", `${R}/admin/communities/bulk`, { token: staff.token, body: { bulk: [{ name: "No" }] } }))
+      (await t.api(staff.token).room.POST("/admin/communities/bulk", { body: { bulk: [{ name: "No" }] } })).response
         .status,
     ).toBe(403);
     expect(await communityCount()).toBe(before);
@@ -149,65 +144,83 @@ describe("admin communities (nestjsx/crud)", () => {
     const marker = tag();
     const one = await createCommunity({ name: `Zeta ${marker}` });
     await createCommunity({ name: `Alpha ${marker}` });
-    const list = await t.request("GET", `${R}/admin/communities`, {
-      token: staff.token,
-      query: { filter: `name||$cont||${marker}`, sort: "name,ASC", fields: "name,memberCount", limit: 1 },
+    const list = await t.api(staff.token).room.GET("/admin/communities", {
+      params: { query: { filter: `name||$cont||${marker}`, sort: "name,ASC", fields: "name,memberCount", limit: 1 } },
     });
-    expect(list.status).toBe(200);
-    expect(list.body).toMatchObject({ count: 1, total: 2, page: 1, pageCount: 2 });
-    expect(list.body.data[0]).toEqual({ id: expect.any(String), name: `Alpha ${marker}`, memberCount: 0 });
+    expect(list.response.status).toBe(200);
+    expect(list.data).toMatchObject({ count: 1, total: 2, page: 1, pageCount: 2 });
+    expect(list.data?.data[0]).toEqual({ id: expect.any(String), name: `Alpha ${marker}`, memberCount: 0 });
     expect(
-      (await t.request("GET", `${R}/admin/communities`, { query: { filter: "nope||$eq||1" }, token: staff.token }))
-        .status,
+      (await t.api(staff.token).room.GET("/admin/communities", { params: { query: { filter: "nope||$eq||1" } } }))
+        .response.status,
     ).toBe(400);
     const user = await t.createUser();
-    expect((await t.request("GET", `${R}/admin/communities`, { token: user.token })).status).toBe(403);
-    expect((await t.request("GET", `${R}/admin/communities`)).status).toBe(401);
+    expect((await t.api(user.token).room.GET("/admin/communities")).response.status).toBe(403);
+    expect((await t.api().room.GET("/admin/communities")).response.status).toBe(401);
 
-    const read = await t.request("GET", `${R}/admin/communities/${one.id}`, { token: staff.token });
-    expect(read.body).toMatchObject({ id: one.id, slug: one.slug });
+    const read = await t.api(staff.token).room.GET("/admin/communities/{id}", { params: { path: { id: one.id } } });
+    expect(read.data).toMatchObject({ id: one.id, slug: one.slug });
     expect(
-      (await t.request("GET", `${R}/admin/communities/${crypto.randomUUID()}`, { token: staff.token })).status,
+      (await t.api(staff.token).room.GET("/admin/communities/{id}", { params: { path: { id: crypto.randomUUID() } } }))
+        .response.status,
     ).toBe(404);
-    expect((await t.request("GET", `${R}/admin/communities/not-a-uuid`, { token: staff.token })).status).toBe(400);
+    expect(
+      (await t.api(staff.token).room.GET("/admin/communities/{id}", { params: { path: { id: "not-a-uuid" } } }))
+        .response.status,
+    ).toBe(400);
 
-    const patched = await t.request("PATCH", `${R}/admin/communities/${one.id}`, {
-      token: admin.token,
+    const patched = await t.api(admin.token).room.PATCH("/admin/communities/{id}", {
+      params: { path: { id: one.id } },
       body: { description: "Now described", isPublic: false },
     });
-    expect(patched.body).toMatchObject({ name: `Zeta ${marker}`, description: "Now described", isPublic: false });
-    expect(
-      (await t.request("PATCH", `${R}/admin/communities/${one.id}`, { token: staff.token, body: { name: "Staff" } }))
-        .status,
-    ).toBe(403);
-    const other = await createCommunity();
-    const clash = await t.request("PATCH", `${R}/admin/communities/${one.id}`, {
-      token: admin.token,
-      body: { slug: other.slug },
-    });
-    expect(clash.status).toBe(400);
-    expect(clash.body.message).toBe("This community slug is already taken.");
-    expect(
-      (await t.request("PUT", `${R}/admin/communities/${one.id}`, { token: admin.token, body: { description: "x" } }))
-        .status,
-    ).toBe(400);
-    const put = await t.request("PUT", `${R}/admin/communities/${one.id}`, {
-      token: admin.token,
-      body: { name: "Replaced name" },
-    });
-    expect(put.body).toMatchObject({ name: "Replaced name", slug: one.slug, description: "Now described" });
+    expect(patched.data).toMatchObject({ name: `Zeta ${marker}`, description: "Now described", isPublic: false });
     expect(
       (
-        await t.request("PUT", `${R}/admin/communities/${crypto.randomUUID()}`, {
+        await t
+          .api(staff.token)
+          .room.PATCH("/admin/communities/{id}", { params: { path: { id: one.id } }, body: { name: "Staff" } })
+      ).response.status,
+    ).toBe(403);
+    const other = await createCommunity();
+    const clash = await t
+      .api(admin.token)
+      .room.PATCH("/admin/communities/{id}", { params: { path: { id: one.id } }, body: { slug: other.slug } });
+    expect(clash.response.status).toBe(400);
+    expect(clash.error?.message).toBe("This community slug is already taken.");
+    // Raw: input the typed client cannot send (it is wrong on purpose).
+    expect(
+      (
+        await t.request("PUT", `/api/room-service/admin/communities/${one.id}`, {
           token: admin.token,
-          body: { name: "Ghost" },
+          body: { description: "x" },
         })
       ).status,
+    ).toBe(400);
+    const put = await t
+      .api(admin.token)
+      .room.PUT("/admin/communities/{id}", { params: { path: { id: one.id } }, body: { name: "Replaced name" } });
+    expect(put.data).toMatchObject({ name: "Replaced name", slug: one.slug, description: "Now described" });
+    expect(
+      (
+        await t.api(admin.token).room.PUT("/admin/communities/{id}", {
+          params: { path: { id: crypto.randomUUID() } },
+          body: { name: "Ghost" },
+        })
+      ).response.status,
     ).toBe(404);
 
-    expect((await t.request("DELETE", `${R}/admin/communities/${one.id}`, { token: staff.token })).status).toBe(403);
-    expect((await t.request("DELETE", `${R}/admin/communities/${one.id}`, { token: admin.token })).status).toBe(204);
-    expect((await t.request("DELETE", `${R}/admin/communities/${one.id}`, { token: admin.token })).status).toBe(404);
+    expect(
+      (await t.api(staff.token).room.DELETE("/admin/communities/{id}", { params: { path: { id: one.id } } })).response
+        .status,
+    ).toBe(403);
+    expect(
+      (await t.api(admin.token).room.DELETE("/admin/communities/{id}", { params: { path: { id: one.id } } })).response
+        .status,
+    ).toBe(204);
+    expect(
+      (await t.api(admin.token).room.DELETE("/admin/communities/{id}", { params: { path: { id: one.id } } })).response
+        .status,
+    ).toBe(404);
   });
 });
 
@@ -215,63 +228,110 @@ describe("reading, joining and leaving", () => {
   it("finds a community by id or slug; a private one only for its members and admins", async () => {
     const pub = await createCommunity();
     const user = await t.createUser();
-    const byId = await t.request("GET", `${R}/communities/${pub.id}`);
-    expect(byId.status).toBe(200);
-    expect(byId.body).toMatchObject({ id: pub.id, joined: false });
-    expect((await t.request("GET", `${R}/communities/${pub.slug.toUpperCase()}`)).body.id).toBe(pub.id);
-    expect((await t.request("GET", `${R}/communities/no-such-community`)).status).toBe(404);
-    expect((await t.request("GET", `${R}/communities/a%00b`)).status).toBe(404);
-    expect((await t.request("GET", `${R}/room-communities/a%00b`)).status).toBe(404);
-    expect((await t.request("GET", `${R}/communities/${crypto.randomUUID()}`)).status).toBe(404);
+    const byId = await t.api().room.GET("/communities/{id}", { params: { path: { id: pub.id } } });
+    expect(byId.response.status).toBe(200);
+    expect(byId.data).toMatchObject({ id: pub.id, joined: false });
+    expect(
+      (await t.api().room.GET("/communities/{id}", { params: { path: { id: pub.slug.toUpperCase() } } })).data?.id,
+    ).toBe(pub.id);
+    expect(
+      (await t.api().room.GET("/communities/{id}", { params: { path: { id: "no-such-community" } } })).response.status,
+    ).toBe(404);
+    expect((await t.api().room.GET("/communities/{id}", { params: { path: { id: "a%00b" } } })).response.status).toBe(
+      404,
+    );
+    expect(
+      (await t.api().room.GET("/room-communities/{roomId}", { params: { path: { roomId: "a%00b" } } })).response.status,
+    ).toBe(404);
+    expect(
+      (await t.api().room.GET("/communities/{id}", { params: { path: { id: crypto.randomUUID() } } })).response.status,
+    ).toBe(404);
 
     const creator = await t.createUser();
     const priv = await createCommunity({ isPublic: false, createdBy: creator.user.uuid });
-    expect((await t.request("GET", `${R}/communities/${priv.id}`)).status).toBe(404);
-    expect((await t.request("GET", `${R}/communities/${priv.id}`, { token: user.token })).status).toBe(404);
-    expect((await t.request("POST", `${R}/communities/${priv.id}/join`, { token: user.token })).status).toBe(404);
-    expect((await t.request("GET", `${R}/communities/${priv.id}/users`, { token: user.token })).status).toBe(404);
-    expect((await t.request("GET", `${R}/communities/${priv.id}`, { token: creator.token })).status).toBe(200);
-    expect((await t.request("GET", `${R}/communities/${priv.id}`, { token: staff.token })).status).toBe(200);
-    await t.request("PUT", `${R}/communities/${priv.id}/users/${user.user.uuid}`, { token: creator.token });
-    const asMember = await t.request("GET", `${R}/communities/${priv.slug}`, { token: user.token });
-    expect(asMember.body).toMatchObject({ joined: true, memberCount: 1 });
+    expect((await t.api().room.GET("/communities/{id}", { params: { path: { id: priv.id } } })).response.status).toBe(
+      404,
+    );
+    expect(
+      (await t.api(user.token).room.GET("/communities/{id}", { params: { path: { id: priv.id } } })).response.status,
+    ).toBe(404);
+    expect(
+      (await t.api(user.token).room.POST("/communities/{id}/join", { params: { path: { id: priv.id } } })).response
+        .status,
+    ).toBe(404);
+    expect(
+      (await t.api(user.token).room.GET("/communities/{id}/users", { params: { path: { id: priv.id } } })).response
+        .status,
+    ).toBe(404);
+    expect(
+      (await t.api(creator.token).room.GET("/communities/{id}", { params: { path: { id: priv.id } } })).response.status,
+    ).toBe(200);
+    expect(
+      (await t.api(staff.token).room.GET("/communities/{id}", { params: { path: { id: priv.id } } })).response.status,
+    ).toBe(200);
+    await t
+      .api(creator.token)
+      .room.PUT("/communities/{id}/users/{userId}", { params: { path: { id: priv.id, userId: user.user.uuid } } });
+    const asMember = await t.api(user.token).room.GET("/communities/{id}", { params: { path: { id: priv.slug } } });
+    expect(asMember.data).toMatchObject({ joined: true, memberCount: 1 });
   });
 
   it("joins and leaves, idempotently; lists the caller's communities and the members", async () => {
     const community = await createCommunity();
     const [a, b] = [await t.createUser({ nickname: `a${tag()}` }), await t.createUser()];
-    expect((await t.request("POST", `${R}/communities/${community.id}/join`)).status).toBe(401);
-    const joined = await t.request("POST", `${R}/communities/${community.slug}/join`, { token: a.token });
-    expect(joined.status).toBe(200);
-    expect(joined.body).toMatchObject({ joined: true, memberCount: 1 });
     expect(
-      (await t.request("POST", `${R}/communities/${community.id}/join`, { token: a.token })).body.memberCount,
+      (await t.api().room.POST("/communities/{id}/join", { params: { path: { id: community.id } } })).response.status,
+    ).toBe(401);
+    const joined = await t
+      .api(a.token)
+      .room.POST("/communities/{id}/join", { params: { path: { id: community.slug } } });
+    expect(joined.response.status).toBe(200);
+    expect(joined.data).toMatchObject({ joined: true, memberCount: 1 });
+    expect(
+      (await t.api(a.token).room.POST("/communities/{id}/join", { params: { path: { id: community.id } } })).data
+        ?.memberCount,
     ).toBe(1);
     t.clock.advance(1);
-    await t.request("POST", `${R}/communities/${community.id}/join`, { token: b.token });
+    await t.api(b.token).room.POST("/communities/{id}/join", { params: { path: { id: community.id } } });
 
-    const members = await t.request("GET", `${R}/communities/${community.id}/users`, { query: { limit: 1 } });
-    expect(members.body.total).toBe(2);
-    expect(members.body.data).toEqual([
+    const members = await t
+      .api()
+      .room.GET("/communities/{id}/users", { params: { path: { id: community.id }, query: { limit: 1 } } });
+    expect(members.data?.total).toBe(2);
+    expect(members.data?.data).toEqual([
       expect.objectContaining({ userUuid: a.user.uuid, nickname: a.profile.nickname, joinedAt: expect.any(String) }),
     ]);
-    const next = await t.request("GET", `${R}/communities/${community.id}/users`, { query: { limit: 1, offset: 1 } });
-    expect(next.body.data[0].userUuid).toBe(b.user.uuid);
-    expect((await t.request("GET", `${R}/communities/${community.id}/users`, { query: { limit: 0 } })).status).toBe(
-      400,
-    );
+    const next = await t
+      .api()
+      .room.GET("/communities/{id}/users", { params: { path: { id: community.id }, query: { limit: 1, offset: 1 } } });
+    expect(next.data?.data[0]?.userUuid).toBe(b.user.uuid);
+    expect(
+      (
+        await t
+          .api()
+          .room.GET("/communities/{id}/users", { params: { path: { id: community.id }, query: { limit: 0 } } })
+      ).response.status,
+    ).toBe(400);
 
     const other = await createCommunity();
     t.clock.advance(1);
-    await t.request("POST", `${R}/communities/${other.id}/join`, { token: a.token });
-    const mine = await t.request("GET", `${R}/user-communities`, { token: a.token });
-    expect(mine.body.total).toBe(2);
-    expect(mine.body.data.map((c: { id: string }) => c.id)).toEqual([other.id, community.id]);
-    expect((await t.request("GET", `${R}/user-communities`)).status).toBe(401);
+    await t.api(a.token).room.POST("/communities/{id}/join", { params: { path: { id: other.id } } });
+    const mine = await t.api(a.token).room.GET("/user-communities");
+    expect(mine.data?.total).toBe(2);
+    expect(mine.data?.data.map((c) => c.id)).toEqual([other.id, community.id]);
+    expect((await t.api().room.GET("/user-communities")).response.status).toBe(401);
 
-    expect((await t.request("POST", `${R}/communities/${community.id}/leave`)).status).toBe(401);
-    expect((await t.request("POST", `${R}/communities/${community.id}/leave`, { token: a.token })).status).toBe(204);
-    expect((await t.request("POST", `${R}/communities/${community.id}/leave`, { token: a.token })).status).toBe(204);
+    expect(
+      (await t.api().room.POST("/communities/{id}/leave", { params: { path: { id: community.id } } })).response.status,
+    ).toBe(401);
+    expect(
+      (await t.api(a.token).room.POST("/communities/{id}/leave", { params: { path: { id: community.id } } })).response
+        .status,
+    ).toBe(204);
+    expect(
+      (await t.api(a.token).room.POST("/communities/{id}/leave", { params: { path: { id: community.id } } })).response
+        .status,
+    ).toBe(204);
     expect(await membersOf(community.id)).toEqual([b.user.uuid]);
   });
 
@@ -314,38 +374,72 @@ describe("rooms in communities", () => {
     const second = await insertRoom(owner.user.uuid);
     await grant(second.uuid, coOwner.user.uuid, "coOwner");
     await grant(room.uuid, mod.user.uuid, "moderator");
-    const path = `${R}/communities/${community.id}/rooms/${room.uuid}`;
-    expect((await t.request("PUT", path)).status).toBe(401);
-    expect((await t.request("PUT", path, { token: stranger.token })).status).toBe(403);
-    expect((await t.request("PUT", path, { token: mod.token })).body.message).toBe(
-      "Only the room's owner or co-owners may add it to a community.",
-    );
     expect(
-      (await t.request("PUT", `${R}/communities/${community.id}/rooms/${crypto.randomUUID()}`, { token: owner.token }))
-        .status,
+      (
+        await t
+          .api()
+          .room.PUT("/communities/{id}/rooms/{roomId}", { params: { path: { id: community.id, roomId: room.uuid } } })
+      ).response.status,
+    ).toBe(401);
+    expect(
+      (
+        await t
+          .api(stranger.token)
+          .room.PUT("/communities/{id}/rooms/{roomId}", { params: { path: { id: community.id, roomId: room.uuid } } })
+      ).response.status,
+    ).toBe(403);
+    expect(
+      (
+        await t
+          .api(mod.token)
+          .room.PUT("/communities/{id}/rooms/{roomId}", { params: { path: { id: community.id, roomId: room.uuid } } })
+      ).error?.message,
+    ).toBe("Only the room's owner or co-owners may add it to a community.");
+    expect(
+      (
+        await t.api(owner.token).room.PUT("/communities/{id}/rooms/{roomId}", {
+          params: { path: { id: community.id, roomId: crypto.randomUUID() } },
+        })
+      ).response.status,
     ).toBe(404);
     expect(
-      (await t.request("PUT", `${R}/communities/nope-nope/rooms/${room.uuid}`, { token: owner.token })).status,
+      (
+        await t
+          .api(owner.token)
+          .room.PUT("/communities/{id}/rooms/{roomId}", { params: { path: { id: "nope-nope", roomId: room.uuid } } })
+      ).response.status,
     ).toBe(404);
     expect(await roomsOf(community.id)).toEqual([]);
-    const added = await t.request("PUT", path, { token: owner.token });
-    expect(added.status).toBe(201);
-    expect(added.body).toMatchObject({ communityId: community.id, roomUuid: room.uuid });
-    expect((await t.request("PUT", path, { token: owner.token })).status).toBe(200);
+    const added = await t
+      .api(owner.token)
+      .room.PUT("/communities/{id}/rooms/{roomId}", { params: { path: { id: community.id, roomId: room.uuid } } });
+    expect(added.response.status).toBe(201);
+    expect(added.data).toMatchObject({ communityId: community.id, roomUuid: room.uuid });
+    expect(
+      (
+        await t
+          .api(owner.token)
+          .room.PUT("/communities/{id}/rooms/{roomId}", { params: { path: { id: community.id, roomId: room.uuid } } })
+      ).response.status,
+    ).toBe(200);
     // The spec's short form, with the room's slug.
-    const viaAlias = await t.request("POST", `${R}/communities/${community.slug}/${second.slug}`, {
-      token: coOwner.token,
-    });
-    expect(viaAlias.status).toBe(201);
+    const viaAlias = await t
+      .api(coOwner.token)
+      .room.POST("/communities/{id}/{roomId}", { params: { path: { id: community.slug, roomId: second.slug } } });
+    expect(viaAlias.response.status).toBe(201);
     expect((await roomsOf(community.id)).sort()).toEqual([room.uuid, second.uuid].sort());
-    expect((await t.request("GET", `${R}/communities/${community.id}`)).body.roomCount).toBe(2);
+    expect(
+      (await t.api().room.GET("/communities/{id}", { params: { path: { id: community.id } } })).data?.roomCount,
+    ).toBe(2);
   });
 
   it("private communities take rooms only from their admins", async () => {
     const creator = await t.createUser();
     const member = await t.createUser();
     const community = await createCommunity({ isPublic: false, createdBy: creator.user.uuid });
-    await t.request("PUT", `${R}/communities/${community.id}/users/${member.user.uuid}`, { token: creator.token });
+    await t.api(creator.token).room.PUT("/communities/{id}/users/{userId}", {
+      params: { path: { id: community.id, userId: member.user.uuid } },
+    });
     const memberRoom = await insertRoom(member.user.uuid);
     const creatorRoom = await insertRoom(creator.user.uuid);
     const outsider = await t.createUser();
@@ -372,34 +466,53 @@ describe("rooms in communities", () => {
     await grant(privateRoom.uuid, mod.user.uuid, "moderator");
     for (const room of [open, unlisted, privateRoom])
       expect(
-        (await t.request("PUT", `${R}/communities/${community.id}/rooms/${room.uuid}`, { token: owner.token })).status,
+        (
+          await t
+            .api(owner.token)
+            .room.PUT("/communities/{id}/rooms/{roomId}", { params: { path: { id: community.id, roomId: room.uuid } } })
+        ).response.status,
       ).toBe(201);
     const uuids = (body: { data: { uuid: string }[] }) => body.data.map((r) => r.uuid).sort();
-    const anyone = await t.request("GET", `${R}/communities/${community.id}/rooms`);
-    expect(anyone.status).toBe(200);
-    expect(anyone.body.total).toBe(1);
-    expect(uuids(anyone.body)).toEqual([open.uuid]);
+    const anyone = await t.api().room.GET("/communities/{id}/rooms", { params: { path: { id: community.id } } });
+    expect(anyone.response.status).toBe(200);
+    expect(anyone.data?.total).toBe(1);
+    expect(uuids(ok(anyone))).toEqual([open.uuid]);
     const stranger = await t.createUser();
     expect(
-      uuids((await t.request("GET", `${R}/communities/${community.id}/rooms`, { token: stranger.token })).body),
+      uuids(
+        ok(await t.api(stranger.token).room.GET("/communities/{id}/rooms", { params: { path: { id: community.id } } })),
+      ),
     ).toEqual([open.uuid]);
     expect(
-      uuids((await t.request("GET", `${R}/communities/${community.id}/rooms`, { token: mod.token })).body),
+      uuids(ok(await t.api(mod.token).room.GET("/communities/{id}/rooms", { params: { path: { id: community.id } } }))),
     ).toEqual([open.uuid, privateRoom.uuid].sort());
-    expect((await t.request("GET", `${R}/communities/${community.id}/rooms`, { token: owner.token })).body.total).toBe(
-      3,
-    );
-    expect((await t.request("GET", `${R}/communities/${community.id}/rooms`, { token: staff.token })).body.total).toBe(
-      3,
-    );
-    expect((await t.request("GET", `${R}/communities/${community.id}/rooms`, { query: { offset: -1 } })).status).toBe(
-      400,
-    );
+    expect(
+      (await t.api(owner.token).room.GET("/communities/{id}/rooms", { params: { path: { id: community.id } } })).data
+        ?.total,
+    ).toBe(3);
+    expect(
+      (await t.api(staff.token).room.GET("/communities/{id}/rooms", { params: { path: { id: community.id } } })).data
+        ?.total,
+    ).toBe(3);
+    expect(
+      (
+        await t
+          .api()
+          .room.GET("/communities/{id}/rooms", { params: { path: { id: community.id }, query: { offset: -1 } } })
+      ).response.status,
+    ).toBe(400);
 
-    const communities = await t.request("GET", `${R}/room-communities/${open.uuid}`);
-    expect(communities.body.map((c: { id: string }) => c.id)).toEqual([community.id]);
-    expect((await t.request("GET", `${R}/room-communities/${open.slug}`)).body).toHaveLength(1);
-    expect((await t.request("GET", `${R}/room-communities/${crypto.randomUUID()}`)).status).toBe(404);
+    const communities = await t
+      .api()
+      .room.GET("/room-communities/{roomId}", { params: { path: { roomId: open.uuid } } });
+    expect(communities.data?.map((c) => c.id)).toEqual([community.id]);
+    expect(
+      (await t.api().room.GET("/room-communities/{roomId}", { params: { path: { roomId: open.slug } } })).data,
+    ).toHaveLength(1);
+    expect(
+      (await t.api().room.GET("/room-communities/{roomId}", { params: { path: { roomId: crypto.randomUUID() } } }))
+        .response.status,
+    ).toBe(404);
   });
 
   it("room-communities hides private communities from outsiders", async () => {
@@ -408,11 +521,16 @@ describe("rooms in communities", () => {
     const priv = await createCommunity({ isPublic: false, createdBy: creator.user.uuid });
     const room = await insertRoom(creator.user.uuid);
     for (const c of [pub, priv])
-      await t.request("PUT", `${R}/communities/${c.id}/rooms/${room.uuid}`, { token: creator.token });
-    expect((await t.request("GET", `${R}/room-communities/${room.uuid}`)).body).toHaveLength(1);
-    expect((await t.request("GET", `${R}/room-communities/${room.uuid}`, { token: creator.token })).body).toHaveLength(
-      2,
-    );
+      await t
+        .api(creator.token)
+        .room.PUT("/communities/{id}/rooms/{roomId}", { params: { path: { id: c.id, roomId: room.uuid } } });
+    expect(
+      (await t.api().room.GET("/room-communities/{roomId}", { params: { path: { roomId: room.uuid } } })).data,
+    ).toHaveLength(1);
+    expect(
+      (await t.api(creator.token).room.GET("/room-communities/{roomId}", { params: { path: { roomId: room.uuid } } }))
+        .data,
+    ).toHaveLength(2);
   });
 
   it("takes rooms out: the community's admins or the room's owners", async () => {
@@ -426,7 +544,9 @@ describe("rooms in communities", () => {
       await insertRoom(owner.user.uuid),
     ];
     for (const room of rooms)
-      await t.request("PUT", `${R}/communities/${community.id}/rooms/${room.uuid}`, { token: owner.token });
+      await t
+        .api(owner.token)
+        .room.PUT("/communities/{id}/rooms/{roomId}", { params: { path: { id: community.id, roomId: room.uuid } } });
     const del = (token: string | undefined, uuid: string) =>
       t.request("DELETE", `${R}/communities/${community.id}/rooms/${uuid}`, { token });
     expect((await del(undefined, rooms[0]!.uuid)).status).toBe(401);
@@ -436,7 +556,11 @@ describe("rooms in communities", () => {
     expect((await del(creator.token, rooms[0]!.uuid)).status).toBe(404);
     expect((await del(owner.token, rooms[1]!.uuid)).status).toBe(204);
     expect(
-      (await t.request("DELETE", `${R}/communities/${community.id}/${rooms[2]!.uuid}`, { token: staff.token })).status,
+      (
+        await t
+          .api(staff.token)
+          .room.DELETE("/communities/{id}/{roomId}", { params: { path: { id: community.id, roomId: rooms[2]!.uuid } } })
+      ).response.status,
     ).toBe(204);
     expect(await roomsOf(community.id)).toEqual([]);
   });

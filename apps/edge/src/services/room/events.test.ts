@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 type Account = Awaited<ReturnType<TestApp["createUser"]>>;
@@ -27,12 +27,11 @@ async function grant(roomUuid: string, userUuid: string, role: "coOwner" | "mode
   await t.db.insert(schema.roomUserRoles).values({ roomUuid, userUuid, role });
 }
 async function createEvent(token: string, body: Record<string, unknown> = {}) {
-  const res = await t.request("POST", `${R}/events`, {
-    token,
-    body: { name: `Event ${tag()}`, startsAt: at(1), endsAt: at(3), ...body },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string; slug: string; [k: string]: unknown };
+  const res = await t
+    .api(token)
+    .room.POST("/events", { body: { name: `Event ${tag()}`, startsAt: at(1), endsAt: at(3), ...body } });
+  expect(res.response.status, JSON.stringify(res.error ?? res.data)).toBe(201);
+  return ok(res) as { id: string; slug: string; [k: string]: unknown };
 }
 const eventCount = async () => (await t.db.select({ n: count() }).from(schema.events))[0]!.n;
 
@@ -40,12 +39,11 @@ describe("scheduling events", () => {
   it("creates an event hosted by the caller, with a unique slug from its name", async () => {
     const host = await t.createUser();
     const name = `Friday Night Disco ${tag()}`;
-    const res = await t.request("POST", `${R}/events`, {
-      token: host.token,
-      body: { name, description: "Bring your best", startsAt: at(2), endsAt: at(4) },
-    });
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({
+    const res = await t
+      .api(host.token)
+      .room.POST("/events", { body: { name, description: "Bring your best", startsAt: at(2), endsAt: at(4) } });
+    expect(res.response.status).toBe(201);
+    expect(res.data).toMatchObject({
       name,
       slug: name.toLowerCase().replace(/ /g, "-"),
       hostUuid: host.user.uuid,
@@ -56,7 +54,7 @@ describe("scheduling events", () => {
       isLive: false,
     });
     const again = await createEvent(host.token, { name });
-    expect(again.slug).toBe(`${res.body.slug}-2`);
+    expect(again.slug).toBe(`${ok(res).slug}-2`);
     const symbols = await createEvent(host.token, { name: "♪♪♪" });
     expect(symbols.slug).toMatch(/^event(-\d+)?$/);
   });
@@ -66,7 +64,7 @@ describe("scheduling events", () => {
     const taken = await createEvent(host.token);
     const before = await eventCount();
     expect(
-      (await t.request("POST", `${R}/events`, { body: { name: "Nope", startsAt: at(1), endsAt: at(2) } })).status,
+      (await t.api().room.POST("/events", { body: { name: "Nope", startsAt: at(1), endsAt: at(2) } })).response.status,
     ).toBe(401);
     const cases: [Record<string, unknown>, string?][] = [
       [{ name: "x", startsAt: at(1), endsAt: at(2) }],
@@ -83,6 +81,7 @@ describe("scheduling events", () => {
       [{ name: "Bad image", imageUrl: "ftp://x/y.png", startsAt: at(1), endsAt: at(2) }],
       [{ name: "Extra", startsAt: at(1), endsAt: at(2), hostUuid: staff.user.uuid }],
     ];
+    // Raw: malformed input, which the typed client cannot send.
     for (const [body, message] of cases) {
       const res = await t.request("POST", `${R}/events`, { token: host.token, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -98,19 +97,17 @@ describe("scheduling events", () => {
     const room = await insertRoom(owner.user.uuid);
     await grant(room.uuid, mod.user.uuid, "moderator");
     const before = await eventCount();
-    const refused = await t.request("POST", `${R}/events`, {
-      token: stranger.token,
-      body: { name: "Takeover", roomUuid: room.uuid, startsAt: at(1), endsAt: at(2) },
-    });
-    expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe("Only the room's moderators and up may schedule events in it.");
+    const refused = await t
+      .api(stranger.token)
+      .room.POST("/events", { body: { name: "Takeover", roomUuid: room.uuid, startsAt: at(1), endsAt: at(2) } });
+    expect(refused.response.status).toBe(403);
+    expect(refused.error?.message).toBe("Only the room's moderators and up may schedule events in it.");
     expect(
       (
-        await t.request("POST", `${R}/events`, {
-          token: mod.token,
+        await t.api(mod.token).room.POST("/events", {
           body: { name: "Nowhere", roomUuid: crypto.randomUUID(), startsAt: at(1), endsAt: at(2) },
         })
-      ).status,
+      ).response.status,
     ).toBe(404);
     expect(await eventCount()).toBe(before);
     const event = await createEvent(mod.token, { roomUuid: room.uuid });
@@ -127,31 +124,43 @@ describe("reading events", () => {
     const soon = await createEvent(host.token, { roomUuid: room.uuid, startsAt: at(1), endsAt: at(2) });
     const now = await createEvent(host.token, { roomUuid: room.uuid, startsAt: at(-1), endsAt: at(0.5) });
 
-    const byId = await t.request("GET", `${R}/events/${soon.id}`);
-    expect(byId.status).toBe(200);
-    expect(byId.body.slug).toBe(soon.slug);
-    expect((await t.request("GET", `${R}/events/slug/${later.slug}`)).body.id).toBe(later.id);
-    expect((await t.request("GET", `${R}/events/slug/no-such-event`)).status).toBe(404);
-    expect((await t.request("GET", `${R}/events/slug/a%00b`)).status).toBe(404);
-    expect((await t.request("GET", `${R}/events/${crypto.randomUUID()}`)).status).toBe(404);
-    expect((await t.request("GET", `${R}/events/not-a-uuid`)).status).toBe(400);
+    const byId = await t.api().room.GET("/events/{id}", { params: { path: { id: soon.id } } });
+    expect(byId.response.status).toBe(200);
+    expect(byId.data?.slug).toBe(soon.slug);
+    expect((await t.api().room.GET("/events/slug/{slug}", { params: { path: { slug: later.slug } } })).data?.id).toBe(
+      later.id,
+    );
+    expect(
+      (await t.api().room.GET("/events/slug/{slug}", { params: { path: { slug: "no-such-event" } } })).response.status,
+    ).toBe(404);
+    expect(
+      (await t.api().room.GET("/events/slug/{slug}", { params: { path: { slug: "a%00b" } } })).response.status,
+    ).toBe(404);
+    expect(
+      (await t.api().room.GET("/events/{id}", { params: { path: { id: crypto.randomUUID() } } })).response.status,
+    ).toBe(404);
+    expect((await t.api().room.GET("/events/{id}", { params: { path: { id: "not-a-uuid" } } })).response.status).toBe(
+      400,
+    );
 
-    const all = await t.request("GET", `${R}/events`, { query: { roomUuid: room.uuid } });
-    expect(all.body.total).toBe(3);
-    expect(all.body.data.map((e: { id: string }) => e.id)).toEqual([later.id, soon.id, now.id]);
-    const paged = await t.request("GET", `${R}/events`, { query: { hostUuid: host.user.uuid, limit: 1, offset: 1 } });
-    expect(paged.body.data.map((e: { id: string }) => e.id)).toEqual([soon.id]);
-    expect((await t.request("GET", `${R}/events`, { query: { roomUuid: "x" } })).status).toBe(400);
+    const all = await t.api().room.GET("/events", { params: { query: { roomUuid: room.uuid } } });
+    expect(all.data?.total).toBe(3);
+    expect(all.data?.data.map((e) => e.id)).toEqual([later.id, soon.id, now.id]);
+    const paged = await t
+      .api()
+      .room.GET("/events", { params: { query: { hostUuid: host.user.uuid, limit: 1, offset: 1 } } });
+    expect(paged.data?.data.map((e) => e.id)).toEqual([soon.id]);
+    expect((await t.api().room.GET("/events", { params: { query: { roomUuid: "x" } } })).response.status).toBe(400);
 
-    const upcoming = await t.request("GET", `${R}/events/upcoming`, { query: { roomUuid: room.uuid } });
-    expect(upcoming.body.data.map((e: { id: string; isLive: boolean }) => [e.id, e.isLive])).toEqual([
+    const upcoming = await t.api().room.GET("/events/upcoming", { params: { query: { roomUuid: room.uuid } } });
+    expect(upcoming.data?.data.map((e) => [e.id, e.isLive])).toEqual([
       [now.id, true],
       [soon.id, false],
       [later.id, false],
     ]);
     t.clock.advance(2.5 * HOUR);
-    const afterwards = await t.request("GET", `${R}/events/upcoming`, { query: { roomUuid: room.uuid } });
-    expect(afterwards.body).toMatchObject({ total: 1, data: [{ id: later.id }] });
+    const afterwards = await t.api().room.GET("/events/upcoming", { params: { query: { roomUuid: room.uuid } } });
+    expect(afterwards.data).toMatchObject({ total: 1, data: [{ id: later.id }] });
   });
 });
 
@@ -180,7 +189,8 @@ describe("changing and cancelling events", () => {
     });
     expect((await patch(staff.token, { slug: `staff-${tag()}` })).status).toBe(200);
     expect(
-      (await t.request("PATCH", `${R}/events/${crypto.randomUUID()}`, { token: staff.token, body: {} })).status,
+      (await t.api(staff.token).room.PATCH("/events/{id}", { params: { path: { id: crypto.randomUUID() } }, body: {} }))
+        .response.status,
     ).toBe(404);
 
     const before = (await t.db.select().from(schema.events).where(eq(schema.events.id, event.id)))[0];
@@ -211,13 +221,23 @@ describe("changing and cancelling events", () => {
     const stranger = await t.createUser();
     const first = await createEvent(host.token);
     const second = await createEvent(host.token);
-    expect((await t.request("DELETE", `${R}/events/${first.id}`)).status).toBe(401);
-    expect((await t.request("DELETE", `${R}/events/${first.id}`, { token: stranger.token })).status).toBe(403);
-    expect((await t.request("GET", `${R}/events/${first.id}`)).status).toBe(200);
-    expect((await t.request("DELETE", `${R}/events/${first.id}`, { token: host.token })).status).toBe(204);
-    expect((await t.request("DELETE", `${R}/events/${first.id}`, { token: host.token })).status).toBe(404);
-    expect((await t.request("DELETE", `${R}/events/${second.id}`, { token: staff.token })).status).toBe(204);
-    expect((await t.request("GET", `${R}/events/${second.id}`)).status).toBe(404);
+    expect((await t.api().room.DELETE("/events/{id}", { params: { path: { id: first.id } } })).response.status).toBe(
+      401,
+    );
+    expect(
+      (await t.api(stranger.token).room.DELETE("/events/{id}", { params: { path: { id: first.id } } })).response.status,
+    ).toBe(403);
+    expect((await t.api().room.GET("/events/{id}", { params: { path: { id: first.id } } })).response.status).toBe(200);
+    expect(
+      (await t.api(host.token).room.DELETE("/events/{id}", { params: { path: { id: first.id } } })).response.status,
+    ).toBe(204);
+    expect(
+      (await t.api(host.token).room.DELETE("/events/{id}", { params: { path: { id: first.id } } })).response.status,
+    ).toBe(404);
+    expect(
+      (await t.api(staff.token).room.DELETE("/events/{id}", { params: { path: { id: second.id } } })).response.status,
+    ).toBe(204);
+    expect((await t.api().room.GET("/events/{id}", { params: { path: { id: second.id } } })).response.status).toBe(404);
   });
 });
 
@@ -228,26 +248,30 @@ describe("admin events (nestjsx/crud)", () => {
     const marker = tag();
     const a = await createEvent(host.token, { name: `Admin A ${marker}`, roomUuid: room.uuid });
     await createEvent(host.token, { name: `Admin B ${marker}` });
-    const list = await t.request("GET", `${R}/admin/events`, {
-      token: staff.token,
-      query: { filter: `name||$cont||${marker}`, sort: "name,ASC", fields: "name,roomUuid", join: "room||slug" },
+    const list = await t.api(staff.token).room.GET("/admin/events", {
+      params: {
+        query: { filter: `name||$cont||${marker}`, sort: "name,ASC", fields: "name,roomUuid", join: "room||slug" },
+      },
     });
-    expect(list.status).toBe(200);
-    expect(list.body).toMatchObject({ count: 2, total: 2, page: 1, pageCount: 1 });
-    expect(list.body.data[0]).toEqual({ id: a.id, name: a.name, roomUuid: room.uuid, room: { slug: room.slug } });
-    expect(list.body.data[1].room).toBeNull();
+    expect(list.response.status).toBe(200);
+    expect(list.data).toMatchObject({ count: 2, total: 2, page: 1, pageCount: 1 });
+    expect(list.data?.data[0]).toEqual({ id: a.id, name: a.name, roomUuid: room.uuid, room: { slug: room.slug } });
+    expect(list.data?.data[1]?.room).toBeNull();
     expect(
-      (await t.request("GET", `${R}/admin/events`, { token: staff.token, query: { sort: "nope,ASC" } })).status,
+      (await t.api(staff.token).room.GET("/admin/events", { params: { query: { sort: "nope,ASC" } } })).response.status,
     ).toBe(400);
-    expect((await t.request("GET", `${R}/admin/events`, { token: host.token })).status).toBe(403);
-    expect((await t.request("GET", `${R}/admin/events`)).status).toBe(401);
+    expect((await t.api(host.token).room.GET("/admin/events")).response.status).toBe(403);
+    expect((await t.api().room.GET("/admin/events")).response.status).toBe(401);
 
-    const one = await t.request("GET", `${R}/admin/events/${a.id}`, { token: staff.token });
-    expect(one.body).toMatchObject({ id: a.id, slug: a.slug, hostUuid: host.user.uuid });
-    expect(one.body.room).toBeUndefined();
-    expect((await t.request("GET", `${R}/admin/events/${a.id}`, { token: host.token })).status).toBe(403);
-    expect((await t.request("GET", `${R}/admin/events/${crypto.randomUUID()}`, { token: staff.token })).status).toBe(
-      404,
-    );
+    const one = await t.api(staff.token).room.GET("/admin/events/{id}", { params: { path: { id: a.id } } });
+    expect(one.data).toMatchObject({ id: a.id, slug: a.slug, hostUuid: host.user.uuid });
+    expect(one.data?.room).toBeUndefined();
+    expect(
+      (await t.api(host.token).room.GET("/admin/events/{id}", { params: { path: { id: a.id } } })).response.status,
+    ).toBe(403);
+    expect(
+      (await t.api(staff.token).room.GET("/admin/events/{id}", { params: { path: { id: crypto.randomUUID() } } }))
+        .response.status,
+    ).toBe(404);
   });
 });

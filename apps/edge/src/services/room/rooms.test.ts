@@ -2,7 +2,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { recordingLiveRooms } from "../../ports/live-rooms.ts";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, multipart, ok, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 let live: ReturnType<typeof recordingLiveRooms>;
@@ -16,23 +16,21 @@ const R = "/api/room-service";
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
 
 async function createRoom(token: string, body: Record<string, unknown> = {}) {
-  const res = await t.request("POST", `${R}/rooms/infrastructure`, {
-    token,
-    body: { name: `Room ${crypto.randomUUID().slice(0, 8)}`, ...body },
-  });
-  expect(res.status).toBe(201);
-  return res.body as { uuid: string; slug: string; [k: string]: unknown };
+  const res = await t
+    .api(token)
+    .room.POST("/rooms/infrastructure", { body: { name: `Room ${crypto.randomUUID().slice(0, 8)}`, ...body } });
+  expect(res.response.status).toBe(201);
+  return ok(res) as { uuid: string; slug: string; [k: string]: unknown };
 }
 
 describe("creating and changing rooms", () => {
   it("creates a room owned by the caller, with a slug from its name, never showing passwords", async () => {
     const owner = await t.createUser();
-    const res = await t.request("POST", `${R}/rooms/infrastructure`, {
-      token: owner.token,
+    const res = await t.api(owner.token).room.POST("/rooms/infrastructure", {
       body: { name: "Late Night Jazz!", password: "secret1", numberOfDjs: 3, design: "YACHT" },
     });
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({
+    expect(res.response.status).toBe(201);
+    expect(res.data).toMatchObject({
       slug: "late-night-jazz",
       ownerUuid: owner.user.uuid,
       numberOfDjs: 3,
@@ -40,26 +38,29 @@ describe("creating and changing rooms", () => {
       isPasswordProtected: true,
       type: "PUBLIC",
     });
-    expect(JSON.stringify(res.body)).not.toContain("secret1");
-    expect(JSON.stringify(res.body)).not.toContain("passwordHash");
-    const again = await t.request("POST", `${R}/rooms/infrastructure`, {
-      token: owner.token,
-      body: { name: "Late Night Jazz" },
-    });
-    expect(again.body.slug).toBe("late-night-jazz-2");
-    const taken = await t.request("POST", `${R}/rooms/infrastructure`, {
-      token: owner.token,
-      body: { name: "x y", slug: "late-night-jazz" },
-    });
-    expect(taken.status).toBe(400);
-    expect(taken.body.message).toBe("This room slug is already taken.");
-    expect((await t.request("GET", `${R}/rooms/late-night-jazz`)).body.uuid).toBe(res.body.uuid);
-    expect((await t.request("GET", `${R}/rooms/uuid/${res.body.uuid}`)).body.slug).toBe("late-night-jazz");
+    expect(JSON.stringify(res.error ?? res.data)).not.toContain("secret1");
+    expect(JSON.stringify(res.error ?? res.data)).not.toContain("passwordHash");
+    const again = await t.api(owner.token).room.POST("/rooms/infrastructure", { body: { name: "Late Night Jazz" } });
+    expect(again.data?.slug).toBe("late-night-jazz-2");
+    const taken = await t
+      .api(owner.token)
+      .room.POST("/rooms/infrastructure", { body: { name: "x y", slug: "late-night-jazz" } });
+    expect(taken.response.status).toBe(400);
+    expect(taken.error?.message).toBe("This room slug is already taken.");
+    expect(
+      (await t.api().room.GET("/rooms/{slug}", { params: { path: { slug: "late-night-jazz" } } })).data?.uuid,
+    ).toBe(ok(res).uuid);
+    expect(
+      (await t.api().room.GET("/rooms/uuid/{uuid}", { params: { path: { uuid: ok(res).uuid } } })).data?.slug,
+    ).toBe("late-night-jazz");
   });
 
   it("refuses bad input and callers without a token, creating nothing", async () => {
     const owner = await t.createUser();
-    expect((await t.request("POST", `${R}/rooms/infrastructure`, { body: { name: "No token" } })).status).toBe(401);
+    expect((await t.api().room.POST("/rooms/infrastructure", { body: { name: "No token" } })).response.status).toBe(
+      401,
+    );
+    // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       {},
       { name: "" },
@@ -73,7 +74,7 @@ describe("creating and changing rooms", () => {
       const res = await t.request("POST", `${R}/rooms/infrastructure`, { token: owner.token, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
-    expect((await t.request("GET", `${R}/rooms/owned-rooms/list`, { token: owner.token })).body).toEqual([]);
+    expect((await t.api(owner.token).room.GET("/rooms/owned-rooms/list")).data).toEqual([]);
   });
 
   it("lets owners change everything, co-owners how it plays, and nobody else; the live room hears of it", async () => {
@@ -85,85 +86,99 @@ describe("creating and changing rooms", () => {
       .insert(schema.roomUserRoles)
       .values({ roomUuid: room.uuid, userUuid: coOwner.user.uuid, role: "coOwner" });
 
-    const byStranger = await t.request("PATCH", `${R}/rooms/${room.uuid}`, {
-      token: stranger.token,
-      body: { name: "Hijacked" },
-    });
-    expect(byStranger.status).toBe(403);
-    const byCo = await t.request("PATCH", `${R}/rooms/${room.uuid}`, {
-      token: coOwner.token,
+    const byStranger = await t
+      .api(stranger.token)
+      .room.PATCH("/rooms/{id}", { params: { path: { id: room.uuid } }, body: { name: "Hijacked" } });
+    expect(byStranger.response.status).toBe(403);
+    const byCo = await t.api(coOwner.token).room.PATCH("/rooms/{id}", {
+      params: { path: { id: room.uuid } },
       body: { name: "Renamed", voteSkipThreshold: 0.5 },
     });
-    expect(byCo.status).toBe(200);
-    expect(byCo.body).toMatchObject({ name: "Renamed", voteSkipThreshold: 0.5 });
+    expect(byCo.response.status).toBe(200);
+    expect(byCo.data).toMatchObject({ name: "Renamed", voteSkipThreshold: 0.5 });
     expect(live.events.at(-1)).toMatchObject({ roomUuid: room.uuid, event: { type: "updateRoomSettings" } });
     // Who may enter is the owner's: co-owners cannot set a password, not even through /rooms/{id}.
     expect(
-      (await t.request("PATCH", `${R}/rooms/${room.uuid}`, { token: coOwner.token, body: { password: "abcd" } }))
-        .status,
+      (
+        await t
+          .api(coOwner.token)
+          .room.PATCH("/rooms/{id}", { params: { path: { id: room.uuid } }, body: { password: "abcd" } })
+      ).response.status,
     ).toBe(400);
     expect(
       (
-        await t.request("PATCH", `${R}/rooms/${room.uuid}/infrastructure`, {
-          token: coOwner.token,
-          body: { password: "abcd" },
-        })
-      ).status,
+        await t
+          .api(coOwner.token)
+          .room.PATCH("/rooms/{id}/infrastructure", { params: { path: { id: room.uuid } }, body: { password: "abcd" } })
+      ).response.status,
     ).toBe(403);
-    const byOwner = await t.request("PATCH", `${R}/rooms/${room.uuid}/infrastructure`, {
-      token: owner.token,
+    const byOwner = await t.api(owner.token).room.PATCH("/rooms/{id}/infrastructure", {
+      params: { path: { id: room.uuid } },
       body: { password: "abcd", type: "PRIVATE", slug: "renamed-room" },
     });
-    expect(byOwner.status).toBe(200);
-    expect(byOwner.body).toMatchObject({ isPasswordProtected: true, type: "PRIVATE", slug: "renamed-room" });
+    expect(byOwner.response.status).toBe(200);
+    expect(byOwner.data).toMatchObject({ isPasswordProtected: true, type: "PRIVATE", slug: "renamed-room" });
 
-    const seats = await t.request("PATCH", `${R}/rooms/dj-seats/${room.uuid}/infrastructure`, {
-      token: coOwner.token,
+    const seats = await t.api(coOwner.token).room.PATCH("/rooms/dj-seats/{id}/infrastructure", {
+      params: { path: { id: room.uuid } },
       body: { numberOfDjs: 2 },
     });
-    expect(seats.body.numberOfDjs).toBe(2);
+    expect(seats.data?.numberOfDjs).toBe(2);
     expect(
       (
-        await t.request("PATCH", `${R}/rooms/dj-seats/${room.uuid}/infrastructure`, {
-          token: stranger.token,
+        await t.api(stranger.token).room.PATCH("/rooms/dj-seats/{id}/infrastructure", {
+          params: { path: { id: room.uuid } },
           body: { numberOfDjs: 4 },
         })
-      ).status,
+      ).response.status,
     ).toBe(403);
-    const djType = await t.request("PATCH", `${R}/rooms/dj-type/${room.uuid}/infrastructure`, {
-      token: owner.token,
+    const djType = await t.api(owner.token).room.PATCH("/rooms/dj-type/{id}/infrastructure", {
+      params: { path: { id: room.uuid } },
       body: { djType: "INVITE_ONLY" },
     });
-    expect(djType.body.djType).toBe("INVITE_ONLY");
+    expect(djType.data?.djType).toBe("INVITE_ONLY");
     expect(
       (
-        await t.request("PATCH", `${R}/rooms/live-audio/${room.uuid}/infrastructure`, {
-          token: coOwner.token,
+        await t.api(coOwner.token).room.PATCH("/rooms/live-audio/{id}/infrastructure", {
+          params: { path: { id: room.uuid } },
           body: { liveAudio: true },
         })
-      ).status,
+      ).response.status,
     ).toBe(403);
-    const liveAudio = await t.request("PATCH", `${R}/rooms/live-audio/${room.uuid}/infrastructure`, {
-      token: owner.token,
+    const liveAudio = await t.api(owner.token).room.PATCH("/rooms/live-audio/{id}/infrastructure", {
+      params: { path: { id: room.uuid } },
       body: { liveAudio: true },
     });
-    expect(liveAudio.body.liveAudio).toBe(true);
+    expect(liveAudio.data?.liveAudio).toBe(true);
   });
 
   it("takes what is playing only from the live room itself", async () => {
     const owner = await t.createUser();
     const room = await createRoom(owner.token);
-    const path = `${R}/rooms/live-state/${room.uuid}/infrastructure`;
     const song = { trackName: "Song", artistName: "Artist", duration: 180 };
-    expect((await t.request("PATCH", path, { token: owner.token, body: { nowPlaying: song } })).status).toBe(403);
-    expect((await t.request("PATCH", path, { token: owner.token, body: { isLive: true } })).body.isLive).toBe(true);
-    const fromRoom = await t.request("PATCH", path, {
-      token: await t.serviceToken(),
+    expect(
+      (
+        await t.api(owner.token).room.PATCH("/rooms/live-state/{id}/infrastructure", {
+          params: { path: { id: room.uuid } },
+          body: { nowPlaying: song },
+        })
+      ).response.status,
+    ).toBe(403);
+    expect(
+      (
+        await t.api(owner.token).room.PATCH("/rooms/live-state/{id}/infrastructure", {
+          params: { path: { id: room.uuid } },
+          body: { isLive: true },
+        })
+      ).data?.isLive,
+    ).toBe(true);
+    const fromRoom = await t.api(await t.serviceToken()).room.PATCH("/rooms/live-state/{id}/infrastructure", {
+      params: { path: { id: room.uuid } },
       body: { nowPlaying: song, numberOfActiveDjs: 2 },
     });
-    expect(fromRoom.status).toBe(200);
-    const seen = await t.request("GET", `${R}/rooms/uuid/${room.uuid}`);
-    expect(seen.body).toMatchObject({ song, numberOfActiveDjs: 2, isLive: true });
+    expect(fromRoom.response.status).toBe(200);
+    const seen = await t.api().room.GET("/rooms/uuid/{uuid}", { params: { path: { uuid: room.uuid } } });
+    expect(seen.data).toMatchObject({ song, numberOfActiveDjs: 2, isLive: true });
   });
 
   it("pins messages, sets a poster and an external link, for the right ranks", async () => {
@@ -193,24 +208,35 @@ describe("creating and changing rooms", () => {
       f.set("file", new File([PNG], "poster.png", { type: "image/png" }));
       return f;
     };
-    expect((await t.request("POST", `${R}/rooms/${room.uuid}/poster`, { token: mod.token, body: form() })).status).toBe(
-      403,
-    );
+    expect(
+      (await t.api(mod.token).room.POST("/rooms/{id}/poster", { params: { path: { id: room.uuid } }, body: form() }))
+        .response.status,
+    ).toBe(403);
     const notImage = new FormData();
     notImage.set("file", new File(["hello"], "poster.png"));
     expect(
-      (await t.request("POST", `${R}/rooms/${room.uuid}/poster`, { token: owner.token, body: notImage })).status,
+      (
+        await t
+          .api(owner.token)
+          .room.POST("/rooms/{id}/poster", { params: { path: { id: room.uuid } }, ...multipart(notImage) })
+      ).response.status,
     ).toBe(415);
-    const poster = await t.request("POST", `${R}/rooms/${room.uuid}/poster`, { token: owner.token, body: form() });
-    expect(poster.status).toBe(200);
-    const image = await t.app.request(poster.body.posterUrl);
+    const poster = await t
+      .api(owner.token)
+      .room.POST("/rooms/{id}/poster", { params: { path: { id: room.uuid } }, body: form() });
+    expect(poster.response.status).toBe(200);
+    const image = await t.app.request(ok(poster).posterUrl!);
     expect(image.status).toBe(200);
     expect(image.headers.get("content-type")).toBe("image/png");
-    expect((await t.request("DELETE", `${R}/rooms/${room.uuid}/poster`, { token: owner.token })).body.posterUrl).toBe(
-      null,
-    );
-    expect((await t.app.request(poster.body.posterUrl)).status).toBe(404);
-    expect((await t.request("DELETE", `${R}/rooms/${room.uuid}/poster`, { token: owner.token })).status).toBe(404);
+    expect(
+      (await t.api(owner.token).room.DELETE("/rooms/{id}/poster", { params: { path: { id: room.uuid } } })).data
+        ?.posterUrl,
+    ).toBe(null);
+    expect((await t.app.request(ok(poster).posterUrl!)).status).toBe(404);
+    expect(
+      (await t.api(owner.token).room.DELETE("/rooms/{id}/poster", { params: { path: { id: room.uuid } } })).response
+        .status,
+    ).toBe(404);
   });
 
   it("promotes rooms only for staff or the promoteRoom capability", async () => {
@@ -221,10 +247,12 @@ describe("creating and changing rooms", () => {
       t.request("PATCH", `${R}/rooms/promote/${room.uuid}/infrastructure`, { token, body });
     expect((await promote(owner.token, { promoted: true })).status).toBe(403);
     expect((await promote(staff.token, { promoted: true, providers: ["spotify"] })).status).toBe(200);
-    const forSpotify = await t.request("GET", `${R}/rooms/promoted-rooms`, { query: { providers: "spotify,apple" } });
-    expect(forSpotify.body.map((r: { uuid: string }) => r.uuid)).toContain(room.uuid);
-    const forYoutube = await t.request("GET", `${R}/rooms/promoted-rooms`, { query: { providers: "youtube" } });
-    expect(forYoutube.body.map((r: { uuid: string }) => r.uuid)).not.toContain(room.uuid);
+    const forSpotify = await t
+      .api()
+      .room.GET("/rooms/promoted-rooms", { params: { query: { providers: "spotify,apple" } } });
+    expect(forSpotify.data?.map((r) => r.uuid)).toContain(room.uuid);
+    const forYoutube = await t.api().room.GET("/rooms/promoted-rooms", { params: { query: { providers: "youtube" } } });
+    expect(forYoutube.data?.map((r) => r.uuid)).not.toContain(room.uuid);
   });
 
   it("deletes a room for its owner or an admin only, and resets the live room", async () => {
@@ -234,15 +262,29 @@ describe("creating and changing rooms", () => {
     const a = await createRoom(owner.token);
     const b = await createRoom(owner.token);
     await t.db.insert(schema.roomUserRoles).values({ roomUuid: a.uuid, userUuid: coOwner.user.uuid, role: "coOwner" });
-    expect((await t.request("DELETE", `${R}/rooms/${a.uuid}/infrastructure`)).status).toBe(401);
-    expect((await t.request("DELETE", `${R}/rooms/${a.uuid}/infrastructure`, { token: coOwner.token })).status).toBe(
-      403,
-    );
-    expect((await t.request("DELETE", `${R}/rooms/${a.uuid}/infrastructure`, { token: owner.token })).status).toBe(204);
+    expect(
+      (await t.api().room.DELETE("/rooms/{id}/infrastructure", { params: { path: { id: a.uuid } } })).response.status,
+    ).toBe(401);
+    expect(
+      (await t.api(coOwner.token).room.DELETE("/rooms/{id}/infrastructure", { params: { path: { id: a.uuid } } }))
+        .response.status,
+    ).toBe(403);
+    expect(
+      (await t.api(owner.token).room.DELETE("/rooms/{id}/infrastructure", { params: { path: { id: a.uuid } } }))
+        .response.status,
+    ).toBe(204);
     expect(live.events.at(-1)).toEqual({ roomUuid: a.uuid, event: { type: "resetRoom" } });
-    expect((await t.request("DELETE", `${R}/rooms/${b.uuid}/infrastructure`, { token: admin.token })).status).toBe(204);
-    expect((await t.request("GET", `${R}/rooms/uuid/${a.uuid}`)).status).toBe(404);
-    expect((await t.request("DELETE", `${R}/rooms/${a.uuid}/infrastructure`, { token: owner.token })).status).toBe(404);
+    expect(
+      (await t.api(admin.token).room.DELETE("/rooms/{id}/infrastructure", { params: { path: { id: b.uuid } } }))
+        .response.status,
+    ).toBe(204);
+    expect((await t.api().room.GET("/rooms/uuid/{uuid}", { params: { path: { uuid: a.uuid } } })).response.status).toBe(
+      404,
+    );
+    expect(
+      (await t.api(owner.token).room.DELETE("/rooms/{id}/infrastructure", { params: { path: { id: a.uuid } } }))
+        .response.status,
+    ).toBe(404);
   });
 
   it("admins change any room and its guest password; others may not", async () => {
@@ -251,14 +293,17 @@ describe("creating and changing rooms", () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const room = await createRoom(owner.token);
     expect(
-      (await t.request("PATCH", `${R}/rooms/admin/${room.uuid}`, { token: owner.token, body: { promoted: true } }))
-        .status,
+      (
+        await t
+          .api(owner.token)
+          .room.PATCH("/rooms/admin/{id}", { params: { path: { id: room.uuid } }, body: { promoted: true } })
+      ).response.status,
     ).toBe(403);
-    const changed = await t.request("PATCH", `${R}/rooms/admin/${room.uuid}`, {
-      token: staff.token,
+    const changed = await t.api(staff.token).room.PATCH("/rooms/admin/{id}", {
+      params: { path: { id: room.uuid } },
       body: { promoted: true, ownerUuid: staff.user.uuid },
     });
-    expect(changed.body).toMatchObject({ promoted: true, ownerUuid: staff.user.uuid });
+    expect(changed.data).toMatchObject({ promoted: true, ownerUuid: staff.user.uuid });
     const gp = (token: string) =>
       t.request("POST", `${R}/rooms/admin/guest-password`, {
         token,
@@ -266,11 +311,8 @@ describe("creating and changing rooms", () => {
       });
     expect((await gp(staff.token)).status).toBe(403);
     expect((await gp(admin.token)).body.isGuestPasswordProtected).toBe(true);
-    const del = await t.request("DELETE", `${R}/rooms/admin/guest-password`, {
-      token: admin.token,
-      body: { roomUuid: room.uuid },
-    });
-    expect(del.body.isGuestPasswordProtected).toBe(false);
+    const del = await t.api(admin.token).room.DELETE("/rooms/admin/guest-password", { body: { roomUuid: room.uuid } });
+    expect(del.data?.isGuestPasswordProtected).toBe(false);
   });
 });
 
@@ -284,18 +326,20 @@ describe("lists", () => {
     const listeners = await Promise.all([1, 2].map(() => t.createUser()));
     for (const l of listeners)
       await t.db.insert(schema.roomPresence).values({ roomUuid: busy.uuid, userUuid: l.user.uuid });
-    const page = await t.request("GET", `${R}/rooms/public`, { query: { limit: 1000 } });
-    const uuids = page.body.data.map((r: { uuid: string }) => r.uuid);
+    const page = await t.api().room.GET("/rooms/public", { params: { query: { limit: 1000 } } });
+    const uuids = ok(page).data.map((r) => r.uuid);
     expect(uuids.indexOf(busy.uuid)).toBeLessThan(uuids.indexOf(quiet.uuid));
     expect(uuids).not.toContain(hidden.uuid);
     expect(uuids).not.toContain(unlisted.uuid);
-    expect(page.body.data.find((r: { uuid: string }) => r.uuid === busy.uuid).numberOfUsersInRoom).toBe(2);
-    expect((await t.request("GET", `${R}/rooms/private-count`)).body.count).toBeGreaterThanOrEqual(1);
-    expect((await t.request("GET", `${R}/rooms/public`, { query: { limit: 0 } })).status).toBe(400);
+    expect(page.data?.data.find((r) => r.uuid === busy.uuid)?.numberOfUsersInRoom).toBe(2);
+    expect((await t.api().room.GET("/rooms/private-count")).data?.count).toBeGreaterThanOrEqual(1);
+    expect((await t.api().room.GET("/rooms/public", { params: { query: { limit: 0 } } })).response.status).toBe(400);
 
     const multiple = await t.request("GET", `${R}/rooms/multiple/list?room=${quiet.uuid}&room=${hidden.uuid}`);
     expect(multiple.body.map((r: { uuid: string }) => r.uuid).sort()).toEqual([quiet.uuid, hidden.uuid].sort());
-    expect((await t.request("GET", `${R}/rooms/multiple/list?room=nope`)).status).toBe(400);
+    expect(
+      (await t.api().room.GET("/rooms/multiple/list", { params: { query: { room: "nope" } } })).response.status,
+    ).toBe(400);
   });
 
   it("answers the caller's owned and staffed rooms", async () => {
@@ -303,12 +347,12 @@ describe("lists", () => {
     const mod = await t.createUser();
     const room = await createRoom(owner.token);
     await t.db.insert(schema.roomUserRoles).values({ roomUuid: room.uuid, userUuid: mod.user.uuid, role: "moderator" });
-    expect((await t.request("GET", `${R}/rooms/mine/list`)).status).toBe(401);
-    const mine = await t.request("GET", `${R}/rooms/mine/list`, { token: mod.token });
-    expect(mine.body.map((r: { uuid: string }) => r.uuid)).toEqual([room.uuid]);
-    expect((await t.request("GET", `${R}/rooms/owned-rooms/list`, { token: mod.token })).body).toEqual([]);
-    const owned = await t.request("GET", `${R}/rooms/owned-rooms/list`, { token: owner.token });
-    expect(owned.body.map((r: { uuid: string }) => r.uuid)).toEqual([room.uuid]);
+    expect((await t.api().room.GET("/rooms/mine/list")).response.status).toBe(401);
+    const mine = await t.api(mod.token).room.GET("/rooms/mine/list");
+    expect(mine.data?.map((r) => r.uuid)).toEqual([room.uuid]);
+    expect((await t.api(mod.token).room.GET("/rooms/owned-rooms/list")).data).toEqual([]);
+    const owned = await t.api(owner.token).room.GET("/rooms/owned-rooms/list");
+    expect(owned.data?.map((r) => r.uuid)).toEqual([room.uuid]);
   });
 
   it("lists rooms by uuid or slug with passwords: a protected room only with the right one", async () => {
@@ -323,7 +367,7 @@ describe("lists", () => {
     expect((await ask("letmein")).body.map((r: { uuid: string }) => r.uuid).sort()).toEqual(
       [open.uuid, locked.uuid].sort(),
     );
-    expect((await t.request("POST", `${R}/rooms/list`, { body: { rooms: [] } })).status).toBe(400);
+    expect((await t.api().room.POST("/rooms/list", { body: { rooms: [] } })).response.status).toBe(400);
   });
 
   it("favourites: add once, list with the flag, hide others' private favourites, remove by room", async () => {
@@ -338,40 +382,46 @@ describe("lists", () => {
     expect((await add(room.uuid)).status).toBe(200);
     expect((await add(secret.uuid)).status).toBe(201);
     expect((await add(crypto.randomUUID())).status).toBe(404);
-    expect((await t.request("POST", `${R}/api/v1/room-favorites`, { body: { roomUuid: room.uuid } })).status).toBe(401);
-
-    const mine = await t.request("GET", `${R}/api/v1/room-favorites`, { token: fan.token });
-    expect(mine.body).toHaveLength(2);
-    const seenByOther = await t.request("GET", `${R}/api/v1/room-favorites`, {
-      token: other.token,
-      query: { userUuid: fan.user.uuid },
-    });
-    expect(seenByOther.body.map((f: { roomUuid: string }) => f.roomUuid)).toEqual([room.uuid]);
-    const checked = await t.request("GET", `${R}/api/v1/room-favorites`, {
-      token: fan.token,
-      query: { roomUuidIn: `${secret.uuid}` },
-    });
-    expect(checked.body).toHaveLength(1);
-    expect((await t.request("GET", `${R}/rooms/uuid/${room.uuid}`, { token: fan.token })).body.favorited).toBe(true);
-    expect((await t.request("GET", `${R}/rooms/uuid/${room.uuid}`, { token: other.token })).body.favorited).toBe(false);
-
-    const favs = await t.request("GET", `${R}/rooms/favorites`, {
-      token: fan.token,
-      query: { includePrivate: "true" },
-    });
-    expect(favs.body).toHaveLength(2);
-    const publicOnly = await t.request("GET", `${R}/rooms/favorites`, {
-      token: other.token,
-      query: { userUuid: fan.user.uuid, includePrivate: "true" },
-    });
-    expect(publicOnly.body.map((r: { uuid: string }) => r.uuid)).toEqual([room.uuid]);
-
-    const favId = mine.body[0].id;
-    expect((await t.request("DELETE", `${R}/api/v1/room-favorites/${favId}`, { token: other.token })).status).toBe(403);
-    expect((await t.request("DELETE", `${R}/api/v1/room-favorites/${room.uuid}`, { token: fan.token })).status).toBe(
-      204,
+    expect((await t.api().room.POST("/api/v1/room-favorites", { body: { roomUuid: room.uuid } })).response.status).toBe(
+      401,
     );
-    expect((await t.request("GET", `${R}/api/v1/room-favorites`, { token: fan.token })).body).toHaveLength(1);
+
+    const mine = await t.api(fan.token).room.GET("/api/v1/room-favorites");
+    expect(mine.data).toHaveLength(2);
+    const seenByOther = await t
+      .api(other.token)
+      .room.GET("/api/v1/room-favorites", { params: { query: { userUuid: fan.user.uuid } } });
+    expect(seenByOther.data?.map((f) => f.roomUuid)).toEqual([room.uuid]);
+    const checked = await t
+      .api(fan.token)
+      .room.GET("/api/v1/room-favorites", { params: { query: { roomUuidIn: `${secret.uuid}` } } });
+    expect(checked.data).toHaveLength(1);
+    expect(
+      (await t.api(fan.token).room.GET("/rooms/uuid/{uuid}", { params: { path: { uuid: room.uuid } } })).data
+        ?.favorited,
+    ).toBe(true);
+    expect(
+      (await t.api(other.token).room.GET("/rooms/uuid/{uuid}", { params: { path: { uuid: room.uuid } } })).data
+        ?.favorited,
+    ).toBe(false);
+
+    const favs = await t.api(fan.token).room.GET("/rooms/favorites", { params: { query: { includePrivate: "true" } } });
+    expect(favs.data).toHaveLength(2);
+    const publicOnly = await t
+      .api(other.token)
+      .room.GET("/rooms/favorites", { params: { query: { userUuid: fan.user.uuid, includePrivate: "true" } } });
+    expect(publicOnly.data?.map((r) => r.uuid)).toEqual([room.uuid]);
+
+    const favId = ok(mine)[0]!.id;
+    expect(
+      (await t.api(other.token).room.DELETE("/api/v1/room-favorites/{id}", { params: { path: { id: favId } } }))
+        .response.status,
+    ).toBe(403);
+    expect(
+      (await t.api(fan.token).room.DELETE("/api/v1/room-favorites/{id}", { params: { path: { id: room.uuid } } }))
+        .response.status,
+    ).toBe(204);
+    expect((await t.api(fan.token).room.GET("/api/v1/room-favorites")).data).toHaveLength(1);
   });
 
   it("recent rooms: the caller's visits newest first, and the platform's busiest in a day", async () => {
@@ -385,39 +435,40 @@ describe("lists", () => {
         (await t.request("POST", `${R}/rooms/recent`, { token: visitor.token, body: { roomUuid: room.uuid } })).status,
       ).toBe(201);
     }
-    const recent = await t.request("GET", `${R}/rooms/recent`, { token: visitor.token });
-    expect(recent.body.map((r: { uuid: string }) => r.uuid)).toEqual([a.uuid, b.uuid]);
-    const trending = await t.request("GET", `${R}/rooms/rockset/recently-visited-rooms`);
-    expect(trending.status, JSON.stringify(trending.body)).toBe(200);
-    expect(trending.body.map((r: { uuid: string }) => r.uuid)).toEqual(expect.arrayContaining([a.uuid, b.uuid]));
+    const recent = await t.api(visitor.token).room.GET("/rooms/recent");
+    expect(recent.data?.map((r) => r.uuid)).toEqual([a.uuid, b.uuid]);
+    const trending = await t.api().room.GET("/rooms/rockset/recently-visited-rooms");
+    expect(trending.response.status, JSON.stringify(trending.error ?? trending.data)).toBe(200);
+    expect(trending.data?.map((r) => r.uuid)).toEqual(expect.arrayContaining([a.uuid, b.uuid]));
     t.clock.advance(25 * 3600);
-    const later = await t.request("GET", `${R}/rooms/rockset/recently-visited-rooms`);
-    expect(later.body.map((r: { uuid: string }) => r.uuid)).not.toContain(a.uuid);
+    const later = await t.api().room.GET("/rooms/rockset/recently-visited-rooms");
+    expect(later.data?.map((r) => r.uuid)).not.toContain(a.uuid);
   });
 
   it("service lists need a service token; admin lists need staff", async () => {
     const owner = await t.createUser();
     const staff = await t.createUser({ roles: ["user", "staff"] });
     const room = await createRoom(owner.token, { name: "Crud Findable" });
-    expect((await t.request("GET", `${R}/rooms/service/list`, { token: owner.token })).status).toBe(403);
-    const list = await t.request("GET", `${R}/rooms/service/list`, {
-      token: await t.serviceToken(),
-      query: { take: 1000 },
-    });
-    expect(list.body.data.map((r: { uuid: string }) => r.uuid)).toContain(room.uuid);
-    const one = await t.request("GET", `${R}/rooms/service/room/${room.uuid}`, { token: await t.serviceToken() });
-    expect(one.body.roomRoles).toEqual([{ userUuid: owner.user.uuid, role: "owner", expirationTime: null }]);
-    expect((await t.request("GET", `${R}/admin/rooms`, { token: owner.token })).status).toBe(403);
-    const crud = await t.request("GET", `${R}/admin/rooms`, {
-      token: staff.token,
-      query: { filter: "name||$eq||Crud Findable", fields: "name" },
-    });
-    expect(crud.body).toMatchObject({ total: 1, data: [{ uuid: room.uuid, name: "Crud Findable" }] });
+    expect((await t.api(owner.token).room.GET("/rooms/service/list")).response.status).toBe(403);
+    const list = await t
+      .api(await t.serviceToken())
+      .room.GET("/rooms/service/list", { params: { query: { take: 1000 } } });
+    expect(list.data?.data.map((r) => r.uuid)).toContain(room.uuid);
+    const one = await t
+      .api(await t.serviceToken())
+      .room.GET("/rooms/service/room/{id}", { params: { path: { id: room.uuid } } });
+    expect(one.data?.roomRoles).toEqual([{ userUuid: owner.user.uuid, role: "owner", expirationTime: null }]);
+    expect((await t.api(owner.token).room.GET("/admin/rooms")).response.status).toBe(403);
+    const crud = await t
+      .api(staff.token)
+      .room.GET("/admin/rooms", { params: { query: { filter: "name||$eq||Crud Findable", fields: "name" } } });
+    expect(crud.data).toMatchObject({ total: 1, data: [{ uuid: room.uuid, name: "Crud Findable" }] });
     expect(
-      (await t.request("GET", `${R}/admin/rooms`, { token: staff.token, query: { filter: "nope||$eq||1" } })).status,
+      (await t.api(staff.token).room.GET("/admin/rooms", { params: { query: { filter: "nope||$eq||1" } } })).response
+        .status,
     ).toBe(400);
     expect(
-      (await t.request("GET", `${R}/admin/rooms/${room.uuid}`, { token: staff.token })).body.roomRoles,
+      (await t.api(staff.token).room.GET("/admin/rooms/{id}", { params: { path: { id: room.uuid } } })).data?.roomRoles,
     ).toHaveLength(1);
   });
 
@@ -425,26 +476,45 @@ describe("lists", () => {
     const owner = await t.createUser();
     const stranger = await t.createUser();
     const room = await createRoom(owner.token);
-    const guild = "123456789012345678";
     expect(
-      (await t.request("POST", `${R}/rooms/discord/${guild}`, { token: stranger.token, body: { roomUuid: room.uuid } }))
-        .status,
+      (
+        await t.api(stranger.token).room.POST("/rooms/discord/{guild}", {
+          params: { path: { guild: "123456789012345678" } },
+          body: { roomUuid: room.uuid },
+        })
+      ).response.status,
     ).toBe(403);
     expect(
-      (await t.request("POST", `${R}/rooms/discord/${guild}`, { token: owner.token, body: { roomUuid: room.uuid } }))
-        .status,
+      (
+        await t.api(owner.token).room.POST("/rooms/discord/{guild}", {
+          params: { path: { guild: "123456789012345678" } },
+          body: { roomUuid: room.uuid },
+        })
+      ).response.status,
     ).toBe(200);
-    const created = await t.request("POST", `${R}/rooms/discord/${guild}`, {
-      token: stranger.token,
+    const created = await t.api(stranger.token).room.POST("/rooms/discord/{guild}", {
+      params: { path: { guild: "123456789012345678" } },
       body: { name: "Guild Hangout" },
     });
-    expect(created.status).toBe(201);
+    expect(created.response.status).toBe(201);
     expect(
-      (await t.request("POST", `${R}/rooms/discord/not-a-guild`, { token: owner.token, body: { name: "x y" } })).status,
+      (
+        await t
+          .api(owner.token)
+          .room.POST("/rooms/discord/{guild}", { params: { path: { guild: "not-a-guild" } }, body: { name: "x y" } })
+      ).response.status,
     ).toBe(400);
-    expect((await t.request("POST", `${R}/rooms/discord/${guild}`, { token: owner.token, body: {} })).status).toBe(400);
-    const list = await t.request("GET", `${R}/rooms/discord/list/${guild}`);
-    expect(list.body.map((r: { uuid: string }) => r.uuid).sort()).toEqual([room.uuid, created.body.uuid].sort());
+    expect(
+      (
+        await t
+          .api(owner.token)
+          .room.POST("/rooms/discord/{guild}", { params: { path: { guild: "123456789012345678" } }, body: {} })
+      ).response.status,
+    ).toBe(400);
+    const list = await t
+      .api()
+      .room.GET("/rooms/discord/list/{guild}", { params: { path: { guild: "123456789012345678" } } });
+    expect(list.data?.map((r) => r.uuid).sort()).toEqual([room.uuid, ok(created).uuid].sort());
   });
 });
 
@@ -453,18 +523,31 @@ describe("joining", () => {
     const owner = await t.createUser();
     const listener = await t.createUser();
     const room = await createRoom(owner.token);
-    const res = await t.request("POST", `${R}/rooms/${room.slug}/join`, { token: listener.token, body: {} });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ uuid: room.uuid, roomRoles: [{ userUuid: owner.user.uuid, role: "owner" }] });
-    const recent = await t.request("GET", `${R}/rooms/recent`, { token: listener.token });
-    expect(recent.body.map((r: { uuid: string }) => r.uuid)).toEqual([room.uuid]);
-    expect((await t.request("POST", `${R}/rooms/${room.slug}/join`, { body: {} })).status).toBe(401);
+    const res = await t
+      .api(listener.token)
+      .room.POST("/rooms/{slug}/join", { params: { path: { slug: room.slug } }, body: {} });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({ uuid: room.uuid, roomRoles: [{ userUuid: owner.user.uuid, role: "owner" }] });
+    const recent = await t.api(listener.token).room.GET("/rooms/recent");
+    expect(recent.data?.map((r) => r.uuid)).toEqual([room.uuid]);
     expect(
-      (await t.request("POST", `${R}/rooms/${room.slug}/join`, { token: await t.serviceToken(), body: {} })).status,
+      (await t.api().room.POST("/rooms/{slug}/join", { params: { path: { slug: room.slug } }, body: {} })).response
+        .status,
     ).toBe(401);
-    expect((await t.request("POST", `${R}/rooms/no-such-room/join`, { token: listener.token, body: {} })).status).toBe(
-      404,
-    );
+    expect(
+      (
+        await t
+          .api(await t.serviceToken())
+          .room.POST("/rooms/{slug}/join", { params: { path: { slug: room.slug } }, body: {} })
+      ).response.status,
+    ).toBe(401);
+    expect(
+      (
+        await t
+          .api(listener.token)
+          .room.POST("/rooms/{slug}/join", { params: { path: { slug: "no-such-room" } }, body: {} })
+      ).response.status,
+    ).toBe(404);
   });
 
   it("asks for the password, except of co-owners and up", async () => {
@@ -484,40 +567,45 @@ describe("joining", () => {
     const owner = await t.createUser();
     const banned = await t.createUser();
     const room = await createRoom(owner.token);
-    const ban = await t.request("POST", `${R}/roomUserRoles/${room.uuid}`, {
-      token: owner.token,
+    const ban = await t.api(owner.token).room.POST("/roomUserRoles/{room}", {
+      params: { path: { room: room.uuid } },
       body: {
         userUuid: banned.user.uuid,
         role: "banned",
         expirationTime: new Date(t.clock.now().getTime() + 3600_000).toISOString(),
       },
     });
-    expect(ban.status).toBe(201);
-    const refused = await t.request("POST", `${R}/rooms/${room.uuid}/join`, { token: banned.token, body: {} });
-    expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe("You are banned from this room.");
+    expect(ban.response.status).toBe(201);
+    const refused = await t
+      .api(banned.token)
+      .room.POST("/rooms/{slug}/join", { params: { path: { slug: room.uuid } }, body: {} });
+    expect(refused.response.status).toBe(403);
+    expect(refused.error?.message).toBe("You are banned from this room.");
     t.clock.advance(3601);
-    const back = await t.request("POST", `${R}/rooms/${room.uuid}/join`, {
-      token: await t.tokenFor(banned.user.uuid),
-      body: {},
-    });
-    expect(back.status).toBe(200);
+    const back = await t
+      .api(await t.tokenFor(banned.user.uuid))
+      .room.POST("/rooms/{slug}/join", { params: { path: { slug: room.uuid } }, body: {} });
+    expect(back.response.status).toBe(200);
 
-    const guest = (await t.request("GET", "/api/user-service/auth/guest")).body.accessToken as string;
-    expect((await t.request("POST", `${R}/rooms/${room.uuid}/join`, { token: guest, body: {} })).status).toBe(200);
+    const guest = ok(await t.api().user.GET("/auth/guest")).accessToken as string;
+    expect(
+      (await t.api(guest).room.POST("/rooms/{slug}/join", { params: { path: { slug: room.uuid } }, body: {} })).response
+        .status,
+    ).toBe(200);
     const locked = await createRoom(owner.token, { password: "members" });
-    const lockedJoin = await t.request("POST", `${R}/rooms/${locked.uuid}/join`, { token: guest, body: {} });
-    expect(lockedJoin.body.message).toBe("Guests cannot join this room.");
+    const lockedJoin = await t
+      .api(guest)
+      .room.POST("/rooms/{slug}/join", { params: { path: { slug: locked.uuid } }, body: {} });
+    expect(lockedJoin.error?.message).toBe("Guests cannot join this room.");
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    await t.request("POST", `${R}/rooms/admin/guest-password`, {
-      token: admin.token,
-      body: { roomUuid: locked.uuid, guestPassword: "guestpass" },
-    });
-    const withGuestPassword = await t.request("POST", `${R}/rooms/${locked.uuid}/join`, {
-      token: guest,
+    await t
+      .api(admin.token)
+      .room.POST("/rooms/admin/guest-password", { body: { roomUuid: locked.uuid, guestPassword: "guestpass" } });
+    const withGuestPassword = await t.api(guest).room.POST("/rooms/{slug}/join", {
+      params: { path: { slug: locked.uuid } },
       body: { guestPassword: "guestpass" },
     });
-    expect(withGuestPassword.status).toBe(200);
+    expect(withGuestPassword.response.status).toBe(200);
   });
 
   it("refuses people when the room is full, but not its moderators", async () => {
@@ -527,28 +615,41 @@ describe("joining", () => {
     const service = await t.serviceToken();
     for (const u of inside)
       expect(
-        (await t.request("PATCH", `${R}/rooms/user/${u.user.uuid}`, { token: service, body: { roomUuid: room.uuid } }))
-          .status,
+        (
+          await t.api(service).room.PATCH("/rooms/user/{user}", {
+            params: { path: { user: u.user.uuid } },
+            body: { roomUuid: room.uuid },
+          })
+        ).response.status,
       ).toBe(204);
     const late = await t.createUser();
-    const full = await t.request("POST", `${R}/rooms/${room.uuid}/join`, { token: late.token, body: {} });
-    expect(full.body.message).toBe("This room is full.");
+    const full = await t
+      .api(late.token)
+      .room.POST("/rooms/{slug}/join", { params: { path: { slug: room.uuid } }, body: {} });
+    expect(full.error?.message).toBe("This room is full.");
     expect(
-      (await t.request("POST", `${R}/rooms/${room.uuid}/join`, { token: inside[0]!.token, body: {} })).status,
+      (
+        await t
+          .api(inside[0]!.token)
+          .room.POST("/rooms/{slug}/join", { params: { path: { slug: room.uuid } }, body: {} })
+      ).response.status,
     ).toBe(200);
-    expect((await t.request("POST", `${R}/rooms/${room.uuid}/join`, { token: owner.token, body: {} })).status).toBe(
-      200,
-    );
+    expect(
+      (await t.api(owner.token).room.POST("/rooms/{slug}/join", { params: { path: { slug: room.uuid } }, body: {} }))
+        .response.status,
+    ).toBe(200);
     // Someone leaves: there is room again.
     expect(
       (
-        await t.request("DELETE", `${R}/rooms/user/${inside[1]!.user.uuid}`, {
-          token: service,
-          query: { roomUuid: room.uuid },
+        await t.api(service).room.DELETE("/rooms/user/{user}", {
+          params: { path: { user: inside[1]!.user.uuid }, query: { roomUuid: room.uuid } },
         })
-      ).status,
+      ).response.status,
     ).toBe(204);
-    expect((await t.request("POST", `${R}/rooms/${room.uuid}/join`, { token: late.token, body: {} })).status).toBe(200);
+    expect(
+      (await t.api(late.token).room.POST("/rooms/{slug}/join", { params: { path: { slug: room.uuid } }, body: {} }))
+        .response.status,
+    ).toBe(200);
   });
 });
 
@@ -562,21 +663,26 @@ describe("presence, plays and state", () => {
     expect((await report(owner.token)).status).toBe(403);
     expect((await report(service)).status).toBe(204);
     expect((await report(service)).status).toBe(204);
-    const users = await t.request("GET", `${R}/rooms/users/${room.slug}`);
-    expect(users.body.map((p: { nickname: string }) => p.nickname)).toEqual(["roomowner"]);
-    const uuids = await t.request("GET", `${R}/rooms/users/service/${room.uuid}`, { token: service });
-    expect(uuids.body.userUuids).toEqual([owner.user.uuid]);
-    expect((await t.request("GET", `${R}/rooms/users/service/${room.uuid}`, { token: owner.token })).status).toBe(403);
+    const users = await t.api().room.GET("/rooms/users/{room}", { params: { path: { room: room.slug } } });
+    expect(users.data?.map((p) => p.nickname)).toEqual(["roomowner"]);
+    const uuids = await t
+      .api(service)
+      .room.GET("/rooms/users/service/{room}", { params: { path: { room: room.uuid } } });
+    expect(uuids.data?.userUuids).toEqual([owner.user.uuid]);
+    expect(
+      (await t.api(owner.token).room.GET("/rooms/users/service/{room}", { params: { path: { room: room.uuid } } }))
+        .response.status,
+    ).toBe(403);
     expect(
       (
-        await t.request("PATCH", `${R}/rooms/user/${crypto.randomUUID()}`, {
-          token: service,
+        await t.api(service).room.PATCH("/rooms/user/{user}", {
+          params: { path: { user: crypto.randomUUID() } },
           body: { roomUuid: room.uuid },
         })
-      ).status,
+      ).response.status,
     ).toBe(404);
-    await t.request("DELETE", `${R}/rooms/user/${owner.user.uuid}`, { token: service });
-    expect((await t.request("GET", `${R}/rooms/users/${room.uuid}`)).body).toEqual([]);
+    await t.api(service).room.DELETE("/rooms/user/{user}", { params: { path: { user: owner.user.uuid } } });
+    expect((await t.api().room.GET("/rooms/users/{room}", { params: { path: { room: room.uuid } } })).data).toEqual([]);
   });
 
   it("records plays from the live room, lists them newest first and sums the time played", async () => {
@@ -601,52 +707,62 @@ describe("presence, plays and state", () => {
       t.clock.advance(60);
       expect((await play(service, name, duration)).status).toBe(201);
     }
-    const bad = await t.request("POST", `${R}/rooms/${room.slug}/recent-songs`, {
+    // Raw: input the typed client cannot send (it is wrong on purpose).
+    const bad = await t.request("POST", `/api/room-service/rooms/${room.slug}/recent-songs`, {
       token: service,
       body: { song: { trackName: "x" }, voteCounts: { likes: -1, dislikes: 0, stars: 0 } },
     });
     expect(bad.status).toBe(400);
-    const recent = await t.request("GET", `${R}/rooms/${room.slug}/recent-songs`, { query: { limit: 1 } });
-    expect(recent.body.total).toBe(2);
-    expect(recent.body.data[0]).toMatchObject({ song: { trackName: "Second" }, voteCounts: { likes: 2, stars: 1 } });
-    const played = await t.request("GET", `${R}/rooms/room-played-time/${room.uuid}`);
-    expect(played.body).toEqual({ roomUuid: room.uuid, playedSeconds: 150, songs: 2 });
-    expect((await t.request("GET", `${R}/info-admin/played-seconds`, { token: owner.token })).status).toBe(403);
-    const total = await t.request("GET", `${R}/info-admin/played-seconds`, { token: staff.token });
-    expect(total.body.playedSeconds).toBeGreaterThanOrEqual(150);
-    const since = await t.request("GET", `${R}/info-admin/played-seconds`, {
-      token: staff.token,
-      query: { since: new Date(t.clock.now().getTime() + 1000).toISOString() },
+    const recent = await t
+      .api()
+      .room.GET("/rooms/{slug}/recent-songs", { params: { path: { slug: room.slug }, query: { limit: 1 } } });
+    expect(recent.data?.total).toBe(2);
+    expect(recent.data?.data[0]).toMatchObject({ song: { trackName: "Second" }, voteCounts: { likes: 2, stars: 1 } });
+    const played = await t.api().room.GET("/rooms/room-played-time/{id}", { params: { path: { id: room.uuid } } });
+    expect(played.data).toEqual({ roomUuid: room.uuid, playedSeconds: 150, songs: 2 });
+    expect((await t.api(owner.token).room.GET("/info-admin/played-seconds")).response.status).toBe(403);
+    const total = await t.api(staff.token).room.GET("/info-admin/played-seconds");
+    expect(total.data?.playedSeconds).toBeGreaterThanOrEqual(150);
+    const since = await t.api(staff.token).room.GET("/info-admin/played-seconds", {
+      params: { query: { since: new Date(t.clock.now().getTime() + 1000).toISOString() } },
     });
-    expect(since.body).toEqual({ playedSeconds: 0, songs: 0 });
+    expect(since.data).toEqual({ playedSeconds: 0, songs: 0 });
   });
 
   it("answers the live state the room reports, and 404 when nobody is in it", async () => {
     const owner = await t.createUser();
     const stranger = await t.createUser();
     const room = await createRoom(owner.token);
-    expect((await t.request("GET", `${R}/rooms/room-state/${room.uuid}`)).status).toBe(404);
+    expect(
+      (await t.api().room.GET("/rooms/room-state/{id}", { params: { path: { id: room.uuid } } })).response.status,
+    ).toBe(404);
     live.states.set(room.uuid, { djs: [], nowPlaying: null });
-    const state = await t.request("GET", `${R}/rooms/room-state/${room.uuid}`);
-    expect(state.body).toEqual({ roomUuid: room.uuid, state: { djs: [], nowPlaying: null } });
+    const state = await t.api().room.GET("/rooms/room-state/{id}", { params: { path: { id: room.uuid } } });
+    expect(state.data).toEqual({ roomUuid: room.uuid, state: { djs: [], nowPlaying: null } });
     const secret = await createRoom(owner.token, { type: "PRIVATE" });
     live.states.set(secret.uuid, { djs: [] });
-    expect((await t.request("GET", `${R}/rooms/room-state/${secret.uuid}`, { token: stranger.token })).status).toBe(
-      403,
-    );
-    expect((await t.request("GET", `${R}/rooms/room-state/${secret.uuid}`, { token: owner.token })).status).toBe(200);
+    expect(
+      (await t.api(stranger.token).room.GET("/rooms/room-state/{id}", { params: { path: { id: secret.uuid } } }))
+        .response.status,
+    ).toBe(403);
+    expect(
+      (await t.api(owner.token).room.GET("/rooms/room-state/{id}", { params: { path: { id: secret.uuid } } })).response
+        .status,
+    ).toBe(200);
   });
 
   it("clears the room's chat for moderators", async () => {
     const owner = await t.createUser();
     const stranger = await t.createUser();
     const room = await createRoom(owner.token);
-    expect((await t.request("DELETE", `${R}/rooms/conversation/${room.uuid}`, { token: stranger.token })).status).toBe(
-      403,
-    );
-    expect((await t.request("DELETE", `${R}/rooms/conversation/${room.uuid}`, { token: owner.token })).status).toBe(
-      204,
-    );
+    expect(
+      (await t.api(stranger.token).room.DELETE("/rooms/conversation/{id}", { params: { path: { id: room.uuid } } }))
+        .response.status,
+    ).toBe(403);
+    expect(
+      (await t.api(owner.token).room.DELETE("/rooms/conversation/{id}", { params: { path: { id: room.uuid } } }))
+        .response.status,
+    ).toBe(204);
     expect(live.events.at(-1)).toEqual({ roomUuid: room.uuid, event: { type: "clearChat" } });
   });
 
@@ -655,8 +771,8 @@ describe("presence, plays and state", () => {
     const coOwner = await t.createUser();
     const globalModerator = await t.createUser({ roles: ["user", "globalModerator"] });
     const room = await createRoom(owner.token);
-    await t.request("POST", `${R}/roomUserRoles/${room.uuid}`, {
-      token: owner.token,
+    await t.api(owner.token).room.POST("/roomUserRoles/{room}", {
+      params: { path: { room: room.uuid } },
       body: { userUuid: coOwner.user.uuid, role: "coOwner" },
     });
     const before = live.events.length;
@@ -671,8 +787,11 @@ describe("presence, plays and state", () => {
     expect((await reset(globalModerator.token)).status).toBe(204);
     expect(live.events.length).toBe(before + 2);
     expect(
-      (await t.request("POST", `${R}/rooms/reset/${crypto.randomUUID()}/infrastructure`, { token: owner.token }))
-        .status,
+      (
+        await t
+          .api(owner.token)
+          .room.POST("/rooms/reset/{id}/infrastructure", { params: { path: { id: crypto.randomUUID() } } })
+      ).response.status,
     ).toBe(404);
   });
 });
@@ -707,10 +826,11 @@ describe("room roles", () => {
     expect((await grant(owner.token, listener.user.uuid, "superstar")).status).toBe(400);
     expect(
       (
-        await t.request("POST", `${R}/roomUserRoles/${room.uuid}`, {
+        await t.api().room.POST("/roomUserRoles/{room}", {
+          params: { path: { room: room.uuid } },
           body: { userUuid: listener.user.uuid, role: "dj" },
         })
-      ).status,
+      ).response.status,
     ).toBe(401);
     // A global moderator outranks the owner.
     const globalMod = await t.createUser({ roles: ["user", "globalModerator"] });
@@ -724,24 +844,28 @@ describe("room roles", () => {
     );
     expect(mute.status).toBe(201);
     expect(live.events.at(-1)).toEqual({ roomUuid: room.uuid, event: { type: "updateRoles" } });
-    const roles = await t.request("GET", `${R}/roomUserRoles/${room.uuid}/${listener.user.uuid}`, {
-      token: listener.token,
-    });
-    expect(roles.body.map((r: { role: string }) => r.role)).toEqual(["chatDisabled"]);
+    const roles = await t
+      .api(listener.token)
+      .room.GET("/roomUserRoles/{room}/{user}", { params: { path: { room: room.uuid, user: listener.user.uuid } } });
+    expect(roles.data?.map((r) => r.role)).toEqual(["chatDisabled"]);
     // Sanctions are the moderators' business: others see only who runs the room.
-    const publicView = await t.request("GET", `${R}/roomUserRoles/${room.uuid}`);
-    expect(publicView.body.map((r: { role: string }) => r.role).sort()).toEqual(["coOwner", "moderator", "owner"]);
-    const modView = await t.request("GET", `${R}/roomUserRoles/${room.uuid}`, { token: mod.token });
-    expect(modView.body.map((r: { role: string }) => r.role)).toContain("chatDisabled");
+    const publicView = await t.api().room.GET("/roomUserRoles/{room}", { params: { path: { room: room.uuid } } });
+    expect(publicView.data?.map((r) => r.role).sort()).toEqual(["coOwner", "moderator", "owner"]);
+    const modView = await t.api(mod.token).room.GET("/roomUserRoles/{room}", { params: { path: { room: room.uuid } } });
+    expect(modView.data?.map((r) => r.role)).toContain("chatDisabled");
     expect(
-      (await t.request("GET", `${R}/roomUserRoles/${room.uuid}/${mod.user.uuid}`, { token: listener.token })).status,
+      (
+        await t
+          .api(listener.token)
+          .room.GET("/roomUserRoles/{room}/{user}", { params: { path: { room: room.uuid, user: mod.user.uuid } } })
+      ).response.status,
     ).toBe(403);
     // The mute clears itself.
     t.clock.advance(61);
-    const later = await t.request("GET", `${R}/roomUserRoles/${room.uuid}/${listener.user.uuid}`, {
-      token: await t.tokenFor(listener.user.uuid),
-    });
-    expect(later.body).toEqual([]);
+    const later = await t
+      .api(await t.tokenFor(listener.user.uuid))
+      .room.GET("/roomUserRoles/{room}/{user}", { params: { path: { room: room.uuid, user: listener.user.uuid } } });
+    expect(later.data).toEqual([]);
   });
 
   it("removes roles with the same ranks; a moderator may step down", async () => {
@@ -782,11 +906,16 @@ describe("room roles", () => {
       event: { type: "kickUser", userUuid: listener.user.uuid },
     });
     expect(
-      (await t.request("GET", `${R}/rooms/users/service/${room.uuid}`, { token: await t.serviceToken() })).body
-        .userUuids,
+      (
+        await t
+          .api(await t.serviceToken())
+          .room.GET("/rooms/users/service/{room}", { params: { path: { room: room.uuid } } })
+      ).data?.userUuids,
     ).toEqual([]);
-    const refused = await t.request("POST", `${R}/rooms/${room.uuid}/join`, { token: listener.token, body: {} });
-    expect(refused.body.message).toBe("You were removed from this room. Try again later.");
+    const refused = await t
+      .api(listener.token)
+      .room.POST("/rooms/{slug}/join", { params: { path: { slug: room.uuid } }, body: {} });
+    expect(refused.error?.message).toBe("You were removed from this room. Try again later.");
     const [action] = await t.db
       .select()
       .from(schema.moderationActions)
@@ -798,11 +927,10 @@ describe("room roles", () => {
       reason: "spam",
     });
     t.clock.advance(5 * 60 + 1);
-    const back = await t.request("POST", `${R}/rooms/${room.uuid}/join`, {
-      token: await t.tokenFor(listener.user.uuid),
-      body: {},
-    });
-    expect(back.status).toBe(200);
+    const back = await t
+      .api(await t.tokenFor(listener.user.uuid))
+      .room.POST("/rooms/{slug}/join", { params: { path: { slug: room.uuid } }, body: {} });
+    expect(back.response.status).toBe(200);
   });
 
   it("changes the owner: only the owner or an admin; the old owner stays as co-owner", async () => {
@@ -816,24 +944,24 @@ describe("room roles", () => {
     const changed = await change(owner.token, next.user.uuid);
     expect(changed.status).toBe(200);
     expect(changed.body.ownerUuid).toBe(next.user.uuid);
-    const roles = await t.request("GET", `${R}/roomUserRoles/${room.uuid}/${owner.user.uuid}`, { token: owner.token });
-    expect(roles.body.map((r: { role: string }) => r.role)).toEqual(["coOwner"]);
+    const roles = await t
+      .api(owner.token)
+      .room.GET("/roomUserRoles/{room}/{user}", { params: { path: { room: room.uuid, user: owner.user.uuid } } });
+    expect(roles.data?.map((r) => r.role)).toEqual(["coOwner"]);
     // The new owner can now do what owners do; the old one cannot.
     expect(
       (
-        await t.request("PATCH", `${R}/rooms/${room.uuid}/infrastructure`, {
-          token: owner.token,
-          body: { roomSize: 10 },
-        })
-      ).status,
+        await t
+          .api(owner.token)
+          .room.PATCH("/rooms/{id}/infrastructure", { params: { path: { id: room.uuid } }, body: { roomSize: 10 } })
+      ).response.status,
     ).toBe(403);
     expect(
       (
-        await t.request("PATCH", `${R}/rooms/${room.uuid}/infrastructure`, {
-          token: next.token,
-          body: { roomSize: 10 },
-        })
-      ).status,
+        await t
+          .api(next.token)
+          .room.PATCH("/rooms/{id}/infrastructure", { params: { path: { id: room.uuid } }, body: { roomSize: 10 } })
+      ).response.status,
     ).toBe(200);
   });
 
@@ -842,22 +970,17 @@ describe("room roles", () => {
     const globallyBanned = await t.createUser();
     const admin = await t.createUser({ roles: ["user", "admin"] });
     await grant(mod.token, listener.user.uuid, "banned");
-    const ban = await t.request("POST", "/api/user-service/users/ban", {
-      token: admin.token,
-      body: { userUuid: globallyBanned.user.uuid, reason: "spam" },
-    });
-    expect(ban.status).toBeLessThan(300);
-    const res = await t.request("POST", `${R}/roomUserRoles/no-dancefloor-users`, {
-      token: owner.token,
+    const ban = await t
+      .api(admin.token)
+      .user.POST("/users/ban", { body: { userUuid: globallyBanned.user.uuid, reason: "spam" } });
+    expect(ban.response.status).toBeLessThan(300);
+    const res = await t.api(owner.token).room.POST("/roomUserRoles/no-dancefloor-users", {
       body: { roomUuid: room.uuid, userUuids: [owner.user.uuid, listener.user.uuid, globallyBanned.user.uuid] },
     });
-    expect(res.body.userUuids.sort()).toEqual([listener.user.uuid, globallyBanned.user.uuid].sort());
+    expect(res.data?.userUuids.sort()).toEqual([listener.user.uuid, globallyBanned.user.uuid].sort());
     expect(
-      (
-        await t.request("POST", `${R}/roomUserRoles/no-dancefloor-users`, {
-          body: { roomUuid: room.uuid, userUuids: [] },
-        })
-      ).status,
+      (await t.api().room.POST("/roomUserRoles/no-dancefloor-users", { body: { roomUuid: room.uuid, userUuids: [] } }))
+        .response.status,
     ).toBe(401);
   });
 });

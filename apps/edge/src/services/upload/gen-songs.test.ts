@@ -3,7 +3,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { embeddedGenerator, httpGenerator } from "../../ports/song-generator.ts";
-import { createTestApp, expectErrorLog, type TestApp } from "../../testing.ts";
+import { createTestApp, expectErrorLog, ok, type TestApp } from "../../testing.ts";
 import { credit } from "../merch/ledger.ts";
 
 let t: TestApp;
@@ -22,7 +22,7 @@ afterAll(async () => {
 const U = "/api/upload-service/api/v1/gen-songs";
 async function funded(app: TestApp, tokens: number) {
   const u = await app.createUser();
-  const account = (await app.request("POST", "/api/merch-service/api/v1/token-accounts", { token: u.token })).body;
+  const account = ok(await app.api(u.token).merch.POST("/api/v1/token-accounts"));
   await app.db.transaction((tx) => credit(tx, { accountId: account.id, amount: tokens }, app.clock.now()));
   return { ...u, accountId: account.id as string };
 }
@@ -38,64 +38,69 @@ async function until(_app: TestApp, check: () => Promise<boolean>) {
 
 describe("generated songs", () => {
   it("quotes by duration, holds the tokens, makes a playable song and then spends them", async () => {
-    const quote = await t.request("POST", `${U}/cost`, { body: { duration: 61 } });
-    expect(quote.body).toEqual({ duration: 61, tokenCost: 20 });
+    const quote = await t.api().upload.POST("/api/v1/gen-songs/cost", { body: { duration: 61 } });
+    expect(quote.data).toEqual({ duration: 61, tokenCost: 20 });
     const u = await funded(t, 50);
-    const started = await t.request("POST", U, {
-      token: u.token,
+    const started = await t.api(u.token).upload.POST("/api/v1/gen-songs", {
       body: { prompt: "sunny synth pop", duration: 15, tokenCost: 10, title: "Sunny" },
     });
-    expect(started.status).toBe(202);
+    expect(started.response.status).toBe(202);
     expect(await balance(t, u.accountId)).toMatchObject({ balance: 40, held: 10 });
     await until(t, async () => (await balance(t, u.accountId))?.held === 0);
     expect(await balance(t, u.accountId)).toMatchObject({ balance: 40, held: 0 });
-    const song = await t.request("GET", `/api/upload-service/songs/${started.body.id}`, { token: u.token });
-    expect(song.body).toMatchObject({
+    const song = await t.api(u.token).upload.GET("/songs/{id}", { params: { path: { id: ok(started).id } } });
+    expect(song.data).toMatchObject({
       status: "VERIFIED",
       transcodingStatus: "TRANSCODING_SUCCEED",
       tags: { title: "Sunny" },
     });
-    const [catalogue] = await t.db.select().from(schema.songs).where(eq(schema.songs.id, song.body.songId));
+    const [catalogue] = await t.db
+      .select()
+      .from(schema.songs)
+      .where(eq(schema.songs.id, ok(song).songId!));
     expect(catalogue).toMatchObject({ isGenerated: true, trackName: "Sunny", duration: 15 });
   }, 60_000);
 
   it("refuses a stale quote with the mismatched-token-cost code, and a short balance, holding nothing", async () => {
     const u = await funded(t, 5);
-    const stale = await t.request("POST", U, {
-      token: u.token,
-      body: { prompt: "lofi beats", duration: 30, tokenCost: 5 },
-    });
-    expect(stale.status).toBe(409);
-    expect(stale.body.code).toBe("mismatched-token-cost");
-    const short = await t.request("POST", U, {
-      token: u.token,
-      body: { prompt: "lofi beats", duration: 30, tokenCost: 10 },
-    });
-    expect(short.status).toBe(402);
+    const stale = await t
+      .api(u.token)
+      .upload.POST("/api/v1/gen-songs", { body: { prompt: "lofi beats", duration: 30, tokenCost: 5 } });
+    expect(stale.response.status).toBe(409);
+    expect(stale.error?.code).toBe("mismatched-token-cost");
+    const short = await t
+      .api(u.token)
+      .upload.POST("/api/v1/gen-songs", { body: { prompt: "lofi beats", duration: 30, tokenCost: 10 } });
+    expect(short.response.status).toBe(402);
     expect(await balance(t, u.accountId)).toMatchObject({ balance: 5, held: 0 });
     const nobody = await t.createUser();
     expect(
-      (await t.request("POST", U, { token: nobody.token, body: { prompt: "x y z", duration: 30, tokenCost: 10 } }))
-        .status,
+      (
+        await t
+          .api(nobody.token)
+          .upload.POST("/api/v1/gen-songs", { body: { prompt: "x y z", duration: 30, tokenCost: 10 } })
+      ).response.status,
     ).toBe(404);
-    expect((await t.request("POST", U, { body: { prompt: "x y z", duration: 30, tokenCost: 10 } })).status).toBe(401);
-    expect((await t.request("POST", `${U}/cost`, { body: { duration: 5 } })).status).toBe(400);
+    expect(
+      (await t.api().upload.POST("/api/v1/gen-songs", { body: { prompt: "x y z", duration: 30, tokenCost: 10 } }))
+        .response.status,
+    ).toBe(401);
+    expect((await t.api().upload.POST("/api/v1/gen-songs/cost", { body: { duration: 5 } })).response.status).toBe(400);
   });
 
   it("gives the tokens back when generation fails", async () => {
     expectErrorLog("song generation failed");
     const u = await funded(failing, 20);
-    const started = await failing.request("POST", U, {
-      token: u.token,
-      body: { prompt: "anything", duration: 20, tokenCost: 10 },
-    });
-    expect(started.status).toBe(202);
+    const started = await failing
+      .api(u.token)
+      .upload.POST("/api/v1/gen-songs", { body: { prompt: "anything", duration: 20, tokenCost: 10 } });
+    expect(started.response.status).toBe(202);
     await until(failing, async () => (await balance(failing, u.accountId))?.held === 0);
     expect(await balance(failing, u.accountId)).toMatchObject({ balance: 20, held: 0 });
     const [resolution] = await failing.db
       .select()
       .from(schema.tokenTransactions)
-      .where(eq(schema.tokenTransactions.holdId, started.body.holdId));
+      .where(eq(schema.tokenTransactions.holdId, ok(started).holdId));
     expect(resolution?.type).toBe("voided");
   });
 

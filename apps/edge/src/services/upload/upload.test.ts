@@ -2,7 +2,7 @@ import { createDecipheriv } from "node:crypto";
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, sendAudio, settledUpload, type TestApp, uploaderOf } from "../../testing.ts";
+import { createTestApp, ok, sendAudio, settledUpload, type TestApp, uploaderOf } from "../../testing.ts";
 import { synthesizeMp3 } from "./audio.ts";
 import { HEARING_MESSAGES, KEY_GRANT_TTL } from "./hearing.ts";
 
@@ -76,9 +76,9 @@ describe("uploads", () => {
       duration: 8,
       streamUrls: { hls: `${U}/songs/${id}/hls-playlist` },
     });
-    const search = await t.request("GET", `${U}/search`, { query: { term: "booth" } });
-    expect(search.body.data.map((u: { id: string }) => u.id)).toContain(id);
-    expect((await t.request("GET", `${U}/songs/public`)).body.total).toBeGreaterThan(0);
+    const search = await t.api().upload.GET("/search", { params: { query: { term: "booth" } } });
+    expect(search.data?.data.map((u) => u.id)).toContain(id);
+    expect((await t.api().upload.GET("/songs/public")).data?.total).toBeGreaterThan(0);
   }, 60_000);
 
   it("holds an untagged song as MISSING_METADATA until its owner tags it; nobody else may", async () => {
@@ -91,16 +91,20 @@ describe("uploads", () => {
     });
     expect(refused.status).toBe(403);
     expect((await refused.json()).message).toBe("Song is not verified");
-    const notYours = await t.request("PATCH", `${U}/songs/${id}`, { token: other.token, body: { title: "Mine now" } });
-    expect(notYours.status).toBe(403);
-    expect(notYours.body.message).toBe("Unauthorized to edit tags that not belongs to the user");
-    const tagged = await t.request("PATCH", `${U}/songs/${id}`, {
-      token: owner.token,
-      body: { title: "Named", artist: "Someone" },
-    });
-    expect(tagged.body.status).toBe("VERIFIED");
+    const notYours = await t
+      .api(other.token)
+      .upload.PATCH("/songs/{id}", { params: { path: { id } }, body: { title: "Mine now" } });
+    expect(notYours.response.status).toBe(403);
+    expect(notYours.error?.message).toBe("Unauthorized to edit tags that not belongs to the user");
+    const tagged = await t
+      .api(owner.token)
+      .upload.PATCH("/songs/{id}", { params: { path: { id } }, body: { title: "Named", artist: "Someone" } });
+    expect(tagged.data?.status).toBe("VERIFIED");
     expect((await settled(id, owner.token)).transcodingStatus).toBe("TRANSCODING_SUCCEED");
-    expect((await t.request("PATCH", `${U}/songs/${id}`, { token: owner.token, body: { year: 99 } })).status).toBe(400);
+    expect(
+      (await t.api(owner.token).upload.PATCH("/songs/{id}", { params: { path: { id } }, body: { year: 99 } })).response
+        .status,
+    ).toBe(400);
   }, 60_000);
 
   it("refuses files that are not audio, truncated, or too large, keeping nothing", async () => {
@@ -115,8 +119,8 @@ describe("uploads", () => {
     const [row] = await t.db.select().from(schema.songUploads).where(eq(schema.songUploads.id, truncated.id));
     expect(row?.status).toBe("PENDING_UPLOAD");
     expect(await t.deps.storage.get(`uploads/${truncated.id}/original`)).toBeNull();
-    const big = await t.request("POST", `${U}/upload/song`, { token, body: { originalFileName: "big.mp3" } });
-    const res = await t.app.request(new URL(big.body.uploadUrl).pathname, {
+    const big = await t.api(token).upload.POST("/upload/song", { body: { originalFileName: "big.mp3" } });
+    const res = await t.app.request(new URL(ok(big).uploadUrl).pathname, {
       method: "PUT",
       headers: { authorization: `Bearer ${token}`, "content-length": String(60 * 1024 * 1024) },
       body: new Uint8Array(10),
@@ -137,22 +141,21 @@ describe("uploads", () => {
 
   it("needs the uploadMusic capability, and only the owner sends the file or deletes the song", async () => {
     const plain = await t.createUser();
-    const ticket = await t.request("POST", `${U}/upload/song`, {
-      token: plain.token,
-      body: { originalFileName: "x.mp3" },
-    });
-    expect(ticket.status).toBe(403);
-    expect((await t.request("POST", `${U}/upload/song`, { body: { originalFileName: "x.mp3" } })).status).toBe(401);
-    expect((await t.request("POST", `${U}/upload/song`, { token: (await uploader()).token, body: {} })).status).toBe(
-      400,
+    const ticket = await t.api(plain.token).upload.POST("/upload/song", { body: { originalFileName: "x.mp3" } });
+    expect(ticket.response.status).toBe(403);
+    expect((await t.api().upload.POST("/upload/song", { body: { originalFileName: "x.mp3" } })).response.status).toBe(
+      401,
     );
+    // Raw: an upload without its file name, which the typed client cannot send.
+    const nameless = await t.request("POST", "/api/upload-service/upload/song", {
+      token: (await uploader()).token,
+      body: {},
+    });
+    expect(nameless.status).toBe(400);
     const owner = await uploader();
     const other = await uploader();
-    const started = await t.request("POST", `${U}/upload/song`, {
-      token: owner.token,
-      body: { originalFileName: "mine.mp3" },
-    });
-    const path = new URL(started.body.uploadUrl).pathname;
+    const started = await t.api(owner.token).upload.POST("/upload/song", { body: { originalFileName: "mine.mp3" } });
+    const path = new URL(ok(started).uploadUrl).pathname;
     const foreign = await t.app.request(path, {
       method: "PUT",
       headers: { authorization: `Bearer ${other.token}` },
@@ -161,12 +164,16 @@ describe("uploads", () => {
     expect(foreign.status).toBe(403);
     const { id } = await sendFile(owner.token, mp3);
     await settled(id, owner.token);
-    expect((await t.request("DELETE", `${U}/songs/${id}`, { token: other.token })).status).toBe(403);
-    expect((await t.request("DELETE", `${U}/songs/${id}`, { token: owner.token })).status).toBe(204);
+    expect((await t.api(other.token).upload.DELETE("/songs/{id}", { params: { path: { id } } })).response.status).toBe(
+      403,
+    );
+    expect((await t.api(owner.token).upload.DELETE("/songs/{id}", { params: { path: { id } } })).response.status).toBe(
+      204,
+    );
     expect((await t.app.request(`${U}/songs/${id}/hls-playlist`)).status).toBe(404);
     expect(await t.deps.storage.get(`hls/${id}/key`)).toBeNull();
-    const mine = await t.request("GET", `${U}/songs`, { token: owner.token });
-    expect(mine.body.data.map((u: { id: string }) => u.id)).not.toContain(id);
+    const mine = await t.api(owner.token).upload.GET("/songs");
+    expect(mine.data?.data.map((u) => u.id)).not.toContain(id);
   }, 60_000);
 
   it("shows admins each background job: what it worked on, its state and runs; nobody else", async () => {
@@ -176,19 +183,23 @@ describe("uploads", () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const job = await (async () => {
       for (let i = 0; i < 100; i++) {
-        const res = await t.request("GET", `${U}/admin/jobs`, { token: admin.token, query: { kind: "transcode" } });
-        expect(res.status).toBe(200);
-        const found = res.body.data.find((j: { data: { uploadId?: string } }) => j.data.uploadId === id);
+        const res = await t.api(admin.token).upload.GET("/admin/jobs", { params: { query: { kind: "transcode" } } });
+        expect(res.response.status).toBe(200);
+        const found = ok(res).data.find((j) => (j.data as { uploadId?: string }).uploadId === id);
         if (found?.state === "completed") return found;
         await new Promise((r) => setTimeout(r, 100));
       }
       throw new Error("the transcode job did not complete");
     })();
     expect(job).toMatchObject({ kind: "transcode", attempts: 1, lastError: null });
-    expect(new Date(job.finishedAt).getTime()).toBeGreaterThanOrEqual(new Date(job.startedAt).getTime());
-    expect((await t.request("GET", `${U}/admin/jobs`, { token })).status).toBe(403);
-    expect((await t.request("GET", `${U}/admin/jobs`)).status).toBe(401);
-    const bad = await t.request("GET", `${U}/admin/jobs`, { token: admin.token, query: { state: "exploded" } });
+    expect(new Date(job.finishedAt!).getTime()).toBeGreaterThanOrEqual(new Date(job.startedAt!).getTime());
+    expect((await t.api(token).upload.GET("/admin/jobs")).response.status).toBe(403);
+    expect((await t.api().upload.GET("/admin/jobs")).response.status).toBe(401);
+    // Raw: a state outside the enum, which the typed client cannot send.
+    const bad = await t.request("GET", "/api/upload-service/admin/jobs", {
+      token: admin.token,
+      query: { state: "exploded" },
+    });
     expect(bad.status).toBe(400);
   });
 
@@ -205,17 +216,15 @@ describe("uploads", () => {
 });
 
 describe("who hears an upload", () => {
-  const R = "/api/room-service";
   const auth = (token?: string) => (token ? { headers: { authorization: `Bearer ${token}` } } : {});
   async function room(token: string) {
-    const res = await t.request("POST", `${R}/rooms/infrastructure`, {
-      token,
-      body: { name: `Room ${crypto.randomUUID().slice(0, 8)}` },
-    });
-    expect(res.status).toBe(201);
-    return res.body as { uuid: string; slug: string };
+    const res = await t
+      .api(token)
+      .room.POST("/rooms/infrastructure", { body: { name: `Room ${crypto.randomUUID().slice(0, 8)}` } });
+    expect(res.response.status).toBe(201);
+    return ok(res) as { uuid: string; slug: string };
   }
-  const guestToken = async () => (await t.request("GET", "/api/user-service/auth/guest")).body.accessToken as string;
+  const guestToken = async () => ok(await t.api().user.GET("/auth/guest")).accessToken as string;
 
   it("gives a song's key only to its uploader, an admin, or someone in a room playing it now, for a few minutes", async () => {
     const owner = await uploader();
@@ -232,11 +241,11 @@ describe("who hears an upload", () => {
     const service = await t.serviceToken();
     const playing = await room(owner.token);
     const elsewhere = await room(owner.token);
-    const report = await t.request("PATCH", `${R}/rooms/live-state/${playing.uuid}/infrastructure`, {
-      token: service,
+    const report = await t.api(service).room.PATCH("/rooms/live-state/{id}/infrastructure", {
+      params: { path: { id: playing.uuid } },
       body: { nowPlaying: { songId, trackName: "Test Tone", artistName: "Booth Band", duration: 8 } },
     });
-    expect(report.status).toBe(200);
+    expect(report.response.status).toBe(200);
     const member = await t.createUser();
     const listenerElsewhere = await t.createUser();
     for (const [who, where] of [
@@ -245,20 +254,26 @@ describe("who hears an upload", () => {
     ] as const)
       expect(
         (
-          await t.request("PATCH", `${R}/rooms/user/${who.user.uuid}`, {
-            token: service,
+          await t.api(service).room.PATCH("/rooms/user/{user}", {
+            params: { path: { user: who.user.uuid } },
             body: { roomUuid: where.uuid },
           })
-        ).status,
+        ).response.status,
       ).toBe(204);
     const guestIn = await guestToken();
     const guestElsewhere = await guestToken();
-    expect((await t.request("POST", `${R}/rooms/${playing.slug}/join`, { token: guestIn, body: {} })).status).toBe(200);
     expect(
-      (await t.request("POST", `${R}/rooms/${elsewhere.slug}/join`, { token: guestElsewhere, body: {} })).status,
+      (await t.api(guestIn).room.POST("/rooms/{slug}/join", { params: { path: { slug: playing.slug } }, body: {} }))
+        .response.status,
     ).toBe(200);
-    const memberLive = (await t.request("POST", "/api/user-service/auth/live-token", { token: member.token })).body
-      .accessToken as string;
+    expect(
+      (
+        await t
+          .api(guestElsewhere)
+          .room.POST("/rooms/{slug}/join", { params: { path: { slug: elsewhere.slug } }, body: {} })
+      ).response.status,
+    ).toBe(200);
+    const memberLive = ok(await t.api(member.token).user.POST("/auth/live-token")).accessToken as string;
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const stranger = await t.createUser();
 
@@ -285,12 +300,12 @@ describe("who hears an upload", () => {
     expect((await late.json()).message).toBe(HEARING_MESSAGES.badGrant);
 
     // Leaving the room, or the room moving on, ends it.
-    await t.request("DELETE", `${R}/rooms/user/${(await guestIdentity(guestIn)).sub}?roomUuid=${playing.uuid}`, {
-      token: service,
+    await t.api(service).room.DELETE("/rooms/user/{user}", {
+      params: { path: { user: (await guestIdentity(guestIn)).sub }, query: { roomUuid: playing.uuid } },
     });
     expect(await hear(guestIn)).toEqual(notNow);
-    await t.request("PATCH", `${R}/rooms/live-state/${playing.uuid}/infrastructure`, {
-      token: service,
+    await t.api(service).room.PATCH("/rooms/live-state/{id}/infrastructure", {
+      params: { path: { id: playing.uuid } },
       body: { nowPlaying: null },
     });
     expect(await hear(member.token)).toEqual(notNow);

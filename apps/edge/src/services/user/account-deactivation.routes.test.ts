@@ -5,7 +5,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "../../lib/auth.ts";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, login, ok, session, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,9 +14,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const P = "/api/user-service";
-const login = (email: string, password = "password123") =>
-  t.request("POST", `${P}/auth/login`, { body: { email, password } });
-const session = (token: string) => t.request("GET", `${P}/auth/session`, { token });
 const userRow = async (uuid: string) => {
   const [row] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, uuid));
   if (!row) throw new Error(`no user ${uuid}`);
@@ -51,7 +48,7 @@ describe("request-deactivate", () => {
     expect(await requestsOf(user.user.uuid)).toHaveLength(1);
     // Asking does not deactivate anything yet.
     expect((await userRow(user.user.uuid)).deactivatedAt).toBeNull();
-    expect((await session(user.token)).status).toBe(200);
+    expect((await session(t, user.token)).response.status).toBe(200);
   });
 
   it("keeps one pending request when two arrive at once", async () => {
@@ -65,9 +62,10 @@ describe("request-deactivate", () => {
 
   it("answers 401 without a signed-in user and 400 for bad input, storing nothing", async () => {
     const user = await t.createUser();
-    const guest = (await t.request("GET", `${P}/auth/guest`)).body.accessToken as string;
+    const guest = ok(await t.api().user.GET("/auth/guest")).accessToken as string;
     for (const token of [undefined, guest, await t.serviceToken()])
-      expect((await t.request("POST", `${P}/users/request-deactivate`, { token, body: {} })).status).toBe(401);
+      expect((await t.api(token).user.POST("/users/request-deactivate", { body: {} })).response.status).toBe(401);
+    // Raw: malformed input, which the typed client cannot send.
     for (const body of [{ reason: "x".repeat(1001) }, { reason: 12 }, []])
       expect((await t.request("POST", `${P}/users/request-deactivate`, { token: user.token, body })).status).toBe(400);
     expect(await requestsOf(user.user.uuid)).toHaveLength(0);
@@ -77,7 +75,7 @@ describe("request-deactivate", () => {
 describe("list-deactivate", () => {
   it("lists pending requests oldest first with email and nickname, paged", async () => {
     const mod = await withRole("moderator");
-    const before = (await t.request("GET", `${P}/users/list-deactivate`, { token: mod.token })).body.length as number;
+    const before = ok(await t.api(mod.token).user.GET("/users/list-deactivate")).length as number;
     const a = await t.createUser({ nickname: "first-to-go" });
     const b = await t.createUser({ nickname: "second-to-go" });
     const c = await t.createUser({ nickname: "changed-mind" });
@@ -88,30 +86,27 @@ describe("list-deactivate", () => {
     await requestDeactivation(b.token);
     t.clock.advance(1);
     await requestDeactivation(c.token);
-    await t.request("POST", `${P}/users/cancel-requested-deactivate`, {
-      token: mod.token,
-      body: { userUuid: c.user.uuid },
-    });
-    const all = await t.request("GET", `${P}/users/list-deactivate`, { token: mod.token });
-    expect(all.status).toBe(200);
-    expect(all.body.slice(before)).toEqual([
+    await t.api(mod.token).user.POST("/users/cancel-requested-deactivate", { body: { userUuid: c.user.uuid } });
+    const all = await t.api(mod.token).user.GET("/users/list-deactivate");
+    expect(all.response.status).toBe(200);
+    expect(all.data?.slice(before)).toEqual([
       expect.objectContaining({ userUuid: a.user.uuid, email: a.email, nickname: "first-to-go", reason: "a" }),
       expect.objectContaining({ userUuid: b.user.uuid, email: b.email, nickname: "second-to-go", reason: null }),
     ]);
-    const page = await t.request("GET", `${P}/users/list-deactivate`, {
-      token: mod.token,
-      query: { limit: 1, offset: before + 1 },
-    });
-    expect(page.body.map((r: { userUuid: string }) => r.userUuid)).toEqual([b.user.uuid]);
+    const page = await t
+      .api(mod.token)
+      .user.GET("/users/list-deactivate", { params: { query: { limit: 1, offset: before + 1 } } });
+    expect(page.data?.map((r) => r.userUuid)).toEqual([b.user.uuid]);
   });
 
   it("is for moderators only and refuses bad paging", async () => {
     const mod = await withRole("moderator");
-    expect((await t.request("GET", `${P}/users/list-deactivate`)).status).toBe(401);
+    expect((await t.api().user.GET("/users/list-deactivate")).response.status).toBe(401);
     for (const role of ["user", "promoter"] as Role[]) {
       const caller = await t.createUser({ roles: [role] });
-      expect((await t.request("GET", `${P}/users/list-deactivate`, { token: caller.token })).status).toBe(403);
+      expect((await t.api(caller.token).user.GET("/users/list-deactivate")).response.status).toBe(403);
     }
+    // Raw: malformed input, which the typed client cannot send.
     for (const query of [{ limit: 0 }, { limit: 1001 }, { offset: -1 }, { limit: "many" }])
       expect((await t.request("GET", `${P}/users/list-deactivate`, { token: mod.token, query })).status).toBe(400);
   });
@@ -122,19 +117,17 @@ describe("cancel-requested-deactivate", () => {
     const mod = await withRole("globalModerator");
     const user = await t.createUser();
     await requestDeactivation(user.token);
-    const res = await t.request("POST", `${P}/users/cancel-requested-deactivate`, {
-      token: mod.token,
-      body: { userUuid: user.user.uuid },
-    });
-    expect(res.status).toBe(204);
+    const res = await t
+      .api(mod.token)
+      .user.POST("/users/cancel-requested-deactivate", { body: { userUuid: user.user.uuid } });
+    expect(res.response.status).toBe(204);
     const [row] = await requestsOf(user.user.uuid);
     expect(row).toMatchObject({ status: "CANCELLED", resolvedBy: mod.user.uuid, resolvedAt: t.clock.now() });
-    const none = await t.request("POST", `${P}/users/cancel-requested-deactivate`, {
-      token: mod.token,
-      body: { userUuid: user.user.uuid },
-    });
-    expect(none.status).toBe(404);
-    expect(none.body.message).toBe("This user has no pending deactivation request.");
+    const none = await t
+      .api(mod.token)
+      .user.POST("/users/cancel-requested-deactivate", { body: { userUuid: user.user.uuid } });
+    expect(none.response.status).toBe(404);
+    expect(none.error?.message).toBe("This user has no pending deactivation request.");
     expect((await requestDeactivation(user.token)).status).toBe(201);
     expect((await requestsOf(user.user.uuid)).map((r) => r.status).sort()).toEqual(["CANCELLED", "PENDING"]);
   });
@@ -144,20 +137,20 @@ describe("cancel-requested-deactivate", () => {
     const user = await t.createUser();
     await requestDeactivation(user.token);
     const body = { userUuid: user.user.uuid };
-    expect((await t.request("POST", `${P}/users/cancel-requested-deactivate`, { body })).status).toBe(401);
+    expect((await t.api().user.POST("/users/cancel-requested-deactivate", { body })).response.status).toBe(401);
     const plain = await t.createUser();
-    expect(
-      (await t.request("POST", `${P}/users/cancel-requested-deactivate`, { token: plain.token, body })).status,
-    ).toBe(403);
+    expect((await t.api(plain.token).user.POST("/users/cancel-requested-deactivate", { body })).response.status).toBe(
+      403,
+    );
+    // Raw: malformed input, which the typed client cannot send.
     for (const bad of [{}, { userUuid: "123" }])
       expect(
         (await t.request("POST", `${P}/users/cancel-requested-deactivate`, { token: mod.token, body: bad })).status,
       ).toBe(400);
-    const unknown = await t.request("POST", `${P}/users/cancel-requested-deactivate`, {
-      token: mod.token,
-      body: { userUuid: crypto.randomUUID() },
-    });
-    expect(unknown.status).toBe(404);
+    const unknown = await t
+      .api(mod.token)
+      .user.POST("/users/cancel-requested-deactivate", { body: { userUuid: crypto.randomUUID() } });
+    expect(unknown.response.status).toBe(404);
     const [row] = await requestsOf(user.user.uuid);
     expect(row).toMatchObject({ status: "PENDING", resolvedBy: null, resolvedAt: null });
   });
@@ -168,35 +161,40 @@ describe("deactivate", () => {
     const admin = await withRole("admin");
     const user = await t.createUser({ nickname: "soon-gone" });
     await requestDeactivation(user.token, "done here");
-    const res = await t.request("DELETE", `${P}/users/deactivate/${user.user.uuid}`, { token: admin.token });
-    expect(res.status).toBe(204);
+    const res = await t
+      .api(admin.token)
+      .user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } });
+    expect(res.response.status).toBe(204);
     const row = await userRow(user.user.uuid);
     expect(row.deactivatedAt).toEqual(t.clock.now());
     expect(row.tokenVersion).toBe(1);
     const [request] = await requestsOf(user.user.uuid);
     expect(request).toMatchObject({ status: "DEACTIVATED", resolvedBy: admin.user.uuid, resolvedAt: t.clock.now() });
-    expect((await session(user.token)).status).toBe(401);
-    expect((await session(await t.tokenFor(user.user.uuid))).status).toBe(401);
-    const refused = await login(user.email);
-    expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ statusCode: 403, message: "This account is deactivated.", error: "Forbidden" });
-    const profile = await t.request("GET", `${P}/profile/${user.user.uuid}`);
-    expect(profile.status).toBe(404);
-    expect(profile.body.message).toBe("User profile not found.");
-    const twice = await t.request("DELETE", `${P}/users/deactivate/${user.user.uuid}`, { token: admin.token });
-    expect(twice.status).toBe(409);
-    expect(twice.body.message).toBe("This account is already deactivated.");
+    expect((await session(t, user.token)).response.status).toBe(401);
+    expect((await session(t, await t.tokenFor(user.user.uuid))).response.status).toBe(401);
+    const refused = await login(t, user.email);
+    expect(refused.response.status).toBe(403);
+    expect(refused.error).toEqual({ statusCode: 403, message: "This account is deactivated.", error: "Forbidden" });
+    const profile = await t.api().user.GET("/profile/{id}", { params: { path: { id: user.user.uuid } } });
+    expect(profile.response.status).toBe(404);
+    expect(profile.error?.message).toBe("User profile not found.");
+    const twice = await t
+      .api(admin.token)
+      .user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } });
+    expect(twice.response.status).toBe(409);
+    expect(twice.error?.message).toBe("This account is already deactivated.");
     expect((await userRow(user.user.uuid)).tokenVersion).toBe(1);
   });
 
   it("deactivates a user who never asked", async () => {
     const su = await withRole("superUser");
     const user = await t.createUser();
-    expect((await t.request("DELETE", `${P}/users/deactivate/${user.user.uuid}`, { token: su.token })).status).toBe(
-      204,
-    );
+    expect(
+      (await t.api(su.token).user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } }))
+        .response.status,
+    ).toBe(204);
     expect(await requestsOf(user.user.uuid)).toHaveLength(0);
-    expect((await login(user.email)).body.message).toBe("This account is deactivated.");
+    expect((await login(t, user.email)).error?.message).toBe("This account is deactivated.");
   });
 
   it("refuses wrong callers, equal ranks, oneself and bad ids, changing nothing", async () => {
@@ -204,29 +202,46 @@ describe("deactivate", () => {
     const otherAdmin = await withRole("admin");
     const user = await t.createUser();
     await requestDeactivation(user.token);
-    const url = `${P}/users/deactivate/${user.user.uuid}`;
-    expect((await t.request("DELETE", url)).status).toBe(401);
+    expect(
+      (await t.api().user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } })).response
+        .status,
+    ).toBe(401);
     for (const role of ["user", "moderator", "globalModerator", "staff"] as Role[]) {
       const caller = await t.createUser({ roles: [role] });
-      expect((await t.request("DELETE", url, { token: caller.token })).status, role).toBe(403);
+      expect(
+        (await t.api(caller.token).user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } }))
+          .response.status,
+        role,
+      ).toBe(403);
     }
     expect(
-      (await t.request("DELETE", `${P}/users/deactivate/${otherAdmin.user.uuid}`, { token: admin.token })).status,
+      (
+        await t
+          .api(admin.token)
+          .user.DELETE("/users/deactivate/{id}", { params: { path: { id: otherAdmin.user.uuid } } })
+      ).response.status,
     ).toBe(403);
-    const self = await t.request("DELETE", `${P}/users/deactivate/${admin.user.uuid}`, { token: admin.token });
-    expect(self.status).toBe(403);
-    expect(self.body.message).toBe("You cannot moderate your own account.");
-    expect((await t.request("DELETE", `${P}/users/deactivate/not-a-uuid`, { token: admin.token })).status).toBe(400);
-    const unknown = await t.request("DELETE", `${P}/users/deactivate/${crypto.randomUUID()}`, { token: admin.token });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.message).toBe("User not found.");
+    const self = await t
+      .api(admin.token)
+      .user.DELETE("/users/deactivate/{id}", { params: { path: { id: admin.user.uuid } } });
+    expect(self.response.status).toBe(403);
+    expect(self.error?.message).toBe("You cannot moderate your own account.");
+    expect(
+      (await t.api(admin.token).user.DELETE("/users/deactivate/{id}", { params: { path: { id: "not-a-uuid" } } }))
+        .response.status,
+    ).toBe(400);
+    const unknown = await t
+      .api(admin.token)
+      .user.DELETE("/users/deactivate/{id}", { params: { path: { id: crypto.randomUUID() } } });
+    expect(unknown.response.status).toBe(404);
+    expect(unknown.error?.message).toBe("User not found.");
     for (const who of [user, otherAdmin, admin]) {
       const row = await userRow(who.user.uuid);
       expect(row.deactivatedAt).toBeNull();
       expect(row.tokenVersion).toBe(0);
     }
     expect((await requestsOf(user.user.uuid))[0]?.status).toBe("PENDING");
-    expect((await session(user.token)).status).toBe(200);
+    expect((await session(t, user.token)).response.status).toBe(200);
   });
 });
 
@@ -234,35 +249,50 @@ describe("reactivate", () => {
   it("lets the user log in again and shows the profile again", async () => {
     const admin = await withRole("admin");
     const user = await t.createUser();
-    await t.request("DELETE", `${P}/users/deactivate/${user.user.uuid}`, { token: admin.token });
-    const res = await t.request("POST", `${P}/users/reactivate/${user.user.uuid}`, { token: admin.token });
-    expect(res.status).toBe(204);
+    await t.api(admin.token).user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } });
+    const res = await t
+      .api(admin.token)
+      .user.POST("/users/reactivate/{id}", { params: { path: { id: user.user.uuid } } });
+    expect(res.response.status).toBe(204);
     expect((await userRow(user.user.uuid)).deactivatedAt).toBeNull();
     // Tokens from before the deactivation stay revoked; a new login works.
-    expect((await session(user.token)).status).toBe(401);
-    const back = await login(user.email);
-    expect(back.status).toBe(200);
-    expect((await session(back.body.accessToken)).status).toBe(200);
-    expect((await t.request("GET", `${P}/profile/${user.user.uuid}`)).status).toBe(200);
-    const again = await t.request("POST", `${P}/users/reactivate/${user.user.uuid}`, { token: admin.token });
-    expect(again.body).toEqual({ statusCode: 409, message: "This account is not deactivated.", error: "Conflict" });
+    expect((await session(t, user.token)).response.status).toBe(401);
+    const back = await login(t, user.email);
+    expect(back.response.status).toBe(200);
+    expect((await session(t, ok(back).accessToken)).response.status).toBe(200);
+    expect(
+      (await t.api().user.GET("/profile/{id}", { params: { path: { id: user.user.uuid } } })).response.status,
+    ).toBe(200);
+    const again = await t
+      .api(admin.token)
+      .user.POST("/users/reactivate/{id}", { params: { path: { id: user.user.uuid } } });
+    expect(again.error).toEqual({ statusCode: 409, message: "This account is not deactivated.", error: "Conflict" });
   });
 
   it("refuses wrong callers and bad ids, leaving the account deactivated", async () => {
     const admin = await withRole("admin");
     const user = await t.createUser();
-    await t.request("DELETE", `${P}/users/deactivate/${user.user.uuid}`, { token: admin.token });
-    const url = `${P}/users/reactivate/${user.user.uuid}`;
-    expect((await t.request("POST", url)).status).toBe(401);
+    await t.api(admin.token).user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } });
+    expect(
+      (await t.api().user.POST("/users/reactivate/{id}", { params: { path: { id: user.user.uuid } } })).response.status,
+    ).toBe(401);
     for (const role of ["user", "moderator", "staff"] as Role[]) {
       const caller = await t.createUser({ roles: [role] });
-      expect((await t.request("POST", url, { token: caller.token })).status, role).toBe(403);
+      expect(
+        (await t.api(caller.token).user.POST("/users/reactivate/{id}", { params: { path: { id: user.user.uuid } } }))
+          .response.status,
+        role,
+      ).toBe(403);
     }
-    expect((await t.request("POST", `${P}/users/reactivate/zzz`, { token: admin.token })).status).toBe(400);
     expect(
-      (await t.request("POST", `${P}/users/reactivate/${crypto.randomUUID()}`, { token: admin.token })).status,
+      (await t.api(admin.token).user.POST("/users/reactivate/{id}", { params: { path: { id: "zzz" } } })).response
+        .status,
+    ).toBe(400);
+    expect(
+      (await t.api(admin.token).user.POST("/users/reactivate/{id}", { params: { path: { id: crypto.randomUUID() } } }))
+        .response.status,
     ).toBe(404);
     expect((await userRow(user.user.uuid)).deactivatedAt).not.toBeNull();
-    expect((await login(user.email)).status).toBe(403);
+    expect((await login(t, user.email)).response.status).toBe(403);
   });
 });

@@ -70,13 +70,18 @@ describe("admin users list", () => {
   it("shows one user with the profile joined, to staff only", async () => {
     const staff = await t.createUser({ roles: ["user", "staff"] });
     const { user, token } = await t.createUser({ nickname: "single" });
-    const one = await t.request("GET", `${P}/admin/users/${user.uuid}?join=profile`, { token: staff.token });
-    expect(one.body.profile.nickname).toBe("single");
-    expect((await t.request("GET", `${P}/admin/users/${crypto.randomUUID()}`, { token: staff.token })).status).toBe(
-      404,
-    );
-    expect((await t.request("GET", `${P}/admin/users/${user.uuid}`, { token })).status).toBe(403);
-    expect((await t.request("GET", `${P}/admin/users`, { token })).status).toBe(403);
-    expect((await t.request("GET", `${P}/admin/users`)).status).toBe(401);
+    const one = await t
+      .api(staff.token)
+      .user.GET("/admin/users/{id}", { params: { path: { id: user.uuid }, query: { join: "profile" } } });
+    expect(one.data?.profile?.nickname).toBe("single");
+    expect(
+      (await t.api(staff.token).user.GET("/admin/users/{id}", { params: { path: { id: crypto.randomUUID() } } }))
+        .response.status,
+    ).toBe(404);
+    expect(
+      (await t.api(token).user.GET("/admin/users/{id}", { params: { path: { id: user.uuid } } })).response.status,
+    ).toBe(403);
+    expect((await t.api(token).user.GET("/admin/users")).response.status).toBe(403);
+    expect((await t.api().user.GET("/admin/users")).response.status).toBe(401);
   });
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../deps.ts";
 import { FAKE_CREDENTIALS } from "../../testing/fake-providers.ts";
 import { startProviderApps } from "../../testing/provider-apps.ts";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 import { AGORA_MESSAGES, AGORA_TOKEN_SECONDS } from "./agora.ts";
 
 /**
@@ -100,12 +100,11 @@ describe("POST /agora/token", () => {
     const owner = await t.createUser();
     const listener = await t.createUser();
     const room = await makeRoom(t, owner.user.uuid);
-    const res = await t.request("POST", `${U}/agora/token`, {
-      token: listener.token,
-      body: { channelName: room.uuid, role: "SUBSCRIBER" },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({
+    const res = await t
+      .api(listener.token)
+      .user.POST("/agora/token", { body: { channelName: room.uuid, role: "SUBSCRIBER" } });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({
       appId: FAKE_CREDENTIALS.agora.appId,
       channelName: room.uuid,
       account: listener.user.uuid,
@@ -113,7 +112,7 @@ describe("POST /agora/token", () => {
       role: "SUBSCRIBER",
       expiresAt: new Date(t.clock.now().getTime() + AGORA_TOKEN_SECONDS * 1000).toISOString(),
     });
-    const read = readToken(res.body.token, FAKE_CREDENTIALS.agora.certificate);
+    const read = readToken(ok(res).token, FAKE_CREDENTIALS.agora.certificate);
     expect(read.valid).toBe(true);
     expect(read.expire).toBe(AGORA_TOKEN_SECONDS);
     expect(read.services).toEqual([
@@ -124,13 +123,12 @@ describe("POST /agora/token", () => {
   it("lets the owner speak (publish privileges), with a numeric uid when asked", async () => {
     const owner = await t.createUser();
     const room = await makeRoom(t, owner.user.uuid);
-    const res = await t.request("POST", `${U}/agora/token`, {
-      token: owner.token,
-      body: { channelName: room.uuid, role: "PUBLISHER", uid: 42 },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ uid: 42, account: null, role: "PUBLISHER" });
-    const read = readToken(res.body.token, FAKE_CREDENTIALS.agora.certificate);
+    const res = await t
+      .api(owner.token)
+      .user.POST("/agora/token", { body: { channelName: room.uuid, role: "PUBLISHER", uid: 42 } });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({ uid: 42, account: null, role: "PUBLISHER" });
+    const read = readToken(ok(res).token, FAKE_CREDENTIALS.agora.certificate);
     expect(read.services[0]?.uid).toBe("42");
     expect(Object.keys(read.services[0]?.privileges ?? {}).sort()).toEqual(["1", "2", "3", "4"]);
   });
@@ -141,11 +139,11 @@ describe("POST /agora/token", () => {
     const listener = await t.createUser();
     const room = await makeRoom(t, owner.user.uuid);
     await t.db.insert(schema.roomUserRoles).values({ roomUuid: room.uuid, userUuid: dj.user.uuid, role: "dj" });
-    const body = { channelName: room.uuid, role: "PUBLISHER" };
-    expect((await t.request("POST", `${U}/agora/token`, { token: dj.token, body })).status).toBe(200);
-    const refused = await t.request("POST", `${U}/agora/token`, { token: listener.token, body });
-    expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe(AGORA_MESSAGES.notSpeaker);
+    const body = { channelName: room.uuid, role: "PUBLISHER" as const };
+    expect((await t.api(dj.token).user.POST("/agora/token", { body })).response.status).toBe(200);
+    const refused = await t.api(listener.token).user.POST("/agora/token", { body });
+    expect(refused.response.status).toBe(403);
+    expect(refused.error?.message).toBe(AGORA_MESSAGES.notSpeaker);
   });
 
   it("refuses banned listeners, guests in private rooms, and rooms without live audio", async () => {
@@ -154,35 +152,44 @@ describe("POST /agora/token", () => {
     const room = await makeRoom(t, owner.user.uuid);
     await t.db.insert(schema.roomUserRoles).values({ roomUuid: room.uuid, userUuid: banned.user.uuid, role: "banned" });
     const body = { channelName: room.uuid };
-    const res = await t.request("POST", `${U}/agora/token`, { token: banned.token, body });
+    // Raw: without a role, which the route defaults (SUBSCRIBER) though the contract marks it required.
+    const res = await t.request("POST", "/api/user-service/agora/token", { token: banned.token, body });
     expect(res.status).toBe(403);
     expect(res.body.message).toBe("You are banned from this room.");
 
-    const guest = (await t.request("GET", `${U}/auth/guest`)).body.accessToken;
-    expect((await t.request("POST", `${U}/agora/token`, { token: guest, body })).status).toBe(200);
+    const guest = ok(await t.api().user.GET("/auth/guest")).accessToken;
+    // Raw: without a role, which the route defaults (SUBSCRIBER) though the contract marks it required.
+    expect((await t.request("POST", "/api/user-service/agora/token", { token: guest, body })).status).toBe(200);
     const secret = await makeRoom(t, owner.user.uuid, { type: "PRIVATE" });
-    const guestInPrivate = await t.request("POST", `${U}/agora/token`, {
+    // Raw: without a role, which the route defaults (SUBSCRIBER) though the contract marks it required.
+    const guestInPrivate = await t.request("POST", "/api/user-service/agora/token", {
       token: guest,
       body: { channelName: secret.uuid },
     });
     expect(guestInPrivate.status).toBe(403);
     // A signed-in listener of a private room must be in it first.
     const stranger = await t.createUser();
-    const outside = await t.request("POST", `${U}/agora/token`, {
+    // Raw: without a role, which the route defaults (SUBSCRIBER) though the contract marks it required.
+    const outside = await t.request("POST", "/api/user-service/agora/token", {
       token: stranger.token,
       body: { channelName: secret.uuid },
     });
     expect(outside.status).toBe(403);
     expect(outside.body.message).toBe("Join the room first.");
     await t.db.insert(schema.roomPresence).values({ roomUuid: secret.uuid, userUuid: stranger.user.uuid });
-    const inside = await t.request("POST", `${U}/agora/token`, {
+    // Raw: without a role, which the route defaults (SUBSCRIBER) though the contract marks it required.
+    const inside = await t.request("POST", "/api/user-service/agora/token", {
       token: stranger.token,
       body: { channelName: secret.uuid },
     });
     expect(inside.status).toBe(200);
 
     const quiet = await makeRoom(t, owner.user.uuid, { liveAudio: false });
-    const off = await t.request("POST", `${U}/agora/token`, { token: owner.token, body: { channelName: quiet.uuid } });
+    // Raw: without a role, which the route defaults (SUBSCRIBER) though the contract marks it required.
+    const off = await t.request("POST", "/api/user-service/agora/token", {
+      token: owner.token,
+      body: { channelName: quiet.uuid },
+    });
     expect(off.status).toBe(409);
     expect(off.body.message).toBe(AGORA_MESSAGES.audioOff);
   });
@@ -190,12 +197,17 @@ describe("POST /agora/token", () => {
   it("answers 401 without a token, 404 for an unknown room, 400 for bad input", async () => {
     const me = await t.createUser();
     const room = await makeRoom(t, me.user.uuid);
-    expect((await t.request("POST", `${U}/agora/token`, { body: { channelName: room.uuid } })).status).toBe(401);
-    const unknown = await t.request("POST", `${U}/agora/token`, {
+    // Raw: without a role, which the route defaults (SUBSCRIBER) though the contract marks it required.
+    expect(
+      (await t.request("POST", "/api/user-service/agora/token", { body: { channelName: room.uuid } })).status,
+    ).toBe(401);
+    // Raw: without a role, which the route defaults (SUBSCRIBER) though the contract marks it required.
+    const unknown = await t.request("POST", "/api/user-service/agora/token", {
       token: me.token,
       body: { channelName: crypto.randomUUID() },
     });
     expect(unknown.status).toBe(404);
+    // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       {},
       { channelName: "lobby" },
@@ -212,7 +224,11 @@ describe("POST /agora/token", () => {
   it("answers 503 naming the settings when Agora is not configured", async () => {
     const me = await bare.createUser();
     const room = await makeRoom(bare, me.user.uuid);
-    const res = await bare.request("POST", `${U}/agora/token`, { token: me.token, body: { channelName: room.uuid } });
+    // Raw: without a role, which the route defaults (SUBSCRIBER) though the contract marks it required.
+    const res = await bare.request("POST", "/api/user-service/agora/token", {
+      token: me.token,
+      body: { channelName: room.uuid },
+    });
     expect(res.status).toBe(503);
     expect(res.body.message).toBe("Agora is not configured: set AGORA_APP_ID and AGORA_APP_CERTIFICATE.");
   });

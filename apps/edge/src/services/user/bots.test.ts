@@ -24,10 +24,10 @@ describe("bots", () => {
     const [bot] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, made.body.user.uuid));
     expect(bot?.verifiedAt).toBeInstanceOf(Date);
     expect(bot?.botOwnerUuid).toBe(verified.user.uuid);
-    const service = await t.request("GET", `${P}/profile/${made.body.user.uuid}/service`, {
-      token: await t.serviceToken(),
-    });
-    expect(service.body.verifiedAt).toBeTruthy();
+    const service = await t
+      .api(await t.serviceToken())
+      .user.GET("/profile/{id}/service", { params: { path: { id: made.body.user.uuid } } });
+    expect(service.data?.verifiedAt).toBeTruthy();
 
     const unverified = await t.createUser({ verified: false });
     const theirs = await botOf(unverified.token);
@@ -35,6 +35,8 @@ describe("bots", () => {
     const [other] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, theirs.body.user.uuid));
     expect(other?.verifiedAt).toBeNull();
     // Nobody signs up a bot without signing in.
-    expect((await t.request("POST", `${P}/users/sign-up-bot`, { body: { nickname: "nobodys" } })).status).toBe(401);
+    expect((await t.api().user.POST("/users/sign-up-bot", { body: { nickname: "nobodys" } })).response.status).toBe(
+      401,
+    );
   });
 });

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_CREDENTIALS, type FakeProviders } from "../../testing/fake-providers.ts";
 import { startProviderApps } from "../../testing/provider-apps.ts";
-import type { TestApp } from "../../testing.ts";
+import { ok, type TestApp } from "../../testing.ts";
 import { DISCORD_MESSAGES } from "./discord.ts";
 
 let fake: FakeProviders;
@@ -32,11 +32,11 @@ async function discordLinks(userUuid: string) {
 describe("POST /auth/discord-auth", () => {
   it("creates an account on first sign-in and signs the same account in afterwards", async () => {
     const person = discordUser({ global_name: "DJ Raver" });
-    const first = await t.request("POST", `${U}/auth/discord-auth`, {
+    const first = await t.api().user.POST("/auth/discord-auth", {
       body: { code: fake.discordCode(person), redirectUri: "https://booth.test/discord" },
     });
-    expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({
+    expect(first.response.status).toBe(200);
+    expect(first.data).toMatchObject({
       tokenType: "Bearer",
       isNewUser: true,
       user: { email: person.email, roles: ["user"], profile: { nickname: "DJ Raver" } },
@@ -51,35 +51,35 @@ describe("POST /auth/discord-auth", () => {
       `Basic ${btoa(`${FAKE_CREDENTIALS.discord.id}:${FAKE_CREDENTIALS.discord.secret}`)}`,
     );
     // The Booth token works.
-    const session = await t.request("GET", `${U}/auth/session`, { token: first.body.accessToken });
-    expect(session.body.user.uuid).toBe(first.body.user.uuid);
+    const session = await t.api(ok(first).accessToken).user.GET("/auth/session");
+    expect(session.data?.user.uuid).toBe(ok(first).user.uuid);
     // Discord verified the email, so it is verified here too.
-    expect(first.body.user.verifiedAt).not.toBeNull();
+    expect(first.data?.user.verifiedAt).not.toBeNull();
 
-    const again = await t.request("POST", `${U}/auth/discord-auth`, { body: { code: fake.discordCode(person) } });
-    expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ isNewUser: false, user: { uuid: first.body.user.uuid } });
-    expect(await discordLinks(first.body.user.uuid)).toHaveLength(1);
+    const again = await t.api().user.POST("/auth/discord-auth", { body: { code: fake.discordCode(person) } });
+    expect(again.response.status).toBe(200);
+    expect(again.data).toMatchObject({ isNewUser: false, user: { uuid: ok(first).user.uuid } });
+    expect(await discordLinks(ok(first).user.uuid)).toHaveLength(1);
   });
 
   it("signs in with an access token Discord issued to Booth (the activity), and refuses one issued to another app", async () => {
     const person = discordUser();
     const code = fake.discordCode(person);
-    const exchanged = await t.request("POST", `${U}/auth/exchange-code`, { body: { code } });
-    expect(exchanged.status).toBe(200);
-    expect(exchanged.body.accessToken).toMatch(/^discord-access-/);
-    const signedIn = await t.request("POST", `${U}/auth/discord-auth`, {
-      body: { accessToken: exchanged.body.accessToken },
-    });
-    expect(signedIn.status).toBe(200);
-    expect(signedIn.body.isNewUser).toBe(true);
+    const exchanged = await t.api().user.POST("/auth/exchange-code", { body: { code } });
+    expect(exchanged.response.status).toBe(200);
+    expect(exchanged.data?.accessToken).toMatch(/^discord-access-/);
+    const signedIn = await t
+      .api()
+      .user.POST("/auth/discord-auth", { body: { accessToken: ok(exchanged).accessToken } });
+    expect(signedIn.response.status).toBe(200);
+    expect(signedIn.data?.isNewUser).toBe(true);
 
     const victim = discordUser();
     fake.discordUsers.set(victim.id, victim);
     fake.foreignDiscordTokens.set("stolen-token", victim.id);
-    const foreign = await t.request("POST", `${U}/auth/discord-auth`, { body: { accessToken: "stolen-token" } });
-    expect(foreign.status).toBe(400);
-    expect(foreign.body.message).toBe(DISCORD_MESSAGES.foreignToken);
+    const foreign = await t.api().user.POST("/auth/discord-auth", { body: { accessToken: "stolen-token" } });
+    expect(foreign.response.status).toBe(400);
+    expect(foreign.error?.message).toBe(DISCORD_MESSAGES.foreignToken);
     const [made] = await t.db
       .select()
       .from(schema.users)
@@ -90,35 +90,36 @@ describe("POST /auth/discord-auth", () => {
   it("never takes over an existing account by its email: asks to link instead", async () => {
     const existing = await t.createUser();
     const person = discordUser({ email: existing.email });
-    const res = await t.request("POST", `${U}/auth/discord-auth`, { body: { code: fake.discordCode(person) } });
-    expect(res.status).toBe(409);
-    expect(res.body.message).toBe(DISCORD_MESSAGES.emailTaken);
+    const res = await t.api().user.POST("/auth/discord-auth", { body: { code: fake.discordCode(person) } });
+    expect(res.response.status).toBe(409);
+    expect(res.error?.message).toBe(DISCORD_MESSAGES.emailTaken);
     expect(await discordLinks(existing.user.uuid)).toHaveLength(0);
   });
 
   it("makes an account without email when Discord's email is not verified (and the account is not verified)", async () => {
     const person = discordUser({ verified: false });
-    const res = await t.request("POST", `${U}/auth/discord-auth`, { body: { code: fake.discordCode(person) } });
-    expect(res.status).toBe(200);
-    expect(res.body.user).toMatchObject({ email: null, verifiedAt: null });
+    const res = await t.api().user.POST("/auth/discord-auth", { body: { code: fake.discordCode(person) } });
+    expect(res.response.status).toBe(200);
+    expect(res.data?.user).toMatchObject({ email: null, verifiedAt: null });
   });
 
   it("refuses a banned account", async () => {
     const person = discordUser();
-    const first = await t.request("POST", `${U}/auth/discord-auth`, { body: { code: fake.discordCode(person) } });
+    const first = await t.api().user.POST("/auth/discord-auth", { body: { code: fake.discordCode(person) } });
     await t.db
       .insert(schema.sanctions)
-      .values({ userUuid: first.body.user.uuid, type: "ban", createdAt: t.clock.now() });
-    const res = await t.request("POST", `${U}/auth/discord-auth`, { body: { code: fake.discordCode(person) } });
-    expect(res.status).toBe(403);
-    expect(res.body.message).toBe("This account is banned.");
+      .values({ userUuid: ok(first).user.uuid, type: "ban", createdAt: t.clock.now() });
+    const res = await t.api().user.POST("/auth/discord-auth", { body: { code: fake.discordCode(person) } });
+    expect(res.response.status).toBe(403);
+    expect(res.error?.message).toBe("This account is banned.");
   });
 
   it("answers 400 for a code Discord refuses and for bad input, creating nothing", async () => {
     const before = (await t.db.select().from(schema.users)).length;
-    const refused = await t.request("POST", `${U}/auth/discord-auth`, { body: { code: "not-a-real-code" } });
-    expect(refused.status).toBe(400);
-    expect(refused.body.message).toBe("Discord refused the authorization code (invalid_grant).");
+    const refused = await t.api().user.POST("/auth/discord-auth", { body: { code: "not-a-real-code" } });
+    expect(refused.response.status).toBe(400);
+    expect(refused.error?.message).toBe("Discord refused the authorization code (invalid_grant).");
+    // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       {},
       { code: "" },
@@ -135,26 +136,26 @@ describe("POST /auth/discord-auth", () => {
   it("answers 502 when Discord fails, and 503 naming the settings when Discord is not configured", async () => {
     fake.control.failWith = 500;
     try {
-      const res = await t.request("POST", `${U}/auth/discord-auth`, { body: { code: "any" } });
-      expect(res.status).toBe(502);
-      expect(res.body.message).toBe("Discord answered 500.");
+      const res = await t.api().user.POST("/auth/discord-auth", { body: { code: "any" } });
+      expect(res.response.status).toBe(502);
+      expect(res.error?.message).toBe("Discord answered 500.");
     } finally {
       fake.control.failWith = null;
     }
-    const off = await bare.request("POST", `${U}/auth/discord-auth`, { body: { code: "any" } });
-    expect(off.status).toBe(503);
-    expect(off.body.message).toBe("Discord is not configured: set DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET.");
+    const off = await bare.api().user.POST("/auth/discord-auth", { body: { code: "any" } });
+    expect(off.response.status).toBe(503);
+    expect(off.error?.message).toBe("Discord is not configured: set DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET.");
   });
 });
 
 describe("POST /auth/exchange-code", () => {
   it("gives Discord's access token for a code, without making an account", async () => {
     const person = discordUser();
-    const res = await t.request("POST", `${U}/auth/exchange-code`, { body: { code: fake.discordCode(person) } });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ tokenType: "Bearer", scope: expect.any(String) });
-    expect(res.body.expiresAt).toBe(new Date(t.clock.now().getTime() + 3600_000).toISOString());
-    expect(res.body.refreshToken).toBeUndefined();
+    const res = await t.api().user.POST("/auth/exchange-code", { body: { code: fake.discordCode(person) } });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({ tokenType: "Bearer", scope: expect.any(String) });
+    expect(res.data?.expiresAt).toBe(new Date(t.clock.now().getTime() + 3600_000).toISOString());
+    expect((res.data as Record<string, unknown> | undefined)?.refreshToken).toBeUndefined();
     const [made] = await t.db
       .select()
       .from(schema.users)
@@ -163,10 +164,11 @@ describe("POST /auth/exchange-code", () => {
   });
 
   it("answers 400 for a refused code or bad input, 503 unconfigured", async () => {
-    expect((await t.request("POST", `${U}/auth/exchange-code`, { body: { code: "nope" } })).status).toBe(400);
-    expect((await t.request("POST", `${U}/auth/exchange-code`, { body: {} })).status).toBe(400);
-    const off = await bare.request("POST", `${U}/auth/exchange-code`, { body: { code: "x" } });
-    expect(off.status).toBe(503);
+    expect((await t.api().user.POST("/auth/exchange-code", { body: { code: "nope" } })).response.status).toBe(400);
+    // Raw: input the typed client cannot send (it is wrong on purpose).
+    expect((await t.request("POST", "/api/user-service/auth/exchange-code", { body: {} })).status).toBe(400);
+    const off = await bare.api().user.POST("/auth/exchange-code", { body: { code: "x" } });
+    expect(off.response.status).toBe(503);
   });
 });
 
@@ -174,47 +176,41 @@ describe("POST /auth/link-discord", () => {
   it("links a Discord account to the caller, who can then sign in with Discord", async () => {
     const me = await t.createUser();
     const person = discordUser({ email: me.email });
-    const res = await t.request("POST", `${U}/auth/link-discord`, {
-      token: me.token,
-      body: { code: fake.discordCode(person) },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ discordUserId: person.id, username: person.username, displayName: person.username });
-    const signIn = await t.request("POST", `${U}/auth/discord-auth`, { body: { code: fake.discordCode(person) } });
-    expect(signIn.body).toMatchObject({ isNewUser: false, user: { uuid: me.user.uuid } });
+    const res = await t.api(me.token).user.POST("/auth/link-discord", { body: { code: fake.discordCode(person) } });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toEqual({ discordUserId: person.id, username: person.username, displayName: person.username });
+    const signIn = await t.api().user.POST("/auth/discord-auth", { body: { code: fake.discordCode(person) } });
+    expect(signIn.data).toMatchObject({ isNewUser: false, user: { uuid: me.user.uuid } });
   });
 
   it("refuses a Discord account linked to someone else, and callers without a user token", async () => {
     const owner = await t.createUser();
     const other = await t.createUser();
     const person = discordUser();
-    await t.request("POST", `${U}/auth/link-discord`, { token: owner.token, body: { code: fake.discordCode(person) } });
-    const res = await t.request("POST", `${U}/auth/link-discord`, {
-      token: other.token,
-      body: { code: fake.discordCode(person) },
-    });
-    expect(res.status).toBe(409);
-    expect(res.body.message).toBe(DISCORD_MESSAGES.linkedElsewhere);
+    await t.api(owner.token).user.POST("/auth/link-discord", { body: { code: fake.discordCode(person) } });
+    const res = await t.api(other.token).user.POST("/auth/link-discord", { body: { code: fake.discordCode(person) } });
+    expect(res.response.status).toBe(409);
+    expect(res.error?.message).toBe(DISCORD_MESSAGES.linkedElsewhere);
     expect(await discordLinks(other.user.uuid)).toHaveLength(0);
-    expect((await t.request("POST", `${U}/auth/link-discord`, { body: { code: "x" } })).status).toBe(401);
-    const guest = (await t.request("GET", `${U}/auth/guest`)).body.accessToken;
-    expect((await t.request("POST", `${U}/auth/link-discord`, { token: guest, body: { code: "x" } })).status).toBe(401);
+    expect((await t.api().user.POST("/auth/link-discord", { body: { code: "x" } })).response.status).toBe(401);
+    const guest = ok(await t.api().user.GET("/auth/guest")).accessToken;
+    expect((await t.api(guest).user.POST("/auth/link-discord", { body: { code: "x" } })).response.status).toBe(401);
   });
 
   it("replaces the caller's earlier Discord link", async () => {
     const me = await t.createUser();
     const first = discordUser();
     const second = discordUser();
-    await t.request("POST", `${U}/auth/link-discord`, { token: me.token, body: { code: fake.discordCode(first) } });
-    await t.request("POST", `${U}/auth/link-discord`, { token: me.token, body: { code: fake.discordCode(second) } });
+    await t.api(me.token).user.POST("/auth/link-discord", { body: { code: fake.discordCode(first) } });
+    await t.api(me.token).user.POST("/auth/link-discord", { body: { code: fake.discordCode(second) } });
     const links = await discordLinks(me.user.uuid);
     expect(links.map((l) => l.providerUserId)).toEqual([second.id]);
   });
 
   it("answers 503 unconfigured", async () => {
     const me = await bare.createUser();
-    const res = await bare.request("POST", `${U}/auth/link-discord`, { token: me.token, body: { code: "x" } });
-    expect(res.status).toBe(503);
-    expect(res.body.message).toContain("DISCORD_CLIENT_ID");
+    const res = await bare.api(me.token).user.POST("/auth/link-discord", { body: { code: "x" } });
+    expect(res.response.status).toBe(503);
+    expect(res.error?.message).toContain("DISCORD_CLIENT_ID");
   });
 });

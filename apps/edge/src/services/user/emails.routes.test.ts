@@ -3,7 +3,7 @@
 import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -24,20 +24,17 @@ describe("GET /users/emails", () => {
     const other = await t.createUser();
     const spare = unique("spare");
     const gone = unique("gone");
-    const added = await t.request("POST", `${P}/users/emails`, {
-      token: me.token,
-      body: { email: spare, type: "work" },
-    });
-    const deleted = await t.request("POST", `${P}/users/emails`, { token: me.token, body: { email: gone } });
-    await t.request("DELETE", `${P}/users/emails/${deleted.body.id}`, { token: me.token });
-    await t.request("POST", `${P}/users/emails`, { token: other.token, body: { email: unique("theirs") } });
+    const added = await t.api(me.token).user.POST("/users/emails", { body: { email: spare, type: "work" } });
+    const deleted = await t.api(me.token).user.POST("/users/emails", { body: { email: gone } });
+    await t.api(me.token).user.DELETE("/users/emails/{id}", { params: { path: { id: ok(deleted).id } } });
+    await t.api(other.token).user.POST("/users/emails", { body: { email: unique("theirs") } });
 
-    const res = await t.request("GET", `${P}/users/emails`, { token: me.token });
-    expect(res.status).toBe(200);
-    const list = res.body as { id: string; email: string; isLoginEmail: boolean; status: string; type: string }[];
+    const res = await t.api(me.token).user.GET("/users/emails");
+    expect(res.response.status).toBe(200);
+    const list = ok(res) as { id: string; email: string; isLoginEmail: boolean; status: string; type: string }[];
     expect(list.map((e) => e.email).sort()).toEqual([me.email, spare].sort());
     expect(list.find((e) => e.email === me.email)).toMatchObject({ isLoginEmail: true, status: "VERIFIED" });
-    expect(list.find((e) => e.id === added.body.id)).toMatchObject({
+    expect(list.find((e) => e.id === ok(added).id)).toMatchObject({
       isLoginEmail: false,
       status: "PENDING_VERIFICATION",
       type: "work",
@@ -45,10 +42,10 @@ describe("GET /users/emails", () => {
   });
 
   it("needs a user token", async () => {
-    expect((await t.request("GET", `${P}/users/emails`)).status).toBe(401);
-    expect((await t.request("GET", `${P}/users/emails`, { token: "not-a-jwt" })).status).toBe(401);
+    expect((await t.api().user.GET("/users/emails")).response.status).toBe(401);
+    expect((await t.api("not-a-jwt").user.GET("/users/emails")).response.status).toBe(401);
     const service = await t.serviceToken();
-    expect((await t.request("GET", `${P}/users/emails`, { token: service })).status).toBe(401);
+    expect((await t.api(service).user.GET("/users/emails")).response.status).toBe(401);
   });
 });
 
@@ -56,19 +53,16 @@ describe("POST /users/emails", () => {
   it("stores the address pending, normalised, and emails it a code that verifies it", async () => {
     const me = await t.createUser();
     const address = unique("Payment").toUpperCase();
-    const res = await t.request("POST", `${P}/users/emails`, {
-      token: me.token,
-      body: { email: address, type: "payment" },
-    });
-    expect(res.status).toBe(201);
+    const res = await t.api(me.token).user.POST("/users/emails", { body: { email: address, type: "payment" } });
+    expect(res.response.status).toBe(201);
     const stored = address.toLowerCase();
-    expect(res.body).toMatchObject({
+    expect(res.data).toMatchObject({
       email: stored,
       type: "payment",
       status: "PENDING_VERIFICATION",
       verifiedAt: null,
     });
-    expect(res.body.lastSentAt).toBe(t.clock.now().toISOString());
+    expect(res.data?.lastSentAt).toBe(t.clock.now().toISOString());
     const [row] = await rowsFor(stored);
     expect(row).toMatchObject({ userUuid: me.user.uuid, status: "PENDING_VERIFICATION", type: "payment" });
     const mail = await t.lastMessage(stored);
@@ -78,8 +72,8 @@ describe("POST /users/emails", () => {
 
   it("defaults the type to personal and accepts every documented type", async () => {
     const me = await t.createUser();
-    const plain = await t.request("POST", `${P}/users/emails`, { token: me.token, body: { email: unique("p") } });
-    expect(plain.body.type).toBe("personal");
+    const plain = await t.api(me.token).user.POST("/users/emails", { body: { email: unique("p") } });
+    expect(plain.data?.type).toBe("personal");
     for (const type of ["work", "payment", "spotify", "discord"]) {
       const res = await t.request("POST", `${P}/users/emails`, {
         token: me.token,
@@ -94,7 +88,7 @@ describe("POST /users/emails", () => {
     const a = await t.createUser();
     const b = await t.createUser();
     const pending = unique("pending");
-    await t.request("POST", `${P}/users/emails`, { token: a.token, body: { email: pending } });
+    await t.api(a.token).user.POST("/users/emails", { body: { email: pending } });
     for (const [token, email] of [
       [b.token, pending],
       [b.token, pending.toUpperCase()],
@@ -102,9 +96,9 @@ describe("POST /users/emails", () => {
       [a.token, a.email],
       [b.token, a.email],
     ] as const) {
-      const res = await t.request("POST", `${P}/users/emails`, { token, body: { email } });
-      expect(res.status).toBe(403);
-      expect(res.body.message).toBe("This email is already registered.");
+      const res = await t.api(token).user.POST("/users/emails", { body: { email } });
+      expect(res.response.status).toBe(403);
+      expect(res.error?.message).toBe("This email is already registered.");
     }
     expect(await rowsFor(pending)).toHaveLength(1);
     expect(await rowsFor(a.email)).toHaveLength(1);
@@ -114,10 +108,10 @@ describe("POST /users/emails", () => {
     const a = await t.createUser();
     const b = await t.createUser();
     const address = unique("moving");
-    const added = await t.request("POST", `${P}/users/emails`, { token: a.token, body: { email: address } });
-    await t.request("DELETE", `${P}/users/emails/${added.body.id}`, { token: a.token });
-    const again = await t.request("POST", `${P}/users/emails`, { token: b.token, body: { email: address } });
-    expect(again.status).toBe(201);
+    const added = await t.api(a.token).user.POST("/users/emails", { body: { email: address } });
+    await t.api(a.token).user.DELETE("/users/emails/{id}", { params: { path: { id: ok(added).id } } });
+    const again = await t.api(b.token).user.POST("/users/emails", { body: { email: address } });
+    expect(again.response.status).toBe(201);
     const rows = await rowsFor(address);
     expect(rows.map((r) => [r.userUuid, r.status]).sort()).toEqual(
       [
@@ -129,8 +123,9 @@ describe("POST /users/emails", () => {
 
   it("refuses callers without a token and bad input, storing and sending nothing", async () => {
     const address = unique("nobody");
-    expect((await t.request("POST", `${P}/users/emails`, { body: { email: address } })).status).toBe(401);
+    expect((await t.api().user.POST("/users/emails", { body: { email: address } })).response.status).toBe(401);
     const me = await t.createUser();
+    // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       {},
       { email: "not an email" },
@@ -148,7 +143,8 @@ describe("POST /users/emails", () => {
       headers: { "content-type": "application/json" },
     });
     expect(notJson.status).toBe(400);
-    const noType = await t.request("POST", `${P}/users/emails`, {
+    // Raw: input the typed client cannot send (it is wrong on purpose).
+    const noType = await t.request("POST", "/api/user-service/users/emails", {
       token: me.token,
       body: JSON.stringify({ email: address }),
     });
@@ -156,8 +152,8 @@ describe("POST /users/emails", () => {
     expect(noType.status).toBeLessThan(500);
     expect(await rowsFor(address)).toHaveLength(0);
     expect(await t.lastMessage(address)).toBeNull();
-    const list = await t.request("GET", `${P}/users/emails`, { token: me.token });
-    expect(list.body).toHaveLength(1);
+    const list = await t.api(me.token).user.GET("/users/emails");
+    expect(list.data).toHaveLength(1);
   });
 });
 
@@ -165,27 +161,27 @@ describe("DELETE /users/emails/{id}", () => {
   it("marks the caller's address DELETED", async () => {
     const me = await t.createUser();
     const address = unique("bye");
-    const added = await t.request("POST", `${P}/users/emails`, { token: me.token, body: { email: address } });
-    const res = await t.request("DELETE", `${P}/users/emails/${added.body.id}`, { token: me.token });
-    expect(res.status).toBe(204);
+    const added = await t.api(me.token).user.POST("/users/emails", { body: { email: address } });
+    const res = await t.api(me.token).user.DELETE("/users/emails/{id}", { params: { path: { id: ok(added).id } } });
+    expect(res.response.status).toBe(204);
     const [row] = await rowsFor(address);
     expect(row?.status).toBe("DELETED");
-    const twice = await t.request("DELETE", `${P}/users/emails/${added.body.id}`, { token: me.token });
-    expect(twice.status).toBe(404);
-    expect(twice.body.message).toBe("Email not found.");
+    const twice = await t.api(me.token).user.DELETE("/users/emails/{id}", { params: { path: { id: ok(added).id } } });
+    expect(twice.response.status).toBe(404);
+    expect(twice.error?.message).toBe("Email not found.");
   });
 
   it("never deletes the sign-in email, nor someone else's address", async () => {
     const me = await t.createUser();
     const other = await t.createUser();
-    const list = await t.request("GET", `${P}/users/emails`, { token: me.token });
-    const login = list.body[0].id as string;
-    const refused = await t.request("DELETE", `${P}/users/emails/${login}`, { token: me.token });
-    expect(refused.status).toBe(400);
-    expect(refused.body.message).toBe("The sign-in email of an account cannot be deleted.");
-    const foreign = await t.request("DELETE", `${P}/users/emails/${login}`, { token: other.token });
-    expect(foreign.status).toBe(404);
-    expect(foreign.body.message).toBe("Email not found.");
+    const list = await t.api(me.token).user.GET("/users/emails");
+    const login = ok(list)[0]!.id as string;
+    const refused = await t.api(me.token).user.DELETE("/users/emails/{id}", { params: { path: { id: login } } });
+    expect(refused.response.status).toBe(400);
+    expect(refused.error?.message).toBe("The sign-in email of an account cannot be deleted.");
+    const foreign = await t.api(other.token).user.DELETE("/users/emails/{id}", { params: { path: { id: login } } });
+    expect(foreign.response.status).toBe(404);
+    expect(foreign.error?.message).toBe("Email not found.");
     const [row] = await rowsFor(me.email);
     expect(row?.status).toBe("VERIFIED");
   });
@@ -193,10 +189,16 @@ describe("DELETE /users/emails/{id}", () => {
   it("refuses callers without a token and malformed ids", async () => {
     const me = await t.createUser();
     const [row] = await rowsFor(me.email);
-    expect((await t.request("DELETE", `${P}/users/emails/${row?.id}`)).status).toBe(401);
-    expect((await t.request("DELETE", `${P}/users/emails/123`, { token: me.token })).status).toBe(400);
-    const missing = await t.request("DELETE", `${P}/users/emails/${crypto.randomUUID()}`, { token: me.token });
-    expect(missing.status).toBe(404);
+    expect(
+      (await t.api().user.DELETE("/users/emails/{id}", { params: { path: { id: row!.id } } })).response.status,
+    ).toBe(401);
+    expect(
+      (await t.api(me.token).user.DELETE("/users/emails/{id}", { params: { path: { id: "123" } } })).response.status,
+    ).toBe(400);
+    const missing = await t
+      .api(me.token)
+      .user.DELETE("/users/emails/{id}", { params: { path: { id: crypto.randomUUID() } } });
+    expect(missing.response.status).toBe(404);
     expect((await rowsFor(me.email))[0]?.status).toBe("VERIFIED");
   });
 });
@@ -205,14 +207,13 @@ describe("POST /users/emails/verify", () => {
   it("verifies an extra address without touching the account's verified mark", async () => {
     const me = await t.createUser({ verified: false });
     const address = unique("extra");
-    await t.request("POST", `${P}/users/emails`, { token: me.token, body: { email: address } });
+    await t.api(me.token).user.POST("/users/emails", { body: { email: address } });
     t.clock.advance(5);
-    const res = await t.request("POST", `${P}/users/emails/verify`, {
-      token: me.token,
-      body: { email: address, code: await codeIn(address) },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ email: address, status: "VERIFIED", verifiedAt: t.clock.now().toISOString() });
+    const res = await t
+      .api(me.token)
+      .user.POST("/users/emails/verify", { body: { email: address, code: await codeIn(address) } });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({ email: address, status: "VERIFIED", verifiedAt: t.clock.now().toISOString() });
     expect((await rowsFor(address))[0]).toMatchObject({ status: "VERIFIED", verifiedAt: t.clock.now() });
     expect((await userRow(me.user.uuid))?.verifiedAt).toBeNull();
   });
@@ -220,57 +221,46 @@ describe("POST /users/emails/verify", () => {
   it("verifies the sign-in email and with it the account", async () => {
     const me = await t.createUser({ verified: false });
     t.clock.advance(61);
-    await t.request("POST", `${P}/users/emails/verification-email`, { token: me.token, body: { email: me.email } });
-    const res = await t.request("POST", `${P}/users/emails/verify`, {
-      token: me.token,
-      body: { email: me.email.toUpperCase(), code: await codeIn(me.email) },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body.isLoginEmail).toBe(true);
+    await t.api(me.token).user.POST("/users/emails/verification-email", { body: { email: me.email } });
+    const res = await t
+      .api(me.token)
+      .user.POST("/users/emails/verify", { body: { email: me.email.toUpperCase(), code: await codeIn(me.email) } });
+    expect(res.response.status).toBe(200);
+    expect(res.data?.isLoginEmail).toBe(true);
     expect((await userRow(me.user.uuid))?.verifiedAt).toEqual(t.clock.now());
-    const session = await t.request("GET", `${P}/auth/session`, { token: me.token });
-    expect(session.body.user.verifiedAt).toBe(t.clock.now().toISOString());
+    const session = await t.api(me.token).user.GET("/auth/session");
+    expect(session.data?.user.verifiedAt).toBe(t.clock.now().toISOString());
   });
 
   it("refuses a wrong, expired or used code, changing nothing", async () => {
     const me = await t.createUser({ verified: false });
     const address = unique("careful");
-    await t.request("POST", `${P}/users/emails`, { token: me.token, body: { email: address } });
+    await t.api(me.token).user.POST("/users/emails", { body: { email: address } });
     const code = await codeIn(address);
-    const wrong = await t.request("POST", `${P}/users/emails/verify`, {
-      token: me.token,
-      body: { email: address, code: otherCode(code) },
-    });
-    expect(wrong.status).toBe(403);
-    expect(wrong.body.message).toBe("Email verification failed, incorrect code.");
+    const wrong = await t
+      .api(me.token)
+      .user.POST("/users/emails/verify", { body: { email: address, code: otherCode(code) } });
+    expect(wrong.response.status).toBe(403);
+    expect(wrong.error?.message).toBe("Email verification failed, incorrect code.");
     expect((await rowsFor(address))[0]?.status).toBe("PENDING_VERIFICATION");
 
     t.clock.advance(24 * 3600 + 1);
-    const expired = await t.request("POST", `${P}/users/emails/verify`, {
-      token: me.token,
-      body: { email: address, code },
-    });
-    expect(expired.status).toBe(403);
-    expect(expired.body.message).toBe("Email verification failed, incorrect code.");
+    const expired = await t.api(me.token).user.POST("/users/emails/verify", { body: { email: address, code } });
+    expect(expired.response.status).toBe(403);
+    expect(expired.error?.message).toBe("Email verification failed, incorrect code.");
     expect((await rowsFor(address))[0]).toMatchObject({ status: "PENDING_VERIFICATION", verifiedAt: null });
   });
 
   it("burns a code after five wrong guesses", async () => {
     const me = await t.createUser();
     const address = unique("guessed");
-    await t.request("POST", `${P}/users/emails`, { token: me.token, body: { email: address } });
+    await t.api(me.token).user.POST("/users/emails", { body: { email: address } });
     const code = await codeIn(address);
     for (let i = 0; i < 5; i++)
-      await t.request("POST", `${P}/users/emails/verify`, {
-        token: me.token,
-        body: { email: address, code: otherCode(code) },
-      });
-    const late = await t.request("POST", `${P}/users/emails/verify`, {
-      token: me.token,
-      body: { email: address, code },
-    });
-    expect(late.status).toBe(403);
-    expect(late.body.message).toBe("Email verification failed, incorrect code.");
+      await t.api(me.token).user.POST("/users/emails/verify", { body: { email: address, code: otherCode(code) } });
+    const late = await t.api(me.token).user.POST("/users/emails/verify", { body: { email: address, code } });
+    expect(late.response.status).toBe(403);
+    expect(late.error?.message).toBe("Email verification failed, incorrect code.");
     expect((await rowsFor(address))[0]?.status).toBe("PENDING_VERIFICATION");
   });
 
@@ -278,25 +268,26 @@ describe("POST /users/emails/verify", () => {
     const owner = await t.createUser();
     const intruder = await t.createUser();
     const address = unique("owned");
-    await t.request("POST", `${P}/users/emails`, { token: owner.token, body: { email: address } });
-    const res = await t.request("POST", `${P}/users/emails/verify`, {
-      token: intruder.token,
-      body: { email: address, code: await codeIn(address) },
-    });
-    expect(res.status).toBe(404);
-    expect(res.body.message).toBe("Email not found.");
+    await t.api(owner.token).user.POST("/users/emails", { body: { email: address } });
+    const res = await t
+      .api(intruder.token)
+      .user.POST("/users/emails/verify", { body: { email: address, code: await codeIn(address) } });
+    expect(res.response.status).toBe(404);
+    expect(res.error?.message).toBe("Email not found.");
     // The owner's code still works: the intruder's try did not use it up.
-    const ok = await t.request("POST", `${P}/users/emails/verify`, {
-      token: owner.token,
-      body: { email: address, code: await codeIn(address) },
-    });
-    expect(ok.status).toBe(200);
+    const accepted = await t
+      .api(owner.token)
+      .user.POST("/users/emails/verify", { body: { email: address, code: await codeIn(address) } });
+    expect(accepted.response.status).toBe(200);
   });
 
   it("refuses callers without a token and bad input", async () => {
     const me = await t.createUser({ verified: false });
     const code = "123456";
-    expect((await t.request("POST", `${P}/users/emails/verify`, { body: { email: me.email, code } })).status).toBe(401);
+    expect((await t.api().user.POST("/users/emails/verify", { body: { email: me.email, code } })).response.status).toBe(
+      401,
+    );
+    // Raw: malformed input, which the typed client cannot send.
     for (const body of [{ email: me.email }, { code }, { email: me.email, code: "12345a" }, { email: "x", code }]) {
       expect((await t.request("POST", `${P}/users/emails/verify`, { token: me.token, body })).status).toBe(400);
     }
@@ -315,24 +306,26 @@ describe("POST /users/confirm-email (deprecated)", () => {
   it("refuses a wrong code with the catalogue message, callers without a token and bad input", async () => {
     const me = await t.createUser({ verified: false });
     t.clock.advance(61);
-    await t.request("POST", `${P}/users/emails/verification-email`, { token: me.token, body: { email: me.email } });
+    await t.api(me.token).user.POST("/users/emails/verification-email", { body: { email: me.email } });
     const code = await codeIn(me.email);
-    expect((await t.request("POST", `${P}/users/confirm-email`, { body: { email: me.email, code } })).status).toBe(401);
-    const bad = await t.request("POST", `${P}/users/confirm-email`, { token: me.token, body: { email: me.email } });
+    expect((await t.api().user.POST("/users/confirm-email", { body: { email: me.email, code } })).response.status).toBe(
+      401,
+    );
+    // Raw: input the typed client cannot send (it is wrong on purpose).
+    const bad = await t.request("POST", "/api/user-service/users/confirm-email", {
+      token: me.token,
+      body: { email: me.email },
+    });
     expect(bad.status).toBe(400);
-    const wrong = await t.request("POST", `${P}/users/confirm-email`, {
-      token: me.token,
-      body: { email: me.email, code: otherCode(code) },
-    });
-    expect(wrong.status).toBe(403);
-    expect(wrong.body.message).toBe("Email verification failed, incorrect code.");
+    const wrong = await t
+      .api(me.token)
+      .user.POST("/users/confirm-email", { body: { email: me.email, code: otherCode(code) } });
+    expect(wrong.response.status).toBe(403);
+    expect(wrong.error?.message).toBe("Email verification failed, incorrect code.");
     expect((await userRow(me.user.uuid))?.verifiedAt).toBeNull();
-    const ok = await t.request("POST", `${P}/users/confirm-email`, {
-      token: me.token,
-      body: { email: me.email, code },
-    });
-    expect(ok.status).toBe(200);
-    expect(ok.body.status).toBe("VERIFIED");
+    const accepted = await t.api(me.token).user.POST("/users/confirm-email", { body: { email: me.email, code } });
+    expect(accepted.response.status).toBe(200);
+    expect(accepted.data?.status).toBe("VERIFIED");
   });
 });
 
@@ -340,21 +333,15 @@ describe("POST /users/emails/verification-email", () => {
   it("waits exactly the configured interval, and a new code replaces the old one", async () => {
     const me = await t.createUser();
     const address = unique("again");
-    await t.request("POST", `${P}/users/emails`, { token: me.token, body: { email: address } });
+    await t.api(me.token).user.POST("/users/emails", { body: { email: address } });
     const first = await codeIn(address);
     t.clock.advance(t.deps.config.emailResendSeconds - 1);
-    const early = await t.request("POST", `${P}/users/emails/verification-email`, {
-      token: me.token,
-      body: { email: address },
-    });
-    expect(early.status).toBe(403);
-    expect(early.body.message).toBe("The minimum time has not yet elapsed since the last e-mail was sent.");
+    const early = await t.api(me.token).user.POST("/users/emails/verification-email", { body: { email: address } });
+    expect(early.response.status).toBe(403);
+    expect(early.error?.message).toBe("The minimum time has not yet elapsed since the last e-mail was sent.");
     t.clock.advance(1);
-    const res = await t.request("POST", `${P}/users/emails/verification-email`, {
-      token: me.token,
-      body: { email: address },
-    });
-    expect(res.status).toBe(204);
+    const res = await t.api(me.token).user.POST("/users/emails/verification-email", { body: { email: address } });
+    expect(res.response.status).toBe(204);
     expect((await rowsFor(address))[0]?.lastSentAt).toEqual(t.clock.now());
     const second = await codeIn(address);
     const open = await t.db
@@ -363,33 +350,29 @@ describe("POST /users/emails/verification-email", () => {
       .where(and(eq(schema.codes.purpose, "emailVerification"), eq(schema.codes.target, address)));
     expect(open.filter((c) => c.usedAt === null)).toHaveLength(1);
     if (first !== second) {
-      const old = await t.request("POST", `${P}/users/emails/verify`, {
-        token: me.token,
-        body: { email: address, code: first },
-      });
-      expect(old.status).toBe(403);
+      const old = await t.api(me.token).user.POST("/users/emails/verify", { body: { email: address, code: first } });
+      expect(old.response.status).toBe(403);
     }
-    const ok = await t.request("POST", `${P}/users/emails/verify`, {
-      token: me.token,
-      body: { email: address, code: second },
-    });
-    expect(ok.status).toBe(200);
+    const accepted = await t
+      .api(me.token)
+      .user.POST("/users/emails/verify", { body: { email: address, code: second } });
+    expect(accepted.response.status).toBe(200);
   });
 
   it("answers 404 for a deleted address or another account's", async () => {
     const me = await t.createUser();
     const other = await t.createUser();
     const address = unique("deleted");
-    const added = await t.request("POST", `${P}/users/emails`, { token: me.token, body: { email: address } });
-    await t.request("DELETE", `${P}/users/emails/${added.body.id}`, { token: me.token });
+    const added = await t.api(me.token).user.POST("/users/emails", { body: { email: address } });
+    await t.api(me.token).user.DELETE("/users/emails/{id}", { params: { path: { id: ok(added).id } } });
     t.clock.advance(61);
     for (const [token, email] of [
       [me.token, address],
       [me.token, other.email],
     ] as const) {
-      const res = await t.request("POST", `${P}/users/emails/verification-email`, { token, body: { email } });
-      expect(res.status).toBe(404);
-      expect(res.body.message).toBe("Email not found.");
+      const res = await t.api(token).user.POST("/users/emails/verification-email", { body: { email } });
+      expect(res.response.status).toBe(404);
+      expect(res.error?.message).toBe("Email not found.");
     }
     expect(await t.lastMessage(other.email)).toBeNull();
   });
@@ -397,8 +380,8 @@ describe("POST /users/emails/verification-email", () => {
   it("refuses callers without a token and bad input, sending nothing", async () => {
     const me = await t.createUser({ verified: false });
     t.clock.advance(61);
-    const none = await t.request("POST", `${P}/users/emails/verification-email`, { body: { email: me.email } });
-    expect(none.status).toBe(401);
+    const none = await t.api().user.POST("/users/emails/verification-email", { body: { email: me.email } });
+    expect(none.response.status).toBe(401);
     for (const body of [{}, { email: "nope" }]) {
       expect((await t.request("POST", `${P}/users/emails/verification-email`, { token: me.token, body })).status).toBe(
         400,

@@ -4,7 +4,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, multipart, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -97,28 +97,25 @@ describe("POST /users/images", () => {
 
     const noFile = new FormData();
     noFile.set("type", "profilePicture");
-    const missing = await t.request("POST", `${P}/users/images`, { token: me.token, body: noFile });
-    expect(missing.status).toBe(400);
-    expect(missing.body.message).toHaveLength(1);
-    expect(missing.body.message[0]).toMatch(/^file: /);
+    const missing = await t.api(me.token).user.POST("/users/images", { ...multipart(noFile) });
+    expect(missing.response.status).toBe(400);
+    expect(missing.error?.message).toHaveLength(1);
+    expect(missing.error?.message[0]).toMatch(/^file: /);
 
     const textFile = new FormData();
     textFile.set("file", "iVBORw0KGgo=");
     textFile.set("type", "profilePicture");
-    expect((await t.request("POST", `${P}/users/images`, { token: me.token, body: textFile })).status).toBe(400);
+    expect((await t.api(me.token).user.POST("/users/images", { ...multipart(textFile) })).response.status).toBe(400);
 
     const noType = new FormData();
     noType.set("file", new File([PNG], "a.png", { type: "image/png" }));
-    const untyped = await t.request("POST", `${P}/users/images`, { token: me.token, body: noType });
-    expect(untyped.status).toBe(400);
-    expect(untyped.body.message[0]).toMatch(/^type: /);
+    const untyped = await t.api(me.token).user.POST("/users/images", { ...multipart(noType) });
+    expect(untyped.response.status).toBe(400);
+    expect(untyped.error?.message[0]).toMatch(/^type: /);
 
-    const asJson = await t.request("POST", `${P}/users/images`, {
-      token: me.token,
-      body: { file: "x", type: "profilePicture" },
-    });
-    expect(asJson.status).toBe(415);
-    expect(asJson.body).toMatchObject({ statusCode: 415, error: "Unsupported Media Type" });
+    const asJson = await t.api(me.token).user.POST("/users/images", { body: { file: "x", type: "profilePicture" } });
+    expect(asJson.response.status).toBe(415);
+    expect(asJson.error).toMatchObject({ statusCode: 415, error: "Unsupported Media Type" });
 
     expect(await imageRows(me.user.uuid)).toHaveLength(0);
     expect((await profileRow(me.user.uuid))?.profilePicture).toBeNull();
@@ -161,22 +158,22 @@ describe("DELETE /users/images/{id}", () => {
     const old = await upload(me.token, PNG);
     const current = await upload(me.token, GIF);
     const [oldRow] = (await imageRows(me.user.uuid)).filter((r) => r.id === old.body.id);
-    const res = await t.request("DELETE", `${P}/users/images/${old.body.id}`, { token: me.token });
-    expect(res.status).toBe(204);
+    const res = await t.api(me.token).user.DELETE("/users/images/{id}", { params: { path: { id: old.body.id } } });
+    expect(res.response.status).toBe(204);
     expect((await imageRows(me.user.uuid)).map((r) => r.id)).toEqual([current.body.id]);
     expect(await t.deps.storage.get(oldRow?.storageKey ?? "")).toBeNull();
     expect((await profileRow(me.user.uuid))?.profilePicture).toBe(current.body.url);
-    const again = await t.request("DELETE", `${P}/users/images/${old.body.id}`, { token: me.token });
-    expect(again.status).toBe(404);
-    expect(again.body.message).toBe("Image not found.");
+    const again = await t.api(me.token).user.DELETE("/users/images/{id}", { params: { path: { id: old.body.id } } });
+    expect(again.response.status).toBe(404);
+    expect(again.error?.message).toBe("Image not found.");
   });
 
   it("lets an admin delete anyone's picture, clearing it from the profile", async () => {
     const owner = await t.createUser();
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const up = await upload(owner.token, PNG);
-    const res = await t.request("DELETE", `${P}/users/images/${up.body.id}`, { token: admin.token });
-    expect(res.status).toBe(204);
+    const res = await t.api(admin.token).user.DELETE("/users/images/{id}", { params: { path: { id: up.body.id } } });
+    expect(res.response.status).toBe(204);
     expect(await imageRows(owner.user.uuid)).toHaveLength(0);
     expect((await profileRow(owner.user.uuid))?.profilePicture).toBeNull();
   });
@@ -186,12 +183,17 @@ describe("DELETE /users/images/{id}", () => {
     const up = await upload(owner.token, PNG, "coverPicture");
     for (const roles of [["user"], ["user", "globalModerator"], ["user", "staff"]] as const) {
       const other = await t.createUser({ roles: [...roles] });
-      const res = await t.request("DELETE", `${P}/users/images/${up.body.id}`, { token: other.token });
-      expect(res.status).toBe(403);
-      expect(res.body).toEqual({ statusCode: 403, message: "Unauthorized to delete.", error: "Forbidden" });
+      const res = await t.api(other.token).user.DELETE("/users/images/{id}", { params: { path: { id: up.body.id } } });
+      expect(res.response.status).toBe(403);
+      expect(res.error).toEqual({ statusCode: 403, message: "Unauthorized to delete.", error: "Forbidden" });
     }
-    expect((await t.request("DELETE", `${P}/users/images/${up.body.id}`)).status).toBe(401);
-    expect((await t.request("DELETE", `${P}/users/images/bad-id`, { token: owner.token })).status).toBe(400);
+    expect(
+      (await t.api().user.DELETE("/users/images/{id}", { params: { path: { id: up.body.id } } })).response.status,
+    ).toBe(401);
+    expect(
+      (await t.api(owner.token).user.DELETE("/users/images/{id}", { params: { path: { id: "bad-id" } } })).response
+        .status,
+    ).toBe(400);
     expect(await imageRows(owner.user.uuid)).toHaveLength(1);
     expect((await profileRow(owner.user.uuid))?.coverPicture).toBe(up.body.url);
     expect((await t.app.request(up.body.url)).status).toBe(200);
@@ -201,12 +203,15 @@ describe("DELETE /users/images/{id}", () => {
     const owner = await t.createUser({ roles: ["user", "admin"] });
     const up = await upload(owner.token, PNG);
     const peer = await t.createUser({ roles: ["user", "admin"] });
-    const refused = await t.request("DELETE", `${P}/users/images/${up.body.id}`, { token: peer.token });
-    expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe("Unauthorized to delete.");
+    const refused = await t.api(peer.token).user.DELETE("/users/images/{id}", { params: { path: { id: up.body.id } } });
+    expect(refused.response.status).toBe(403);
+    expect(refused.error?.message).toBe("Unauthorized to delete.");
     expect(await imageRows(owner.user.uuid)).toHaveLength(1);
     const su = await t.createUser({ roles: ["user", "superUser"] });
-    expect((await t.request("DELETE", `${P}/users/images/${up.body.id}`, { token: su.token })).status).toBe(204);
+    expect(
+      (await t.api(su.token).user.DELETE("/users/images/{id}", { params: { path: { id: up.body.id } } })).response
+        .status,
+    ).toBe(204);
     expect(await imageRows(owner.user.uuid)).toHaveLength(0);
   });
 });

@@ -3,8 +3,8 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LiveRoomEvent, type recordingLiveRooms, unreachableLiveRooms } from "../../ports/live-rooms.ts";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import type { LiveRoomEvent, recordingLiveRooms } from "../../ports/live-rooms.ts";
+import { createTestApp, createTestAppWithRoomsDown, ok, type TestApp } from "../../testing.ts";
 import { LIVE_KICK_REASONS } from "../room/presence.ts";
 
 let t: TestApp;
@@ -16,24 +16,19 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const U = "/api/user-service";
-const R = "/api/room-service";
 
 async function roomOf(owner: { token: string }, name: string) {
-  const res = await t.request("POST", `${R}/rooms/infrastructure`, {
-    token: owner.token,
-    body: { name, type: "PUBLIC" },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.uuid as string;
+  const res = await t.api(owner.token).room.POST("/rooms/infrastructure", { body: { name, type: "PUBLIC" } });
+  expect(res.response.status, JSON.stringify(res.error ?? res.data)).toBe(201);
+  return ok(res).uuid as string;
 }
 
 /** The live room reports someone in it, as it does when they join. */
 async function present(userUuid: string, roomUuid: string) {
-  const res = await t.request("PATCH", `${R}/rooms/user/${userUuid}`, {
-    token: await t.serviceToken(),
-    body: { roomUuid },
-  });
-  expect(res.status).toBe(204);
+  const res = await t
+    .api(await t.serviceToken())
+    .room.PATCH("/rooms/user/{user}", { params: { path: { user: userUuid } }, body: { roomUuid } });
+  expect(res.response.status).toBe(204);
 }
 
 const kicksSince = (from: number) =>
@@ -84,8 +79,10 @@ describe("a disabled account leaves its live rooms", () => {
       for (const k of kicks) expect(k.event).toEqual({ type: "kickUser", userUuid: target.user.uuid, reason });
 
       // Their way back into a room goes through the edge's join, which refuses them with their old token.
-      const join = await t.request("POST", `${R}/rooms/${a}/join`, { token: target.token, body: {} });
-      expect(join.status).toBe(401);
+      const join = await t
+        .api(target.token)
+        .room.POST("/rooms/{slug}/join", { params: { path: { slug: a } }, body: {} });
+      expect(join.response.status).toBe(401);
     });
 
   it("tells no room when the moderation is refused", async () => {
@@ -97,11 +94,10 @@ describe("a disabled account leaves its live rooms", () => {
     const from = live.events.length;
     // A moderator cannot ban an admin, nor a plain user anyone.
     expect(
-      (await t.request("POST", `${U}/users/ban`, { token: moderator.token, body: { userUuid: admin.user.uuid } }))
-        .status,
+      (await t.api(moderator.token).user.POST("/users/ban", { body: { userUuid: admin.user.uuid } })).response.status,
     ).toBe(403);
     expect(
-      (await t.request("POST", `${U}/users/ban`, { token: owner.token, body: { userUuid: admin.user.uuid } })).status,
+      (await t.api(owner.token).user.POST("/users/ban", { body: { userUuid: admin.user.uuid } })).response.status,
     ).toBe(403);
     expect(kicksSince(from)).toEqual([]);
   });
@@ -109,33 +105,27 @@ describe("a disabled account leaves its live rooms", () => {
 
 describe("a room that cannot be told", () => {
   it("does not undo or fail the ban: it is recorded, answered 201, and the failure logged", async () => {
-    const logged: Record<string, unknown>[] = [];
-    const failing = unreachableLiveRooms();
-    const other = await createTestApp({ liveRooms: failing, logger: (e) => logged.push(e) });
+    const { app: other, logged } = await createTestAppWithRoomsDown();
     try {
       const admin = await other.createUser({ roles: ["user", "admin"] });
       const owner = await other.createUser();
       const target = await other.createUser();
-      const created = await other.request("POST", `${R}/rooms/infrastructure`, {
-        token: owner.token,
-        body: { name: "Down", type: "PUBLIC" },
+      const created = await other
+        .api(owner.token)
+        .room.POST("/rooms/infrastructure", { body: { name: "Down", type: "PUBLIC" } });
+      await other.api(await other.serviceToken()).room.PATCH("/rooms/user/{user}", {
+        params: { path: { user: target.user.uuid } },
+        body: { roomUuid: ok(created).uuid },
       });
-      await other.request("PATCH", `${R}/rooms/user/${target.user.uuid}`, {
-        token: await other.serviceToken(),
-        body: { roomUuid: created.body.uuid },
-      });
-      const res = await other.request("POST", `${U}/users/ban`, {
-        token: admin.token,
-        body: { userUuid: target.user.uuid },
-      });
-      expect(res.status).toBe(201);
+      const res = await other.api(admin.token).user.POST("/users/ban", { body: { userUuid: target.user.uuid } });
+      expect(res.response.status).toBe(201);
       const rows = await other.db
         .select()
         .from(schema.sanctions)
         .where(eq(schema.sanctions.userUuid, target.user.uuid));
       expect(rows).toHaveLength(1);
       expect(logged).toContainEqual(
-        expect.objectContaining({ level: "warn", roomUuid: created.body.uuid, error: "Error: the party is down" }),
+        expect.objectContaining({ level: "warn", roomUuid: ok(created).uuid, error: "Error: the party is down" }),
       );
     } finally {
       await other.close();

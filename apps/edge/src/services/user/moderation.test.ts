@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, login, session, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -10,58 +10,45 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const P = "/api/user-service";
-const login = (email: string, password = "password123") =>
-  t.request("POST", `${P}/auth/login`, { body: { email, password } });
-const session = (token: string) => t.request("GET", `${P}/auth/session`, { token });
 
 describe("sanctions", () => {
   it("a kick ends every session but the user may log in again", async () => {
     const mod = await t.createUser({ roles: ["user", "moderator"] });
     const target = await t.createUser();
-    const res = await t.request("POST", `${P}/users/kick`, {
-      token: mod.token,
-      body: { userUuid: target.user.uuid, reason: "spam" },
-    });
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ type: "kick", reason: "spam", createdBy: mod.user.uuid });
-    expect((await session(target.token)).status).toBe(401);
-    expect((await login(target.email)).status).toBe(200);
+    const res = await t
+      .api(mod.token)
+      .user.POST("/users/kick", { body: { userUuid: target.user.uuid, reason: "spam" } });
+    expect(res.response.status).toBe(201);
+    expect(res.data).toMatchObject({ type: "kick", reason: "spam", createdBy: mod.user.uuid });
+    expect((await session(t, target.token)).response.status).toBe(401);
+    expect((await login(t, target.email)).response.status).toBe(200);
   });
 
   it("a ban keeps the user out until unbanned", async () => {
     const mod = await t.createUser({ roles: ["user", "globalModerator"] });
     const target = await t.createUser();
     expect(
-      (await t.request("POST", `${P}/users/ban`, { token: mod.token, body: { userUuid: target.user.uuid } })).status,
+      (await t.api(mod.token).user.POST("/users/ban", { body: { userUuid: target.user.uuid } })).response.status,
     ).toBe(201);
-    const refused = await login(target.email);
-    expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe("This account is banned.");
-    const unban = await t.request("POST", `${P}/users/unban`, {
-      token: mod.token,
-      body: { userUuid: target.user.uuid },
-    });
-    expect(unban.body).toEqual({ lifted: 1 });
-    expect((await login(target.email)).status).toBe(200);
-    const again = await t.request("POST", `${P}/users/unban`, {
-      token: mod.token,
-      body: { userUuid: target.user.uuid },
-    });
-    expect(again.status).toBe(409);
+    const refused = await login(t, target.email);
+    expect(refused.response.status).toBe(403);
+    expect(refused.error?.message).toBe("This account is banned.");
+    const unban = await t.api(mod.token).user.POST("/users/unban", { body: { userUuid: target.user.uuid } });
+    expect(unban.data).toEqual({ lifted: 1 });
+    expect((await login(t, target.email)).response.status).toBe(200);
+    const again = await t.api(mod.token).user.POST("/users/unban", { body: { userUuid: target.user.uuid } });
+    expect(again.response.status).toBe(409);
   });
 
   it("every sanction, unban and role grant leaves a moderation action behind", async () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const target = await t.createUser();
     const body = { userUuid: target.user.uuid, reason: "flooding" };
-    await t.request("POST", `${P}/users/kick`, { token: admin.token, body });
-    await t.request("POST", `${P}/users/temporary-ban`, { token: admin.token, body: { ...body, durationMinutes: 5 } });
-    await t.request("POST", `${P}/users/ban`, { token: admin.token, body });
-    await t.request("POST", `${P}/users/unban`, { token: admin.token, body: { userUuid: target.user.uuid } });
-    await t.request("POST", `${P}/users/add-role`, {
-      token: admin.token,
-      body: { userUuid: target.user.uuid, role: "promoter" },
-    });
+    await t.api(admin.token).user.POST("/users/kick", { body });
+    await t.api(admin.token).user.POST("/users/temporary-ban", { body: { ...body, durationMinutes: 5 } });
+    await t.api(admin.token).user.POST("/users/ban", { body });
+    await t.api(admin.token).user.POST("/users/unban", { body: { userUuid: target.user.uuid } });
+    await t.api(admin.token).user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "promoter" } });
     const log = await t.db
       .select()
       .from(schema.moderationActions)
@@ -81,7 +68,7 @@ describe("sanctions", () => {
   it("a refused sanction leaves nothing behind", async () => {
     const mod = await t.createUser({ roles: ["user", "moderator"] });
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    await t.request("POST", `${P}/users/ban`, { token: mod.token, body: { userUuid: admin.user.uuid } });
+    await t.api(mod.token).user.POST("/users/ban", { body: { userUuid: admin.user.uuid } });
     const log = await t.db
       .select()
       .from(schema.moderationActions)
@@ -92,19 +79,19 @@ describe("sanctions", () => {
   it("a temporary ban ends by itself", async () => {
     const mod = await t.createUser({ roles: ["user", "moderator"] });
     const target = await t.createUser();
-    const res = await t.request("POST", `${P}/users/temporary-ban`, {
-      token: mod.token,
-      body: { userUuid: target.user.uuid, durationMinutes: 60 },
-    });
-    expect(res.status).toBe(201);
-    expect((await login(target.email)).status).toBe(403);
+    const res = await t
+      .api(mod.token)
+      .user.POST("/users/temporary-ban", { body: { userUuid: target.user.uuid, durationMinutes: 60 } });
+    expect(res.response.status).toBe(201);
+    expect((await login(t, target.email)).response.status).toBe(403);
     t.clock.advance(61 * 60);
-    expect((await login(target.email)).status).toBe(200);
+    expect((await login(t, target.email)).response.status).toBe(200);
   });
 
   it("refuses bad temporary bans and changes nothing", async () => {
     const mod = await t.createUser({ roles: ["user", "moderator"] });
     const target = await t.createUser();
+    // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       { userUuid: target.user.uuid },
       { userUuid: target.user.uuid, durationMinutes: 0 },
@@ -115,7 +102,7 @@ describe("sanctions", () => {
     expect(
       await t.db.select().from(schema.sanctions).where(eq(schema.sanctions.userUuid, target.user.uuid)),
     ).toHaveLength(0);
-    expect((await session(target.token)).status).toBe(200);
+    expect((await session(t, target.token)).response.status).toBe(200);
   });
 
   it("only moderators sanction, and never someone of equal or higher rank", async () => {
@@ -123,23 +110,23 @@ describe("sanctions", () => {
     const mod = await t.createUser({ roles: ["user", "moderator"] });
     const otherMod = await t.createUser({ roles: ["user", "moderator"] });
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    expect((await t.request("POST", `${P}/users/ban`, { body: { userUuid: mod.user.uuid } })).status).toBe(401);
+    expect((await t.api().user.POST("/users/ban", { body: { userUuid: mod.user.uuid } })).response.status).toBe(401);
     expect(
-      (await t.request("POST", `${P}/users/ban`, { token: user.token, body: { userUuid: mod.user.uuid } })).status,
+      (await t.api(user.token).user.POST("/users/ban", { body: { userUuid: mod.user.uuid } })).response.status,
     ).toBe(403);
     expect(
-      (await t.request("POST", `${P}/users/kick`, { token: mod.token, body: { userUuid: otherMod.user.uuid } })).status,
+      (await t.api(mod.token).user.POST("/users/kick", { body: { userUuid: otherMod.user.uuid } })).response.status,
     ).toBe(403);
     expect(
-      (await t.request("POST", `${P}/users/ban`, { token: mod.token, body: { userUuid: admin.user.uuid } })).status,
+      (await t.api(mod.token).user.POST("/users/ban", { body: { userUuid: admin.user.uuid } })).response.status,
     ).toBe(403);
     expect(
-      (await t.request("POST", `${P}/users/ban`, { token: mod.token, body: { userUuid: mod.user.uuid } })).status,
+      (await t.api(mod.token).user.POST("/users/ban", { body: { userUuid: mod.user.uuid } })).response.status,
     ).toBe(403);
     expect(
-      (await t.request("POST", `${P}/users/ban`, { token: mod.token, body: { userUuid: crypto.randomUUID() } })).status,
+      (await t.api(mod.token).user.POST("/users/ban", { body: { userUuid: crypto.randomUUID() } })).response.status,
     ).toBe(404);
-    expect((await session(admin.token)).status).toBe(200);
+    expect((await session(t, admin.token)).response.status).toBe(200);
   });
 });
 
@@ -147,24 +134,21 @@ describe("roles and capabilities", () => {
   it("admins grant roles once, with the catalogue message the second time", async () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const target = await t.createUser();
-    const res = await t.request("POST", `${P}/users/add-role`, {
-      token: admin.token,
-      body: { userUuid: target.user.uuid, role: "promoter" },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body.roles).toEqual(["user", "promoter"]);
-    const twice = await t.request("POST", `${P}/users/add-role`, {
-      token: admin.token,
-      body: { userUuid: target.user.uuid, role: "promoter" },
-    });
-    expect(twice.status).toBe(403);
-    expect(twice.body.message).toBe("This user has already this role.");
-    const bot = await t.request("POST", `${P}/users/add-role`, {
-      token: admin.token,
-      body: { userUuid: target.user.uuid, role: "bot" },
-    });
-    expect(bot.status).toBe(400);
-    expect(bot.body.message).toEqual([
+    const res = await t
+      .api(admin.token)
+      .user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "promoter" } });
+    expect(res.response.status).toBe(200);
+    expect(res.data?.roles).toEqual(["user", "promoter"]);
+    const twice = await t
+      .api(admin.token)
+      .user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "promoter" } });
+    expect(twice.response.status).toBe(403);
+    expect(twice.error?.message).toBe("This user has already this role.");
+    const bot = await t
+      .api(admin.token)
+      .user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "bot" } });
+    expect(bot.response.status).toBe(400);
+    expect(bot.error?.message).toEqual([
       "role: the bot role belongs to bot accounts (bot sign-up) and cannot be granted",
     ]);
     const [row] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, target.user.uuid));
@@ -176,14 +160,20 @@ describe("roles and capabilities", () => {
     const su = await t.createUser({ roles: ["user", "superUser"] });
     const mod = await t.createUser({ roles: ["user", "moderator"] });
     const target = await t.createUser();
-    const body = { userUuid: target.user.uuid, role: "admin" };
-    expect((await t.request("POST", `${P}/users/add-role`, { token: admin.token, body })).status).toBe(403);
+    const body = { userUuid: target.user.uuid, role: "admin" as const };
+    expect((await t.api(admin.token).user.POST("/users/add-role", { body })).response.status).toBe(403);
     expect(
-      (await t.request("POST", `${P}/users/add-role`, { token: mod.token, body: { ...body, role: "staff" } })).status,
+      (await t.api(mod.token).user.POST("/users/add-role", { body: { ...body, role: "staff" } })).response.status,
     ).toBe(403);
-    expect((await t.request("POST", `${P}/users/add-role`, { token: su.token, body })).status).toBe(200);
+    expect((await t.api(su.token).user.POST("/users/add-role", { body })).response.status).toBe(200);
+    // Raw: input the typed client cannot send (it is wrong on purpose).
     expect(
-      (await t.request("POST", `${P}/users/add-role`, { token: su.token, body: { ...body, role: "emperor" } })).status,
+      (
+        await t.request("POST", "/api/user-service/users/add-role", {
+          token: su.token,
+          body: { ...body, role: "emperor" },
+        })
+      ).status,
     ).toBe(400);
   });
 
@@ -192,39 +182,56 @@ describe("roles and capabilities", () => {
     const mod = await t.createUser({ roles: ["user", "moderator"] });
     const target = await t.createUser();
     expect(
-      (
-        await t.request("POST", `${P}/users/add-global-moderator-role`, {
-          token: mod.token,
-          body: { userUuid: target.user.uuid },
-        })
-      ).status,
+      (await t.api(mod.token).user.POST("/users/add-global-moderator-role", { body: { userUuid: target.user.uuid } }))
+        .response.status,
     ).toBe(403);
-    const ok = await t.request("POST", `${P}/users/add-global-moderator-role`, {
-      token: staff.token,
-      body: { userUuid: target.user.uuid },
-    });
-    expect(ok.body.roles).toContain("globalModerator");
-    const twice = await t.request("POST", `${P}/users/add-global-moderator-role`, {
-      token: staff.token,
-      body: { userUuid: target.user.uuid },
-    });
-    expect(twice.body.message).toBe("This user has already this role.");
+    const accepted = await t
+      .api(staff.token)
+      .user.POST("/users/add-global-moderator-role", { body: { userUuid: target.user.uuid } });
+    expect(accepted.data?.roles).toContain("globalModerator");
+    const twice = await t
+      .api(staff.token)
+      .user.POST("/users/add-global-moderator-role", { body: { userUuid: target.user.uuid } });
+    expect(twice.error?.message).toBe("This user has already this role.");
   });
 
   it("moderators give and take capabilities", async () => {
     const mod = await t.createUser({ roles: ["user", "moderator"] });
     const target = await t.createUser();
-    const url = `${P}/users/${target.user.uuid}/capabilities/uploadMusic`;
-    expect((await t.request("PUT", url, { token: target.token })).status).toBe(403);
-    expect((await t.request("PUT", url, { token: mod.token })).body.capabilities).toEqual(["uploadMusic"]);
-    const twice = await t.request("PUT", url, { token: mod.token });
-    expect(twice.status).toBe(403);
-    expect(twice.body.message).toBe("This user has already this role.");
-    expect((await t.request("GET", `${P}/users/capabilities`, { token: target.token })).body.capabilities).toEqual([
-      "uploadMusic",
-    ]);
-    expect((await t.request("DELETE", url, { token: mod.token })).body.capabilities).toEqual([]);
-    expect((await t.request("DELETE", url, { token: mod.token })).status).toBe(404);
+    expect(
+      (
+        await t.api(target.token).user.PUT("/users/{id}/capabilities/{capability}", {
+          params: { path: { id: target.user.uuid, capability: "uploadMusic" } },
+        })
+      ).response.status,
+    ).toBe(403);
+    expect(
+      (
+        await t.api(mod.token).user.PUT("/users/{id}/capabilities/{capability}", {
+          params: { path: { id: target.user.uuid, capability: "uploadMusic" } },
+        })
+      ).data?.capabilities,
+    ).toEqual(["uploadMusic"]);
+    const twice = await t.api(mod.token).user.PUT("/users/{id}/capabilities/{capability}", {
+      params: { path: { id: target.user.uuid, capability: "uploadMusic" } },
+    });
+    expect(twice.response.status).toBe(403);
+    expect(twice.error?.message).toBe("This user has already this role.");
+    expect((await t.api(target.token).user.GET("/users/capabilities")).data?.capabilities).toEqual(["uploadMusic"]);
+    expect(
+      (
+        await t.api(mod.token).user.DELETE("/users/{id}/capabilities/{capability}", {
+          params: { path: { id: target.user.uuid, capability: "uploadMusic" } },
+        })
+      ).data?.capabilities,
+    ).toEqual([]);
+    expect(
+      (
+        await t.api(mod.token).user.DELETE("/users/{id}/capabilities/{capability}", {
+          params: { path: { id: target.user.uuid, capability: "uploadMusic" } },
+        })
+      ).response.status,
+    ).toBe(404);
     const log = await t.db
       .select()
       .from(schema.moderationActions)
@@ -233,8 +240,13 @@ describe("roles and capabilities", () => {
       "grantRole capability:uploadMusic",
       "removeRole capability:uploadMusic",
     ]);
+    // Raw: input the typed client cannot send (it is wrong on purpose).
     expect(
-      (await t.request("PUT", `${P}/users/${target.user.uuid}/capabilities/fly`, { token: mod.token })).status,
+      (
+        await t.request("PUT", `/api/user-service/users/${target.user.uuid}/capabilities/${"fly"}`, {
+          token: mod.token,
+        })
+      ).status,
     ).toBe(400);
   });
 });
@@ -243,35 +255,31 @@ describe("moderation comments", () => {
   it("moderators write and read notes about a user, newest first", async () => {
     const mod = await t.createUser({ roles: ["user", "moderator"] });
     const target = await t.createUser();
-    await t.request("POST", `${P}/moderation-comments`, {
-      token: mod.token,
-      body: { userUuid: target.user.uuid, comment: "first" },
-    });
+    await t
+      .api(mod.token)
+      .user.POST("/moderation-comments", { body: { userUuid: target.user.uuid, comment: "first" } });
     t.clock.advance(1);
-    await t.request("POST", `${P}/moderation-comments`, {
-      token: mod.token,
-      body: { userUuid: target.user.uuid, comment: "second" },
-    });
-    const list = await t.request("GET", `${P}/moderation-comments/${target.user.uuid}`, { token: mod.token });
-    expect(list.body.map((c: { comment: string }) => c.comment)).toEqual(["second", "first"]);
+    await t
+      .api(mod.token)
+      .user.POST("/moderation-comments", { body: { userUuid: target.user.uuid, comment: "second" } });
+    const list = await t
+      .api(mod.token)
+      .user.GET("/moderation-comments/{id}", { params: { path: { id: target.user.uuid } } });
+    expect(list.data?.map((c) => c.comment)).toEqual(["second", "first"]);
     expect(
-      (await t.request("GET", `${P}/moderation-comments/${target.user.uuid}`, { token: target.token })).status,
+      (await t.api(target.token).user.GET("/moderation-comments/{id}", { params: { path: { id: target.user.uuid } } }))
+        .response.status,
     ).toBe(403);
     expect(
       (
-        await t.request("POST", `${P}/moderation-comments`, {
-          token: target.token,
-          body: { userUuid: target.user.uuid, comment: "x" },
-        })
-      ).status,
+        await t
+          .api(target.token)
+          .user.POST("/moderation-comments", { body: { userUuid: target.user.uuid, comment: "x" } })
+      ).response.status,
     ).toBe(403);
     expect(
-      (
-        await t.request("POST", `${P}/moderation-comments`, {
-          token: mod.token,
-          body: { userUuid: target.user.uuid, comment: "" },
-        })
-      ).status,
+      (await t.api(mod.token).user.POST("/moderation-comments", { body: { userUuid: target.user.uuid, comment: "" } }))
+        .response.status,
     ).toBe(400);
   });
 });
@@ -282,76 +290,77 @@ describe("deactivation", () => {
     const mod = await t.createUser({ roles: ["user", "moderator"] });
     const target = await t.createUser({ nickname: "leaving" });
     expect(
-      (await t.request("POST", `${P}/users/request-deactivate`, { token: target.token, body: { reason: "bye" } }))
-        .status,
+      (await t.api(target.token).user.POST("/users/request-deactivate", { body: { reason: "bye" } })).response.status,
     ).toBe(201);
-    expect((await t.request("POST", `${P}/users/request-deactivate`, { token: target.token, body: {} })).status).toBe(
-      409,
-    );
-    const list = await t.request("GET", `${P}/users/list-deactivate`, { token: mod.token });
-    expect(list.body.find((r: { userUuid: string }) => r.userUuid === target.user.uuid)).toMatchObject({
+    expect((await t.api(target.token).user.POST("/users/request-deactivate", { body: {} })).response.status).toBe(409);
+    const list = await t.api(mod.token).user.GET("/users/list-deactivate");
+    expect(list.data?.find((r) => r.userUuid === target.user.uuid)).toMatchObject({
       nickname: "leaving",
       reason: "bye",
     });
-    expect((await t.request("GET", `${P}/users/list-deactivate`, { token: target.token })).status).toBe(403);
+    expect((await t.api(target.token).user.GET("/users/list-deactivate")).response.status).toBe(403);
 
-    expect((await t.request("DELETE", `${P}/users/deactivate/${target.user.uuid}`, { token: mod.token })).status).toBe(
-      403,
-    );
     expect(
-      (await t.request("DELETE", `${P}/users/deactivate/${target.user.uuid}`, { token: admin.token })).status,
+      (await t.api(mod.token).user.DELETE("/users/deactivate/{id}", { params: { path: { id: target.user.uuid } } }))
+        .response.status,
+    ).toBe(403);
+    expect(
+      (await t.api(admin.token).user.DELETE("/users/deactivate/{id}", { params: { path: { id: target.user.uuid } } }))
+        .response.status,
     ).toBe(204);
-    const refused = await login(target.email);
-    expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe("This account is deactivated.");
-    expect((await session(target.token)).status).toBe(401);
-    expect((await t.request("GET", `${P}/profile/${target.user.uuid}`)).status).toBe(404);
-    const after = await t.request("GET", `${P}/users/list-deactivate`, { token: mod.token });
-    expect(after.body.some((r: { userUuid: string }) => r.userUuid === target.user.uuid)).toBe(false);
+    const refused = await login(t, target.email);
+    expect(refused.response.status).toBe(403);
+    expect(refused.error?.message).toBe("This account is deactivated.");
+    expect((await session(t, target.token)).response.status).toBe(401);
+    expect(
+      (await t.api().user.GET("/profile/{id}", { params: { path: { id: target.user.uuid } } })).response.status,
+    ).toBe(404);
+    const after = await t.api(mod.token).user.GET("/users/list-deactivate");
+    expect(after.data?.some((r) => r.userUuid === target.user.uuid)).toBe(false);
 
-    expect((await t.request("POST", `${P}/users/reactivate/${target.user.uuid}`, { token: mod.token })).status).toBe(
-      403,
-    );
-    expect((await t.request("POST", `${P}/users/reactivate/${target.user.uuid}`, { token: admin.token })).status).toBe(
-      204,
-    );
-    expect((await login(target.email)).status).toBe(200);
-    expect((await t.request("POST", `${P}/users/reactivate/${target.user.uuid}`, { token: admin.token })).status).toBe(
-      409,
-    );
+    expect(
+      (await t.api(mod.token).user.POST("/users/reactivate/{id}", { params: { path: { id: target.user.uuid } } }))
+        .response.status,
+    ).toBe(403);
+    expect(
+      (await t.api(admin.token).user.POST("/users/reactivate/{id}", { params: { path: { id: target.user.uuid } } }))
+        .response.status,
+    ).toBe(204);
+    expect((await login(t, target.email)).response.status).toBe(200);
+    expect(
+      (await t.api(admin.token).user.POST("/users/reactivate/{id}", { params: { path: { id: target.user.uuid } } }))
+        .response.status,
+    ).toBe(409);
   });
 
   it("a moderator cannot cancel the request of someone who outranks them", async () => {
     const mod = await t.createUser({ roles: ["user", "moderator"] });
     const admin = await t.createUser({ roles: ["user", "admin"], nickname: "leaving_admin" });
-    const asked = await t.request("POST", `${P}/users/request-deactivate`, { token: admin.token, body: {} });
-    expect(asked.body.nickname).toBe("leaving_admin");
-    const res = await t.request("POST", `${P}/users/cancel-requested-deactivate`, {
-      token: mod.token,
-      body: { userUuid: admin.user.uuid },
-    });
-    expect(res.status).toBe(403);
-    const list = await t.request("GET", `${P}/users/list-deactivate`, { token: mod.token });
-    expect(list.body.some((r: { userUuid: string }) => r.userUuid === admin.user.uuid)).toBe(true);
+    const asked = await t.api(admin.token).user.POST("/users/request-deactivate", { body: {} });
+    expect(asked.data?.nickname).toBe("leaving_admin");
+    const res = await t
+      .api(mod.token)
+      .user.POST("/users/cancel-requested-deactivate", { body: { userUuid: admin.user.uuid } });
+    expect(res.response.status).toBe(403);
+    const list = await t.api(mod.token).user.GET("/users/list-deactivate");
+    expect(list.data?.some((r) => r.userUuid === admin.user.uuid)).toBe(true);
   });
 
   it("a moderator cancels a pending request", async () => {
     const mod = await t.createUser({ roles: ["user", "moderator"] });
     const target = await t.createUser();
-    await t.request("POST", `${P}/users/request-deactivate`, { token: target.token, body: {} });
+    await t.api(target.token).user.POST("/users/request-deactivate", { body: {} });
     const body = { userUuid: target.user.uuid };
-    expect(
-      (await t.request("POST", `${P}/users/cancel-requested-deactivate`, { token: target.token, body })).status,
-    ).toBe(403);
-    expect((await t.request("POST", `${P}/users/cancel-requested-deactivate`, { token: mod.token, body })).status).toBe(
+    expect((await t.api(target.token).user.POST("/users/cancel-requested-deactivate", { body })).response.status).toBe(
+      403,
+    );
+    expect((await t.api(mod.token).user.POST("/users/cancel-requested-deactivate", { body })).response.status).toBe(
       204,
     );
-    expect((await t.request("POST", `${P}/users/cancel-requested-deactivate`, { token: mod.token, body })).status).toBe(
+    expect((await t.api(mod.token).user.POST("/users/cancel-requested-deactivate", { body })).response.status).toBe(
       404,
     );
-    expect((await t.request("POST", `${P}/users/cancel-requested-deactivate`, { body })).status).toBe(401);
-    expect((await t.request("POST", `${P}/users/request-deactivate`, { token: target.token, body: {} })).status).toBe(
-      201,
-    );
+    expect((await t.api().user.POST("/users/cancel-requested-deactivate", { body })).response.status).toBe(401);
+    expect((await t.api(target.token).user.POST("/users/request-deactivate", { body: {} })).response.status).toBe(201);
   });
 });

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_CREDENTIALS, type FakeProviders } from "../../testing/fake-providers.ts";
 import { startProviderApps } from "../../testing/provider-apps.ts";
-import type { TestApp } from "../../testing.ts";
+import { ok, type TestApp } from "../../testing.ts";
 
 let fake: FakeProviders;
 let t: TestApp;
@@ -29,31 +29,29 @@ const musicProviders = async (uuid: string) =>
 const tokenCalls = (path: string) => fake.requests.filter((r) => r.path === path).length;
 
 async function connectSpotify(token: string, subject = "spotify-user") {
-  const res = await t.request("POST", `${U}/spotify/exchange-code`, {
-    token,
-    body: { code: fake.code("spotify", subject), redirectUri: REDIRECT },
-  });
-  expect(res.status).toBe(200);
-  return res.body;
+  const res = await t
+    .api(token)
+    .user.POST("/spotify/exchange-code", { body: { code: fake.code("spotify", subject), redirectUri: REDIRECT } });
+  expect(res.response.status).toBe(200);
+  return ok(res);
 }
 
 describe("Spotify", () => {
   it("connects with a code (PKCE verifier passed on), keeps the refresh token and never hands it out", async () => {
     const me = await t.createUser();
     const verifier = "v".repeat(43);
-    const res = await t.request("POST", `${U}/spotify/exchange-code`, {
-      token: me.token,
+    const res = await t.api(me.token).user.POST("/spotify/exchange-code", {
       body: { code: fake.code("spotify", "dj-sam"), redirectUri: REDIRECT, codeVerifier: verifier },
     });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({
       provider: "spotify",
       accessToken: expect.stringMatching(/^spotify-access-/),
       tokenType: "Bearer",
       providerUserId: "dj-sam",
       expiresAt: new Date(t.clock.now().getTime() + 3600_000).toISOString(),
     });
-    expect(JSON.stringify(res.body)).not.toContain("refresh");
+    expect(JSON.stringify(res.error ?? res.data)).not.toContain("refresh");
     const exchange = fake.requests.findLast((r) => r.path === "/spotify-accounts/api/token");
     expect(exchange?.form).toEqual({
       grant_type: "authorization_code",
@@ -71,33 +69,30 @@ describe("Spotify", () => {
   it("refreshes the caller's token from the stored refresh token, or from one the client gives", async () => {
     const me = await t.createUser();
     const first = await connectSpotify(me.token);
-    const refreshed = await t.request("POST", `${U}/spotify/refresh-token`, { token: me.token });
-    expect(refreshed.status).toBe(200);
-    expect(refreshed.body.accessToken).not.toBe(first.accessToken);
-    const withBody = await t.request("POST", `${U}/spotify/refresh-token`, { token: me.token, body: {} });
-    expect(withBody.status).toBe(200);
+    const refreshed = await t.api(me.token).user.POST("/spotify/refresh-token");
+    expect(refreshed.response.status).toBe(200);
+    expect(refreshed.data?.accessToken).not.toBe(first.accessToken);
+    const withBody = await t.api(me.token).user.POST("/spotify/refresh-token", { body: {} });
+    expect(withBody.response.status).toBe(200);
 
     const other = await t.createUser();
     const mine = (await stored(me.user.uuid, "spotify"))?.refreshToken;
-    const given = await t.request("POST", `${U}/spotify/refresh-token`, {
-      token: other.token,
-      body: { refreshToken: mine },
-    });
-    expect(given.status).toBe(200);
+    const given = await t.api(other.token).user.POST("/spotify/refresh-token", { body: { refreshToken: mine! } });
+    expect(given.response.status).toBe(200);
     expect((await stored(other.user.uuid, "spotify"))?.refreshToken).toBe(mine);
   });
 
   it("answers 404 to a refresh before connecting, 400 to a refused code or bad input", async () => {
     const me = await t.createUser();
-    const none = await t.request("POST", `${U}/spotify/refresh-token`, { token: me.token });
-    expect(none.status).toBe(404);
-    expect(none.body.message).toBe("Spotify is not connected for this user.");
-    const refused = await t.request("POST", `${U}/spotify/exchange-code`, {
-      token: me.token,
-      body: { code: "made-up", redirectUri: REDIRECT },
-    });
-    expect(refused.status).toBe(400);
-    expect(refused.body.message).toBe("Spotify refused the authorization code (invalid_grant).");
+    const none = await t.api(me.token).user.POST("/spotify/refresh-token");
+    expect(none.response.status).toBe(404);
+    expect(none.error?.message).toBe("Spotify is not connected for this user.");
+    const refused = await t
+      .api(me.token)
+      .user.POST("/spotify/exchange-code", { body: { code: "made-up", redirectUri: REDIRECT } });
+    expect(refused.response.status).toBe(400);
+    expect(refused.error?.message).toBe("Spotify refused the authorization code (invalid_grant).");
+    // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       {},
       { code: "x" },
@@ -107,53 +102,71 @@ describe("Spotify", () => {
       const res = await t.request("POST", `${U}/spotify/exchange-code`, { token: me.token, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
-    const extra = await t.request("POST", `${U}/spotify/refresh-token`, { token: me.token, body: { nope: 1 } });
-    expect(extra.status).toBe(400);
+    const extra = await t.api(me.token).user.POST("/spotify/refresh-token", { body: { nope: 1 } });
+    expect(extra.response.status).toBe(400);
     expect(await stored(me.user.uuid, "spotify")).toBeNull();
   });
 
   it("forgets the tokens on disconnect", async () => {
     const me = await t.createUser();
     await connectSpotify(me.token);
-    const res = await t.request("DELETE", `${U}/spotify/refresh-token`, { token: me.token });
-    expect(res.status).toBe(204);
+    const res = await t.api(me.token).user.DELETE("/spotify/refresh-token");
+    expect(res.response.status).toBe(204);
     expect(await stored(me.user.uuid, "spotify")).toBeNull();
     expect(await musicProviders(me.user.uuid)).toEqual([]);
-    const again = await t.request("DELETE", `${U}/spotify/refresh-token`, { token: me.token });
-    expect(again.status).toBe(404);
-    expect((await t.request("DELETE", `${U}/spotify/refresh-token`)).status).toBe(401);
+    const again = await t.api(me.token).user.DELETE("/spotify/refresh-token");
+    expect(again.response.status).toBe(404);
+    expect((await t.api().user.DELETE("/spotify/refresh-token")).response.status).toBe(401);
   });
 
   it("hands a user's access token to service tokens only, refreshing it once it expired", async () => {
     const me = await t.createUser();
     const first = await connectSpotify(me.token);
-    const path = `${U}/spotify/access-token/${me.user.uuid}/service`;
     const before = tokenCalls("/spotify-accounts/api/token");
-    const cached = await t.request("GET", path, { token: await t.serviceToken() });
-    expect(cached.status).toBe(200);
-    expect(cached.body.accessToken).toBe(first.accessToken);
+    const cached = await t
+      .api(await t.serviceToken())
+      .user.GET("/spotify/access-token/{id}/service", { params: { path: { id: me.user.uuid } } });
+    expect(cached.response.status).toBe(200);
+    expect(cached.data?.accessToken).toBe(first.accessToken);
     expect(tokenCalls("/spotify-accounts/api/token")).toBe(before);
 
     t.clock.advance(3600);
-    const renewed = await t.request("GET", path, { token: await t.serviceToken() });
-    expect(renewed.body.accessToken).not.toBe(first.accessToken);
+    const renewed = await t
+      .api(await t.serviceToken())
+      .user.GET("/spotify/access-token/{id}/service", { params: { path: { id: me.user.uuid } } });
+    expect(renewed.data?.accessToken).not.toBe(first.accessToken);
     expect(tokenCalls("/spotify-accounts/api/token")).toBe(before + 1);
 
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    expect((await t.request("GET", path, { token: me.token })).status).toBe(403);
-    expect((await t.request("GET", path, { token: admin.token })).status).toBe(403);
-    expect((await t.request("GET", path)).status).toBe(401);
+    expect(
+      (await t.api(me.token).user.GET("/spotify/access-token/{id}/service", { params: { path: { id: me.user.uuid } } }))
+        .response.status,
+    ).toBe(403);
+    expect(
+      (
+        await t
+          .api(admin.token)
+          .user.GET("/spotify/access-token/{id}/service", { params: { path: { id: me.user.uuid } } })
+      ).response.status,
+    ).toBe(403);
+    expect(
+      (await t.api().user.GET("/spotify/access-token/{id}/service", { params: { path: { id: me.user.uuid } } }))
+        .response.status,
+    ).toBe(401);
     const stranger = await t.createUser();
     expect(
       (
-        await t.request("GET", `${U}/spotify/access-token/${stranger.user.uuid}/service`, {
-          token: await t.serviceToken(),
-        })
-      ).status,
+        await t
+          .api(await t.serviceToken())
+          .user.GET("/spotify/access-token/{id}/service", { params: { path: { id: stranger.user.uuid } } })
+      ).response.status,
     ).toBe(404);
     expect(
-      (await t.request("GET", `${U}/spotify/access-token/not-a-uuid/service`, { token: await t.serviceToken() }))
-        .status,
+      (
+        await t
+          .api(await t.serviceToken())
+          .user.GET("/spotify/access-token/{id}/service", { params: { path: { id: "not-a-uuid" } } })
+      ).response.status,
     ).toBe(400);
   });
 
@@ -161,9 +174,9 @@ describe("Spotify", () => {
     const me = await t.createUser();
     await connectSpotify(me.token);
     fake.oauth.spotify.refreshTokens.clear();
-    const res = await t.request("POST", `${U}/spotify/refresh-token`, { token: me.token });
-    expect(res.status).toBe(409);
-    expect(res.body.message).toBe("The Spotify connection has expired or was revoked: connect Spotify again.");
+    const res = await t.api(me.token).user.POST("/spotify/refresh-token");
+    expect(res.response.status).toBe(409);
+    expect(res.error?.message).toBe("The Spotify connection has expired or was revoked: connect Spotify again.");
     expect(await stored(me.user.uuid, "spotify")).toBeNull();
   });
 
@@ -171,47 +184,42 @@ describe("Spotify", () => {
     const me = await t.createUser();
     fake.control.failWith = 503;
     try {
-      const res = await t.request("POST", `${U}/spotify/exchange-code`, {
-        token: me.token,
-        body: { code: "x", redirectUri: REDIRECT },
-      });
-      expect(res.status).toBe(502);
-      expect(res.body.message).toBe("Spotify answered 503.");
+      const res = await t
+        .api(me.token)
+        .user.POST("/spotify/exchange-code", { body: { code: "x", redirectUri: REDIRECT } });
+      expect(res.response.status).toBe(502);
+      expect(res.error?.message).toBe("Spotify answered 503.");
     } finally {
       fake.control.failWith = null;
     }
     const user = await bare.createUser();
-    const off = await bare.request("POST", `${U}/spotify/exchange-code`, {
-      token: user.token,
-      body: { code: "x", redirectUri: REDIRECT },
-    });
-    expect(off.status).toBe(503);
-    expect(off.body.message).toBe("Spotify is not configured: set SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET.");
+    const off = await bare
+      .api(user.token)
+      .user.POST("/spotify/exchange-code", { body: { code: "x", redirectUri: REDIRECT } });
+    expect(off.response.status).toBe(503);
+    expect(off.error?.message).toBe("Spotify is not configured: set SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET.");
     const svc = await bare.serviceToken();
-    const offService = await bare.request("GET", `${U}/spotify/access-token/${user.user.uuid}/service`, {
-      token: svc,
-    });
-    expect(offService.status).toBe(503);
-    const noUser = await t.request("POST", `${U}/spotify/exchange-code`, {
-      body: { code: "x", redirectUri: REDIRECT },
-    });
-    expect(noUser.status).toBe(401);
+    const offService = await bare
+      .api(svc)
+      .user.GET("/spotify/access-token/{id}/service", { params: { path: { id: user.user.uuid } } });
+    expect(offService.response.status).toBe(503);
+    const noUser = await t.api().user.POST("/spotify/exchange-code", { body: { code: "x", redirectUri: REDIRECT } });
+    expect(noUser.response.status).toBe(401);
   });
 });
 
 describe("YouTube", () => {
   it("connects with a Google code and refreshes from the stored token", async () => {
     const me = await t.createUser();
-    const res = await t.request("POST", `${U}/youtube/exchange-code`, {
-      token: me.token,
-      body: { code: fake.code("youtube", "g-user"), redirectUri: REDIRECT },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ provider: "youtube", accessToken: expect.stringMatching(/^youtube-access-/) });
+    const res = await t
+      .api(me.token)
+      .user.POST("/youtube/exchange-code", { body: { code: fake.code("youtube", "g-user"), redirectUri: REDIRECT } });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({ provider: "youtube", accessToken: expect.stringMatching(/^youtube-access-/) });
     expect(fake.requests.findLast((r) => r.path === "/google/token")?.form.redirect_uri).toBe(REDIRECT);
-    const refreshed = await t.request("POST", `${U}/youtube/refresh-token`, { token: me.token });
-    expect(refreshed.status).toBe(200);
-    expect(refreshed.body.accessToken).not.toBe(res.body.accessToken);
+    const refreshed = await t.api(me.token).user.POST("/youtube/refresh-token");
+    expect(refreshed.response.status).toBe(200);
+    expect(refreshed.data?.accessToken).not.toBe(ok(res).accessToken);
     // Google does not send the refresh token again: the stored one stays.
     expect((await stored(me.user.uuid, "youtube"))?.refreshToken).toMatch(/^youtube-refresh-/);
     expect(await musicProviders(me.user.uuid)).toEqual(["youtube"]);
@@ -219,18 +227,20 @@ describe("YouTube", () => {
 
   it("refuses bad codes, strangers and bad input; 503 unconfigured", async () => {
     const me = await t.createUser();
-    const bad = await t.request("POST", `${U}/youtube/exchange-code`, {
-      token: me.token,
-      body: { code: "x", redirectUri: REDIRECT },
-    });
-    expect(bad.status).toBe(400);
-    expect(bad.body.message).toBe("YouTube refused the authorization code (invalid_grant).");
-    expect((await t.request("POST", `${U}/youtube/exchange-code`, { token: me.token, body: {} })).status).toBe(400);
-    expect((await t.request("POST", `${U}/youtube/refresh-token`)).status).toBe(401);
+    const bad = await t
+      .api(me.token)
+      .user.POST("/youtube/exchange-code", { body: { code: "x", redirectUri: REDIRECT } });
+    expect(bad.response.status).toBe(400);
+    expect(bad.error?.message).toBe("YouTube refused the authorization code (invalid_grant).");
+    // Raw: input the typed client cannot send (it is wrong on purpose).
+    expect(
+      (await t.request("POST", "/api/user-service/youtube/exchange-code", { token: me.token, body: {} })).status,
+    ).toBe(400);
+    expect((await t.api().user.POST("/youtube/refresh-token")).response.status).toBe(401);
     const user = await bare.createUser();
-    const off = await bare.request("POST", `${U}/youtube/refresh-token`, { token: user.token });
-    expect(off.status).toBe(503);
-    expect(off.body.message).toBe("YouTube is not configured: set YOUTUBE_CLIENT_ID and YOUTUBE_CLIENT_SECRET.");
+    const off = await bare.api(user.token).user.POST("/youtube/refresh-token");
+    expect(off.response.status).toBe(503);
+    expect(off.error?.message).toBe("YouTube is not configured: set YOUTUBE_CLIENT_ID and YOUTUBE_CLIENT_SECRET.");
   });
 });
 
@@ -248,9 +258,9 @@ describe("SoundCloud", () => {
     const me = await t.createUser();
     const linked = await connect(me.token);
     const firstRefresh = (await stored(me.user.uuid, "soundcloud"))?.refreshToken;
-    const res = await t.request("POST", `${U}/soundcloud/refresh-token`, { token: me.token });
-    expect(res.status).toBe(200);
-    expect(res.body.accessToken).not.toBe(linked.accessToken);
+    const res = await t.api(me.token).user.POST("/soundcloud/refresh-token");
+    expect(res.response.status).toBe(200);
+    expect(res.data?.accessToken).not.toBe(linked.accessToken);
     const secondRefresh = (await stored(me.user.uuid, "soundcloud"))?.refreshToken;
     expect(secondRefresh).not.toBe(firstRefresh);
     expect(fake.oauth.soundcloud.refreshTokens.has(secondRefresh ?? "")).toBe(true);
@@ -266,27 +276,53 @@ describe("SoundCloud", () => {
     );
     expect(await stored(me.user.uuid, "soundcloudMobile")).not.toBeNull();
     expect(await stored(me.user.uuid, "soundcloud")).toBeNull();
-    const web = await t.request("GET", `${U}/soundcloud/access-token/${me.user.uuid}`, { token: me.token });
-    expect(web.status).toBe(404);
-    const mobile = await t.request("GET", `${U}/soundcloud/access-token/${me.user.uuid}`, {
-      token: me.token,
-      query: { mobile: "true" },
-    });
-    expect(mobile.status).toBe(200);
+    const web = await t
+      .api(me.token)
+      .user.GET("/soundcloud/access-token/{id}", { params: { path: { id: me.user.uuid } } });
+    expect(web.response.status).toBe(404);
+    const mobile = await t
+      .api(me.token)
+      .user.GET("/soundcloud/access-token/{id}", { params: { path: { id: me.user.uuid }, query: { mobile: "true" } } });
+    expect(mobile.response.status).toBe(200);
   });
 
   it("gives a user's access token to that user and to services, never to other users", async () => {
     const me = await t.createUser();
     const linked = await connect(me.token);
-    const path = `${U}/soundcloud/access-token/${me.user.uuid}`;
-    expect((await t.request("GET", path, { token: me.token })).body.accessToken).toBe(linked.accessToken);
-    expect((await t.request("GET", path, { token: await t.serviceToken() })).body.accessToken).toBe(linked.accessToken);
+    expect(
+      (await t.api(me.token).user.GET("/soundcloud/access-token/{id}", { params: { path: { id: me.user.uuid } } })).data
+        ?.accessToken,
+    ).toBe(linked.accessToken);
+    expect(
+      (
+        await t
+          .api(await t.serviceToken())
+          .user.GET("/soundcloud/access-token/{id}", { params: { path: { id: me.user.uuid } } })
+      ).data?.accessToken,
+    ).toBe(linked.accessToken);
     const other = await t.createUser();
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    expect((await t.request("GET", path, { token: other.token })).status).toBe(403);
-    expect((await t.request("GET", path, { token: admin.token })).status).toBe(403);
-    expect((await t.request("GET", path)).status).toBe(401);
-    expect((await t.request("GET", path, { token: me.token, query: { mobile: "maybe" } })).status).toBe(400);
+    expect(
+      (await t.api(other.token).user.GET("/soundcloud/access-token/{id}", { params: { path: { id: me.user.uuid } } }))
+        .response.status,
+    ).toBe(403);
+    expect(
+      (await t.api(admin.token).user.GET("/soundcloud/access-token/{id}", { params: { path: { id: me.user.uuid } } }))
+        .response.status,
+    ).toBe(403);
+    expect(
+      (await t.api().user.GET("/soundcloud/access-token/{id}", { params: { path: { id: me.user.uuid } } })).response
+        .status,
+    ).toBe(401);
+    // Raw: input the typed client cannot send (it is wrong on purpose).
+    expect(
+      (
+        await t.request("GET", `/api/user-service/soundcloud/access-token/${me.user.uuid}`, {
+          token: me.token,
+          query: { mobile: "maybe" },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it("refreshes once when two callers find the token expired at the same time", async () => {
@@ -311,46 +347,42 @@ describe("SoundCloud", () => {
     expect(fake.oauth.soundcloud.refreshTokens.has(row?.refreshToken ?? "")).toBe(true);
     expect(new Set(results.map((r) => r.body.accessToken)).size).toBe(1);
     expect(tokenCalls("/soundcloud/oauth/token")).toBe(before + 1);
-    const after = await t.request("POST", `${U}/soundcloud/refresh-token`, { token: me.token });
-    expect(after.status).toBe(200);
+    const after = await t.api(me.token).user.POST("/soundcloud/refresh-token");
+    expect(after.response.status).toBe(200);
   });
 
   it("hands Booth's public-catalogue token to any token holder, guests too, from the cache", async () => {
-    const guest = (await t.request("GET", `${U}/auth/guest`)).body.accessToken;
+    const guest = ok(await t.api().user.GET("/auth/guest")).accessToken;
     const before = tokenCalls("/soundcloud/oauth/token");
-    const first = await t.request("GET", `${U}/soundcloud/public-token`, { token: guest });
-    expect(first.status).toBe(200);
+    const first = await t.api(guest).user.GET("/soundcloud/public-token");
+    expect(first.response.status).toBe(200);
     expect(fake.requests.findLast((r) => r.path === "/soundcloud/oauth/token")?.form).toEqual({
       grant_type: "client_credentials",
     });
-    const second = await t.request("GET", `${U}/soundcloud/public-token`, { token: guest });
-    expect(second.body.accessToken).toBe(first.body.accessToken);
+    const second = await t.api(guest).user.GET("/soundcloud/public-token");
+    expect(second.data?.accessToken).toBe(ok(first).accessToken);
     expect(tokenCalls("/soundcloud/oauth/token")).toBe(before + 1);
-    const mobile = await t.request("GET", `${U}/soundcloud/mobile/public-token`, { token: guest });
-    expect(mobile.status).toBe(200);
-    expect(mobile.body.accessToken).not.toBe(first.body.accessToken);
-    expect((await t.request("GET", `${U}/soundcloud/public-token`)).status).toBe(401);
+    const mobile = await t.api(guest).user.GET("/soundcloud/mobile/public-token");
+    expect(mobile.response.status).toBe(200);
+    expect(mobile.data?.accessToken).not.toBe(ok(first).accessToken);
+    expect((await t.api().user.GET("/soundcloud/public-token")).response.status).toBe(401);
   });
 
   it("refuses contradictory or incomplete input, strangers; 503 unconfigured", async () => {
     const me = await t.createUser();
-    const both = await t.request("POST", `${U}/soundcloud/refresh-token`, {
-      token: me.token,
-      body: { code: "a", redirectUri: REDIRECT, refreshToken: "b" },
-    });
-    expect(both.status).toBe(400);
-    const noRedirect = await t.request("POST", `${U}/soundcloud/refresh-token`, {
-      token: me.token,
-      body: { code: "a" },
-    });
-    expect(noRedirect.status).toBe(400);
-    expect(noRedirect.body.message).toEqual(["redirectUri: is required with code"]);
+    const both = await t
+      .api(me.token)
+      .user.POST("/soundcloud/refresh-token", { body: { code: "a", redirectUri: REDIRECT, refreshToken: "b" } });
+    expect(both.response.status).toBe(400);
+    const noRedirect = await t.api(me.token).user.POST("/soundcloud/refresh-token", { body: { code: "a" } });
+    expect(noRedirect.response.status).toBe(400);
+    expect(noRedirect.error?.message).toEqual(["redirectUri: is required with code"]);
     expect(await stored(me.user.uuid, "soundcloud")).toBeNull();
-    expect((await t.request("POST", `${U}/soundcloud/mobile/refresh-token`, { body: {} })).status).toBe(401);
-    const guest = (await bare.request("GET", `${U}/auth/guest`)).body.accessToken;
-    const off = await bare.request("GET", `${U}/soundcloud/mobile/public-token`, { token: guest });
-    expect(off.status).toBe(503);
-    expect(off.body.message).toBe(
+    expect((await t.api().user.POST("/soundcloud/mobile/refresh-token", { body: {} })).response.status).toBe(401);
+    const guest = ok(await bare.api().user.GET("/auth/guest")).accessToken;
+    const off = await bare.api(guest).user.GET("/soundcloud/mobile/public-token");
+    expect(off.response.status).toBe(503);
+    expect(off.error?.message).toBe(
       "SoundCloud for mobile is not configured: set SOUNDCLOUD_MOBILE_CLIENT_ID and SOUNDCLOUD_MOBILE_CLIENT_SECRET.",
     );
   });
@@ -360,29 +392,28 @@ describe("Apple Music", () => {
   it("keeps the caller's music user token once Apple accepts it, with the storefront", async () => {
     const me = await t.createUser();
     fake.appleUserTokens.set("mut-good", "gb");
-    const res = await t.request("POST", `${U}/apple/user-token`, {
-      token: me.token,
-      body: { musicUserToken: "mut-good" },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({
+    const res = await t.api(me.token).user.POST("/apple/user-token", { body: { musicUserToken: "mut-good" } });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toEqual({
       developerToken: FAKE_CREDENTIALS.appleDeveloperToken,
       musicUserToken: "mut-good",
       storefront: "gb",
     });
     const check = fake.requests.findLast((r) => r.path === "/apple/v1/me/storefront");
     expect(check?.headers["music-user-token"]).toBe("mut-good");
-    const mine = await t.request("GET", `${U}/apple/user-token/${me.user.uuid}`, { token: me.token });
-    expect(mine.body).toEqual(res.body);
-    const bySevice = await t.request("GET", `${U}/apple/user-token/${me.user.uuid}`, { token: await t.serviceToken() });
-    expect(bySevice.body.musicUserToken).toBe("mut-good");
+    const mine = await t.api(me.token).user.GET("/apple/user-token/{id}", { params: { path: { id: me.user.uuid } } });
+    expect(mine.data).toEqual(ok(res));
+    const bySevice = await t
+      .api(await t.serviceToken())
+      .user.GET("/apple/user-token/{id}", { params: { path: { id: me.user.uuid } } });
+    expect(bySevice.data?.musicUserToken).toBe("mut-good");
     expect(await musicProviders(me.user.uuid)).toEqual(["apple"]);
   });
 
   it("answers the developer token with no user token before connecting", async () => {
     const me = await t.createUser();
-    const res = await t.request("GET", `${U}/apple/user-token/${me.user.uuid}`, { token: me.token });
-    expect(res.body).toEqual({
+    const res = await t.api(me.token).user.GET("/apple/user-token/{id}", { params: { path: { id: me.user.uuid } } });
+    expect(res.data).toEqual({
       developerToken: FAKE_CREDENTIALS.appleDeveloperToken,
       musicUserToken: null,
       storefront: null,
@@ -391,23 +422,25 @@ describe("Apple Music", () => {
 
   it("refuses a token Apple refuses, other users, bad input; 503 without the developer token", async () => {
     const me = await t.createUser();
-    const refused = await t.request("POST", `${U}/apple/user-token`, {
-      token: me.token,
-      body: { musicUserToken: "mut-bad" },
-    });
-    expect(refused.status).toBe(400);
-    expect(refused.body.message).toBe("Apple Music refused the music user token.");
+    const refused = await t.api(me.token).user.POST("/apple/user-token", { body: { musicUserToken: "mut-bad" } });
+    expect(refused.response.status).toBe(400);
+    expect(refused.error?.message).toBe("Apple Music refused the music user token.");
     expect(await stored(me.user.uuid, "apple")).toBeNull();
-    expect((await t.request("POST", `${U}/apple/user-token`, { token: me.token, body: {} })).status).toBe(400);
+    // Raw: input the typed client cannot send (it is wrong on purpose).
+    expect((await t.request("POST", "/api/user-service/apple/user-token", { token: me.token, body: {} })).status).toBe(
+      400,
+    );
     const other = await t.createUser();
-    expect((await t.request("GET", `${U}/apple/user-token/${me.user.uuid}`, { token: other.token })).status).toBe(403);
-    expect((await t.request("GET", `${U}/apple/user-token/${me.user.uuid}`)).status).toBe(401);
+    expect(
+      (await t.api(other.token).user.GET("/apple/user-token/{id}", { params: { path: { id: me.user.uuid } } })).response
+        .status,
+    ).toBe(403);
+    expect(
+      (await t.api().user.GET("/apple/user-token/{id}", { params: { path: { id: me.user.uuid } } })).response.status,
+    ).toBe(401);
     const user = await bare.createUser();
-    const off = await bare.request("POST", `${U}/apple/user-token`, {
-      token: user.token,
-      body: { musicUserToken: "x" },
-    });
-    expect(off.status).toBe(503);
-    expect(off.body.message).toBe("Apple Music is not configured: set APPLE_MUSIC_DEVELOPER_TOKEN.");
+    const off = await bare.api(user.token).user.POST("/apple/user-token", { body: { musicUserToken: "x" } });
+    expect(off.response.status).toBe(503);
+    expect(off.error?.message).toBe("Apple Music is not configured: set APPLE_MUSIC_DEVELOPER_TOKEN.");
   });
 });

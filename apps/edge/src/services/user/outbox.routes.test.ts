@@ -17,13 +17,13 @@ const signUp = (email: string) =>
 describe("GET /outbox", () => {
   it("is for admins only: 401 without a token, 403 for a plain user or staff", async () => {
     await signUp("secret-code@example.com");
-    const nobody = await t.request("GET", `${P}/outbox`);
-    expect(nobody.status).toBe(401);
+    const nobody = await t.api().user.GET("/outbox");
+    expect(nobody.response.status).toBe(401);
     for (const roles of [["user"], ["user", "staff"]] as const) {
       const someone = await t.createUser({ roles: [...roles] });
-      const res = await t.request("GET", `${P}/outbox`, { token: someone.token });
-      expect(res.status, roles.join()).toBe(403);
-      expect(JSON.stringify(res.body)).not.toContain("secret-code@example.com");
+      const res = await t.api(someone.token).user.GET("/outbox");
+      expect(res.response.status, roles.join()).toBe(403);
+      expect(JSON.stringify(res.error)).not.toContain("secret-code@example.com");
     }
   });
 
@@ -31,32 +31,33 @@ describe("GET /outbox", () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     await signUp("newcomer@example.com");
     const phone = "+447400123456";
-    expect((await t.request("POST", `${P}/mobile-auth/send-code`, { body: { phone, channel: "sms" } })).status).toBe(
-      200,
-    );
-    const latest = await t.request("GET", `${P}/outbox`, { token: admin.token, query: { limit: 2 } });
-    expect(latest.status).toBe(200);
-    expect(latest.body.data).toHaveLength(2);
-    expect(latest.body.total).toBeGreaterThanOrEqual(3);
-    expect(latest.body.data[0]).toMatchObject({ channel: "sms", to: phone, subject: null });
-    expect(latest.body.data[0].body).toMatch(/Your Booth code is \d{6}\./);
-    expect(latest.body.data[1]).toMatchObject({
+    expect(
+      (await t.api().user.POST("/mobile-auth/send-code", { body: { phone, channel: "sms" } })).response.status,
+    ).toBe(200);
+    const latest = await t.api(admin.token).user.GET("/outbox", { params: { query: { limit: 2 } } });
+    expect(latest.response.status).toBe(200);
+    expect(latest.data?.data).toHaveLength(2);
+    expect(latest.data?.total).toBeGreaterThanOrEqual(3);
+    expect(latest.data?.data[0]).toMatchObject({ channel: "sms", to: phone, subject: null });
+    expect(latest.data?.data[0]?.body).toMatch(/Your Booth code is \d{6}\./);
+    expect(latest.data?.data[1]).toMatchObject({
       channel: "email",
       to: "newcomer@example.com",
       subject: "Verify your email for Booth",
     });
-    expect(latest.body.data[1].body).toMatch(/verification code is \d{6}/);
+    expect(latest.data?.data[1]?.body).toMatch(/verification code is \d{6}/);
 
-    const mine = await t.request("GET", `${P}/outbox`, { token: admin.token, query: { to: " Newcomer@Example.com " } });
-    expect(mine.body).toMatchObject({ total: 1, data: [{ to: "newcomer@example.com" }] });
-    const byPhone = await t.request("GET", `${P}/outbox`, { token: admin.token, query: { to: "+44 7400 123-456" } });
-    expect(byPhone.body).toMatchObject({ total: 1, data: [{ to: phone }] });
-    const nobody = await t.request("GET", `${P}/outbox`, { token: admin.token, query: { to: "ghost@example.com" } });
-    expect(nobody.body).toEqual({ data: [], total: 0 });
+    const mine = await t.api(admin.token).user.GET("/outbox", { params: { query: { to: " Newcomer@Example.com " } } });
+    expect(mine.data).toMatchObject({ total: 1, data: [{ to: "newcomer@example.com" }] });
+    const byPhone = await t.api(admin.token).user.GET("/outbox", { params: { query: { to: "+44 7400 123-456" } } });
+    expect(byPhone.data).toMatchObject({ total: 1, data: [{ to: phone }] });
+    const nobody = await t.api(admin.token).user.GET("/outbox", { params: { query: { to: "ghost@example.com" } } });
+    expect(nobody.data).toEqual({ data: [], total: 0 });
   });
 
   it("refuses a limit outside 1-100 with a 400 naming it", async () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
+    // Raw: malformed input, which the typed client cannot send.
     for (const limit of [0, 101, "many"]) {
       const res = await t.request("GET", `${P}/outbox`, { token: admin.token, query: { limit } });
       expect(res.status, String(limit)).toBe(400);

@@ -4,7 +4,7 @@ import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyPassword } from "../../lib/password.ts";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -79,6 +79,7 @@ describe("POST /users/forgot-password", () => {
   });
 
   it("refuses bad input", async () => {
+    // Raw: malformed input, which the typed client cannot send.
     for (const body of [{}, { email: "nope" }, { email: ["a@b.co"] }]) {
       const res = await t.request("POST", `${P}/users/forgot-password`, { body, headers: from() });
       expect(res.status).toBe(400);
@@ -91,24 +92,27 @@ describe("POST /users/reset-password", () => {
     const me = await t.createUser();
     const before = await userRow(me.user.uuid);
     await forgot(me.email);
-    const res = await t.request("POST", `${P}/users/reset-password`, {
+    const res = await t.api().user.POST("/users/reset-password", {
       body: { token: await resetTokenIn(me.email), password: "a fresh passphrase" },
       headers: from(),
     });
-    expect([200, 204]).toContain(res.status);
+    expect([200, 204]).toContain(res.response.status);
     const after = await userRow(me.user.uuid);
     expect(after?.tokenVersion).toBe((before?.tokenVersion ?? 0) + 1);
     expect(await verifyPassword("a fresh passphrase", after?.passwordHash)).toBe(true);
     expect((await login(me.email, me.password)).status).toBe(401);
-    expect((await t.request("GET", `${P}/auth/session`, { token: me.token })).status).toBe(401);
+    expect((await t.api(me.token).user.GET("/auth/session")).response.status).toBe(401);
   });
 
   it("refuses unknown tokens and tokens of another purpose", async () => {
     const me = await t.createUser();
     const before = await userRow(me.user.uuid);
-    const magic = await t.request("GET", `${P}/auth/magic-link`, { query: { email: me.email }, headers: from() });
-    expect(magic.status).toBe(200);
+    const magic = await t
+      .api()
+      .user.GET("/auth/magic-link", { params: { query: { email: me.email } }, headers: from() });
+    expect(magic.response.status).toBe(200);
     const magicToken = (await t.lastMessage(me.email))?.body.match(/token=([\w-]+)/)?.[1];
+    // Raw: malformed input, which the typed client cannot send.
     for (const token of ["made-up-token", magicToken]) {
       const res = await t.request("POST", `${P}/users/reset-password`, {
         body: { token, password: "sneaky password" },
@@ -126,6 +130,7 @@ describe("POST /users/reset-password", () => {
     const me = await t.createUser();
     await forgot(me.email);
     const token = await resetTokenIn(me.email);
+    // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       { token },
       { password: "long enough pass" },
@@ -136,11 +141,10 @@ describe("POST /users/reset-password", () => {
       expect(res.status).toBe(400);
     }
     expect((await login(me.email, me.password)).status).toBe(200);
-    const ok = await t.request("POST", `${P}/users/reset-password`, {
-      body: { token, password: "long enough pass" },
-      headers: from(),
-    });
-    expect([200, 204]).toContain(ok.status);
+    const accepted = await t
+      .api()
+      .user.POST("/users/reset-password", { body: { token, password: "long enough pass" }, headers: from() });
+    expect([200, 204]).toContain(accepted.response.status);
   });
 
   it("only the newest link works", async () => {
@@ -150,16 +154,14 @@ describe("POST /users/reset-password", () => {
     t.clock.advance(1);
     await forgot(me.email);
     const second = await resetTokenIn(me.email);
-    const old = await t.request("POST", `${P}/users/reset-password`, {
-      body: { token: first, password: "from the old link" },
-      headers: from(),
-    });
-    expect(old.status).toBe(403);
-    const ok = await t.request("POST", `${P}/users/reset-password`, {
-      body: { token: second, password: "from the new link" },
-      headers: from(),
-    });
-    expect([200, 204]).toContain(ok.status);
+    const old = await t
+      .api()
+      .user.POST("/users/reset-password", { body: { token: first, password: "from the old link" }, headers: from() });
+    expect(old.response.status).toBe(403);
+    const accepted = await t
+      .api()
+      .user.POST("/users/reset-password", { body: { token: second, password: "from the new link" }, headers: from() });
+    expect([200, 204]).toContain(accepted.response.status);
   });
 });
 
@@ -167,20 +169,18 @@ describe("POST /users/set-password", () => {
   it("lets an account without a password set one without a current password", async () => {
     const me = await t.createUser();
     await t.db.update(schema.users).set({ passwordHash: null }).where(eq(schema.users.uuid, me.user.uuid));
-    const res = await t.request("POST", `${P}/users/set-password`, {
-      token: me.token,
-      body: { password: "first ever password" },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ tokenType: "Bearer" });
+    const res = await t.api(me.token).user.POST("/users/set-password", { body: { password: "first ever password" } });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({ tokenType: "Bearer" });
     expect((await login(me.email, "first ever password")).status).toBe(200);
-    expect((await t.request("GET", `${P}/auth/session`, { token: res.body.accessToken })).status).toBe(200);
-    expect((await t.request("GET", `${P}/auth/session`, { token: me.token })).status).toBe(401);
+    expect((await t.api(ok(res).accessToken).user.GET("/auth/session")).response.status).toBe(200);
+    expect((await t.api(me.token).user.GET("/auth/session")).response.status).toBe(401);
   });
 
   it("requires the current password when there is one, changing nothing without it", async () => {
     const me = await t.createUser();
     const before = await userRow(me.user.uuid);
+    // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       { password: "hijacked password" },
       { password: "hijacked password", currentPassword: "guess" },
@@ -192,39 +192,34 @@ describe("POST /users/set-password", () => {
     const after = await userRow(me.user.uuid);
     expect(after?.passwordHash).toBe(before?.passwordHash);
     expect(after?.tokenVersion).toBe(before?.tokenVersion);
-    expect((await t.request("GET", `${P}/auth/session`, { token: me.token })).status).toBe(200);
+    expect((await t.api(me.token).user.GET("/auth/session")).response.status).toBe(200);
   });
 
   it("bumps the token version and answers a token carrying it", async () => {
     const me = await t.createUser();
-    const res = await t.request("POST", `${P}/users/set-password`, {
-      token: me.token,
-      body: { password: "rotated password", currentPassword: me.password },
-    });
-    expect(res.status).toBe(200);
+    const res = await t
+      .api(me.token)
+      .user.POST("/users/set-password", { body: { password: "rotated password", currentPassword: me.password } });
+    expect(res.response.status).toBe(200);
     const after = await userRow(me.user.uuid);
     expect(after?.tokenVersion).toBe(me.user.tokenVersion + 1);
     expect(await verifyPassword("rotated password", after?.passwordHash)).toBe(true);
-    const session = await t.request("GET", `${P}/auth/session`, { token: res.body.accessToken });
-    expect(session.body.user.uuid).toBe(me.user.uuid);
+    const session = await t.api(ok(res).accessToken).user.GET("/auth/session");
+    expect(session.data?.user.uuid).toBe(me.user.uuid);
   });
 
   it("refuses callers without a user token and bad input", async () => {
     const me = await t.createUser();
     const body = { password: "whatever it is", currentPassword: me.password };
-    expect((await t.request("POST", `${P}/users/set-password`, { body })).status).toBe(401);
-    expect((await t.request("POST", `${P}/users/set-password`, { token: await t.serviceToken(), body })).status).toBe(
-      401,
-    );
-    const bot = await t.request("POST", `${P}/users/sign-up-bot`, {
-      token: me.token,
-      body: { nickname: `bot${crypto.randomUUID().slice(0, 6)}` },
-    });
-    expect(bot.status).toBe(201);
-    expect((await t.request("POST", `${P}/users/set-password`, { token: bot.body.accessToken, body })).status).toBe(
-      401,
-    );
+    expect((await t.api().user.POST("/users/set-password", { body })).response.status).toBe(401);
+    expect((await t.api(await t.serviceToken()).user.POST("/users/set-password", { body })).response.status).toBe(401);
+    const bot = await t
+      .api(me.token)
+      .user.POST("/users/sign-up-bot", { body: { nickname: `bot${crypto.randomUUID().slice(0, 6)}` } });
+    expect(bot.response.status).toBe(201);
+    expect((await t.api(ok(bot).accessToken).user.POST("/users/set-password", { body })).response.status).toBe(401);
     const before = await userRow(me.user.uuid);
+    // Raw: malformed input, which the typed client cannot send.
     for (const bad of [
       {},
       { password: "short", currentPassword: me.password },
@@ -240,34 +235,31 @@ describe("POST /users/change-password-admin", () => {
   it("an admin sets a user's password and ends that user's sessions", async () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const target = await t.createUser({ roles: ["user", "staff"] });
-    const res = await t.request("POST", `${P}/users/change-password-admin`, {
-      token: admin.token,
-      body: { userUuid: target.user.uuid, password: "chosen by admin" },
-    });
-    expect([200, 204]).toContain(res.status);
+    const res = await t
+      .api(admin.token)
+      .user.POST("/users/change-password-admin", { body: { userUuid: target.user.uuid, password: "chosen by admin" } });
+    expect([200, 204]).toContain(res.response.status);
     const after = await userRow(target.user.uuid);
     expect(after?.tokenVersion).toBe(target.user.tokenVersion + 1);
     expect(await verifyPassword("chosen by admin", after?.passwordHash)).toBe(true);
-    expect((await t.request("GET", `${P}/auth/session`, { token: target.token })).status).toBe(401);
+    expect((await t.api(target.token).user.GET("/auth/session")).response.status).toBe(401);
     // The admin's own session is untouched.
-    expect((await t.request("GET", `${P}/auth/session`, { token: admin.token })).status).toBe(200);
+    expect((await t.api(admin.token).user.GET("/auth/session")).response.status).toBe(200);
   });
 
   it("a superUser may change an admin's password, an admin may not change a superUser's", async () => {
     const superUser = await t.createUser({ roles: ["user", "superUser"] });
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    const ok = await t.request("POST", `${P}/users/change-password-admin`, {
-      token: superUser.token,
-      body: { userUuid: admin.user.uuid, password: "super set this" },
-    });
-    expect([200, 204]).toContain(ok.status);
+    const accepted = await t
+      .api(superUser.token)
+      .user.POST("/users/change-password-admin", { body: { userUuid: admin.user.uuid, password: "super set this" } });
+    expect([200, 204]).toContain(accepted.response.status);
     const adminToken = await t.tokenFor(admin.user.uuid);
     const before = await userRow(superUser.user.uuid);
-    const refused = await t.request("POST", `${P}/users/change-password-admin`, {
-      token: adminToken,
+    const refused = await t.api(adminToken).user.POST("/users/change-password-admin", {
       body: { userUuid: superUser.user.uuid, password: "admin tried this" },
     });
-    expect(refused.status).toBe(403);
+    expect(refused.response.status).toBe(403);
     const after = await userRow(superUser.user.uuid);
     expect(after?.passwordHash).toBe(before?.passwordHash);
     expect(after?.tokenVersion).toBe(before?.tokenVersion);
@@ -278,11 +270,11 @@ describe("POST /users/change-password-admin", () => {
     const body = { userUuid: target.user.uuid, password: "not allowed here" };
     for (const roles of [["user"], ["user", "moderator"], ["user", "globalModerator"], ["user", "staff"]] as const) {
       const caller = await t.createUser({ roles: [...roles] });
-      const res = await t.request("POST", `${P}/users/change-password-admin`, { token: caller.token, body });
-      expect(res.status).toBe(403);
+      const res = await t.api(caller.token).user.POST("/users/change-password-admin", { body });
+      expect(res.response.status).toBe(403);
     }
     expect(
-      (await t.request("POST", `${P}/users/change-password-admin`, { token: await t.serviceToken(), body })).status,
+      (await t.api(await t.serviceToken()).user.POST("/users/change-password-admin", { body })).response.status,
     ).toBe(401);
     expect((await userRow(target.user.uuid))?.tokenVersion).toBe(target.user.tokenVersion);
   });
@@ -290,6 +282,7 @@ describe("POST /users/change-password-admin", () => {
   it("refuses bad input", async () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const target = await t.createUser();
+    // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       {},
       { userUuid: "not-a-uuid", password: "long enough pass" },

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { getExampleNumber } from "libphonenumber-js/max";
 import examples from "libphonenumber-js/mobile/examples";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -30,16 +30,13 @@ describe("phone validation", () => {
     ] as const;
     for (const [phone, status] of cases) {
       t.clock.advance(1);
-      const res = await t.request("GET", `${P}/phone-validation/validate/${encodeURIComponent(phone)}`);
-      expect(res.status, phone).toBe(200);
-      expect(res.body.status, phone).toBe(status);
+      const res = await t.api().user.GET("/phone-validation/validate/{phone}", { params: { path: { phone } } });
+      expect(res.response.status, phone).toBe(200);
+      expect(res.data?.status, phone).toBe(status);
     }
     const staff = await t.createUser({ roles: ["user", "staff"] });
-    const recents = await t.request("GET", `${P}/phone-validation/recents`, {
-      token: staff.token,
-      query: { limit: 5 },
-    });
-    expect(recents.body.data.map((r: { status: string }) => r.status)).toEqual([
+    const recents = await t.api(staff.token).user.GET("/phone-validation/recents", { params: { query: { limit: 5 } } });
+    expect(recents.data?.data.map((r) => r.status)).toEqual([
       "VALIDATION_ERROR",
       "INVALID",
       "INVALID",
@@ -52,47 +49,44 @@ describe("phone validation", () => {
     const user = await t.createUser();
     const staff = await t.createUser({ roles: ["user", "staff"] });
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    expect((await t.request("GET", `${P}/phone-validation/recents`)).status).toBe(401);
-    expect((await t.request("GET", `${P}/phone-validation/recents`, { token: user.token })).status).toBe(403);
-    expect((await t.request("DELETE", `${P}/phone-validation/recents`, { token: staff.token })).status).toBe(403);
+    expect((await t.api().user.GET("/phone-validation/recents")).response.status).toBe(401);
+    expect((await t.api(user.token).user.GET("/phone-validation/recents")).response.status).toBe(403);
+    expect((await t.api(staff.token).user.DELETE("/phone-validation/recents")).response.status).toBe(403);
     expect(
-      (await t.request("DELETE", `${P}/phone-validation/recents`, { token: admin.token, query: { olderThan: "soon" } }))
-        .status,
+      (await t.api(admin.token).user.DELETE("/phone-validation/recents", { params: { query: { olderThan: "soon" } } }))
+        .response.status,
     ).toBe(400);
-    const cleared = await t.request("DELETE", `${P}/phone-validation/recents`, { token: admin.token });
-    expect(cleared.status).toBe(200);
-    expect((await t.request("GET", `${P}/phone-validation/recents`, { token: staff.token })).body.total).toBe(0);
+    const cleared = await t.api(admin.token).user.DELETE("/phone-validation/recents");
+    expect(cleared.response.status).toBe(200);
+    expect((await t.api(staff.token).user.GET("/phone-validation/recents")).data?.total).toBe(0);
   });
 
   it("publishes the constants it applies", async () => {
-    const res = await t.request("GET", `${P}/phone-validation/fraudConstants`);
-    expect(res.body.refusedLineTypes).toContain("VOIP");
-    expect(res.body.codeTtlSeconds).toBe(600);
+    const res = await t.api().user.GET("/phone-validation/fraudConstants");
+    expect(res.data?.refusedLineTypes).toContain("VOIP");
+    expect(res.data?.codeTtlSeconds).toBe(600);
   });
 });
 
 describe("sign-in by phone", () => {
   it("sends a code to a real mobile and signs in: first a new account, then the same one", async () => {
     const phone = mobile("DE");
-    const sent = await t.request("POST", `${P}/mobile-auth/send-code`, { body: { phone, channel: "whatsapp" } });
-    expect(sent.status).toBe(200);
+    const sent = await t.api().user.POST("/mobile-auth/send-code", { body: { phone, channel: "whatsapp" } });
+    expect(sent.response.status).toBe(200);
     const message = await t.lastMessage(phone);
     expect(message?.channel).toBe("whatsapp");
-    const first = await t.request("POST", `${P}/mobile-auth/verify-code`, {
-      body: { phone, code: await codeIn(phone) },
-    });
-    expect(first.status).toBe(201);
-    expect(first.body.user.email).toBeNull();
-    await t.request("POST", `${P}/mobile-auth/send-code`, { body: { phone } });
-    const again = await t.request("POST", `${P}/mobile-auth/verify-code`, {
-      body: { phone, code: await codeIn(phone) },
-    });
-    expect(again.status).toBe(200);
-    expect(again.body.user.uuid).toBe(first.body.user.uuid);
-    expect((await t.request("GET", `${P}/auth/session`, { token: again.body.accessToken })).status).toBe(200);
+    const first = await t.api().user.POST("/mobile-auth/verify-code", { body: { phone, code: await codeIn(phone) } });
+    expect(first.response.status).toBe(201);
+    expect(first.data?.user.email).toBeNull();
+    await t.api().user.POST("/mobile-auth/send-code", { body: { phone } });
+    const again = await t.api().user.POST("/mobile-auth/verify-code", { body: { phone, code: await codeIn(phone) } });
+    expect(again.response.status).toBe(200);
+    expect(again.data?.user.uuid).toBe(ok(first).user.uuid);
+    expect((await t.api(ok(again).accessToken).user.GET("/auth/session")).response.status).toBe(200);
   });
 
   it("refuses VoIP and invalid numbers with the spec's message, sending nothing", async () => {
+    // Raw: malformed input, which the typed client cannot send.
     for (const phone of [ukVoip, ukLandline, "12"]) {
       const res = await t.request("POST", `${P}/mobile-auth/send-code`, { body: { phone } });
       expect(res.status).toBe(400);
@@ -103,7 +97,7 @@ describe("sign-in by phone", () => {
 
   it("refuses a wrong code; five wrong guesses stop that address, not the owner, whose code still works", async () => {
     const phone = mobile("FR");
-    await t.request("POST", `${P}/mobile-auth/send-code`, { body: { phone } });
+    await t.api().user.POST("/mobile-auth/send-code", { body: { phone } });
     const code = await codeIn(phone);
     const wrong = code === "000000" ? "111111" : "000000";
     const stranger = { "x-forwarded-for": "198.51.100.7" };
@@ -138,57 +132,59 @@ describe("whitelist", () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const staff = await t.createUser({ roles: ["user", "staff"] });
     const body = { phone: "+44 56 1234 5679", note: "support line" };
-    expect((await t.request("POST", `${P}/mobile-auth/whitelist`, { body })).status).toBe(401);
-    expect((await t.request("POST", `${P}/mobile-auth/whitelist`, { token: staff.token, body })).status).toBe(403);
-    const added = await t.request("POST", `${P}/mobile-auth/whitelist`, { token: admin.token, body });
-    expect(added.status).toBe(201);
-    expect(added.body.phone).toBe("+445612345679");
-    expect((await t.request("POST", `${P}/admin/phoneNumbers`, { token: admin.token, body })).status).toBe(409);
-    expect((await t.request("POST", `${P}/mobile-auth/send-code`, { body: { phone: "+445612345679" } })).status).toBe(
-      200,
-    );
+    expect((await t.api().user.POST("/mobile-auth/whitelist", { body })).response.status).toBe(401);
+    expect((await t.api(staff.token).user.POST("/mobile-auth/whitelist", { body })).response.status).toBe(403);
+    const added = await t.api(admin.token).user.POST("/mobile-auth/whitelist", { body });
+    expect(added.response.status).toBe(201);
+    expect(added.data?.phone).toBe("+445612345679");
+    expect((await t.api(admin.token).user.POST("/admin/phoneNumbers", { body })).response.status).toBe(409);
+    expect(
+      (await t.api().user.POST("/mobile-auth/send-code", { body: { phone: "+445612345679" } })).response.status,
+    ).toBe(200);
 
-    const list = await t.request("GET", `${P}/admin/phoneNumbers`, { token: staff.token });
-    expect(list.body.data.map((r: { phone: string }) => r.phone)).toContain("+445612345679");
-    expect((await t.request("GET", `${P}/admin/phoneNumbers/${added.body.id}`, { token: staff.token })).body.note).toBe(
-      "support line",
-    );
-    expect((await t.request("DELETE", `${P}/admin/phoneNumbers/${added.body.id}`, { token: staff.token })).status).toBe(
-      403,
-    );
+    const list = await t.api(staff.token).user.GET("/admin/phoneNumbers");
+    expect(list.data?.data.map((r) => r.phone)).toContain("+445612345679");
+    expect(
+      (await t.api(staff.token).user.GET("/admin/phoneNumbers/{id}", { params: { path: { id: ok(added).id } } })).data
+        ?.note,
+    ).toBe("support line");
+    expect(
+      (await t.api(staff.token).user.DELETE("/admin/phoneNumbers/{id}", { params: { path: { id: ok(added).id } } }))
+        .response.status,
+    ).toBe(403);
     expect(
       (
-        await t.request("DELETE", `${P}/mobile-auth/whitelist/${encodeURIComponent("+445612345679")}`, {
-          token: admin.token,
-        })
-      ).status,
+        await t
+          .api(admin.token)
+          .user.DELETE("/mobile-auth/whitelist/{phone}", { params: { path: { phone: "+445612345679" } } })
+      ).response.status,
     ).toBe(204);
-    expect((await t.request("GET", `${P}/admin/phoneNumbers/${added.body.id}`, { token: staff.token })).status).toBe(
-      404,
-    );
-    expect((await t.request("POST", `${P}/mobile-auth/send-code`, { body: { phone: "+445612345679" } })).status).toBe(
-      400,
-    );
+    expect(
+      (await t.api(staff.token).user.GET("/admin/phoneNumbers/{id}", { params: { path: { id: ok(added).id } } }))
+        .response.status,
+    ).toBe(404);
+    expect(
+      (await t.api().user.POST("/mobile-auth/send-code", { body: { phone: "+445612345679" } })).response.status,
+    ).toBe(400);
   });
 
   it("manages numbers through the admin panel routes", async () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const user = await t.createUser();
-    const added = await t.request("POST", `${P}/admin/phoneNumbers`, {
-      token: admin.token,
-      body: { phone: "+15005550006" },
-    });
-    expect(added.status).toBe(201);
-    expect((await t.request("GET", `${P}/admin/phoneNumbers`, { token: user.token })).status).toBe(403);
+    const added = await t.api(admin.token).user.POST("/admin/phoneNumbers", { body: { phone: "+15005550006" } });
+    expect(added.response.status).toBe(201);
+    expect((await t.api(user.token).user.GET("/admin/phoneNumbers")).response.status).toBe(403);
     expect(
-      (await t.request("POST", `${P}/admin/phoneNumbers`, { token: admin.token, body: { phone: "call me" } })).status,
+      (await t.api(admin.token).user.POST("/admin/phoneNumbers", { body: { phone: "call me" } })).response.status,
     ).toBe(400);
-    expect((await t.request("DELETE", `${P}/admin/phoneNumbers/${added.body.id}`, { token: admin.token })).status).toBe(
-      204,
-    );
-    expect((await t.request("DELETE", `${P}/admin/phoneNumbers/${added.body.id}`, { token: admin.token })).status).toBe(
-      404,
-    );
+    expect(
+      (await t.api(admin.token).user.DELETE("/admin/phoneNumbers/{id}", { params: { path: { id: ok(added).id } } }))
+        .response.status,
+    ).toBe(204);
+    expect(
+      (await t.api(admin.token).user.DELETE("/admin/phoneNumbers/{id}", { params: { path: { id: ok(added).id } } }))
+        .response.status,
+    ).toBe(404);
   });
 });
 
@@ -196,29 +192,25 @@ describe("identity verification and user identities", () => {
   it("verifies the caller's number: a verified identity and the IDENTITY_VERIFIED badge", async () => {
     const { user, token } = await t.createUser();
     const phone = mobile("GB");
-    const sent = await t.request("POST", `${P}/api/v1/identity-verifications/request`, { token, body: { phone } });
-    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-    const verified = await t.request("POST", `${P}/api/v1/identity-verifications/verify`, {
-      token,
-      body: { phone, code: await codeIn(phone) },
-    });
-    expect(verified.status).toBe(200);
-    expect(verified.body).toMatchObject({ value: phone, verified: true, userUuid: user.uuid });
+    const sent = await t.api(token).user.POST("/api/v1/identity-verifications/request", { body: { phone } });
+    expect(sent.response.status, JSON.stringify(sent.error ?? sent.data)).toBe(200);
+    const verified = await t
+      .api(token)
+      .user.POST("/api/v1/identity-verifications/verify", { body: { phone, code: await codeIn(phone) } });
+    expect(verified.response.status).toBe(200);
+    expect(verified.data).toMatchObject({ value: phone, verified: true, userUuid: user.uuid });
     const [row] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, user.uuid));
     expect(row?.badges).toEqual(["IDENTITY_VERIFIED"]);
 
     const other = await t.createUser();
-    const taken = await t.request("POST", `${P}/api/v1/identity-verifications/request`, {
-      token: other.token,
-      body: { phone },
-    });
-    expect(taken.status).toBe(409);
-    expect((await t.request("POST", `${P}/api/v1/identity-verifications/request`, { body: { phone } })).status).toBe(
-      401,
-    );
+    const taken = await t.api(other.token).user.POST("/api/v1/identity-verifications/request", { body: { phone } });
+    expect(taken.response.status).toBe(409);
     expect(
-      (await t.request("POST", `${P}/api/v1/identity-verifications/verify`, { token, body: { phone, code: "000000" } }))
-        .status,
+      (await t.api().user.POST("/api/v1/identity-verifications/request", { body: { phone } })).response.status,
+    ).toBe(401);
+    expect(
+      (await t.api(token).user.POST("/api/v1/identity-verifications/verify", { body: { phone, code: "000000" } }))
+        .response.status,
     ).toBe(401);
   });
 
@@ -226,59 +218,60 @@ describe("identity verification and user identities", () => {
     const owner = await t.createUser();
     const stranger = await t.createUser();
     const service = await t.serviceToken();
-    const mine = await t.request("POST", `${P}/api/v1/user-identities`, {
-      token: owner.token,
-      body: { channel: "sms", value: "+447700900222" },
-    });
-    expect(mine.status).toBe(201);
-    expect(mine.body.verified).toBe(false);
+    const mine = await t
+      .api(owner.token)
+      .user.POST("/api/v1/user-identities", { body: { channel: "sms", value: "+447700900222" } });
+    expect(mine.response.status).toBe(201);
+    expect(mine.data?.verified).toBe(false);
     expect(
-      (await t.request("POST", `${P}/api/v1/user-identities`, { token: owner.token, body: { value: "+447700900222" } }))
+      (await t.api(owner.token).user.POST("/api/v1/user-identities", { body: { value: "+447700900222" } })).response
         .status,
     ).toBe(409);
     expect(
       (
-        await t.request("POST", `${P}/api/v1/user-identities`, {
-          token: owner.token,
-          body: { value: "+447700900333", verified: true },
-        })
-      ).status,
+        await t
+          .api(owner.token)
+          .user.POST("/api/v1/user-identities", { body: { value: "+447700900333", verified: true } })
+      ).response.status,
     ).toBe(403);
     expect(
-      (await t.request("POST", `${P}/api/v1/user-identities`, { token: owner.token, body: { value: "nope" } })).status,
+      (await t.api(owner.token).user.POST("/api/v1/user-identities", { body: { value: "nope" } })).response.status,
     ).toBe(400);
 
-    const byService = await t.request("POST", `${P}/api/v1/user-identities`, {
-      token: service,
+    const byService = await t.api(service).user.POST("/api/v1/user-identities", {
       body: { value: "+447700900333", userUuid: owner.user.uuid, verified: true },
     });
-    expect(byService.body.verified).toBe(true);
-    const own = await t.request("GET", `${P}/api/v1/user-identities`, { token: owner.token });
-    expect(own.body).toHaveLength(2);
-    expect((await t.request("GET", `${P}/api/v1/user-identities`, { token: stranger.token })).body).toHaveLength(0);
+    expect(byService.data?.verified).toBe(true);
+    const own = await t.api(owner.token).user.GET("/api/v1/user-identities");
+    expect(own.data).toHaveLength(2);
+    expect((await t.api(stranger.token).user.GET("/api/v1/user-identities")).data).toHaveLength(0);
     expect(
       (
-        await t.request("GET", `${P}/api/v1/user-identities`, {
-          token: stranger.token,
-          query: { userUuid: owner.user.uuid },
-        })
-      ).status,
+        await t
+          .api(stranger.token)
+          .user.GET("/api/v1/user-identities", { params: { query: { userUuid: owner.user.uuid } } })
+      ).response.status,
     ).toBe(403);
-    const verifiedOnly = await t.request("GET", `${P}/api/v1/user-identities`, {
-      token: service,
-      query: { userUuid: owner.user.uuid, verified: "true", channel: "sms" },
+    const verifiedOnly = await t.api(service).user.GET("/api/v1/user-identities", {
+      params: { query: { userUuid: owner.user.uuid, verified: "true", channel: "sms" } },
     });
-    expect(verifiedOnly.body.map((i: { value: string }) => i.value)).toEqual(["+447700900333"]);
+    expect(verifiedOnly.data?.map((i) => i.value)).toEqual(["+447700900333"]);
 
     expect(
-      (await t.request("DELETE", `${P}/api/v1/user-identities/${mine.body.id}`, { token: stranger.token })).status,
+      (
+        await t
+          .api(stranger.token)
+          .user.DELETE("/api/v1/user-identities/{id}", { params: { path: { id: ok(mine).id } } })
+      ).response.status,
     ).toBe(403);
     expect(
-      (await t.request("DELETE", `${P}/api/v1/user-identities/${mine.body.id}`, { token: owner.token })).status,
+      (await t.api(owner.token).user.DELETE("/api/v1/user-identities/{id}", { params: { path: { id: ok(mine).id } } }))
+        .response.status,
     ).toBe(204);
     expect(
-      (await t.request("DELETE", `${P}/api/v1/user-identities/${mine.body.id}`, { token: owner.token })).status,
+      (await t.api(owner.token).user.DELETE("/api/v1/user-identities/{id}", { params: { path: { id: ok(mine).id } } }))
+        .response.status,
     ).toBe(404);
-    expect((await t.request("GET", `${P}/api/v1/user-identities`)).status).toBe(401);
+    expect((await t.api().user.GET("/api/v1/user-identities")).response.status).toBe(401);
   });
 });

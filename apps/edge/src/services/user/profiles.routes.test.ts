@@ -4,7 +4,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -20,42 +20,51 @@ const userRow = async (uuid: string) => (await t.db.select().from(schema.users).
 describe("GET /users/user/{id}", () => {
   it("answers the account view with the own profile to the user themselves", async () => {
     const me = await t.createUser({ nickname: "viewme" });
-    const res = await t.request("GET", `${P}/users/user/${me.user.uuid}`, { token: me.token });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ uuid: me.user.uuid, email: me.email, roles: ["user"], deactivatedAt: null });
-    expect(res.body.profile).toMatchObject({ nickname: "viewme", allowExplicitAudio: false, musicProviders: [] });
+    const res = await t.api(me.token).user.GET("/users/user/{id}", { params: { path: { id: me.user.uuid } } });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({ uuid: me.user.uuid, email: me.email, roles: ["user"], deactivatedAt: null });
+    expect(res.data?.profile).toMatchObject({ nickname: "viewme", allowExplicitAudio: false, musicProviders: [] });
   });
 
   it("lets every moderator rank read it, refuses promoters and guests", async () => {
     const target = await t.createUser();
     for (const role of ["moderator", "globalModerator", "staff", "admin", "superUser"] as const) {
       const mod = await t.createUser({ roles: ["user", role] });
-      expect((await t.request("GET", `${P}/users/user/${target.user.uuid}`, { token: mod.token })).status).toBe(200);
+      expect(
+        (await t.api(mod.token).user.GET("/users/user/{id}", { params: { path: { id: target.user.uuid } } })).response
+          .status,
+      ).toBe(200);
     }
     const promoter = await t.createUser({ roles: ["user", "promoter"] });
-    const refused = await t.request("GET", `${P}/users/user/${target.user.uuid}`, { token: promoter.token });
-    expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ statusCode: 403, message: "Forbidden", error: "Forbidden" });
+    const refused = await t
+      .api(promoter.token)
+      .user.GET("/users/user/{id}", { params: { path: { id: target.user.uuid } } });
+    expect(refused.response.status).toBe(403);
+    expect(refused.error).toEqual({ statusCode: 403, message: "Forbidden", error: "Forbidden" });
     const guest = await t.tokenFor(target.user.uuid, "guest");
-    expect((await t.request("GET", `${P}/users/user/${target.user.uuid}`, { token: guest })).status).toBe(401);
+    expect(
+      (await t.api(guest).user.GET("/users/user/{id}", { params: { path: { id: target.user.uuid } } })).response.status,
+    ).toBe(401);
   });
 
   it("answers 404 for an unknown user and 400 for a bad id", async () => {
     const mod = await t.createUser({ roles: ["user", "moderator"] });
-    const missing = await t.request("GET", `${P}/users/user/${crypto.randomUUID()}`, { token: mod.token });
-    expect(missing.status).toBe(404);
-    expect(missing.body.message).toBe("User not found.");
-    const bad = await t.request("GET", `${P}/users/user/not-a-uuid`, { token: mod.token });
-    expect(bad.status).toBe(400);
-    expect(bad.body.message[0]).toMatch(/^id: /);
+    const missing = await t
+      .api(mod.token)
+      .user.GET("/users/user/{id}", { params: { path: { id: crypto.randomUUID() } } });
+    expect(missing.response.status).toBe(404);
+    expect(missing.error?.message).toBe("User not found.");
+    const bad = await t.api(mod.token).user.GET("/users/user/{id}", { params: { path: { id: "not-a-uuid" } } });
+    expect(bad.response.status).toBe(400);
+    expect(bad.error?.message[0]).toMatch(/^id: /);
   });
 
   it("refuses a banned caller with the ban message", async () => {
     const me = await t.createUser();
     await t.db.insert(schema.sanctions).values({ userUuid: me.user.uuid, type: "ban", createdAt: t.clock.now() });
-    const res = await t.request("GET", `${P}/users/user/${me.user.uuid}`, { token: me.token });
-    expect(res.status).toBe(403);
-    expect(res.body.message).toBe("This account is banned.");
+    const res = await t.api(me.token).user.GET("/users/user/{id}", { params: { path: { id: me.user.uuid } } });
+    expect(res.response.status).toBe(403);
+    expect(res.error?.message).toBe("This account is banned.");
   });
 });
 
@@ -66,13 +75,13 @@ describe("GET /users/capabilities", () => {
       .update(schema.users)
       .set({ capabilities: ["uploadMusic", "promoteRoom"] })
       .where(eq(schema.users.uuid, me.user.uuid));
-    const res = await t.request("GET", `${P}/users/capabilities`, { token: me.token });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ capabilities: ["uploadMusic", "promoteRoom"], roles: ["user", "promoter"] });
+    const res = await t.api(me.token).user.GET("/users/capabilities");
+    expect(res.response.status).toBe(200);
+    expect(res.data).toEqual({ capabilities: ["uploadMusic", "promoteRoom"], roles: ["user", "promoter"] });
     const bot = await t.tokenFor(me.user.uuid, "bot");
-    expect((await t.request("GET", `${P}/users/capabilities`, { token: bot })).status).toBe(200);
+    expect((await t.api(bot).user.GET("/users/capabilities")).response.status).toBe(200);
     const guest = await t.tokenFor(me.user.uuid, "guest");
-    expect((await t.request("GET", `${P}/users/capabilities`, { token: guest })).status).toBe(401);
+    expect((await t.api(guest).user.GET("/users/capabilities")).response.status).toBe(401);
   });
 });
 
@@ -90,26 +99,23 @@ describe("POST /users/profile", () => {
       zodiac: "Leo",
       priceForGig: 250,
       allowExplicitAudio: true,
-      musicProviders: ["apple", "uploadService", "sevenDigital"],
+      musicProviders: ["apple" as const, "uploadService" as const, "sevenDigital" as const],
     };
-    const res = await t.request("POST", `${P}/users/profile`, { token: me.token, body });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ ...body, nickname: "Fields Two", color: "#8B5CF6", bio: null });
+    const res = await t.api(me.token).user.POST("/users/profile", { body });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({ ...body, nickname: "Fields Two", color: "#8B5CF6", bio: null });
     const row = await profileRow(me.user.uuid);
     expect(row).toMatchObject({ nickname: "Fields Two", firstName: "Ada", priceForGig: 250, allowExplicitAudio: true });
 
-    const cleared = await t.request("POST", `${P}/users/profile`, {
-      token: me.token,
-      body: { firstName: null, priceForGig: null },
-    });
-    expect(cleared.body).toMatchObject({ firstName: null, priceForGig: null, lastName: "Lovelace", zodiac: "Leo" });
+    const cleared = await t.api(me.token).user.POST("/users/profile", { body: { firstName: null, priceForGig: null } });
+    expect(cleared.data).toMatchObject({ firstName: null, priceForGig: null, lastName: "Lovelace", zodiac: "Leo" });
     expect((await profileRow(me.user.uuid))?.firstName).toBeNull();
   });
 
   it("lets a user change the case of their own nickname", async () => {
     const me = await t.createUser({ nickname: "casey" });
-    const res = await t.request("POST", `${P}/users/profile`, { token: me.token, body: { nickname: "CASEY" } });
-    expect(res.status).toBe(200);
+    const res = await t.api(me.token).user.POST("/users/profile", { body: { nickname: "CASEY" } });
+    expect(res.response.status).toBe(200);
     expect((await profileRow(me.user.uuid))?.nickname).toBe("CASEY");
   });
 
@@ -135,6 +141,7 @@ describe("POST /users/profile", () => {
       { musicProviders: ["napster"] },
       { musicProviders: "spotify" },
     ];
+    // Raw: malformed input, which the typed client cannot send.
     for (const body of cases) {
       const res = await t.request("POST", `${P}/users/profile`, { token: me.token, body: { bio: "changed", ...body } });
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -161,16 +168,16 @@ describe("POST /users/profile", () => {
   it("refuses guests and banned users", async () => {
     const me = await t.createUser({ nickname: "guarded" });
     const guest = await t.tokenFor(me.user.uuid, "guest");
-    expect((await t.request("POST", `${P}/users/profile`, { token: guest, body: { bio: "x" } })).status).toBe(401);
+    expect((await t.api(guest).user.POST("/users/profile", { body: { bio: "x" } })).response.status).toBe(401);
     await t.db.insert(schema.sanctions).values({
       userUuid: me.user.uuid,
       type: "temporaryBan",
       expiresAt: new Date(t.clock.now().getTime() + 3600_000),
       createdAt: t.clock.now(),
     });
-    const banned = await t.request("POST", `${P}/users/profile`, { token: me.token, body: { bio: "x" } });
-    expect(banned.status).toBe(403);
-    expect(banned.body.message).toBe("This account is banned.");
+    const banned = await t.api(me.token).user.POST("/users/profile", { body: { bio: "x" } });
+    expect(banned.response.status).toBe(403);
+    expect(banned.error?.message).toBe("This account is banned.");
     expect((await profileRow(me.user.uuid))?.bio).toBeNull();
   });
 });
@@ -182,33 +189,35 @@ describe("GET /users/profile", () => {
       .update(schema.profiles)
       .set({ musicProviders: ["spotify"], allowExplicitAudio: true })
       .where(eq(schema.profiles.userUuid, me.user.uuid));
-    const res = await t.request("GET", `${P}/users/profile`, { token: me.token });
-    expect(res.body).toMatchObject({ uuid: me.user.uuid, musicProviders: ["spotify"], allowExplicitAudio: true });
-    expect((await t.request("GET", `${P}/users/profile`)).status).toBe(401);
+    const res = await t.api(me.token).user.GET("/users/profile");
+    expect(res.data).toMatchObject({ uuid: me.user.uuid, musicProviders: ["spotify"], allowExplicitAudio: true });
+    expect((await t.api().user.GET("/users/profile")).response.status).toBe(401);
   });
 });
 
 describe("POST /users/user-socials", () => {
   it("changes socials only: other profile fields in the body are ignored", async () => {
     const me = await t.createUser();
-    const res = await t.request("POST", `${P}/users/user-socials`, {
-      token: me.token,
+    const res = await t.api(me.token).user.POST("/users/user-socials", {
       body: { facebook: "dj.page", snapchat: "snappy", twitter: "@djtweets", bio: "sneaky", nickname: "sneaky" },
     });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ facebook: "dj.page", snapchat: "snappy", twitter: "@djtweets", bio: null });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({ facebook: "dj.page", snapchat: "snappy", twitter: "@djtweets", bio: null });
     expect((await profileRow(me.user.uuid))?.bio).toBeNull();
   });
 
   it("refuses bad links and callers without a token, changing nothing", async () => {
     const me = await t.createUser();
-    await t.request("POST", `${P}/users/user-socials`, { token: me.token, body: { twitter: "@kept" } });
+    await t.api(me.token).user.POST("/users/user-socials", { body: { twitter: "@kept" } });
+    // Raw: malformed input, which the typed client cannot send.
     for (const twitter of ["http://insecure.example", "two words", `@${"x".repeat(101)}`, 42]) {
       const res = await t.request("POST", `${P}/users/user-socials`, { token: me.token, body: { twitter } });
       expect(res.status, String(twitter)).toBe(400);
       expect(res.body.message[0]).toMatch(/^twitter: /);
     }
-    expect((await t.request("POST", `${P}/users/user-socials`, { body: { twitter: "@nobody" } })).status).toBe(401);
+    expect((await t.api().user.POST("/users/user-socials", { body: { twitter: "@nobody" } })).response.status).toBe(
+      401,
+    );
     expect((await profileRow(me.user.uuid))?.twitter).toBe("@kept");
   });
 });
@@ -217,32 +226,37 @@ describe("GET /profile/{id} and /profile/{id}/service", () => {
   it("shows the public profile to anyone, signed in or not, without the private fields", async () => {
     const owner = await t.createUser({ nickname: "shown" });
     const viewer = await t.createUser();
-    const res = await t.request("GET", `${P}/profile/${owner.user.uuid}`, { token: viewer.token });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ uuid: owner.user.uuid, nickname: "shown", badges: [], isBot: false });
-    expect(res.body.musicProviders).toBeUndefined();
-    expect(res.body.email).toBeUndefined();
-    expect((await t.request("GET", `${P}/profile/nope`)).status).toBe(400);
+    const res = await t.api(viewer.token).user.GET("/profile/{id}", { params: { path: { id: owner.user.uuid } } });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({ uuid: owner.user.uuid, nickname: "shown", badges: [], isBot: false });
+    expect((res.data as Record<string, unknown> | undefined)?.musicProviders).toBeUndefined();
+    expect((res.data as Record<string, unknown> | undefined)?.email).toBeUndefined();
+    expect((await t.api().user.GET("/profile/{id}", { params: { path: { id: "nope" } } })).response.status).toBe(400);
   });
 
   it("gives services and admins the full profile; deactivated and unknown users are not found", async () => {
     const owner = await t.createUser();
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const staff = await t.createUser({ roles: ["user", "staff"] });
-    const byAdmin = await t.request("GET", `${P}/profile/${owner.user.uuid}/service`, { token: admin.token });
-    expect(byAdmin.status).toBe(200);
-    expect(byAdmin.body.musicProviders).toEqual([]);
-    expect((await t.request("GET", `${P}/profile/${owner.user.uuid}/service`, { token: staff.token })).status).toBe(
-      403,
-    );
+    const byAdmin = await t
+      .api(admin.token)
+      .user.GET("/profile/{id}/service", { params: { path: { id: owner.user.uuid } } });
+    expect(byAdmin.response.status).toBe(200);
+    expect(byAdmin.data?.musicProviders).toEqual([]);
+    expect(
+      (await t.api(staff.token).user.GET("/profile/{id}/service", { params: { path: { id: owner.user.uuid } } }))
+        .response.status,
+    ).toBe(403);
     const service = await t.serviceToken();
-    const missing = await t.request("GET", `${P}/profile/${crypto.randomUUID()}/service`, { token: service });
-    expect(missing.status).toBe(404);
-    expect(missing.body.message).toBe("User profile not found.");
+    const missing = await t
+      .api(service)
+      .user.GET("/profile/{id}/service", { params: { path: { id: crypto.randomUUID() } } });
+    expect(missing.response.status).toBe(404);
+    expect(missing.error?.message).toBe("User profile not found.");
     await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, owner.user.uuid));
-    const gone = await t.request("GET", `${P}/profile/${owner.user.uuid}/service`, { token: service });
-    expect(gone.status).toBe(404);
-    expect(gone.body.message).toBe("User profile not found.");
+    const gone = await t.api(service).user.GET("/profile/{id}/service", { params: { path: { id: owner.user.uuid } } });
+    expect(gone.response.status).toBe(404);
+    expect(gone.error?.message).toBe("User profile not found.");
   });
 });
 
@@ -252,11 +266,11 @@ describe("GET /users/profiles", () => {
     const off = await t.createUser();
     await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, off.user.uuid));
     const ids = [off.user.uuid, a.user.uuid, ...Array.from({ length: 148 }, () => crypto.randomUUID())];
-    const res = await t.request("GET", `${P}/users/profiles?users=${ids.join(",")}`);
-    expect(res.status).toBe(200);
-    expect(res.body.map((p: { uuid: string }) => p.uuid)).toEqual([a.user.uuid]);
-    expect(res.body[0].allowExplicitAudio).toBeUndefined();
-    expect((await t.request("GET", `${P}/users/profiles?users=`)).body).toEqual([]);
+    const res = await t.api().user.GET("/users/profiles", { params: { query: { users: ids.join(",") } } });
+    expect(res.response.status).toBe(200);
+    expect(res.data?.map((p) => p.uuid)).toEqual([a.user.uuid]);
+    expect((res.data?.[0] as Record<string, unknown> | undefined)?.allowExplicitAudio).toBeUndefined();
+    expect((await t.api().user.GET("/users/profiles", { params: { query: { users: "" } } })).data).toEqual([]);
   });
 
   it("counts repeated and comma-separated ids together against the limit, and needs the parameter", async () => {
@@ -265,9 +279,12 @@ describe("GET /users/profiles", () => {
     const res = await t.request("GET", `${P}/users/profiles?users=${half.join(",")}&users=${other.join(",")}`);
     expect(res.status).toBe(400);
     expect(res.body.message).toEqual(["users: at most 150 ids per call"]);
-    expect((await t.request("GET", `${P}/users/profiles`)).status).toBe(400);
-    const bad = await t.request("GET", `${P}/users/profiles?users=${crypto.randomUUID()},xyz`);
-    expect(bad.body.message).toEqual(["users: xyz is not a uuid"]);
+    // Raw: input the typed client cannot send (it is wrong on purpose).
+    expect((await t.request("GET", "/api/user-service/users/profiles")).status).toBe(400);
+    const bad = await t
+      .api()
+      .user.GET("/users/profiles", { params: { query: { users: `${crypto.randomUUID()},xyz` } } });
+    expect(bad.error?.message).toEqual(["users: xyz is not a uuid"]);
   });
 });
 
@@ -282,45 +299,40 @@ describe("badges by services", () => {
       });
     expect((await add()).body.badges).toEqual(["STAFF"]);
     expect((await add()).body.badges).toEqual(["STAFF"]);
-    const removed = await t.request("POST", `${P}/users/remove-badges-service`, {
-      token: service,
-      body: { userUuid: user.uuid, badges: ["JQBX"] },
-    });
-    expect(removed.status).toBe(200);
-    expect(removed.body).toMatchObject({ uuid: user.uuid, badges: ["STAFF"] });
+    const removed = await t
+      .api(service)
+      .user.POST("/users/remove-badges-service", { body: { userUuid: user.uuid, badges: ["JQBX"] } });
+    expect(removed.response.status).toBe(200);
+    expect(removed.data).toMatchObject({ uuid: user.uuid, badges: ["STAFF"] });
     expect((await userRow(user.uuid))?.badges).toEqual(["STAFF"]);
   });
 
   it("lets an admin call them by hand; unknown users 404; an empty list 400; no token 401", async () => {
     const { user } = await t.createUser();
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    const byAdmin = await t.request("POST", `${P}/users/add-badges-service`, {
-      token: admin.token,
-      body: { userUuid: user.uuid, badges: ["IDENTITY_VERIFIED"] },
-    });
-    expect(byAdmin.body.badges).toEqual(["IDENTITY_VERIFIED"]);
+    const byAdmin = await t
+      .api(admin.token)
+      .user.POST("/users/add-badges-service", { body: { userUuid: user.uuid, badges: ["IDENTITY_VERIFIED"] } });
+    expect(byAdmin.data?.badges).toEqual(["IDENTITY_VERIFIED"]);
     const service = await t.serviceToken();
-    const unknown = await t.request("POST", `${P}/users/remove-badges-service`, {
-      token: service,
-      body: { userUuid: crypto.randomUUID(), badges: ["VERIFIED"] },
-    });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.message).toBe("User not found.");
-    const empty = await t.request("POST", `${P}/users/remove-badges-service`, {
-      token: service,
-      body: { userUuid: user.uuid, badges: [] },
-    });
-    expect(empty.status).toBe(400);
-    const anon = await t.request("POST", `${P}/users/remove-badges-service`, {
-      body: { userUuid: user.uuid, badges: ["IDENTITY_VERIFIED"] },
-    });
-    expect(anon.status).toBe(401);
+    const unknown = await t
+      .api(service)
+      .user.POST("/users/remove-badges-service", { body: { userUuid: crypto.randomUUID(), badges: ["VERIFIED"] } });
+    expect(unknown.response.status).toBe(404);
+    expect(unknown.error?.message).toBe("User not found.");
+    const empty = await t
+      .api(service)
+      .user.POST("/users/remove-badges-service", { body: { userUuid: user.uuid, badges: [] } });
+    expect(empty.response.status).toBe(400);
+    const anon = await t
+      .api()
+      .user.POST("/users/remove-badges-service", { body: { userUuid: user.uuid, badges: ["IDENTITY_VERIFIED"] } });
+    expect(anon.response.status).toBe(401);
     const plain = await t.createUser();
-    const refused = await t.request("POST", `${P}/users/remove-badges-service`, {
-      token: plain.token,
-      body: { userUuid: user.uuid, badges: ["IDENTITY_VERIFIED"] },
-    });
-    expect(refused.status).toBe(403);
+    const refused = await t
+      .api(plain.token)
+      .user.POST("/users/remove-badges-service", { body: { userUuid: user.uuid, badges: ["IDENTITY_VERIFIED"] } });
+    expect(refused.response.status).toBe(403);
     expect((await userRow(user.uuid))?.badges).toEqual(["IDENTITY_VERIFIED"]);
   });
 });
@@ -330,35 +342,43 @@ describe("service profile reads", () => {
     const service = await t.serviceToken();
     const off = await t.createUser();
     await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, off.user.uuid));
-    const all = await t.request("GET", `${P}/users/service/all-user-profiles`, { token: service });
-    expect(all.status).toBe(200);
-    expect(all.body.data.length).toBe(all.body.total);
-    expect(all.body.data.some((p: { uuid: string }) => p.uuid === off.user.uuid)).toBe(false);
-    expect(all.body.data[0].musicProviders).toBeDefined();
-    const second = await t.request("GET", `${P}/users/service/all-user-profiles`, {
-      token: service,
-      query: { take: 1, skip: 1 },
-    });
-    expect(second.body.data.map((p: { uuid: string }) => p.uuid)).toEqual([all.body.data[1].uuid]);
+    const all = await t.api(service).user.GET("/users/service/all-user-profiles");
+    expect(all.response.status).toBe(200);
+    expect(all.data?.data.length).toBe(ok(all).total);
+    expect(all.data?.data.some((p) => p.uuid === off.user.uuid)).toBe(false);
+    expect(all.data?.data[0]?.musicProviders).toBeDefined();
+    const second = await t
+      .api(service)
+      .user.GET("/users/service/all-user-profiles", { params: { query: { take: 1, skip: 1 } } });
+    expect(second.data?.data.map((p) => p.uuid)).toEqual([ok(all).data[1]?.uuid]);
+    // Raw: malformed input, which the typed client cannot send.
     for (const query of [{ take: 1001 }, { take: 0 }, { skip: -1 }, { take: "many" }]) {
       const res = await t.request("GET", `${P}/users/service/all-user-profiles`, { token: service, query });
       expect(res.status, JSON.stringify(query)).toBe(400);
     }
-    expect((await t.request("GET", `${P}/users/service/all-user-profiles`)).status).toBe(401);
+    expect((await t.api().user.GET("/users/service/all-user-profiles")).response.status).toBe(401);
   });
 
   it("reads one user's account for services; unknown users are not found; users are refused", async () => {
     const service = await t.serviceToken();
     const owner = await t.createUser({ nickname: "oneuser" });
-    const res = await t.request("GET", `${P}/users/service/${owner.user.uuid}/user-profile`, { token: service });
-    expect(res.body).toMatchObject({ uuid: owner.user.uuid, email: owner.email, profile: { nickname: "oneuser" } });
-    const missing = await t.request("GET", `${P}/users/service/${crypto.randomUUID()}/user-profile`, {
-      token: service,
-    });
-    expect(missing.status).toBe(404);
-    expect(missing.body.message).toBe("User profile not found.");
-    expect((await t.request("GET", `${P}/users/service/${owner.user.uuid}/user-profile`)).status).toBe(401);
-    expect((await t.request("GET", `${P}/users/service/bad/user-profile`, { token: service })).status).toBe(400);
+    const res = await t
+      .api(service)
+      .user.GET("/users/service/{id}/user-profile", { params: { path: { id: owner.user.uuid } } });
+    expect(res.data).toMatchObject({ uuid: owner.user.uuid, email: owner.email, profile: { nickname: "oneuser" } });
+    const missing = await t
+      .api(service)
+      .user.GET("/users/service/{id}/user-profile", { params: { path: { id: crypto.randomUUID() } } });
+    expect(missing.response.status).toBe(404);
+    expect(missing.error?.message).toBe("User profile not found.");
+    expect(
+      (await t.api().user.GET("/users/service/{id}/user-profile", { params: { path: { id: owner.user.uuid } } }))
+        .response.status,
+    ).toBe(401);
+    expect(
+      (await t.api(service).user.GET("/users/service/{id}/user-profile", { params: { path: { id: "bad" } } })).response
+        .status,
+    ).toBe(400);
   });
 });
 
@@ -367,38 +387,35 @@ describe("admin profile and badge edits", () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     await t.createUser({ nickname: "Occupied" });
     const { user } = await t.createUser({ nickname: "editable" });
-    const edit = await t.request("POST", `${P}/users/profile-admin`, {
-      token: admin.token,
+    const edit = await t.api(admin.token).user.POST("/users/profile-admin", {
       body: { userUuid: user.uuid, nickname: "Renamed", musicProviders: ["youtube"], instagram: "@renamed" },
     });
-    expect(edit.status).toBe(200);
+    expect(edit.response.status).toBe(200);
     expect(await profileRow(user.uuid)).toMatchObject({
       nickname: "Renamed",
       musicProviders: ["youtube"],
       instagram: "@renamed",
     });
-    const taken = await t.request("POST", `${P}/users/profile-admin`, {
-      token: admin.token,
-      body: { userUuid: user.uuid, nickname: "OCCUPIED" },
-    });
-    expect(taken.status).toBe(409);
-    expect(taken.body.message).toBe("This nickname is already taken.");
-    const missing = await t.request("POST", `${P}/users/profile-admin`, {
-      token: admin.token,
-      body: { userUuid: crypto.randomUUID(), bio: "x" },
-    });
-    expect(missing.status).toBe(404);
-    expect(missing.body.message).toBe("User profile not found.");
-    const bad = await t.request("POST", `${P}/users/profile-admin`, {
-      token: admin.token,
-      body: { userUuid: user.uuid, bio: "x".repeat(1001) },
-    });
-    expect(bad.status).toBe(400);
-    expect((await t.request("POST", `${P}/users/profile-admin`, { body: { userUuid: user.uuid } })).status).toBe(401);
+    const taken = await t
+      .api(admin.token)
+      .user.POST("/users/profile-admin", { body: { userUuid: user.uuid, nickname: "OCCUPIED" } });
+    expect(taken.response.status).toBe(409);
+    expect(taken.error?.message).toBe("This nickname is already taken.");
+    const missing = await t
+      .api(admin.token)
+      .user.POST("/users/profile-admin", { body: { userUuid: crypto.randomUUID(), bio: "x" } });
+    expect(missing.response.status).toBe(404);
+    expect(missing.error?.message).toBe("User profile not found.");
+    const bad = await t
+      .api(admin.token)
+      .user.POST("/users/profile-admin", { body: { userUuid: user.uuid, bio: "x".repeat(1001) } });
+    expect(bad.response.status).toBe(400);
+    expect((await t.api().user.POST("/users/profile-admin", { body: { userUuid: user.uuid } })).response.status).toBe(
+      401,
+    );
     const staff = await t.createUser({ roles: ["user", "staff"] });
     expect(
-      (await t.request("POST", `${P}/users/profile-admin`, { token: staff.token, body: { userUuid: user.uuid } }))
-        .status,
+      (await t.api(staff.token).user.POST("/users/profile-admin", { body: { userUuid: user.uuid } })).response.status,
     ).toBe(403);
     expect((await profileRow(user.uuid))?.nickname).toBe("Renamed");
     expect((await profileRow(user.uuid))?.bio).toBeNull();
@@ -407,25 +424,25 @@ describe("admin profile and badge edits", () => {
   it("sets the badge list exactly, deduplicated; bad badges change nothing", async () => {
     const admin = await t.createUser({ roles: ["user", "superUser"] });
     const { user } = await t.createUser();
-    const set = await t.request("POST", `${P}/users/change-badges-admin`, {
-      token: admin.token,
+    const set = await t.api(admin.token).user.POST("/users/change-badges-admin", {
       body: { userUuid: user.uuid, badges: ["VERIFIED", "JQBX", "VERIFIED"] },
     });
-    expect(set.body.badges).toEqual(["VERIFIED", "JQBX"]);
-    const bad = await t.request("POST", `${P}/users/change-badges-admin`, {
+    expect(set.data?.badges).toEqual(["VERIFIED", "JQBX"]);
+    // Raw: input the typed client cannot send (it is wrong on purpose).
+    const bad = await t.request("POST", "/api/user-service/users/change-badges-admin", {
       token: admin.token,
       body: { userUuid: user.uuid, badges: ["VERIFIED", "ROCKSTAR"] },
     });
     expect(bad.status).toBe(400);
     expect((await userRow(user.uuid))?.badges).toEqual(["VERIFIED", "JQBX"]);
-    const cleared = await t.request("POST", `${P}/users/change-badges-admin`, {
-      token: admin.token,
-      body: { userUuid: user.uuid, badges: [] },
-    });
-    expect(cleared.body.badges).toEqual([]);
+    const cleared = await t
+      .api(admin.token)
+      .user.POST("/users/change-badges-admin", { body: { userUuid: user.uuid, badges: [] } });
+    expect(cleared.data?.badges).toEqual([]);
     expect((await userRow(user.uuid))?.badges).toEqual([]);
     expect(
-      (await t.request("POST", `${P}/users/change-badges-admin`, { body: { userUuid: user.uuid, badges: [] } })).status,
+      (await t.api().user.POST("/users/change-badges-admin", { body: { userUuid: user.uuid, badges: [] } })).response
+        .status,
     ).toBe(401);
   });
 

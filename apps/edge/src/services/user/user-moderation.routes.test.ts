@@ -5,7 +5,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "../../lib/auth.ts";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, login, ok, session, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,9 +14,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const P = "/api/user-service";
-const login = (email: string, password = "password123") =>
-  t.request("POST", `${P}/auth/login`, { body: { email, password } });
-const session = (token: string) => t.request("GET", `${P}/auth/session`, { token });
 const userRow = async (uuid: string) => {
   const [row] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, uuid));
   if (!row) throw new Error(`no user ${uuid}`);
@@ -45,7 +42,7 @@ describe("who may call", () => {
   it("answers 401 without a token, with a guest token and with a revoked token, and changes nothing", async () => {
     const target = await t.createUser();
     const mod = await withRole("admin");
-    const guest = (await t.request("GET", `${P}/auth/guest`)).body.accessToken as string;
+    const guest = ok(await t.api().user.GET("/auth/guest")).accessToken as string;
     // The admin's token is revoked by a bump of their token version.
     await t.db.update(schema.users).set({ tokenVersion: 1 }).where(eq(schema.users.uuid, mod.user.uuid));
     for (const [method, path, body] of routes(target.user.uuid))
@@ -77,7 +74,7 @@ describe("who may call", () => {
     expect(await commentsOn(target.user.uuid)).toHaveLength(0);
     const row = await userRow(target.user.uuid);
     expect(row).toMatchObject({ roles: ["user"], capabilities: ["uploadMusic"], tokenVersion: 0 });
-    expect((await session(target.token)).status).toBe(200);
+    expect((await session(t, target.token)).response.status).toBe(200);
   });
 
   it("a banned moderator can do nothing", async () => {
@@ -85,13 +82,13 @@ describe("who may call", () => {
     const mod = await withRole("moderator");
     const target = await t.createUser();
     expect(
-      (await t.request("POST", `${P}/users/ban`, { token: admin.token, body: { userUuid: mod.user.uuid } })).status,
+      (await t.api(admin.token).user.POST("/users/ban", { body: { userUuid: mod.user.uuid } })).response.status,
     ).toBe(201);
     // Even with a token of the current version, the ban keeps them out.
     const fresh = await t.tokenFor(mod.user.uuid);
-    const res = await t.request("POST", `${P}/users/kick`, { token: fresh, body: { userUuid: target.user.uuid } });
-    expect(res.status).toBe(403);
-    expect(res.body.message).toBe("This account is banned.");
+    const res = await t.api(fresh).user.POST("/users/kick", { body: { userUuid: target.user.uuid } });
+    expect(res.response.status).toBe(403);
+    expect(res.error?.message).toBe("This account is banned.");
     expect(await sanctionsOf(target.user.uuid)).toHaveLength(0);
   });
 });
@@ -115,11 +112,8 @@ describe("rank", () => {
     for (const [callerRole, targetRole, allowed] of cases) {
       const caller = await withRole(callerRole);
       const target = await withRole(targetRole);
-      const res = await t.request("POST", `${P}/users/kick`, {
-        token: caller.token,
-        body: { userUuid: target.user.uuid },
-      });
-      expect(res.status, `${callerRole} kicks ${targetRole}`).toBe(allowed ? 201 : 403);
+      const res = await t.api(caller.token).user.POST("/users/kick", { body: { userUuid: target.user.uuid } });
+      expect(res.response.status, `${callerRole} kicks ${targetRole}`).toBe(allowed ? 201 : 403);
       expect(await sanctionsOf(target.user.uuid)).toHaveLength(allowed ? 1 : 0);
       expect((await userRow(target.user.uuid)).tokenVersion).toBe(allowed ? 1 : 0);
     }
@@ -129,17 +123,14 @@ describe("rank", () => {
     const mod = await withRole("moderator");
     const su = await withRole("superUser");
     const higher = await withRole("globalModerator");
-    await t.request("POST", `${P}/users/ban`, { token: su.token, body: { userUuid: higher.user.uuid } });
-    const unban = await t.request("POST", `${P}/users/unban`, {
-      token: mod.token,
-      body: { userUuid: higher.user.uuid },
+    await t.api(su.token).user.POST("/users/ban", { body: { userUuid: higher.user.uuid } });
+    const unban = await t.api(mod.token).user.POST("/users/unban", { body: { userUuid: higher.user.uuid } });
+    expect(unban.response.status).toBe(403);
+    expect((await login(t, higher.email)).error?.message).toBe("This account is banned.");
+    const put = await t.api(mod.token).user.PUT("/users/{id}/capabilities/{capability}", {
+      params: { path: { id: higher.user.uuid, capability: "promoteRoom" } },
     });
-    expect(unban.status).toBe(403);
-    expect((await login(higher.email)).body.message).toBe("This account is banned.");
-    const put = await t.request("PUT", `${P}/users/${higher.user.uuid}/capabilities/promoteRoom`, {
-      token: mod.token,
-    });
-    expect(put.status).toBe(403);
+    expect(put.response.status).toBe(403);
     expect((await userRow(higher.user.uuid)).capabilities).toEqual([]);
   });
 });
@@ -148,13 +139,12 @@ describe("kick", () => {
   it("records the sanction, ends every session at once, and a new login works", async () => {
     const mod = await withRole("moderator");
     const target = await t.createUser();
-    const otherSession = (await login(target.email)).body.accessToken as string;
-    const res = await t.request("POST", `${P}/users/kick`, {
-      token: mod.token,
-      body: { userUuid: target.user.uuid, reason: "  shouting  " },
-    });
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({
+    const otherSession = ok(await login(t, target.email)).accessToken;
+    const res = await t
+      .api(mod.token)
+      .user.POST("/users/kick", { body: { userUuid: target.user.uuid, reason: "  shouting  " } });
+    expect(res.response.status).toBe(201);
+    expect(res.data).toMatchObject({
       userUuid: target.user.uuid,
       type: "kick",
       reason: "shouting",
@@ -163,21 +153,22 @@ describe("kick", () => {
       createdAt: t.clock.now().toISOString(),
     });
     const [row] = await sanctionsOf(target.user.uuid);
-    expect(row).toMatchObject({ id: res.body.id, type: "kick", liftedAt: null });
+    expect(row).toMatchObject({ id: ok(res).id, type: "kick", liftedAt: null });
     expect((await userRow(target.user.uuid)).tokenVersion).toBe(1);
     for (const token of [target.token, otherSession]) {
-      const old = await session(token);
-      expect(old.status).toBe(401);
-      expect(old.body.message).toBe("Unauthorized");
+      const old = await session(t, token);
+      expect(old.response.status).toBe(401);
+      expect(old.error?.message).toBe("Unauthorized");
     }
-    const again = await login(target.email);
-    expect(again.status).toBe(200);
-    expect((await session(again.body.accessToken)).status).toBe(200);
+    const again = await login(t, target.email);
+    expect(again.response.status).toBe(200);
+    expect((await session(t, ok(again).accessToken)).response.status).toBe(200);
   });
 
   it("refuses bad input and changes nothing", async () => {
     const mod = await withRole("moderator");
     const target = await t.createUser();
+    // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       {},
       { userUuid: "not-a-uuid" },
@@ -188,19 +179,16 @@ describe("kick", () => {
       expect(res.status).toBe(400);
       expect(Array.isArray(res.body.message)).toBe(true);
     }
-    const unknown = await t.request("POST", `${P}/users/kick`, {
-      token: mod.token,
-      body: { userUuid: crypto.randomUUID() },
-    });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.message).toBe("User not found.");
-    const self = await t.request("POST", `${P}/users/kick`, { token: mod.token, body: { userUuid: mod.user.uuid } });
-    expect(self.status).toBe(403);
-    expect(self.body.message).toBe("You cannot moderate your own account.");
+    const unknown = await t.api(mod.token).user.POST("/users/kick", { body: { userUuid: crypto.randomUUID() } });
+    expect(unknown.response.status).toBe(404);
+    expect(unknown.error?.message).toBe("User not found.");
+    const self = await t.api(mod.token).user.POST("/users/kick", { body: { userUuid: mod.user.uuid } });
+    expect(self.response.status).toBe(403);
+    expect(self.error?.message).toBe("You cannot moderate your own account.");
     expect(await sanctionsOf(target.user.uuid)).toHaveLength(0);
     expect(await sanctionsOf(mod.user.uuid)).toHaveLength(0);
-    expect((await session(target.token)).status).toBe(200);
-    expect((await session(mod.token)).status).toBe(200);
+    expect((await session(t, target.token)).response.status).toBe(200);
+    expect((await session(t, mod.token)).response.status).toBe(200);
   });
 });
 
@@ -208,27 +196,27 @@ describe("ban", () => {
   it("ends every session and keeps the user out, even with a fresh token", async () => {
     const mod = await withRole("moderator");
     const target = await t.createUser();
-    const res = await t.request("POST", `${P}/users/ban`, {
-      token: mod.token,
-      body: { userUuid: target.user.uuid, reason: "spam" },
-    });
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ type: "ban", reason: "spam", expiresAt: null, createdBy: mod.user.uuid });
-    expect((await session(target.token)).status).toBe(401);
-    const refused = await login(target.email);
-    expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ statusCode: 403, message: "This account is banned.", error: "Forbidden" });
-    const fresh = await session(await t.tokenFor(target.user.uuid));
-    expect(fresh.status).toBe(403);
-    expect(fresh.body.message).toBe("This account is banned.");
+    const res = await t
+      .api(mod.token)
+      .user.POST("/users/ban", { body: { userUuid: target.user.uuid, reason: "spam" } });
+    expect(res.response.status).toBe(201);
+    expect(res.data).toMatchObject({ type: "ban", reason: "spam", expiresAt: null, createdBy: mod.user.uuid });
+    expect((await session(t, target.token)).response.status).toBe(401);
+    const refused = await login(t, target.email);
+    expect(refused.response.status).toBe(403);
+    expect(refused.error).toEqual({ statusCode: 403, message: "This account is banned.", error: "Forbidden" });
+    const fresh = await session(t, await t.tokenFor(target.user.uuid));
+    expect(fresh.response.status).toBe(403);
+    expect(fresh.error?.message).toBe("This account is banned.");
     // A permanent ban does not wear off.
     t.clock.advance(400 * 24 * 3600);
-    expect((await login(target.email)).status).toBe(403);
+    expect((await login(t, target.email)).response.status).toBe(403);
   });
 
   it("refuses bad input and changes nothing", async () => {
     const mod = await withRole("moderator");
     const target = await t.createUser();
+    // Raw: malformed input, which the typed client cannot send.
     for (const body of [{ reason: "no user" }, { userUuid: "" }, { userUuid: target.user.uuid, reason: null }])
       expect((await t.request("POST", `${P}/users/ban`, { token: mod.token, body })).status).toBe(400);
     const notJson = await t.request("POST", `${P}/users/ban`, {
@@ -238,7 +226,7 @@ describe("ban", () => {
     });
     expect(notJson.status).toBe(400);
     expect(await sanctionsOf(target.user.uuid)).toHaveLength(0);
-    expect((await login(target.email)).status).toBe(200);
+    expect((await login(t, target.email)).response.status).toBe(200);
   });
 });
 
@@ -247,40 +235,39 @@ describe("temporary ban", () => {
     const mod = await withRole("globalModerator");
     const target = await t.createUser();
     const until = new Date(t.clock.now().getTime() + 2 * 3600_000);
-    const res = await t.request("POST", `${P}/users/temporary-ban`, {
-      token: mod.token,
+    const res = await t.api(mod.token).user.POST("/users/temporary-ban", {
       body: { userUuid: target.user.uuid, expiresAt: until.toISOString().replace("Z", "+00:00") },
     });
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ type: "temporaryBan", expiresAt: until.toISOString() });
+    expect(res.response.status).toBe(201);
+    expect(res.data).toMatchObject({ type: "temporaryBan", expiresAt: until.toISOString() });
     const [row] = await sanctionsOf(target.user.uuid);
     expect(row?.expiresAt?.toISOString()).toBe(until.toISOString());
-    expect((await session(target.token)).status).toBe(401);
+    expect((await session(t, target.token)).response.status).toBe(401);
     t.clock.advance(2 * 3600 - 60);
-    const still = await login(target.email);
-    expect(still.status).toBe(403);
-    expect(still.body.message).toBe("This account is banned.");
+    const still = await login(t, target.email);
+    expect(still.response.status).toBe(403);
+    expect(still.error?.message).toBe("This account is banned.");
     t.clock.advance(61);
-    const back = await login(target.email);
-    expect(back.status).toBe(200);
-    expect((await session(back.body.accessToken)).status).toBe(200);
+    const back = await login(t, target.email);
+    expect(back.response.status).toBe(200);
+    expect((await session(t, ok(back).accessToken)).response.status).toBe(200);
   });
 
   it("computes the end from durationMinutes", async () => {
     const mod = await withRole("moderator");
     const target = await t.createUser();
-    const res = await t.request("POST", `${P}/users/temporary-ban`, {
-      token: mod.token,
-      body: { userUuid: target.user.uuid, durationMinutes: 525_600 },
-    });
-    expect(res.status).toBe(201);
-    expect(res.body.expiresAt).toBe(new Date(t.clock.now().getTime() + 525_600 * 60_000).toISOString());
+    const res = await t
+      .api(mod.token)
+      .user.POST("/users/temporary-ban", { body: { userUuid: target.user.uuid, durationMinutes: 525_600 } });
+    expect(res.response.status).toBe(201);
+    expect(res.data?.expiresAt).toBe(new Date(t.clock.now().getTime() + 525_600 * 60_000).toISOString());
   });
 
   it("refuses bad input and changes nothing", async () => {
     const mod = await withRole("moderator");
     const target = await t.createUser();
     const future = new Date(t.clock.now().getTime() + 3600_000).toISOString();
+    // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       { userUuid: target.user.uuid, expiresAt: future, durationMinutes: 10 },
       { userUuid: target.user.uuid, durationMinutes: 525_601 },
@@ -293,11 +280,10 @@ describe("temporary ban", () => {
       const res = await t.request("POST", `${P}/users/temporary-ban`, { token: mod.token, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
-    const past = await t.request("POST", `${P}/users/temporary-ban`, {
-      token: mod.token,
-      body: { userUuid: target.user.uuid, expiresAt: "2020-01-01T00:00:00Z" },
-    });
-    expect(past.body.message).toEqual(["expiresAt: must be in the future"]);
+    const past = await t
+      .api(mod.token)
+      .user.POST("/users/temporary-ban", { body: { userUuid: target.user.uuid, expiresAt: "2020-01-01T00:00:00Z" } });
+    expect(past.error?.message).toEqual(["expiresAt: must be in the future"]);
     expect(await sanctionsOf(target.user.uuid)).toHaveLength(0);
     expect((await userRow(target.user.uuid)).tokenVersion).toBe(0);
   });
@@ -309,29 +295,29 @@ describe("unban", () => {
     const other = await withRole("moderator");
     const target = await t.createUser();
     const body = { userUuid: target.user.uuid };
-    await t.request("POST", `${P}/users/kick`, { token: mod.token, body });
-    await t.request("POST", `${P}/users/ban`, { token: mod.token, body });
-    await t.request("POST", `${P}/users/temporary-ban`, { token: mod.token, body: { ...body, durationMinutes: 60 } });
-    const res = await t.request("POST", `${P}/users/unban`, { token: other.token, body });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ lifted: 2 });
+    await t.api(mod.token).user.POST("/users/kick", { body });
+    await t.api(mod.token).user.POST("/users/ban", { body });
+    await t.api(mod.token).user.POST("/users/temporary-ban", { body: { ...body, durationMinutes: 60 } });
+    const res = await t.api(other.token).user.POST("/users/unban", { body });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toEqual({ lifted: 2 });
     const rows = await sanctionsOf(target.user.uuid);
     for (const row of rows)
       if (row.type === "kick") expect(row.liftedAt).toBeNull();
       else expect(row).toMatchObject({ liftedAt: t.clock.now(), liftedBy: other.user.uuid });
-    expect((await login(target.email)).status).toBe(200);
+    expect((await login(t, target.email)).response.status).toBe(200);
   });
 
   it("answers 409 when there is nothing to lift, an expired temporary ban included", async () => {
     const mod = await withRole("moderator");
     const target = await t.createUser();
     const body = { userUuid: target.user.uuid };
-    const none = await t.request("POST", `${P}/users/unban`, { token: mod.token, body });
-    expect(none.status).toBe(409);
-    expect(none.body).toEqual({ statusCode: 409, message: "This user has no ban in force.", error: "Conflict" });
-    await t.request("POST", `${P}/users/temporary-ban`, { token: mod.token, body: { ...body, durationMinutes: 1 } });
+    const none = await t.api(mod.token).user.POST("/users/unban", { body });
+    expect(none.response.status).toBe(409);
+    expect(none.error).toEqual({ statusCode: 409, message: "This user has no ban in force.", error: "Conflict" });
+    await t.api(mod.token).user.POST("/users/temporary-ban", { body: { ...body, durationMinutes: 1 } });
     t.clock.advance(61);
-    expect((await t.request("POST", `${P}/users/unban`, { token: mod.token, body })).status).toBe(409);
+    expect((await t.api(mod.token).user.POST("/users/unban", { body })).response.status).toBe(409);
     const [row] = await sanctionsOf(target.user.uuid);
     expect(row?.liftedAt).toBeNull();
   });
@@ -339,18 +325,16 @@ describe("unban", () => {
   it("refuses bad input and changes nothing", async () => {
     const mod = await withRole("moderator");
     const target = await t.createUser();
-    await t.request("POST", `${P}/users/ban`, { token: mod.token, body: { userUuid: target.user.uuid } });
-    expect((await t.request("POST", `${P}/users/unban`, { token: mod.token, body: {} })).status).toBe(400);
-    expect((await t.request("POST", `${P}/users/unban`, { token: mod.token, body: { userUuid: "nope" } })).status).toBe(
+    await t.api(mod.token).user.POST("/users/ban", { body: { userUuid: target.user.uuid } });
+    // Raw: input the typed client cannot send (it is wrong on purpose).
+    expect((await t.request("POST", "/api/user-service/users/unban", { token: mod.token, body: {} })).status).toBe(400);
+    expect((await t.api(mod.token).user.POST("/users/unban", { body: { userUuid: "nope" } })).response.status).toBe(
       400,
     );
-    const unknown = await t.request("POST", `${P}/users/unban`, {
-      token: mod.token,
-      body: { userUuid: crypto.randomUUID() },
-    });
-    expect(unknown.status).toBe(404);
+    const unknown = await t.api(mod.token).user.POST("/users/unban", { body: { userUuid: crypto.randomUUID() } });
+    expect(unknown.response.status).toBe(404);
     expect((await sanctionsOf(target.user.uuid)).every((s) => s.liftedAt === null)).toBe(true);
-    expect((await login(target.email)).status).toBe(403);
+    expect((await login(t, target.email)).response.status).toBe(403);
   });
 });
 
@@ -358,23 +342,23 @@ describe("add-role", () => {
   it("admins grant roles below their own; the role shows in the database and the next token", async () => {
     const admin = await withRole("admin");
     const target = await t.createUser();
-    const res = await t.request("POST", `${P}/users/add-role`, {
-      token: admin.token,
-      body: { userUuid: target.user.uuid, role: "staff" },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ uuid: target.user.uuid, roles: ["user", "staff"] });
+    const res = await t
+      .api(admin.token)
+      .user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "staff" } });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({ uuid: target.user.uuid, roles: ["user", "staff"] });
     expect((await userRow(target.user.uuid)).roles).toEqual(["user", "staff"]);
     // Granting a role does not end sessions; the refreshed session carries it.
-    const s = await session(target.token);
-    expect(s.status).toBe(200);
-    expect(s.body.user.roles).toEqual(["user", "staff"]);
+    const s = await session(t, target.token);
+    expect(s.response.status).toBe(200);
+    expect(s.data?.user.roles).toEqual(["user", "staff"]);
   });
 
   it("only a superUser grants admin or superUser", async () => {
     const admin = await withRole("admin");
     const su = await withRole("superUser");
     const target = await t.createUser();
+    // Raw: malformed input, which the typed client cannot send.
     for (const role of ["admin", "superUser"]) {
       const res = await t.request("POST", `${P}/users/add-role`, {
         token: admin.token,
@@ -383,11 +367,10 @@ describe("add-role", () => {
       expect(res.status).toBe(403);
     }
     expect((await userRow(target.user.uuid)).roles).toEqual(["user"]);
-    const res = await t.request("POST", `${P}/users/add-role`, {
-      token: su.token,
-      body: { userUuid: target.user.uuid, role: "superUser" },
-    });
-    expect(res.status).toBe(200);
+    const res = await t
+      .api(su.token)
+      .user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "superUser" } });
+    expect(res.response.status).toBe(200);
     expect((await userRow(target.user.uuid)).roles).toEqual(["user", "superUser"]);
   });
 
@@ -397,17 +380,15 @@ describe("add-role", () => {
     const target = await t.createUser();
     for (const role of ["staff", "globalModerator", "moderator"] as Role[]) {
       const caller = await withRole(role);
-      const res = await t.request("POST", `${P}/users/add-role`, {
-        token: caller.token,
-        body: { userUuid: target.user.uuid, role: "promoter" },
-      });
-      expect(res.status).toBe(403);
+      const res = await t
+        .api(caller.token)
+        .user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "promoter" } });
+      expect(res.response.status).toBe(403);
     }
-    const equal = await t.request("POST", `${P}/users/add-role`, {
-      token: admin.token,
-      body: { userUuid: otherAdmin.user.uuid, role: "promoter" },
-    });
-    expect(equal.status).toBe(403);
+    const equal = await t
+      .api(admin.token)
+      .user.POST("/users/add-role", { body: { userUuid: otherAdmin.user.uuid, role: "promoter" } });
+    expect(equal.response.status).toBe(403);
     expect((await userRow(target.user.uuid)).roles).toEqual(["user"]);
     expect((await userRow(otherAdmin.user.uuid)).roles).toEqual(["user", "admin"]);
   });
@@ -415,11 +396,11 @@ describe("add-role", () => {
   it("answers the catalogue message for a role held already, and 400 for bad input", async () => {
     const admin = await withRole("admin");
     const target = await withRole("promoter");
-    const twice = await t.request("POST", `${P}/users/add-role`, {
-      token: admin.token,
-      body: { userUuid: target.user.uuid, role: "promoter" },
-    });
-    expect(twice.body).toEqual({ statusCode: 403, message: "This user has already this role.", error: "Forbidden" });
+    const twice = await t
+      .api(admin.token)
+      .user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "promoter" } });
+    expect(twice.error).toEqual({ statusCode: 403, message: "This user has already this role.", error: "Forbidden" });
+    // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       { userUuid: target.user.uuid },
       { userUuid: target.user.uuid, role: "Admin" },
@@ -429,11 +410,10 @@ describe("add-role", () => {
       expect((await t.request("POST", `${P}/users/add-role`, { token: admin.token, body })).status).toBe(400);
     expect(
       (
-        await t.request("POST", `${P}/users/add-role`, {
-          token: admin.token,
-          body: { userUuid: crypto.randomUUID(), role: "staff" },
-        })
-      ).status,
+        await t
+          .api(admin.token)
+          .user.POST("/users/add-role", { body: { userUuid: crypto.randomUUID(), role: "staff" } })
+      ).response.status,
     ).toBe(404);
     expect((await userRow(target.user.uuid)).roles).toEqual(["user", "promoter"]);
   });
@@ -448,37 +428,36 @@ describe("add-global-moderator-role", () => {
     const target = await t.createUser();
     const body = { userUuid: target.user.uuid };
     for (const caller of [mod, gm])
-      expect(
-        (await t.request("POST", `${P}/users/add-global-moderator-role`, { token: caller.token, body })).status,
-      ).toBe(403);
+      expect((await t.api(caller.token).user.POST("/users/add-global-moderator-role", { body })).response.status).toBe(
+        403,
+      );
     expect((await userRow(target.user.uuid)).roles).toEqual(["user"]);
-    const ok = await t.request("POST", `${P}/users/add-global-moderator-role`, { token: staff.token, body });
-    expect(ok.status).toBe(200);
+    const accepted = await t.api(staff.token).user.POST("/users/add-global-moderator-role", { body });
+    expect(accepted.response.status).toBe(200);
     expect((await userRow(target.user.uuid)).roles).toEqual(["user", "globalModerator"]);
-    const twice = await t.request("POST", `${P}/users/add-global-moderator-role`, { token: staff.token, body });
-    expect(twice.status).toBe(403);
-    expect(twice.body.message).toBe("This user has already this role.");
-    const equal = await t.request("POST", `${P}/users/add-global-moderator-role`, {
-      token: staff.token,
-      body: { userUuid: otherStaff.user.uuid },
-    });
-    expect(equal.status).toBe(403);
+    const twice = await t.api(staff.token).user.POST("/users/add-global-moderator-role", { body });
+    expect(twice.response.status).toBe(403);
+    expect(twice.error?.message).toBe("This user has already this role.");
+    const equal = await t
+      .api(staff.token)
+      .user.POST("/users/add-global-moderator-role", { body: { userUuid: otherStaff.user.uuid } });
+    expect(equal.response.status).toBe(403);
     expect((await userRow(otherStaff.user.uuid)).roles).toEqual(["user", "staff"]);
   });
 
   it("refuses bad input", async () => {
     const staff = await withRole("staff");
+    // Raw: malformed input, which the typed client cannot send.
     for (const body of [{}, { userUuid: 1 }, { userUuid: "abc" }])
       expect(
         (await t.request("POST", `${P}/users/add-global-moderator-role`, { token: staff.token, body })).status,
       ).toBe(400);
     expect(
       (
-        await t.request("POST", `${P}/users/add-global-moderator-role`, {
-          token: staff.token,
-          body: { userUuid: crypto.randomUUID() },
-        })
-      ).status,
+        await t
+          .api(staff.token)
+          .user.POST("/users/add-global-moderator-role", { body: { userUuid: crypto.randomUUID() } })
+      ).response.status,
     ).toBe(404);
   });
 });
@@ -530,12 +509,11 @@ describe("moderation comments", () => {
     const other = await withRole("globalModerator");
     const target = await t.createUser();
     const bystander = await t.createUser();
-    const res = await t.request("POST", `${P}/moderation-comments`, {
-      token: mod.token,
-      body: { userUuid: target.user.uuid, comment: "  warned about spam  " },
-    });
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({
+    const res = await t
+      .api(mod.token)
+      .user.POST("/moderation-comments", { body: { userUuid: target.user.uuid, comment: "  warned about spam  " } });
+    expect(res.response.status).toBe(201);
+    expect(res.data).toMatchObject({
       userUuid: target.user.uuid,
       authorUuid: mod.user.uuid,
       comment: "warned about spam",
@@ -545,30 +523,32 @@ describe("moderation comments", () => {
     const long = "x".repeat(2000);
     expect(
       (
-        await t.request("POST", `${P}/moderation-comments`, {
-          token: other.token,
-          body: { userUuid: target.user.uuid, comment: long },
-        })
-      ).status,
+        await t
+          .api(other.token)
+          .user.POST("/moderation-comments", { body: { userUuid: target.user.uuid, comment: long } })
+      ).response.status,
     ).toBe(201);
-    await t.request("POST", `${P}/moderation-comments`, {
-      token: mod.token,
-      body: { userUuid: bystander.user.uuid, comment: "someone else" },
-    });
-    const list = await t.request("GET", `${P}/moderation-comments/${target.user.uuid}`, { token: other.token });
-    expect(list.status).toBe(200);
-    expect(list.body.map((c: { authorUuid: string; comment: string }) => [c.authorUuid, c.comment])).toEqual([
+    await t
+      .api(mod.token)
+      .user.POST("/moderation-comments", { body: { userUuid: bystander.user.uuid, comment: "someone else" } });
+    const list = await t
+      .api(other.token)
+      .user.GET("/moderation-comments/{id}", { params: { path: { id: target.user.uuid } } });
+    expect(list.response.status).toBe(200);
+    expect(list.data?.map((c) => [c.authorUuid, c.comment])).toEqual([
       [other.user.uuid, long],
       [mod.user.uuid, "warned about spam"],
     ]);
     expect(
-      (await t.request("GET", `${P}/moderation-comments/${crypto.randomUUID()}`, { token: mod.token })).body,
+      (await t.api(mod.token).user.GET("/moderation-comments/{id}", { params: { path: { id: crypto.randomUUID() } } }))
+        .data,
     ).toEqual([]);
   });
 
   it("refuses bad input and stores nothing", async () => {
     const mod = await withRole("moderator");
     const target = await t.createUser();
+    // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       { userUuid: target.user.uuid },
       { userUuid: target.user.uuid, comment: "   " },
@@ -577,13 +557,15 @@ describe("moderation comments", () => {
       { comment: "no user" },
     ])
       expect((await t.request("POST", `${P}/moderation-comments`, { token: mod.token, body })).status).toBe(400);
-    const unknown = await t.request("POST", `${P}/moderation-comments`, {
-      token: mod.token,
-      body: { userUuid: crypto.randomUUID(), comment: "ghost" },
-    });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.message).toBe("User not found.");
-    expect((await t.request("GET", `${P}/moderation-comments/nope`, { token: mod.token })).status).toBe(400);
+    const unknown = await t
+      .api(mod.token)
+      .user.POST("/moderation-comments", { body: { userUuid: crypto.randomUUID(), comment: "ghost" } });
+    expect(unknown.response.status).toBe(404);
+    expect(unknown.error?.message).toBe("User not found.");
+    expect(
+      (await t.api(mod.token).user.GET("/moderation-comments/{id}", { params: { path: { id: "nope" } } })).response
+        .status,
+    ).toBe(400);
     expect(await commentsOn(target.user.uuid)).toHaveLength(0);
   });
 });

@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -16,96 +16,101 @@ describe("vouchers", () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const staff = await t.createUser({ roles: ["user", "staff"] });
     const user = await t.createUser();
-    const created = await t.request("POST", `${P}/vouchers`, {
-      token: admin.token,
-      body: { count: 3, note: "launch" },
-    });
-    expect(created.status).toBe(201);
-    expect(created.body).toHaveLength(3);
-    expect(created.body[0].code).toMatch(/^[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}$/);
-    expect(new Set(created.body.map((v: { code: string }) => v.code)).size).toBe(3);
-    const list = await t.request("GET", `${P}/vouchers`, { token: staff.token, query: { status: "PENDING" } });
-    expect(list.body.total).toBeGreaterThanOrEqual(3);
-    expect((await t.request("POST", `${P}/vouchers`, { token: staff.token, body: { count: 1 } })).status).toBe(403);
-    expect((await t.request("GET", `${P}/vouchers`, { token: user.token })).status).toBe(403);
-    expect((await t.request("GET", `${P}/vouchers`)).status).toBe(401);
-    expect((await t.request("POST", `${P}/vouchers`, { token: admin.token, body: { count: 501 } })).status).toBe(400);
-    expect((await t.request("GET", `${P}/vouchers`, { token: staff.token, query: { status: "LOST" } })).status).toBe(
-      400,
-    );
+    const created = await t.api(admin.token).user.POST("/vouchers", { body: { count: 3, note: "launch" } });
+    expect(created.response.status).toBe(201);
+    expect(created.data).toHaveLength(3);
+    expect(created.data?.[0]?.code).toMatch(/^[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}$/);
+    expect(new Set(created.data?.map((v) => v.code)).size).toBe(3);
+    const list = await t.api(staff.token).user.GET("/vouchers", { params: { query: { status: "PENDING" } } });
+    expect(list.data?.total).toBeGreaterThanOrEqual(3);
+    expect((await t.api(staff.token).user.POST("/vouchers", { body: { count: 1 } })).response.status).toBe(403);
+    expect((await t.api(user.token).user.GET("/vouchers")).response.status).toBe(403);
+    expect((await t.api().user.GET("/vouchers")).response.status).toBe(401);
+    expect((await t.api(admin.token).user.POST("/vouchers", { body: { count: 501 } })).response.status).toBe(400);
+    // Raw: input the typed client cannot send (it is wrong on purpose).
+    expect(
+      (await t.request("GET", "/api/user-service/vouchers", { token: staff.token, query: { status: "LOST" } })).status,
+    ).toBe(400);
   });
 
   it("redeems once: of two concurrent redeems exactly one wins", async () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    const [voucher] = (await t.request("POST", `${P}/vouchers`, { token: admin.token, body: {} })).body;
+    const [voucher] = ok(await t.api(admin.token).user.POST("/vouchers", { body: {} }));
     const a = await t.createUser();
     const b = await t.createUser();
     const results = await Promise.all(
       [a, b].map((u) =>
-        t.request("PATCH", `${P}/vouchers/redeem`, { token: u.token, body: { code: voucher.code.toLowerCase() } }),
+        t.request("PATCH", `${P}/vouchers/redeem`, { token: u.token, body: { code: voucher!.code.toLowerCase() } }),
       ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 403]);
     const loser = results.find((r) => r.status === 403);
     expect(loser?.body.message).toBe("This voucher code is not valid.");
-    const [row] = await t.db.select().from(schema.vouchers).where(eq(schema.vouchers.id, voucher.id));
+    const [row] = await t.db.select().from(schema.vouchers).where(eq(schema.vouchers.id, voucher!.id));
     expect(row?.status).toBe("REDEEMED");
     expect([a.user.uuid, b.user.uuid]).toContain(row?.redeemedBy);
-    expect((await t.request("PATCH", `${P}/vouchers/redeem`, { body: { code: voucher.code } })).status).toBe(401);
+    expect((await t.api().user.PATCH("/vouchers/redeem", { body: { code: voucher!.code } })).response.status).toBe(401);
   });
 
   it("a redeem racing a revoke: exactly one of them happens", async () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    const [voucher] = (await t.request("POST", `${P}/vouchers`, { token: admin.token, body: {} })).body;
+    const [voucher] = ok(await t.api(admin.token).user.POST("/vouchers", { body: {} }));
     const user = await t.createUser();
     const [redeem, revoke] = await Promise.all([
-      t.request("PATCH", `${P}/vouchers/redeem`, { token: user.token, body: { code: voucher.code } }),
-      t.request("DELETE", `${P}/vouchers/${voucher.id}`, { token: admin.token }),
+      t.request("PATCH", `${P}/vouchers/redeem`, { token: user.token, body: { code: voucher!.code } }),
+      t.request("DELETE", `${P}/vouchers/${voucher!.id}`, { token: admin.token }),
     ]);
     expect([redeem.status, revoke.status].filter((s) => s === 200)).toHaveLength(1);
-    const [row] = await t.db.select().from(schema.vouchers).where(eq(schema.vouchers.id, voucher.id));
+    const [row] = await t.db.select().from(schema.vouchers).where(eq(schema.vouchers.id, voucher!.id));
     expect(row?.status).toBe(redeem.status === 200 ? "REDEEMED" : "REVOKED");
   });
 
   it("revokes pending vouchers only, admins only", async () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const staff = await t.createUser({ roles: ["user", "staff"] });
-    const [voucher] = (await t.request("POST", `${P}/vouchers`, { token: admin.token, body: {} })).body;
-    expect((await t.request("DELETE", `${P}/vouchers/${voucher.id}`, { token: staff.token })).status).toBe(403);
-    const revoked = await t.request("DELETE", `${P}/vouchers/${voucher.id}`, { token: admin.token });
-    expect(revoked.body.status).toBe("REVOKED");
-    expect((await t.request("DELETE", `${P}/vouchers/${voucher.id}`, { token: admin.token })).status).toBe(409);
-    expect((await t.request("DELETE", `${P}/vouchers/${crypto.randomUUID()}`, { token: admin.token })).status).toBe(
-      404,
-    );
+    const [voucher] = ok(await t.api(admin.token).user.POST("/vouchers", { body: {} }));
+    expect(
+      (await t.api(staff.token).user.DELETE("/vouchers/{id}", { params: { path: { id: voucher!.id } } })).response
+        .status,
+    ).toBe(403);
+    const revoked = await t.api(admin.token).user.DELETE("/vouchers/{id}", { params: { path: { id: voucher!.id } } });
+    expect(revoked.data?.status).toBe("REVOKED");
+    expect(
+      (await t.api(admin.token).user.DELETE("/vouchers/{id}", { params: { path: { id: voucher!.id } } })).response
+        .status,
+    ).toBe(409);
+    expect(
+      (await t.api(admin.token).user.DELETE("/vouchers/{id}", { params: { path: { id: crypto.randomUUID() } } }))
+        .response.status,
+    ).toBe(404);
     const user = await t.createUser();
     expect(
-      (await t.request("PATCH", `${P}/vouchers/redeem`, { token: user.token, body: { code: voucher.code } })).status,
+      (await t.api(user.token).user.PATCH("/vouchers/redeem", { body: { code: voucher!.code } })).response.status,
     ).toBe(403);
   });
 
   it("a voucher sign-up consumes the voucher, once", async () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    const [voucher] = (await t.request("POST", `${P}/vouchers`, { token: admin.token, body: {} })).body;
-    const first = await t.request("POST", `${P}/users/voucher-sign-up`, {
-      body: { email: "invited@example.com", password: "password123", voucherCode: voucher.code },
+    const [voucher] = ok(await t.api(admin.token).user.POST("/vouchers", { body: {} }));
+    const first = await t.api().user.POST("/users/voucher-sign-up", {
+      body: { email: "invited@example.com", password: "password123", voucherCode: voucher!.code },
     });
-    expect(first.status).toBe(201);
-    const second = await t.request("POST", `${P}/users/voucher-sign-up`, {
-      body: { email: "invited2@example.com", password: "password123", voucherCode: voucher.code },
+    expect(first.response.status).toBe(201);
+    const second = await t.api().user.POST("/users/voucher-sign-up", {
+      body: { email: "invited2@example.com", password: "password123", voucherCode: voucher!.code },
     });
-    expect(second.status).toBe(403);
-    expect(second.body.message).toBe("This voucher code is not valid.");
+    expect(second.response.status).toBe(403);
+    expect(second.error?.message).toBe("This voucher code is not valid.");
     const [account] = await t.db.select().from(schema.users).where(eq(schema.users.email, "invited2@example.com"));
     expect(account).toBeUndefined();
-    const missing = await t.request("POST", `${P}/users/voucher-sign-up`, {
-      body: { email: "x@example.com", password: "password123" },
-    });
-    expect(missing.body.message).toBe("Email, password, or voucher code is missing in request.");
-    const taken = await t.request("POST", `${P}/users/voucher-sign-up`, {
+    const missing = await t
+      .api()
+      .user.POST("/users/voucher-sign-up", { body: { email: "x@example.com", password: "password123" } });
+    expect(missing.error?.message).toBe("Email, password, or voucher code is missing in request.");
+    const taken = await t.api().user.POST("/users/voucher-sign-up", {
       body: { email: "invited@example.com", password: "password123", voucherCode: "ANY" },
     });
-    expect(taken.status).toBe(403);
-    expect(taken.body.message).toBe("This email is already registered.");
+    expect(taken.response.status).toBe(403);
+    expect(taken.error?.message).toBe("This email is already registered.");
   });
 });
