@@ -109,6 +109,7 @@ describe("POST /auth/discord-auth", () => {
     await t.db
       .insert(schema.sanctions)
       .values({ userUuid: first.body.user.uuid, type: "ban", createdAt: t.clock.now() });
+    await t.accountChanged(first.body.user.uuid);
     const res = await t.request("POST", `${U}/auth/discord-auth`, { body: { code: fake.discordCode(person) } });
     expect(res.status).toBe(403);
     expect(res.body.message).toBe("This account is banned.");

@@ -53,6 +53,7 @@ describe("GET /users/user/{id}", () => {
   it("refuses a banned caller with the ban message", async () => {
     const me = await t.createUser();
     await t.db.insert(schema.sanctions).values({ userUuid: me.user.uuid, type: "ban", createdAt: t.clock.now() });
+    await t.accountChanged(me.user.uuid);
     const res = await t.request("GET", `${P}/users/user/${me.user.uuid}`, { token: me.token });
     expect(res.status).toBe(403);
     expect(res.body.message).toBe("This account is banned.");
@@ -66,6 +67,7 @@ describe("GET /users/capabilities", () => {
       .update(schema.users)
       .set({ capabilities: ["uploadMusic", "promoteRoom"] })
       .where(eq(schema.users.uuid, me.user.uuid));
+    await t.accountChanged(me.user.uuid);
     const res = await t.request("GET", `${P}/users/capabilities`, { token: me.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ capabilities: ["uploadMusic", "promoteRoom"], roles: ["user", "promoter"] });
@@ -168,6 +170,7 @@ describe("POST /users/profile", () => {
       expiresAt: new Date(t.clock.now().getTime() + 3600_000),
       createdAt: t.clock.now(),
     });
+    await t.accountChanged(me.user.uuid);
     const banned = await t.request("POST", `${P}/users/profile`, { token: me.token, body: { bio: "x" } });
     expect(banned.status).toBe(403);
     expect(banned.body.message).toBe("This account is banned.");
@@ -240,6 +243,7 @@ describe("GET /profile/{id} and /profile/{id}/service", () => {
     expect(missing.status).toBe(404);
     expect(missing.body.message).toBe("User profile not found.");
     await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, owner.user.uuid));
+    await t.accountChanged(owner.user.uuid);
     const gone = await t.request("GET", `${P}/profile/${owner.user.uuid}/service`, { token: service });
     expect(gone.status).toBe(404);
     expect(gone.body.message).toBe("User profile not found.");
@@ -251,6 +255,7 @@ describe("GET /users/profiles", () => {
     const a = await t.createUser();
     const off = await t.createUser();
     await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, off.user.uuid));
+    await t.accountChanged(off.user.uuid);
     const ids = [off.user.uuid, a.user.uuid, ...Array.from({ length: 148 }, () => crypto.randomUUID())];
     const res = await t.request("GET", `${P}/users/profiles?users=${ids.join(",")}`);
     expect(res.status).toBe(200);
@@ -330,6 +335,7 @@ describe("service profile reads", () => {
     const service = await t.serviceToken();
     const off = await t.createUser();
     await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, off.user.uuid));
+    await t.accountChanged(off.user.uuid);
     const all = await t.request("GET", `${P}/users/service/all-user-profiles`, { token: service });
     expect(all.status).toBe(200);
     expect(all.body.data.length).toBe(all.body.total);

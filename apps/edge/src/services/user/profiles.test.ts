@@ -87,6 +87,7 @@ describe("others' profiles", () => {
     expect(missing.status).toBe(404);
     expect(missing.body.message).toBe("User profile not found.");
     await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, user.uuid));
+    await t.accountChanged(user.uuid);
     expect((await t.request("GET", `${P}/profile/${user.uuid}`)).body.message).toBe("User profile not found.");
   });
 
