@@ -70,13 +70,19 @@ export function createApp(deps: AppDeps) {
     c.set("deps", deps);
     const started = performance.now();
     const path = c.req.path;
-    // The limit's refusal (413) is its answer, as a middleware's return is.
-    const refused = await (limits.find((entry) => entry.path.test(path))?.check ?? general)(c, next);
-    if (refused instanceof Response) c.res = refused;
+    const sent = c.req.header("content-length") ?? c.req.header("transfer-encoding");
+    const method = c.req.method;
+    // A GET or HEAD that announces no body has none to limit (asking the request for its body would make Node's
+    // server build a whole Request for nothing).
+    if (!sent && (method === "GET" || method === "HEAD")) await next();
+    else {
+      // The limit's refusal (413) is its answer, as a middleware's return is.
+      const refused = await (limits.find((entry) => entry.path.test(path))?.check ?? general)(c, next);
+      if (refused instanceof Response) c.res = refused;
+    }
     // A refusal that never read the request's body (413, an early 401 or 404) leaves the rest of that body on the
     // connection, where a keep-alive client's next request would be taken for it and hang: such an answer closes the
     // connection instead, and the client's next request opens a new one.
-    const sent = c.req.header("content-length") ?? c.req.header("transfer-encoding");
     if (sent && sent !== "0" && !c.req.raw.bodyUsed) setHeader(c, "connection", "close");
     varyOnEncoding(c);
     const ms = performance.now() - started;
@@ -85,7 +91,7 @@ export function createApp(deps: AppDeps) {
     deps.logger({
       level: status >= 500 ? "error" : "info",
       requestId: c.get("requestId"),
-      method: c.req.method,
+      method,
       path,
       status,
       ms: Math.round(ms),
