@@ -1,6 +1,6 @@
 import { type Db, schema } from "@booth/db";
 import { ROOMS_SUBJECT, verifyRoomsToken } from "@booth/sdk/live/service-auth";
-import { type AnyColumn, and, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { type AnyColumn, and, eq, gt, isNull, or } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { decodeProtectedHeader } from "jose";
 import { LRUCache } from "lru-cache";
