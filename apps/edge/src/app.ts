@@ -3,11 +3,10 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { contextStorage } from "hono/context-storage";
-import { cors } from "hono/cors";
-import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppDeps } from "./deps.ts";
 import { mountDocs } from "./docs.ts";
+import { preflight, requestIdOf, setAnswerHeaders, setHeader, varyOnEncoding } from "./lib/answer-headers.ts";
 import { readToken } from "./lib/auth.ts";
 import type { AppEnv } from "./lib/context.ts";
 import { errorBody, errorResponse } from "./lib/errors.ts";
@@ -32,14 +31,21 @@ const BODY_LIMITS: { path: RegExp; maxSize: number }[] = [
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
-  app.use(requestId());
+  // The request's id (the caller's X-Request-Id when it is a plausible one, else a new uuid), which the answer carries
+  // with CORS's headers (lib/answer-headers.ts: set on the answer once it is made, never on a placeholder).
+  app.use(async (c, next) => {
+    const id = requestIdOf(c.req.header("x-request-id"));
+    c.set("requestId", id);
+    await next();
+    setAnswerHeaders(c, id);
+  });
   // A span per request, exported over OTLP, when tracing is set up (ports/tracing.ts).
   if (deps.tracing)
     app.use(httpInstrumentationMiddleware({ tracerProvider: deps.tracing.provider, serviceName: "booth-edge" }));
   // The request's context wherever its handling goes (lib/context.ts currentRequestId: log lines, calls to the rooms).
   app.use(contextStorage());
   // The API's answers are data, never pages to frame or sniff. Other origins load its images, audio and HLS (the web
-  // app, embeds): resources are cross-origin; the browser's CORS rules stay as they are below.
+  // app, embeds): resources are cross-origin; the browser's CORS rules stay as they are (lib/answer-headers.ts).
   app.use(
     secureHeaders({
       crossOriginResourcePolicy: "cross-origin",
@@ -50,37 +56,7 @@ export function createApp(deps: AppDeps) {
   // JSON and text shrink several times over; audio, images and HLS segments are already compressed and pass as
   // they are (compress only touches compressible types above 1 KiB).
   app.use(compress());
-  app.use(
-    cors({
-      origin: "*",
-      credentials: false,
-      // A browser app on another origin reads when it may try again (lib/rate-limit.ts).
-      exposeHeaders: ["x-request-id", "Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"],
-    }),
-  );
   const metrics = createMetrics(deps);
-  app.use(async (c, next) => {
-    c.set("deps", deps);
-    const started = performance.now();
-    await next();
-    metrics.observe(c, (performance.now() - started) / 1000);
-    deps.logger({
-      level: c.res.status >= 500 ? "error" : "info",
-      requestId: c.get("requestId"),
-      method: c.req.method,
-      path: c.req.path,
-      status: c.res.status,
-      ms: Math.round(performance.now() - started),
-    });
-  });
-  // A refusal that never read the request's body (413, an early 401 or 404) leaves the rest of that body on the
-  // connection, where a keep-alive client's next request would be taken for it and hang: such an answer closes the
-  // connection instead, and the client's next request opens a new one.
-  app.use(async (c, next) => {
-    await next();
-    const sent = c.req.header("content-length") ?? c.req.header("transfer-encoding");
-    if (sent && sent !== "0" && !c.req.raw.bodyUsed) c.header("connection", "close");
-  });
   const limit = (maxSize: number) =>
     bodyLimit({
       maxSize,
@@ -88,7 +64,39 @@ export function createApp(deps: AppDeps) {
     });
   const limits = BODY_LIMITS.map((entry) => ({ ...entry, check: limit(entry.maxSize) }));
   const general = limit(MAX_BODY_BYTES);
-  app.use((c, next) => (limits.find((entry) => entry.path.test(c.req.path))?.check ?? general)(c, next));
+  app.use(async (c, next) => {
+    // A browser's preflight is answered here, by hono's cors (the other answers get their CORS headers above).
+    if (c.req.method === "OPTIONS") return preflight(c, next);
+    c.set("deps", deps);
+    const started = performance.now();
+    const path = c.req.path;
+    const sent = c.req.header("content-length") ?? c.req.header("transfer-encoding");
+    const method = c.req.method;
+    // A GET or HEAD that announces no body has none to limit (asking the request for its body would make Node's
+    // server build a whole Request for nothing).
+    if (!sent && (method === "GET" || method === "HEAD")) await next();
+    else {
+      // The limit's refusal (413) is its answer, as a middleware's return is.
+      const refused = await (limits.find((entry) => entry.path.test(path))?.check ?? general)(c, next);
+      if (refused instanceof Response) c.res = refused;
+    }
+    // A refusal that never read the request's body (413, an early 401 or 404) leaves the rest of that body on the
+    // connection, where a keep-alive client's next request would be taken for it and hang: such an answer closes the
+    // connection instead, and the client's next request opens a new one.
+    if (sent && sent !== "0" && !c.req.raw.bodyUsed) setHeader(c, "connection", "close");
+    varyOnEncoding(c);
+    const ms = performance.now() - started;
+    const status = c.res.status;
+    metrics.observe(c, ms / 1000);
+    deps.logger({
+      level: status >= 500 ? "error" : "info",
+      requestId: c.get("requestId"),
+      method,
+      path,
+      status,
+      ms: Math.round(ms),
+    });
+  });
   app.use(readToken);
 
   for (const service of SERVICES) app.route(service.prefix, service.router);

@@ -69,13 +69,29 @@ export function createMetrics(deps: Pick<AppDeps, "db" | "jobs">) {
       this.set(Number(row?.total ?? 0));
     },
   });
+  // A route's children of the two metrics, looked up by their labels once (prom-client hashes the labels on each call).
+  const children = new Map<
+    string,
+    { requests: ReturnType<typeof requests.labels>; latency: ReturnType<typeof latency.labels> }
+  >();
   return {
     registry,
     /** Counts an answered request under its route's pattern (`/api/room-service/rooms/:slug`), never its raw path. */
     observe(c: Context, seconds: number) {
-      const route = c.res.status === 404 && routePath(c) === "/*" ? "(unmatched)" : routePath(c);
-      requests.inc({ method: c.req.method, route, status: String(c.res.status) });
-      latency.observe({ method: c.req.method, route }, seconds);
+      const status = c.res.status;
+      const route = status === 404 && routePath(c) === "/*" ? "(unmatched)" : routePath(c);
+      const method = c.req.method;
+      const key = `${method} ${status} ${route}`;
+      let child = children.get(key);
+      if (!child) {
+        child = {
+          requests: requests.labels({ method, route, status: String(status) }),
+          latency: latency.labels({ method, route }),
+        };
+        children.set(key, child);
+      }
+      child.requests.inc();
+      child.latency.observe(seconds);
     },
   };
 }

@@ -1,13 +1,16 @@
 import { type Db, schema } from "@booth/db";
 import { ROOMS_SUBJECT, verifyRoomsToken } from "@booth/sdk/live/service-auth";
-import { type AnyColumn, and, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { type AnyColumn, and, eq, gt, isNull, or } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { decodeProtectedHeader } from "jose";
+import { LRUCache } from "lru-cache";
+import { type Account, readAccount } from "./account-cache.ts";
 import type { AppEnv } from "./context.ts";
 import { forbidden, HttpError, unauthorized } from "./errors.ts";
-import { type TokenClaims, TokenPurpose, type TokenType, verifyToken } from "./tokens.ts";
+import { type Keys, type TokenClaims, TokenPurpose, type TokenType, verifyTokenUntil } from "./tokens.ts";
 
-export type User = typeof schema.users.$inferSelect;
+/** An account as the routes see it: its row without the password hash (login and password changes read that themselves). */
+export type User = Account;
 export type Role = User["roles"][number];
 
 /** Global roles, strongest first. A caller may act on a user only when strictly above that user's highest role. */
@@ -54,7 +57,7 @@ export const readToken: MiddlewareHandler<AppEnv> = async (c, next) => {
  * other.
  */
 async function claimsOf(
-  deps: { keys: Parameters<typeof verifyToken>[0]; clock: { now(): Date }; serviceSecret: string | null },
+  deps: { keys: Keys; clock: { now(): Date }; serviceSecret: string | null },
   token: string,
 ): Promise<TokenClaims | null> {
   const now = deps.clock.now();
@@ -64,9 +67,31 @@ async function claimsOf(
   } catch {
     return null;
   }
-  if (alg !== "HS256") return verifyToken(deps.keys, token, Math.floor(now.getTime() / 1000));
+  if (alg !== "HS256") return verifiedClaims(deps.keys, token, Math.floor(now.getTime() / 1000));
   if (!deps.serviceSecret || !(await verifyRoomsToken(token, deps.serviceSecret, now.getTime()))) return null;
   return { sub: ROOMS_SUBJECT, type: "service", roles: [], badges: [], ver: 0, purpose: TokenPurpose.session };
+}
+
+/**
+ * Tokens this process has verified, by the keys that verified them, until they expire. A token's signature is the
+ * same check each time it comes back (an ES256 verify costs more than the rest of a session's request); whether its
+ * account still stands is requireUser's question, asked at every request. Bounded; nothing here is shared state.
+ */
+const verified = new WeakMap<Keys, LRUCache<string, { claims: TokenClaims; expiresAt: number }>>();
+const VERIFIED_TOKENS_KEPT = 10_000;
+
+async function verifiedClaims(keys: Keys, token: string, nowSeconds: number): Promise<TokenClaims | null> {
+  let memo = verified.get(keys);
+  if (!memo) {
+    memo = new LRUCache({ max: VERIFIED_TOKENS_KEPT });
+    verified.set(keys, memo);
+  }
+  const known = memo.get(token);
+  if (known && nowSeconds < known.expiresAt) return known.claims;
+  const result = await verifyTokenUntil(keys, token, nowSeconds);
+  if (!result) return null;
+  memo.set(token, result);
+  return result.claims;
 }
 
 /** A ban in force on the user: permanent, or temporary and not yet expired, and not lifted. */
@@ -89,6 +114,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface Caller {
   claims: TokenClaims;
+  /** The account without its password hash (routes that check a password read it themselves). */
   user: User;
 }
 
@@ -114,22 +140,13 @@ export async function requireUser(
   if (!claims || claims.type === "service" || !types.includes(claims.type) || !UUID.test(claims.sub))
     throw unauthorized();
   checkPurpose(claims, options.live);
-  const { db, clock } = c.var.deps;
-  // One round trip: the account and whether a ban is in force.
-  const [row] = await db
-    .select({
-      user: schema.users,
-      banned: sql<boolean>`exists (${db
-        .select({ one: sql`1` })
-        .from(schema.sanctions)
-        .where(activeBanCondition(schema.users.uuid, clock.now()))})`,
-    })
-    .from(schema.users)
-    .where(eq(schema.users.uuid, claims.sub))
-    .limit(1);
-  const user = row?.user;
+  const deps = c.get("deps");
+  // The account and whether a ban is in force: from the shared cache, which every change to them forgets
+  // (lib/account-cache.ts), else one round trip to the database.
+  const account = await readAccount(deps, claims.sub, deps.clock.now());
+  const user = account?.user;
   if (!user || user.deactivatedAt || user.tokenVersion !== claims.ver) throw unauthorized();
-  if (row.banned) throw new HttpError(403, "This account is banned.");
+  if (account.banned) throw new HttpError(403, "This account is banned.");
   if (options.roles && !hasAnyRole(user.roles, options.roles)) throw forbidden();
   return { claims, user };
 }

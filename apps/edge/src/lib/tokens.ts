@@ -187,6 +187,15 @@ export async function signToken(keys: Keys, claims: TokenInput, nowSeconds: numb
 }
 
 export async function verifyToken(keys: Keys, token: string, nowSeconds: number): Promise<TokenClaims | null> {
+  return (await verifyTokenUntil(keys, token, nowSeconds))?.claims ?? null;
+}
+
+/** The claims of a token this edge signed, with the second it expires (tokens without one are refused by jose). */
+export async function verifyTokenUntil(
+  keys: Keys,
+  token: string,
+  nowSeconds: number,
+): Promise<{ claims: TokenClaims; expiresAt: number } | null> {
   const key = verificationKey(keys, token);
   if (!key) return null;
   try {
@@ -200,7 +209,7 @@ export async function verifyToken(keys: Keys, token: string, nowSeconds: number)
     const purpose = (payload.purpose ?? TokenPurpose.session) as TokenPurpose;
     // A purpose this edge does not know opens nothing: it may be a newer edge's narrower token.
     if (!Object.values(TokenPurpose).includes(purpose)) return null;
-    return {
+    const claims: TokenClaims = {
       sub: payload.sub,
       type,
       roles: Array.isArray(payload.roles) ? (payload.roles as string[]) : [],
@@ -208,6 +217,7 @@ export async function verifyToken(keys: Keys, token: string, nowSeconds: number)
       ver: typeof payload.ver === "number" ? payload.ver : 0,
       purpose,
     };
+    return { claims, expiresAt: payload.exp ?? Number.POSITIVE_INFINITY };
   } catch {
     return null;
   }

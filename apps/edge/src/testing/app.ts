@@ -5,6 +5,7 @@ import webpush from "web-push";
 import { createApp } from "../app.ts";
 import { cacheFromEnv } from "../bootstrap.ts";
 import { type AppDeps, type Clock, defaultConfig } from "../deps.ts";
+import { forgetAccount } from "../lib/account-cache.ts";
 import type { Role } from "../lib/auth.ts";
 import { hashPassword } from "../lib/password.ts";
 import { generateKeys, signToken, type TokenType } from "../lib/tokens.ts";
@@ -198,6 +199,11 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     serviceToken,
     serviceSecret,
     lastMessage,
+    /**
+     * A test that changes an account, its sanctions or its profile in the database directly (not through the edge)
+     * says so here, as an operator would have to: the edge's shared cache holds the account up to a minute otherwise.
+     */
+    accountChanged: (uuid: string) => forgetAccount(deps.cache, uuid),
     async close() {
       await deps.jobs.stop();
       await cache.close();

@@ -11,6 +11,7 @@ export async function uploaderOf(t: TestApp) {
     .update(schema.users)
     .set({ capabilities: ["uploadMusic"] })
     .where(eq(schema.users.uuid, user.user.uuid));
+  await t.accountChanged(user.user.uuid);
   return user;
 }
 

@@ -29,6 +29,7 @@ describe("who sees a room's sanctions", () => {
       .update(schema.users)
       .set({ capabilities: ["promoteRoom"] })
       .where(eq(schema.users.uuid, promoter.user.uuid));
+    await t.accountChanged(promoter.user.uuid);
     const [muted, barred, banned] = [await t.createUser(), await t.createUser(), await t.createUser()];
     const created = await t
       .api(owner.token)

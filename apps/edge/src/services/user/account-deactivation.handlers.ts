@@ -1,3 +1,4 @@
+import { forgetAccount } from "../../lib/account-cache.ts";
 import { ADMINS, MODERATORS, requireUser } from "../../lib/auth.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { kickFromLiveRooms, LIVE_KICK_REASONS } from "../room/presence.ts";
@@ -33,6 +34,7 @@ export const deactivate: AppRouteHandler<typeof routes.deactivate> = async (c) =
   const caller = await requireUser(c, { roles: ADMINS });
   const { db, clock } = c.var.deps;
   const userUuid = await deactivation.deactivateAccount(db, caller, c.req.valid("param").id, clock.now());
+  await forgetAccount(c.var.deps.cache, userUuid);
   await kickFromLiveRooms(c.var.deps, userUuid, LIVE_KICK_REASONS.deactivation);
   return c.body(null, 204);
 };
@@ -40,6 +42,8 @@ export const deactivate: AppRouteHandler<typeof routes.deactivate> = async (c) =
 export const reactivate: AppRouteHandler<typeof routes.reactivate> = async (c) => {
   const caller = await requireUser(c, { roles: ADMINS });
   const { db, clock } = c.var.deps;
-  await deactivation.reactivateAccount(db, caller, c.req.valid("param").id, clock.now());
+  const { id } = c.req.valid("param");
+  await deactivation.reactivateAccount(db, caller, id, clock.now());
+  await forgetAccount(c.var.deps.cache, id);
   return c.body(null, 204);
 };

@@ -1,11 +1,12 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import { eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
+import { LRUCache } from "lru-cache";
 import type { User } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { HttpError } from "../../lib/errors.ts";
 import { type Profile, publicProfile } from "../../lib/profiles.ts";
-import { LIVE_TOKEN_TTL, signToken, TOKEN_TTL, TokenPurpose, type TokenType } from "../../lib/tokens.ts";
+import { type Keys, LIVE_TOKEN_TTL, signToken, TOKEN_TTL, TokenPurpose, type TokenType } from "../../lib/tokens.ts";
 
 export const ALREADY_REGISTERED = "This email is already registered.";
 
@@ -150,6 +151,39 @@ export async function issueToken(
     tokenType: "Bearer" as const,
     expiresAt: new Date((now + ttl) * 1000).toISOString(),
   };
+}
+
+/** The user's profile, or null. */
+export async function findProfile(db: Db | Tx, userUuid: string) {
+  const [profile] = await db.select().from(schema.profiles).where(eq(schema.profiles.userUuid, userUuid)).limit(1);
+  return profile ?? null;
+}
+
+/**
+ * Session tokens this process signed lately, by the keys that signed them and what they say. GET /auth/session slides
+ * the session: a token signed for the same claims less than SESSION_TOKEN_REUSE_SECONDS ago is answered again rather
+ * than signed anew (so the session's end moves on by the minute, not by the request). A change of roles, badges or
+ * token version is a new key, so a new token. Bounded; nothing here is shared state.
+ */
+const recentSessionTokens = new WeakMap<Keys, LRUCache<string, Issued & { signedAt: number }>>();
+export const SESSION_TOKEN_REUSE_SECONDS = 60;
+type Issued = Awaited<ReturnType<typeof issueToken>>;
+
+export async function sessionToken(c: Context<AppEnv>, user: User, type: TokenType): Promise<Issued> {
+  const { keys, clock } = c.var.deps;
+  let recent = recentSessionTokens.get(keys);
+  if (!recent) {
+    recent = new LRUCache({ max: 10_000 });
+    recentSessionTokens.set(keys, recent);
+  }
+  const now = Math.floor(clock.now().getTime() / 1000);
+  const key = JSON.stringify([user.uuid, type, user.tokenVersion, user.roles, user.badges]);
+  const hit = recent.get(key);
+  if (hit && hit.signedAt <= now && now - hit.signedAt < SESSION_TOKEN_REUSE_SECONDS)
+    return { accessToken: hit.accessToken, tokenType: hit.tokenType, expiresAt: hit.expiresAt };
+  const issued = await issueToken(c, user, type);
+  recent.set(key, { ...issued, signedAt: now });
+  return issued;
 }
 
 /** A user row by uuid, or null. */

@@ -30,6 +30,7 @@ beforeAll(async () => {
     .update(schema.users)
     .set({ deactivatedAt: t.clock.now() })
     .where(eq(schema.users.uuid, people.abc3!.user.uuid));
+  await t.accountChanged(people.abc3!.user.uuid);
 });
 afterAll(() => t.close());
 

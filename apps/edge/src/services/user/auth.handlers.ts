@@ -1,9 +1,18 @@
+import { forgetAccount } from "../../lib/account-cache.ts";
 import { accountAttempt, activeBan, addressBucket, rateLimit, requireUser } from "../../lib/auth.ts";
 import { HttpError, unauthorized } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { verifyPassword } from "../../lib/password.ts";
 import { signToken, TOKEN_ALG, TOKEN_TTL, TokenPurpose } from "../../lib/tokens.ts";
-import { findUserByEmail, issueToken, loadUser, normalizeEmail, userView } from "./accounts.ts";
+import {
+  findProfile,
+  findUserByEmail,
+  issueToken,
+  loadUser,
+  normalizeEmail,
+  sessionToken,
+  userView,
+} from "./accounts.ts";
 import type * as routes from "./auth.routes.ts";
 import { consumeLinkToken, issueCode, linkToken } from "./codes.ts";
 import {
@@ -31,14 +40,19 @@ export const login: AppRouteHandler<typeof routes.login> = async (c) => {
   if (user.deactivatedAt) throw new HttpError(403, "This account is deactivated.");
   if (await activeBan(db, user.uuid, clock.now())) throw new HttpError(403, "This account is banned.");
   const updated = await recordLogin(db, user.uuid, clock.now());
+  await forgetAccount(c.var.deps.cache, user.uuid);
   const loaded = await loadUser(db, user.uuid);
   return c.json({ ...(await issueToken(c, updated ?? user)), user: userView(updated ?? user, loaded?.profile) }, 200);
 };
 
 export const session: AppRouteHandler<typeof routes.session> = async (c) => {
+  // The account from requireUser (the shared cache, lib/account-cache.ts), its profile from the database.
   const { user, claims } = await requireUser(c, { types: ["user", "bot"] });
-  const loaded = await loadUser(c.var.deps.db, user.uuid);
-  return c.json({ ...(await issueToken(c, user, claims.type)), user: userView(user, loaded?.profile) }, 200);
+  const [token, profile] = await Promise.all([
+    sessionToken(c, user, claims.type),
+    findProfile(c.var.deps.db, user.uuid),
+  ]);
+  return c.json({ ...token, user: userView(user, profile) }, 200);
 };
 
 export const liveToken: AppRouteHandler<typeof routes.liveToken> = async (c) => {
@@ -110,5 +124,6 @@ export const validateMagicLink: AppRouteHandler<typeof routes.validateMagicLink>
     loaded.user.verifiedAt = now;
   }
   await recordLogin(db, loaded.user.uuid, now);
+  await forgetAccount(c.var.deps.cache, loaded.user.uuid);
   return c.json({ ...(await issueToken(c, loaded.user)), user: userView(loaded.user, loaded.profile) }, 200);
 };

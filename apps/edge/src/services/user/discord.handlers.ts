@@ -1,3 +1,4 @@
+import { forgetAccount } from "../../lib/account-cache.ts";
 import { activeBan, addressBucket, rateLimit, requireUser } from "../../lib/auth.ts";
 import { forbidden, HttpError } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
@@ -25,6 +26,7 @@ export const discordAuth: AppRouteHandler<typeof routes.discordAuth> = async (c)
   if (loaded.user.deactivatedAt) throw forbidden(DISCORD_MESSAGES.deactivated);
   if (await activeBan(db, userUuid, clock.now())) throw forbidden(DISCORD_MESSAGES.banned);
   await recordLogin(db, userUuid, clock.now());
+  await forgetAccount(c.var.deps.cache, userUuid);
   return c.json({ ...(await issueToken(c, loaded.user)), user: userView(loaded.user, loaded.profile), isNewUser }, 200);
 };
 

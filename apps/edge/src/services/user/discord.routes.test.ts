@@ -109,6 +109,7 @@ describe("POST /auth/discord-auth", () => {
     await t.db
       .insert(schema.sanctions)
       .values({ userUuid: ok(first).user.uuid, type: "ban", createdAt: t.clock.now() });
+    await t.accountChanged(ok(first).user.uuid);
     const res = await t.api().user.POST("/auth/discord-auth", { body: { code: fake.discordCode(person) } });
     expect(res.response.status).toBe(403);
     expect(res.error?.message).toBe("This account is banned.");

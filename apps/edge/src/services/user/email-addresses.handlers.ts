@@ -1,3 +1,4 @@
+import { forgetAccount } from "../../lib/account-cache.ts";
 import { rateLimit, requireUser } from "../../lib/auth.ts";
 import { badRequest, found, HttpError } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
@@ -62,7 +63,9 @@ export const verifyEmail: AppRouteHandler<typeof routes.verifyEmail> = async (c)
   const now = clock.now();
   const used = await consumeCode(db, { purpose: "emailVerification", target: row.email, code: body.code, now });
   if (!used || used.userUuid !== user.uuid) throw new HttpError(403, VERIFY_FAILED);
-  return c.json(emailView(await emails.markVerified(db, user, row, now), user.email), 200);
+  const verified = await emails.markVerified(db, user, row, now);
+  await forgetAccount(c.var.deps.cache, user.uuid);
+  return c.json(emailView(verified, user.email), 200);
 };
 
 /** The deprecated confirm-email route is the same check under its old path. */

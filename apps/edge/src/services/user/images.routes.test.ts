@@ -125,6 +125,7 @@ describe("POST /users/images", () => {
     const me = await t.createUser();
     expect((await upload(await t.tokenFor(me.user.uuid, "guest"), PNG)).status).toBe(401);
     await t.db.insert(schema.sanctions).values({ userUuid: me.user.uuid, type: "ban", createdAt: t.clock.now() });
+    await t.accountChanged(me.user.uuid);
     const banned = await upload(me.token, PNG);
     expect(banned.status).toBe(403);
     expect(banned.body.message).toBe("This account is banned.");

@@ -1,3 +1,4 @@
+import { forgetAccount } from "../../lib/account-cache.ts";
 import { ADMINS, accountAttempt, activeBan, addressBucket, rateLimit, requireUser, STAFF } from "../../lib/auth.ts";
 import { badRequest, found, HttpError, unauthorized } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
@@ -100,6 +101,7 @@ export const verifyCode: AppRouteHandler<typeof routes.verifyCode> = async (c) =
     if (loaded.user.deactivatedAt) throw new HttpError(403, "This account is deactivated.");
     if (await activeBan(db, loaded.user.uuid, now)) throw new HttpError(403, "This account is banned.");
     await recordLogin(db, loaded.user.uuid, now);
+    await forgetAccount(c.var.deps.cache, loaded.user.uuid);
     return c.json({ ...(await issueToken(c, loaded.user)), user: userView(loaded.user, loaded.profile) }, 200);
   }
   const created = await createPhoneAccount(db, phone, now);

@@ -1,3 +1,4 @@
+import { forgetAccount } from "../../lib/account-cache.ts";
 import { ADMINS, accountAttempt, addressBucket, mayManage, rateLimit, requireUser } from "../../lib/auth.ts";
 import { forbidden, found, HttpError, USER_NOT_FOUND } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
@@ -40,6 +41,7 @@ export const resetPassword: AppRouteHandler<typeof routes.resetPassword> = async
   const code = await consumeLinkToken(db, { purpose: "passwordReset", token, now: clock.now() });
   if (!code?.userUuid) throw new HttpError(403, CANNOT_RESET);
   await changePassword(db, code.userUuid, password, clock.now());
+  await forgetAccount(c.var.deps.cache, code.userUuid);
   return c.body(null, 204);
 };
 
@@ -48,9 +50,11 @@ export const setPassword: AppRouteHandler<typeof routes.setPassword> = async (c)
   const { password, currentPassword } = c.req.valid("json");
   const { db, clock } = c.var.deps;
   await rateLimit(c, `set-password:${user.uuid}`, 10, 3600);
-  if (user.passwordHash && !(await verifyPassword(currentPassword ?? "", user.passwordHash)))
-    throw forbidden(WRONG_CURRENT_PASSWORD);
+  // The hash is read here, never kept with the cached account (lib/account-cache.ts).
+  const stored = (await findUser(db, user.uuid))?.passwordHash;
+  if (stored && !(await verifyPassword(currentPassword ?? "", stored))) throw forbidden(WRONG_CURRENT_PASSWORD);
   const updated = await changePassword(db, user.uuid, password, clock.now());
+  await forgetAccount(c.var.deps.cache, user.uuid);
   return c.json(await issueToken(c, updated ?? user), 200);
 };
 
@@ -61,5 +65,6 @@ export const changePasswordAdmin: AppRouteHandler<typeof routes.changePasswordAd
   const target = found(await findUser(db, userUuid), USER_NOT_FOUND);
   if (!mayManage(admin, target)) throw forbidden();
   await changePassword(db, userUuid, password, clock.now());
+  await forgetAccount(c.var.deps.cache, userUuid);
   return c.body(null, 204);
 };

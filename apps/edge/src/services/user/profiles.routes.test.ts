@@ -62,6 +62,7 @@ describe("GET /users/user/{id}", () => {
   it("refuses a banned caller with the ban message", async () => {
     const me = await t.createUser();
     await t.db.insert(schema.sanctions).values({ userUuid: me.user.uuid, type: "ban", createdAt: t.clock.now() });
+    await t.accountChanged(me.user.uuid);
     const res = await t.api(me.token).user.GET("/users/user/{id}", { params: { path: { id: me.user.uuid } } });
     expect(res.response.status).toBe(403);
     expect(res.error?.message).toBe("This account is banned.");
@@ -75,6 +76,7 @@ describe("GET /users/capabilities", () => {
       .update(schema.users)
       .set({ capabilities: ["uploadMusic", "promoteRoom"] })
       .where(eq(schema.users.uuid, me.user.uuid));
+    await t.accountChanged(me.user.uuid);
     const res = await t.api(me.token).user.GET("/users/capabilities");
     expect(res.response.status).toBe(200);
     expect(res.data).toEqual({ capabilities: ["uploadMusic", "promoteRoom"], roles: ["user", "promoter"] });
@@ -175,6 +177,7 @@ describe("POST /users/profile", () => {
       expiresAt: new Date(t.clock.now().getTime() + 3600_000),
       createdAt: t.clock.now(),
     });
+    await t.accountChanged(me.user.uuid);
     const banned = await t.api(me.token).user.POST("/users/profile", { body: { bio: "x" } });
     expect(banned.response.status).toBe(403);
     expect(banned.error?.message).toBe("This account is banned.");
@@ -254,6 +257,7 @@ describe("GET /profile/{id} and /profile/{id}/service", () => {
     expect(missing.response.status).toBe(404);
     expect(missing.error?.message).toBe("User profile not found.");
     await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, owner.user.uuid));
+    await t.accountChanged(owner.user.uuid);
     const gone = await t.api(service).user.GET("/profile/{id}/service", { params: { path: { id: owner.user.uuid } } });
     expect(gone.response.status).toBe(404);
     expect(gone.error?.message).toBe("User profile not found.");
@@ -265,6 +269,7 @@ describe("GET /users/profiles", () => {
     const a = await t.createUser();
     const off = await t.createUser();
     await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, off.user.uuid));
+    await t.accountChanged(off.user.uuid);
     const ids = [off.user.uuid, a.user.uuid, ...Array.from({ length: 148 }, () => crypto.randomUUID())];
     const res = await t.api().user.GET("/users/profiles", { params: { query: { users: ids.join(",") } } });
     expect(res.response.status).toBe(200);
@@ -342,6 +347,7 @@ describe("service profile reads", () => {
     const service = await t.serviceToken();
     const off = await t.createUser();
     await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, off.user.uuid));
+    await t.accountChanged(off.user.uuid);
     const all = await t.api(service).user.GET("/users/service/all-user-profiles");
     expect(all.response.status).toBe(200);
     expect(all.data?.data.length).toBe(ok(all).total);

@@ -86,6 +86,7 @@ describe("others' profiles", () => {
     expect(missing.response.status).toBe(404);
     expect(missing.error?.message).toBe("User profile not found.");
     await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, user.uuid));
+    await t.accountChanged(user.uuid);
     expect((await t.api().user.GET("/profile/{id}", { params: { path: { id: user.uuid } } })).error?.message).toBe(
       "User profile not found.",
     );

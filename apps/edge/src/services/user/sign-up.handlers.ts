@@ -1,3 +1,4 @@
+import { forgetAccount } from "../../lib/account-cache.ts";
 import { ADMINS, addressBucket, rateLimit, requireUser } from "../../lib/auth.ts";
 import { badRequest, forbidden } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
@@ -78,5 +79,6 @@ export const botSignUp: AppRouteHandler<typeof routes.botSignUp> = async (c) => 
 export const botToken: AppRouteHandler<typeof routes.botToken> = async (c) => {
   const { user: caller } = await requireUser(c, { types: ["user"] });
   const bot = await rotateBotTokens(c.var.deps.db, caller, c.req.valid("query").botUuid);
+  await forgetAccount(c.var.deps.cache, bot.uuid);
   return c.json(await issueToken(c, bot, "bot"), 200);
 };

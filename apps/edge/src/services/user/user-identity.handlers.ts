@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { forgetAccount } from "../../lib/account-cache.ts";
 import { ADMINS, addressBucket, hasAnyRole, rateLimit, requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, forbidden, found, USER_NOT_FOUND, unauthorized } from "../../lib/errors.ts";
@@ -60,7 +61,9 @@ export const verifyIdentity: AppRouteHandler<typeof routes.verifyIdentity> = asy
     now,
   });
   if (!used) throw unauthorized(CODE_INCORRECT);
-  return c.json(identityView(await identities.verifyPhoneIdentity(db, user.uuid, phone, now)), 200);
+  const verified = await identities.verifyPhoneIdentity(db, user.uuid, phone, now);
+  await forgetAccount(c.var.deps.cache, user.uuid);
+  return c.json(identityView(verified), 200);
 };
 
 export const createIdentity: AppRouteHandler<typeof routes.createIdentity> = async (c) => {

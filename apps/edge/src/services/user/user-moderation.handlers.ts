@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { forgetAccount } from "../../lib/account-cache.ts";
 import { ADMINS, MODERATORS, requireUser, STAFF } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, forbidden, HttpError } from "../../lib/errors.ts";
@@ -15,6 +16,7 @@ async function sanction(
 ) {
   const caller = await requireUser(c, { roles: MODERATORS });
   const row = await moderation.recordSanction(c.var.deps.db, caller, input, c.var.deps.clock.now());
+  await forgetAccount(c.var.deps.cache, row.userUuid);
   // Their sessions ended with the sanction; their live rooms hear of it now, not when the token runs out.
   await kickFromLiveRooms(c.var.deps, row.userUuid, LIVE_KICK_REASONS[input.type]);
   return sanctionView(row);
@@ -42,7 +44,9 @@ export const temporaryBan: AppRouteHandler<typeof routes.temporaryBan> = async (
 export const unban: AppRouteHandler<typeof routes.unban> = async (c) => {
   const caller = await requireUser(c, { roles: MODERATORS });
   const { db, clock } = c.var.deps;
-  const lifted = await moderation.liftBans(db, caller, c.req.valid("json").userUuid, clock.now());
+  const { userUuid } = c.req.valid("json");
+  const lifted = await moderation.liftBans(db, caller, userUuid, clock.now());
+  await forgetAccount(c.var.deps.cache, userUuid);
   return c.json({ lifted }, 200);
 };
 
@@ -53,13 +57,16 @@ export const addRole: AppRouteHandler<typeof routes.addRole> = async (c) => {
   if (role === "bot") throw badRequest([BOT_ROLE_NOT_GRANTED]);
   if ((role === "admin" || role === "superUser") && !caller.user.roles.includes("superUser")) throw forbidden();
   const updated = await moderation.grantRole(c.var.deps.db, caller, userUuid, role, c.var.deps.clock.now());
+  await forgetAccount(c.var.deps.cache, userUuid);
   return c.json(userView(updated.user, updated.profile), 200);
 };
 
 export const addGlobalModeratorRole: AppRouteHandler<typeof routes.addGlobalModeratorRole> = async (c) => {
   const caller = await requireUser(c, { roles: STAFF });
   const { db, clock } = c.var.deps;
-  const updated = await moderation.grantRole(db, caller, c.req.valid("json").userUuid, "globalModerator", clock.now());
+  const { userUuid } = c.req.valid("json");
+  const updated = await moderation.grantRole(db, caller, userUuid, "globalModerator", clock.now());
+  await forgetAccount(c.var.deps.cache, userUuid);
   return c.json(userView(updated.user, updated.profile), 200);
 };
 
@@ -68,6 +75,7 @@ export const addCapability: AppRouteHandler<typeof routes.addCapability> = async
   const { id, capability } = c.req.valid("param");
   const { db, clock } = c.var.deps;
   const updated = await moderation.changeCapability(db, caller, id, capability, true, () => clock.now());
+  await forgetAccount(c.var.deps.cache, id);
   return c.json(userView(updated.user, updated.profile), 200);
 };
 
@@ -76,6 +84,7 @@ export const removeCapability: AppRouteHandler<typeof routes.removeCapability> =
   const { id, capability } = c.req.valid("param");
   const { db, clock } = c.var.deps;
   const updated = await moderation.changeCapability(db, caller, id, capability, false, () => clock.now());
+  await forgetAccount(c.var.deps.cache, id);
   return c.json(userView(updated.user, updated.profile), 200);
 };
 

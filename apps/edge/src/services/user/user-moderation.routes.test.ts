@@ -45,6 +45,7 @@ describe("who may call", () => {
     const guest = ok(await t.api().user.GET("/auth/guest")).accessToken as string;
     // The admin's token is revoked by a bump of their token version.
     await t.db.update(schema.users).set({ tokenVersion: 1 }).where(eq(schema.users.uuid, mod.user.uuid));
+    await t.accountChanged(mod.user.uuid);
     for (const [method, path, body] of routes(target.user.uuid))
       for (const token of [undefined, guest, mod.token]) {
         const res = await t.request(method, `${P}${path}`, { token, body });
@@ -64,6 +65,7 @@ describe("who may call", () => {
       .update(schema.users)
       .set({ capabilities: ["uploadMusic"] })
       .where(eq(schema.users.uuid, target.user.uuid));
+    await t.accountChanged(target.user.uuid);
     for (const caller of [await t.createUser(), await withRole("promoter")])
       for (const [method, path, body] of routes(target.user.uuid)) {
         const res = await t.request(method, `${P}${path}`, { token: caller.token, body });

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { forgetAccount } from "../../lib/account-cache.ts";
 import { ADMINS, hasAnyRole, MODERATORS, mayManage, rateLimit, requireService, requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, forbidden, found, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
@@ -84,6 +85,7 @@ export const addBadges: AppRouteHandler<typeof routes.addBadges> = async (c) => 
   const { userUuid, badges } = c.req.valid("json");
   const { db, clock } = c.var.deps;
   const updated = await profiles.changeBadges(db, userUuid, (current) => [...current, ...badges], clock.now());
+  await forgetAccount(c.var.deps.cache, userUuid);
   return c.json(userView(updated.user, updated.profile), 200);
 };
 
@@ -97,6 +99,7 @@ export const removeBadges: AppRouteHandler<typeof routes.removeBadges> = async (
     (current) => current.filter((b) => !badges.includes(b as never)),
     clock.now(),
   );
+  await forgetAccount(c.var.deps.cache, userUuid);
   return c.json(userView(updated.user, updated.profile), 200);
 };
 
@@ -105,6 +108,7 @@ export const changeBadges: AppRouteHandler<typeof routes.changeBadges> = async (
   const { userUuid, badges } = c.req.valid("json");
   const { db, clock } = c.var.deps;
   const updated = await profiles.changeBadges(db, userUuid, () => badges, clock.now(), admin);
+  await forgetAccount(c.var.deps.cache, userUuid);
   return c.json(userView(updated.user, updated.profile), 200);
 };
 
