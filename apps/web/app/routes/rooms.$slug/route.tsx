@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { preloadRoom } from "../../lib/lazy.ts";
 import type { Connection, LiveRoom } from "../../lib/live/use-live-room.ts";
 import type { AudioQuality } from "../../lib/playback/player.ts";
 import { useRoomSession } from "../../lib/player/room-session.tsx";
@@ -14,6 +15,9 @@ import styles from "./room.module.css";
 import { loadRoom, roomAction } from "./room.server.ts";
 import { canModerate } from "./room-model.ts";
 import { Stage } from "./stage.tsx";
+
+// The live client and hls.js download while the page hydrates, rather than after it has joined the room.
+preloadRoom();
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.room.name} · Booth` : "Booth" },
