@@ -1,4 +1,5 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { ClientLoaderFunctionArgs } from "@remix-run/react";
 import {
   isRouteErrorResponse,
   Link,
@@ -16,7 +17,15 @@ import { type ReactNode, useMemo } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import { Avatar } from "./components/avatar.tsx";
 import { NowPlayingBar } from "./components/now-playing-bar.tsx";
-import { createI18n, DEFAULT_LANGUAGE, LANGUAGES, type Language, languageCookie, languageOf } from "./i18n/index.ts";
+import {
+  createI18n,
+  DEFAULT_LANGUAGE,
+  LANGUAGES,
+  type Language,
+  languageCookie,
+  languageOf,
+  loadLanguage,
+} from "./i18n/index.ts";
 import { NAV_LINKS } from "./lib/nav.ts";
 import { useNonce } from "./lib/nonce.ts";
 import { RoomSessionProvider } from "./lib/player/room-session.tsx";
@@ -42,6 +51,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (remember) headers.append("set-cookie", languageCookie(lang));
   if (setCookie) headers.append("set-cookie", setCookie);
   return data({ ...body, lang }, { headers });
+}
+
+/** A switch to another language (or a page in one) loads its texts before the page renders in it. */
+export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
+  const root = await serverLoader<typeof loader>();
+  await loadLanguage(root.lang).catch(() => undefined);
+  return root;
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>["data"];

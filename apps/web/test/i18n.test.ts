@@ -33,6 +33,12 @@ describe("languages", { timeout: 120_000 }, () => {
     await expectText(page, "h1", "Season ranking");
     await page.goto("/search");
     await expectText(page, "h1", "Search");
+
+    // A page that came in English switches to Spanish in place: its texts are loaded with the switch.
+    await page.click(".lang-switch a[data-lang=es]");
+    await expectText(page, "h1", "Buscar");
+    await expectText(page, "[data-testid=search-total]", "4 canciones");
+    expect(await page.getAttribute("html", "lang")).toBe("es");
     expect(errors).toEqual([]);
   });
 });

@@ -25,37 +25,6 @@ const en = {
     unmute: "Tap to hear the room",
   },
 };
-const es = {
-  brand: "Booth",
-  tagline: "Salas de música en vivo. Toma asiento en la cabina.",
-  nav: {
-    rooms: "Salas",
-    createRoom: "Crear una sala",
-    login: "Iniciar sesión",
-    signup: "Registrarse",
-    logout: "Cerrar sesión",
-  },
-  language: { en: "English", es: "Español", label: "Idioma" },
-  guest: "Invitado",
-  loading: "Cargando…",
-  error: {
-    generic: "Algo salió mal, inténtalo de nuevo",
-    notFound: "Esta página no existe.",
-    back: "Volver a las salas",
-  },
-  verifyBanner: "Verifica tu correo para chatear en salas públicas.",
-  verifyNow: "Verificar ahora",
-  footer: "Booth es de código abierto. La música del catálogo de demostración la crea el proyecto.",
-  bar: {
-    label: "La sala en la que estás",
-    nothing: "No suena nada",
-    inRoom: "En la sala",
-    connecting: "Conectando…",
-    reconnecting: "Reconectando…",
-    closed: "Sin conexión",
-    back: "Volver a la sala",
-    leave: "Salir de la sala",
-    unmute: "Toca para escuchar la sala",
-  },
-} satisfies typeof en;
-export const common = { en, es };
+
+/** English: the keys every language has, and the fallback (Spanish: es/common.ts). */
+export const common = en;

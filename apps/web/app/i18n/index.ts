@@ -17,19 +17,40 @@ export const DEFAULT_LANGUAGE: Language = "en";
 export const LANG_COOKIE = "booth_lang";
 
 /**
- * One file per screen area, each holding its English and Spanish texts side by side (`satisfies` keeps the Spanish
- * keys the same as the English ones). A new area adds a file and one line here.
+ * One file per screen area and language: `<area>.ts` holds the English texts (the keys, and the fallback), `es/<area>.ts`
+ * the Spanish ones (`satisfies` keeps their keys the same as the English ones). A new area adds a file in each and one
+ * line here and in es/index.ts.
  */
 const NAMESPACES = { common, auth, rooms, room, lists, search, crates, upload, profile, shop } as const;
+type Catalogue = { [Namespace in keyof typeof NAMESPACES]: object };
+
+/**
+ * The languages at hand. English is always there; another language is loaded when a page is in it (entry.client.tsx
+ * before hydrating, root.tsx's clientLoader on a switch), so a first visit carries one language's texts, not all.
+ * The server has them all (entry.server.tsx).
+ */
+const catalogues: Partial<Record<Language, Catalogue>> = { en: NAMESPACES };
+const loaders: Record<Exclude<Language, "en">, () => Promise<Catalogue>> = {
+  es: () => import("./es/index.ts").then((m) => m.ES),
+};
 
 export const isLanguage = (value: unknown): value is Language => LANGUAGES.includes(value as Language);
+
+/** Makes a language's texts available (already there: at once). */
+export async function loadLanguage(lang: Language) {
+  if (catalogues[lang] || lang === "en") return;
+  catalogues[lang] = await loaders[lang]();
+}
+
+/** The texts of a language loaded by other means (the server's, which imports them all). */
+export function addLanguage(lang: Language, catalogue: Catalogue) {
+  catalogues[lang] = catalogue;
+}
 
 /** A ready i18next instance for one language; made the same way on the server and in the browser. */
 export function createI18n(lang: Language): i18n {
   const instance = i18next.createInstance();
-  const resources = Object.fromEntries(
-    LANGUAGES.map((l) => [l, Object.fromEntries(Object.entries(NAMESPACES).map(([ns, texts]) => [ns, texts[l]]))]),
-  );
+  const resources = Object.fromEntries(Object.entries(catalogues).map(([l, texts]) => [l, texts]));
   void instance.use(initReactI18next).init({
     lng: lang,
     fallbackLng: DEFAULT_LANGUAGE,

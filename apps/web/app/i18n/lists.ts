@@ -13,18 +13,6 @@ const en = {
   songs_one: "{{count}} song",
   songs_other: "{{count}} songs",
 };
-const es = {
-  previous: "Anterior",
-  next: "Siguiente",
-  page: "Página {{page}} de {{pages}}",
-  addToQueue: "Añadir a la cola",
-  addToCrate: "Añadir a una lista",
-  chooseCrate: "Elige una lista…",
-  add: "Añadir",
-  added: "Añadida",
-  inQueue: "En tu cola",
-  signInToCollect: "Inicia sesión para guardar canciones en listas",
-  songs_one: "{{count}} canción",
-  songs_other: "{{count}} canciones",
-} satisfies typeof en;
-export const lists = { en, es };
+
+/** English: the keys every language has, and the fallback (Spanish: es/lists.ts). */
+export const lists = en;

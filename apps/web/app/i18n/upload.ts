@@ -35,42 +35,6 @@ const en = {
     failed: "Failed",
   },
 };
-const es = {
-  nav: "Subir",
-  heading: "Subir canciones",
-  subtitle: "Tu propia música: una vez revisada y transcodificada, entra en el catálogo y suena en todas las salas.",
-  notAllowed: "Para subir música necesitas el permiso uploadMusic. Pídeselo a un moderador.",
-  dropTitle: "Suelta aquí un archivo de audio",
-  dropHelp:
-    "mp3, flac, wav, ogg o m4a, 50 MB como máximo. Con las etiquetas de título y artista queda lista al momento.",
-  choose: "Elegir un archivo",
-  tooLarge: "El archivo pesa más de 50 MB.",
-  failedGeneric: "Algo salió mal, inténtalo de nuevo",
-  uploading: "Subiendo… {{percent}} %",
-  checkingFile: "Revisando el archivo…",
-  uploaded: "Subida",
-  failed: "La subida falló",
-  mine: "Tus subidas",
-  count_one: "{{count}} subida",
-  count_other: "{{count}} subidas",
-  none: "Aún no has subido nada.",
-  unknownArtist: "Artista desconocido",
-  title: "Título",
-  artist: "Artista",
-  album: "Álbum",
-  genre: "Género",
-  saveTags: "Guardar etiquetas",
-  delete: "Eliminar",
-  preview: "Escuchar",
-  stopPreview: "Detener",
-  deleteConfirm: "¿Eliminar «{{name}}» y sus archivos?",
-  phase: {
-    ready: "Lista",
-    processing: "Transcodificando",
-    checking: "Revisando",
-    waiting: "Esperando el archivo",
-    needsTags: "Faltan título y artista",
-    failed: "Falló",
-  },
-} satisfies typeof en;
-export const upload = { en, es };
+
+/** English: the keys every language has, and the fallback (Spanish: es/upload.ts). */
+export const upload = en;

@@ -202,7 +202,10 @@ export async function transcodeToHls(
     await runFfmpeg(
       [
         ...["-y", ...untrustedInput(join(dir, "input"), demuxer), "-map", "0:a:0", "-vn", "-sn", "-dn"],
-        ...["-c:a", "aac", "-b:a", "160k", "-f", "hls", "-hls_time", "6", "-hls_playlist_type", "vod"],
+        // The native AAC encoder's fast coder: about 1.7x the speed of its default (twoloop) at 160 kb/s, where the
+        // difference is hard to hear; an upload transcodes at 35-45x real time rather than 20-25x (bench/transcode).
+        ...["-c:a", "aac", "-aac_coder", "fast", "-b:a", "160k"],
+        ...["-f", "hls", "-hls_time", "6", "-hls_playlist_type", "vod"],
         ...["-hls_key_info_file", join(dir, "keyinfo"), "-hls_segment_filename", join(dir, "seg%03d.ts")],
         ...["-protocol_whitelist", "file,crypto", join(dir, "index.m3u8")],
       ],

@@ -1,8 +1,9 @@
 // The client from the package's main entry: `@booth/sdk/live` also carries the protocol's zod schemas, which the
-// browser does not need.
-import { LiveRoomClient, LiveRoomError } from "@booth/sdk";
+// browser does not need. Loaded when a room is entered (lib/lazy.ts): the app shell holds this hook on every page.
+import type { LiveRoomClient } from "@booth/sdk";
 import type { ChatMessage, JoinResult, LiveState, RoomRole, StatelessServerMessage } from "@booth/sdk/live";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { loadSdk } from "../lazy.ts";
 import { CHAT_CAP, mergeChat } from "./chat.ts";
 
 export interface Animation {
@@ -55,51 +56,66 @@ export function useLiveRoom(options: {
       return;
     }
     setConnection("connecting");
-    const client = new LiveRoomClient({ url: partyUrl, roomUuid, token, backoff: { initialMs: 300, maxMs: 8000 } });
-    clientRef.current = client;
-    let animationIds = 0;
-    const offs = [
-      client.on("joined", (result: JoinResult) => {
-        setClockOffset(result.serverTime - Date.now());
-        setChat(result.chatMessages.slice(-CHAT_CAP));
-        setSanctions(result.sanctions ?? []);
-        setConnection("live");
-        setError(null);
-      }),
-      client.on("state", (next, name) => {
-        setState(next);
-        setSeq(client.seq);
-        setLastEvent(name);
-      }),
-      client.on("event", (message: StatelessServerMessage) => {
-        if (message.name === "chatMessage") setChat((list) => mergeChat(list, message.params.message));
-        else if (message.name === "chatMessageUpdated")
-          setChat((list) => list.map((m) => (m.id === message.params.message.id ? message.params.message : m)));
-        else if (message.name === "chatMessageDeleted")
-          setChat((list) => list.filter((m) => m.id !== message.params.id));
-        else if (message.name === "chatCleared") setChat([]);
-        else if (message.name === "updatedSanctions") setSanctions(message.params.sanctions);
-        else if (message.name === "playedOneTimeAnimation") {
-          const id = ++animationIds;
-          setAnimations((list) => [...list, { id, ...message.params }]);
-          setTimeout(() => setAnimations((list) => list.filter((a) => a.id !== id)), 2500);
-        }
-      }),
-      client.on("kicked", (reason) => {
-        setKicked(reason || "kicked");
+    let left = false;
+    let current: LiveRoomClient | null = null;
+    let offs: (() => void)[] = [];
+    const join = ({ LiveRoomClient, LiveRoomError }: Awaited<ReturnType<typeof loadSdk>>) => {
+      if (left) return;
+      const client = new LiveRoomClient({ url: partyUrl, roomUuid, token, backoff: { initialMs: 300, maxMs: 8000 } });
+      current = client;
+      clientRef.current = client;
+      let animationIds = 0;
+      offs = [
+        client.on("joined", (result: JoinResult) => {
+          // For the time to first sound (bench/web.bench.ts): when the room's state arrived.
+          performance.mark("booth:joined");
+          setClockOffset(result.serverTime - Date.now());
+          setChat(result.chatMessages.slice(-CHAT_CAP));
+          setSanctions(result.sanctions ?? []);
+          setConnection("live");
+          setError(null);
+        }),
+        client.on("state", (next, name) => {
+          setState(next);
+          setSeq(client.seq);
+          setLastEvent(name);
+        }),
+        client.on("event", (message: StatelessServerMessage) => {
+          if (message.name === "chatMessage") setChat((list) => mergeChat(list, message.params.message));
+          else if (message.name === "chatMessageUpdated")
+            setChat((list) => list.map((m) => (m.id === message.params.message.id ? message.params.message : m)));
+          else if (message.name === "chatMessageDeleted")
+            setChat((list) => list.filter((m) => m.id !== message.params.id));
+          else if (message.name === "chatCleared") setChat([]);
+          else if (message.name === "updatedSanctions") setSanctions(message.params.sanctions);
+          else if (message.name === "playedOneTimeAnimation") {
+            const id = ++animationIds;
+            setAnimations((list) => [...list, { id, ...message.params }]);
+            setTimeout(() => setAnimations((list) => list.filter((a) => a.id !== id)), 2500);
+          }
+        }),
+        client.on("kicked", (reason) => {
+          setKicked(reason || "kicked");
+          setConnection("closed");
+        }),
+        client.on("reset", () => setState(null)),
+        client.on("disconnected", ({ willReconnect }) => setConnection(willReconnect ? "reconnecting" : "closed")),
+        client.on("error", (e) => setError(e.message)),
+      ];
+      client.connect().catch((e: Error) => {
+        setError(e instanceof LiveRoomError ? e.message : "The room could not be reached.");
         setConnection("closed");
-      }),
-      client.on("reset", () => setState(null)),
-      client.on("disconnected", ({ willReconnect }) => setConnection(willReconnect ? "reconnecting" : "closed")),
-      client.on("error", (e) => setError(e.message)),
-    ];
-    client.connect().catch((e: Error) => {
-      setError(e instanceof LiveRoomError ? e.message : "The room could not be reached.");
+      });
+    };
+    loadSdk().then(join, () => {
+      if (left) return;
+      setError("The room could not be reached.");
       setConnection("closed");
     });
     return () => {
+      left = true;
       for (const off of offs) off();
-      client.close();
+      current?.close();
       clientRef.current = null;
     };
   }, [partyUrl, roomUuid, token]);

@@ -1,5 +1,6 @@
 import type { LiveSong } from "@booth/sdk/live";
 import type HlsType from "hls.js";
+import { loadHls } from "../lazy.ts";
 
 export type AudioQuality = "low" | "medium" | "high";
 
@@ -73,7 +74,7 @@ export class PlaybackController {
     if (source.provider === "hls") {
       // hls.js wherever Media Source Extensions exist: it can send the token with the key request, which a
       // browser's own HLS cannot. Only without them (older iOS) does the browser play the playlist itself.
-      const { default: Hls } = await import("hls.js/light");
+      const { default: Hls } = await loadHls();
       if (this.current?.key !== request.key) return;
       if (!Hls.isSupported()) return this.playFile(source.url, request);
       const hls = new Hls({

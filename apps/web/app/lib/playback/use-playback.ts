@@ -1,6 +1,6 @@
-import { createBoothClient } from "@booth/sdk";
 import type { NowPlaying } from "@booth/sdk/live";
 import { type RefObject, useEffect, useRef, useState } from "react";
+import { loadSdk } from "../lazy.ts";
 import { type ListeningEvent, ListeningTracker } from "./listening.ts";
 import { type AudioQuality, PlaybackController } from "./player.ts";
 import { playbackOffset } from "./position.ts";
@@ -37,7 +37,10 @@ export function usePlayback(options: PlaybackOptions) {
   useEffect(() => {
     const audio = audioRef.current;
     if (!audio) return;
-    const booth = createBoothClient({ baseUrl: apiUrl, token: () => token() ?? undefined });
+    // The SDK comes with the room (lib/lazy.ts); a report waits for it rather than going without.
+    const booth = loadSdk().then(({ createBoothClient }) =>
+      createBoothClient({ baseUrl: apiUrl, token: () => token() ?? undefined }),
+    );
     const send = (event: ListeningEvent) => {
       const { record } = event;
       const data = {
@@ -52,7 +55,7 @@ export function usePlayback(options: PlaybackOptions) {
         sent30sec: record.sent30sec,
         ...(event.topic === "trackFinishedPlaying" ? { totalSeconds: event.totalSeconds } : {}),
       };
-      void booth.audit.POST("/kinesis", { body: { topic: event.topic, data } }).catch(() => undefined);
+      void booth.then((b) => b.audit.POST("/kinesis", { body: { topic: event.topic, data } })).catch(() => undefined);
     };
     tracker.current = new ListeningTracker(send, window.sessionStorage);
     const player = new PlaybackController(audio, apiUrl, token);

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { preloadPlayer, preloadRoom } from "../../lib/lazy.ts";
 import type { Connection, LiveRoom } from "../../lib/live/use-live-room.ts";
 import type { AudioQuality } from "../../lib/playback/player.ts";
 import { useRoomSession } from "../../lib/player/room-session.tsx";
@@ -14,6 +15,9 @@ import styles from "./room.module.css";
 import { loadRoom, roomAction } from "./room.server.ts";
 import { canModerate } from "./room-model.ts";
 import { Stage } from "./stage.tsx";
+
+// The live client downloads while the page hydrates; hls.js once it has (below), both before the room's first song.
+preloadRoom();
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.room.name} · Booth` : "Booth" },
@@ -31,6 +35,7 @@ export default function RoomPage() {
   // this page for another one of the app; arriving here enters the room (the same one keeps its connection).
   const session = useRoomSession();
   const { enter } = session;
+  useEffect(() => preloadPlayer(), []);
   useEffect(() => {
     enter({
       room: { uuid: room.uuid, slug: room.slug, name: room.name, ownerUuid: room.ownerUuid },
