@@ -186,6 +186,14 @@ export async function specialCrate(db: Db | Tx, userUuid: string, kind: SpecialK
   return made;
 }
 
+const crateById = preparedPerDb((db) =>
+  db
+    .select()
+    .from(schema.crates)
+    .where(eq(schema.crates.id, sql.placeholder("id")))
+    .prepare("crate_by_id"),
+);
+
 /**
  * The crate a caller names: their own crate by uuid, or their special one. Playlists are public to signed-in users;
  * the queue and likes only to their owner. Only the owner edits.
@@ -198,7 +206,7 @@ export async function accessibleCrate(
   now: Date,
 ) {
   if (target === "queue" || target === "likes") return specialCrate(db, userUuid, target, now);
-  const [row] = await db.select().from(schema.crates).where(eq(schema.crates.id, target));
+  const [row] = await crateById(db).execute({ id: target });
   const crate = found(row, CRATE_NOT_FOUND);
   if (crate.userUuid !== userUuid && (access === "write" || crate.kind !== "default")) throw forbidden();
   return crate;
