@@ -3,7 +3,7 @@
 // the same run: first one request at a time in process, then over HTTP with 100 connections (autocannon) against
 // the same SQL behind a bare Hono route. Runs on PGlite and, when it answers, on the PostgreSQL server in
 // TEST_DATABASE_URL (default the local one). `npm run bench:reads`; BENCH_DBS=pglite or postgres picks one,
-// BENCH_MS the time per in-process case, BENCH_HTTP_S the seconds per HTTP case.
+// BENCH_MS the time per side of an in-process case, BENCH_HTTP_S the seconds of one HTTP turn.
 import type { AddressInfo } from "node:net";
 import { schema } from "@booth/db";
 import { createTestApp } from "@booth/edge/testing";
@@ -14,31 +14,48 @@ import { Hono } from "hono";
 import postgres from "postgres";
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const DURATION_MS = Number(process.env.BENCH_MS ?? 1500);
-const HTTP_SECONDS = Number(process.env.BENCH_HTTP_S ?? 5);
+const DURATION_MS = Number(process.env.BENCH_MS ?? 3000);
+const HTTP_SECONDS = Number(process.env.BENCH_HTTP_S ?? 3);
+const ROUNDS = 5;
 const CONNECTIONS = 100;
 const SONGS = 5000;
 const ROOMS = 300;
 const PEOPLE = 150;
 
-async function measure(name: string, run: () => Promise<unknown>) {
-  for (let i = 0; i < 20; i++) await run();
-  let n = 0;
-  const started = performance.now();
-  while (performance.now() - started < DURATION_MS) {
-    await run();
-    n++;
-  }
+/**
+ * Requests per second of the driver and of the edge, measured in alternating slices (ROUNDS of each, DURATION_MS in
+ * all per side), so the load others put on the machine falls on both alike.
+ */
+async function compare(name: string, driver: () => Promise<unknown>, edge: () => Promise<unknown>) {
+  for (let i = 0; i < 10; i++) await Promise.all([driver(), edge()]);
+  const done = { driver: 0, edge: 0 };
+  const spent = { driver: 0, edge: 0 };
+  for (let round = 0; round < ROUNDS; round++)
+    for (const side of ["driver", "edge"] as const) {
+      const run = side === "driver" ? driver : edge;
+      const started = performance.now();
+      while (performance.now() - started < DURATION_MS / ROUNDS) {
+        await run();
+        done[side]++;
+      }
+      spent[side] += performance.now() - started;
+    }
   process.stdout.write(`  measured ${name}\n`);
-  return n / ((performance.now() - started) / 1000);
+  return { driver: done.driver / (spent.driver / 1000), edge: done.edge / (spent.edge / 1000) };
 }
 
-/** 100 connections for HTTP_SECONDS against one path: requests/s, p50 and p99 (ms), and any non-2xx answer. */
 interface Load {
   rps: number;
   p50: number;
   p99: number;
 }
+
+/** Turns pooled: the mean rate, the worst p50 and p99. */
+const pooled = (turns: Load[]): Load => ({
+  rps: turns.reduce((sum, l) => sum + l.rps, 0) / turns.length,
+  p50: Math.max(...turns.map((l) => l.p50)),
+  p99: Math.max(...turns.map((l) => l.p99)),
+});
 
 async function load(base: string, path: string, token?: string): Promise<Load> {
   const result = await autocannon({
@@ -126,59 +143,65 @@ async function benchOn(kind: "pglite" | "postgres") {
   } else raw = async (text, params) => (await t.sql.executeSql(text, params)).rows;
 
   const profileIds = people.join(",");
+  const q = (text: string, params: unknown[]) => ({ text, params });
   const cases = [
     {
       name: "room list (GET /rooms/public, 20 of 270)",
       path: "/api/room-service/rooms/public?limit=20&offset=0",
-      sql: () =>
-        raw(
-          `select r.*, (select count(*)::int from room_presence p where p.room_uuid = r.uuid) as users,
+      query: q(
+        `select r.*, (select count(*)::int from room_presence p where p.room_uuid = r.uuid) as users,
              count(*) over () as total,
              exists (select 1 from room_favorites f where f.user_uuid = $3 and f.room_uuid = r.uuid) as favorited
            from rooms r where r.type = 'PUBLIC' and r.unlisted = false
            order by users desc, r.created_at desc, r.uuid limit $1 offset $2`,
-          [20, 0, me.user.uuid],
-        ),
+        [20, 0, me.user.uuid],
+      ),
     },
     {
       name: `profile batch (GET /users/profiles, ${PEOPLE})`,
       path: `/api/user-service/users/profiles?users=${profileIds}`,
-      sql: () =>
-        raw(
-          `select u.*, p.* from users u join profiles p on p.user_uuid = u.uuid
+      query: q(
+        `select u.*, p.* from users u join profiles p on p.user_uuid = u.uuid
            where u.uuid = any($1::uuid[]) and u.deactivated_at is null`,
-          [people],
-        ),
+        [people],
+      ),
     },
     {
       name: "crate songs (GET /crate/{id}/songs, 200)",
       path: `/api/playlist-service/crate/${crate}/songs`,
-      sql: () =>
-        raw(
-          `select cs.*, s.*, a.title from crate_songs cs join songs s on s.id = cs.song_id
+      query: q(
+        `select cs.*, s.*, a.title from crate_songs cs join songs s on s.id = cs.song_id
            left join albums a on a.id = s.album_id where cs.crate_id = $1 order by cs.position limit 5000`,
-          [crate],
-        ),
+        [crate],
+      ),
     },
     {
       name: "search (GET /search?q=neon river)",
       path: "/api/playlist-service/search?q=neon%20river",
-      sql: () =>
-        raw(
-          `select s.*, a.title from songs s left join albums a on a.id = s.album_id
+      query: q(
+        `select s.*, a.title from songs s left join albums a on a.id = s.album_id
            where to_tsvector('simple', s.track_name || ' ' || s.artist_name || ' ' || coalesce(s.genre, '')) @@ to_tsquery('simple', $1)
            and s.explicit = false
            order by ts_rank(to_tsvector('simple', s.track_name || ' ' || s.artist_name || ' ' || coalesce(s.genre, '')), to_tsquery('simple', $1)) desc, s.track_name, s.id
            limit 20`,
-          ["neon:* & river:*"],
-        ),
+        ["neon:* & river:*"],
+      ),
     },
     {
       name: "room state (GET /rooms/room-state/{id})",
       path: `/api/room-service/rooms/room-state/${liveRoom}`,
-      sql: () => raw("select * from rooms where uuid = $1", [liveRoom]),
+      query: q("select * from rooms where uuid = $1", [liveRoom]),
     },
-  ];
+  ].map((c) => ({ ...c, sql: () => raw(c.query.text, c.query.params) }));
+
+  // BENCH_EXPLAIN=1: the plans of the driver's queries (the same tables, joins and indexes as the routes'), then on.
+  if (process.env.BENCH_EXPLAIN)
+    for (const c of cases) {
+      const plan = (await raw(`explain (analyze, costs off, timing off) ${c.query.text}`, c.query.params)) as {
+        "QUERY PLAN": string;
+      }[];
+      console.log(`${kind}: ${c.name}\n${plan.map((l) => `    ${l["QUERY PLAN"]}`).join("\n")}`);
+    }
 
   // Each route must answer 200 before it is measured, or the bench measures refusals.
   for (const c of cases) {
@@ -188,11 +211,9 @@ async function benchOn(kind: "pglite" | "postgres") {
 
   const inProcess = [];
   for (const c of cases) {
-    const driver = await measure(`${c.name}: driver`, c.sql);
-    const edge = await measure(`${c.name}: edge`, () =>
-      t.app.request(c.path, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.arrayBuffer()),
-    );
-    inProcess.push({ case: c.name, driver, edge });
+    const edge = () =>
+      t.app.request(c.path, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.arrayBuffer());
+    inProcess.push({ case: c.name, ...(await compare(c.name, c.sql, edge)) });
   }
 
   // Over HTTP: the edge, and a bare Hono route answering the driver's rows as JSON, on one server each.
@@ -222,17 +243,23 @@ async function benchOn(kind: "pglite" | "postgres") {
       await new Promise((done) => server.close(done));
     }
   }
+  // Over HTTP, the bare route and the edge in turn, twice each (HTTP_SECONDS a turn), the turns pooled.
   const overHttp = [];
   for (const [i, c] of cases.entries()) {
-    const driver = await served(bare.fetch, (base) => load(base, `/raw/${i}`));
-    const edge = await served(t.app.fetch, (base) => load(base, c.path, token));
+    const turns: { driver: Load[]; edge: Load[] } = { driver: [], edge: [] };
+    for (let round = 0; round < 2; round++) {
+      turns.driver.push(await served(bare.fetch, (base) => load(base, `/raw/${i}`)));
+      turns.edge.push(await served(t.app.fetch, (base) => load(base, c.path, token)));
+    }
     process.stdout.write(`  loaded ${c.name}\n`);
-    overHttp.push({ case: c.name, driver, edge });
+    overHttp.push({ case: c.name, driver: pooled(turns.driver), edge: pooled(turns.edge) });
   }
   await closeRaw();
   await t.close();
 
-  console.log(`\n${kind}: one request at a time, in process (${DURATION_MS} ms per case)`);
+  console.log(
+    `\n${kind}: one request at a time, in process (${DURATION_MS} ms per side and case, in ${ROUNDS} alternating slices)`,
+  );
   console.table(
     inProcess.map((r) => ({
       case: r.case,
@@ -241,7 +268,9 @@ async function benchOn(kind: "pglite" | "postgres") {
       "edge vs driver": `${(r.edge / r.driver).toFixed(2)}x`,
     })),
   );
-  console.log(`${kind}: over HTTP, ${CONNECTIONS} connections, ${HTTP_SECONDS} s per case`);
+  console.log(
+    `${kind}: over HTTP, ${CONNECTIONS} connections, 2 turns of ${HTTP_SECONDS} s per side and case (the worst turn's p50 and p99)`,
+  );
   console.table(
     overHttp.map((r) => ({
       case: r.case,

@@ -52,12 +52,12 @@ const roomJson = (users: SQL, favorited: SQL) => {
 
 const publicRoomsJsonQuery = preparedPerDb((db) => {
   const favorited = sql`exists (select 1 from ${schema.roomFavorites} where ${schema.roomFavorites.userUuid} = ${sql.placeholder("me")}::uuid and ${schema.roomFavorites.roomUuid} = ${schema.rooms.uuid})`;
+  // The page is chosen on its sort keys alone; only its rooms are then written as JSON.
   const page = db
     .select({
-      entry: sql`${roomJson(roomUsersCount, favorited)}`.as("entry"),
+      uuid: schema.rooms.uuid,
       users: sql<number>`${roomUsersCount}`.as("users"),
       createdAt: schema.rooms.createdAt,
-      uuid: schema.rooms.uuid,
     })
     .from(schema.rooms)
     .where(listed)
@@ -69,10 +69,11 @@ const publicRoomsJsonQuery = preparedPerDb((db) => {
   return db
     .select({
       body: sql<string>`json_build_object(
-        'data', coalesce(json_agg(${page.entry} order by ${page.users} desc, ${page.createdAt} desc, ${page.uuid}), '[]'),
+        'data', coalesce(json_agg(${roomJson(sql`${page.users}`, favorited)} order by ${page.users} desc, ${page.createdAt} desc, ${page.uuid}), '[]'),
         'total', (${total}))::text`,
     })
     .from(page)
+    .innerJoin(schema.rooms, eq(schema.rooms.uuid, page.uuid))
     .prepare("public_rooms_json");
 });
 
