@@ -98,15 +98,14 @@ function searchWords(q: SearchQuery) {
 const wordSearchQuery = (withExplicit: boolean) =>
   preparedPerDb((db) => {
     const words = sql`to_tsquery('simple', ${sql.placeholder("words")})`;
+    // The page is chosen on its sort keys alone; only its songs are then written as JSON.
     const page = db
       .select({
-        entry: sql`json_build_object(${songJsonFields(schema.songs, schema.albums.title)})`.as("entry"),
         rank: sql<number>`ts_rank(${document}, ${words})`.as("rank"),
         trackName: schema.songs.trackName,
         id: schema.songs.id,
       })
       .from(schema.songs)
-      .leftJoin(schema.albums, eq(schema.albums.id, schema.songs.albumId))
       .where(and(sql`${document} @@ ${words}`, withExplicit ? undefined : eq(schema.songs.explicit, false)))
       .orderBy(desc(sql`ts_rank(${document}, ${words})`), asc(schema.songs.trackName), asc(schema.songs.id))
       .limit(sql.placeholder("limit"))
@@ -114,9 +113,11 @@ const wordSearchQuery = (withExplicit: boolean) =>
       .as("page");
     return db
       .select({
-        body: sql<string>`coalesce(json_agg(${page.entry} order by ${page.rank} desc, ${page.trackName}, ${page.id}), '[]')::text`,
+        body: sql<string>`coalesce(json_agg(json_build_object(${songJsonFields(schema.songs, schema.albums.title)}) order by ${page.rank} desc, ${page.trackName}, ${page.id}), '[]')::text`,
       })
       .from(page)
+      .innerJoin(schema.songs, eq(schema.songs.id, page.id))
+      .leftJoin(schema.albums, eq(schema.albums.id, schema.songs.albumId))
       .prepare(withExplicit ? "search_songs_all" : "search_songs_clean");
   });
 const searchClean = wordSearchQuery(false);
