@@ -8,6 +8,7 @@ import { z } from "@hono/zod-openapi";
 import { and, asc, eq, ilike, inArray, isNull, not, sql } from "drizzle-orm";
 import { activeBanCondition, type User } from "./auth.ts";
 import { escapeLike } from "./crud/index.ts";
+import { isoSql, preparedPerDb, type SqlJson } from "./sql-json.ts";
 
 export type Profile = typeof schema.profiles.$inferSelect;
 
@@ -82,6 +83,39 @@ export async function profilesOf(db: Db | Tx, uuids: string[]) {
     .where(and(inArray(schema.users.uuid, uuids), isNull(schema.users.deactivatedAt)));
   const byId = new Map(rows.map((r) => [r.users.uuid, publicProfile(r.users, r.profiles)]));
   return uuids.flatMap((id) => byId.get(id) ?? []);
+}
+
+const profilesJsonQuery = preparedPerDb((db) => {
+  const u = schema.users;
+  const p = schema.profiles;
+  // The asked ids with their place in the list, so the answer keeps the caller's order.
+  const asked = sql`unnest(${sql.placeholder("uuids")}::uuid[]) with ordinality as asked(uuid, ord)`;
+  return db
+    .select({
+      body: sql<string>`coalesce(json_agg(json_build_object(
+        'uuid', ${u.uuid}, 'nickname', ${p.nickname}, 'color', ${p.color}, 'avatarId', ${p.avatarId},
+        'firstName', ${p.firstName}, 'lastName', ${p.lastName}, 'pronoun', ${p.pronoun},
+        'displayPronouns', ${p.displayPronouns}, 'songOfTheWeek', ${p.songOfTheWeek}, 'zodiac', ${p.zodiac},
+        'bio', ${p.bio}, 'profilePicture', ${p.profilePicture}, 'coverPicture', ${p.coverPicture},
+        'facebook', ${p.facebook}, 'instagram', ${p.instagram}, 'twitter', ${p.twitter}, 'snapchat', ${p.snapchat},
+        'tiktok', ${p.tiktok}, 'priceForGig', ${p.priceForGig}, 'badges', ${u.badges},
+        'isBot', 'bot' = any(${u.roles}), 'verifiedAt', ${isoSql(u.verifiedAt)}, 'createdAt', ${isoSql(p.createdAt)}
+      ) order by asked.ord), '[]')::text`,
+    })
+    .from(asked)
+    .innerJoin(u, sql`${u.uuid} = asked.uuid`)
+    .innerJoin(p, eq(p.userUuid, u.uuid))
+    .where(isNull(u.deactivatedAt))
+    .prepare("profiles_json");
+});
+
+/** `profilesOf` as the JSON text of its answer, written by the database in one prepared statement (`uuids` distinct). */
+export async function profilesJson(db: Db, uuids: string[]): Promise<SqlJson<ReturnType<typeof publicProfile>[]>> {
+  // As profilesOf: an id is found as the database writes it (lower case), others are skipped.
+  const canonical = uuids.filter((id) => id === id.toLowerCase());
+  if (canonical.length === 0) return "[]";
+  const [row] = await profilesJsonQuery(db).execute({ uuids: canonical });
+  return row?.body ?? "[]";
 }
 
 /** How many people one search answers at most. */

@@ -1,5 +1,6 @@
 import { requireService } from "../../lib/auth.ts";
 import { type AppRouteHandler, uuidList } from "../../lib/openapi.ts";
+import { sqlJson } from "../../lib/sql-json.ts";
 import type * as routes from "./catalogue.routes.ts";
 import * as catalogue from "./catalogue.ts";
 
@@ -17,7 +18,7 @@ export const genres: AppRouteHandler<typeof routes.genres> = async (c) => {
 };
 
 export const search: AppRouteHandler<typeof routes.search> = async (c) =>
-  c.json((await catalogue.search(c.var.deps.db, c.req.valid("query"))).songs, 200);
+  sqlJson(c, await catalogue.searchSongs(c.var.deps.db, c.req.valid("query")), 200);
 
 export const searchPage: AppRouteHandler<typeof routes.searchPage> = async (c) => {
   const q = c.req.valid("query");

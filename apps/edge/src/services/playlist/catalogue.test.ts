@@ -61,6 +61,25 @@ describe("search", () => {
     expect(page.data?.nextOffset).toBe(1);
   });
 
+  it("answers from the database's JSON what the row-by-row search answers, in the same order, page by page", async () => {
+    const L = "/api/playlist-service";
+    for (const query of [
+      { q: "night" },
+      { q: "midnight", explicit: "true" },
+      { q: "night", limit: 2, offset: 1 },
+      { q: "night", offset: 50 },
+      { q: "night drive", explicit: "false" },
+    ]) {
+      const fast = await t.request("GET", `${L}/search`, { query });
+      const rows = await t.request("GET", `${L}/search/v2`, { query });
+      expect(fast.status).toBe(200);
+      expect(fast.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(fast.body, JSON.stringify(query)).toEqual(rows.body.data);
+    }
+    const [full] = (await t.request("GET", `${L}/search`, { query: { q: "midn" } })).body;
+    expect(full).toMatchObject({ album: "Neon Roads", isrc: "USRC17607839", streamUrls: { hls: "/hls/1.m3u8" } });
+  });
+
   it("needs a query and refuses bad parameters", async () => {
     expect((await t.api().playlist.GET("/search")).response.status).toBe(400);
     expect((await t.api().playlist.GET("/search", { params: { query: { q: "!!!" } } })).response.status).toBe(400);

@@ -4,7 +4,8 @@ import { and, asc, count, desc, eq, ilike, inArray, type SQL, sql } from "drizzl
 import type { AppDeps } from "../../deps.ts";
 import { escapeLike } from "../../lib/crud/index.ts";
 import { badRequest, found, HttpError, notFound, unauthorized } from "../../lib/errors.ts";
-import { songView } from "./crates.ts";
+import { preparedPerDb, type SqlJson } from "../../lib/sql-json.ts";
+import { songJsonFields, songView } from "./crates.ts";
 import { PROVIDERS, type Provider, parseProviderLink } from "./provider-links.ts";
 import { canLookUp, LOOKUP_SETTINGS, lookUpTrack, lookupConfigured, PROVIDER_NAMES } from "./provider-lookup.ts";
 
@@ -85,10 +86,57 @@ export interface SearchQuery {
   limit: number;
 }
 
-export async function search(db: Db, q: SearchQuery) {
+/** The words of a search as a tsquery, or a 400 when there are none to search by. */
+function searchWords(q: SearchQuery) {
   if (!q.q && !q.isrc) throw badRequest(["q: a search needs a query"]);
   const tsquery = q.q ? prefixQuery(q.q) : "";
   if (q.q && !tsquery) throw badRequest(["q: a search needs letters or digits"]);
+  return tsquery;
+}
+
+/** A page of a word search as JSON text written by the database, best match first; prepared with and without explicit songs. */
+const wordSearchQuery = (withExplicit: boolean) =>
+  preparedPerDb((db) => {
+    const words = sql`to_tsquery('simple', ${sql.placeholder("words")})`;
+    // The page is chosen on its sort keys alone; only its songs are then written as JSON.
+    const page = db
+      .select({
+        rank: sql<number>`ts_rank(${document}, ${words})`.as("rank"),
+        trackName: schema.songs.trackName,
+        id: schema.songs.id,
+      })
+      .from(schema.songs)
+      .where(and(sql`${document} @@ ${words}`, withExplicit ? undefined : eq(schema.songs.explicit, false)))
+      .orderBy(desc(sql`ts_rank(${document}, ${words})`), asc(schema.songs.trackName), asc(schema.songs.id))
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .as("page");
+    return db
+      .select({
+        body: sql<string>`coalesce(json_agg(json_build_object(${songJsonFields(schema.songs, schema.albums.title)}) order by ${page.rank} desc, ${page.trackName}, ${page.id}), '[]')::text`,
+      })
+      .from(page)
+      .innerJoin(schema.songs, eq(schema.songs.id, page.id))
+      .leftJoin(schema.albums, eq(schema.albums.id, schema.songs.albumId))
+      .prepare(withExplicit ? "search_songs_all" : "search_songs_clean");
+  });
+const searchClean = wordSearchQuery(false);
+const searchAll = wordSearchQuery(true);
+
+/**
+ * The songs of a search without its total (`GET /search`), as JSON text: a word search in one prepared statement,
+ * an ISRC search as `search` finds it.
+ */
+export async function searchSongs(db: Db, q: SearchQuery): Promise<SqlJson<ReturnType<typeof songView>[]>> {
+  const tsquery = searchWords(q);
+  if (q.isrc) return JSON.stringify((await search(db, q)).songs);
+  const prepared = (q.explicit === "true" ? searchAll : searchClean)(db);
+  const [row] = await prepared.execute({ words: tsquery, limit: q.limit, offset: q.offset });
+  return row?.body ?? "[]";
+}
+
+export async function search(db: Db, q: SearchQuery) {
+  const tsquery = searchWords(q);
   const where = and(
     q.isrc ? eq(schema.songs.isrc, q.isrc.toUpperCase()) : undefined,
     tsquery ? sql`${document} @@ to_tsquery('simple', ${tsquery})` : undefined,

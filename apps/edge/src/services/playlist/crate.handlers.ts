@@ -1,5 +1,6 @@
 import { requireService, requireUser } from "../../lib/auth.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
+import { sqlJson } from "../../lib/sql-json.ts";
 import type * as routes from "./crate.routes.ts";
 import { callerCrate } from "./crate-access.ts";
 import * as crates from "./crates.ts";
@@ -19,7 +20,7 @@ export function crateSongHandlers(special?: crates.SpecialKind) {
   const songs: AppRouteHandler<SongRoutes["songs"]> = async (c) => {
     const { crate } = await callerCrate(c, target(c.req.param("id")), "read");
     const { limit, offset } = c.req.valid("query");
-    return c.json(await crates.crateSongs(c.var.deps.db, crate.id, limit, offset), 200);
+    return sqlJson(c, await crates.crateSongsJson(c.var.deps.db, crate.id, limit, offset), 200);
   };
 
   const addSongs: AppRouteHandler<SongRoutes["addSongs"]> = async (c) => {
@@ -115,7 +116,7 @@ export const allCrates: AppRouteHandler<typeof routes.allCrates> = async (c) => 
 
 export const songsByShortId: AppRouteHandler<typeof routes.songsByShortId> = async (c) => {
   await requireService(c);
-  return c.json(await crates.songsOfShortId(c.var.deps.db, c.req.valid("param").crateShortId), 200);
+  return sqlJson(c, await crates.songsOfShortId(c.var.deps.db, c.req.valid("param").crateShortId), 200);
 };
 
 export const byId = crateSongHandlers();

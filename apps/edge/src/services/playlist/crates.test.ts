@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
 import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { crateSongs } from "./crates.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -210,6 +211,41 @@ describe("crates", () => {
           .playlist.PATCH("/crate/{id}", { params: { path: { id: ok(copy).crateUuid } }, body: { name: "" } })
       ).response.status,
     ).toBe(400);
+  });
+});
+
+describe("crate songs written as JSON by the database", () => {
+  it("answers what the row-by-row view answers, field for field, page by page", async () => {
+    const { token } = await t.createUser();
+    const [album] = await t.db.insert(schema.albums).values({ shortId: shortId(), title: "Night Drive" }).returning();
+    const full = await song('Full "quoted" ünïcode', {
+      albumId: album!.id,
+      genre: "house",
+      explicit: true,
+      isrc: "USRC17607839",
+      musicProviders: { spotify: "sp1", youtube: "yt1" },
+      thumbnails: { small: "https://img/1.jpg" },
+      links: { spotify: "https://open.spotify.com/track/sp1" },
+      previews: { spotify: "https://p/1.mp3" },
+      streamUrls: { hls: "https://s/1.m3u8" },
+      description: "line one\nline two",
+      isGenerated: true,
+      releaseYear: 1999,
+    });
+    const bare = await song("Bare");
+    const third = await song("Third");
+    const crate = (await t.request("POST", `${L}/crate`, { token, body: {} })).body.crateUuid;
+    await t.request("POST", `${L}/crate/${crate}/songs`, { token, body: { songIds: [full.id, bare.id, third.id] } });
+    const whole = await t.request("GET", `${L}/crate/${crate}/songs`, { token });
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get("content-type")).toMatch(/^application\/json/);
+    const rows = await crateSongs(t.db, crate);
+    expect(whole.body).toEqual(rows);
+    expect(whole.body[0]).toMatchObject({ album: "Night Drive", musicProviders: { spotify: "sp1", youtube: "yt1" } });
+    const page = await t.request("GET", `${L}/crate/${crate}/songs`, { token, query: { limit: 1, offset: 1 } });
+    expect(page.body).toEqual(rows.slice(1, 2));
+    const past = await t.request("GET", `${L}/crate/${crate}/songs`, { token, query: { offset: 10 } });
+    expect(past.body).toEqual([]);
   });
 });
 

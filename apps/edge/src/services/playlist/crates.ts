@@ -3,6 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import { badRequest, conflict, forbidden, found, notFound } from "../../lib/errors.ts";
 import { shortId } from "../../lib/ids.ts";
+import { preparedPerDb, type SqlJson } from "../../lib/sql-json.ts";
 
 export const MAX_CRATE_SONGS = 5000;
 export const SONG_ALREADY_IN_CRATE = "This song is already in the crate.";
@@ -96,6 +97,43 @@ export async function crateSongs(db: Db | Tx, crateId: string, limit = MAX_CRATE
   }));
 }
 
+/** `songView` written by the database: the same fields, as JSON (keep the two in step: crates.test.ts compares them). */
+export const songJsonFields = (s: typeof schema.songs, albumTitle: typeof schema.albums.title) => sql`
+  'songId', ${s.id}, 'songShortId', ${s.shortId}, 'trackName', ${s.trackName}, 'artistName', ${s.artistName},
+  'album', ${albumTitle}, 'genre', ${s.genre}, 'duration', ${s.duration}, 'explicit', ${s.explicit}, 'isrc', ${s.isrc},
+  'musicProviders', ${s.musicProviders}, 'thumbnails', ${s.thumbnails}, 'links', ${s.links}, 'previews', ${s.previews},
+  'streamUrls', ${s.streamUrls}, 'description', ${s.description}, 'isGenerated', ${s.isGenerated},
+  'releaseYear', ${s.releaseYear}`;
+
+const crateSongsJsonQuery = preparedPerDb((db) => {
+  const page = db
+    .select({
+      entry: sql`json_build_object(${songJsonFields(schema.songs, schema.albums.title)},
+        'crateSongUuid', ${schema.crateSongs.id}, 'position', ${schema.crateSongs.position}, 'status', 'SUCCESS')`.as(
+        "entry",
+      ),
+      position: schema.crateSongs.position,
+    })
+    .from(schema.crateSongs)
+    .innerJoin(schema.songs, eq(schema.songs.id, schema.crateSongs.songId))
+    .leftJoin(schema.albums, eq(schema.albums.id, schema.songs.albumId))
+    .where(eq(schema.crateSongs.crateId, sql.placeholder("crateId")))
+    .orderBy(asc(schema.crateSongs.position))
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"))
+    .as("page");
+  return db
+    .select({ body: sql<string>`coalesce(json_agg(${page.entry} order by ${page.position}), '[]')::text` })
+    .from(page)
+    .prepare("crate_songs_json");
+});
+
+/** `crateSongs` as the JSON text of its answer, written by the database in one round trip. */
+export async function crateSongsJson(db: Db, crateId: string, limit = MAX_CRATE_SONGS, offset = 0) {
+  const [row] = await crateSongsJsonQuery(db).execute({ crateId, limit, offset });
+  return (row?.body ?? "[]") as SqlJson<Awaited<ReturnType<typeof crateSongs>>>;
+}
+
 export async function crateView(db: Db | Tx, crate: Crate) {
   const [stats] = await db
     .select({ n: sql<number>`count(*)::int` })
@@ -148,6 +186,14 @@ export async function specialCrate(db: Db | Tx, userUuid: string, kind: SpecialK
   return made;
 }
 
+const crateById = preparedPerDb((db) =>
+  db
+    .select()
+    .from(schema.crates)
+    .where(eq(schema.crates.id, sql.placeholder("id")))
+    .prepare("crate_by_id"),
+);
+
 /**
  * The crate a caller names: their own crate by uuid, or their special one. Playlists are public to signed-in users;
  * the queue and likes only to their owner. Only the owner edits.
@@ -160,7 +206,7 @@ export async function accessibleCrate(
   now: Date,
 ) {
   if (target === "queue" || target === "likes") return specialCrate(db, userUuid, target, now);
-  const [row] = await db.select().from(schema.crates).where(eq(schema.crates.id, target));
+  const [row] = await crateById(db).execute({ id: target });
   const crate = found(row, CRATE_NOT_FOUND);
   if (crate.userUuid !== userUuid && (access === "write" || crate.kind !== "default")) throw forbidden();
   return crate;
@@ -376,7 +422,7 @@ export async function allCrates(db: Db, take: number, skip: number) {
 /** The songs of a crate by its short id. */
 export async function songsOfShortId(db: Db, crateShortId: string) {
   const [row] = await db.select().from(schema.crates).where(eq(schema.crates.shortId, crateShortId));
-  return crateSongs(db, found(row, CRATE_NOT_FOUND).id);
+  return crateSongsJson(db, found(row, CRATE_NOT_FOUND).id);
 }
 
 /** Sets the position of the song playing next; a position past the end is refused. */

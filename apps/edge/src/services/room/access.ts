@@ -2,9 +2,10 @@ import { type Db, schema } from "@booth/db";
 import type { RoomRole } from "@booth/db/schema";
 import { roomRank as sharedRoomRank } from "@booth/sdk/live/permissions";
 import { z } from "@hono/zod-openapi";
-import { and, eq, gt, isNull, or } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { User } from "../../lib/auth.ts";
 import { forbidden, found } from "../../lib/errors.ts";
+import { preparedPerDb } from "../../lib/sql-json.ts";
 
 export type Room = typeof schema.rooms.$inferSelect;
 
@@ -35,9 +36,27 @@ export { ROOM_RANK } from "@booth/sdk/live/permissions";
 export const roleInForce = (now: Date) =>
   or(isNull(schema.roomUserRoles.expirationTime), gt(schema.roomUserRoles.expirationTime, now));
 
+const roomByUuid = preparedPerDb((db) =>
+  db
+    .select()
+    .from(schema.rooms)
+    .where(eq(schema.rooms.uuid, sql.placeholder("key")))
+    .limit(1)
+    .prepare("room_by_uuid"),
+);
+const roomBySlug = preparedPerDb((db) =>
+  db
+    .select()
+    .from(schema.rooms)
+    .where(eq(schema.rooms.slug, sql.placeholder("key")))
+    .limit(1)
+    .prepare("room_by_slug"),
+);
+
 export async function findRoom(db: Db, key: { uuid?: string; slug?: string }): Promise<Room | null> {
-  const where = key.uuid ? eq(schema.rooms.uuid, key.uuid) : eq(schema.rooms.slug, (key.slug ?? "").toLowerCase());
-  const [room] = await db.select().from(schema.rooms).where(where).limit(1);
+  const [room] = key.uuid
+    ? await roomByUuid(db).execute({ key: key.uuid })
+    : await roomBySlug(db).execute({ key: (key.slug ?? "").toLowerCase() });
   return room ?? null;
 }
 

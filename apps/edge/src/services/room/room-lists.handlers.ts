@@ -2,15 +2,15 @@ import { requireService, requireUser, STAFF } from "../../lib/auth.ts";
 import { parseCrudQuery, parseSelection, pickFields } from "../../lib/crud/index.ts";
 import { badRequest } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
+import { sqlJson } from "../../lib/sql-json.ts";
 import { isUuid, loadRoom } from "./access.ts";
 import type * as routes from "./room-lists.routes.ts";
 import * as lists from "./room-lists.ts";
-import { roomViews, settingsView } from "./rooms.ts";
+import { favoritesOwner, roomViews, settingsView } from "./rooms.ts";
 
 export const publicRooms: AppRouteHandler<typeof routes.publicRooms> = async (c) => {
   const { limit, offset } = c.req.valid("query");
-  const { rows, total } = await lists.publicRooms(c.var.deps.db, limit, offset);
-  return c.json({ data: await roomViews(c, rows), total }, 200);
+  return sqlJson(c, await lists.publicRoomsJson(c.var.deps.db, favoritesOwner(c), limit, offset), 200);
 };
 
 export const promotedRooms: AppRouteHandler<typeof routes.promotedRooms> = async (c) => {

@@ -4,8 +4,9 @@ import type { PgColumn } from "drizzle-orm/pg-core";
 import { type CrudQuery, crudSelectPage } from "../../lib/crud/index.ts";
 import { found } from "../../lib/errors.ts";
 import { verifyPassword } from "../../lib/password.ts";
+import { isoSql, preparedPerDb, type SqlJson } from "../../lib/sql-json.ts";
 import { isUuid, ROOM_NOT_FOUND } from "./access.ts";
-import { type RoomRow, roomUsersCount, selectRooms } from "./rooms.ts";
+import { type RoomRow, roomUsersCount, type roomView, selectRooms } from "./rooms.ts";
 
 /** Rooms anyone may find in lists: public and listed. */
 const listed = and(eq(schema.rooms.type, "PUBLIC"), eq(schema.rooms.unlisted, false));
@@ -31,6 +32,66 @@ async function roomPage(
 
 /** Public listed rooms, the busiest first. */
 export const publicRooms = (db: Db, limit: number, offset: number) => roomPage(db, listed, busiestFirst, limit, offset);
+
+/** `roomView` written by the database (keep the two in step: rooms.test.ts compares them). */
+const roomJson = (users: SQL, favorited: SQL) => {
+  const r = schema.rooms;
+  return sql`json_build_object(
+    'uuid', ${r.uuid}, 'slug', ${r.slug}, 'name', ${r.name}, 'description', ${r.description}, 'vibe', ${r.vibe},
+    'type', ${r.type}, 'unlisted', ${r.unlisted}, 'djType', ${r.djType}, 'musicProviderKeys', ${r.musicProviderKeys},
+    'numberOfDjs', ${r.numberOfDjs}, 'songsPerDj', ${r.songsPerDj}, 'roomSize', ${r.roomSize}, 'entryFee', ${r.entryFee},
+    'freeEntries', ${r.freeEntries}, 'isPasswordProtected', ${r.passwordHash} is not null,
+    'isGuestPasswordProtected', ${r.guestPasswordHash} is not null, 'promoted', ${r.promoted},
+    'promotedProviders', ${r.promotedProviders}, 'pinnedMessages', ${r.pinnedMessages}, 'design', ${r.design},
+    'isLive', ${r.isLive}, 'liveAudio', ${r.liveAudio}, 'hasChat', ${r.hasChat},
+    'voteSkipThreshold', ${r.voteSkipThreshold}, 'waitlistEnabled', ${r.waitlistEnabled},
+    'posterUrl', ${r.posterUrl}, 'externalUrl', ${r.externalUrl},
+    'discordGuildId', ${r.discordGuildId}, 'song', ${r.nowPlaying}, 'numberOfActiveDjs', ${r.numberOfActiveDjs},
+    'numberOfUsersInRoom', ${users}, 'ownerUuid', ${r.ownerUuid}, 'favorited', ${favorited},
+    'createdAt', ${isoSql(r.createdAt)}, 'updatedAt', ${isoSql(r.updatedAt)})`;
+};
+
+const publicRoomsJsonQuery = preparedPerDb((db) => {
+  const favorited = sql`exists (select 1 from ${schema.roomFavorites} where ${schema.roomFavorites.userUuid} = ${sql.placeholder("me")}::uuid and ${schema.roomFavorites.roomUuid} = ${schema.rooms.uuid})`;
+  // The page is chosen on its sort keys alone; only its rooms are then written as JSON.
+  const page = db
+    .select({
+      uuid: schema.rooms.uuid,
+      users: sql<number>`${roomUsersCount}`.as("users"),
+      createdAt: schema.rooms.createdAt,
+    })
+    .from(schema.rooms)
+    .where(listed)
+    .orderBy(...busiestFirst)
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"))
+    .as("page");
+  const total = db.select({ n: count() }).from(schema.rooms).where(listed);
+  return db
+    .select({
+      body: sql<string>`json_build_object(
+        'data', coalesce(json_agg(${roomJson(sql`${page.users}`, favorited)} order by ${page.users} desc, ${page.createdAt} desc, ${page.uuid}), '[]'),
+        'total', (${total}))::text`,
+    })
+    .from(page)
+    .innerJoin(schema.rooms, eq(schema.rooms.uuid, page.uuid))
+    .prepare("public_rooms_json");
+});
+
+/**
+ * A page of public listed rooms with their total, as the JSON text of `GET /rooms/public`, in one prepared statement;
+ * `favoritesOf` is the caller whose favourites are flagged (none: no flags).
+ */
+export async function publicRoomsJson(
+  db: Db,
+  favoritesOf: string | undefined,
+  limit: number,
+  offset: number,
+): Promise<SqlJson<{ data: ReturnType<typeof roomView>[]; total: number }>> {
+  const [row] = await publicRoomsJsonQuery(db).execute({ me: favoritesOf ?? null, limit, offset });
+  if (!row) throw new Error("an aggregate answered no row");
+  return row.body;
+}
 
 /** Promoted listed rooms; with providers, those promoted to all or to one of them. */
 export const promotedRooms = (db: Db, providers: string[]) =>

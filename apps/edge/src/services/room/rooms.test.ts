@@ -3,6 +3,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { recordingLiveRooms } from "../../ports/live-rooms.ts";
 import { createTestApp, multipart, ok, type TestApp } from "../../testing.ts";
+import { publicRooms } from "./room-lists.ts";
+import { favoritedSet, roomView } from "./rooms.ts";
 
 let t: TestApp;
 let live: ReturnType<typeof recordingLiveRooms>;
@@ -317,6 +319,52 @@ describe("creating and changing rooms", () => {
 });
 
 describe("lists", () => {
+  it("answers the public list from the database's JSON as the row-by-row views, favourites flagged, page by page", async () => {
+    const owner = await t.createUser();
+    const fan = await t.createUser();
+    const full = await createRoom(owner.token, {
+      password: "secret1",
+      description: 'line\nbreak "quoted" ünï',
+      voteSkipThreshold: 0.1,
+      musicProviderKeys: ["spotify", "youtube"],
+    });
+    await t.db
+      .update(schema.rooms)
+      .set({
+        nowPlaying: { trackName: "Song", duration: 180.5 },
+        pinnedMessages: [{ id: "1", message: "hi", userUuid: owner.user.uuid, createdAt: "2026-06-01T12:00:00.000Z" }],
+        updatedAt: new Date("2026-06-01T12:34:56.789Z"),
+      })
+      .where(eq(schema.rooms.uuid, full.uuid));
+    await createRoom(owner.token);
+    await t.db.insert(schema.roomPresence).values({ roomUuid: full.uuid, userUuid: fan.user.uuid });
+    await t.db.insert(schema.roomFavorites).values({ userUuid: fan.user.uuid, roomUuid: full.uuid });
+    for (const [token, favoritesOf] of [
+      [fan.token, fan.user.uuid],
+      [null, undefined],
+    ] as const)
+      for (const query of [{ limit: 1000 }, { limit: 1, offset: 1 }, { limit: 5, offset: 10_000 }]) {
+        const res = await t.request("GET", `${R}/rooms/public`, { token, query });
+        expect(res.status).toBe(200);
+        expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+        const { rows, total } = await publicRooms(t.db, query.limit, query.offset ?? 0);
+        const favorites = await favoritedSet(
+          t.db,
+          favoritesOf,
+          rows.map((r) => r.uuid),
+        );
+        expect(res.body).toEqual({ data: rows.map((r) => roomView(r, { favorited: favorites.has(r.uuid) })), total });
+      }
+    const mine = await t.request("GET", `${R}/rooms/public`, { token: fan.token, query: { limit: 1000 } });
+    expect(mine.body.data.find((r: { uuid: string }) => r.uuid === full.uuid)).toMatchObject({
+      favorited: true,
+      isPasswordProtected: true,
+      voteSkipThreshold: 0.1,
+      song: { trackName: "Song", duration: 180.5 },
+      updatedAt: "2026-06-01T12:34:56.789Z",
+    });
+  });
+
   it("lists public rooms busiest first, hides private and unlisted ones, counts private ones", async () => {
     const owner = await t.createUser();
     const quiet = await createRoom(owner.token);

@@ -197,10 +197,15 @@ export async function favoritedSet(db: Db, userUuid: string | undefined, roomUui
   return new Set(rows.map((r) => r.roomUuid));
 }
 
+/** Whose favourites room views flag: the caller's, with a user or bot token. */
+export function favoritesOwner(c: Context<AppEnv>) {
+  const auth = c.var.auth;
+  return auth && (auth.type === "user" || auth.type === "bot") ? auth.sub : undefined;
+}
+
 /** Room views for a caller (user token: favourite flags). */
 export async function roomViews(c: Context<AppEnv>, rooms: RoomRow[]) {
-  const auth = c.var.auth;
-  const me = auth && (auth.type === "user" || auth.type === "bot") ? auth.sub : undefined;
+  const me = favoritesOwner(c);
   const favorites = await favoritedSet(
     c.var.deps.db,
     me,

@@ -4,6 +4,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { profilesOf } from "../../lib/profiles.ts";
 import { createTestApp, ok, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
@@ -276,6 +277,32 @@ describe("GET /users/profiles", () => {
     expect(res.data?.map((p) => p.uuid)).toEqual([a.user.uuid]);
     expect((res.data?.[0] as Record<string, unknown> | undefined)?.allowExplicitAudio).toBeUndefined();
     expect((await t.api().user.GET("/users/profiles", { params: { query: { users: "" } } })).data).toEqual([]);
+  });
+
+  it("answers from the database's JSON what the row-by-row view answers, field for field, in the asked order", async () => {
+    const plain = await t.createUser({ nickname: "plain" });
+    const bot = await t.createUser({ roles: ["bot"], nickname: 'bot "quoted" ünï' });
+    const full = await t.createUser({ nickname: "full" });
+    await t.db
+      .update(schema.users)
+      .set({ badges: ["VERIFIED"], verifiedAt: new Date("2026-05-01T10:20:30.456Z") })
+      .where(eq(schema.users.uuid, full.user.uuid));
+    await t.db
+      .update(schema.profiles)
+      .set({ bio: "line\nbreak", instagram: "@full", priceForGig: 250, displayPronouns: true, pronoun: "they" })
+      .where(eq(schema.profiles.userUuid, full.user.uuid));
+    const ids = [full.user.uuid, crypto.randomUUID(), bot.user.uuid, plain.user.uuid.toUpperCase(), plain.user.uuid];
+    const res = await t.request("GET", `${P}/users/profiles?users=${ids.join(",")}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(res.body).toEqual(await profilesOf(t.db, ids));
+    expect(res.body.map((p: { nickname: string }) => p.nickname)).toEqual(["full", 'bot "quoted" ünï', "plain"]);
+    expect(res.body[0]).toMatchObject({
+      verifiedAt: "2026-05-01T10:20:30.456Z",
+      badges: ["VERIFIED"],
+      priceForGig: 250,
+    });
+    expect(res.body[1].isBot).toBe(true);
   });
 
   it("counts repeated and comma-separated ids together against the limit, and needs the parameter", async () => {

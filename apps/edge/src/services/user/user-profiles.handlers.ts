@@ -5,7 +5,8 @@ import { ADMINS, hasAnyRole, MODERATORS, mayManage, rateLimit, requireService, r
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, forbidden, found, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
-import { profilesOf, publicProfile, searchProfiles } from "../../lib/profiles.ts";
+import { profilesJson, publicProfile, searchProfiles } from "../../lib/profiles.ts";
+import { sqlJson } from "../../lib/sql-json.ts";
 import { loadUser, ownProfile, userView } from "./accounts.ts";
 import * as profiles from "./profiles.ts";
 import { MAX_PROFILE_BATCH, PROFILE_NOT_FOUND, type ProfilePatch, visibleProfile } from "./profiles.ts";
@@ -77,7 +78,7 @@ export const listProfiles: AppRouteHandler<typeof routes.listProfiles> = async (
   const bad = ids.filter((id) => !z.uuid().safeParse(id).success);
   if (bad.length) throw badRequest(bad.map((id) => `users: ${id} is not a uuid`));
   if (ids.length > MAX_PROFILE_BATCH) throw badRequest([`users: at most ${MAX_PROFILE_BATCH} ids per call`]);
-  return c.json(await profilesOf(c.var.deps.db, ids), 200);
+  return sqlJson(c, await profilesJson(c.var.deps.db, ids), 200);
 };
 
 export const addBadges: AppRouteHandler<typeof routes.addBadges> = async (c) => {

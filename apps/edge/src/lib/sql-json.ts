@@ -1,0 +1,44 @@
+/**
+ * Hot reads: queries built once per database and answers the database writes as JSON text
+ * (docs/decisions/0008-hot-reads.md).
+ */
+import type { Db } from "@booth/db";
+import { type SQL, sql } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
+import type { Context, TypedResponse } from "hono";
+import type { JSONParsed } from "hono/utils/types";
+
+/**
+ * A query built and prepared once per database rather than on every request (Drizzle's `.prepare()` with
+ * `sql.placeholder`s): building the SQL text and its parameter list is a good share of a small read's cost.
+ */
+export function preparedPerDb<P>(build: (db: Db) => P): (db: Db) => P {
+  const built = new WeakMap<Db, P>();
+  return (db) => {
+    let query = built.get(db);
+    if (query === undefined) {
+      query = build(db);
+      built.set(db, query);
+    }
+    return query;
+  };
+}
+
+/** JSON text the database wrote (`json_agg`, `json_build_object`), with the type of the value it holds. */
+export type SqlJson<T> = string & { readonly __json?: T };
+
+/**
+ * Answers JSON text from the database as it is: no rows to map, no objects to build, nothing to stringify. Typed as
+ * `c.json(value)` would be, so the route contract still checks the handler.
+ */
+export function sqlJson<T, S extends 200 | 201>(c: Context, text: SqlJson<T>, status: S) {
+  return c.body(text, status, { "content-type": "application/json" }) as unknown as TypedResponse<
+    JSONParsed<T>,
+    S,
+    "json"
+  >;
+}
+
+/** An ISO 8601 timestamp in UTC with milliseconds, as `Date.prototype.toISOString()` writes it. */
+export const isoSql = (column: PgColumn | SQL) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
