@@ -1,6 +1,6 @@
 /**
  * Hot reads: queries built once per database and answers the database writes as JSON text
- * (docs/decisions/0008-hot-reads.md).
+ * (docs/decisions/0010-hot-reads.md).
  */
 import type { Db } from "@booth/db";
 import { type SQL, sql } from "drizzle-orm";
