@@ -1,5 +1,4 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import type { ClientLoaderFunctionArgs } from "@remix-run/react";
 import {
   isRouteErrorResponse,
   Link,
@@ -13,13 +12,15 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { type ReactNode, useMemo } from "react";
+import { type ReactNode, useEffect, useMemo } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import { Avatar } from "./components/avatar.tsx";
 import { NowPlayingBar } from "./components/now-playing-bar.tsx";
 import {
+  addTexts,
   createI18n,
   DEFAULT_LANGUAGE,
+  isLoaded,
   LANGUAGES,
   type Language,
   languageCookie,
@@ -51,13 +52,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (remember) headers.append("set-cookie", languageCookie(lang));
   if (setCookie) headers.append("set-cookie", setCookie);
   return data({ ...body, lang }, { headers });
-}
-
-/** A switch to another language (or a page in one) loads its texts before the page renders in it. */
-export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
-  const root = await serverLoader<typeof loader>();
-  await loadLanguage(root.lang).catch(() => undefined);
-  return root;
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>["data"];
@@ -154,6 +148,15 @@ export function Layout({ children }: { children: ReactNode }) {
   const root = useRootData();
   const lang = root?.lang ?? DEFAULT_LANGUAGE;
   const i18n = useMemo(() => createI18n(lang), [lang]);
+  // A switch to a language whose texts are not here yet loads them into the page's i18next (English meanwhile). Not a
+  // root clientLoader: that would make every navigation fetch the root's data apart from the page's.
+  useEffect(() => {
+    if (!isLoaded(lang))
+      void loadLanguage(lang).then(
+        () => addTexts(i18n, lang),
+        () => undefined,
+      );
+  }, [i18n, lang]);
   return (
     <html lang={lang}>
       <head>

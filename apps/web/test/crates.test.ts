@@ -70,8 +70,11 @@ describe("crates", { timeout: 180_000 }, () => {
     for (let i = 0; i < 4; i++) {
       const row = page.locator("[data-testid=search-result]").nth(i);
       await row.locator("[data-testid=crate-choice]").selectOption({ label: "Late Night" });
+      // Shown as added at once: the next add waits for the edge's answer, so the crate keeps the order of the clicks.
+      const added = changeAnswered(page, /\/search\.data/);
       await row.locator("[data-testid=add-to-crate]").click();
       await expectText(page, `[data-testid=search-result] >> nth=${i} >> [data-testid=add-to-crate]`, /Added/);
+      await added;
     }
 
     // Added twice: shown as added at once, then put back with the edge's reason.

@@ -35,6 +35,8 @@ describe("upload", { timeout: 180_000 }, () => {
       .update(schema.users)
       .set({ capabilities: ["uploadMusic"] })
       .where(eq(schema.users.uuid, ana.uuid));
+    // Written past the edge: the edge's cached account is told, as its own changes do.
+    await stack.t.accountChanged(ana.uuid);
     await page.reload();
     await expectCount(page, "[data-testid=upload-not-allowed]", 0);
     await page.waitForSelector("[data-testid=upload-input]:not([disabled])", { state: "attached" });

@@ -26,7 +26,7 @@ type Catalogue = { [Namespace in keyof typeof NAMESPACES]: object };
 
 /**
  * The languages at hand. English is always there; another language is loaded when a page is in it (entry.client.tsx
- * before hydrating, root.tsx's clientLoader on a switch), so a first visit carries one language's texts, not all.
+ * before hydrating, root.tsx's Layout on a switch), so a first visit carries one language's texts, not all.
  * The server has them all (entry.server.tsx).
  */
 const catalogues: Partial<Record<Language, Catalogue>> = { en: NAMESPACES };
@@ -36,10 +36,21 @@ const loaders: Record<Exclude<Language, "en">, () => Promise<Catalogue>> = {
 
 export const isLanguage = (value: unknown): value is Language => LANGUAGES.includes(value as Language);
 
+/** Whether a language's texts are at hand. */
+export const isLoaded = (lang: Language) => lang === "en" || catalogues[lang] !== undefined;
+
 /** Makes a language's texts available (already there: at once). */
 export async function loadLanguage(lang: Language) {
   if (catalogues[lang] || lang === "en") return;
   catalogues[lang] = await loaders[lang]();
+}
+
+/** Gives an i18next instance a language's texts loaded after it was made; its components render again in them. */
+export function addTexts(instance: i18n, lang: Language) {
+  const texts = catalogues[lang];
+  if (!texts) return;
+  for (const [ns, bundle] of Object.entries(texts)) instance.addResourceBundle(lang, ns, bundle, true, true);
+  void instance.changeLanguage(lang);
 }
 
 /** The texts of a language loaded by other means (the server's, which imports them all). */

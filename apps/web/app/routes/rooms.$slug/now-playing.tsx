@@ -145,7 +145,8 @@ export function NowPlaying({
             t("likeCount", { count: state.voteCounts.likes }),
             t("dislikeCount", { count: state.voteCounts.dislikes }),
             t("starCount", { count: state.voteCounts.stars }),
-            t("grabCount", { count: state.grabs ?? 0 }),
+            // Grabs once someone grabbed the song.
+            ...(state.grabs ? [t("grabCount", { count: state.grabs })] : []),
           ].join(" · ")}
         </span>
       </div>
