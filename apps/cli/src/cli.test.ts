@@ -312,15 +312,20 @@ describe("booth", () => {
       "made by the CLI",
       "--waitlist",
       "on",
+      "--idle-dj",
+      "10",
     );
     expect(JSON.parse((await booth("rooms", "show", room.uuid, "--json")).stdout)).toMatchObject({
       songsPerDj: 2,
       description: "made by the CLI",
       waitlistEnabled: true,
+      idleDjMinutes: 10,
     });
     const wrong = await booth("rooms", "update", "cli-room", "--waitlist", "maybe");
     expect(wrong.code).not.toBe(0);
     expect(wrong.stderr).toContain("--waitlist takes on or off, not maybe");
+    await booth("rooms", "update", "cli-room", "--idle-dj", "off");
+    expect(JSON.parse((await booth("rooms", "show", room.uuid, "--json")).stdout).idleDjMinutes).toBeNull();
     expect((await booth("rooms", "promote", "cli-room")).stdout).toContain("promoted");
     expect((await booth("rooms", "list", "--promoted")).stdout).toContain("cli-room");
     expect((await booth("rooms", "list", "--all", "-f", "slug||$eq||cli-room", "--json")).stdout).toContain(room.uuid);

@@ -376,6 +376,56 @@ describe("votes", () => {
   });
 });
 
+describe("idle DJs", () => {
+  it("warns a DJ who does nothing, then takes them off the booth; any action or their own song resets the clock", () => {
+    const h = harness(settingsFor({ idleDjMinutes: 5 }));
+    for (const n of [1, 2, 3]) h.join(n);
+    h.act(1, { action: "addDj", params: { song: songFor(1, { duration: 600 }) } });
+    h.act(2, { action: "addDj", params: {} });
+    h.act(3, { action: "addDj", params: {} });
+    const seated = () => h.state.live.djs.map((d) => d.uuid);
+    // The alarm: user 2's and 3's warnings, four minutes on (not user 1: their song plays).
+    expect(nextWakeAt(h.state, config)).toBe(h.now + 4 * 60_000);
+    h.advance(2 * 60_000);
+    h.act(3, { action: "voteOnSong", params: { songVotes: { like: true } } });
+    h.advance(2 * 60_000);
+    const warned = h.run({ type: "tick" });
+    expect(warned.stateless).toEqual([
+      { to: { userUuid: uuidOf(2) }, message: { name: "idleWarning", params: { removeAt: h.now + 60_000 } } },
+    ]);
+    expect(seated()).toEqual([uuidOf(1), uuidOf(2), uuidOf(3)]);
+    expect(nextWakeAt(h.state, config)).toBe(h.now + 60_000);
+    h.advance(60_000);
+    h.run({ type: "tick" });
+    // User 2 is gone from the booth (still in the room); user 3 voted two minutes in, so stays.
+    expect(seated()).toEqual([uuidOf(1), uuidOf(3)]);
+    expect(h.client.allUsers.map((u) => u.uuid)).toContain(uuidOf(2));
+    expect(h.log.at(-1)).toBe("removedDj");
+    // A warned DJ who does something stays.
+    h.advance(60_000);
+    expect(h.run({ type: "tick" }).stateless.map((m) => m.message.name)).toEqual(["idleWarning"]);
+    h.act(3, { action: "sendChatMessage", params: { message: "still here" } });
+    h.advance(60_000);
+    h.run({ type: "tick" });
+    expect(seated()).toEqual([uuidOf(1), uuidOf(3)]);
+    // The playing DJ is never idle; the clock starts again when their song ends.
+    h.advance(5 * 60_000);
+    h.run({ type: "tick" });
+    expect(seated()).toContain(uuidOf(1));
+  });
+
+  it("leaves everyone seated in a room without the rule", () => {
+    const h = harness();
+    h.join(1);
+    h.join(2);
+    h.act(1, { action: "addDj", params: { song: songFor(1, { duration: 6000 }) } });
+    h.act(2, { action: "addDj", params: {} });
+    h.advance(3_600_000);
+    expect(h.run({ type: "tick" }).stateless).toEqual([]);
+    expect(h.state.live.djs).toHaveLength(2);
+  });
+});
+
 describe("grabs", () => {
   it("count each listener once per song, are refused to guests and for a song that changed, and clear with the song", () => {
     const h = harness();
@@ -870,6 +920,7 @@ function randomAction(
         djType: r.pick(["EVERYONE", "INVITE_ONLY", "VERIFIED_ONLY", "PRO_PLAN_OWNER"] as const),
         voteSkipThreshold: r.chance(0.7) ? null : r.pick([0.2, 0.5]),
         waitlistEnabled: r.chance(0.7),
+        idleDjMinutes: r.chance(0.5) ? null : 1,
         roomRoles: roles,
       }),
     };

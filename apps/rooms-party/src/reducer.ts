@@ -105,6 +105,10 @@ export function reduce(state: RoomState, action: RoomAction, now: number, config
 
 function client(tx: Tx, userUuid: string, request: RoomClientAction, id: string) {
   const member = requireMember(tx, userUuid);
+  // Whatever a seated DJ does keeps them from being idle.
+  const meta = tx.state.djMeta[userUuid];
+  if (meta && (meta.activeAt !== tx.now || meta.idleWarned))
+    tx.setMeta(userUuid, { ...meta, activeAt: tx.now, idleWarned: false });
   switch (request.action) {
     case "addDj":
       return addDj(tx, member, request.params.song ?? null);

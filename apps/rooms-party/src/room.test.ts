@@ -267,6 +267,32 @@ describe("the live room", () => {
     expect(edge.calls.filter((c) => c.name === "addToCrate")).toHaveLength(3);
   });
 
+  it("wakes for an idle DJ: warns them alone, then takes them off the booth; an action moves the alarm", async () => {
+    const { room, send, advance, alarms } = setup(memoryKeyValue(), settingsFor({ idleDjMinutes: 1 }));
+    const [a, b] = [fakeSocket(1), fakeSocket(2)];
+    for (const s of [a, b]) room.connect(s);
+    for (const s of [a, b]) await send(s, "joinRoom", { roomUuid: ROOM_UUID });
+    const start = Date.parse("2026-06-01T12:00:00Z");
+    await send(a, "addDj");
+    expect(alarms.at(-1)).toBe(start + 30_000);
+    advance(20_000);
+    await send(a, "voteOnSong", { songVotes: { like: true } }); // refused (nothing plays), and no activity
+    await send(a, "sendChatMessage", { message: "here" });
+    expect(alarms.at(-1)).toBe(start + 50_000);
+    advance(30_000);
+    room.alarm();
+    await room.idle();
+    expect(a.received.filter((m) => m.name === "idleWarning")).toEqual([
+      { name: "idleWarning", params: { removeAt: start + 80_000 } },
+    ]);
+    expect(b.received.some((m) => m.name === "idleWarning")).toBe(false);
+    advance(30_000);
+    room.alarm();
+    await room.idle();
+    expect(room.current?.live.djs).toEqual([]);
+    expect(b.received.at(-1)).toMatchObject({ name: "removedDj" });
+  });
+
   it("applies what the edge says: kicks, roles, chat clearing and resets", async () => {
     const { room, edge, send } = setup();
     const [a, b] = [fakeSocket(1), fakeSocket(2)];

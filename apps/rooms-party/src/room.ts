@@ -388,13 +388,14 @@ export class LiveRoom {
       this.saving = this.saving
         .then(() => this.host.store.save(state))
         .catch((err) => this.host.log({ level: "error", msg: "room state not saved", error: String(err) }));
-      // The alarm follows the song, the members' grace periods and the roles: a vote moves none of them, and a room of
-      // thousands would otherwise look at every member on every vote.
+      // The alarm follows the song, the members' grace periods, the roles and the DJs' idle clocks: a listener's vote
+      // moves none of them, and a room of thousands would otherwise look at every member on every vote.
       if (
         state.members !== before.members ||
         state.live.nowPlaying !== before.live.nowPlaying ||
         state.live.settings !== before.live.settings ||
-        state.sanctions !== before.sanctions
+        state.sanctions !== before.sanctions ||
+        state.djMeta !== before.djMeta
       )
         this.track(this.host.setAlarm(nextWakeAt(state, this.config)));
     }

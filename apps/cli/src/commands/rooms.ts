@@ -15,12 +15,20 @@ interface SettingsOptions {
   djType?: string;
   password?: string;
   waitlist?: string;
+  idleDj?: string;
 }
 
 function onOff(value: string) {
   if (value === "on") return true;
   if (value === "off") return false;
   throw new Error(`--waitlist takes on or off, not ${value}`);
+}
+
+function minutes(value: string) {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 240)
+    throw new Error(`--idle-dj takes minutes from 1 to 240 or off, not ${value}`);
+  return n;
 }
 
 /** The room settings the flags give, in the edge's field names. */
@@ -37,6 +45,7 @@ function settingsFrom(o: SettingsOptions) {
     djType: o.djType,
     password: o.password === "none" ? null : o.password,
     waitlistEnabled: o.waitlist === undefined ? undefined : onOff(o.waitlist),
+    idleDjMinutes: o.idleDj === undefined ? undefined : o.idleDj === "off" ? null : minutes(o.idleDj),
   };
   return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
 }
@@ -52,7 +61,11 @@ const withSettings = (command: Command) =>
     .option("--unlisted", "left out of the public lists")
     .option("--dj-type <type>", "who may DJ: EVERYONE, INVITE_ONLY, VERIFIED_ONLY, PRO_PLAN_OWNER")
     .option("--password <password>", "a room password ('none' removes it)")
-    .option("--waitlist <on|off>", "a full booth has a waitlist: who wants a seat lines up for the next one");
+    .option("--waitlist <on|off>", "a full booth has a waitlist: who wants a seat lines up for the next one")
+    .option(
+      "--idle-dj <minutes|off>",
+      "a DJ idle this long while not playing leaves the booth, warned a minute before",
+    );
 
 /** A room list as a page, whichever shape the route answers (a list, or `{data, total}`). */
 function listPage(data: unknown) {

@@ -21,7 +21,13 @@ export function addDj(tx: Tx, member: Member, song: LiveSong | null) {
   if (waitlistOn(tx) && tx.live.waitlist.length) throw new RoomError(403, MESSAGES.waitlistFirst);
   const view = tx.live.allUsers.find((u) => u.uuid === member.uuid) ?? roomUser(member, tx.live.settings, tx.now);
   tx.setLive({ djs: [...tx.live.djs, { ...view, nextSong: song }] });
-  tx.setMeta(member.uuid, { songsPlayed: 0, queue: [], followsQueue: song === null, removeAfterSong: false });
+  tx.setMeta(member.uuid, {
+    songsPlayed: 0,
+    queue: [],
+    followsQueue: song === null,
+    removeAfterSong: false,
+    activeAt: tx.now,
+  });
   if (song === null) tx.effect({ type: "loadQueue", userUuid: member.uuid });
   tx.emit("addedDj");
   if (!tx.live.nowPlaying) playNext(tx);
@@ -110,6 +116,9 @@ export function finishSong(tx: Tx) {
   });
   if (playing.fromQueue && playing.crateSongUuid)
     tx.effect({ type: "advanceQueue", userUuid: playing.djUuid, crateSongUuid: playing.crateSongUuid });
+  // The idle rule counts from the end of their song.
+  const meta = tx.state.djMeta[playing.djUuid];
+  if (meta) tx.setMeta(playing.djUuid, { ...meta, activeAt: tx.now, idleWarned: false });
   tx.set({ playing: null });
   tx.setLive({ nowPlaying: null });
   clearVotes(tx);

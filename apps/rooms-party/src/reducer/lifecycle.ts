@@ -2,10 +2,10 @@
 
 import { roleInForce } from "@booth/sdk/live/permissions";
 import type { RoomSettings } from "@booth/sdk/live/protocol";
-import { endSongAndRotate } from "./booth.ts";
+import { djIndex, endSongAndRotate, removeFromBooth } from "./booth.ts";
 import { removeMember } from "./members.ts";
 import { applySettings } from "./settings.ts";
-import { initialState } from "./state.ts";
+import { idleDue, idleRule, initialState } from "./state.ts";
 import type { Tx } from "./tx.ts";
 
 export function tick(tx: Tx) {
@@ -19,6 +19,21 @@ export function tick(tx: Tx) {
       removeMember(tx, m.uuid);
   const playing = tx.live.nowPlaying;
   if (playing && playing.endTime <= now) endSongAndRotate(tx);
+  idleDjs(tx);
+}
+
+/** Seated DJs who did nothing for the room's idle time: warned first (to them alone), then off the booth. */
+function idleDjs(tx: Tx) {
+  const rule = idleRule(tx.state, tx.config);
+  if (!rule) return;
+  for (const [uuid, meta] of Object.entries(tx.state.djMeta)) {
+    const due = idleDue(tx.state, uuid, meta, tx.config);
+    if (due === null || due > tx.now || meta.activeAt === undefined) continue;
+    if (!meta.idleWarned) {
+      tx.setMeta(uuid, { ...meta, idleWarned: true });
+      tx.send({ userUuid: uuid }, { name: "idleWarning", params: { removeAt: meta.activeAt + rule.idleMs } });
+    } else if (djIndex(tx, uuid) !== -1) removeFromBooth(tx, uuid);
+  }
 }
 
 export function reset(tx: Tx, settings: RoomSettings) {

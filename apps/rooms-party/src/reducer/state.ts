@@ -25,6 +25,10 @@ export interface DjMeta {
   followsQueue: boolean;
   /** shouldRemoveDjAfterSong: they asked to step down while playing. */
   removeAfterSong: boolean;
+  /** Their last action, or the end of their last song (epoch ms): the idle rule counts from it. */
+  activeAt?: number;
+  /** They were told they will leave the booth for being idle. */
+  idleWarned?: boolean;
 }
 
 export interface Playing {
@@ -92,9 +96,13 @@ export function initialState(fromEdge: RoomSettings): RoomState {
   };
 }
 
-/** When the room next needs an alarm: the song's end, a grace period's end, a role's expiry. */
+/** When the room next needs an alarm: the song's end, a grace period's end, a role's expiry, an idle DJ's turn. */
 export function nextWakeAt(state: RoomState, config: RoomConfig): number | null {
   let at = Number.POSITIVE_INFINITY;
+  for (const [uuid, meta] of Object.entries(state.djMeta)) {
+    const due = idleDue(state, uuid, meta, config);
+    if (due !== null) at = Math.min(at, due);
+  }
   if (state.live.nowPlaying) at = Math.min(at, state.live.nowPlaying.endTime);
   for (const m of Object.values(state.members))
     if (!m.connected && m.disconnectedAt !== null) at = Math.min(at, m.disconnectedAt + config.graceMs);
@@ -104,4 +112,19 @@ export function nextWakeAt(state: RoomState, config: RoomConfig): number | null 
       if (Number.isFinite(t)) at = Math.min(at, t);
     }
   return Number.isFinite(at) ? at : null;
+}
+
+/** How long a DJ may be idle, and how long before that they are warned; null when the room has no idle rule. */
+export function idleRule(state: RoomState, config: RoomConfig) {
+  const minutes = state.live.settings.idleDjMinutes;
+  if (!minutes || minutes <= 0) return null;
+  const idleMs = minutes * 60_000 * config.timeScale;
+  return { idleMs, warnMs: Math.min(60_000 * config.timeScale, idleMs / 2) };
+}
+
+/** When the idle rule next acts on a seated DJ (their warning, or their leaving); null when it does not. */
+export function idleDue(state: RoomState, uuid: string, meta: DjMeta, config: RoomConfig): number | null {
+  const rule = idleRule(state, config);
+  if (!rule || meta.activeAt === undefined || state.playing?.djUuid === uuid) return null;
+  return meta.activeAt + rule.idleMs - (meta.idleWarned ? 0 : rule.warnMs);
 }

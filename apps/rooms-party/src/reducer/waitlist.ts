@@ -20,7 +20,13 @@ function setWaitlist(tx: Tx, waitlist: string[]) {
 function seat(tx: Tx, member: Member) {
   const view = tx.live.allUsers.find((u) => u.uuid === member.uuid) ?? roomUser(member, tx.live.settings, tx.now);
   tx.setLive({ djs: [...tx.live.djs, { ...view, nextSong: null }] });
-  tx.setMeta(member.uuid, { songsPlayed: 0, queue: [], followsQueue: true, removeAfterSong: false });
+  tx.setMeta(member.uuid, {
+    songsPlayed: 0,
+    queue: [],
+    followsQueue: true,
+    removeAfterSong: false,
+    activeAt: tx.now,
+  });
   tx.effect({ type: "loadQueue", userUuid: member.uuid });
   tx.emit("addedDj");
 }

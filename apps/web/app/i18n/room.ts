@@ -31,6 +31,8 @@ const en = {
   skip: "Skip",
   seatsFull: "The booth is full",
   joinWaitlist: "Join the waitlist",
+  idleWarning: "You have been idle in the booth: you leave it at {{time}} unless you do something.",
+  idleStay: "I'm here",
   grab: "Grab",
   grabbed: "Grabbed",
   grabToQueue: "My queue",

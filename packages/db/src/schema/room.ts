@@ -72,6 +72,8 @@ export const rooms = pgTable(
     voteSkipThreshold: doublePrecision(),
     /** A full booth has a waitlist (the live room keeps it): who wants a seat lines up for the next one. */
     waitlistEnabled: boolean().notNull().default(false),
+    /** A seated DJ idle this many minutes while not playing leaves the booth (the live room keeps the clock); null: never. */
+    idleDjMinutes: integer(),
     posterUrl: text(),
     externalUrl: text(),
     /** What the live room reports as playing now, and how many DJs sit in the booth (for room lists). */

@@ -777,6 +777,7 @@ export interface paths {
                             favorited?: boolean;
                             freeEntries?: number;
                             hasChat?: boolean;
+                            idleDjMinutes?: number | null;
                             isGuestPasswordProtected?: boolean;
                             isLive?: boolean;
                             isPasswordProtected?: boolean;
@@ -2628,6 +2629,7 @@ export interface paths {
                         /** @enum {string} */
                         djType?: "EVERYONE" | "INVITE_ONLY" | "PRO_PLAN_OWNER" | "VERIFIED_ONLY";
                         hasChat?: boolean;
+                        idleDjMinutes?: number | null;
                         musicProviderKeys?: string[];
                         name?: string;
                         songsPerDj?: number | null;
@@ -2858,6 +2860,7 @@ export interface paths {
                         entryFee?: number;
                         freeEntries?: number;
                         hasChat?: boolean;
+                        idleDjMinutes?: number | null;
                         musicProviderKeys?: string[];
                         name?: string;
                         numberOfDjs?: number;
@@ -3484,6 +3487,7 @@ export interface paths {
                         entryFee?: number;
                         freeEntries?: number;
                         hasChat?: boolean;
+                        idleDjMinutes?: number | null;
                         musicProviderKeys?: string[];
                         name?: string;
                         numberOfDjs?: number;
@@ -4152,6 +4156,7 @@ export interface paths {
                         entryFee?: number;
                         freeEntries?: number;
                         hasChat?: boolean;
+                        idleDjMinutes?: number | null;
                         musicProviderKeys?: string[];
                         name: string;
                         numberOfDjs?: number;
@@ -6489,6 +6494,7 @@ export interface components {
                 favorited?: boolean;
                 freeEntries?: number;
                 hasChat?: boolean;
+                idleDjMinutes?: number | null;
                 isGuestPasswordProtected?: boolean;
                 isLive?: boolean;
                 isPasswordProtected?: boolean;
@@ -6780,6 +6786,7 @@ export interface components {
             favorited: boolean;
             freeEntries: number;
             hasChat: boolean;
+            idleDjMinutes: number | null;
             isGuestPasswordProtected: boolean;
             isLive: boolean;
             isPasswordProtected: boolean;

@@ -61,6 +61,7 @@ export const StatelessMessage = {
   chatMessageDeleted: "chatMessageDeleted",
   chatCleared: "chatCleared",
   updatedSanctions: "updatedSanctions",
+  idleWarning: "idleWarning",
 } as const;
 export type StatelessMessageName = (typeof StatelessMessage)[keyof typeof StatelessMessage];
 
@@ -149,6 +150,11 @@ export const RoomSettingsSchema = z.looseObject({
   voteSkipThreshold: z.number().nullable().optional(),
   /** A full booth has a waitlist: who wants a seat lines up, and the first takes the next seat that frees. */
   waitlistEnabled: z.boolean().optional(),
+  /**
+   * A seated DJ who does nothing (no vote, chat or other action) for this many minutes while not playing leaves the
+   * booth, warned a minute before (`idleWarning`); null or absent: never.
+   */
+  idleDjMinutes: z.number().int().min(1).nullable().optional(),
 });
 export type RoomSettings = z.infer<typeof RoomSettingsSchema>;
 
@@ -391,6 +397,8 @@ export interface StatelessParams {
   chatCleared: Record<string, never>;
   /** The sanctions this client sees (as in the join answer), sent to it alone when they change. */
   updatedSanctions: { sanctions: RoomRole[] };
+  /** To an idle DJ alone: they leave the booth at `removeAt` (epoch ms) unless they do something first. */
+  idleWarning: { removeAt: number };
 }
 export type StatelessServerMessage = {
   [N in StatelessMessageName]: { name: N; params: StatelessParams[N] };

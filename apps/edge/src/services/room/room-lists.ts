@@ -45,6 +45,7 @@ const roomJson = (users: SQL, favorited: SQL) => {
     'promotedProviders', ${r.promotedProviders}, 'pinnedMessages', ${r.pinnedMessages}, 'design', ${r.design},
     'isLive', ${r.isLive}, 'liveAudio', ${r.liveAudio}, 'hasChat', ${r.hasChat},
     'voteSkipThreshold', ${r.voteSkipThreshold}, 'waitlistEnabled', ${r.waitlistEnabled},
+    'idleDjMinutes', ${r.idleDjMinutes},
     'posterUrl', ${r.posterUrl}, 'externalUrl', ${r.externalUrl},
     'discordGuildId', ${r.discordGuildId}, 'song', ${r.nowPlaying}, 'numberOfActiveDjs', ${r.numberOfActiveDjs},
     'numberOfUsersInRoom', ${users}, 'ownerUuid', ${r.ownerUuid}, 'favorited', ${favorited},

@@ -56,6 +56,7 @@ const CoOwnerSettings = RoomSettingsInput.pick({
   songsPerDj: true,
   voteSkipThreshold: true,
   waitlistEnabled: true,
+  idleDjMinutes: true,
 }).strict();
 
 export const changeLook = settingsChange(

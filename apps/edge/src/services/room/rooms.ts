@@ -83,6 +83,7 @@ export function roomView(room: Room & { numberOfUsersInRoom?: number }, extra: {
     hasChat: room.hasChat,
     voteSkipThreshold: room.voteSkipThreshold,
     waitlistEnabled: room.waitlistEnabled,
+    idleDjMinutes: room.idleDjMinutes,
     posterUrl: room.posterUrl,
     externalUrl: room.externalUrl,
     discordGuildId: room.discordGuildId,
@@ -130,6 +131,7 @@ export const RoomSchema = z
     hasChat: z.boolean(),
     voteSkipThreshold: z.number().nullable(),
     waitlistEnabled: z.boolean(),
+    idleDjMinutes: z.number().int().nullable(),
     posterUrl: z.string().nullable(),
     externalUrl: z.string().nullable(),
     discordGuildId: z.string().nullable(),
@@ -240,6 +242,7 @@ export const RoomSettingsInput = z
     hasChat: z.boolean(),
     voteSkipThreshold: z.number().gt(0).max(1).nullable(),
     waitlistEnabled: z.boolean(),
+    idleDjMinutes: z.number().int().min(1).max(240).nullable(),
   })
   .partial()
   .strict();

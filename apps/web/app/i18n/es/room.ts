@@ -33,6 +33,8 @@ const es = {
   skip: "Saltar",
   seatsFull: "La cabina está llena",
   joinWaitlist: "Apuntarse a la lista de espera",
+  idleWarning: "Llevas un rato sin hacer nada en la cabina: la dejarás a las {{time}} si no haces algo.",
+  idleStay: "Sigo aquí",
   leaveWaitlist: "Salir de la lista de espera",
   waitlist: "Lista de espera",
   waitlistPlace: "Eres el número {{place}} de la lista de espera",

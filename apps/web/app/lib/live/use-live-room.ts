@@ -40,6 +40,8 @@ export function useLiveRoom(options: {
   const [lastEvent, setLastEvent] = useState<string | null>(null);
   /** The sanctions in force this client may see: all of them for a moderator, their own for anyone else. */
   const [sanctions, setSanctions] = useState<RoomRole[]>([]);
+  /** When this DJ leaves the booth for being idle, once the room warned them (epoch ms); null otherwise. */
+  const [idleUntil, setIdleUntil] = useState<number | null>(null);
 
   useEffect(() => {
     // Nothing of another room (or of none) stays on screen.
@@ -88,6 +90,7 @@ export function useLiveRoom(options: {
             setChat((list) => list.filter((m) => m.id !== message.params.id));
           else if (message.name === "chatCleared") setChat([]);
           else if (message.name === "updatedSanctions") setSanctions(message.params.sanctions);
+          else if (message.name === "idleWarning") setIdleUntil(message.params.removeAt);
           else if (message.name === "playedOneTimeAnimation") {
             const id = ++animationIds;
             setAnimations((list) => [...list, { id, ...message.params }]);
@@ -132,6 +135,28 @@ export function useLiveRoom(options: {
     }
   }, []);
 
-  return { state, chat, setChat, connection, error, kicked, animations, clockOffset, seq, lastEvent, sanctions, act };
+  // Any action of theirs answers the warning (the room resets their idle clock).
+  const actAndStay = useCallback(
+    async <T>(run: (client: LiveRoomClient) => Promise<T>) => {
+      setIdleUntil(null);
+      return act(run);
+    },
+    [act],
+  );
+  return {
+    state,
+    chat,
+    setChat,
+    connection,
+    error,
+    kicked,
+    animations,
+    clockOffset,
+    seq,
+    lastEvent,
+    sanctions,
+    idleUntil,
+    act: actAndStay,
+  };
 }
 export type LiveRoom = ReturnType<typeof useLiveRoom>;

@@ -137,6 +137,21 @@ export default function RoomPage() {
         </div>
       </header>
       {live?.error && connection === "closed" ? <p className="alert alert-error">{live.error}</p> : null}
+      {live?.idleUntil && state?.djs.some((d) => d.uuid === viewer?.uuid) ? (
+        <p className="alert alert-error" data-testid="idle-warning" role="alert">
+          {t("idleWarning", {
+            time: new Date(live.idleUntil - clockOffset).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }),
+          })}{" "}
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={async () => flash(await act((c) => c.playOneTimeAnimation("jump")))}
+            data-testid="idle-stay"
+          >
+            👋 {t("idleStay")}
+          </button>
+        </p>
+      ) : null}
       {notice ? (
         <p className="alert alert-ok" data-testid="room-notice">
           {notice}

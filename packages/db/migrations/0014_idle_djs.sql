@@ -1,0 +1,1 @@
+ALTER TABLE "rooms" ADD COLUMN "idle_dj_minutes" integer;
