@@ -317,25 +317,46 @@ describe("a room for two", { timeout: 240_000 }, () => {
     expect(claims(guest.token).type).toBe("guest");
     expect(errors).toEqual([]);
   });
+});
 
-  it("lines a listener up on a full booth's waitlist, shows their place, and seats them when the DJ steps down", async () => {
-    const owner = await stack.t.createUser({ nickname: "Waitlist Owner" });
-    const created = await stack.t.request("POST", "/api/room-service/rooms/infrastructure", {
-      token: owner.token,
-      body: { name: "Waitlist Lounge", type: "PUBLIC", numberOfDjs: 1, waitlistEnabled: true },
+/** A room made over REST by a new user who takes a seat with the SDK's live client, as a bot would. */
+async function roomWithDj(nickname: string, room: Record<string, unknown>, queue: string[] = []) {
+  const dj = await stack.t.createUser({ nickname });
+  const created = await stack.t.request("POST", "/api/room-service/rooms/infrastructure", {
+    token: dj.token,
+    body: { type: "PUBLIC", ...room },
+  });
+  expect(created.status).toBe(201);
+  if (queue.length)
+    await stack.t.request("POST", "/api/playlist-service/crate/special/queue/songs", {
+      token: dj.token,
+      body: { songIds: queue },
     });
-    expect(created.status).toBe(201);
-    expect(created.body.waitlistEnabled).toBe(true);
-    // The owner takes the only seat with a client of the SDK, as a bot would.
-    const ownerClient = new LiveRoomClient({ url: stack.partyUrl, roomUuid: created.body.uuid, token: owner.token });
-    await ownerClient.connect();
-    await ownerClient.addDj();
+  const client = new LiveRoomClient({ url: stack.partyUrl, roomUuid: created.body.uuid, token: dj.token });
+  await client.connect();
+  await client.addDj();
+  return { room: created.body, client };
+}
 
-    const { page, errors } = await stack.person();
-    const email = emailFor("waiting");
-    await signUp(page, { nickname: "Patient Listener", email });
-    await verifyEmail(stack, page, email);
-    await page.goto("/rooms/waitlist-lounge");
+/** A person signed up and verified in the browser, on a room's page. */
+async function listenerIn(slug: string, nickname: string) {
+  const person = await stack.person();
+  const email = emailFor(nickname.toLowerCase().replace(/\W+/g, "-"));
+  await signUp(person.page, { nickname, email });
+  await verifyEmail(stack, person.page, email);
+  await person.page.goto(`/rooms/${slug}`);
+  return person;
+}
+
+describe("the booth beyond the peers", { timeout: 240_000 }, () => {
+  it("lines a listener up on a full booth's waitlist, shows their place, and seats them when the DJ steps down", async () => {
+    const { room, client } = await roomWithDj("Waitlist Owner", {
+      name: "Waitlist Lounge",
+      numberOfDjs: 1,
+      waitlistEnabled: true,
+    });
+    expect(room.waitlistEnabled).toBe(true);
+    const { page, errors } = await listenerIn("waitlist-lounge", "Patient Listener");
     await expectText(page, "[data-testid=connection]", /in the room/, 20_000);
     await expectCount(page, "[data-testid=take-seat]", 0);
     await page.click("[data-testid=join-waitlist]");
@@ -343,33 +364,17 @@ describe("a room for two", { timeout: 240_000 }, () => {
     await expectText(page, "[data-testid=waitlist-person]", "Patient Listener");
     await shot(page, "room-waitlist");
     // The DJ steps down: the room seats the first waiting.
-    await ownerClient.removeDj();
+    await client.removeDj();
     await expectCount(page, "[data-testid=leave-booth]", 1, 20_000);
     await expectCount(page, "[data-testid=waitlist-place]", 0);
-    ownerClient.close();
+    client.close();
     expect(errors).toEqual([]);
   });
 
   it("grabs the song playing into the listener's queue, and the room counts the grab", async () => {
-    const dj = await stack.t.createUser({ nickname: "Grab DJ" });
-    const created = await stack.t.request("POST", "/api/room-service/rooms/infrastructure", {
-      token: dj.token,
-      body: { name: "Grab Bag", type: "PUBLIC" },
-    });
     const [track] = await stack.t.db.select().from(schema.songs).limit(1);
-    await stack.t.request("POST", "/api/playlist-service/crate/special/queue/songs", {
-      token: dj.token,
-      body: { songIds: [track!.id] },
-    });
-    const djClient = new LiveRoomClient({ url: stack.partyUrl, roomUuid: created.body.uuid, token: dj.token });
-    await djClient.connect();
-    await djClient.addDj();
-
-    const { page, errors } = await stack.person();
-    const email = emailFor("grabber");
-    await signUp(page, { nickname: "Grabber", email });
-    await verifyEmail(stack, page, email);
-    await page.goto("/rooms/grab-bag");
+    const { client } = await roomWithDj("Grab DJ", { name: "Grab Bag" }, [track!.id]);
+    const { page, errors } = await listenerIn("grab-bag", "Grabber");
     await expectText(page, "[data-testid=track-name]", track!.trackName, 20_000);
     await expectCount(page, "[data-testid=queue-song]", 0);
     await page.click("[data-testid=grab-open]");
@@ -380,7 +385,7 @@ describe("a room for two", { timeout: 240_000 }, () => {
     await page.reload();
     await expectCount(page, "[data-testid=queue-song]", 1, 20_000);
     await expectText(page, "[data-testid=queue-song] strong", track!.trackName);
-    djClient.close();
+    client.close();
     expect(errors).toEqual([]);
   });
 });
