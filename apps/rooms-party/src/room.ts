@@ -209,15 +209,8 @@ export class LiveRoom {
   private async grab(userUuid: string, crate: string): Promise<RoomClientAction | Refusal> {
     const songId = this.state?.live.nowPlaying?.song.songId ?? "";
     const build = (added: boolean): RoomClientAction => ({ action: "grabSong", params: { songId, added } });
-    if (this.state) {
-      const dry = reduce(
-        this.state,
-        { type: "client", userUuid, request: build(false), id: "" },
-        this.clock(),
-        this.config,
-      );
-      if (!dry.reply.ok) return dry.reply;
-    }
+    const refused = this.refusedAnyway(userUuid, build(false));
+    if (refused) return refused;
     if (!songId) return { ok: false, statusCode: 409, message: MESSAGES.nothingPlaying };
     try {
       return build((await this.edge.addToCrate(userUuid, crate, songId)).added);
@@ -227,22 +220,25 @@ export class LiveRoom {
     }
   }
 
+  /**
+   * The room's refusal of an action as it stands now (a dry run of the reducer, nothing kept), or null: an action the
+   * room would refuse anyway is answered before the edge is asked anything for it.
+   */
+  private refusedAnyway(userUuid: string, request: RoomClientAction): Refusal | null {
+    if (!this.state) return null;
+    const dry = reduce(this.state, { type: "client", userUuid, request, id: "" }, this.clock(), this.config);
+    return dry.reply.ok ? null : dry.reply;
+  }
+
   private async lookUp(
     userUuid: string,
     refs: SongRef[],
     build: (songs: LiveSong[]) => RoomClientAction,
   ): Promise<RoomClientAction | Refusal> {
     // An action the room refuses whatever the song (a full booth, chat off, too many messages) costs the edge nothing.
-    if (this.state) {
-      const blank = refs.map((r) => ({ songId: r.songId, trackName: "", artistName: "", duration: 0 }));
-      const dry = reduce(
-        this.state,
-        { type: "client", userUuid, request: build(blank), id: "" },
-        this.clock(),
-        this.config,
-      );
-      if (!dry.reply.ok) return dry.reply;
-    }
+    const blank = refs.map((r) => ({ songId: r.songId, trackName: "", artistName: "", duration: 0 }));
+    const refused = this.refusedAnyway(userUuid, build(blank));
+    if (refused) return refused;
     try {
       const songs = await Promise.all(refs.map((ref) => this.edge.song(userUuid, ref)));
       const shaped = songs.map(liveSong);

@@ -1,7 +1,8 @@
 /** The booth: DJs taking and leaving seats, their next songs and queues, songs playing, ending and rotating. */
 import type { Dj, LiveSong } from "@booth/sdk/live/protocol";
 import { MESSAGES, RoomError } from "./actions.ts";
-import { canDj, mayRemoveDj, maySkip, roomUser } from "./permissions.ts";
+import { canDj, mayRemoveDj, maySkip } from "./permissions.ts";
+import { seat } from "./seat.ts";
 import { type Member, type RoomConfig, UNKNOWN_DURATION_SECONDS } from "./state.ts";
 import type { Tx } from "./tx.ts";
 import { clearVotes, weighedVotes } from "./votes.ts";
@@ -19,17 +20,7 @@ export function addDj(tx: Tx, member: Member, song: LiveSong | null) {
   if (tx.live.djs.length >= tx.live.settings.numberOfDjs) throw new RoomError(403, MESSAGES.seatsTaken);
   // A seat that frees goes to the waitlist's first; nobody takes one past those waiting.
   if (waitlistOn(tx) && tx.live.waitlist.length) throw new RoomError(403, MESSAGES.waitlistFirst);
-  const view = tx.live.allUsers.find((u) => u.uuid === member.uuid) ?? roomUser(member, tx.live.settings, tx.now);
-  tx.setLive({ djs: [...tx.live.djs, { ...view, nextSong: song }] });
-  tx.setMeta(member.uuid, {
-    songsPlayed: 0,
-    queue: [],
-    followsQueue: song === null,
-    removeAfterSong: false,
-    activeAt: tx.now,
-  });
-  if (song === null) tx.effect({ type: "loadQueue", userUuid: member.uuid });
-  tx.emit("addedDj");
+  seat(tx, member, song);
   if (!tx.live.nowPlaying) playNext(tx);
 }
 

@@ -3,7 +3,8 @@
  * takes the next seat that frees, following their queue crate. Moderators take people off it and reorder it.
  */
 import { MESSAGES, RoomError } from "./actions.ts";
-import { canDj, isModerator, roomUser } from "./permissions.ts";
+import { canDj, isModerator } from "./permissions.ts";
+import { seat } from "./seat.ts";
 import type { Member } from "./state.ts";
 import type { Tx } from "./tx.ts";
 
@@ -16,21 +17,6 @@ function setWaitlist(tx: Tx, waitlist: string[]) {
   tx.emit("updatedWaitlist");
 }
 
-/** Seats a member in the booth with no song of their own: their queue crate decides, and is loaded. */
-function seat(tx: Tx, member: Member) {
-  const view = tx.live.allUsers.find((u) => u.uuid === member.uuid) ?? roomUser(member, tx.live.settings, tx.now);
-  tx.setLive({ djs: [...tx.live.djs, { ...view, nextSong: null }] });
-  tx.setMeta(member.uuid, {
-    songsPlayed: 0,
-    queue: [],
-    followsQueue: true,
-    removeAfterSong: false,
-    activeAt: tx.now,
-  });
-  tx.effect({ type: "loadQueue", userUuid: member.uuid });
-  tx.emit("addedDj");
-}
-
 export function joinWaitlist(tx: Tx, member: Member) {
   if (!waitlistOn(tx)) throw new RoomError(409, MESSAGES.waitlistOff);
   if (tx.live.djs.some((d) => d.uuid === member.uuid)) throw new RoomError(409, MESSAGES.alreadyDj);
@@ -38,7 +24,7 @@ export function joinWaitlist(tx: Tx, member: Member) {
   if (!canDj(member, tx.rules, tx.now)) throw new RoomError(403, MESSAGES.cannotDj);
   if (seatFree(tx) && !tx.live.waitlist.length) {
     // Nobody waits and a seat is free: no need to line up.
-    seat(tx, member);
+    seat(tx, member, null);
     tx.out.reply = { ok: true, result: { seated: true } };
     return;
   }
@@ -98,5 +84,5 @@ export function fillSeats(tx: Tx) {
     if (member) seated.push(member);
   }
   if (waitlist !== tx.live.waitlist) setWaitlist(tx, waitlist);
-  for (const member of seated) seat(tx, member);
+  for (const member of seated) seat(tx, member, null);
 }
