@@ -7,6 +7,7 @@ import { LRUCache } from "lru-cache";
 import { type Account, readAccount } from "./account-cache.ts";
 import type { AppEnv } from "./context.ts";
 import { forbidden, HttpError, unauthorized } from "./errors.ts";
+import { oncePer } from "./once-per.ts";
 import { type Keys, type TokenClaims, TokenPurpose, type TokenType, verifyTokenUntil } from "./tokens.ts";
 
 /** An account as the routes see it: its row without the password hash (login and password changes read that themselves). */
@@ -77,15 +78,13 @@ async function claimsOf(
  * same check each time it comes back (an ES256 verify costs more than the rest of a session's request); whether its
  * account still stands is requireUser's question, asked at every request. Bounded; nothing here is shared state.
  */
-const verified = new WeakMap<Keys, LRUCache<string, { claims: TokenClaims; expiresAt: number }>>();
 const VERIFIED_TOKENS_KEPT = 10_000;
+const verifiedWith = oncePer(
+  (_keys: Keys) => new LRUCache<string, { claims: TokenClaims; expiresAt: number }>({ max: VERIFIED_TOKENS_KEPT }),
+);
 
 async function verifiedClaims(keys: Keys, token: string, nowSeconds: number): Promise<TokenClaims | null> {
-  let memo = verified.get(keys);
-  if (!memo) {
-    memo = new LRUCache({ max: VERIFIED_TOKENS_KEPT });
-    verified.set(keys, memo);
-  }
+  const memo = verifiedWith(keys);
   const known = memo.get(token);
   if (known && nowSeconds < known.expiresAt) return known.claims;
   const result = await verifyTokenUntil(keys, token, nowSeconds);

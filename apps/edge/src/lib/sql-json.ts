@@ -7,22 +7,13 @@ import { type SQL, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Context, TypedResponse } from "hono";
 import type { JSONParsed } from "hono/utils/types";
+import { oncePer } from "./once-per.ts";
 
 /**
  * A query built and prepared once per database rather than on every request (Drizzle's `.prepare()` with
  * `sql.placeholder`s): building the SQL text and its parameter list is a good share of a small read's cost.
  */
-export function preparedPerDb<P>(build: (db: Db) => P): (db: Db) => P {
-  const built = new WeakMap<Db, P>();
-  return (db) => {
-    let query = built.get(db);
-    if (query === undefined) {
-      query = build(db);
-      built.set(db, query);
-    }
-    return query;
-  };
-}
+export const preparedPerDb = <P>(build: (db: Db) => P): ((db: Db) => P) => oncePer(build);
 
 /** JSON text the database wrote (`json_agg`, `json_build_object`), with the type of the value it holds. */
 export type SqlJson<T> = string & { readonly __json?: T };

@@ -5,6 +5,7 @@ import { LRUCache } from "lru-cache";
 import type { User } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { HttpError } from "../../lib/errors.ts";
+import { oncePer } from "../../lib/once-per.ts";
 import { type Profile, publicProfile } from "../../lib/profiles.ts";
 import { type Keys, LIVE_TOKEN_TTL, signToken, TOKEN_TTL, TokenPurpose, type TokenType } from "../../lib/tokens.ts";
 
@@ -165,17 +166,15 @@ export async function findProfile(db: Db | Tx, userUuid: string) {
  * than signed anew (so the session's end moves on by the minute, not by the request). A change of roles, badges or
  * token version is a new key, so a new token. Bounded; nothing here is shared state.
  */
-const recentSessionTokens = new WeakMap<Keys, LRUCache<string, Issued & { signedAt: number }>>();
 export const SESSION_TOKEN_REUSE_SECONDS = 60;
 type Issued = Awaited<ReturnType<typeof issueToken>>;
+const recentSessionTokens = oncePer(
+  (_keys: Keys) => new LRUCache<string, Issued & { signedAt: number }>({ max: 10_000 }),
+);
 
 export async function sessionToken(c: Context<AppEnv>, user: User, type: TokenType): Promise<Issued> {
   const { keys, clock } = c.var.deps;
-  let recent = recentSessionTokens.get(keys);
-  if (!recent) {
-    recent = new LRUCache({ max: 10_000 });
-    recentSessionTokens.set(keys, recent);
-  }
+  const recent = recentSessionTokens(keys);
   const now = Math.floor(clock.now().getTime() / 1000);
   const key = JSON.stringify([user.uuid, type, user.tokenVersion, user.roles, user.badges]);
   const hit = recent.get(key);
