@@ -103,7 +103,10 @@ process.on("message", async (command: ClientCommand) => {
         // A hundred at a time: the server's accept queue is not the thing measured.
         for (let i = 0; i < command.urls.length; i += 100) {
           const batch = command.urls.slice(i, i + 100);
-          sockets.push(...(await Promise.all(batch.map((url, j) => open(url, i + j)))));
+          const opened = await Promise.all(batch.map((url, j) => open(url, i + j))).catch((err: Error) => {
+            throw new Error(`${err.message} after ${sockets.length} of ${command.urls.length} sockets opened`);
+          });
+          sockets.push(...opened);
         }
         received = sockets.map(() => []);
         return answer({ type: "opened" });

@@ -190,8 +190,23 @@ async function workerRuntime() {
     timeoutMs: 90_000,
     intervalMs: 500,
   });
+  // What it prints is kept by the runner as one string, and at 2,000 clients it printed more than a string can hold
+  // (the bench died with "Invalid string length"): count it here instead, and keep its beginning and its end.
+  let printed = 0;
+  let head = "";
+  let tail = "";
+  for (const stream of [run.child.stdout, run.child.stderr]) {
+    stream?.removeAllListeners("data");
+    stream?.on("data", (d: Buffer) => {
+      printed += d.length;
+      if (head.length < 2000) head += String(d).slice(0, 2000 - head.length);
+      tail = (tail + String(d)).slice(-2000);
+    });
+  }
   const tokens = new Map<number, string>();
   return {
+    /** Bytes wrangler dev printed so far, the first of them and the last. */
+    printed: () => ({ bytes: printed, head, tail }),
     async target(n: number): Promise<Target> {
       for (let user = 1; user <= n; user++) if (!tokens.has(user)) tokens.set(user, await edge.token(user));
       const roomUuid = crypto.randomUUID();
@@ -249,15 +264,17 @@ async function startClients(n: number, url: (user: number) => string): Promise<C
   const procs = Array.from({ length: count }, () =>
     fork(join(import.meta.dirname, "rooms-clients.ts"), [], { execArgv: ["--import", "tsx"], stdio: "inherit" }),
   );
-  const waiting = procs.map(() => [] as ((a: ClientAnswer) => void)[]);
+  const waiting = procs.map(() => [] as { resolve: (a: ClientAnswer) => void; reject: (e: Error) => void }[]);
+  // An error answers the command it came from (a socket the runtime would not open: the measurement reports it).
   for (const [i, proc] of procs.entries())
     proc.on("message", (a: ClientAnswer) => {
-      if (a.type === "error") throw new Error(`client process ${i}: ${a.message}`);
-      waiting[i]?.shift()?.(a);
+      const asked = waiting[i]?.shift();
+      if (a.type === "error") asked?.reject(new Error(`client process ${i}: ${a.message}`));
+      else asked?.resolve(a);
     });
   const ask = <T extends ClientAnswer>(i: number, command: ClientCommand) =>
-    new Promise<T>((resolve) => {
-      waiting[i]?.push(resolve as (a: ClientAnswer) => void);
+    new Promise<T>((resolve, reject) => {
+      waiting[i]?.push({ resolve: resolve as (a: ClientAnswer) => void, reject });
       procs[i]?.send(command);
     });
   // Client i lives in process i % count, as its (i / count)-th client.
@@ -270,7 +287,10 @@ async function startClients(n: number, url: (user: number) => string): Promise<C
           .map((i) => url(i + 1)),
       }),
     ),
-  );
+  ).catch((err: Error) => {
+    for (const proc of procs) proc.send({ type: "close" } satisfies ClientCommand);
+    throw err;
+  });
   const reports = () => Promise.all(procs.map((_, p) => ask<ClientReport>(p, { type: "report" })));
   return {
     n,
@@ -487,6 +507,9 @@ for (const n of SIZES) {
     const real = await measure(() => worker.target(n), n, true)
       .catch((err: Error) => err)
       .finally(() => worker.stop());
+    const { bytes, head, tail } = worker.printed();
+    if (bytes > 10_000_000 || real instanceof Error)
+      process.stdout.write(`  wrangler dev printed ${kb(bytes)}, beginning with:\n${head}\n  ending with:\n${tail}\n`);
     if (real instanceof Error) {
       rows.push(`${String(n).padStart(5)} clients | Worker: ${real.message.split("\n")[0]} (wrangler dev)`);
       process.stdout.write(`  ${rows.at(-1)}\n`);

@@ -1,7 +1,8 @@
 // How fast an upload becomes the platform's HLS: the edge's own transcodeToHls (ffmpeg: AAC in AES-128 HLS) on a few
 // minutes of music-like audio (stereo, 44.1 kHz: chords over noise, so the encoder has real work), as MP3, FLAC and
-// WAV uploads. Each is reported as times real time (seconds of audio per second of wall time), per rendition, beside
-// a baseline taken in the same run on the same file: ffmpeg decoding it to nothing (the floor any transcode pays).
+// WAV uploads. Each is reported as times real time (seconds of audio per second of wall time): each rendition alone
+// (low, medium, high), and all three in the one run an upload gets, beside a baseline taken in the same run on the
+// same file: ffmpeg decoding it to nothing (the floor any transcode pays).
 // Run with `npx tsx bench/transcode.bench.ts` (BENCH_SECONDS=180, BENCH_RUNS=3).
 
 import { execFile } from "node:child_process";
@@ -10,7 +11,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { ffmpegPath, transcodeToHls } from "../apps/edge/src/services/upload/audio.ts";
+import { ffmpegPath, RENDITIONS, transcodeToHls } from "../apps/edge/src/services/upload/audio.ts";
 
 const run = promisify(execFile);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 180);
@@ -48,18 +49,24 @@ console.log(`${version}; ${SECONDS} s of stereo audio, best of ${RUNS}`);
 console.log("| upload | rendition | decode only (baseline) | transcode to HLS | transcode vs decode | segments |");
 console.log("|---|---|---|---|---|---|");
 const key = randomBytes(16);
+const rt = (s: number) => `${(SECONDS / s).toFixed(0)}x real time (${s.toFixed(2)} s)`;
 for (const [name, input] of Object.entries(inputs)) {
   const path = join(dir, input.file);
   const data = new Uint8Array(await readFile(path));
   const decode = await best(() => run(ffmpeg, ["-hide_banner", "-loglevel", "error", "-i", path, "-f", "null", "-"]));
-  let segments = 0;
-  const transcode = await best(async () => {
-    const out = await transcodeToHls(data, key, "https://booth.test/key");
-    segments = out.files.size;
-  });
-  const rt = (s: number) => `${(SECONDS / s).toFixed(0)}x real time (${s.toFixed(2)} s)`;
-  console.log(
-    `| ${name} | AAC 160 kb/s (the only one) | ${rt(decode)} | ${rt(transcode)} | ${(decode / transcode).toFixed(2)}x | ${segments} |`,
-  );
+  const variants = [
+    ...RENDITIONS.map((r) => ({ label: `${r.name}: AAC ${r.bitrate / 1000} kb/s alone`, renditions: [r] })),
+    { label: "all three in one run (as an upload)", renditions: RENDITIONS },
+  ];
+  for (const variant of variants) {
+    let segments = 0;
+    const transcode = await best(async () => {
+      const out = await transcodeToHls(data, key, "https://booth.test/key", { renditions: variant.renditions });
+      segments = out.files.size;
+    });
+    console.log(
+      `| ${name} | ${variant.label} | ${rt(decode)} | ${rt(transcode)} | ${(decode / transcode).toFixed(2)}x | ${segments} |`,
+    );
+  }
 }
 await rm(dir, { recursive: true, force: true });

@@ -69,12 +69,13 @@ const TYPES: Record<string, string> = {
   ".png": "image/png",
   ".ico": "image/x-icon",
   ".json": "application/json",
+  ".webmanifest": "application/manifest+json",
   ".woff2": "font/woff2",
   ".map": "application/json",
   ".txt": "text/plain; charset=utf-8",
 };
 
-/** A file of build/client, or null. Hashed assets are cached for a year, the rest for an hour. */
+/** A file of build/client, or null. Hashed assets are cached for a year, the rest an hour; the service worker is checked each time. */
 async function staticFile(request: Request): Promise<Response | null> {
   if (request.method !== "GET" && request.method !== "HEAD") return null;
   const { pathname } = new URL(request.url);
@@ -91,7 +92,12 @@ async function staticFile(request: Request): Promise<Response | null> {
   return new Response(request.method === "HEAD" ? null : body, {
     headers: {
       "content-type": TYPES[extname(path)] ?? "application/octet-stream",
-      "cache-control": pathname.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "public, max-age=3600",
+      "cache-control": pathname.startsWith("/assets/")
+        ? "public, max-age=31536000, immutable"
+        : // The service worker is asked again at each visit, so a new one reaches browsers at once.
+          pathname === "/sw.js"
+          ? "no-cache"
+          : "public, max-age=3600",
     },
   });
 }
@@ -122,7 +128,9 @@ const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json)
  */
 export function compressed(request: Request, response: Response): Response {
   if (!response.body || request.method === "HEAD" || response.headers.has("content-encoding")) return response;
-  if (!COMPRESSIBLE.test(response.headers.get("content-type") ?? "")) return response;
+  const type = response.headers.get("content-type") ?? "";
+  // An event stream passes as it is: each event must reach the browser the moment it is written.
+  if (!COMPRESSIBLE.test(type) || type.startsWith("text/event-stream")) return response;
   if (Number(response.headers.get("content-length") ?? Number.POSITIVE_INFINITY) < 1024) return response;
   const accepts = request.headers.get("accept-encoding") ?? "";
   const encoding = /\bbr\b/.test(accepts) ? "br" : /\bgzip\b/.test(accepts) ? "gzip" : null;

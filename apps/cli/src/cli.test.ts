@@ -326,6 +326,26 @@ describe("booth", () => {
     expect(wrong.stderr).toContain("--waitlist takes on or off, not maybe");
     await booth("rooms", "update", "cli-room", "--idle-dj", "off");
     expect(JSON.parse((await booth("rooms", "show", room.uuid, "--json")).stdout).idleDjMinutes).toBeNull();
+    // The room crate: one of the owner's playlists, or none.
+    const crate = await t.request("POST", "/api/playlist-service/crate", {
+      token: dj.token,
+      body: { name: "Fill-in" },
+    });
+    const others = await t.request("POST", "/api/playlist-service/crate", {
+      token: (await t.createUser()).token,
+      body: {},
+    });
+    expect((await booth("rooms", "update", "cli-room", "--room-crate", crate.body.crateUuid)).code).toBe(0);
+    expect(JSON.parse((await booth("rooms", "show", room.uuid, "--json")).stdout).roomCrateId).toBe(
+      crate.body.crateUuid,
+    );
+    const notTheirs = await booth("rooms", "update", "cli-room", "--room-crate", others.body.crateUuid);
+    expect(notTheirs.code).not.toBe(0);
+    expect(notTheirs.stderr).toContain("The room crate must be one of the room owner's crates.");
+    const junk = await booth("rooms", "update", "cli-room", "--room-crate", "fill-in");
+    expect(junk.stderr).toContain("--room-crate takes a crate's id or none, not fill-in");
+    await booth("rooms", "update", "cli-room", "--room-crate", "none");
+    expect(JSON.parse((await booth("rooms", "show", room.uuid, "--json")).stdout).roomCrateId).toBeNull();
     expect((await booth("rooms", "promote", "cli-room")).stdout).toContain("promoted");
     expect((await booth("rooms", "list", "--promoted")).stdout).toContain("cli-room");
     expect((await booth("rooms", "list", "--all", "-f", "slug||$eq||cli-room", "--json")).stdout).toContain(room.uuid);

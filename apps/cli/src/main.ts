@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { avatarCommands } from "./commands/avatars.ts";
 import { botCommands } from "./commands/bot.ts";
+import { crateCommands } from "./commands/crates.ts";
 import { jobsCommand } from "./commands/jobs.ts";
 import { outboxCommand } from "./commands/outbox.ts";
 import { roomCommands } from "./commands/rooms.ts";
@@ -34,6 +35,7 @@ export function program() {
   avatarCommands(booth);
   shopCommands(booth);
   roomCommands(booth);
+  crateCommands(booth);
   botCommands(booth);
   seedCommand(booth);
   outboxCommand(booth);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isErrorCode } from "./lib/error-codes.ts";
 import { openApiDocument, SERVICES } from "./services/index.ts";
 import { casesFor, type Document, type FuzzCase, type Operation, type Pool, seeded } from "./testing/fuzz.ts";
 import { createTestApp, type TestApp } from "./testing.ts";
@@ -93,13 +94,15 @@ async function send(method: string, path: string, c: FuzzCase, token: string | n
   return problemWith(res.status, res.body);
 }
 
-/** What is wrong with an answer: a 500, SQL shown to the client, a refusal without a message. */
+/** What is wrong with an answer: a 500, SQL shown to the client, a refusal without a message or a registered code. */
 export function problemWith(status: number, body: unknown): string | undefined {
   const text = typeof body === "string" ? body : JSON.stringify(body);
   if (status >= 500 && status !== 502 && status !== 503) return `${status} ${text?.slice(0, 200)}`;
   if (SQL_LEAK.test(text ?? "")) return `${status} shows SQL: ${text?.slice(0, 200)}`;
   if (status >= 400 && (!body || typeof body !== "object" || !(body as { message?: unknown }).message))
     return `${status} without a message: ${text?.slice(0, 200)}`;
+  if (status >= 400 && !isErrorCode((body as { code?: unknown }).code))
+    return `${status} without a code of lib/error-codes.ts: ${text?.slice(0, 200)}`;
   return undefined;
 }
 
@@ -118,9 +121,16 @@ describe("the fuzz test itself", () => {
       problemWith(400, { message: 'invalid input syntax for type uuid: "x"', detail: "Failed query: select" }),
     ).toMatch(/shows SQL/);
     expect(problemWith(404, "")).toMatch(/without a message/);
+    expect(problemWith(404, { statusCode: 404, message: "Room not found.", error: "Not Found" })).toMatch(
+      /without a code/,
+    );
+    expect(problemWith(404, { message: "Room not found.", code: "NO_SUCH_CODE" })).toMatch(/without a code/);
     for (const [status, body] of [
-      [400, { statusCode: 400, message: ["name: Required"], error: "Bad Request" }],
-      [503, { statusCode: 503, message: "SPOTIFY_CLIENT_ID is not set", error: "Service Unavailable" }],
+      [400, { statusCode: 400, message: ["name: Required"], error: "Bad Request", code: "VALIDATION_FAILED" }],
+      [
+        503,
+        { statusCode: 503, message: "SPOTIFY_CLIENT_ID is not set", error: "Service Unavailable", code: "UNAVAILABLE" },
+      ],
       [200, { ok: true }],
     ] as const)
       expect(problemWith(status, body)).toBeUndefined();

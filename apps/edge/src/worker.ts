@@ -3,12 +3,14 @@ import { eq } from "drizzle-orm";
 import { loadDemoCatalogue } from "./bootstrap.ts";
 import type { AppDeps } from "./deps.ts";
 import type { JobHandlers } from "./ports/jobs.ts";
+import { runImport } from "./services/playlist/playlist-imports.ts";
 import { produce } from "./services/upload/gen-songs.ts";
 import { settle } from "./services/upload/pipeline.ts";
 
 /**
  * What each kind of job does. A job may run again after its worker died part-way, so each picks up from what is
- * stored: an upload settles from its status, the demo catalogue skips the tracks it finished.
+ * stored: an upload settles from its status, the demo catalogue skips the tracks it finished, a playlist import goes on
+ * from the entry it reached.
  */
 export function jobHandlers(deps: AppDeps, print: (line: string) => void = console.log): JobHandlers {
   return {
@@ -22,6 +24,9 @@ export function jobHandlers(deps: AppDeps, print: (line: string) => void = conso
     },
     async "demo-catalogue"({ ownerUuid }) {
       await loadDemoCatalogue(deps, ownerUuid, print);
+    },
+    async "playlist-import"({ importId }) {
+      await runImport(deps, importId);
     },
   };
 }

@@ -185,7 +185,11 @@ describe.skipIf(!shared)("two edges, one worker, the rooms and S3 serve one Boot
     );
     expect(song?.transcodingStatus).toBe("TRANSCODING_SUCCEED");
     // ... and played through the second: playlist, key, segment, from the bucket.
-    const playlistRes = await call(`${U}/songs/${id}/hls-playlist`, { token, edge: edges[1] });
+    const masterRes = await call(`${U}/songs/${id}/hls-playlist`, { token, edge: edges[1] });
+    expect(masterRes.status).toBe(200);
+    // The master playlist names the renditions; the first one's playlist names the key and the segments.
+    const variant = (await masterRes.text()).split("\n").find((line) => line.includes("rendition=")) ?? "";
+    const playlistRes = await call(variant, { token, edge: edges[1] });
     expect(playlistRes.status).toBe(200);
     const playlist = await playlistRes.text();
     const keyUri = /URI="([^"]+)"/.exec(playlist)?.[1] ?? "";

@@ -39,6 +39,11 @@ export interface Edge {
   awardPoints(award: { userUuid: string; points: number; roomUuid: string; awardKey: string }): Promise<void>;
   upcomingQueue(userUuid: string): Promise<LiveSong[]>;
   /**
+   * The room crate's songs from crate position `from` on, wrapping around (service): the edge reads which crate from
+   * the room, and answers none when it is not (or no longer) one of the owner's playlists.
+   */
+  roomCrate(roomUuid: string, from: number): Promise<{ crateId: string | null; songs: LiveSong[] }>;
+  /**
    * A song a DJ or a chatter names, as the catalogue has it, with the edge's own stream addresses; the crate entry
    * only when it is one of the user's. A song that does not exist or cannot be heard yet: EdgeError 404.
    */
@@ -185,6 +190,16 @@ export function httpEdge(options: {
           }),
         ),
       );
+    },
+    async roomCrate(roomUuid, from) {
+      const headers = await service();
+      const body = (await answer(
+        api.room.GET("/rooms/service/room/{id}/crate", {
+          params: { path: { id: roomUuid }, query: { from, limit: 3 } },
+          headers,
+        }),
+      )) as { crateId?: string | null } | null;
+      return { crateId: body?.crateId ?? null, songs: songs(body) };
     },
     async song(userUuid, ref) {
       const headers = await service();

@@ -1,4 +1,10 @@
-import { type LiveSong, type LiveState, type RoomSettings, SANCTION_ROLES } from "@booth/sdk/live/protocol";
+import {
+  ActionParams,
+  type LiveSong,
+  type LiveState,
+  type RoomSettings,
+  SANCTION_ROLES,
+} from "@booth/sdk/live/protocol";
 import jsonpatch, { type Operation } from "fast-json-patch";
 import { describe, expect, it } from "vitest";
 import {
@@ -8,6 +14,7 @@ import {
   joinView,
   MESSAGES,
   nextWakeAt,
+  ROOM_DJ,
   type RoomAction,
   type RoomClientAction,
   type RoomState,
@@ -426,6 +433,121 @@ describe("idle DJs", () => {
   });
 });
 
+describe("the room crate", () => {
+  const crateSongs = [1, 2, 3].map((i) =>
+    songFor(300 + i, { crateSongUuid: `room-${i}`, position: i - 1, duration: 10 * i }),
+  );
+  const fromCrate = (from: number) => {
+    const start = Math.max(
+      0,
+      crateSongs.findIndex((s) => (s.position ?? 0) >= from),
+    );
+    return [0, 1, 2].map((i) => crateSongs[(start + i) % crateSongs.length]!);
+  };
+  const reads = (h: ReturnType<typeof harness>) =>
+    h.effects.flatMap((e) => (e.type === "loadRoomCrate" ? [e.from] : []));
+
+  it("plays an empty booth from the room crate in order, wrapping around, until a DJ has a song; no points for it", () => {
+    const h = harness(settingsFor({ roomCrateId: "crate-1" }));
+    // The first listener in a silent room has the crate read.
+    h.join(1);
+    h.join(2);
+    expect(reads(h)).toEqual([0]);
+    expect(h.state.live.nowPlaying).toBeNull();
+    h.run({ type: "roomCrateLoaded", crateId: "crate-1", from: 0, songs: fromCrate(0) });
+    const now = () => h.client.nowPlaying;
+    expect(now()).toMatchObject({ song: { trackName: "Track 301" }, byRoom: true, startTime: h.now });
+    expect(h.client.djs).toEqual([]);
+    expect(h.log.at(-1)).toBe("playedSong");
+    // Votes and grabs count on the room's song.
+    expect(h.act(1, { action: "voteOnSong", params: { songVotes: { like: true, star: true } } }).reply.ok).toBe(true);
+    const grabbed = h.act(2, { action: "grabSong", params: { songId: songFor(301).songId ?? "", added: true } });
+    expect(grabbed.reply.ok).toBe(true);
+    expect(h.client.voteCounts).toMatchObject({ likes: 1, stars: 1 });
+    expect(h.client.grabs).toBe(1);
+    // The next songs are read from the position after the one playing; an answer for a position passed is dropped.
+    expect(reads(h)).toEqual([0, 1]);
+    h.advance(10_000);
+    h.run({ type: "tick" });
+    const played = h.effects.filter((e) => e.type === "recordPlay");
+    expect(played).toEqual([
+      expect.objectContaining({ djUuid: ROOM_DJ, points: 0, voteCounts: { likes: 1, dislikes: 0, stars: 1 } }),
+    ]);
+    expect(now()).toMatchObject({ song: { trackName: "Track 302" }, byRoom: true });
+    expect(h.client.voteCounts).toEqual({ likes: 0, dislikes: 0, stars: 0 });
+    h.run({ type: "roomCrateLoaded", crateId: "crate-1", from: 1, songs: fromCrate(1) });
+    expect(now()).toMatchObject({ song: { trackName: "Track 302" } });
+    h.run({ type: "roomCrateLoaded", crateId: "crate-1", from: 2, songs: fromCrate(2) });
+    h.advance(20_000);
+    h.run({ type: "tick" });
+    expect(now()?.song.trackName).toBe("Track 303");
+    h.run({ type: "roomCrateLoaded", crateId: "crate-1", from: 3, songs: fromCrate(3) });
+    h.advance(30_000);
+    h.run({ type: "tick" });
+    // Wrapped around to the first.
+    expect(now()?.song.trackName).toBe("Track 301");
+
+    // A DJ sits with a song: the room's song ends at once (recorded) and theirs plays.
+    h.act(2, { action: "addDj", params: { song: songFor(9, { duration: 60 }) } });
+    expect(now()).toMatchObject({ song: { trackName: "Track 9" }, startTime: h.now });
+    expect(now()?.byRoom).toBeUndefined();
+    expect(h.client.djs.map((d) => d.uuid)).toEqual([uuidOf(2)]);
+    expect(h.effects.filter((e) => e.type === "recordPlay").at(-2)).toMatchObject({ djUuid: ROOM_DJ, points: 0 });
+    // Their song ends with nothing after it: the room plays again.
+    h.advance(60_000);
+    h.run({ type: "tick" });
+    expect(now()).toMatchObject({ byRoom: true });
+    expect(h.client.djs.map((d) => d.uuid)).toEqual([uuidOf(2)]);
+  });
+
+  it("waits for a seated DJ's queue before ending the room's song, and only moderators skip it", () => {
+    const h = harness(settingsFor({ roomCrateId: "crate-1", roomRoles: [] }));
+    h.join(1);
+    h.join(2);
+    h.run({ type: "roomCrateLoaded", crateId: "crate-1", from: 0, songs: fromCrate(0) });
+    h.act(1, { action: "addDj", params: {} });
+    // Their queue is not read yet: the room's song plays on.
+    expect(h.client.nowPlaying).toMatchObject({ byRoom: true, song: { trackName: "Track 301" } });
+    expect(h.act(1, { action: "skipSong", params: {} }).reply).toMatchObject({ message: MESSAGES.skipNotAllowed });
+    h.run({ type: "queueLoaded", userUuid: uuidOf(1), songs: [songFor(7, { crateSongUuid: "q-7" })] });
+    expect(h.client.nowPlaying).toMatchObject({ song: { trackName: "Track 7" } });
+    expect(h.client.nowPlaying?.byRoom).toBeUndefined();
+  });
+
+  it("follows the setting: another crate is read afresh, none leaves an empty booth silent after the song", () => {
+    const h = harness(settingsFor({ roomCrateId: "crate-1" }));
+    h.join(1);
+    h.run({ type: "roomCrateLoaded", crateId: "crate-1", from: 0, songs: fromCrate(0) });
+    h.run({ type: "settings", settings: settingsFor({ roomCrateId: "crate-2" }) });
+    expect(reads(h).at(-1)).toBe(0);
+    // An answer for the old crate is dropped; the song playing plays out.
+    h.run({ type: "roomCrateLoaded", crateId: "crate-1", from: 1, songs: fromCrate(1) });
+    h.run({ type: "roomCrateLoaded", crateId: "crate-2", from: 0, songs: [songFor(400, { position: 0 })] });
+    expect(h.client.nowPlaying?.song.trackName).toBe("Track 301");
+    h.advance(10_000);
+    h.run({ type: "tick" });
+    expect(h.client.nowPlaying).toMatchObject({ byRoom: true, song: { trackName: "Track 400" } });
+    h.run({ type: "settings", settings: settingsFor({ roomCrateId: null }) });
+    h.advance(240_000);
+    h.run({ type: "tick" });
+    expect(h.client.nowPlaying).toBeNull();
+    expect(h.state.roomCrate).toBeUndefined();
+  });
+
+  it("asks again after the edge did not answer, and leaves an empty crate's room silent", () => {
+    const h = harness(settingsFor({ roomCrateId: "crate-1" }));
+    h.join(1);
+    h.run({ type: "roomCrateLoaded", crateId: "crate-1", from: 0, songs: null });
+    expect(h.client.nowPlaying).toBeNull();
+    // The next silent moment (someone arriving) asks again.
+    h.join(2);
+    expect(reads(h)).toEqual([0, 0]);
+    h.run({ type: "roomCrateLoaded", crateId: "crate-1", from: 0, songs: [] });
+    expect(h.client.nowPlaying).toBeNull();
+    expect(nextWakeAt(h.state, config)).toBeNull();
+  });
+});
+
 describe("grabs", () => {
   it("count each listener once per song, are refused to guests and for a song that changed, and clear with the song", () => {
     const h = harness();
@@ -640,6 +762,70 @@ describe("chat", () => {
     expect(h.state.chat.at(-1)?.message).toBe("n319");
   });
 
+  it("replies quote the message answered as it was, and a reply to a message gone from the chat is refused", () => {
+    const h = harness();
+    for (const n of [1, 2]) h.join(n);
+    const long = "la ".repeat(80).trim();
+    const first = h.act(1, { action: "sendChatMessage", params: { message: long } });
+    const original = (first.reply as { result: { id: string } }).result;
+    const reply = h.act(2, { action: "sendChatMessage", params: { message: "same!", replyTo: original.id } });
+    expect(reply.reply.ok).toBe(true);
+    const sent = (reply.reply as { result: { replyTo: { id: string; userUuid: string; excerpt: string } } }).result;
+    expect(sent.replyTo).toMatchObject({ id: original.id, userUuid: uuidOf(1) });
+    expect([...sent.replyTo.excerpt]).toHaveLength(140);
+    expect(sent.replyTo.excerpt.endsWith("…")).toBe(true);
+    expect(reply.stateless[0]?.message).toMatchObject({
+      name: "chatMessage",
+      params: { message: { replyTo: sent.replyTo } },
+    });
+    // The original deleted: the reply keeps its quote; a new reply to it is refused and sends nothing.
+    h.act(1, { action: "deleteChatMessage", params: { id: original.id } });
+    expect(h.state.chat.at(-1)?.replyTo?.id).toBe(original.id);
+    const late = h.act(2, { action: "sendChatMessage", params: { message: "and?", replyTo: original.id } });
+    expect(late.reply).toMatchObject({ ok: false, statusCode: 404, message: MESSAGES.chatReplyNotFound });
+    expect(late.stateless).toEqual([]);
+    expect(h.state.chat).toHaveLength(1);
+  });
+
+  it("reactions: one of each emoji per person, taken back, at most eight emojis, and only from who may chat", () => {
+    const h = harness(
+      settingsFor({ roomRoles: [{ userUuid: uuidOf(3), role: "chatDisabled", expirationTime: null }] }),
+    );
+    for (const n of [1, 2, 3]) h.join(n);
+    const id = (
+      h.act(1, { action: "sendChatMessage", params: { message: "drop incoming" } }).reply as {
+        result: { id: string };
+      }
+    ).result.id;
+    const react = (n: number, emoji: string, on = true) =>
+      h.act(n, { action: "reactToChatMessage", params: { id, emoji, on } });
+    const fire = react(2, "🔥");
+    expect(fire.reply.ok).toBe(true);
+    expect(fire.stateless[0]?.message).toMatchObject({
+      name: "chatMessageUpdated",
+      params: { message: { id, reactions: [{ emoji: "🔥", userUuids: [uuidOf(2)] }] } },
+    });
+    react(1, "🔥");
+    // The same reaction twice counts once and sends nothing.
+    expect(react(2, "🔥").stateless).toEqual([]);
+    expect(h.state.chat[0]?.reactions).toEqual([{ emoji: "🔥", userUuids: [uuidOf(2), uuidOf(1)] }]);
+    react(2, "🔥", false);
+    expect(h.state.chat[0]?.reactions).toEqual([{ emoji: "🔥", userUuids: [uuidOf(1)] }]);
+    react(1, "🔥", false);
+    expect(h.state.chat[0]?.reactions).toEqual([]);
+    // A muted member cannot react; an unknown message is 404; not an emoji is 400.
+    expect(react(3, "🎉").reply).toMatchObject({ statusCode: 403, message: MESSAGES.chatDisabled });
+    expect(
+      h.act(2, { action: "reactToChatMessage", params: { id: "nope", emoji: "🎉", on: true } }).reply,
+    ).toMatchObject({ statusCode: 404 });
+    // Not one emoji: refused when the room parses the message, before the reducer.
+    expect(ActionParams.reactToChatMessage.safeParse({ id, emoji: "ab", on: true }).success).toBe(false);
+    for (const emoji of ["😀", "😂", "😍", "🎉", "👏", "💃", "🤘", "🎶"]) expect(react(2, emoji).reply.ok).toBe(true);
+    expect(react(1, "🥁").reply).toMatchObject({ statusCode: 409, message: MESSAGES.chatReactions });
+    expect(react(1, "🎶").reply.ok).toBe(true);
+    expect(h.state.chat[0]?.reactions).toHaveLength(8);
+  });
+
   it("announces a consumable bought for the room in the chat, once, under the buyer's name", () => {
     const h = harness();
     h.join(1);
@@ -731,8 +917,20 @@ function checkInvariants(state: RoomState, client: LiveState) {
   }
   expect(live.voteCounts).toEqual(recount);
   expect(live.grabs).toBe(Object.values(live.allUserData).filter((d) => d.songVotes.grab).length);
-  if (live.nowPlaying) expect(state.playing?.djUuid).toBe(live.djs[0]?.uuid);
+  if (live.nowPlaying?.byRoom) {
+    // The room plays its crate only while no DJ has a song.
+    expect(state.playing).toMatchObject({ djUuid: ROOM_DJ, byRoom: true });
+    for (const dj of live.djs) {
+      expect(dj.nextSong, `${dj.uuid} has a next song and the room plays its own`).toBeNull();
+      expect(state.djMeta[dj.uuid]?.queue ?? []).toEqual([]);
+    }
+    expect(live.songsRemainingForDj).toBeNull();
+  } else if (live.nowPlaying) expect(state.playing?.djUuid).toBe(live.djs[0]?.uuid);
   else expect(state.playing).toBeNull();
+  // A room with a room crate whose songs it knows is never silent.
+  const crate = state.roomCrate;
+  if (!live.nowPlaying && live.settings.roomCrateId && crate?.crateId === live.settings.roomCrateId)
+    expect(crate.songs, "the room knows songs of its crate and is silent").toEqual([]);
   // Never silent while a seated DJ has a song: nothing plays only when no DJ has a next song or a queued one.
   if (!live.nowPlaying)
     for (const dj of live.djs) {
@@ -774,7 +972,7 @@ function checkPoints(before: RoomState, action: RoomAction, effects: Effect[]) {
       bound += (votes.like === true ? 1 : 0) + (votes.star === true ? 2 : 0);
     }
     expect(e.points).toBeGreaterThanOrEqual(0);
-    expect(e.points).toBeLessThanOrEqual(bound);
+    expect(e.points).toBeLessThanOrEqual(e.djUuid === ROOM_DJ ? 0 : bound);
   }
 }
 
@@ -836,11 +1034,48 @@ function queueModel() {
   };
 }
 
+/**
+ * The room crates as the edge keeps them, answering the room's `loadRoomCrate` (from a crate position on, wrapping, as
+ * the edge's room-crate.ts does) at random later steps, for whichever crate the room names when the edge answers.
+ */
+function roomCrateModel(h: ReturnType<typeof harness>) {
+  const crates: Record<string, LiveSong[]> = {
+    "crate-a": [1, 2, 3].map((i) => songFor(200 + i, { crateSongUuid: `rc-a-${i}`, position: i - 1, duration: 2 + i })),
+    "crate-b": [songFor(210, { crateSongUuid: "rc-b-1", position: 0, duration: 4 })],
+    "crate-empty": [],
+  };
+  const pending: number[] = [];
+  return {
+    ids: Object.keys(crates),
+    requested(effects: Effect[]) {
+      for (const e of effects) if (e.type === "loadRoomCrate") pending.push(e.from);
+    },
+    /** The oldest request answered (or refused, as an edge that did not answer). */
+    answer(r: ReturnType<typeof prng>): RoomAction | null {
+      const from = pending.shift();
+      if (from === undefined) return null;
+      const crateId = h.state.live.settings.roomCrateId ?? null;
+      if (r.chance(0.05)) return { type: "roomCrateLoaded", crateId, from, songs: null };
+      const songs = crateId ? (crates[crateId] ?? []) : [];
+      const start = Math.max(
+        0,
+        songs.findIndex((s) => (s.position ?? 0) >= from),
+      );
+      const next = Array.from({ length: Math.min(3, songs.length) }, (_, i) => songs[(start + i) % songs.length]!);
+      return { type: "roomCrateLoaded", crateId, from, songs: next };
+    },
+    get pending() {
+      return pending;
+    },
+  };
+}
+
 function randomAction(
   r: ReturnType<typeof prng>,
   h: ReturnType<typeof harness>,
   q: ReturnType<typeof queueModel>,
   busy = false,
+  rc?: ReturnType<typeof roomCrateModel>,
 ): RoomAction {
   const n = 1 + r.int(8);
   const uuid = uuidOf(n);
@@ -859,6 +1094,11 @@ function randomAction(
       : r.chance(0.8)
         ? client({ action: "joinWaitlist", params: {} })
         : { type: "join", user: userFor(n), settings: roomRules(h.state) };
+  // The edge answers the room crate's reads now and then.
+  if (rc && r.chance(0.08)) {
+    const answer = rc.answer(r);
+    if (answer) return answer;
+  }
   const roll = r.int(100);
   if (roll < 14)
     return {
@@ -921,6 +1161,7 @@ function randomAction(
         voteSkipThreshold: r.chance(0.7) ? null : r.pick([0.2, 0.5]),
         waitlistEnabled: r.chance(0.7),
         idleDjMinutes: r.chance(0.5) ? null : 1,
+        roomCrateId: rc && r.chance(0.8) ? r.pick(rc.ids) : null,
         roomRoles: roles,
       }),
     };
@@ -937,21 +1178,28 @@ describe("seeded fuzz", () => {
       const r = prng(seed);
       // Even seeds: a busy room with a waitlist and two seats.
       const busy = seed % 2 === 0;
-      const h = harness(settingsFor(busy ? { waitlistEnabled: true, numberOfDjs: 2 } : {}));
+      // Busy rooms have a room crate too, and play from it while nobody DJs.
+      const h = harness(settingsFor(busy ? { waitlistEnabled: true, numberOfDjs: 2, roomCrateId: "crate-a" } : {}));
       const q = queueModel();
+      const rc = busy ? roomCrateModel(h) : undefined;
+      const plays = { byRoom: 0 };
       for (let step = 0; step < 600; step++) {
-        const action = randomAction(r, h, q, busy);
+        const action = randomAction(r, h, q, busy, rc);
         try {
           const before = h.state;
           const out = h.run(action);
           q.requested(out.effects);
+          rc?.requested(out.effects);
           checkInvariants(h.state, h.client);
           checkPoints(before, action, out.effects);
+          if (out.state.live.nowPlaying?.byRoom && out.state.live.nowPlaying !== before.live.nowPlaying) plays.byRoom++;
           // Now and then the edge answers everything asked of it: a DJ whose crate holds a song is then heard.
           if (r.chance(0.1)) {
             for (let next = q.pending[0]; next; next = q.pending[0]) {
               const answer = q.answer(next.userUuid);
-              q.requested(h.run(answer).effects);
+              const effects = h.run(answer).effects;
+              q.requested(effects);
+              rc?.requested(effects);
               checkInvariants(h.state, h.client);
             }
             if (!h.state.live.nowPlaying)
@@ -964,6 +1212,7 @@ describe("seeded fuzz", () => {
       }
       for (const name of ["userJoined", "userLeft", "addedDj", "removedDj", "playedSong"])
         expect(h.log).toContain(name);
+      if (busy) expect(plays.byRoom, "the room never played from its crate").toBeGreaterThan(0);
       seen.push(...h.log);
       // A late joiner's full state equals what the stream built.
       expect(joinView(h.state, h.now).state).toEqual(h.client);

@@ -18,10 +18,19 @@ import {
   skipSong,
   updateNextSong,
 } from "./reducer/booth.ts";
-import { announceConsumable, clearChat, deleteChat, editChat, playAnimation, sendChat } from "./reducer/chat.ts";
+import {
+  announceConsumable,
+  clearChat,
+  deleteChat,
+  editChat,
+  playAnimation,
+  reactToChat,
+  sendChat,
+} from "./reducer/chat.ts";
 import { join } from "./reducer/join.ts";
 import { reset, tick } from "./reducer/lifecycle.ts";
 import { disconnected, kick, requireMember } from "./reducer/members.ts";
+import { roomCrateLoaded } from "./reducer/room-crate.ts";
 import { applySettings } from "./reducer/settings.ts";
 import { DEFAULT_CONFIG, type RoomState } from "./reducer/state.ts";
 import { Tx } from "./reducer/tx.ts";
@@ -51,7 +60,9 @@ export {
   type Member,
   nextWakeAt,
   type Playing,
+  ROOM_DJ,
   type RoomConfig,
+  type RoomCrate,
   type RoomState,
   UNKNOWN_DURATION_SECONDS,
 } from "./reducer/state.ts";
@@ -77,6 +88,9 @@ export function reduce(state: RoomState, action: RoomAction, now: number, config
         break;
       case "queueChanged":
         queueChanged(tx, action.userUuid);
+        break;
+      case "roomCrateLoaded":
+        roomCrateLoaded(tx, action.crateId, action.from, action.songs);
         break;
       case "settings":
         applySettings(tx, action.settings);
@@ -129,6 +143,8 @@ function client(tx: Tx, userUuid: string, request: RoomClientAction, id: string)
       return editChat(tx, member, request.params.id, request.params.message);
     case "deleteChatMessage":
       return deleteChat(tx, member, request.params.id);
+    case "reactToChatMessage":
+      return reactToChat(tx, member, request.params);
     case "joinWaitlist":
       return joinWaitlist(tx, member);
     case "leaveWaitlist":

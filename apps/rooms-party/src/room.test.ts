@@ -10,6 +10,8 @@ import { ROOM_UUID, settingsFor, songFor, userFor } from "./testing.ts";
 function fakeEdge(settings: RoomSettings) {
   const calls: { name: string; args: unknown[] }[] = [];
   const queues = new Map<string, LiveSong[]>();
+  /** The room crate as the edge answers it (the room's setting names it; the edge reads it from the room). */
+  const crate: { songs: LiveSong[]; down: boolean } = { songs: [], down: false };
   /** The catalogue, by song id, as the edge answers it (extra fields included, as the edge's song shape has them). */
   const catalogue = new Map<string, LiveSong & Record<string, unknown>>();
   let plays = 0;
@@ -22,12 +24,14 @@ function fakeEdge(settings: RoomSettings) {
   const edge: Edge & {
     calls: typeof calls;
     queues: typeof queues;
+    crate: typeof crate;
     catalogue: typeof catalogue;
     settings: RoomSettings;
     refuse?: EdgeError;
   } = {
     calls,
     queues,
+    crate,
     catalogue,
     settings,
     roomSettings: record("roomSettings", () => edge.settings),
@@ -47,6 +51,18 @@ function fakeEdge(settings: RoomSettings) {
       throw new EdgeError(404, "There is no current season.");
     }),
     upcomingQueue: record("upcomingQueue", (uuid: string) => queues.get(uuid) ?? []),
+    roomCrate: record("roomCrate", (_room: string, from: number) => {
+      if (crate.down) throw new EdgeError(502, "The edge did not answer: timeout");
+      const songs = crate.songs;
+      const start = Math.max(
+        0,
+        songs.findIndex((s) => (s.position ?? 0) >= from),
+      );
+      return {
+        crateId: edge.settings.roomCrateId ?? null,
+        songs: Array.from({ length: Math.min(3, songs.length) }, (_, i) => songs[(start + i) % songs.length]!),
+      };
+    }),
     song: record("song", (_uuid: string, ref: SongRef) => {
       const found = catalogue.get(ref.songId);
       if (!found) throw new EdgeError(404, "Song not found.");
@@ -291,6 +307,54 @@ describe("the live room", () => {
     await room.idle();
     expect(room.current?.live.djs).toEqual([]);
     expect(b.received.at(-1)).toMatchObject({ name: "removedDj" });
+  });
+
+  it("plays an empty booth from the room crate the edge reads, keeps it through a restart, and yields to a DJ", async () => {
+    const crateId = "44444444-4444-4444-8444-444444444444";
+    const { room, edge, send, advance, kv, alarms } = setup(memoryKeyValue(), settingsFor({ roomCrateId: crateId }));
+    edge.crate.songs = [1, 2].map((i) =>
+      songFor(50 + i, { crateSongUuid: `5555555${i}-5555-4555-8555-555555555555`, position: i - 1, duration: 30 }),
+    );
+    const [a, b] = [fakeSocket(1), fakeSocket(2)];
+    for (const s of [a, b]) room.connect(s);
+    edge.crate.down = true;
+    await send(a, "joinRoom", { roomUuid: ROOM_UUID });
+    await room.idle();
+    // The edge did not answer: silent, and asked again when someone else arrives.
+    expect(room.current?.live.nowPlaying).toBeNull();
+    edge.crate.down = false;
+    await send(b, "joinRoom", { roomUuid: ROOM_UUID });
+    await room.idle();
+    const start = Date.parse("2026-06-01T12:00:00Z");
+    expect(room.current?.live.nowPlaying).toMatchObject({ song: { trackName: "Track 51" }, byRoom: true });
+    expect(a.received.filter((m) => m.name === "playedSong").at(-1).statePatch).toContainEqual(
+      expect.objectContaining({ path: "/nowPlaying" }),
+    );
+    expect(alarms.at(-1)).toBe(start + 30_000);
+    expect(edge.calls.filter((c) => c.name === "roomCrate").map((c) => c.args)).toEqual([
+      [ROOM_UUID, 0],
+      [ROOM_UUID, 0],
+      [ROOM_UUID, 1],
+    ]);
+    advance(30_000);
+    room.alarm();
+    await room.idle();
+    expect(room.current?.live.nowPlaying?.song.trackName).toBe("Track 52");
+    // Recorded with no DJ, and nobody paid.
+    expect(edge.calls.find((c) => c.name === "recordPlay")?.args[1]).toMatchObject({ djUuid: "room" });
+    expect(edge.calls.some((c) => c.name === "awardPoints" || c.name === "notifyDjFans")).toBe(false);
+
+    // A restart keeps the crate's place.
+    const again = setup(kv, settingsFor({ roomCrateId: crateId }));
+    again.edge.crate.songs = edge.crate.songs;
+    await again.room.start();
+    expect(again.room.current?.roomCrate).toEqual(room.current?.roomCrate);
+    // A DJ with a song of their own: the room's song ends there.
+    edge.queues.set(userFor(1).uuid, [songFor(9, { crateSongUuid: "99999999-9999-4999-8999-999999999999" })]);
+    await send(a, "addDj");
+    await room.idle();
+    expect(room.current?.live.nowPlaying?.song.trackName).toBe("Track 9");
+    expect(room.current?.live.nowPlaying?.byRoom).toBeUndefined();
   });
 
   it("applies what the edge says: kicks, roles, chat clearing and resets", async () => {

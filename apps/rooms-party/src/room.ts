@@ -420,6 +420,19 @@ export class LiveRoom {
         return this.inQueueOrder(effect.userUuid, () => edge.upcomingQueue(effect.userUuid));
       case "advanceQueue":
         return this.inQueueOrder(effect.userUuid, () => edge.advanceQueue(effect.userUuid, effect.crateSongUuid));
+      case "loadRoomCrate": {
+        const crateId = this.state?.live.settings.roomCrateId ?? null;
+        try {
+          const read = await edge.roomCrate(this.roomUuid, effect.from);
+          const songs = read.songs.flatMap((s) => liveSong(s) ?? []);
+          this.dispatch({ type: "roomCrateLoaded", crateId: read.crateId, from: effect.from, songs });
+        } catch (err) {
+          // Asked again the next time the room falls silent.
+          this.dispatch({ type: "roomCrateLoaded", crateId, from: effect.from, songs: null });
+          throw err;
+        }
+        return;
+      }
       case "recordPlay": {
         const play = await edge.recordPlay(this.slug, {
           song: effect.song,

@@ -58,8 +58,8 @@ interface MemberEntry {
 type Derived = "audienceUsers" | "floorUsers" | "visibleDjs";
 type Core = Omit<LiveState, "allUserData" | "allUsers" | Derived> &
   Pick<RoomState, "djMeta" | "playing"> &
-  // Absent in rooms stored before sanctions left the shared settings.
-  Partial<Pick<RoomState, "sanctions">>;
+  // Absent in rooms stored before sanctions left the shared settings, and in rooms without a room crate.
+  Partial<Pick<RoomState, "sanctions" | "roomCrate">>;
 
 const MAX_PUT = 128;
 
@@ -110,7 +110,7 @@ export function keyValueStateStore(kv: KeyValue): StateStore {
         allUserData[uuid] = entry.data;
         allUsers.push(entry.user);
       }
-      const { djMeta, playing, sanctions: stored, ...kept } = core;
+      const { djMeta, playing, sanctions: stored, roomCrate, ...kept } = core;
       const split = stored ? null : splitSettings(kept.settings);
       const live = split ? { ...kept, settings: split.settings } : kept;
       // The audience is everyone not on stage, the floor the audience without guests (as the reducer derives them),
@@ -135,6 +135,7 @@ export function keyValueStateStore(kv: KeyValue): StateStore {
         playing,
         chat,
         sanctions: stored ?? split?.sanctions ?? [],
+        ...(roomCrate ? { roomCrate } : {}),
       };
       last = state;
       return state;
@@ -147,13 +148,20 @@ export function keyValueStateStore(kv: KeyValue): StateStore {
       if (prev?.seq !== state.seq) puts.seq = state.seq;
       // A vote changes the counts in the core: it must stay small whatever the size of the room.
       const { allUserData, allUsers, audienceUsers: _a, floorUsers: _f, visibleDjs: _v, ...rest } = state.live;
-      type Own = "djMeta" | "playing" | "sanctions";
-      const own = (k: keyof Core): k is Own => k === "djMeta" || k === "playing" || k === "sanctions";
+      type Own = "djMeta" | "playing" | "sanctions" | "roomCrate";
+      const own = (k: keyof Core): k is Own =>
+        k === "djMeta" || k === "playing" || k === "sanctions" || k === "roomCrate";
       const changed = (k: keyof Core) =>
         !prev || (own(k) ? prev[k] !== state[k] : prev.live[k as keyof LiveState] !== state.live[k as keyof LiveState]);
-      const coreKeys = [...Object.keys(rest), "djMeta", "playing", "sanctions"] as (keyof Core)[];
+      const coreKeys = [...Object.keys(rest), "djMeta", "playing", "sanctions", "roomCrate"] as (keyof Core)[];
       if (coreKeys.some(changed))
-        puts.core = { ...rest, djMeta: state.djMeta, playing: state.playing, sanctions: state.sanctions };
+        puts.core = {
+          ...rest,
+          djMeta: state.djMeta,
+          playing: state.playing,
+          sanctions: state.sanctions,
+          ...(state.roomCrate ? { roomCrate: state.roomCrate } : {}),
+        };
       if (!prev || prev.live.allUsers !== allUsers) {
         const order = allUsers.map((u) => u.uuid);
         const prevOrder = prev?.live.allUsers.map((u) => u.uuid) ?? [];

@@ -16,7 +16,11 @@ import { WebSocket } from "ws";
 import { partyLiveRooms } from "../../edge/src/ports/live-rooms.ts";
 import { freePort, startParty, until } from "./helpers.ts";
 
-const GRACE_MS = 3000;
+/**
+ * How long a dropped client keeps its place. The restart below must fit in it: the party's process starting again and
+ * each client's reconnection (with partysocket's growing back-off) took over 6 s on a loaded 2-core machine.
+ */
+const GRACE_MS = 10_000;
 const P = { room: "/api/room-service", playlist: "/api/playlist-service", merch: "/api/merch-service" };
 
 let t: TestApp;
@@ -181,7 +185,7 @@ describe("a live session", () => {
     const plays = await until(
       async () => {
         const res = await t.request("GET", `${P.room}/rooms/${roomUuid}/recent-songs`);
-        return res.body.total >= 4 ? res.body.data : null;
+        return res.body.data.length >= 4 ? res.body.data : null;
       },
       "four recorded plays",
       30_000,
@@ -242,10 +246,13 @@ describe("a live session", () => {
     // A restart of the room: the process goes, the state stays; the clients come back by themselves.
     const before = await serverState(roomUuid);
     const seqBefore = A.client.seq;
+    // Both joined again (a socket that is open has not necessarily been let in yet).
+    const rejoinedAfterRestart = Promise.all([A, D].map((x) => new Promise((r) => x.client.on("joined", r))));
     await party.stop();
     await until(() => !A.client.connected, "the party gone");
     party = await startParty({ port: partyPort, persistDir, vars, secrets });
     await until(() => A.client.connected && D.client.connected, "clients back after the restart", 30_000);
+    await rejoinedAfterRestart;
     const after = (await until(() => serverState(roomUuid), "the state after the restart")) as Record<string, unknown>;
     expect(after.allUsers).toEqual(before?.allUsers);
     // The music went on (a song may have ended meanwhile), with the same people on stage.
@@ -540,6 +547,57 @@ describe("the waitlist", () => {
   }, 60_000);
 });
 
+describe("the room crate", () => {
+  it("plays an empty booth from the owner's room crate, set over REST, until a DJ sits with a song", async () => {
+    const owner = await t.createUser({ nickname: "rc-owner" });
+    const fan = await t.createUser({ nickname: "rc-fan" });
+    const room = await t.request("POST", `${P.room}/rooms/infrastructure`, {
+      token: owner.token,
+      body: { name: "Room crate room", type: "PUBLIC" },
+    });
+    const roomUuid: string = room.body.uuid;
+    const crate = await t.request("POST", `${P.playlist}/crate`, { token: owner.token, body: { name: "Fill-in" } });
+    const [c1, c2] = [await song("Crate One", 2), await song("Crate Two", 2)];
+    await t.request("POST", `${P.playlist}/crate/${crate.body.crateUuid}/songs`, {
+      token: owner.token,
+      body: { songIds: [c1.id, c2.id] },
+    });
+    const O = clientFor(owner.token, roomUuid);
+    const F = clientFor(fan.token, roomUuid);
+    for (const x of [O, F]) await x.client.connect();
+    expect(F.client.state?.nowPlaying).toBeNull();
+
+    const set = await t.request("PATCH", `${P.room}/rooms/${roomUuid}`, {
+      token: owner.token,
+      body: { roomCrateId: crate.body.crateUuid },
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    // The room plays the crate in order and wraps around, with nobody in the booth.
+    const heard: string[] = [];
+    F.client.on("state", (state) => {
+      const now = state?.nowPlaying;
+      if (now?.byRoom && heard.at(-1) !== now.song.trackName) heard.push(now.song.trackName);
+    });
+    await until(() => heard.length >= 3, "three songs of the room crate", 30_000);
+    expect(heard.slice(0, 3)).toEqual(["Crate One", "Crate Two", "Crate One"]);
+    expect(F.client.state?.djs).toEqual([]);
+    // Votes count on it.
+    await F.client.voteOnSong({ like: true });
+    await until(() => O.client.state?.voteCounts.likes === 1, "the like on the room's song");
+
+    // A DJ with a song of their own: the room's song ends at once and theirs plays.
+    const mine = await song("Fan's own", 600);
+    await t.request("POST", `${P.playlist}/crate/special/queue/songs`, { token: fan.token, body: { songId: mine.id } });
+    await F.client.addDj();
+    await until(() => O.client.state?.nowPlaying?.song.trackName === "Fan's own", "the DJ's song");
+    expect(O.client.state?.nowPlaying?.byRoom).toBeUndefined();
+    // The room's plays are recorded with no DJ.
+    const plays = await t.db.select().from(schema.roomPlays).where(eq(schema.roomPlays.roomUuid, roomUuid));
+    expect(plays.some((p) => p.djUuid === null)).toBe(true);
+    for (const x of [O, F]) x.client.close();
+  }, 90_000);
+});
+
 describe("the Durable Object runtime", () => {
   /** How many times a room's object started (its constructor and onStart ran), and with how many open sockets. */
   const startsOf = (roomUuid: string) =>
@@ -591,8 +649,12 @@ describe("the Durable Object runtime", () => {
       if (Date.now() > deadline) throw new Error("the room never hibernated in two minutes of quiet spells");
       like = !like;
     }
-    // The vote woke a new instance of the room, which took the three open sockets back from the runtime.
-    expect(startsOf(roomUuid)).toEqual([0, 3]);
+    // The vote woke a new instance of the room, which took the three open sockets back from the runtime (on a loaded
+    // machine the room may sleep and wake again before this look: each wake took all three back).
+    const [first, ...woken] = startsOf(roomUuid);
+    expect(first).toBe(0);
+    expect(woken.length).toBeGreaterThan(0);
+    expect(woken.every((connections) => connections === 3)).toBe(true);
     for (const x of [D, F, G])
       expect(x.client.state?.voteCounts).toMatchObject({ likes: like ? 1 : 0, dislikes: like ? 0 : 1 });
     const state = (await serverState(roomUuid)) as { allUsers: { uuid: string }[]; djs: { uuid: string }[] };

@@ -24,12 +24,14 @@ import {
   LANGUAGES,
   type Language,
   languageCookie,
-  languageOf,
   loadLanguage,
 } from "./i18n/index.ts";
+import { languageOf } from "./i18n/language.server.ts";
+import { DirectMessagesProvider, useUnreadMessages } from "./lib/direct-messages.tsx";
 import { NAV_LINKS } from "./lib/nav.ts";
 import { useNonce } from "./lib/nonce.ts";
 import { RoomSessionProvider } from "./lib/player/room-session.tsx";
+import { useServiceWorker } from "./lib/pwa/register.ts";
 import { rootData } from "./lib/root.server.ts";
 import appCss from "./styles/app.css?url";
 
@@ -38,6 +40,9 @@ export const links: LinksFunction = () => [
   // The .ico for browsers without SVG icons (and for whatever asks /favicon.ico by habit), the SVG for the rest.
   { rel: "icon", href: "/favicon.ico", sizes: "48x48" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  // Installable: the manifest (public/), the home-screen icon iOS asks for; the service worker registers in Layout.
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
 ];
 
 export const meta: MetaFunction = () => [
@@ -48,7 +53,8 @@ export const meta: MetaFunction = () => [
 export async function loader({ request }: LoaderFunctionArgs) {
   const { lang, remember } = languageOf(request);
   const { body, setCookie } = await rootData(request);
-  const headers = new Headers();
+  // The same address answers in another language for another browser (Accept-Language).
+  const headers = new Headers({ vary: "Accept-Language, Cookie" });
   if (remember) headers.append("set-cookie", languageCookie(lang));
   if (setCookie) headers.append("set-cookie", setCookie);
   return data({ ...body, lang }, { headers });
@@ -97,10 +103,11 @@ function Header() {
         </span>{" "}
         {t("brand")}
       </Link>
-      <nav className="main-nav">
+      <nav className="main-nav" aria-label={t("nav.label")}>
         {NAV_LINKS.filter((l) => !l.signedIn || viewer).map((l) => (
           <NavLink key={l.to} to={l.to} end={l.to === "/"}>
             {t(l.label)}
+            {l.to === "/messages" ? <UnreadBadge /> : null}
           </NavLink>
         ))}
       </nav>
@@ -131,6 +138,21 @@ function Header() {
   );
 }
 
+/** The count of unread direct messages beside "Messages", live; nothing when none. */
+function UnreadBadge() {
+  const { t } = useTranslation("messages");
+  const unread = useUnreadMessages();
+  if (unread <= 0) return null;
+  return (
+    <span className="nav-badge" data-testid="unread-messages">
+      <span aria-hidden data-testid="unread-count">
+        {unread > 99 ? "99+" : unread}
+      </span>
+      <span className="visually-hidden">{t("unreadBadge", { count: unread })}</span>
+    </span>
+  );
+}
+
 function VerifyBanner() {
   const { t } = useTranslation();
   const root = useRootData();
@@ -148,6 +170,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const root = useRootData();
   const lang = root?.lang ?? DEFAULT_LANGUAGE;
   const i18n = useMemo(() => createI18n(lang), [lang]);
+  useServiceWorker();
   // A switch to a language whose texts are not here yet loads them into the page's i18next (English meanwhile). Not a
   // root clientLoader: that would make every navigation fetch the root's data apart from the page's.
   useEffect(() => {
@@ -161,6 +184,7 @@ export function Layout({ children }: { children: ReactNode }) {
     <html lang={lang}>
       <head>
         <meta charSet="utf-8" />
+        <meta name="theme-color" content="#0b0814" />
         <Meta />
         <Links />
       </head>
@@ -171,12 +195,20 @@ export function Layout({ children }: { children: ReactNode }) {
             partyUrl={root?.env.partyUrl ?? ""}
             apiUrl={root?.env.apiUrl ?? ""}
             viewerUuid={root?.viewer?.uuid ?? null}
+            players={root?.env.players}
           >
-            <Header />
-            <VerifyBanner />
-            <main className="site-main">{children}</main>
-            <footer className="site-footer">{i18n.t("footer")}</footer>
-            <NowPlayingBar />
+            <DirectMessagesProvider viewerUuid={root?.viewer?.uuid ?? null} initialUnread={root?.unreadMessages ?? 0}>
+              <a className="skip-link" href="#main">
+                {i18n.t("skipToContent")}
+              </a>
+              <Header />
+              <VerifyBanner />
+              <main className="site-main" id="main" tabIndex={-1}>
+                {children}
+              </main>
+              <footer className="site-footer">{i18n.t("footer")}</footer>
+              <NowPlayingBar />
+            </DirectMessagesProvider>
           </RoomSessionProvider>
         </I18nextProvider>
         <ScrollRestoration nonce={nonce} />

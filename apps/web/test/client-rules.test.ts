@@ -66,6 +66,43 @@ describe("chat", () => {
     ]);
     expect(chatParts("mail me at x@y.z", names, null)).toEqual([{ text: "mail me at x@y.z" }]);
   });
+
+  it("makes http(s) addresses links, without the sentence's punctuation; anything else stays text", () => {
+    const names = { [ANA]: "Ana" };
+    expect(chatParts("listen: https://example.com/a?b=1#c, (see http://x.example/wiki/A_(b))!", names, null)).toEqual([
+      { text: "listen: " },
+      { link: "https://example.com/a?b=1#c", text: "https://example.com/a?b=1#c" },
+      { text: ", (see " },
+      { link: "http://x.example/wiki/A_(b)", text: "http://x.example/wiki/A_(b)" },
+      { text: ")!" },
+    ]);
+    // What is written is shown; the address is the parser's.
+    expect(chatParts("HTTPS://Example.COM/Song", names, null)).toEqual([
+      { link: "https://example.com/Song", text: "HTTPS://Example.COM/Song" },
+    ]);
+    // A mention inside an address is part of the address; one beside it is a mention.
+    expect(chatParts(`@Ana https://example.com/@Ana`, names, { uuid: ANA, nickname: "Ana" })).toEqual([
+      { mention: "@Ana", self: true },
+      { text: " " },
+      { link: "https://example.com/@Ana", text: "https://example.com/@Ana" },
+    ]);
+    for (const text of [
+      "javascript:alert(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "ftp://example.com/file",
+      "https://bank.example@evil.example/login",
+      "www.example.com",
+      "https:// nothing",
+      "xhttps://example.com",
+    ])
+      expect(chatParts(text, names, null), text).toEqual([{ text }]);
+    // Markup is text: only the address in it is a link, to where it says, shown as written.
+    expect(chatParts('<a href="https://evil.example">hi</a>', names, null)).toEqual([
+      { text: '<a href="' },
+      { link: "https://evil.example/", text: "https://evil.example" },
+      { text: '">hi</a>' },
+    ]);
+  });
 });
 
 describe("playback position", () => {

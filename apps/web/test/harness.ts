@@ -18,7 +18,9 @@ import { fileURLToPath } from "node:url";
 import { createTestApp, type TestApp } from "@booth/edge/testing";
 import { serve } from "@hono/node-server";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll } from "vitest";
 import { defaultConfig } from "../../edge/src/deps.ts";
+import { generateKeys, type Keys } from "../../edge/src/lib/tokens.ts";
 import { partyLiveRooms } from "../../edge/src/ports/live-rooms.ts";
 import { printingOutbox } from "../../edge/src/ports/messaging.ts";
 import { seedDemoCatalogue } from "../../edge/src/seed/demo-catalogue.ts";
@@ -111,9 +113,37 @@ export interface StartOptions {
   songSeconds?: number;
   /** How long a disconnected user keeps their seat. */
   graceMs?: number;
+  /** The rooms' BOOTH_TIME_SCALE: songs and the idle-DJ clock run this much faster (tests and demos). */
+  timeScale?: number;
+  /** More settings for the web server (the providers' player scripts, say). */
+  webEnv?: Record<string, string>;
 }
 
-export async function startStack(options: StartOptions = {}) {
+/**
+ * The processes a stack runs besides its edge: `wrangler dev`, the web server and chromium, and the HTTP server the
+ * edge answers on. The edge behind that server can be replaced: a test file whose suites share these processes
+ * (`shareStacks`) gives each suite a fresh edge on a fresh database, and pays for the processes once.
+ */
+interface Processes {
+  key: string;
+  edgeUrl: string;
+  webUrl: string;
+  party: Awaited<ReturnType<typeof startParty>>;
+  web: Awaited<ReturnType<typeof startWeb>>;
+  browser: Browser;
+  serviceSecret: string;
+  keys: Keys;
+  /** The edge answering now (null between two suites: 503). */
+  edge: ((request: Request, env: unknown) => Response | Promise<Response>) | null;
+  busy: boolean;
+  stop: () => Promise<void>;
+}
+
+/** What decides whether two stacks can share processes: what the party and the web server were started with. */
+const processKey = (options: StartOptions) =>
+  JSON.stringify([options.graceMs ?? 20_000, options.timeScale ?? null, options.webEnv ?? {}]);
+
+async function startProcesses(options: StartOptions): Promise<Processes> {
   // What has been started so far, stopped again (last first) when a later step fails: a failed start leaves no
   // server, party or browser running behind the test run.
   const started: (() => Promise<unknown> | unknown)[] = [];
@@ -129,27 +159,20 @@ export async function startStack(options: StartOptions = {}) {
     build.catch(() => undefined);
     const [webPort, partyPort] = [await freePort(), await freePort()];
     const webUrl = `http://127.0.0.1:${webPort}`;
-    const t: TestApp = await createTestApp({
-      liveRooms: partyLiveRooms({ baseUrl: `http://127.0.0.1:${partyPort}`, serviceToken: () => t.serviceToken() }),
-      config: {
-        ...defaultConfig,
-        webUrl,
-        providers: { spotifyApiUrl: "http://127.0.0.1:9", appleMusicApiUrl: "http://127.0.0.1:9" },
-      },
+    // The secret and signing keys every edge of these processes uses: the party was started with the secret, and
+    // it verifies live tokens with the keys it fetched once.
+    const serviceSecret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+    const { keys } = await generateKeys();
+    const processes = { edge: null } as Processes;
+    const edgeServer = serve({
+      fetch: (request, env) =>
+        processes.edge ? processes.edge(request, env) : new Response("no edge between two suites", { status: 503 }),
+      port: 0,
+      hostname: "127.0.0.1",
     });
-    started.push(() => t.close());
-    // As on the embedded default (no email or SMS provider), each message is also printed in the edge's log: here.
-    const edgeLog: string[] = [];
-    t.deps.mailer = printingOutbox(t.deps.mailer, (text) => edgeLog.push(text));
-    t.deps.sms = printingOutbox(t.deps.sms, (text) => edgeLog.push(text));
-    // Tokens are checked by other processes (the party) against the real time.
-    t.clock.now = () => new Date();
-    const edgeServer = serve({ fetch: t.app.fetch, port: 0, hostname: "127.0.0.1" });
     started.push(() => edgeServer.close());
     await new Promise((r) => edgeServer.once("listening", r));
     const edgeUrl = `http://127.0.0.1:${(edgeServer.address() as { port: number }).port}`;
-    // The edge listens on a port chosen at start; the addresses it writes (upload URLs, its public URL) must name that port.
-    t.deps.config.publicUrl = edgeUrl;
     const persistDir = await mkdtemp(join(tmpdir(), "booth-web-party-"));
     started.push(() => rm(persistDir, { recursive: true, force: true }));
     const party = await startParty({
@@ -158,8 +181,9 @@ export async function startStack(options: StartOptions = {}) {
       vars: {
         BOOTH_EDGE_URL: edgeUrl,
         BOOTH_PRESENCE_GRACE_MS: String(options.graceMs ?? 20_000),
+        ...(options.timeScale ? { BOOTH_TIME_SCALE: String(options.timeScale) } : {}),
       },
-      secrets: { BOOTH_SERVICE_SECRET: t.serviceSecret },
+      secrets: { BOOTH_SERVICE_SECRET: serviceSecret },
     });
     started.push(() => party.stop());
     await build;
@@ -168,17 +192,112 @@ export async function startStack(options: StartOptions = {}) {
       PARTY_URL: party.url,
       SESSION_SECRET: "test-session-secret",
       WEB_URL: webUrl,
+      ...options.webEnv,
     });
     started.push(() => web.stop());
-    const songs = options.songs ?? 0;
-    if (songs > 0)
-      await seedDemoCatalogue(t.deps, { perArtist: Math.ceil(songs / 4), seconds: options.songSeconds ?? 30 });
     const browser = await browserStarting;
-    return stackOf({ t, edgeUrl, party, webUrl, browser, web, edgeLog, stopAll: undo });
+    return Object.assign(processes, {
+      key: processKey(options),
+      edgeUrl,
+      webUrl,
+      party,
+      web,
+      browser,
+      serviceSecret,
+      keys,
+      busy: true,
+      stop: undo,
+    });
   } catch (error) {
     await undo();
     throw error;
   }
+}
+
+/** With `shareStacks()`: processes no suite uses now, kept for the next one started with the same settings. */
+let shared: Processes[] | null = null;
+/** With `shareStacks({ webEnv })`: web settings every stack of the file starts with (a suite's own come on top). */
+let sharedWebEnv: Record<string, string> = {};
+
+/**
+ * For a test file that runs several suites, one after another (`describe("...", () => import("./x.suite.ts"))`):
+ * their stacks share the edge's server, the party, the web server and chromium, each suite on a fresh edge and
+ * database, so the processes start once per file rather than once per suite. Call it at the top of the file;
+ * `webEnv` (a stand-in's script URL, say) goes to the web server of every stack the file starts, so the suites that
+ * need it and those that do not still share one.
+ */
+export function shareStacks(defaults: { webEnv?: Record<string, string> } = {}) {
+  shared = [];
+  sharedWebEnv = defaults.webEnv ?? {};
+  afterAll(async () => {
+    const all = shared ?? [];
+    shared = null;
+    sharedWebEnv = {};
+    for (const processes of all) await processes.stop();
+  }, 60_000);
+}
+
+export async function startStack(asked: StartOptions = {}) {
+  const options = { ...asked, webEnv: { ...sharedWebEnv, ...asked.webEnv } };
+  const reused = shared?.find((p) => !p.busy && p.key === processKey(options));
+  const processes = reused ?? (await startProcesses(options));
+  processes.busy = true;
+  if (shared && !reused) shared.push(processes);
+  try {
+    return await stackOn(processes, options);
+  } catch (error) {
+    if (!shared) await processes.stop();
+    else processes.busy = false;
+    throw error;
+  }
+}
+
+/** A fresh edge (its own database and cache) on `processes`, with the demo songs the options ask for. */
+async function stackOn(processes: Processes, options: StartOptions) {
+  const { edgeUrl, webUrl, party } = processes;
+  const t: TestApp = await createTestApp({
+    keys: processes.keys,
+    serviceSecret: processes.serviceSecret,
+    liveRooms: partyLiveRooms({ baseUrl: party.url, serviceToken: () => t.serviceToken() }),
+    config: {
+      ...defaultConfig,
+      webUrl,
+      // The edge's public URL is the address of the server the tests run it behind (upload URLs, its links).
+      publicUrl: edgeUrl,
+      providers: { spotifyApiUrl: "http://127.0.0.1:9", appleMusicApiUrl: "http://127.0.0.1:9" },
+    },
+  });
+  // As on the embedded default (no email or SMS provider), each message is also printed in the edge's log: here.
+  const edgeLog: string[] = [];
+  t.deps.mailer = printingOutbox(t.deps.mailer, (text) => edgeLog.push(text));
+  t.deps.sms = printingOutbox(t.deps.sms, (text) => edgeLog.push(text));
+  // Tokens are checked by other processes (the party) against the real time.
+  t.clock.now = () => new Date();
+  processes.edge = (request, env) => t.app.fetch(request, env);
+  try {
+    const songs = options.songs ?? 0;
+    if (songs > 0)
+      await seedDemoCatalogue(t.deps, { perArtist: Math.ceil(songs / 4), seconds: options.songSeconds ?? 30 });
+  } catch (error) {
+    processes.edge = null;
+    await t.close();
+    throw error;
+  }
+  return stackOf({
+    t,
+    edgeUrl,
+    party,
+    webUrl,
+    browser: processes.browser,
+    web: processes.web,
+    edgeLog,
+    stopAll: async () => {
+      processes.edge = null;
+      await t.close().catch(() => undefined);
+      if (shared?.includes(processes)) processes.busy = false;
+      else await processes.stop();
+    },
+  });
 }
 
 function stackOf({
@@ -211,9 +330,23 @@ function stackOf({
     web,
     /** What the edge printed: each email and SMS, as on an instance without a provider. */
     edgeLog,
-    /** A new person: their own browser context (cookies), on a page that records errors. */
-    async person(): Promise<Person> {
-      const context = await browser.newContext({ baseURL: webUrl, viewport: { width: 1280, height: 860 } });
+    /**
+     * A new person: their own browser context (cookies; `locale` sets the browser's Accept-Language), on a page that
+     * records errors. They ask for reduced motion unless `motion` is set: chromium here draws without a GPU, and the
+     * room's endless animations (the lights, the playing DJ's pulse, under the header's blur) cost a core for four
+     * open room pages, 7x what the same pages cost still (measured); the test run is bound by its two cores. What
+     * the motion looks like is the screenshots' and the reduced-motion test's business, not every test's.
+     */
+    async person(options: { locale?: string; motion?: boolean } = {}): Promise<Person> {
+      const context = await browser.newContext({
+        baseURL: webUrl,
+        viewport: { width: 1280, height: 860 },
+        locale: options.locale,
+        reducedMotion: options.motion ? "no-preference" : "reduce",
+      });
+      // A loaded CI machine (three test files with their browsers at once on two cores) has taken over 30 s, the
+      // default, for a new context's first page.
+      context.setDefaultNavigationTimeout(90_000);
       const page = await context.newPage();
       const errors: string[] = [];
       page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
@@ -252,7 +385,9 @@ export const emailFor = (name: string) => `${name}-${Date.now().toString(36)}-${
 
 /** Signs up through the form; lands on the verification screen. */
 export async function signUp(page: Page, person: { nickname: string; email: string; password?: string }) {
-  await page.goto("/signup");
+  // Once the document is there (the form works before the scripts do): on a loaded CI run a page's "load", which
+  // waits for every picture and script, once outlasted 90 s.
+  await page.goto("/signup", { waitUntil: "domcontentloaded" });
   await page.fill("#nickname", person.nickname);
   await page.fill("#email", person.email);
   await page.fill("#password", person.password ?? "correct horse battery");
@@ -273,11 +408,85 @@ export async function verifyEmail(stack: Stack, page: Page, email: string) {
 }
 
 /** A screenshot in test/screenshots/<name>.png (committed: they show what the screens look like). */
+/** The phone width every screen must work at (issue 22): screenshots at it, and no sideways scrolling. */
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * A screenshot of what a person sees (`test/screenshots/<name>.png`), and the same screen at a phone's width
+ * (`<name>-phone.png`). Every screen a test shows is also checked: axe-core finds no serious or critical
+ * accessibility violation (WCAG 2.1 A and AA), and at 390 px nothing is wider than the screen. A failure names the
+ * rule, the elements and what to fix.
+ */
 export async function shot(page: Page, name: string, options: { fullPage?: boolean } = {}) {
   mkdirSync(SCREENSHOTS, { recursive: true });
+  await checkAccessible(page, name);
   // From the top of the page, as a person arriving sees it (or the whole page).
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: options.fullPage ?? false });
+  const desktop = page.viewportSize();
+  // A test that already looks at a phone's width took that screenshot above.
+  if (desktop && desktop.width <= PHONE.width) return;
+  await page.setViewportSize(PHONE);
+  try {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const overflow = await page.evaluate(() => {
+      const width = document.documentElement.clientWidth;
+      if (document.documentElement.scrollWidth <= width) return null;
+      const wide = [...document.body.querySelectorAll<HTMLElement>("*")]
+        .filter((e) => e.getBoundingClientRect().right > width + 1 && getComputedStyle(e).position !== "fixed")
+        .filter((e) => {
+          // What a row that scrolls sideways of its own holds (the sections of the header) is not the page's width.
+          for (let up = e.parentElement; up && up !== document.body; up = up.parentElement) {
+            if (/auto|scroll|hidden|clip/.test(getComputedStyle(up).overflowX)) return false;
+          }
+          return true;
+        })
+        .slice(0, 5)
+        .map(
+          (e) =>
+            `${e.tagName.toLowerCase()}.${[...e.classList].join(".")} (${Math.round(e.getBoundingClientRect().right)} px)`,
+        );
+      return wide.length ? wide : null;
+    });
+    if (overflow) {
+      const message = `"${name}" is wider than a 390 px phone: ${overflow.join(", ")}`;
+      if (!process.env.AXE_REPORT) throw new Error(message);
+      const { appendFileSync } = await import("node:fs");
+      appendFileSync(process.env.AXE_REPORT, `${message}\n`);
+    }
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-phone.png`), fullPage: options.fullPage ?? false });
+  } finally {
+    if (desktop) await page.setViewportSize(desktop);
+  }
+}
+
+/**
+ * Waits until the page has hydrated: its language's texts loaded and Remix's router made (entry.client.tsx hydrates
+ * once both are at hand). A test that takes the network away waits for this first, or the page's own chunks may fail.
+ */
+export async function hydrated(page: Page, timeoutMs = 30_000) {
+  await page.waitForFunction(() => "__remixRouter" in window, undefined, { timeout: timeoutMs });
+}
+
+/** axe-core over the page as it is: serious and critical violations of WCAG 2.1 A/AA fail the test. */
+export async function checkAccessible(page: Page, name: string) {
+  const { default: AxeBuilder } = await import("@axe-core/playwright");
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const serious = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  if (serious.length === 0) return;
+  const lines = serious.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help}; ${v.nodes
+        .slice(0, 4)
+        .map((n) => n.target.join(" "))
+        .join(" | ")}`,
+  );
+  if (process.env.AXE_REPORT) {
+    const { appendFileSync } = await import("node:fs");
+    appendFileSync(process.env.AXE_REPORT, `${name}\n  ${lines.join("\n  ")}\n`);
+    return;
+  }
+  throw new Error(`"${name}" has accessibility violations:\n  ${lines.join("\n  ")}`);
 }
 
 /**

@@ -23,7 +23,8 @@ import {
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ songs: 4 });
+  // Songs long enough that the first one still plays when the second person arrives on a loaded machine.
+  stack = await startStack({ songs: 4, songSeconds: 60 });
 }, 300_000);
 afterAll(async () => {
   await stack?.stop();
@@ -40,6 +41,9 @@ async function uuidOf(email: string) {
   if (!user) throw new Error(`no user ${email}`);
   return user.uuid;
 }
+
+/** A text as a regular expression that matches it exactly. */
+const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 describe("a room for two", { timeout: 240_000 }, () => {
   it("plays the same song at the same place for both, carries votes, stars and chat, and keeps the seat on reload", async () => {
@@ -71,7 +75,7 @@ describe("a room for two", { timeout: 240_000 }, () => {
     // The DJ picks the last queued song to play next: the room looks it up by its ids and shows it.
     const last = (await dj.page.locator("[data-testid=queue-song] strong").nth(2).textContent())?.trim() ?? "";
     await dj.page.locator("[data-testid=queue-song] [data-testid=play-next]").nth(2).click();
-    await expectText(dj.page, "[data-testid=next-song]", new RegExp(last.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+    await expectText(dj.page, "[data-testid=next-song]", new RegExp(literally(last)));
     await eventually(async () => expect((await audioTime(dj.page)).time).toBeGreaterThan(1), 20_000);
 
     // The listener finds the room in the list and joins: same song, same place.
@@ -83,6 +87,13 @@ describe("a room for two", { timeout: 240_000 }, () => {
     await listener.page.click("[data-testid=room-card][data-slug=friday-night-booth] a >> nth=1");
     await listener.page.waitForURL(/\/rooms\/friday-night-booth/);
     await expectText(listener.page, "[data-testid=track-name]", track ?? "", 20_000);
+    // A screen reader hears the song (a polite live region) and reads the chat as a log.
+    await expectText(
+      listener.page,
+      "[data-testid=song-announcer]",
+      new RegExp(`^Now playing: ${literally(track ?? "")} by `),
+    );
+    expect(await listener.page.getAttribute("[data-testid=chat-messages]", "role")).toBe("log");
     await eventually(async () => expect((await audioTime(listener.page)).time).toBeGreaterThan(1), 20_000);
     const first = await audioTime(listener.page);
     await listener.page.waitForTimeout(2000);

@@ -34,7 +34,15 @@ describe("content security policy", () => {
       for (const script of scripts)
         expect({ path, script }).toEqual({ path, script: expect.stringContaining(`nonce="${nonce}"`) });
       expect(html).not.toMatch(/\son[a-z]+="/);
-      expect(directive(policy, "script-src")).toEqual(["'self'", `'nonce-${nonce}'`]);
+      // Besides the page's own: the providers' player scripts, from their own hosts by default.
+      expect(directive(policy, "script-src")).toEqual([
+        "'self'",
+        `'nonce-${nonce}'`,
+        "https://www.youtube.com",
+        "https://w.soundcloud.com",
+        "https://sdk.scdn.co",
+        "https://js-cdn.music.apple.com",
+      ]);
       expect(directive(policy, "frame-ancestors")).toEqual(["'none'"]);
       expect(directive(policy, "object-src")).toEqual(["'none'"]);
       expect(directive(policy, "connect-src")).toEqual(
@@ -57,6 +65,11 @@ describe("content security policy", () => {
       media: ["https://p.scdn.co"],
       images: ["https://i.scdn.co"],
       frames: [],
+      players: {
+        scripts: ["https://www.youtube.com"],
+        frames: ["https://w.soundcloud.com"],
+        connect: ["https://api.spotify.com"],
+      },
     });
     expect(directive(policy, "media-src")).toEqual(["'self'", "blob:", "https://api.booth.test", "https://p.scdn.co"]);
     expect(directive(policy, "img-src")).toEqual([
@@ -66,12 +79,15 @@ describe("content security policy", () => {
       "https://api.booth.test",
       "https://i.scdn.co",
     ]);
-    expect(directive(policy, "frame-src")).toEqual(["'self'"]);
+    // The providers' players: their scripts, their frames and their API, nothing more.
+    expect(directive(policy, "script-src")).toEqual(["'self'", "'nonce-abc'", "https://www.youtube.com"]);
+    expect(directive(policy, "frame-src")).toEqual(["'self'", "https://w.soundcloud.com"]);
     expect(directive(policy, "connect-src")).toEqual([
       "'self'",
       "https://api.booth.test",
       "https://party.booth.test",
       "wss://party.booth.test",
+      "https://api.spotify.com",
     ]);
     expect(directive(policy, "default-src")).toEqual(["'self'"]);
     expect(policy).not.toContain("unsafe-eval");

@@ -50,7 +50,7 @@ export class BoothApiError extends Error {
     return text.charAt(0).toUpperCase() + text.slice(1);
   }
 
-  /** The machine-readable code some errors carry (e.g. mismatched-token-cost). */
+  /** The stable machine code every error of the edge carries (its lib/error-codes.ts: NICKNAME_TAKEN, NOT_FOUND...). */
   get code(): string | undefined {
     const code = (this.body as { code?: unknown } | null)?.code;
     return typeof code === "string" ? code : undefined;

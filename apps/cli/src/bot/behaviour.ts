@@ -155,9 +155,9 @@ export class BoothBot {
     return !!state?.waitlist?.includes(this.me.uuid);
   }
 
-  /** The DJ whose song plays now (the first DJ, while something plays). */
+  /** The DJ whose song plays now (the first DJ, while something plays; none for a song of the room crate). */
   playingDj(state = this.room.state) {
-    return state?.nowPlaying ? state.djs[0]?.uuid : undefined;
+    return state?.nowPlaying && !state.nowPlaying.byRoom ? state.djs[0]?.uuid : undefined;
   }
 
   // ---- what the bot reacts to (override these) -------------------------------------------------------------------

@@ -16,6 +16,7 @@ interface SettingsOptions {
   password?: string;
   waitlist?: string;
   idleDj?: string;
+  roomCrate?: string;
 }
 
 function onOff(value: string) {
@@ -29,6 +30,14 @@ function minutes(value: string) {
   if (!Number.isInteger(n) || n < 1 || n > 240)
     throw new Error(`--idle-dj takes minutes from 1 to 240 or off, not ${value}`);
   return n;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function crateId(value: string) {
+  if (value === "none") return null;
+  if (!UUID.test(value)) throw new Error(`--room-crate takes a crate's id or none, not ${value}`);
+  return value;
 }
 
 /** The room settings the flags give, in the edge's field names. */
@@ -46,6 +55,7 @@ function settingsFrom(o: SettingsOptions) {
     password: o.password === "none" ? null : o.password,
     waitlistEnabled: o.waitlist === undefined ? undefined : onOff(o.waitlist),
     idleDjMinutes: o.idleDj === undefined ? undefined : o.idleDj === "off" ? null : minutes(o.idleDj),
+    roomCrateId: o.roomCrate === undefined ? undefined : crateId(o.roomCrate),
   };
   return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
 }
@@ -62,9 +72,10 @@ const withSettings = (command: Command) =>
     .option("--dj-type <type>", "who may DJ: EVERYONE, INVITE_ONLY, VERIFIED_ONLY, PRO_PLAN_OWNER")
     .option("--password <password>", "a room password ('none' removes it)")
     .option("--waitlist <on|off>", "a full booth has a waitlist: who wants a seat lines up for the next one")
+    .option("--idle-dj <minutes|off>", "a DJ idle this long while not playing leaves the booth, warned a minute before")
     .option(
-      "--idle-dj <minutes|off>",
-      "a DJ idle this long while not playing leaves the booth, warned a minute before",
+      "--room-crate <crateId|none>",
+      "one of the owner's crates the room plays while no DJ has a song ('none' stops it)",
     );
 
 /** A room list as a page, whichever shape the route answers (a list, or `{data, total}`). */
@@ -207,6 +218,7 @@ export function roomCommands(program: Command) {
     ),
     "booth rooms update friday-disco --djs 5 --songs-per-dj none",
     "booth rooms update friday-disco --waitlist on",
+    "booth rooms update friday-disco --room-crate 7d1e9a40-...",
     "booth rooms update friday-disco --owner 5f0c2a8e-...",
   ).action(
     action(async (key: string, o: SettingsOptions & { name?: string; owner?: string }, command: Command) => {

@@ -2,7 +2,8 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
-import { type Cache, memoryCache, redisCache } from "../ports/cache.ts";
+import type { Cache } from "../ports/cache.ts";
+import { sharedCaches } from "../testing/shared-caches.ts";
 import { createTestApp, type TestApp } from "../testing.ts";
 import { forgetAccount } from "./account-cache.ts";
 
@@ -12,26 +13,7 @@ import { forgetAccount } from "./account-cache.ts";
  * Redis both reach over their own connections.
  */
 const P = "/api/user-service";
-const redisUrl = process.env.TEST_REDIS_URL;
-const sharedCaches: [string, () => Promise<[Cache, Cache]>][] = [
-  [
-    "memory cache",
-    async () => {
-      const cache = memoryCache();
-      return [cache, cache];
-    },
-  ],
-];
-if (redisUrl)
-  sharedCaches.push([
-    "Redis",
-    async () => {
-      const prefix = `test:${crypto.randomUUID()}:`;
-      return [await redisCache(redisUrl, prefix), await redisCache(redisUrl, prefix)];
-    },
-  ]);
-
-describe.each(sharedCaches)("two edges sharing a %s", (_, makeCaches) => {
+describe.each(sharedCaches())("two edges sharing a %s", (_, makeCaches) => {
   let t: TestApp;
   let caches: [Cache, Cache];
   let one: ReturnType<typeof createApp>;

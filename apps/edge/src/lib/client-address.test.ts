@@ -52,6 +52,7 @@ describe("client address", () => {
         statusCode: 429,
         message: "Too many attempts, please try again later.",
         error: "Too Many Requests",
+        code: "TOO_MANY_ATTEMPTS",
       });
       const retryAfter = Number(refused.headers.get("retry-after"));
       expect(retryAfter).toBeGreaterThan(3500);

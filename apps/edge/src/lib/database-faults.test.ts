@@ -38,7 +38,12 @@ describe("a database error that gets through", () => {
     for (const statement of refused) {
       const answer = await answerTo(statement);
       expect(answer.status).toBe(400);
-      expect(JSON.parse(answer.text)).toEqual({ statusCode: 400, message: VALUE_REFUSED, error: "Bad Request" });
+      expect(JSON.parse(answer.text)).toEqual({
+        statusCode: 400,
+        message: VALUE_REFUSED,
+        error: "Bad Request",
+        code: "VALUE_REFUSED",
+      });
     }
     const [user] = await db.db.insert(schema.users).values({ email: "twice@booth.test" }).returning();
     const conflict = await answerTo(() =>

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { codeFor, type ErrorCode, errorMessage } from "./error-codes.ts";
 
 const STATUS_TEXT: Record<number, string> = {
   400: "Bad Request",
@@ -26,12 +27,15 @@ export interface ErrorBody {
   statusCode: number;
   message: string | string[];
   error: string;
+  /** The stable machine code (lib/error-codes.ts): the one given, else the message's, else the status's. */
+  code: string;
 }
 
-export const errorBody = (status: number, message: string | string[]): ErrorBody => ({
+export const errorBody = (status: number, message: string | string[], code?: ErrorCode): ErrorBody => ({
   statusCode: status,
   message,
   error: statusText(status),
+  code: codeFor(status, message, code),
 });
 
 /** Thrown anywhere in a handler; the app's error handler turns it into the one error envelope. */
@@ -39,7 +43,8 @@ export class HttpError extends Error {
   constructor(
     readonly status: ContentfulStatusCode,
     message: string | string[],
-    readonly code?: string,
+    /** The answer's code when its message alone does not name it (lib/error-codes.ts). */
+    readonly code?: ErrorCode,
     /** Response headers that go with the refusal (Retry-After and the RateLimit fields on a 429). */
     readonly headers?: Record<string, string>,
   ) {
@@ -56,14 +61,14 @@ export const notFound = (message = "Not Found") => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 
 /** The spec's answer when the user a request names does not exist. */
-export const USER_NOT_FOUND = "User not found.";
+export const USER_NOT_FOUND = errorMessage("USER_NOT_FOUND");
 
 /** The row a route asked for, or a 404 with `message` when there is none. */
 export function found<T>(row: T | null | undefined, message = "Not Found"): T {
   if (row === null || row === undefined) throw notFound(message);
   return row;
 }
-export const TOO_MANY_ATTEMPTS = "Too many attempts, please try again later.";
+export const TOO_MANY_ATTEMPTS = errorMessage("TOO_MANY_ATTEMPTS");
 export const tooManyRequests = (message = TOO_MANY_ATTEMPTS, headers?: Record<string, string>) =>
   new HttpError(429, message, undefined, headers);
 export const unavailable = (message: string) => new HttpError(503, message);
@@ -82,13 +87,11 @@ function sqlState(err: unknown): string | undefined {
  * that is the client's input, not our failure.
  */
 const NUL_TEXT_STATES = new Set(["22021", "22P05"]);
-export const NUL_TEXT_MESSAGE = "Text must not contain NUL characters (\\u0000).";
+export const NUL_TEXT_MESSAGE = errorMessage("NUL_IN_TEXT");
 
 export function errorResponse(c: Context, err: unknown, log: (entry: Record<string, unknown>) => void) {
   if (err instanceof HttpError) {
-    const body: ErrorBody & { code?: string } = errorBody(err.status, err.messages);
-    if (err.code) body.code = err.code;
-    return c.json(body, err.status, err.headers);
+    return c.json(errorBody(err.status, err.messages, err.code), err.status, err.headers);
   }
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
@@ -121,9 +124,9 @@ export function errorResponse(c: Context, err: unknown, log: (entry: Record<stri
   return c.json(errorBody(500, "Internal Server Error"), 500);
 }
 
-export const DATABASE_UNAVAILABLE = "The database is not answering; please try again shortly.";
-export const VALUE_REFUSED = "A value in the request is out of range or malformed.";
-export const CONFLICTING_CHANGE = "The request conflicts with the current state; reload and try again.";
+export const DATABASE_UNAVAILABLE = errorMessage("DATABASE_UNAVAILABLE");
+export const VALUE_REFUSED = errorMessage("VALUE_REFUSED");
+export const CONFLICTING_CHANGE = errorMessage("CONFLICTING_CHANGE");
 
 /** Driver errors that mean the connection, not the statement, failed (postgres.js, PGlite, Node's sockets). */
 const CONNECTION_ERRORS = new Set([

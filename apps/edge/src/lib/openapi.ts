@@ -14,7 +14,14 @@ export const ErrorSchema = z
     statusCode: z.number().int(),
     message: z.union([z.string(), z.array(z.string())]),
     error: z.string(),
-    code: z.string().optional(),
+    code: z.string().openapi({
+      description:
+        "A stable machine code for the refusal (lib/error-codes.ts): a specific one for a meaning a person meets " +
+        "(INCORRECT_LOGIN, NICKNAME_TAKEN, ROOM_NOT_FOUND...), VALIDATION_FAILED for a request with bad fields, " +
+        "else one per status (BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, RATE_LIMITED, UNAVAILABLE...). " +
+        "Clients key their own texts on it; the message is the English one.",
+      example: "NICKNAME_TAKEN",
+    }),
   })
   .openapi("Error");
 

@@ -189,9 +189,50 @@ function upstashOverRedis(redisUrl: string, token: string) {
   return { server, close: () => redis?.quit() };
 }
 
+/** Publish and subscribe: what one edge publishes reaches the listeners of every edge on the cache, and only them. */
+function pubSubContract(name: string, makeTwins: () => Promise<[Cache, Cache]>) {
+  describe(`${name} cache pub/sub`, () => {
+    let one: Cache;
+    let other: Cache;
+    beforeAll(async () => {
+      [one, other] = await makeTwins();
+    });
+    afterAll(async () => {
+      await Promise.all([...new Set([one, other])].map((cache) => cache?.close()));
+    });
+
+    it("delivers a message to every listener of its channel, on either edge, until they stop listening", async () => {
+      const channel = `chan:${crypto.randomUUID()}`;
+      const heard: string[] = [];
+      const heardElsewhere: string[] = [];
+      const otherChannel: string[] = [];
+      const stop = await other.subscribe(channel, (m) => heard.push(`a:${m}`));
+      const stopSecond = await other.subscribe(channel, (m) => heard.push(`b:${m}`));
+      const stopOne = await one.subscribe(channel, (m) => heardElsewhere.push(m));
+      const stopUnrelated = await other.subscribe(`${channel}:x`, (m) => otherChannel.push(m));
+      await one.publish(channel, "hello");
+      await expect.poll(() => heard.sort()).toEqual(["a:hello", "b:hello"]);
+      await expect.poll(() => heardElsewhere).toEqual(["hello"]);
+      await stop();
+      await one.publish(channel, "again");
+      await expect.poll(() => heard.sort()).toEqual(["a:hello", "b:again", "b:hello"]);
+      await Promise.all([stopSecond(), stopOne(), stopUnrelated()]);
+      await one.publish(channel, "nobody");
+      await new Promise((r) => setTimeout(r, 50));
+      expect(heard).toHaveLength(3);
+      expect(heardElsewhere).toEqual(["hello", "again"]);
+      expect(otherChannel).toEqual([]);
+    });
+  });
+}
+
 const prefix = `cache-test:${crypto.randomUUID()}:`;
 contract("memory", async () => memoryCache());
 limiterContract("memory", async () => memoryCache());
+pubSubContract("memory", async () => {
+  const cache = memoryCache();
+  return [cache, cache];
+});
 if (process.env.TEST_REDIS_URL) {
   const url = process.env.TEST_REDIS_URL;
   contract("redis", () => redisCache(url, prefix));
@@ -200,6 +241,7 @@ if (process.env.TEST_REDIS_URL) {
     () => redisCache(url, prefix),
     () => redisCache(url, prefix),
   );
+  pubSubContract("redis", async () => [await redisCache(url, prefix), await redisCache(url, prefix)]);
   const proxy = upstashOverRedis(url, "secret");
   let proxyUrl = "";
   beforeAll(async () => {

@@ -30,7 +30,49 @@ export interface Cache {
   incr(key: string, ttlSeconds: number): Promise<number>;
   /** The limiter for `points` attempts per `windowSeconds`, on this cache's store. */
   limiter(points: number, windowSeconds: number): Limiter;
+  /**
+   * Tells every listener of `channel`, on every edge sharing this cache, the message (fire and forget: a listener
+   * that is not connected at that moment never hears it, so what it tells must also be readable from the database).
+   */
+  publish(channel: string, message: string): Promise<void>;
+  /** Listens to `channel` until the returned function is called; resolves once listening has begun. */
+  subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+/** Listeners by channel, in one process: the memory cache's pub/sub, and one Redis connection's fan-out to its own. */
+function channels() {
+  const listeners = new Map<string, Set<(message: string) => void>>();
+  return {
+    /** Adds a listener; true when it is the channel's first. */
+    add(channel: string, listener: (message: string) => void) {
+      let set = listeners.get(channel);
+      const first = !set;
+      if (!set) {
+        set = new Set();
+        listeners.set(channel, set);
+      }
+      set.add(listener);
+      return first;
+    },
+    /** Removes a listener; true when the channel has none left. */
+    remove(channel: string, listener: (message: string) => void) {
+      const set = listeners.get(channel);
+      if (!set?.delete(listener) || set.size > 0) return false;
+      listeners.delete(channel);
+      return true;
+    },
+    deliver(channel: string, message: string) {
+      for (const listener of [...(listeners.get(channel) ?? [])]) {
+        try {
+          listener(message);
+        } catch {
+          // One listener's failure (a closed stream) does not keep the message from the others.
+        }
+      }
+    },
+    clear: () => listeners.clear(),
+  };
 }
 
 /**
@@ -104,6 +146,7 @@ function upstashLimiterClient(client: UpstashRedis) {
 }
 
 export function memoryCache(now: () => number = Date.now): Cache {
+  const subscribers = channels();
   const store = new Map<string, { value: string; expiresAt: number | null }>();
   const live = (key: string) => {
     const entry = store.get(key);
@@ -132,8 +175,18 @@ export function memoryCache(now: () => number = Date.now): Cache {
       return value;
     },
     limiter: limiters((options) => new RateLimiterMemory(options)),
+    async publish(channel, message) {
+      subscribers.deliver(channel, message);
+    },
+    async subscribe(channel, listener) {
+      subscribers.add(channel, listener);
+      return async () => {
+        subscribers.remove(channel, listener);
+      };
+    },
     async close() {
       store.clear();
+      subscribers.clear();
     },
   };
 }
@@ -143,6 +196,8 @@ export async function redisCache(url: string, prefix = ""): Promise<Cache> {
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
   await client.connect();
   const k = (key: string) => prefix + key;
+  const subscribers = channels();
+  let subscriber: InstanceType<typeof Redis> | undefined;
   return {
     kind: "redis",
     get: (key) => client.get(k(key)),
@@ -162,7 +217,27 @@ export async function redisCache(url: string, prefix = ""): Promise<Cache> {
     limiter: limiters(
       (options) => new RateLimiterRedis({ ...options, keyPrefix: k(options.keyPrefix), storeClient: client }),
     ),
+    async publish(channel, message) {
+      await client.publish(k(channel), message);
+    },
+    async subscribe(channel, listener) {
+      // A connection in subscriber mode runs no other command: one more per edge, opened at the first listener,
+      // subscribed once per channel however many listeners this edge has on it.
+      if (!subscriber) {
+        subscriber = client.duplicate();
+        subscriber.on("message", (channel: string, message: string) =>
+          subscribers.deliver(channel.slice(prefix.length), message),
+        );
+      }
+      if (subscribers.add(channel, listener)) await subscriber.subscribe(k(channel));
+      return async () => {
+        if (subscribers.remove(channel, listener) && subscriber?.status === "ready")
+          await subscriber.unsubscribe(k(channel));
+      };
+    },
     async close() {
+      subscribers.clear();
+      subscriber?.disconnect();
       await client.quit();
     },
   };
@@ -197,6 +272,21 @@ export function upstashCache(url: string, token: string, prefix = ""): Cache {
           useRedisPackage: true,
         }),
     ),
+    async publish(channel, message) {
+      await client.publish(k(channel), message);
+    },
+    async subscribe(channel, listener) {
+      // Upstash streams a subscription over one HTTP request of its REST API, one per listener.
+      const subscription = client.subscribe<string>(k(channel));
+      subscription.on("message", ({ message }) => listener(String(message)));
+      await new Promise<void>((resolve, reject) => {
+        subscription.on("subscribe", () => resolve());
+        subscription.on("error", reject);
+      });
+      return async () => {
+        await subscription.unsubscribe();
+      };
+    },
     async close() {},
   };
 }

@@ -13,12 +13,16 @@ export interface IntegrationsConfig {
   /** The redirect URI registered at Discord, used when a request names none. */
   discordRedirectUri?: string | undefined;
   discordApiUrl?: string | undefined;
+  /** Discord's consent page (default https://discord.com/oauth2/authorize). */
+  discordAuthorizeUrl?: string | undefined;
   spotifyClientId?: string | undefined;
   spotifyClientSecret?: string | undefined;
   spotifyAccountsUrl?: string | undefined;
   youtubeClientId?: string | undefined;
   youtubeClientSecret?: string | undefined;
   youtubeOAuthUrl?: string | undefined;
+  /** Google's consent page (default https://accounts.google.com/o/oauth2/v2/auth). */
+  youtubeAuthorizeUrl?: string | undefined;
   soundcloudClientId?: string | undefined;
   soundcloudClientSecret?: string | undefined;
   soundcloudMobileClientId?: string | undefined;
@@ -48,6 +52,8 @@ export const PROVIDER_URLS = {
   soundcloudAuth: "https://secure.soundcloud.com",
   soundcloudApi: "https://api.soundcloud.com",
   youtubeApi: "https://www.googleapis.com/youtube/v3",
+  discordAuthorize: "https://discord.com/oauth2/authorize",
+  youtubeAuthorize: "https://accounts.google.com/o/oauth2/v2/auth",
 } as const;
 
 export const DEFAULT_GHOST_UID = "booth-ghost";
@@ -60,12 +66,14 @@ export function integrationsFromEnv(env: Env): IntegrationsConfig {
     discordClientSecret: env.DISCORD_CLIENT_SECRET,
     discordRedirectUri: env.DISCORD_REDIRECT_URI,
     discordApiUrl: env.DISCORD_API_URL,
+    discordAuthorizeUrl: env.DISCORD_AUTHORIZE_URL,
     spotifyClientId: env.SPOTIFY_CLIENT_ID,
     spotifyClientSecret: env.SPOTIFY_CLIENT_SECRET,
     spotifyAccountsUrl: env.SPOTIFY_ACCOUNTS_URL,
     youtubeClientId: env.YOUTUBE_CLIENT_ID,
     youtubeClientSecret: env.YOUTUBE_CLIENT_SECRET,
     youtubeOAuthUrl: env.YOUTUBE_OAUTH_URL,
+    youtubeAuthorizeUrl: env.YOUTUBE_AUTHORIZE_URL,
     soundcloudClientId: env.SOUNDCLOUD_CLIENT_ID,
     soundcloudClientSecret: env.SOUNDCLOUD_CLIENT_SECRET,
     soundcloudMobileClientId: env.SOUNDCLOUD_MOBILE_CLIENT_ID,

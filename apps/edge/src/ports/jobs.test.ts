@@ -28,6 +28,7 @@ describe("the job queue (pg-boss on the test's database)", () => {
         throw new Error("the provider is down");
       },
       async "demo-catalogue"() {},
+      async "playlist-import"() {},
     };
     await jobs.work(handlers);
     const ok = await jobs.send("transcode", { uploadId: "u1" });

@@ -16,9 +16,16 @@ export interface JobPayloads {
   };
   /** Synthesise and transcode the demo catalogue's tracks (seed/demo-catalogue.ts). */
   "demo-catalogue": { ownerUuid: string };
+  /** Add a provider playlist's tracks to the crate made for it (services/playlist/playlist-imports.ts). */
+  "playlist-import": { importId: string };
 }
 export type JobKind = keyof JobPayloads;
-export const JOB_KINDS = ["transcode", "generate-song", "demo-catalogue"] as const satisfies readonly JobKind[];
+export const JOB_KINDS = [
+  "transcode",
+  "generate-song",
+  "demo-catalogue",
+  "playlist-import",
+] as const satisfies readonly JobKind[];
 
 export type JobHandlers = { [K in JobKind]: (data: JobPayloads[K]) => Promise<void> };
 

@@ -24,6 +24,16 @@ const TIMEOUT_MS = 15_000;
 /** The OAuth error codes that mean "this code or refresh token is no good" (RFC 6749 section 5.2). */
 const GRANT_ERRORS = new Set(["invalid_grant", "invalid_request", "unsupported_grant_type", "invalid_scope"]);
 
+/** A 400: the provider refused the code or refresh token Booth sent; `oauthError` is its OAuth error (invalid_grant...). */
+export class OAuthGrantError extends HttpError {
+  constructor(
+    message: string,
+    readonly oauthError: string,
+  ) {
+    super(400, message, "PROVIDER_GRANT_REFUSED");
+  }
+}
+
 /** A request to a provider, with a timeout; a provider that cannot be reached is a 502 naming it. */
 export async function providerFetch(provider: string, url: string, init: RequestInit = {}) {
   try {
@@ -62,7 +72,7 @@ export async function requestToken(
     if (oauthError === "invalid_client" || oauthError === "unauthorized_client")
       throw new HttpError(502, `${client.provider} refused Booth's client credentials (${oauthError}).`);
     if (res.status < 500 && oauthError && GRANT_ERRORS.has(oauthError))
-      throw new HttpError(400, `${client.provider} refused the ${what} (${oauthError}).`, oauthError);
+      throw new OAuthGrantError(`${client.provider} refused the ${what} (${oauthError}).`, oauthError);
     throw new HttpError(502, `${client.provider} answered ${res.status}.`);
   }
   if (!json || typeof json.access_token !== "string" || !json.access_token)

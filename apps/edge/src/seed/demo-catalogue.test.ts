@@ -20,9 +20,13 @@ describe("demo catalogue", () => {
     expect(songs.every((s) => s.albumId && s.artistId && s.duration >= 2)).toBe(true);
     // Playable by whoever may hear it (here an admin; in a room, its listeners).
     const { token } = await t.createUser({ roles: ["user", "admin"] });
-    const playlist = await t.app.request(songs[0]!.streamUrls.hls as string, {
-      headers: { authorization: `Bearer ${token}` },
-    });
+    const auth = { headers: { authorization: `Bearer ${token}` } };
+    const master = await t.app.request(songs[0]!.streamUrls.hls as string, auth);
+    expect(master.status).toBe(200);
+    // Three renditions, as any upload has.
+    const variants = (await master.text()).split("\n").filter((line) => line.includes("?rendition="));
+    expect(variants.map((v) => v.split("=").pop())).toEqual(["low", "medium", "high"]);
+    const playlist = await t.app.request(variants[0] ?? "", auth);
     expect(playlist.status).toBe(200);
     const keyUri = (await playlist.text()).match(/URI="([^"]+)"/)?.[1] ?? "";
     expect((await t.app.request(keyUri)).status).toBe(200);

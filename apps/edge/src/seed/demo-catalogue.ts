@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
 import type { AppDeps } from "../deps.ts";
@@ -70,6 +71,31 @@ async function finishedDemoTrack(deps: AppDeps, ownerUuid: string, title: string
   return Boolean(row);
 }
 
+/**
+ * How many demo tracks are made at once: each is ffmpeg runs on one core (the synthesis, then the three renditions'
+ * encoders in one process), so as many as the machine has cores, up to 4. Three renditions cost about twice the CPU
+ * of the one rendition the demo once had; two at a time on two cores keeps the catalogue's loading about as long.
+ */
+export const DEMO_CONCURRENCY = Math.max(1, Math.min(availableParallelism(), 4));
+
+/** Runs the tasks, `width` at a time, in order; the first failure is thrown once the running ones end. */
+async function inPool(tasks: (() => Promise<void>)[], width: number) {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < tasks.length) {
+      const task = tasks[next++];
+      try {
+        await task?.();
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, tasks.length) }, worker));
+}
+
 /** Synthesises, publishes and transcodes the demo tracks as uploads of `ownerUuid`; answers how many. */
 export async function loadDemoTracks(deps: AppDeps, ownerUuid: string, options: DemoOptions = {}) {
   const perArtist = options.perArtist ?? 5;
@@ -79,6 +105,7 @@ export async function loadDemoTracks(deps: AppDeps, ownerUuid: string, options: 
   const total = DEMO_ARTISTS.length * perArtist;
   let done = 0;
   await options.started?.(total);
+  const tracks: (() => Promise<void>)[] = [];
   for (const [a, artist] of DEMO_ARTISTS.entries()) {
     // A run that a crash cut short runs again as a job: what it made already is kept, not made twice.
     const artistRow = await existingOr(
@@ -103,44 +130,45 @@ export async function loadDemoTracks(deps: AppDeps, ownerUuid: string, options: 
     for (let i = 0; i < perArtist; i++) {
       const title = `${TITLES[(a * 3 + i) % TITLES.length]} ${["I", "II", "III", "IV", "V", "VI"][i % 6]}`;
       const root = artist.roots[i % artist.roots.length] ?? 0;
-      if (await finishedDemoTrack(deps, ownerUuid, title)) {
+      tracks.push(async () => {
+        if (!(await finishedDemoTrack(deps, ownerUuid, title))) {
+          const bytes = await synthesizeMp3({
+            seconds: seconds + ((a + i) % 3) * 5,
+            frequencies: chord(root, (a + i) % 2 === 1),
+            title,
+            artist: artist.name,
+            album: artist.album,
+            genre: artist.genre,
+            year: artist.year,
+          });
+          const [upload] = await db
+            .insert(schema.songUploads)
+            .values({
+              ownerUuid,
+              originalName: `${title}.mp3`,
+              status: "VALID_FILE_TYPE",
+              contentType: "audio/mpeg",
+              size: bytes.length,
+              createdAt: now,
+              updatedAt: now,
+            })
+            .returning();
+          if (!upload) throw new Error("demo upload insert returned nothing");
+          await deps.storage.put(originalKey(upload.id), bytes, "audio/mpeg");
+          const published = await publish(deps, await verify(deps, upload, bytes));
+          if (published.songId)
+            await db
+              .update(schema.songs)
+              .set({ artistId: artistRow?.id, albumId: albumRow?.id })
+              .where(eq(schema.songs.id, published.songId));
+          const finished = await transcode(deps, published);
+          if (finished.transcodingStatus !== "TRANSCODING_SUCCEED")
+            throw new Error(`demo track ${title} did not transcode`);
+        }
         await options.progress?.(++done, total, title);
-        continue;
-      }
-      const bytes = await synthesizeMp3({
-        seconds: seconds + ((a + i) % 3) * 5,
-        frequencies: chord(root, (a + i) % 2 === 1),
-        title,
-        artist: artist.name,
-        album: artist.album,
-        genre: artist.genre,
-        year: artist.year,
       });
-      const [upload] = await db
-        .insert(schema.songUploads)
-        .values({
-          ownerUuid,
-          originalName: `${title}.mp3`,
-          status: "VALID_FILE_TYPE",
-          contentType: "audio/mpeg",
-          size: bytes.length,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      if (!upload) throw new Error("demo upload insert returned nothing");
-      await deps.storage.put(originalKey(upload.id), bytes, "audio/mpeg");
-      const published = await publish(deps, await verify(deps, upload, bytes));
-      if (published.songId)
-        await db
-          .update(schema.songs)
-          .set({ artistId: artistRow?.id, albumId: albumRow?.id })
-          .where(eq(schema.songs.id, published.songId));
-      const finished = await transcode(deps, published);
-      if (finished.transcodingStatus !== "TRANSCODING_SUCCEED")
-        throw new Error(`demo track ${title} did not transcode`);
-      await options.progress?.(++done, total, title);
     }
   }
+  await inPool(tracks, DEMO_CONCURRENCY);
   return done;
 }

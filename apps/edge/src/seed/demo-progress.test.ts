@@ -55,7 +55,9 @@ describe("the demo catalogue's progress, for the home page", () => {
           },
         }),
       ).rejects.toThrow("disk full");
-      expect(seen).toEqual([{ loading: true, done: 1, total: DEMO_ARTISTS.length }]);
+      // Tracks are made a few at once (DEMO_CONCURRENCY): the failure may come before or after the first is done.
+      for (const step of seen) expect(step).toMatchObject({ loading: true, total: DEMO_ARTISTS.length });
+      expect(seen.length).toBeLessThan(DEMO_ARTISTS.length);
       expect(await read()).toEqual({ loading: false, done: 0, total: 0 });
     } finally {
       await fresh.close();

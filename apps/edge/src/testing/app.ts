@@ -112,7 +112,7 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
       headers["content-type"] ??= "application/json";
     }
     const res = await app.request(url.pathname + url.search, { method, headers, body });
-    const text = await res.text();
+    const text = await bodyText(res);
     let json: unknown = null;
     try {
       json = text ? JSON.parse(text) : null;
@@ -157,7 +157,7 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     const [user] = await database.db.select().from(schema.users).where(eq(schema.users.uuid, uuid));
     if (!user) throw new Error(`no user ${uuid}`);
     return signToken(
-      keys,
+      deps.keys,
       { sub: uuid, type, roles: user.roles, badges: user.badges, ver: user.tokenVersion },
       Math.floor(clock.now().getTime() / 1000),
     );
@@ -177,7 +177,7 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
   /** A service token of the edge's own (as it signs its calls to the rooms); an hour long, for tests' sake. */
   async function serviceToken() {
     return signToken(
-      keys,
+      deps.keys,
       { sub: "service:test", type: "service", roles: [], badges: [], ver: 0 },
       Math.floor(clock.now().getTime() / 1000),
       3600,
@@ -197,7 +197,8 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     createUser,
     tokenFor,
     serviceToken,
-    serviceSecret,
+    // The secret and keys the app uses: the ones generated here, or those a test passed in `overrides`.
+    serviceSecret: deps.serviceSecret ?? serviceSecret,
     lastMessage,
     /**
      * A test that changes an account, its sanctions or its profile in the database directly (not through the edge)
@@ -226,3 +227,17 @@ function workedOnFirstSend(jobs: Jobs, handlers: () => JobHandlers): Jobs {
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/** An answer's text; an event stream (which does not end by itself) up to its first event, then closed. */
+async function bodyText(res: Response) {
+  if (!res.body || !res.headers.get("content-type")?.startsWith("text/event-stream")) return res.text();
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  await reader.cancel();
+  return text;
+}

@@ -68,6 +68,15 @@ export async function startFakeProviders() {
   /** YouTube videos (id -> the video resource) and SoundCloud tracks (permalink path -> the track resource). */
   const youtubeVideos = new Map<string, Record<string, unknown>>();
   const soundcloudTracks = new Map<string, Record<string, unknown>>();
+  /**
+   * Playlists: Spotify's by id (the playlist's name and its items as /v1/playlists/{id}/tracks gives them: `{ track }`,
+   * `{ track: null }` for a deleted one, `{ is_local: true, ... }`), YouTube's by id (its title and video ids: a video
+   * not in `youtubeVideos` is a deleted or private one), SoundCloud's sets by path (user/sets/name: the set's id,
+   * title and track resources).
+   */
+  const spotifyPlaylists = new Map<string, { name: string; items: Record<string, unknown>[] }>();
+  const youtubePlaylists = new Map<string, { title: string; videoIds: string[] }>();
+  const soundcloudPlaylists = new Map<string, { id: number; title: string; tracks: Record<string, unknown>[] }>();
   const chat = {
     users: new Map<string, { uid: string; name: string; avatar?: string }>(),
     groups: new Map<string, { guid: string; name: string; type: string; owner?: string }>(),
@@ -75,6 +84,31 @@ export async function startFakeProviders() {
     banned: new Map<string, Set<string>>(),
     tokens: 0,
   };
+  /**
+   * The consent pages (GET {prefix}/authorize): who consents at each provider. The page checks Booth's client id and
+   * redirects back to redirect_uri with a fresh code for that person and the client's state, as the providers do;
+   * `deny` sends error=access_denied instead. Discord's person is a DiscordFakeUser.
+   */
+  const consent: {
+    spotify: string;
+    youtube: string;
+    soundcloud: string;
+    discord: DiscordFakeUser;
+    deny: boolean;
+  } = {
+    spotify: "spotify-listener",
+    youtube: "youtube-listener",
+    soundcloud: "soundcloud-listener",
+    discord: { id: "900000000000000001", username: "discord-listener", email: null, verified: false },
+    deny: false,
+  };
+  /** Playlists made through the fake Web API (POST /v1/users/{id}/playlists), with the track URIs added to them. */
+  const createdSpotifyPlaylists = new Map<
+    string,
+    { owner: string; name: string; description: string; public: boolean; uris: string[] }
+  >();
+  /** Requests whose path and query match one of these get its status (an outage part-way through paging). */
+  const outages: { match: RegExp; status: number }[] = [];
   /** When set, every answer is this status (a provider outage). */
   const control: { failWith: number | null; delayMs: number } = { failWith: null, delayMs: 0 };
 
@@ -256,6 +290,32 @@ export async function startFakeProviders() {
     return err(404, "ERR_NOT_FOUND");
   }
 
+  /** A provider's consent page: back to the redirect URI with a code for the person who consents, and the state. */
+  function authorizePage(provider: OAuthProvider, url: URL, res: ServerResponse) {
+    const q = url.searchParams;
+    const expected = FAKE_CREDENTIALS[provider].id;
+    const redirectUri = q.get("redirect_uri") ?? "";
+    if (q.get("client_id") !== expected || q.get("response_type") !== "code" || !/^https?:\/\//.test(redirectUri))
+      return send(res, 400, { error: "invalid_request" });
+    const back = new URL(redirectUri);
+    if (consent.deny) back.searchParams.set("error", "access_denied");
+    else if (provider === "discord") {
+      discordUsers.set(consent.discord.id, consent.discord);
+      const code = `discord-code-${crypto.randomUUID()}`;
+      oauth.discord.codes.set(code, consent.discord.id);
+      back.searchParams.set("code", code);
+    } else {
+      const code = `${provider}-code-${crypto.randomUUID()}`;
+      oauth[provider].codes.set(code, consent[provider]);
+      back.searchParams.set("code", code);
+    }
+    const state = q.get("state");
+    if (state !== null) back.searchParams.set("state", state);
+    res.statusCode = 302;
+    res.setHeader("location", back.toString());
+    res.end();
+  }
+
   const server = createServer((req, res) => {
     let raw = "";
     req.on("data", (d) => {
@@ -273,21 +333,83 @@ export async function startFakeProviders() {
       requests.push({ method: req.method ?? "", path: url.pathname, headers: req.headers, body: raw, form, json });
       if (control.delayMs) await new Promise((r) => setTimeout(r, control.delayMs));
       if (control.failWith) return send(res, control.failWith, { error: "server_error" });
+      const outage = outages.find((o) => o.match.test(url.pathname + url.search));
+      if (outage) return send(res, outage.status, { error: "server_error" });
       const [, prefix, ...rest] = url.pathname.split("/");
       const path = `/${rest.join("/")}`;
       const method = req.method ?? "GET";
       switch (prefix) {
+        case "discord-web":
+          if (path === "/oauth2/authorize") return authorizePage("discord", url, res);
+          break;
+        case "google-accounts":
+          if (path === "/o/oauth2/v2/auth") return authorizePage("youtube", url, res);
+          break;
         case "discord":
           if (path === "/oauth2/token") return tokenEndpoint("discord", req, res, form);
           return discordApi(path, req, res);
         case "spotify-accounts":
           if (path === "/api/token") return tokenEndpoint("spotify", req, res, form);
+          if (path === "/authorize") return authorizePage("spotify", url, res);
           break;
         case "spotify-api":
           if (path === "/v1/me") {
             const subject = oauth.spotify.accessTokens.get(bearer(req) ?? "");
             if (!subject) return send(res, 401, { error: { status: 401, message: "Invalid access token" } });
             return send(res, 200, { id: subject, display_name: `Spotify ${subject}` });
+          }
+          {
+            const owner = /^\/v1\/users\/([^/]+)\/playlists$/.exec(path)?.[1];
+            if (owner && method === "POST") {
+              const subject = oauth.spotify.accessTokens.get(bearer(req) ?? "");
+              if (!subject) return send(res, 401, { error: { status: 401, message: "Invalid access token" } });
+              if (decodeURIComponent(owner) !== subject)
+                return send(res, 403, {
+                  error: { status: 403, message: "You cannot create a playlist for another user" },
+                });
+              const b = (json ?? {}) as Record<string, unknown>;
+              const id = `fakepl${String(createdSpotifyPlaylists.size + 1).padStart(16, "0")}`;
+              createdSpotifyPlaylists.set(id, {
+                owner: subject,
+                name: String(b.name ?? ""),
+                description: String(b.description ?? ""),
+                public: b.public !== false,
+                uris: [],
+              });
+              return send(res, 201, {
+                id,
+                name: b.name,
+                external_urls: { spotify: `https://open.spotify.com/playlist/${id}` },
+              });
+            }
+          }
+          if (path.startsWith("/v1/playlists/")) {
+            if (!oauth.spotify.accessTokens.has(bearer(req) ?? ""))
+              return send(res, 401, { error: { status: 401, message: "Invalid access token" } });
+            const [id = "", tracks] = path.slice("/v1/playlists/".length).split("/");
+            const created = createdSpotifyPlaylists.get(decodeURIComponent(id));
+            if (created && tracks === "tracks" && method === "POST") {
+              const uris = ((json ?? {}) as { uris?: unknown }).uris;
+              if (!Array.isArray(uris) || uris.length > 100)
+                return send(res, 400, { error: { status: 400, message: "uris: 1 to 100 track URIs" } });
+              created.uris.push(...uris.map(String));
+              return send(res, 201, { snapshot_id: `snap-${created.uris.length}` });
+            }
+            const playlist = spotifyPlaylists.get(decodeURIComponent(id));
+            if (!playlist) return send(res, 404, { error: { status: 404, message: "Resource not found" } });
+            if (tracks !== "tracks")
+              return send(res, 200, { id, name: playlist.name, tracks: { total: playlist.items.length } });
+            const offset = Number(url.searchParams.get("offset") ?? 0);
+            const limit = Math.min(Number(url.searchParams.get("limit") ?? 100), 100);
+            const items = playlist.items.slice(offset, offset + limit);
+            const more = offset + limit < playlist.items.length;
+            return send(res, 200, {
+              items,
+              offset,
+              limit,
+              total: playlist.items.length,
+              next: more ? `${base}/spotify-api${path}?offset=${offset + limit}&limit=${limit}` : null,
+            });
           }
           if (path.startsWith("/v1/tracks/")) {
             if (!oauth.spotify.accessTokens.has(bearer(req) ?? ""))
@@ -304,6 +426,7 @@ export async function startFakeProviders() {
           break;
         case "soundcloud":
           if (path === "/oauth/token") return tokenEndpoint("soundcloud", req, res, form);
+          if (path === "/authorize") return authorizePage("soundcloud", url, res);
           break;
         case "apple":
           if (path === "/v1/me/storefront") {
@@ -323,6 +446,46 @@ export async function startFakeProviders() {
           }
           break;
         case "youtube-api":
+          if (
+            path === "/playlists" ||
+            path === "/playlistItems" ||
+            (path === "/videos" && url.searchParams.has("id"))
+          ) {
+            if (url.searchParams.get("key") !== FAKE_CREDENTIALS.youtubeApiKey)
+              return send(res, 400, { error: { code: 400, errors: [{ reason: "keyInvalid" }] } });
+          }
+          if (path === "/playlists") {
+            const id = url.searchParams.get("id") ?? "";
+            const playlist = youtubePlaylists.get(id);
+            return send(res, 200, {
+              kind: "youtube#playlistListResponse",
+              items: playlist
+                ? [{ id, snippet: { title: playlist.title }, contentDetails: { itemCount: playlist.videoIds.length } }]
+                : [],
+            });
+          }
+          if (path === "/playlistItems") {
+            const playlist = youtubePlaylists.get(url.searchParams.get("playlistId") ?? "");
+            if (!playlist) return send(res, 404, { error: { code: 404, errors: [{ reason: "playlistNotFound" }] } });
+            const max = Math.min(Number(url.searchParams.get("maxResults") ?? 5), 50);
+            const start = Number(url.searchParams.get("pageToken")?.replace("page-", "") ?? 0);
+            const ids = playlist.videoIds.slice(start, start + max);
+            return send(res, 200, {
+              kind: "youtube#playlistItemListResponse",
+              items: ids.map((videoId) => ({
+                contentDetails: { videoId },
+                status: { privacyStatus: youtubeVideos.has(videoId) ? "public" : "private" },
+              })),
+              ...(start + max < playlist.videoIds.length ? { nextPageToken: `page-${start + max}` } : {}),
+              pageInfo: { totalResults: playlist.videoIds.length, resultsPerPage: max },
+            });
+          }
+          if (path === "/videos" && (url.searchParams.get("id") ?? "").includes(",")) {
+            const ids = (url.searchParams.get("id") ?? "").split(",");
+            if (ids.length > 50) return send(res, 400, { error: { code: 400, errors: [{ reason: "tooManyIds" }] } });
+            const items = ids.flatMap((id) => youtubeVideos.get(id) ?? []);
+            return send(res, 200, { kind: "youtube#videoListResponse", items });
+          }
           if (path === "/videos") {
             if (url.searchParams.get("key") !== FAKE_CREDENTIALS.youtubeApiKey)
               return send(res, 400, { error: { code: 400, errors: [{ reason: "keyInvalid" }] } });
@@ -333,6 +496,31 @@ export async function startFakeProviders() {
         case "soundcloud-api": {
           if (!oauth.soundcloud.accessTokens.has(/^OAuth (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? ""))
             return send(res, 401, { code: 401, message: "Unauthorized" });
+          const setTracks = /^\/playlists\/(\d+)\/tracks$/.exec(path)?.[1];
+          if (setTracks) {
+            const set = [...soundcloudPlaylists.values()].find((p) => String(p.id) === setTracks);
+            if (!set) return send(res, 404, { code: 404, message: "404 - Not Found" });
+            const limit = Math.min(Number(url.searchParams.get("limit") ?? 50), 200);
+            const cursor = Number(url.searchParams.get("cursor") ?? 0);
+            const page = set.tracks.slice(cursor, cursor + limit);
+            const more = cursor + limit < set.tracks.length;
+            return send(res, 200, {
+              collection: page.map((t) => ({ kind: "track", ...t })),
+              next_href: more
+                ? `${base}/soundcloud-api${path}?linked_partitioning=true&limit=${limit}&cursor=${cursor + limit}`
+                : null,
+            });
+          }
+          const setPath = path === "/resolve" ? new URL(url.searchParams.get("url") ?? "", "https://x").pathname : "";
+          const set = soundcloudPlaylists.get(setPath.replace(/^\//, ""));
+          if (set)
+            return send(res, 200, {
+              kind: "playlist",
+              id: set.id,
+              title: set.title,
+              track_count: set.tracks.length,
+              permalink_url: `https://soundcloud.com${setPath}`,
+            });
           const byId = /^\/tracks\/(\d+)$/.exec(path)?.[1];
           const resolved =
             path === "/resolve" ? new URL(url.searchParams.get("url") ?? "", "https://x").pathname : null;
@@ -357,12 +545,14 @@ export async function startFakeProviders() {
     discordClientId: FAKE_CREDENTIALS.discord.id,
     discordClientSecret: FAKE_CREDENTIALS.discord.secret,
     discordApiUrl: `${base}/discord`,
+    discordAuthorizeUrl: `${base}/discord-web/oauth2/authorize`,
     spotifyClientId: FAKE_CREDENTIALS.spotify.id,
     spotifyClientSecret: FAKE_CREDENTIALS.spotify.secret,
     spotifyAccountsUrl: `${base}/spotify-accounts`,
     youtubeClientId: FAKE_CREDENTIALS.youtube.id,
     youtubeClientSecret: FAKE_CREDENTIALS.youtube.secret,
     youtubeOAuthUrl: `${base}/google`,
+    youtubeAuthorizeUrl: `${base}/google-accounts/o/oauth2/v2/auth`,
     soundcloudClientId: FAKE_CREDENTIALS.soundcloud.id,
     soundcloudClientSecret: FAKE_CREDENTIALS.soundcloud.secret,
     soundcloudMobileClientId: FAKE_CREDENTIALS.soundcloudMobile.id,
@@ -398,12 +588,18 @@ export async function startFakeProviders() {
     requests,
     oauth,
     discordUsers,
+    consent,
+    createdSpotifyPlaylists,
     foreignDiscordTokens,
     appleUserTokens,
     spotifyTracks,
     appleSongs,
     youtubeVideos,
     soundcloudTracks,
+    spotifyPlaylists,
+    youtubePlaylists,
+    soundcloudPlaylists,
+    outages,
     chat,
     control,
     /** A Discord user who will consent: the code Booth receives for them. */

@@ -6,6 +6,7 @@
  * apps/web, apps/cli and apps/rooms-party read other processes' output instead.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect, type MockInstance, vi } from "vitest";
+import { stopLeftoverGroups } from "./child-server.ts";
 import { declared, errorLogs, logLine } from "./error-logs.ts";
 
 let unexpected: unknown[][] = [];
@@ -40,6 +41,9 @@ afterEach(() => {
   errorLogs.test.length = 0;
   if (spy) report("during this test");
 });
+
+// Servers a test file started in their own process groups and did not stop (a test failed before its stop()).
+afterAll(() => stopLeftoverGroups());
 
 afterAll(() => {
   errorLogs.file.length = 0;

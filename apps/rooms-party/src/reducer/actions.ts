@@ -35,6 +35,8 @@ export type RoomAction =
   | { type: "queueLoaded"; userUuid: string; songs: LiveSong[] }
   /** The user's queue crate changed over REST (songs added, moved, removed): a seated DJ's is read again. */
   | { type: "queueChanged"; userUuid: string }
+  /** The edge's answer to `loadRoomCrate`: the room crate's songs from `from` on; null when the edge did not answer. */
+  | { type: "roomCrateLoaded"; crateId: string | null; from: number; songs: LiveSong[] | null }
   | { type: "settings"; settings: RoomSettings }
   /** `reason` tells the user why (a ban of their account, say); the room's own words otherwise. */
   | { type: "kick"; userUuid: string; reason?: string }
@@ -46,6 +48,8 @@ export type Effect =
   | { type: "presenceJoined"; userUuid: string }
   | { type: "presenceLeft"; userUuid: string }
   | { type: "loadQueue"; userUuid: string }
+  /** The room crate's next songs, from the crate position `from` on. */
+  | { type: "loadRoomCrate"; from: number }
   | { type: "advanceQueue"; userUuid: string; crateSongUuid: string }
   | { type: "recordPlay"; song: LiveSong; djUuid: string; voteCounts: VoteCounts; playedAt: number; points: number }
   | { type: "addToLikes"; userUuid: string; song: LiveSong }
@@ -101,6 +105,8 @@ export const MESSAGES = {
   chatNotFound: "Message not found.",
   chatEdit: "Only your latest message can be edited, within 20 seconds.",
   chatDelete: "Only moderators and the author may delete a message.",
+  chatReplyNotFound: "The message you reply to is no longer in the chat.",
+  chatReactions: "This message has as many different reactions as it can take.",
   kicked: "You were removed from this room.",
   waitlistOff: "This room has no waitlist.",
   guestGrab: "Sign in to grab songs.",

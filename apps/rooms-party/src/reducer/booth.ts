@@ -2,8 +2,9 @@
 import type { Dj, LiveSong } from "@booth/sdk/live/protocol";
 import { MESSAGES, RoomError } from "./actions.ts";
 import { canDj, mayRemoveDj, maySkip } from "./permissions.ts";
+import { takeRoomSong } from "./room-crate.ts";
 import { seat } from "./seat.ts";
-import { type Member, type RoomConfig, UNKNOWN_DURATION_SECONDS } from "./state.ts";
+import { type Member, ROOM_DJ, type RoomConfig, UNKNOWN_DURATION_SECONDS } from "./state.ts";
 import type { Tx } from "./tx.ts";
 import { clearVotes, weighedVotes } from "./votes.ts";
 import { fillSeats, waitlistOn } from "./waitlist.ts";
@@ -21,7 +22,7 @@ export function addDj(tx: Tx, member: Member, song: LiveSong | null) {
   // A seat that frees goes to the waitlist's first; nobody takes one past those waiting.
   if (waitlistOn(tx) && tx.live.waitlist.length) throw new RoomError(403, MESSAGES.waitlistFirst);
   seat(tx, member, song);
-  if (!tx.live.nowPlaying) playNext(tx);
+  playNext(tx);
 }
 
 export function removeDjAction(tx: Tx, caller: Member, target: string) {
@@ -54,7 +55,7 @@ export function updateNextSong(tx: Tx, member: Member, song: LiveSong | null) {
     tx.effect({ type: "loadQueue", userUuid: member.uuid });
   }
   tx.emit("updatedNextSong");
-  if (!tx.live.nowPlaying) playNext(tx);
+  playNext(tx);
 }
 
 /** The first song of a queue that is not the one this DJ is playing right now. */
@@ -74,7 +75,7 @@ export function queueLoaded(tx: Tx, userUuid: string, songs: LiveSong[]) {
     if (JSON.stringify(dj?.nextSong ?? null) !== JSON.stringify(next)) setDj(tx, userUuid, { nextSong: next });
     tx.emit("updatedNextSong");
   }
-  if (!tx.live.nowPlaying) playNext(tx);
+  playNext(tx);
 }
 
 export function skipSong(tx: Tx, member: Member) {
@@ -103,7 +104,8 @@ export function finishSong(tx: Tx) {
     djUuid: playing.djUuid,
     voteCounts: counts,
     playedAt: now.startTime,
-    points: weighed.likes + 2 * weighed.stars,
+    // The room's own songs earn nobody points.
+    points: playing.byRoom ? 0 : weighed.likes + 2 * weighed.stars,
   });
   if (playing.fromQueue && playing.crateSongUuid)
     tx.effect({ type: "advanceQueue", userUuid: playing.djUuid, crateSongUuid: playing.crateSongUuid });
@@ -120,6 +122,7 @@ export function endSongAndRotate(tx: Tx) {
   const playing = tx.state.playing;
   if (!playing) return;
   finishSong(tx);
+  if (playing.byRoom) return playNext(tx, true);
   const meta = tx.state.djMeta[playing.djUuid];
   const limit = tx.live.settings.songsPerDj;
   const stepDown = !!meta && (meta.removeAfterSong || (limit !== null && meta.songsPlayed >= limit));
@@ -137,10 +140,15 @@ export function endSongAndRotate(tx: Tx) {
 
 /**
  * Plays the first DJ's song; DJs with nothing to play are passed over (they move behind the one who plays). With
- * nobody to play, `playedSong` says `nowPlaying: null` (when `announceSilence`, or when something was playing).
+ * nobody to play, the room plays from its room crate (room-crate.ts), or `playedSong` says `nowPlaying: null` (when
+ * `announceSilence`, or when something was playing). A song of the room crate playing ends at once when a DJ has one.
  */
 export function playNext(tx: Tx, announceSilence = false) {
-  if (tx.live.nowPlaying) return;
+  if (tx.live.nowPlaying) {
+    if (!tx.state.playing?.byRoom || !tx.live.djs.some((d) => d.nextSong !== null)) return;
+    finishSong(tx);
+    announceSilence = true;
+  }
   // A DJ's next song skips the queue song playing at the time; now that nothing plays it may play again (a one-song
   // queue loops, and a queue song picked with updateNextSong does not leave its DJ with nothing once it ends).
   for (const d of tx.live.djs) {
@@ -152,6 +160,8 @@ export function playNext(tx: Tx, announceSilence = false) {
   const i = djs.findIndex((d) => d.nextSong !== null);
   const dj = djs[i];
   if (i === -1 || !dj || !dj.nextSong) {
+    const roomSong = takeRoomSong(tx);
+    if (roomSong) return playRoomSong(tx, roomSong);
     if (announceSilence) tx.effect({ type: "reportLiveState", nowPlaying: null, numberOfActiveDjs: djs.length });
     tx.emit("playedSong", announceSilence);
     return;
@@ -170,6 +180,17 @@ export function playNext(tx: Tx, announceSilence = false) {
   clearVotes(tx);
   if (!fromQueue || !rest.length) tx.effect({ type: "loadQueue", userUuid: dj.uuid });
   tx.effect({ type: "notifyDjFans", djUuid: dj.uuid });
+  tx.effect({ type: "reportLiveState", nowPlaying: song, numberOfActiveDjs: tx.live.djs.length });
+  tx.emit("playedSong", true);
+}
+
+/** A song of the room crate plays: no DJ plays it (`nowPlaying.byRoom`); the booth stays as it is. */
+function playRoomSong(tx: Tx, song: LiveSong) {
+  tx.set({ playing: { djUuid: ROOM_DJ, crateSongUuid: song.crateSongUuid ?? null, fromQueue: false, byRoom: true } });
+  tx.setLive({
+    nowPlaying: { song, startTime: tx.now, endTime: tx.now + durationMs(song, tx.config), byRoom: true },
+  });
+  clearVotes(tx);
   tx.effect({ type: "reportLiveState", nowPlaying: song, numberOfActiveDjs: tx.live.djs.length });
   tx.emit("playedSong", true);
 }

@@ -1,5 +1,5 @@
 /** The room's chat: messages, their mentions and media, edits, deletions, purchases announced, the history. */
-import { type ChatConsumable, type ChatMessage, LIMITS } from "@booth/sdk/live/protocol";
+import { type ChatConsumable, type ChatMessage, type ChatReplyTo, LIMITS } from "@booth/sdk/live/protocol";
 import { MESSAGES, type ResolvedParams, RoomError } from "./actions.ts";
 import { mayDeleteChat, rolesInForce } from "./permissions.ts";
 import type { Member } from "./state.ts";
@@ -41,6 +41,7 @@ export function sendChat(tx: Tx, member: Member, input: ChatInput, id: string) {
   const recent = member.chatTimes.filter((t) => t > tx.now - LIMITS.chatRate.perMs);
   if (recent.length >= LIMITS.chatRate.messages) throw new RoomError(429, MESSAGES.chatRate);
   tx.setMember({ ...member, chatTimes: [...recent, tx.now] });
+  const replyTo = input.replyTo ? replyToOf(tx, input.replyTo) : null;
   const profile = tx.live.allUserData[member.uuid]?.userProfile ?? {};
   const text = input.message?.trim() ?? "";
   const message: ChatMessage = {
@@ -59,10 +60,54 @@ export function sendChat(tx: Tx, member: Member, input: ChatInput, id: string) {
     songs: input.songs ?? [],
     playlist: input.playlist ?? null,
     editedAt: null,
+    replyTo,
+    reactions: [],
   };
   tx.set({ chat: [...tx.state.chat, message].slice(-LIMITS.chatHistory) });
   tx.send("all", { name: "chatMessage", params: { message } });
   tx.out.reply = { ok: true, result: message };
+}
+
+/** The message a reply answers, quoted as it is now: who wrote it and the start of its text. */
+function replyToOf(tx: Tx, id: string): ChatReplyTo {
+  const original = tx.state.chat.find((m) => m.id === id);
+  if (!original) throw new RoomError(404, MESSAGES.chatReplyNotFound);
+  const text = original.type === "consumable" ? original.message : original.message.trim();
+  const chars = [...text];
+  const excerpt =
+    chars.length > LIMITS.chatReplyExcerpt ? `${chars.slice(0, LIMITS.chatReplyExcerpt - 1).join("")}…` : text;
+  return { id: original.id, userUuid: original.userUuid, userName: original.userName, excerpt };
+}
+
+/**
+ * Adds or takes back the caller's reaction to a message: one of each emoji per person, up to LIMITS.chatReactions
+ * different emojis per message. Who may chat may react; the message goes to everyone again as updated.
+ */
+export function reactToChat(tx: Tx, member: Member, params: { id: string; emoji: string; on: boolean }) {
+  chatAllowed(tx, member);
+  const message = tx.state.chat.find((m) => m.id === params.id);
+  if (!message) throw new RoomError(404, MESSAGES.chatNotFound);
+  const reactions = message.reactions ?? [];
+  const existing = reactions.find((r) => r.emoji === params.emoji);
+  const mine = existing?.userUuids.includes(member.uuid) ?? false;
+  if (mine === params.on) {
+    // Already so: nothing changes, and nothing is sent.
+    tx.out.reply = { ok: true, result: message };
+    return;
+  }
+  if (params.on && !existing && reactions.length >= LIMITS.chatReactions)
+    throw new RoomError(409, MESSAGES.chatReactions);
+  const next = params.on
+    ? existing
+      ? reactions.map((r) => (r === existing ? { ...r, userUuids: [...r.userUuids, member.uuid] } : r))
+      : [...reactions, { emoji: params.emoji, userUuids: [member.uuid] }]
+    : reactions
+        .map((r) => (r === existing ? { ...r, userUuids: r.userUuids.filter((u) => u !== member.uuid) } : r))
+        .filter((r) => r.userUuids.length > 0);
+  const updated: ChatMessage = { ...message, reactions: next };
+  tx.set({ chat: tx.state.chat.map((m) => (m.id === params.id ? updated : m)) });
+  tx.send("all", { name: "chatMessageUpdated", params: { message: updated } });
+  tx.out.reply = { ok: true, result: updated };
 }
 
 /** A purchase made over REST for this room: a chat message everyone sees, kept in the history like any other. */

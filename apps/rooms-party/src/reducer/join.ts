@@ -5,6 +5,7 @@ import { editRecord } from "../diff.ts";
 import { MESSAGES, RoomError } from "./actions.ts";
 import { refreshUserViews } from "./members.ts";
 import { rolesInForce, roomUser, sanctionsSeenBy, splitSettings } from "./permissions.ts";
+import { rereadIfSilent } from "./room-crate.ts";
 import { applySettings } from "./settings.ts";
 import type { JoiningUser, Member, RoomState } from "./state.ts";
 import type { Tx } from "./tx.ts";
@@ -47,6 +48,7 @@ export function join(tx: Tx, user: JoiningUser, fromEdge: RoomSettings) {
     });
     tx.emit("userJoined");
     tx.effect({ type: "presenceJoined", userUuid: user.uuid });
+    rereadIfSilent(tx);
     return;
   }
   // Back within the grace period: the same place, the same seat; only what changed about them is sent.

@@ -4,6 +4,7 @@ import { MESSAGES } from "./actions.ts";
 import { djIndex, removeFromBooth } from "./booth.ts";
 import { kick, refreshUserViews } from "./members.ts";
 import { canDj, rolesInForce, sanctionsSeenBy, splitSettings } from "./permissions.ts";
+import { roomCrateSettingChanged } from "./room-crate.ts";
 import type { Tx } from "./tx.ts";
 import { fillSeats } from "./waitlist.ts";
 
@@ -45,4 +46,6 @@ export function applySettings(tx: Tx, fromEdge: RoomSettings) {
   }
   // More seats, a waitlist turned off, someone waiting who may no longer DJ: the waitlist follows.
   fillSeats(tx);
+  // Another room crate (or none): read afresh, it plays once nothing else does (a song of the old one plays out).
+  roomCrateSettingChanged(tx);
 }

@@ -32,9 +32,29 @@ export interface DjMeta {
 }
 
 export interface Playing {
+  /** The DJ playing; `ROOM_DJ` for a song of the room crate. */
   djUuid: string;
   crateSongUuid: string | null;
   fromQueue: boolean;
+  /** The room plays it from its room crate: no DJ does. */
+  byRoom?: true;
+}
+
+/** Who plays a song of the room crate, where a DJ's uuid would be (never a user's uuid; the edge records no DJ). */
+export const ROOM_DJ = "room";
+
+/** What the room knows of its room crate (`settings.roomCrateId`): the next songs, read from the edge. */
+export interface RoomCrate {
+  /** The setting these songs were read for. */
+  crateId: string;
+  /** The next songs, the one playing next first (up to three, wrapping around the crate). */
+  songs: LiveSong[];
+  /** The crate position of the song the room plays next: the edge is asked from there. */
+  nextPosition: number;
+  /** A read from this position is on its way; null when none is. */
+  readingFrom: number | null;
+  /** The edge answered since the setting last changed. */
+  read: boolean;
 }
 
 export interface RoomState {
@@ -46,6 +66,8 @@ export interface RoomState {
   chat: ChatMessage[];
   /** The sanctions in force (banned, kicked, chatDisabled, djDisabled): enforced here, kept out of `live`. */
   sanctions: RoomRole[];
+  /** The room crate's next songs, once the room has one (absent in rooms that never had one). */
+  roomCrate?: RoomCrate | undefined;
 }
 
 export interface RoomConfig {

@@ -84,8 +84,8 @@ export class Tx {
     const playing = this.state.playing;
     const meta = playing ? this.state.djMeta[playing.djUuid] : undefined;
     const perDj = live.settings.songsPerDj;
-    const remaining = perDj === null ? null : Math.max(0, perDj - (meta?.songsPlayed ?? 0));
-    const audienceSize = Math.max(1, live.allUsers.length - (playing ? 1 : 0));
+    const remaining = perDj === null || playing?.byRoom ? null : Math.max(0, perDj - (meta?.songsPlayed ?? 0));
+    const audienceSize = Math.max(1, live.allUsers.length - (playing && !playing.byRoom ? 1 : 0));
     const { likes, dislikes } = live.voteCounts;
     const vibe = Math.round(((likes - dislikes) / audienceSize) * 100) / 100;
     this.setLive({

@@ -2,6 +2,7 @@ import { Link, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useRoomSession } from "../lib/player/room-session.tsx";
 import styles from "./now-playing-bar.module.css";
+import { PreviewLabel, VolumeControl } from "./player-controls.tsx";
 
 /**
  * The room a person is in while they browse the rest of the app: what plays, who plays it, the way back and a button
@@ -37,6 +38,7 @@ export function NowPlayingBar() {
               <span className={`${styles.name} small muted`} data-testid="bar-artist">
                 {np.song.artistName}
               </span>
+              <PreviewLabel />
             </>
           ) : (
             <span className="muted" data-testid="bar-track">
@@ -55,6 +57,7 @@ export function NowPlayingBar() {
             🔊 {t("bar.unmute")}
           </button>
         ) : null}
+        <VolumeControl />
         <Link to={href} className="btn btn-small" data-testid="bar-back">
           {t("bar.back")}
         </Link>

@@ -15,6 +15,7 @@ const en = {
     noAccount: "New here?",
     signup: "Create an account",
     resetDone: "Your password is changed. Log in with the new one.",
+    discord: "Sign in with Discord",
   },
   signup: {
     title: "Join Booth",
@@ -22,6 +23,8 @@ const en = {
     submit: "Create my account",
     haveAccount: "Already have an account?",
     login: "Log in",
+    voucher: "Voucher code (optional)",
+    voucherHint: "Got an invitation voucher? Enter its code: it is redeemed with your new account.",
   },
   magic: {
     title: "Sign in with a link",

@@ -1,7 +1,15 @@
 const en = {
   brand: "Booth",
   tagline: "Live music rooms. Take a seat in the booth.",
-  nav: { rooms: "Rooms", createRoom: "Create a room", login: "Log in", signup: "Sign up", logout: "Log out" },
+  skipToContent: "Skip to content",
+  nav: {
+    label: "Main",
+    rooms: "Rooms",
+    createRoom: "Create a room",
+    login: "Log in",
+    signup: "Sign up",
+    logout: "Log out",
+  },
   language: { en: "English", es: "Español", label: "Language" },
   guest: "Guest",
   loading: "Loading…",
@@ -13,6 +21,13 @@ const en = {
   verifyBanner: "Verify your email to chat in public rooms.",
   verifyNow: "Verify now",
   footer: "Booth is open source. Music from the demo catalogue is made by the project.",
+  player: {
+    volume: "Volume",
+    mute: "Mute",
+    unmute: "Sound on",
+    preview: "Preview",
+    previewHint: "A 30-second preview: the whole song plays for listeners with the provider's premium account.",
+  },
   bar: {
     label: "The room you are in",
     nothing: "Nothing is playing",

@@ -42,6 +42,22 @@ const en = {
   importSubmit: "Import",
   imported_one: "{{count}} track imported.",
   imported_other: "{{count}} tracks imported.",
+  playlistImportTitle: "Import a playlist",
+  playlistImportHelp:
+    "Paste a Spotify, YouTube or SoundCloud playlist link: it becomes a crate of its own, with the playlist's name (its first 500 tracks).",
+  playlistImportSubmit: "Import playlist",
+  playlistImporting: "Importing “{{name}}”: {{done}} of {{total}} tracks ({{skipped}} skipped)",
+  playlistImported_one: "“{{name}}” is imported: {{count}} track, {{skipped}} skipped.",
+  playlistImported_other: "“{{name}}” is imported: {{count}} tracks, {{skipped}} skipped.",
+  playlistImportFailed: "The import of “{{name}}” stopped after {{done}} of {{total}} tracks: {{message}}",
+  playlistImportOpen: "Open “{{name}}”",
+  exportTitle: "Export",
+  exportSpotify: "Export to Spotify",
+  exportApple: "Export to Apple Music",
+  exportDone: "Exported to {{service}}: {{exported}} songs, {{skipped}} not available there.",
+  exportOpen: "Open the playlist on {{service}}",
+  exportNotConnected: "Connect {{service}} first, in your connected accounts.",
+  exportConnect: "Connected accounts",
 };
 
 /** English: the keys every language has, and the fallback (Spanish: es/crates.ts). */

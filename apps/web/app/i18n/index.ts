@@ -2,18 +2,21 @@ import i18next, { type i18n } from "i18next";
 import { initReactI18next } from "react-i18next";
 import { auth } from "./auth.ts";
 import { common } from "./common.ts";
+import { communities } from "./communities.ts";
 import { crates } from "./crates.ts";
+import { errors } from "./errors.ts";
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "./languages.ts";
 import { lists } from "./lists.ts";
+import { messages } from "./messages.ts";
 import { profile } from "./profile.ts";
+import { pwa } from "./pwa.ts";
 import { room } from "./room.ts";
 import { rooms } from "./rooms.ts";
 import { search } from "./search.ts";
 import { shop } from "./shop.ts";
 import { upload } from "./upload.ts";
 
-export const LANGUAGES = ["en", "es"] as const;
-export type Language = (typeof LANGUAGES)[number];
-export const DEFAULT_LANGUAGE: Language = "en";
+export { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "./languages.ts";
 export const LANG_COOKIE = "booth_lang";
 
 /**
@@ -21,7 +24,22 @@ export const LANG_COOKIE = "booth_lang";
  * the Spanish ones (`satisfies` keeps their keys the same as the English ones). A new area adds a file in each and one
  * line here and in es/index.ts.
  */
-const NAMESPACES = { common, auth, rooms, room, lists, search, crates, upload, profile, shop } as const;
+const NAMESPACES = {
+  common,
+  auth,
+  rooms,
+  room,
+  lists,
+  search,
+  crates,
+  upload,
+  profile,
+  shop,
+  pwa,
+  communities,
+  messages,
+  errors,
+} as const;
 type Catalogue = { [Namespace in keyof typeof NAMESPACES]: object };
 
 /**
@@ -74,15 +92,6 @@ export function createI18n(lang: Language): i18n {
     showSupportNotice: false,
   });
   return instance;
-}
-
-/** `?lang=` first (and remembered), then the cookie, then English. */
-export function languageOf(request: Request): { lang: Language; remember: boolean } {
-  const asked = new URL(request.url).searchParams.get("lang");
-  if (isLanguage(asked)) return { lang: asked, remember: true };
-  const cookie = request.headers.get("cookie") ?? "";
-  const kept = /(?:^|;\s*)booth_lang=([a-z]{2})/.exec(cookie)?.[1];
-  return { lang: isLanguage(kept) ? kept : DEFAULT_LANGUAGE, remember: false };
 }
 
 export const languageCookie = (lang: Language) => `${LANG_COOKIE}=${lang}; Path=/; Max-Age=31536000; SameSite=Lax`;

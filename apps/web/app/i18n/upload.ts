@@ -8,6 +8,7 @@ const en = {
   choose: "Choose a file",
   tooLarge: "The file is larger than 50 MB.",
   failedGeneric: "Something went wrong, please try again",
+  progress: "Upload progress",
   uploading: "Uploading… {{percent}}%",
   checkingFile: "Checking the file…",
   uploaded: "Uploaded",

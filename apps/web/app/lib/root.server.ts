@@ -1,11 +1,59 @@
+import { createBoothClient } from "@booth/sdk";
 import { env } from "./env.server.ts";
+import { playerScripts } from "./player-scripts.server.ts";
+import { sdkFor } from "./sdk.server.ts";
 import { readSession } from "./session.server.ts";
 
-/** What every page gets: who is signed in, the audio quality, and where the browser reaches the edge and the party. */
+/**
+ * Pictures are decoration: asked without the patience the other calls have while the edge starts (edge-fetch.server.ts
+ * waits up to 20 s for a refused connection), and given up after 2 s, so no page waits for them.
+ */
+const pictures = createBoothClient({
+  baseUrl: env.apiUrl,
+  token: null,
+  fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(2000) }),
+});
+
+/**
+ * The pictures of the avatars, by slug (paths on the edge). Every page draws people, so the root has them; without an
+ * answer from the edge people are drawn with their initials.
+ */
+async function avatarImages(): Promise<Record<string, string>> {
+  try {
+    const { data } = await pictures.merch.GET("/avatar-images");
+    return data?.images ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/** The header's count of unread direct messages (then kept live by lib/direct-messages.tsx); 0 when it cannot be had. */
+async function unreadMessages(token: string) {
+  try {
+    const { data } = await sdkFor(token).social.GET("/direct-messages/unread");
+    return data?.unreadTotal ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * What every page gets: who is signed in, their unread direct messages, the audio quality, where the browser reaches the edge and the party, and
+ * the avatars' pictures.
+ */
 export async function rootData(request: Request) {
-  const { viewer, audioQuality, setCookie } = await readSession(request);
+  const [{ viewer, audioQuality, setCookie, token }, images] = await Promise.all([
+    readSession(request),
+    avatarImages(),
+  ]);
   return {
-    body: { viewer, audioQuality, env: { apiUrl: env.publicApiUrl, partyUrl: env.publicPartyUrl } },
+    body: {
+      viewer,
+      unreadMessages: token ? await unreadMessages(token) : 0,
+      audioQuality,
+      avatarImages: images,
+      env: { apiUrl: env.publicApiUrl, partyUrl: env.publicPartyUrl, players: playerScripts },
+    },
     setCookie,
   };
 }

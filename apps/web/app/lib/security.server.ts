@@ -1,11 +1,17 @@
 import { env } from "./env.server.ts";
+import { playerSources } from "./player-scripts.server.ts";
 
-/** Hardening headers every response of the web app carries. */
+/**
+ * Hardening headers every response of the web app carries. The opener policy keeps other sites' windows that open
+ * Booth from reaching it; it allows popups Booth itself opens, because the only ones are sign-in windows that must
+ * answer their opener (MusicKit's `authorize`, on the connected-accounts screen): under `same-origin` Chromium severs
+ * them, and MusicKit sees its window as closed at once. Booth's links to other sites open with `noopener`.
+ */
 export const SECURITY_HEADERS: Record<string, string> = {
   "x-content-type-options": "nosniff",
   "referrer-policy": "strict-origin-when-cross-origin",
   "x-frame-options": "DENY",
-  "cross-origin-opener-policy": "same-origin",
+  "cross-origin-opener-policy": "same-origin-allow-popups",
 };
 
 /** A fresh nonce for one response's inline scripts. */
@@ -54,6 +60,8 @@ export const contentSources = {
     "https://artwork-cdn.7static.com",
   ]),
   frames: hosts(process.env.CSP_FRAME_HOSTS, []),
+  /** The providers' players (player-scripts.server.ts): their scripts, frames and API calls. */
+  players: playerSources,
 };
 
 /**
@@ -66,16 +74,16 @@ export function contentSecurityPolicy(nonce: string, sources = contentSources) {
   const party = sources.party.filter((o): o is string => !!o);
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
-    "script-src": ["'self'", `'nonce-${nonce}'`],
+    "script-src": ["'self'", `'nonce-${nonce}'`, ...sources.players.scripts],
     "style-src": ["'self'"],
     "style-src-attr": ["'unsafe-inline'"],
     "img-src": ["'self'", "data:", "blob:", ...edge, ...sources.images],
     // hls.js plays through Media Source Extensions: the audio element's source is a blob: URL.
     "media-src": ["'self'", "blob:", ...edge, ...sources.media],
-    "connect-src": ["'self'", ...edge, ...party],
+    "connect-src": ["'self'", ...edge, ...party, ...sources.players.connect],
     "font-src": ["'self'"],
     "worker-src": ["'self'"],
-    "frame-src": ["'self'", ...sources.frames],
+    "frame-src": ["'self'", ...sources.frames, ...sources.players.frames],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
     // Buying a bundle ends on the checkout page (Stripe's, or the edge's local test checkout), even without scripts.

@@ -24,11 +24,25 @@ interface SessionData {
   guestToken: string;
   guestExpiresAt: string;
   audioQuality: AudioQuality;
+  /** A connection or Discord sign-in under way (oauth.server.ts): its state, PKCE verifier and purpose. */
+  oauth: {
+    state: string;
+    provider: string;
+    purpose: "connect" | "signin";
+    verifier: string;
+    until: number;
+    next: string;
+  };
 }
 
-let storage: ReturnType<typeof createCookieSessionStorage<SessionData>> | undefined;
+/** One-time notes shown on the next page (the outcome of a connection), read once. */
+interface SessionFlash {
+  notice: { kind: "ok" | "error"; key: string; provider: string; text: string };
+}
+
+let storage: ReturnType<typeof createCookieSessionStorage<SessionData, SessionFlash>> | undefined;
 function sessions() {
-  storage ??= createCookieSessionStorage<SessionData>({
+  storage ??= createCookieSessionStorage<SessionData, SessionFlash>({
     cookie: {
       name: "booth_session",
       httpOnly: true,
@@ -120,8 +134,8 @@ export async function requireViewer(request: Request) {
 }
 
 /** Starts a session from the edge's answer and redirects (to `next` when it is a path of ours). */
-export async function signIn(request: Request, result: AuthResult, next?: string | null) {
-  const session = await getSession(request);
+export async function signIn(request: Request, result: AuthResult, next?: string | null, given?: Session) {
+  const session = given ?? (await getSession(request));
   session.set("token", result.accessToken);
   session.set("expiresAt", result.expiresAt);
   session.set("viewer", viewerOf(result.user));

@@ -14,6 +14,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { DjType, RoomDesign, RoomRole, RoomType, values } from "./enums.ts";
+import { crates } from "./playlist.ts";
 import { users } from "./user.ts";
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
@@ -74,6 +75,8 @@ export const rooms = pgTable(
     waitlistEnabled: boolean().notNull().default(false),
     /** A seated DJ idle this many minutes while not playing leaves the booth (the live room keeps the clock); null: never. */
     idleDjMinutes: integer(),
+    /** The owner's crate the room plays from while no DJ has a song (the live room reads it); null: none. */
+    roomCrateId: uuid().references(() => crates.id, { onDelete: "set null" }),
     posterUrl: text(),
     externalUrl: text(),
     /** What the live room reports as playing now, and how many DJs sit in the booth (for room lists). */

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigserial, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { DevicePlatform, FriendInvitationStatus, PushStatus, values } from "./enums.ts";
 import { users } from "./user.ts";
 
@@ -116,5 +116,48 @@ export const contacts = pgTable(
   (t) => [
     uniqueIndex("contacts_owner_phone_key").on(t.ownerUuid, t.phoneHash),
     index("contacts_phone_idx").on(t.phoneHash),
+  ],
+);
+
+/**
+ * A direct-message conversation between two people, kept once per pair: `userA` is the smaller uuid, so either
+ * side finds it with one unique index. `lastMessageAt` orders the conversation list.
+ */
+export const conversations = pgTable(
+  "conversations",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userA: userRef(),
+    userB: userRef(),
+    createdAt: createdAt(),
+    lastMessageAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("conversations_pair_key").on(t.userA, t.userB),
+    index("conversations_b_idx").on(t.userB, t.lastMessageAt),
+    index("conversations_a_idx").on(t.userA, t.lastMessageAt),
+  ],
+);
+
+/** A message of a conversation: plain text, read when its recipient opened the conversation after it arrived. */
+export const directMessages = pgTable(
+  "direct_messages",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** The order messages were written in (two can share a timestamp): pages follow it. */
+    seq: bigserial({ mode: "number" }).notNull().unique(),
+    conversationId: uuid()
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    senderUuid: userRef(),
+    recipientUuid: userRef(),
+    text: text().notNull(),
+    createdAt: createdAt(),
+    readAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index("direct_messages_conversation_idx").on(t.conversationId, t.seq),
+    // What is unread is found without reading what is not.
+    index("direct_messages_unread_idx").on(t.recipientUuid, t.conversationId).where(sql`${t.readAt} is null`),
   ],
 );

@@ -2255,6 +2255,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/avatar-images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The picture of every avatar that has one, by slug (not in the spec: the web draws people with it) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AvatarImages"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/avatars": {
         parameters: {
             query?: never;
@@ -3996,6 +4032,11 @@ export interface components {
             /** Format: uuid */
             userUuid: string;
         } | null;
+        AvatarImages: {
+            images: {
+                [key: string]: string;
+            };
+        };
         AvatarsBackfilled: {
             awarded: number;
             /** Format: uuid */
@@ -4041,7 +4082,11 @@ export interface components {
             userUuid: string;
         };
         Error: {
-            code?: string;
+            /**
+             * @description A stable machine code for the refusal (lib/error-codes.ts): a specific one for a meaning a person meets (INCORRECT_LOGIN, NICKNAME_TAKEN, ROOM_NOT_FOUND...), VALIDATION_FAILED for a request with bad fields, else one per status (BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, RATE_LIMITED, UNAVAILABLE...). Clients key their own texts on it; the message is the English one.
+             * @example NICKNAME_TAKEN
+             */
+            code: string;
             error: string;
             message: string | string[];
             statusCode: number;

@@ -330,6 +330,193 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/playlist-imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a Spotify, YouTube or SoundCloud playlist into a new crate named after it (the first 500 tracks); answers the import, whose progress GET /api/v1/playlist-imports/{importId} tells */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        link: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Accepted */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlaylistImport"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too Many Requests */
+                429: {
+                    headers: {
+                        /** @description Attempts allowed in the window */
+                        "RateLimit-Limit"?: number;
+                        /** @description Attempts left in the window */
+                        "RateLimit-Remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "RateLimit-Reset"?: number;
+                        /** @description Seconds until a new attempt may succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Bad Gateway */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/playlist-imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A playlist import's progress (its owner only; kept for a day) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    importId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlaylistImport"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/playlists/{crateUuid}/tracks": {
         parameters: {
             query?: never;
@@ -4444,7 +4631,11 @@ export interface components {
             status: "SUCCESS";
         };
         Error: {
-            code?: string;
+            /**
+             * @description A stable machine code for the refusal (lib/error-codes.ts): a specific one for a meaning a person meets (INCORRECT_LOGIN, NICKNAME_TAKEN, ROOM_NOT_FOUND...), VALIDATION_FAILED for a request with bad fields, else one per status (BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, RATE_LIMITED, UNAVAILABLE...). Clients key their own texts on it; the message is the English one.
+             * @example NICKNAME_TAKEN
+             */
+            code: string;
             error: string;
             message: string | string[];
             statusCode: number;
@@ -4477,6 +4668,26 @@ export interface components {
             playlistId: string;
             skipped: number;
             url: string | null;
+        };
+        PlaylistImport: {
+            /** Format: uuid */
+            crateUuid: string;
+            createdAt: string;
+            done: number;
+            imported: number;
+            /** Format: uuid */
+            importId: string;
+            message: string | null;
+            playlistId: string;
+            playlistName: string;
+            playlistTracks: number;
+            /** @enum {string} */
+            provider: "spotify" | "youtube" | "soundcloud";
+            skipped: number;
+            /** @enum {string} */
+            state: "queued" | "running" | "complete" | "failed";
+            total: number;
+            updatedAt: string;
         };
         Providers: {
             configured: boolean;

@@ -798,6 +798,8 @@ export interface paths {
                             posterUrl?: string | null;
                             promoted?: boolean;
                             promotedProviders?: string[];
+                            /** Format: uuid */
+                            roomCrateId?: string | null;
                             roomRoles?: components["schemas"]["RoomUserRole"][];
                             roomSize?: number;
                             slug?: string;
@@ -2610,7 +2612,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change how a room looks and plays: name, description, vibe, design, chat, DJ rules, waitlist (co-owners and up) */
+        /** Change how a room looks and plays: name, description, vibe, design, chat, DJ rules, waitlist (co-owners and up; the room crate: its owner) */
         patch: {
             parameters: {
                 query?: never;
@@ -2632,6 +2634,11 @@ export interface paths {
                         idleDjMinutes?: number | null;
                         musicProviderKeys?: string[];
                         name?: string;
+                        /**
+                         * Format: uuid
+                         * @description one of the owner's crates the room plays while no DJ has a song; null: none
+                         */
+                        roomCrateId?: string | null;
                         songsPerDj?: number | null;
                         vibe?: string | null;
                         voteSkipThreshold?: number | null;
@@ -2865,6 +2872,11 @@ export interface paths {
                         name?: string;
                         numberOfDjs?: number;
                         password?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description one of the owner's crates the room plays while no DJ has a song; null: none
+                         */
+                        roomCrateId?: string | null;
                         roomSize?: number;
                         slug?: string;
                         songsPerDj?: number | null;
@@ -3495,6 +3507,11 @@ export interface paths {
                         ownerUuid?: string;
                         password?: string | null;
                         promoted?: boolean;
+                        /**
+                         * Format: uuid
+                         * @description one of the owner's crates the room plays while no DJ has a song; null: none
+                         */
+                        roomCrateId?: string | null;
                         roomSize?: number;
                         slug?: string;
                         songsPerDj?: number | null;
@@ -4128,6 +4145,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rooms/friends-activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the caller's friends and followed DJs are: each one in a listed public room without a password, the latest first, at most 50 (signed in; not in the spec) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FriendsActivity"];
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rooms/infrastructure": {
         parameters: {
             query?: never;
@@ -4161,6 +4223,11 @@ export interface paths {
                         name: string;
                         numberOfDjs?: number;
                         password?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description one of the owner's crates the room plays while no DJ has a song; null: none
+                         */
+                        roomCrateId?: string | null;
                         roomSize?: number;
                         slug?: string;
                         songsPerDj?: number | null;
@@ -5273,6 +5340,84 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["RoomSettings"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rooms/service/room/{id}/crate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The songs of the room's room crate from a position on, wrapping around (services: the live room plays them while no DJ has a song) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description the crate position to start from (past the end: the first song) */
+                    from?: number | null;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RoomCrateSongs"];
                     };
                 };
                 /** @description Bad Request */
@@ -6515,6 +6660,8 @@ export interface components {
                 posterUrl?: string | null;
                 promoted?: boolean;
                 promotedProviders?: string[];
+                /** Format: uuid */
+                roomCrateId?: string | null;
                 roomSize?: number;
                 slug?: string;
                 song?: {
@@ -6625,8 +6772,19 @@ export interface components {
             data: components["schemas"]["Room"][];
             total: number;
         };
+        CrateSong: components["schemas"]["Song"] & {
+            /** Format: uuid */
+            crateSongUuid: string;
+            position: number;
+            /** @enum {string} */
+            status: "SUCCESS";
+        };
         Error: {
-            code?: string;
+            /**
+             * @description A stable machine code for the refusal (lib/error-codes.ts): a specific one for a meaning a person meets (INCORRECT_LOGIN, NICKNAME_TAKEN, ROOM_NOT_FOUND...), VALIDATION_FAILED for a request with bad fields, else one per status (BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, RATE_LIMITED, UNAVAILABLE...). Clients key their own texts on it; the message is the English one.
+             * @example NICKNAME_TAKEN
+             */
+            code: string;
             error: string;
             message: string | string[];
             statusCode: number;
@@ -6706,6 +6864,13 @@ export interface components {
             /** Format: uuid */
             uuid: string;
         } | null;
+        FriendsActivity: {
+            person: components["schemas"]["Profile"];
+            /** @enum {string} */
+            relation: "friend" | "following";
+            room: components["schemas"]["Room"];
+            since: string;
+        }[];
         LiveRoomState: {
             /** Format: uuid */
             roomUuid: string;
@@ -6807,6 +6972,8 @@ export interface components {
             posterUrl: string | null;
             promoted: boolean;
             promotedProviders: string[];
+            /** Format: uuid */
+            roomCrateId: string | null;
             roomSize: number;
             slug: string;
             song: {
@@ -6846,6 +7013,11 @@ export interface components {
              * @default []
              */
             userUuids: string[];
+        };
+        RoomCrateSongs: {
+            /** Format: uuid */
+            crateId: string | null;
+            songs: components["schemas"]["CrateSong"][];
         };
         RoomFavorite: {
             createdAt: string;
@@ -6910,6 +7082,36 @@ export interface components {
             status: "ok" | "degraded";
             time: string;
             version: string;
+        };
+        Song: {
+            album: string | null;
+            artistName: string;
+            description: string | null;
+            duration: number;
+            explicit: boolean;
+            genre: string | null;
+            isGenerated: boolean;
+            isrc: string | null;
+            links: {
+                [key: string]: string;
+            };
+            musicProviders: {
+                [key: string]: string;
+            };
+            previews: {
+                [key: string]: string;
+            };
+            releaseYear: number | null;
+            /** Format: uuid */
+            songId: string;
+            songShortId: string;
+            streamUrls: {
+                [key: string]: string;
+            };
+            thumbnails: {
+                [key: string]: string;
+            };
+            trackName: string;
         };
         VoteCounts: {
             dislikes: number;

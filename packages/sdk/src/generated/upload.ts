@@ -14,7 +14,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    kind?: "transcode" | "generate-song" | "demo-catalogue";
+                    kind?: "transcode" | "generate-song" | "demo-catalogue" | "playlist-import";
                     limit?: number;
                     state?: "created" | "retry" | "active" | "completed" | "cancelled" | "failed";
                 };
@@ -830,10 +830,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The HLS playlist of a verified song, for someone allowed to hear it now (its uploader, an admin, a member of a room playing it); its key URI carries a short grant */
+        /** The HLS playlist of a verified song, for someone allowed to hear it now (its uploader, an admin, a member of a room playing it): the master playlist of its renditions (low, medium, high), or with `rendition` that rendition's media playlist, whose key URI carries a short grant */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description One rendition's media playlist (the master playlist's variant streams name these) */
+                    rendition?: "low" | "medium" | "high";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -1301,7 +1304,11 @@ export interface components {
             total: number;
         };
         Error: {
-            code?: string;
+            /**
+             * @description A stable machine code for the refusal (lib/error-codes.ts): a specific one for a meaning a person meets (INCORRECT_LOGIN, NICKNAME_TAKEN, ROOM_NOT_FOUND...), VALIDATION_FAILED for a request with bad fields, else one per status (BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, RATE_LIMITED, UNAVAILABLE...). Clients key their own texts on it; the message is the English one.
+             * @example NICKNAME_TAKEN
+             */
+            code: string;
             error: string;
             message: string | string[];
             statusCode: number;
@@ -1333,7 +1340,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            kind: "transcode" | "generate-song" | "demo-catalogue";
+            kind: "transcode" | "generate-song" | "demo-catalogue" | "playlist-import";
             lastError: string | null;
             startedAt: string | null;
             /**

@@ -2184,6 +2184,201 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's connected accounts: Spotify, YouTube, SoundCloud, Apple Music and Discord */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Connections"];
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connections/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Disconnect a provider: forget the caller's tokens there (Discord: no longer signs in to this account) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    provider: "spotify" | "youtube" | "soundcloud" | "apple" | "discord";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No Content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connections/{provider}/authorize-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The provider's consent page for Booth's app: the client sends the person there with its own state and redirect */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    provider: "spotify" | "youtube" | "soundcloud" | "discord";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AuthorizeUrlRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuthorizeUrl"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/info-admin/user-service-status": {
         parameters: {
             query?: never;
@@ -8047,6 +8242,19 @@ export interface components {
         AppleUserTokenInput: {
             musicUserToken: string;
         };
+        AuthorizeUrl: {
+            url: string;
+        };
+        AuthorizeUrlRequest: {
+            codeChallenge?: string;
+            /**
+             * Format: uri
+             * @description Where the provider sends the code back
+             */
+            redirectUri: string;
+            /** @description The client's anti-forgery value, returned by the provider unchanged */
+            state: string;
+        };
         AuthResult: {
             accessToken: string;
             expiresAt: string;
@@ -8075,6 +8283,16 @@ export interface components {
             existing: string[];
             notFound: string[];
         };
+        Connection: {
+            connected: boolean;
+            connectedAt: string | null;
+            displayName: string | null;
+            /** @description Why Booth cannot connect this provider (the setting it lacks), or null */
+            notConfigured: string | null;
+            /** @enum {string} */
+            provider: "spotify" | "youtube" | "soundcloud" | "apple" | "discord";
+        };
+        Connections: components["schemas"]["Connection"][];
         DeactivationRequest: {
             createdAt: string;
             email: string | null;
@@ -8129,7 +8347,11 @@ export interface components {
             verifiedAt: string | null;
         };
         Error: {
-            code?: string;
+            /**
+             * @description A stable machine code for the refusal (lib/error-codes.ts): a specific one for a meaning a person meets (INCORRECT_LOGIN, NICKNAME_TAKEN, ROOM_NOT_FOUND...), VALIDATION_FAILED for a request with bad fields, else one per status (BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, RATE_LIMITED, UNAVAILABLE...). Clients key their own texts on it; the message is the English one.
+             * @example NICKNAME_TAKEN
+             */
+            code: string;
             error: string;
             message: string | string[];
             statusCode: number;

@@ -179,6 +179,10 @@ export class LiveRoomClient {
   deleteChatMessage(id: string) {
     return this.request("deleteChatMessage", { id });
   }
+  /** Reacts to a chat message with `emoji` (`on`), or takes the reaction back. */
+  reactToChatMessage(id: string, emoji: string, on = true) {
+    return this.request("reactToChatMessage", { id, emoji, on });
+  }
   /** Lines up for a DJ seat (the room's waitlist); answers the place, or `seated` when a seat was free. */
   joinWaitlist() {
     return this.request("joinWaitlist", {});

@@ -25,6 +25,7 @@ export const ClientAction = {
   sendChatMessage: "sendChatMessage",
   editChatMessage: "editChatMessage",
   deleteChatMessage: "deleteChatMessage",
+  reactToChatMessage: "reactToChatMessage",
   joinWaitlist: "joinWaitlist",
   leaveWaitlist: "leaveWaitlist",
   moveInWaitlist: "moveInWaitlist",
@@ -70,6 +71,10 @@ export const LIMITS = {
   chatEditWindowMs: 20_000,
   chatText: 2000,
   chatRate: { messages: 5, perMs: 10_000 },
+  /** Different emojis one chat message may carry as reactions (each with any number of people). */
+  chatReactions: 8,
+  /** How much of the message replied to a reply quotes. */
+  chatReplyExcerpt: 140,
   songJson: 20_000,
   requestId: 100,
 } as const;
@@ -155,6 +160,11 @@ export const RoomSettingsSchema = z.looseObject({
    * booth, warned a minute before (`idleWarning`); null or absent: never.
    */
   idleDjMinutes: z.number().int().min(1).nullable().optional(),
+  /**
+   * The owner's crate the room plays, in order and wrapping around, while no DJ has a song (`nowPlaying.byRoom`);
+   * null or absent: none, and an empty booth is silent.
+   */
+  roomCrateId: z.string().nullable().optional(),
 });
 export type RoomSettings = z.infer<typeof RoomSettingsSchema>;
 
@@ -185,6 +195,11 @@ export interface NowPlaying {
   /** Epoch milliseconds. */
   startTime: number;
   endTime: number;
+  /**
+   * The room plays this song from its room crate (`settings.roomCrateId`) because no DJ has one: no DJ plays it (the
+   * booth may be empty), nobody earns points for it, and it ends at once when a DJ has a song to play.
+   */
+  byRoom?: true;
 }
 export interface VoteCounts {
   likes: number;
@@ -226,6 +241,19 @@ export const ChatConsumableSchema = z.object({
 });
 export type ChatConsumable = z.infer<typeof ChatConsumableSchema>;
 
+/** The message a reply answers, as it was when the reply was sent (it may be edited or deleted since). */
+export const ChatReplyToSchema = z.object({
+  id: z.string(),
+  userUuid: z.string(),
+  userName: z.string(),
+  excerpt: z.string(),
+});
+export type ChatReplyTo = z.infer<typeof ChatReplyToSchema>;
+
+/** One emoji's reactions to a chat message: who reacted with it, in order. */
+export const ChatReactionSchema = z.object({ emoji: z.string(), userUuids: z.array(z.string()) });
+export type ChatReaction = z.infer<typeof ChatReactionSchema>;
+
 export const ChatMessageSchema = z.object({
   id: z.string(),
   uuid: z.string(),
@@ -244,6 +272,10 @@ export const ChatMessageSchema = z.object({
   playlist: ChatPlaylistSchema.nullable(),
   editedAt: z.number().nullable(),
   consumable: ChatConsumableSchema.optional(),
+  /** A reply: the message it answers (absent on messages from before replies). */
+  replyTo: ChatReplyToSchema.nullable().optional(),
+  /** Reactions, one entry per emoji in the order first used (absent until someone reacts). */
+  reactions: z.array(ChatReactionSchema).optional(),
 });
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
@@ -282,7 +314,11 @@ export const ActionParams = {
       .max(5)
       .optional(),
     playlist: ChatPlaylistSchema.optional(),
+    /** The id of the message this one answers (in the room's chat history). */
+    replyTo: str(100).optional(),
   }),
+  /** `on`: add the caller's reaction with `emoji` (true) or take it back (false). */
+  reactToChatMessage: z.strictObject({ id: str(100), emoji, on: z.boolean() }),
   editChatMessage: z.strictObject({ id: str(100), message: str(LIMITS.chatText) }),
   deleteChatMessage: z.strictObject({ id: str(100) }),
   joinWaitlist: z.strictObject({}),
@@ -369,6 +405,8 @@ export interface ActionResults {
   sendChatMessage: ChatMessage;
   editChatMessage: ChatMessage;
   deleteChatMessage: Record<string, never>;
+  /** The message with its reactions as they are now. */
+  reactToChatMessage: ChatMessage;
   /** Where the caller stands: `position` on the waitlist (1 is first), or `seated` when a seat was free. */
   joinWaitlist: { position: number } | { seated: true };
   leaveWaitlist: Record<string, never>;

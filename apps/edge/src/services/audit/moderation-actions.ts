@@ -9,10 +9,11 @@ const table = schema.moderationActions;
 
 export const ACTION_NOT_FOUND = "Moderation action not found.";
 
+import { errorMessage } from "../../lib/error-codes.ts";
 import { USER_NOT_FOUND } from "../../lib/errors.ts";
 
 export { USER_NOT_FOUND };
-export const ROOM_NOT_FOUND = "Room not found.";
+export const ROOM_NOT_FOUND = errorMessage("ROOM_NOT_FOUND");
 export const MODERATOR_FROM_SERVICES_ONLY = "Only services may record an action in another moderator's name.";
 export const MAX_BULK = 100;
 

@@ -59,7 +59,12 @@ describe("GET /user-actions/{id}", () => {
     for (const token of [undefined, "garbage", other.token, guest, u.token /* revoked by the kick */]) {
       const res = await t.api(token).audit.GET("/user-actions/{id}", { params: { path: { id: u.user.uuid } } });
       expect(res.response.status).toBe(401);
-      expect(res.error).toEqual({ statusCode: 401, message: UNAUTHORIZED_ACTION, error: "Unauthorized" });
+      expect(res.error).toEqual({
+        statusCode: 401,
+        message: UNAUTHORIZED_ACTION,
+        error: "Unauthorized",
+        code: "UNAUTHORIZED",
+      });
     }
   });
 

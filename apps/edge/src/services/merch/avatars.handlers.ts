@@ -12,6 +12,7 @@ import {
   createAvatar as createRow,
   giveAvatar,
   handleSeasonPoints as handlePoints,
+  avatarImages as images,
   listAvatars,
   updateAvatar as updateRow,
   wearableAvatars as wearable,
@@ -34,6 +35,12 @@ export const visibleAvatars: AppRouteHandler<typeof routes.visibleAvatars> = asy
 
 export const subscriberAvatars: AppRouteHandler<typeof routes.subscriberAvatars> = async (c) =>
   c.json((await listAvatars(c.var.deps.db, "SUBSCRIBER_ONLY")).map(avatarView), 200);
+
+export const avatarImages: AppRouteHandler<typeof routes.avatarImages> = async (c) => {
+  // The same for everyone and changed only by admins: browsers and the web may keep it a minute.
+  c.header("Cache-Control", "public, max-age=60");
+  return c.json({ images: await images(c.var.deps.db) }, 200);
+};
 
 export const getAvatar: AppRouteHandler<typeof routes.getAvatar> = async (c) => {
   const avatar = await avatars.find(c.var.deps.db, c.req.valid("param").slug);

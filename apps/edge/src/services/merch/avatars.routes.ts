@@ -62,6 +62,16 @@ const publicList = (path: "/all-avatars" | "/avatars/subscriber", summary: strin
 export const visibleAvatars = publicList("/all-avatars", "Every avatar that is not private");
 export const subscriberAvatars = publicList("/avatars/subscriber", "The avatars subscribers may wear");
 
+export const avatarImages = createRoute({
+  method: "get",
+  path: "/avatar-images",
+  tags,
+  summary: "The picture of every avatar that has one, by slug (not in the spec: the web draws people with it)",
+  responses: {
+    200: json(z.object({ images: z.record(z.string(), z.string()) }).openapi("AvatarImages")),
+  },
+});
+
 export const getAvatar = createRoute({
   method: "get",
   path: "/avatars/{slug}",

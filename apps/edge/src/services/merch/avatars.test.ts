@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { createTestApp, multipart, ok, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 let admin: Awaited<ReturnType<TestApp["createUser"]>>;
@@ -122,4 +122,69 @@ describe("avatars", () => {
     expect((await handle(admin.token)).response.status).toBe(409);
     expect((await handle(star.token)).response.status).toBe(403);
   });
+
+  it("lists every avatar's picture by slug, private ones included, for anyone", async () => {
+    const staff = t.api(admin.token);
+    const form = new FormData();
+    form.set("file", new File([PNG], "a.png", { type: "image/png" }));
+    const file = ok(await staff.merch.POST("/files", multipart(form)));
+    for (const [slug, avatarStatus, fileId] of [
+      ["pictured-owl", "PUBLIC", file.id],
+      ["pictured-secret", "PRIVATE", file.id],
+      ["plain-owl", "PUBLIC", null],
+    ] as const)
+      ok(await staff.merch.POST("/avatars", { body: { slug, name: slug, avatarStatus, fileId } }));
+    const res = await t.api().merch.GET("/avatar-images");
+    expect(res.response.headers.get("cache-control")).toBe("public, max-age=60");
+    const images = ok(res).images;
+    expect(images["pictured-owl"]).toBe(file.url);
+    expect(images["pictured-secret"]).toBe(file.url);
+    expect(images).not.toHaveProperty("plain-owl");
+    expect((await t.app.request(file.url)).headers.get("content-type")).toBe("image/png");
+  });
+
+  it("a profile wears only an avatar its owner may wear", async () => {
+    const staff = t.api(admin.token);
+    for (const [slug, avatarStatus] of [
+      ["free-bird", "PUBLIC"],
+      ["locked-bird", "PRIVATE"],
+      ["club-bird", "SUBSCRIBER_ONLY"],
+    ] as const)
+      ok(await staff.merch.POST("/avatars", { body: { slug, name: slug, avatarStatus } }));
+    const me = await t.createUser();
+    const wear = (avatarId: string) => t.api(me.token).user.POST("/users/profile", { body: { avatarId } });
+    const wearing = async () => ok(await t.api(me.token).user.GET("/users/profile")).avatarId;
+
+    expect((await wear("free-bird")).response.status).toBe(200);
+    for (const slug of ["locked-bird", "club-bird"]) {
+      const refused = await wear(slug);
+      expect(refused.response.status).toBe(403);
+      expect(refused.error).toMatchObject({ message: "You have not unlocked this avatar." });
+    }
+    const unknown = await wear("no-such-bird");
+    expect(unknown.response.status).toBe(404);
+    expect(unknown.error).toMatchObject({ message: "Avatar not found." });
+    expect(await wearing()).toBe("free-bird");
+    // The default is always allowed; an assignment unlocks the locked one.
+    expect((await wear("default")).response.status).toBe(200);
+    const given = ok(
+      await staff.merch.POST("/avatar-assignment/{slug}", {
+        params: { path: { slug: "locked-bird" } },
+        body: { userUuid: me.user.uuid },
+      }),
+    );
+    expect((await wear("locked-bird")).response.status).toBe(200);
+    // Taken back, the avatar stays on the profile until its owner changes it; saving the same one again is no change.
+    await staff.merch.DELETE("/avatar-assignment/{avatarAssignmentId}", {
+      params: { path: { avatarAssignmentId: given!.id } },
+    });
+    expect((await wear("locked-bird")).response.status).toBe(200);
+    expect((await wear("free-bird")).response.status).toBe(200);
+    expect((await wear("locked-bird")).response.status).toBe(403);
+  });
 });
+
+const PNG = Uint8Array.from(
+  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="),
+  (ch) => ch.charCodeAt(0),
+);

@@ -1,15 +1,17 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import type { AvatarAssignmentType, AvatarStatus } from "@booth/db/schema";
-import { and, asc, eq, gte, isNull, ne, notExists, or, sql } from "drizzle-orm";
+import { and, asc, eq, gte, isNotNull, isNull, ne, notExists, or, sql } from "drizzle-orm";
 import { adminItems } from "../../lib/admin-items.ts";
 import { isUniqueViolation } from "../../lib/db-errors.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, conflict, found, HttpError, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { fileUrl } from "./files.ts";
 import { SEASON_NOT_FOUND } from "./seasons.ts";
 
-export const AVATAR_NOT_FOUND = "Avatar not found.";
+export const AVATAR_NOT_FOUND = errorMessage("AVATAR_NOT_FOUND");
 export const ASSIGNMENT_NOT_FOUND = "Assignment not found.";
 export const AVATAR_TAKEN = "An avatar with this slug exists.";
+export const AVATAR_LOCKED = "You have not unlocked this avatar.";
 export const ALREADY_ASSIGNED = "This user already has this avatar.";
 export const SEASON_NOT_ENDED = "This season has not ended yet.";
 export const SEASON_HANDLED = "This season's points have already been handled.";
@@ -105,6 +107,28 @@ export const listAvatars = (db: Db, status: AvatarStatus | null | "all") =>
       status === "all" ? undefined : status ? eq(schema.avatars.status, status) : ne(schema.avatars.status, "PRIVATE"),
     )
     .orderBy(ordered);
+
+/**
+ * The picture of every avatar that has one, by slug, private ones included: whoever wears an avatar shows its
+ * picture to everyone who sees them, so the web draws any person from this one list.
+ */
+export async function avatarImages(db: Db) {
+  const rows = await db
+    .select({ slug: schema.avatars.slug, fileId: schema.avatars.fileId })
+    .from(schema.avatars)
+    .where(isNotNull(schema.avatars.fileId));
+  return Object.fromEntries(rows.map((r) => [r.slug, fileUrl(r.fileId) as string]));
+}
+
+/** The avatar every profile starts with: it needs no avatar row and anyone may wear it. */
+export const DEFAULT_AVATAR = "default";
+
+/** Refuses an avatar the user may not wear (404 when there is no such avatar, 403 when it is locked for them). */
+export async function checkWearable(db: Db, slug: string, userUuid: string) {
+  if (slug === DEFAULT_AVATAR) return;
+  const { allowed } = await mayWear(db, slug, userUuid);
+  if (!allowed) throw new HttpError(403, AVATAR_LOCKED);
+}
 
 /** Whether a user may wear an avatar, and their assignment of it if any. */
 export async function mayWear(db: Db, slug: string, userUuid: string) {

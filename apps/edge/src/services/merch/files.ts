@@ -1,6 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, found, HttpError } from "../../lib/errors.ts";
 import { MAX_IMAGE_BYTES, sniffImage } from "../../lib/images.ts";
 
@@ -18,10 +19,10 @@ export function imageFile(file: unknown): File {
 
 /** Keeps an uploaded image in storage and answers its record. */
 export async function storeImage(deps: AppDeps, file: File) {
-  if (file.size > MAX_FILE_BYTES) throw new HttpError(413, "The image is larger than 5 MB.");
+  if (file.size > MAX_FILE_BYTES) throw new HttpError(413, errorMessage("IMAGE_TOO_LARGE"));
   const bytes = new Uint8Array(await file.arrayBuffer());
   const contentType = sniffImage(bytes);
-  if (!contentType) throw new HttpError(415, "The file is not a png, jpeg, webp or gif image.");
+  if (!contentType) throw new HttpError(415, errorMessage("IMAGE_UNSUPPORTED"));
   const id = crypto.randomUUID();
   await deps.storage.put(`merch/${id}`, bytes, contentType);
   await deps.db

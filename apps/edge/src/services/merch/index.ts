@@ -76,6 +76,7 @@ const registerAvatars = (router: Router) =>
     .openapi(avatars.wearableAvatars, avatarHandlers.wearableAvatars)
     .openapi(avatars.visibleAvatars, avatarHandlers.visibleAvatars)
     .openapi(avatars.subscriberAvatars, avatarHandlers.subscriberAvatars)
+    .openapi(avatars.avatarImages, avatarHandlers.avatarImages)
     .openapi(avatars.getAvatar, avatarHandlers.getAvatar)
     .openapi(avatars.mayWear, avatarHandlers.mayWear)
     .openapi(avatars.updateAvatar, avatarHandlers.updateAvatar)

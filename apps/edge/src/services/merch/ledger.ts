@@ -1,11 +1,12 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import { and, eq, sql } from "drizzle-orm";
 import { uniqueOr } from "../../lib/db-errors.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { forbidden, HttpError, notFound } from "../../lib/errors.ts";
 
 export const ACCOUNT_NOT_FOUND = "We were unable to find your token account. Please try again.";
 export const ACCOUNT_DISABLED = "This token account is disabled.";
-export const INSUFFICIENT_TOKENS = "Your token balance is too low for this.";
+export const INSUFFICIENT_TOKENS = errorMessage("INSUFFICIENT_TOKENS");
 export const HOLD_RESOLVED = "This hold has already been committed or voided.";
 export const HOLD_NOT_FOUND = "Hold not found.";
 

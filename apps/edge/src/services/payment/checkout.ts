@@ -3,14 +3,15 @@ import type { CheckoutMode } from "@booth/db/schema";
 import { and, eq } from "drizzle-orm";
 import type { AppDeps, PaymentConfig } from "../../deps.ts";
 import type { User } from "../../lib/auth.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { conflict, unavailable } from "../../lib/errors.ts";
 import { GeoUnavailableError, ipScope, parseIp } from "../../ports/geo.ts";
 import type { Checkout } from "./fulfilment.ts";
 import { providerFailure, stripeClient } from "./stripe.ts";
 
 export const PAYMENT_PREFIX = "/api/payment-service";
-export const NO_BUNDLE = "This product has no token bundle to sell.";
-export const NOT_FOR_SALE = "This product is no longer for sale.";
+export const NO_BUNDLE = errorMessage("NO_TOKEN_BUNDLE");
+export const NOT_FOR_SALE = errorMessage("NOT_FOR_SALE");
 export const NO_PAYMENTS =
   "Payments are not configured: set STRIPE_SECRET_KEY, or LOCAL_CHECKOUT=true for the local test checkout (no money is taken).";
 

@@ -7,6 +7,7 @@
 import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { conflict, forbidden, found, notFound } from "../../lib/errors.ts";
 import { checkoutView, PAYMENT_PREFIX, requireLocalCheckout } from "./checkout.ts";
 import { applySubscription, completeCheckout, processOnce } from "./fulfilment.ts";
@@ -14,8 +15,8 @@ import { stripeClient } from "./stripe.ts";
 import { subscriptionsOf } from "./subscriptions.ts";
 
 export const LOCAL_ONLY = "The local test checkout exists only when no payment provider is configured.";
-export const CHECKOUT_NOT_FOUND = "Checkout not found.";
-export const NOT_YOUR_CHECKOUT = "This checkout belongs to someone else.";
+export const CHECKOUT_NOT_FOUND = errorMessage("CHECKOUT_NOT_FOUND");
+export const NOT_YOUR_CHECKOUT = errorMessage("NOT_YOUR_CHECKOUT");
 export const checkoutClosed = (status: string) => `This checkout is already ${status}.`;
 export const PORTAL_EXPIRED = "This portal link has expired; ask for a new one.";
 

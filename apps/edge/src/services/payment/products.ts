@@ -3,11 +3,12 @@ import type { PaymentType } from "@booth/db/schema";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { adminItems } from "../../lib/admin-items.ts";
 import { uniqueOr } from "../../lib/db-errors.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, conflict, found } from "../../lib/errors.ts";
 import { uuidList } from "../../lib/openapi.ts";
 import type { Product } from "./checkout.ts";
 
-export const PRODUCT_NOT_FOUND = "Product not found.";
+export const PRODUCT_NOT_FOUND = errorMessage("PRODUCT_NOT_FOUND");
 export const PRODUCT_IN_USE = "This product has been bought; set active to false to stop selling it.";
 export const NOT_ONE_TIME = "This product is a subscription: start it with POST /subscription/checkout/{id}.";
 const appleIdTaken = () => conflict("Another product already has this appleProductId.");

@@ -3,6 +3,7 @@ import { type Db, schema } from "@booth/db";
 import { and, asc, count, desc, eq, ilike, inArray, type SQL, sql } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { escapeLike } from "../../lib/crud/index.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, found, HttpError, notFound, unauthorized } from "../../lib/errors.ts";
 import { preparedPerDb, type SqlJson } from "../../lib/sql-json.ts";
 import { songJsonFields, songView } from "./crates.ts";
@@ -12,8 +13,8 @@ import { canLookUp, LOOKUP_SETTINGS, lookUpTrack, lookupConfigured, PROVIDER_NAM
 /** The catalogue: songs, genres, search, song data by provider, albums and artists. */
 
 export const SEARCH_PAGE = 20;
-export const SONG_NOT_FOUND = "Song not found.";
-export const NOT_A_TRACK_LINK = "This is not a track link of a music service we know.";
+export const SONG_NOT_FOUND = errorMessage("SONG_NOT_FOUND");
+export const NOT_A_TRACK_LINK = errorMessage("NOT_A_TRACK_LINK");
 
 export const songsWithAlbum = (db: Db, where: SQL | undefined) =>
   db

@@ -1,14 +1,15 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import { z } from "@hono/zod-openapi";
 import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, sql } from "drizzle-orm";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, conflict, forbidden, found, notFound } from "../../lib/errors.ts";
 import { shortId } from "../../lib/ids.ts";
 import { preparedPerDb, type SqlJson } from "../../lib/sql-json.ts";
 
 export const MAX_CRATE_SONGS = 5000;
-export const SONG_ALREADY_IN_CRATE = "This song is already in the crate.";
-export const CRATE_NOT_FOUND = "Crate not found.";
-export const NOT_IN_CRATE = "This song is not in the crate.";
+export const SONG_ALREADY_IN_CRATE = errorMessage("SONG_ALREADY_IN_CRATE");
+export const CRATE_NOT_FOUND = errorMessage("CRATE_NOT_FOUND");
+export const NOT_IN_CRATE = errorMessage("SONG_NOT_IN_CRATE");
 export type Crate = typeof schema.crates.$inferSelect;
 export type Song = typeof schema.songs.$inferSelect;
 export type SpecialKind = "queue" | "likes";
@@ -265,6 +266,39 @@ export async function addSongs(db: Db, crate: Crate, songIds: string[], position
       .insert(schema.crateSongs)
       .values(ordered.map((song, i) => ({ crateId: crate.id, songId: song.id, position: at + i, addedAt: now })))
       .returning();
+  });
+}
+
+/**
+ * Adds songs at the end of a crate, leaving out those it has already (by the same-song rule, among themselves too)
+ * and those past its limit; answers how many were added. For imports, where a playlist may repeat a song.
+ */
+export async function appendNewSongs(db: Db, crate: Crate, songIds: string[], now: Date) {
+  if (songIds.length === 0) return 0;
+  const songs = await db
+    .select()
+    .from(schema.songs)
+    .where(inArray(schema.songs.id, [...new Set(songIds)]));
+  return withLockedCrate(db, crate.id, now, async (tx, count) => {
+    const present = await tx
+      .select({ song: schema.songs })
+      .from(schema.crateSongs)
+      .innerJoin(schema.songs, eq(schema.songs.id, schema.crateSongs.songId))
+      .where(eq(schema.crateSongs.crateId, crate.id));
+    const kept = present.map((p) => p.song);
+    const fresh: Song[] = [];
+    for (const id of songIds) {
+      const song = songs.find((s) => s.id === id);
+      if (!song || kept.some((k) => sameSong(k, song))) continue;
+      if (count + fresh.length >= MAX_CRATE_SONGS) break;
+      kept.push(song);
+      fresh.push(song);
+    }
+    if (fresh.length)
+      await tx
+        .insert(schema.crateSongs)
+        .values(fresh.map((song, i) => ({ crateId: crate.id, songId: song.id, position: count + i, addedAt: now })));
+    return fresh.length;
   });
 }
 

@@ -1,13 +1,14 @@
 import { schema } from "@booth/db";
 import { eq, or, type SQL, sql } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { found, HttpError } from "../../lib/errors.ts";
 import { addSongs, type Crate, crateSongs, crateView, SONG_ALREADY_IN_CRATE } from "./crates.ts";
 import { queueChanged } from "./live-queue.ts";
 import { canLookUp, lookUpTrack, lookupConfigured } from "./provider-lookup.ts";
 
 export const NO_SUPPORTED_PROVIDER = "Sorry, this song does not have any supported music providers to import from.";
-export const NOT_IN_CATALOG = "Sorry, this song is not in our catalog and can't be imported.";
+export const NOT_IN_CATALOG = errorMessage("SONG_NOT_IN_CATALOG");
 /** Providers an imported song may come from (the spec's seven-digital, soundcloud public, spotify, apple, upload). */
 export const IMPORT_PROVIDERS = [
   "sevenDigital",

@@ -8,6 +8,8 @@ import * as exportHandlers from "./exports.handlers.ts";
 import * as exports from "./exports.routes.ts";
 import * as importHandlers from "./import.handlers.ts";
 import * as imports from "./import.routes.ts";
+import * as playlistImportHandlers from "./playlist-import.handlers.ts";
+import * as playlistImports from "./playlist-import.routes.ts";
 import * as queueHandlers from "./queue-service.handlers.ts";
 import * as queue from "./queue-service.routes.ts";
 
@@ -87,7 +89,11 @@ function registerCatalogue(router: Router) {
 }
 
 function registerImport(router: Router) {
-  router.openapi(imports.trackImport, importHandlers.trackImport).openapi(imports.addTrack, importHandlers.addTrack);
+  router
+    .openapi(imports.trackImport, importHandlers.trackImport)
+    .openapi(imports.addTrack, importHandlers.addTrack)
+    .openapi(playlistImports.startImport, playlistImportHandlers.startImport)
+    .openapi(playlistImports.getImport, playlistImportHandlers.getImport);
 }
 
 function registerExports(router: Router) {

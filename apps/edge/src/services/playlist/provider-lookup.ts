@@ -72,13 +72,13 @@ export interface ProviderTrack {
 const APPLE_STOREFRONT = "us";
 
 /** A GET of a provider's JSON API, with Booth's credentials when it wants them in a header. */
-const call = (provider: string, url: string, authorization?: string) =>
+export const call = (provider: string, url: string, authorization?: string) =>
   providerFetch(provider, url, {
     headers: { ...(authorization ? { authorization } : {}), accept: "application/json" },
   });
 
 /** The track's JSON, or null when the provider has no such track. */
-async function trackJson(provider: string, res: Response): Promise<Record<string, unknown> | null> {
+export async function trackJson(provider: string, res: Response): Promise<Record<string, unknown> | null> {
   // Spotify answers 400 for an id that cannot be one ("invalid id"), both answer 404 for an unknown one.
   if (res.status === 404 || res.status === 400) {
     await res.body?.cancel();
@@ -129,7 +129,7 @@ function tokenRequests(deps: AppDeps) {
 }
 
 /** A call with Booth's app token; a token refused (expired early, revoked) is replaced once. */
-async function withAppToken(deps: AppDeps, provider: "spotify" | "soundcloud", url: string) {
+export async function withAppToken(deps: AppDeps, provider: "spotify" | "soundcloud", url: string) {
   const scheme = provider === "soundcloud" ? "OAuth" : "Bearer";
   const name = PROVIDER_NAMES[provider];
   const res = await call(name, url, `${scheme} ${await appToken(deps, provider, false)}`);
@@ -141,7 +141,11 @@ async function withAppToken(deps: AppDeps, provider: "spotify" | "soundcloud", u
 async function spotifyTrack(deps: AppDeps, id: string): Promise<ProviderTrack | null> {
   const url = `${trimSlash(deps.config.providers.spotifyApiUrl)}/v1/tracks/${encodeURIComponent(id)}`;
   const json = await trackJson("Spotify", await withAppToken(deps, "spotify", url));
-  if (!json) return null;
+  return json ? spotifyTrackOf(json, id) : null;
+}
+
+/** A Spotify track object (as /v1/tracks and a playlist's items give it) in the catalogue's terms. */
+export function spotifyTrackOf(json: Record<string, unknown>, id: string): ProviderTrack {
   const name = str(json.name);
   if (!name) throw new HttpError(502, "Spotify answered a track without a name.");
   const album = (json.album ?? {}) as Record<string, unknown>;
@@ -216,7 +220,11 @@ async function youtubeVideo(deps: AppDeps, id: string): Promise<ProviderTrack | 
   const json = await trackJson("YouTube", res);
   const items = Array.isArray(json?.items) ? (json.items as Record<string, unknown>[]) : [];
   const video = items[0];
-  if (!video) return null;
+  return video ? youtubeTrackOf(video, id) : null;
+}
+
+/** A YouTube video resource (part snippet and contentDetails) in the catalogue's terms. */
+export function youtubeTrackOf(video: Record<string, unknown>, id: string): ProviderTrack {
   const snippet = (video.snippet ?? {}) as Record<string, unknown>;
   const details = (video.contentDetails ?? {}) as Record<string, unknown>;
   const rating = (details.contentRating ?? {}) as Record<string, unknown>;
@@ -247,6 +255,11 @@ async function soundcloudTrack(deps: AppDeps, id: string): Promise<ProviderTrack
     : `${api}/resolve?${new URLSearchParams({ url: `https://soundcloud.com/${id}` })}`;
   const json = await trackJson("SoundCloud", await withAppToken(deps, "soundcloud", url));
   if (!json || (json.kind !== undefined && json.kind !== "track")) return null;
+  return soundcloudTrackOf(json, id);
+}
+
+/** A SoundCloud track resource in the catalogue's terms. */
+export function soundcloudTrackOf(json: Record<string, unknown>, id: string): ProviderTrack {
   const name = str(json.title);
   if (!name) throw new HttpError(502, "SoundCloud answered a track without a title.");
   const user = (json.user ?? {}) as Record<string, unknown>;
@@ -294,7 +307,7 @@ function fetchProviderTrack(deps: AppDeps, provider: LookupProvider, id: string)
  * else the one with the same ISRC (which learns the provider id), else a new song (with its artist and album).
  * Concurrent lookups of one track serialise on an advisory lock, so the track joins the catalogue once.
  */
-async function catalogueProviderTrack(
+export async function catalogueProviderTrack(
   deps: AppDeps,
   provider: LookupProvider,
   id: string,

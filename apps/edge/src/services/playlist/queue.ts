@@ -1,5 +1,6 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import { and, eq } from "drizzle-orm";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { found, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import {
   accessibleCrate,
@@ -20,7 +21,7 @@ import {
  * the end.
  */
 
-export const SONG_NOT_FOUND = "Song not found.";
+export const SONG_NOT_FOUND = errorMessage("SONG_NOT_FOUND");
 export const SONG_NOT_READY = "This song cannot be played yet: its upload is still being processed.";
 
 export async function userExists(db: Db | Tx, userUuid: string) {

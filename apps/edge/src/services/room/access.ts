@@ -4,12 +4,13 @@ import { roomRank as sharedRoomRank } from "@booth/sdk/live/permissions";
 import { z } from "@hono/zod-openapi";
 import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { User } from "../../lib/auth.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { forbidden, found } from "../../lib/errors.ts";
 import { preparedPerDb } from "../../lib/sql-json.ts";
 
 export type Room = typeof schema.rooms.$inferSelect;
 
-export const ROOM_NOT_FOUND = "Room not found.";
+export const ROOM_NOT_FOUND = errorMessage("ROOM_NOT_FOUND");
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (key: string) => UUID.test(key);

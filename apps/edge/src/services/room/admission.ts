@@ -4,20 +4,21 @@ import { and, eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { requireToken, requireUser, type User } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { forbidden, unauthorized } from "../../lib/errors.ts";
 import { ROOM_RANK, type Room, rankFrom, roomRolesOf } from "./access.ts";
 
 export const JOIN_MESSAGES = {
-  banned: "You are banned from this room.",
-  kicked: "You were removed from this room. Try again later.",
-  passwordNeeded: "This room needs a password.",
-  wrongPassword: "Wrong room password.",
-  guestsNotAllowed: "Guests cannot join this room.",
-  full: "This room is full.",
+  banned: errorMessage("ROOM_BANNED"),
+  kicked: errorMessage("ROOM_KICKED"),
+  passwordNeeded: errorMessage("ROOM_PASSWORD_NEEDED"),
+  wrongPassword: errorMessage("ROOM_WRONG_PASSWORD"),
+  guestsNotAllowed: errorMessage("ROOM_GUESTS_NOT_ALLOWED"),
+  full: errorMessage("ROOM_FULL"),
 } as const;
 
 export const ADMISSION_MESSAGES = {
-  joinFirst: "Join the room first.",
+  joinFirst: errorMessage("ROOM_JOIN_FIRST"),
 } as const;
 
 /** Who the caller is in a room: a guest, or a user or bot with their roles there and their rank. */

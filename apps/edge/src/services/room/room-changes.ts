@@ -3,14 +3,15 @@ import { and, count, eq, sql } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { hasAnyRole, STAFF, type User } from "../../lib/auth.ts";
 import { isUniqueViolation, uniqueOr } from "../../lib/db-errors.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, forbidden, found, HttpError } from "../../lib/errors.ts";
 import { imageUrl, MAX_IMAGE_BYTES, sniffImage } from "../../lib/images.ts";
 import { ROOM_NOT_FOUND, type Room } from "./access.ts";
 import { freeSlug, type RoomSettingsInput, settingsColumns, settingsView, slugify } from "./rooms.ts";
 
 export const MAX_OWNED_ROOMS = 25;
-export const TOO_MANY_ROOMS = `You can own at most ${MAX_OWNED_ROOMS} rooms.`;
-export const SLUG_TAKEN = "This room slug is already taken.";
+export const TOO_MANY_ROOMS = errorMessage("TOO_MANY_ROOMS");
+export const SLUG_TAKEN = errorMessage("ROOM_SLUG_TAKEN");
 
 /** The columns a change sets. */
 export type RoomChanges = Partial<typeof schema.rooms.$inferInsert>;
@@ -47,7 +48,7 @@ export async function createRoom(
   now: Date,
 ): Promise<Room> {
   await checkRoomQuota(db, user);
-  const set = await settingsColumns(db, { ...input, slug: undefined });
+  const set = await settingsColumns(db, { ...input, slug: undefined }, { ownerUuid: user.uuid });
   // A concurrent create may take the same slug between the check and the insert: try the next free one.
   for (let attempt = 0; attempt < 5; attempt++) {
     const slug = input.slug ?? (await freeSlug(db, slugify(input.name)));
@@ -133,10 +134,10 @@ export async function storePoster(
 ) {
   const { db, storage } = deps;
   if (!(file instanceof File)) throw badRequest(["file: an image file is required"]);
-  if (file.size > MAX_IMAGE_BYTES) throw new HttpError(413, "The image is larger than 5 MB.");
+  if (file.size > MAX_IMAGE_BYTES) throw new HttpError(413, errorMessage("IMAGE_TOO_LARGE"));
   const bytes = new Uint8Array(await file.arrayBuffer());
   const contentType = sniffImage(bytes);
-  if (!contentType) throw new HttpError(415, "The file is not a png, jpeg, webp or gif image.");
+  if (!contentType) throw new HttpError(415, errorMessage("IMAGE_UNSUPPORTED"));
   const id = crypto.randomUUID();
   const storageKey = `room-posters/${room.uuid}/${id}`;
   await storage.put(storageKey, bytes, contentType);

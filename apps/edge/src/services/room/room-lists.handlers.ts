@@ -2,6 +2,7 @@ import { requireService, requireUser, STAFF } from "../../lib/auth.ts";
 import { parseCrudQuery, parseSelection, pickFields } from "../../lib/crud/index.ts";
 import { badRequest } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
+import { profilesOf } from "../../lib/profiles.ts";
 import { sqlJson } from "../../lib/sql-json.ts";
 import { isUuid, loadRoom } from "./access.ts";
 import type * as routes from "./room-lists.routes.ts";
@@ -78,6 +79,35 @@ export const recentRooms: AppRouteHandler<typeof routes.recentRooms> = async (c)
   const { user } = await requireUser(c, { types: ["user", "bot"] });
   const rows = await lists.recentRoomsOf(c.var.deps.db, user.uuid, c.req.valid("query").limit);
   return c.json(await roomViews(c, rows), 200);
+};
+
+export const friendsActivity: AppRouteHandler<typeof routes.friendsActivity> = async (c) => {
+  const { user } = await requireUser(c, { types: ["user", "bot"] });
+  const { db } = c.var.deps;
+  const rows = await lists.friendsActivity(db, user.uuid);
+  const roomUuids = [...new Set(rows.map((r) => r.roomUuid))];
+  const [people, rooms] = await Promise.all([
+    profilesOf(db, [...new Set(rows.map((r) => r.userUuid))]),
+    roomUuids.length ? lists.roomRowsIn(db, roomUuids).then((found) => roomViews(c, found)) : [],
+  ]);
+  const personOf = new Map(people.map((p) => [p.uuid, p]));
+  const roomOf = new Map(rooms.map((r) => [r.uuid, r]));
+  return c.json(
+    rows.flatMap((r) => {
+      const person = personOf.get(r.userUuid);
+      const room = roomOf.get(r.roomUuid);
+      if (!person || !room) return [];
+      return [
+        {
+          person,
+          relation: r.friend ? ("friend" as const) : ("following" as const),
+          since: r.joinedAt.toISOString(),
+          room,
+        },
+      ];
+    }),
+    200,
+  );
 };
 
 export const recentlyVisited: AppRouteHandler<typeof routes.recentlyVisited> = async (c) => {

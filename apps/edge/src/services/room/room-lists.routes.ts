@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { CrudQuerySchema, CrudSelectionSchema, crudPageSchema } from "../../lib/crud/index.ts";
 import { bearer, errors, json, jsonBody, Offset, PageQuery, UuidParam } from "../../lib/openapi.ts";
+import { PublicProfileSchema } from "../../lib/profiles.ts";
 import { RoomSlugParam } from "./access.ts";
 import { RoomSchema, RoomSettingsSchema } from "./rooms.ts";
 
@@ -137,6 +138,30 @@ export const recentRooms = createRoute({
   security: bearer,
   request: { query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }) },
   responses: { 200: json(RoomList), ...errors(400, 401) },
+});
+
+export const friendsActivity = createRoute({
+  method: "get",
+  path: "/rooms/friends-activity",
+  tags,
+  summary:
+    "Where the caller's friends and followed DJs are: each one in a listed public room without a password, the latest first, at most 50 (signed in; not in the spec)",
+  security: bearer,
+  responses: {
+    200: json(
+      z
+        .array(
+          z.object({
+            person: PublicProfileSchema,
+            relation: z.enum(["friend", "following"]),
+            since: z.string(),
+            room: RoomSchema,
+          }),
+        )
+        .openapi("FriendsActivity"),
+    ),
+    ...errors(401),
+  },
 });
 
 export const recentlyVisited = createRoute({

@@ -1,5 +1,5 @@
 import { type Db, schema, type Tx } from "@booth/db";
-import { and, arrayOverlaps, count, desc, eq, gt, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, arrayOverlaps, count, desc, eq, gt, inArray, isNull, notExists, or, type SQL, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { type CrudQuery, crudSelectPage } from "../../lib/crud/index.ts";
 import { found } from "../../lib/errors.ts";
@@ -45,7 +45,7 @@ const roomJson = (users: SQL, favorited: SQL) => {
     'promotedProviders', ${r.promotedProviders}, 'pinnedMessages', ${r.pinnedMessages}, 'design', ${r.design},
     'isLive', ${r.isLive}, 'liveAudio', ${r.liveAudio}, 'hasChat', ${r.hasChat},
     'voteSkipThreshold', ${r.voteSkipThreshold}, 'waitlistEnabled', ${r.waitlistEnabled},
-    'idleDjMinutes', ${r.idleDjMinutes},
+    'idleDjMinutes', ${r.idleDjMinutes}, 'roomCrateId', ${r.roomCrateId},
     'posterUrl', ${r.posterUrl}, 'externalUrl', ${r.externalUrl},
     'discordGuildId', ${r.discordGuildId}, 'song', ${r.nowPlaying}, 'numberOfActiveDjs', ${r.numberOfActiveDjs},
     'numberOfUsersInRoom', ${users}, 'ownerUuid', ${r.ownerUuid}, 'favorited', ${favorited},
@@ -239,3 +239,53 @@ export const adminRoomPage = (db: Db, query: CrudQuery) =>
     total: db.select({ n: count() }).from(schema.rooms).$dynamic(),
     rows: selectRooms(db),
   });
+
+/** At most this many people in the friends' activity. */
+export const MAX_ACTIVITY = 50;
+
+/**
+ * Where the caller's friends and the DJs they follow are now: each one present in a listed public room (a private,
+ * unlisted or password room is theirs to keep), as the live rooms report presence. Nobody blocked either way, no
+ * deactivated account; the latest to arrive first.
+ */
+export async function friendsActivity(db: Db, userUuid: string) {
+  const p = schema.roomPresence;
+  const friend = db
+    .select({ one: sql`1` })
+    .from(schema.friends)
+    .where(and(eq(schema.friends.userUuid, userUuid), eq(schema.friends.friendUuid, p.userUuid)));
+  const followed = db
+    .select({ one: sql`1` })
+    .from(schema.djFans)
+    .where(and(eq(schema.djFans.fanUuid, userUuid), eq(schema.djFans.djUuid, p.userUuid)));
+  const blocked = db
+    .select({ one: sql`1` })
+    .from(schema.blockedUsers)
+    .where(
+      or(
+        and(eq(schema.blockedUsers.blockerUuid, userUuid), eq(schema.blockedUsers.blockedUuid, p.userUuid)),
+        and(eq(schema.blockedUsers.blockerUuid, p.userUuid), eq(schema.blockedUsers.blockedUuid, userUuid)),
+      ),
+    );
+  return db
+    .select({
+      userUuid: p.userUuid,
+      roomUuid: p.roomUuid,
+      joinedAt: p.joinedAt,
+      friend: sql<boolean>`exists (${friend})`,
+    })
+    .from(p)
+    .innerJoin(schema.rooms, eq(schema.rooms.uuid, p.roomUuid))
+    .innerJoin(schema.users, eq(schema.users.uuid, p.userUuid))
+    .where(
+      and(
+        listed,
+        isNull(schema.rooms.passwordHash),
+        isNull(schema.users.deactivatedAt),
+        or(sql`exists (${friend})`, sql`exists (${followed})`),
+        notExists(blocked),
+      ),
+    )
+    .orderBy(desc(p.joinedAt), p.userUuid)
+    .limit(MAX_ACTIVITY);
+}

@@ -10,6 +10,7 @@ import { JOIN_MESSAGES, standingIn } from "./admission.ts";
 import { guestJoined, guestLeft } from "./guest-presence.ts";
 import { playedTotals, playsOf, playView, recordPlay as savePlay } from "./plays.ts";
 import { markAbsent, markPresent, othersPresent, presentUuids } from "./presence.ts";
+import { roomCrateSongs } from "./room-crate.ts";
 import { recordVisit } from "./room-lists.ts";
 import type * as routes from "./room-live.routes.ts";
 import { settingsView, withoutSanctions } from "./rooms.ts";
@@ -131,4 +132,12 @@ export const playedSeconds: AppRouteHandler<typeof routes.playedSeconds> = async
   await requireUser(c, { roles: STAFF });
   const { since } = c.req.valid("query");
   return c.json(await playedTotals(c.var.deps.db, { since: since ? new Date(since) : undefined }), 200);
+};
+
+export const roomCrate: AppRouteHandler<typeof routes.roomCrate> = async (c) => {
+  await requireService(c);
+  const { db } = c.var.deps;
+  const room = await loadRoom(db, { uuid: c.req.valid("param").id });
+  const { from, limit } = c.req.valid("query");
+  return c.json(await roomCrateSongs(db, room, from, limit), 200);
 };

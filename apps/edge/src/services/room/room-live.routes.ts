@@ -1,6 +1,17 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, DateTime, errors, json, jsonBody, noContent, PageQuery, UuidParam } from "../../lib/openapi.ts";
+import {
+  bearer,
+  DateTime,
+  errors,
+  json,
+  jsonBody,
+  noContent,
+  Offset,
+  PageQuery,
+  UuidParam,
+} from "../../lib/openapi.ts";
 import { PublicProfileSchema } from "../../lib/profiles.ts";
+import { CrateSongSchema } from "../playlist/crates.ts";
 import { RoomSlugParam } from "./access.ts";
 import { RoomSettingsSchema } from "./rooms.ts";
 
@@ -179,5 +190,25 @@ export const playedSeconds = createRoute({
   responses: {
     200: json(z.object({ playedSeconds: z.number().int(), songs: z.number().int() }).openapi("PlayedSeconds")),
     ...errors(400, 401, 403),
+  },
+});
+
+export const roomCrate = createRoute({
+  method: "get",
+  path: "/rooms/service/room/{id}/crate",
+  tags: ["Service"],
+  summary:
+    "The songs of the room's room crate from a position on, wrapping around (services: the live room plays them while no DJ has a song)",
+  security: bearer,
+  request: {
+    params: UuidParam,
+    query: z.object({
+      from: Offset.openapi({ description: "the crate position to start from (past the end: the first song)" }),
+      limit: z.coerce.number().int().min(1).max(20).default(3),
+    }),
+  },
+  responses: {
+    200: json(z.object({ crateId: z.uuid().nullable(), songs: z.array(CrateSongSchema) }).openapi("RoomCrateSongs")),
+    ...errors(400, 401, 403, 404),
   },
 });

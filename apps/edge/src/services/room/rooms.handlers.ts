@@ -10,7 +10,7 @@ import { loadRoom, ROOM_RANK, type Room, requireRoomRank, roomRank } from "./acc
 import type { RoomChanges } from "./room-changes.ts";
 import * as changes from "./room-changes.ts";
 import type * as routes from "./rooms.routes.ts";
-import { roomView, settingsColumns, withoutSanctions } from "./rooms.ts";
+import { ROOM_CRATE_OWNER_ONLY, roomView, settingsColumns, withoutSanctions } from "./rooms.ts";
 import { loadUser } from "./users.ts";
 
 /** Saves a change and answers the room's settings (without its sanctions to callers below its moderators). */
@@ -51,12 +51,15 @@ export const createRoom: AppRouteHandler<typeof routes.createRoom> = async (c) =
 };
 
 export const changeAllSettings = changeSettings<typeof routes.changeAllSettings>(ROOM_RANK.owner, (input, at) =>
-  settingsColumns(at.db, input, at.room.uuid),
+  settingsColumns(at.db, input, at.room),
 );
 
-export const changeLook = changeSettings<typeof routes.changeLook>(ROOM_RANK.coOwner, (input, at) =>
-  settingsColumns(at.db, input, at.room.uuid),
-);
+export const changeLook = changeSettings<typeof routes.changeLook>(ROOM_RANK.coOwner, async (input, at) => {
+  // The room crate is the owner's pick (of their own crates): a co-owner changes how the room plays, not that.
+  if (input.roomCrateId !== undefined && (await roomRank(at.db, at.room, at.user, at.now)) < ROOM_RANK.owner)
+    throw forbidden(ROOM_CRATE_OWNER_ONLY);
+  return settingsColumns(at.db, input, at.room);
+});
 
 export const deleteRoom: AppRouteHandler<typeof routes.deleteRoom> = async (c) => {
   const { user } = await requireUser(c);
@@ -162,7 +165,7 @@ export const adminChange: AppRouteHandler<typeof routes.adminChange> = async (c)
   const { db } = c.var.deps;
   const room = await loadRoom(db, { uuid: c.req.valid("param").id });
   const { promoted, ownerUuid, ...settings } = c.req.valid("json");
-  const set = await settingsColumns(db, settings, room.uuid);
+  const set = await settingsColumns(db, settings, { uuid: room.uuid, ownerUuid: ownerUuid ?? room.ownerUuid });
   if (promoted !== undefined) set.promoted = promoted;
   if (ownerUuid !== undefined) set.ownerUuid = (await loadUser(db, ownerUuid)).uuid;
   return save(c, room, set);

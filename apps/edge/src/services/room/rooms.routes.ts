@@ -57,12 +57,13 @@ const CoOwnerSettings = RoomSettingsInput.pick({
   voteSkipThreshold: true,
   waitlistEnabled: true,
   idleDjMinutes: true,
+  roomCrateId: true,
 }).strict();
 
 export const changeLook = settingsChange(
   "patch",
   "/rooms/{id}",
-  "Change how a room looks and plays: name, description, vibe, design, chat, DJ rules, waitlist (co-owners and up)",
+  "Change how a room looks and plays: name, description, vibe, design, chat, DJ rules, waitlist (co-owners and up; the room crate: its owner)",
   CoOwnerSettings,
 );
 

@@ -154,6 +154,100 @@ describe("creating and changing rooms", () => {
     expect(liveAudio.data?.liveAudio).toBe(true);
   });
 
+  it("lets the owner alone pick the room crate, one of their playlists, which the live room reads from its position", async () => {
+    const owner = await t.createUser();
+    const coOwner = await t.createUser();
+    const stranger = await t.createUser();
+    const room = await createRoom(owner.token);
+    await t.db
+      .insert(schema.roomUserRoles)
+      .values({ roomUuid: room.uuid, userUuid: coOwner.user.uuid, role: "coOwner" });
+    const crate = ok(await t.api(owner.token).playlist.POST("/crate", { body: { name: "Room crate" } }));
+    const songs = await t.db
+      .insert(schema.songs)
+      .values(
+        ["One", "Two", "Three"].map((n) => ({
+          shortId: `rc${crypto.randomUUID().slice(0, 8)}`,
+          trackName: n,
+          artistName: "A",
+        })),
+      )
+      .returning();
+    await t.api(owner.token).playlist.POST("/crate/{id}/songs", {
+      params: { path: { id: crate.crateUuid } },
+      body: { songIds: songs.map((s) => s.id) },
+    });
+    const strangers = ok(await t.api(stranger.token).playlist.POST("/crate", { body: { name: "Not the owner's" } }));
+    const set = (token: string, roomCrateId: unknown) =>
+      t.api(token).room.PATCH("/rooms/{id}", {
+        params: { path: { id: room.uuid } },
+        body: { roomCrateId } as { roomCrateId: string | null },
+      });
+    const serviceRead = async (from = 0) =>
+      (
+        await t.api(await t.serviceToken()).room.GET("/rooms/service/room/{id}/crate", {
+          params: { path: { id: room.uuid }, query: { from } },
+        })
+      ).data;
+
+    // Nothing set: nothing to read.
+    expect(await serviceRead()).toEqual({ crateId: null, songs: [] });
+    // The wrong callers, another's crate, a missing one, a queue or likes crate, junk: refused, nothing changes.
+    const coTry = await set(coOwner.token, crate.crateUuid);
+    expect(coTry.response.status).toBe(403);
+    expect(coTry.error?.message).toBe("Only the room's owner picks its room crate.");
+    expect((await set(stranger.token, crate.crateUuid)).response.status).toBe(403);
+    expect(
+      (await t.api().room.PATCH("/rooms/{id}", { params: { path: { id: room.uuid } }, body: { roomCrateId: null } }))
+        .response.status,
+    ).toBe(401);
+    const others = await set(owner.token, strangers.crateUuid);
+    expect(others.response.status).toBe(403);
+    expect(others.error?.message).toBe("The room crate must be one of the room owner's crates.");
+    const missing = await set(owner.token, crypto.randomUUID());
+    expect(missing.response.status).toBe(404);
+    expect(missing.error?.message).toBe("Crate not found.");
+    const likes = ok(await t.api(owner.token).playlist.GET("/crate/special/likes"));
+    const refused = await set(owner.token, likes.crateUuid);
+    expect(refused.response.status).toBe(400);
+    expect(refused.error?.message).toBe("A queue or likes crate cannot be a room crate: pick a playlist.");
+    expect((await set(owner.token, "not-a-uuid")).response.status).toBe(400);
+    expect(
+      ok(await t.api().room.GET("/rooms/uuid/{uuid}", { params: { path: { uuid: room.uuid } } })).roomCrateId,
+    ).toBeNull();
+
+    // The owner picks it: the room's settings carry it (lists too) and the live room hears of it.
+    const picked = await set(owner.token, crate.crateUuid);
+    expect(picked.response.status).toBe(200);
+    expect(picked.data?.roomCrateId).toBe(crate.crateUuid);
+    expect(live.events.at(-1)).toMatchObject({
+      roomUuid: room.uuid,
+      event: { type: "updateRoomSettings", settings: { roomCrateId: crate.crateUuid } },
+    });
+    const listed = ok(await t.api(owner.token).room.GET("/rooms/owned-rooms/list")) as unknown as {
+      uuid: string;
+      roomCrateId: string;
+    }[];
+    expect(JSON.stringify(listed)).toContain(crate.crateUuid);
+
+    // The live room reads it from a position on, wrapping around; only with a service token.
+    expect((await serviceRead(0))?.songs.map((s) => s.trackName)).toEqual(["One", "Two", "Three"]);
+    expect((await serviceRead(2))?.songs.map((s) => s.trackName)).toEqual(["Three", "One", "Two"]);
+    expect((await serviceRead(7))?.songs.map((s) => s.trackName)).toEqual(["One", "Two", "Three"]);
+    expect(
+      (await t.api(owner.token).room.GET("/rooms/service/room/{id}/crate", { params: { path: { id: room.uuid } } }))
+        .response.status,
+    ).toBe(403);
+    // The room given to someone else plays nothing of the old owner's crate; the crate deleted clears the setting.
+    await t.db.update(schema.rooms).set({ ownerUuid: stranger.user.uuid }).where(eq(schema.rooms.uuid, room.uuid));
+    expect(await serviceRead()).toEqual({ crateId: crate.crateUuid, songs: [] });
+    await t.db.update(schema.rooms).set({ ownerUuid: owner.user.uuid }).where(eq(schema.rooms.uuid, room.uuid));
+    await t.api(owner.token).playlist.DELETE("/crate/{id}", { params: { path: { id: crate.crateUuid } } });
+    expect(await serviceRead()).toEqual({ crateId: null, songs: [] });
+    // And none again.
+    expect((await set(owner.token, null)).data?.roomCrateId).toBeNull();
+  });
+
   it("takes what is playing only from the live room itself", async () => {
     const owner = await t.createUser();
     const room = await createRoom(owner.token);

@@ -4,7 +4,8 @@ import { z } from "@hono/zod-openapi";
 import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AppEnv } from "../../lib/context.ts";
-import { badRequest } from "../../lib/errors.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
+import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
 import { hashPassword } from "../../lib/password.ts";
 import { type Room, roleInForce } from "./access.ts";
 
@@ -84,6 +85,7 @@ export function roomView(room: Room & { numberOfUsersInRoom?: number }, extra: {
     voteSkipThreshold: room.voteSkipThreshold,
     waitlistEnabled: room.waitlistEnabled,
     idleDjMinutes: room.idleDjMinutes,
+    roomCrateId: room.roomCrateId,
     posterUrl: room.posterUrl,
     externalUrl: room.externalUrl,
     discordGuildId: room.discordGuildId,
@@ -132,6 +134,7 @@ export const RoomSchema = z
     voteSkipThreshold: z.number().nullable(),
     waitlistEnabled: z.boolean(),
     idleDjMinutes: z.number().int().nullable(),
+    roomCrateId: z.uuid().nullable(),
     posterUrl: z.string().nullable(),
     externalUrl: z.string().nullable(),
     discordGuildId: z.string().nullable(),
@@ -243,15 +246,39 @@ export const RoomSettingsInput = z
     voteSkipThreshold: z.number().gt(0).max(1).nullable(),
     waitlistEnabled: z.boolean(),
     idleDjMinutes: z.number().int().min(1).max(240).nullable(),
+    roomCrateId: z
+      .uuid()
+      .nullable()
+      .openapi({ description: "one of the owner's crates the room plays while no DJ has a song; null: none" }),
   })
   .partial()
   .strict();
 export type RoomSettingsInput = z.infer<typeof RoomSettingsInput>;
 
-/** The columns an input changes; passwords are hashed, a null password removes it. */
-export async function settingsColumns(db: Db, input: RoomSettingsInput, exceptUuid?: string) {
+export const ROOM_CRATE_OWNER_ONLY = errorMessage("ROOM_CRATE_OWNER_ONLY");
+export const ROOM_CRATE_NOT_OWNERS = "The room crate must be one of the room owner's crates.";
+export const ROOM_CRATE_SPECIAL = errorMessage("ROOM_CRATE_NOT_A_PLAYLIST");
+
+/** A room crate an owner picks: a playlist of theirs (404 when it does not exist, 403 another's, 400 queue or likes). */
+export async function checkRoomCrate(db: Db, crateId: string, ownerUuid: string) {
+  const [crate] = await db
+    .select({ userUuid: schema.crates.userUuid, kind: schema.crates.kind })
+    .from(schema.crates)
+    .where(eq(schema.crates.id, crateId));
+  if (!crate) throw notFound("Crate not found.");
+  if (crate.userUuid !== ownerUuid) throw forbidden(ROOM_CRATE_NOT_OWNERS);
+  if (crate.kind !== "default") throw badRequest(ROOM_CRATE_SPECIAL);
+}
+
+/**
+ * The columns an input changes; passwords are hashed, a null password removes it. `room` is the room changed (its
+ * slug may stay its own; its room crate must be its owner's).
+ */
+export async function settingsColumns(db: Db, input: RoomSettingsInput, room: { uuid?: string; ownerUuid: string }) {
   const { password, slug, ...rest } = input;
+  const exceptUuid = room.uuid;
   const set: Partial<typeof schema.rooms.$inferInsert> = { ...rest };
+  if (input.roomCrateId) await checkRoomCrate(db, input.roomCrateId, room.ownerUuid);
   if (password !== undefined) set.passwordHash = password === null ? null : await hashPassword(password);
   if (slug !== undefined) {
     if ((await freeSlug(db, slug, exceptUuid)) !== slug) throw badRequest("This room slug is already taken.");

@@ -5,6 +5,8 @@ import * as contactHandlers from "./contacts.handlers.ts";
 import * as contacts from "./contacts.routes.ts";
 import * as deviceHandlers from "./devices.handlers.ts";
 import * as devices from "./devices.routes.ts";
+import * as directMessageHandlers from "./direct-messages.handlers.ts";
+import * as directMessages from "./direct-messages.routes.ts";
 import * as djFanHandlers from "./dj-fans.handlers.ts";
 import * as djFans from "./dj-fans.routes.ts";
 import * as friendHandlers from "./friends.handlers.ts";
@@ -83,7 +85,18 @@ export function socialService() {
   const webPushRoutes = createRouter()
     .openapi(webPush.publicKey, webPushHandlers.publicKey)
     .openapi(webPush.subscribe, webPushHandlers.subscribe)
+    .openapi(webPush.unsubscribe, webPushHandlers.unsubscribe)
     .openapi(webPush.pushToUsers, webPushHandlers.pushToUsers);
+
+  // Fixed paths (/direct-messages/conversations, /unread, /events) before the parametrised ones.
+  const directMessageRoutes = createRouter()
+    .openapi(directMessages.conversations, directMessageHandlers.conversations)
+    .openapi(directMessages.unread, directMessageHandlers.unread)
+    .openapi(directMessages.events, directMessageHandlers.events)
+    .openapi(directMessages.conversationWith, directMessageHandlers.conversationWith)
+    .openapi(directMessages.send, directMessageHandlers.send)
+    .openapi(directMessages.messages, directMessageHandlers.messages)
+    .openapi(directMessages.markRead, directMessageHandlers.markRead);
 
   return createRouter()
     .route("/", djFanRoutes)
@@ -92,5 +105,6 @@ export function socialService() {
     .route("/", contactRoutes)
     .route("/", deviceRoutes)
     .route("/", notificationRoutes)
-    .route("/", webPushRoutes);
+    .route("/", webPushRoutes)
+    .route("/", directMessageRoutes);
 }

@@ -2,6 +2,7 @@ import { type Db, schema } from "@booth/db";
 import { and, count, eq, inArray } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import type { User } from "../../lib/auth.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { forbidden, found, HttpError, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import type { PushNotice } from "../../ports/push.ts";
 import { findRoom, ROOM_NOT_FOUND, ROOM_RANK, type Room, roomRank } from "../room/access.ts";
@@ -23,7 +24,7 @@ import {
 export { USER_NOT_FOUND };
 export const DJ_NOT_FOUND = "DJ not found.";
 export const NO_DEVICE = "No device is registered with these tokens.";
-export const ONLY_FRIENDS = "You can only message your friends.";
+export const ONLY_FRIENDS = errorMessage("MESSAGE_FRIENDS_ONLY");
 export const ROOM_STAFF_ONLY = "Only the room's owner, co-owners and moderators can message its users.";
 
 /** A DJ's fans hear about a set once: not again until the DJ has not played for this long. */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localPushService, testSubscriber, verifyVapid } from "../../testing/web-push.ts";
 import { createTestApp, ok, type TestApp } from "../../testing.ts";
 import { FANS_RECENTLY_NOTIFIED } from "./notifications.ts";
-import { BAD_SUBSCRIPTION_KEYS, MAX_SUBSCRIPTIONS_PER_USER } from "./web-subscriptions.ts";
+import { BAD_SUBSCRIPTION_KEYS, MAX_SUBSCRIPTIONS_PER_USER, NOT_SUBSCRIBED } from "./web-subscriptions.ts";
 
 let t: TestApp;
 let pushService: Awaited<ReturnType<typeof localPushService>>;
@@ -122,6 +122,34 @@ describe("web push", () => {
     expect((await post({ endpoint: "https://fcm.googleapis.com/fcm/send/abc:APA91b", keys })).response.status).toBe(
       201,
     );
+  });
+
+  it("forgets a browser its owner unsubscribes, which then hears nothing more", async () => {
+    const [u, other] = [await t.createUser(), await t.createUser()];
+    const kept = await subscribe(u);
+    const leaving = await subscribe(u);
+    const remove = (endpoint: string, token: string | null = u.token) =>
+      t.api(token).social.DELETE("/web-notifications/subscription", { body: { endpoint } });
+    // Someone else's browser, or one nobody registered: the same 404, nothing forgotten.
+    const notTheirs = await remove(leaving.endpoint, other.token);
+    expect(notTheirs.response.status).toBe(404);
+    expect(notTheirs.error?.message).toBe(NOT_SUBSCRIBED);
+    expect((await remove(pushService.endpoint())).response.status).toBe(404);
+    expect((await remove(leaving.endpoint, null)).response.status).toBe(401);
+    expect((await remove(leaving.endpoint, await t.serviceToken())).response.status).toBe(401);
+    const noEndpoint = await t.request("DELETE", `${S}/web-notifications/subscription`, { token: u.token, body: {} });
+    expect(noEndpoint.status).toBe(400);
+    expect((await subscriptionsOf(u)).map((s) => s.endpoint).sort()).toEqual([kept.endpoint, leaving.endpoint].sort());
+
+    expect((await remove(leaving.endpoint)).response.status).toBe(204);
+    expect((await subscriptionsOf(u)).map((s) => s.endpoint)).toEqual([kept.endpoint]);
+    expect((await remove(leaving.endpoint)).response.status).toBe(404);
+    const sent = await t.api(await t.serviceToken()).social.POST("/web-notifications/push-notification", {
+      body: { userUuids: [u.user.uuid], title: "Still here?", body: "b" },
+    });
+    expect(sent.data).toMatchObject({ webSubscriptions: 1, sent: 1 });
+    expect(arrivedAt(leaving.endpoint)).toHaveLength(0);
+    expect(arrivedAt(kept.endpoint)).toHaveLength(1);
   });
 
   it("sends only for services and admins, and refuses bad input", async () => {

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody } from "../../lib/openapi.ts";
+import { bearer, errors, json, jsonBody, noContent } from "../../lib/openapi.ts";
 import { NoticeFields, ReportSchema } from "./notify.ts";
 
 const tags = ["Web push"];
@@ -34,6 +34,22 @@ export const subscribe = createRoute({
       .openapi("PushSubscriptionJSON"),
   ),
   responses: { 201: json(SubscriptionSchema, "Created"), ...errors(400, 401) },
+});
+
+export const unsubscribe = createRoute({
+  method: "delete",
+  path: "/web-notifications/subscription",
+  tags,
+  summary:
+    "Forget one of the caller's browsers (not in the spec: a person who turns notifications off; 404 when that endpoint is not theirs)",
+  security: bearer,
+  request: jsonBody(
+    z
+      .object({ endpoint: z.string().min(1).max(2048) })
+      .strict()
+      .openapi("PushUnsubscription"),
+  ),
+  responses: { ...noContent, ...errors(400, 401, 404) },
 });
 
 export const pushToUsers = createRoute({

@@ -1,9 +1,10 @@
 import { schema } from "@booth/db";
 import { and, desc, eq, notInArray } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
-import { badRequest } from "../../lib/errors.ts";
+import { badRequest, notFound } from "../../lib/errors.ts";
 import { validSubscriptionKeys } from "../../ports/web-push.ts";
 
+export const NOT_SUBSCRIBED = "This browser is not subscribed to your notifications.";
 export const BAD_SUBSCRIPTION_KEYS =
   "The subscription keys are not valid: p256dh must be a P-256 public key and auth 16 bytes, both base64url.";
 /** Browsers a user keeps subscribed; registering one more forgets the oldest. */
@@ -52,4 +53,16 @@ export async function subscribe(
   });
   if (!row) throw new Error("subscription upsert returned nothing");
   return row;
+}
+
+/**
+ * Forgets a user's browser. Only their own: an endpoint registered to someone else answers the same 404 as an unknown
+ * one, so nobody learns whose browser an endpoint is.
+ */
+export async function unsubscribe(db: AppDeps["db"], userUuid: string, endpoint: string) {
+  const gone = await db
+    .delete(schema.webPushSubscriptions)
+    .where(and(eq(schema.webPushSubscriptions.userUuid, userUuid), eq(schema.webPushSubscriptions.endpoint, endpoint)))
+    .returning({ id: schema.webPushSubscriptions.id });
+  if (!gone.length) throw notFound(NOT_SUBSCRIBED);
 }

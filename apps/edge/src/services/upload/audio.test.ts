@@ -3,7 +3,15 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chooseFfmpeg, ffmpegWarning, probeAudio, sniffAudio, synthesizeMp3, transcodeToHls } from "./audio.ts";
+import {
+  chooseFfmpeg,
+  ffmpegWarning,
+  probeAudio,
+  RENDITIONS,
+  sniffAudio,
+  synthesizeMp3,
+  transcodeToHls,
+} from "./audio.ts";
 
 // ffmpeg decodes files strangers upload. These tests hand it files that try to make it fetch an address or read a
 // file of the machine, and one that never ends, and show it does none of that.
@@ -82,10 +90,20 @@ describe("ffmpeg on a hostile upload", () => {
     expect((await probeAudio(tone, "audio/mpeg")).duration).toBe(2);
   });
 
-  it("still transcodes a real song to encrypted HLS", async () => {
+  it("still transcodes a real song to encrypted HLS, one variant stream per rendition", async () => {
     const out = await transcodeToHls(tone, key, "/api/upload-service/songs/hls/key?songId=x");
-    expect(out.files.size).toBeGreaterThan(0);
-    expect(out.playlist).toContain('#EXT-X-KEY:METHOD=AES-128,URI="/api/upload-service/songs/hls/key?songId=x"');
+    expect([...out.variants.keys()]).toEqual(["low", "medium", "high"]);
+    expect(out.master.match(/^[a-z]+\.m3u8$/gm)).toEqual(["low.m3u8", "medium.m3u8", "high.m3u8"]);
+    for (const [name, playlist] of out.variants) {
+      expect(playlist).toContain('#EXT-X-KEY:METHOD=AES-128,URI="/api/upload-service/songs/hls/key?songId=x"');
+      for (const segment of playlist.match(/^.+\.ts$/gm) ?? []) {
+        expect(segment).toMatch(new RegExp(`^${name}-seg\\d{3}\\.ts$`));
+        expect(out.files.get(segment)?.length).toBeGreaterThan(0);
+      }
+    }
+    const one = await transcodeToHls(tone, key, "/key", { renditions: [RENDITIONS[2]] });
+    expect([...one.variants.keys()]).toEqual(["high"]);
+    expect([...one.files.keys()].every((f) => f.startsWith("high-"))).toBe(true);
   });
 
   it("kills a decode that runs past its time limit, with an error that says so", async () => {

@@ -158,8 +158,27 @@ export async function probeAudio(
   };
 }
 
+/**
+ * The renditions every upload is transcoded to, lightest first: the names are the listener's audio-quality setting
+ * (low, medium, high), the bit rates those of AAC-LC (at the upload's own channels and sample rate). 64 kb/s is the least AAC-LC keeps music
+ * listenable at (a phone on a weak network), 128 kb/s is what most streaming services call normal, 256 kb/s is
+ * what they call high (Apple Music's and iTunes' AAC); above it AAC gains nothing a listener hears.
+ */
+export const RENDITIONS = [
+  { name: "low", bitrate: 64_000 },
+  { name: "medium", bitrate: 128_000 },
+  { name: "high", bitrate: 256_000 },
+] as const;
+export type Rendition = (typeof RENDITIONS)[number];
+export type RenditionName = Rendition["name"];
+export const RENDITION_NAMES = RENDITIONS.map((r) => r.name) as [RenditionName, ...RenditionName[]];
+
 export interface HlsOutput {
-  playlist: string;
+  /** The master playlist: one variant stream per rendition, each as `<name>.m3u8` with its BANDWIDTH. */
+  master: string;
+  /** Each rendition's media playlist, by name: its segments are `<name>-seg000.ts`... */
+  variants: Map<string, string>;
+  /** Every segment of every rendition, by file name. */
   files: Map<string, Uint8Array>;
 }
 
@@ -183,17 +202,20 @@ const untrustedInput = (path: string, demuxer: string) => [
 ];
 
 /**
- * Transcodes audio to AAC in HLS segments encrypted with AES-128 under `key` (16 bytes). The muxer reads the key
- * file and writes encrypted segments through the crypto protocol: the output may use file and crypto, nothing else.
+ * Transcodes audio to AAC in HLS segments encrypted with AES-128 under `key` (16 bytes), as one master playlist with
+ * one variant stream per rendition (all of RENDITIONS unless given). One ffmpeg run decodes the file once and
+ * encodes each rendition from it. The muxer reads the key file and writes encrypted segments through the crypto
+ * protocol: the output may use file and crypto, nothing else.
  */
 export async function transcodeToHls(
   input: Uint8Array,
   key: Uint8Array,
   keyUri: string,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; renditions?: readonly Rendition[] } = {},
 ): Promise<HlsOutput> {
   const demuxer = DEMUXER[sniffAudio(input) ?? ""];
   if (!demuxer) throw new Error("The file is not an audio file (mp3, flac, wav, ogg or m4a).");
+  const renditions = options.renditions ?? RENDITIONS;
   const dir = await mkdtemp(join(tmpdir(), "booth-hls-"));
   try {
     await writeFile(join(dir, "input"), input);
@@ -201,22 +223,31 @@ export async function transcodeToHls(
     await writeFile(join(dir, "keyinfo"), `${keyUri}\n${join(dir, "key.bin")}\n`);
     await runFfmpeg(
       [
-        ...["-y", ...untrustedInput(join(dir, "input"), demuxer), "-map", "0:a:0", "-vn", "-sn", "-dn"],
-        // The native AAC encoder's fast coder: about 1.7x the speed of its default (twoloop) at 160 kb/s, where the
-        // difference is hard to hear; an upload transcodes at 35-45x real time rather than 20-25x (bench/transcode).
-        ...["-c:a", "aac", "-aac_coder", "fast", "-b:a", "160k"],
+        ...["-y", ...untrustedInput(join(dir, "input"), demuxer), "-vn", "-sn", "-dn"],
+        ...renditions.flatMap(() => ["-map", "0:a:0"]),
+        // The native AAC encoder's fast coder: about 1.7x the speed of its default (twoloop), where the difference
+        // is hard to hear (bench/transcode).
+        ...["-c:a", "aac", "-aac_coder", "fast"],
+        ...renditions.flatMap((r, i) => [`-b:a:${i}`, String(r.bitrate)]),
         ...["-f", "hls", "-hls_time", "6", "-hls_playlist_type", "vod"],
-        ...["-hls_key_info_file", join(dir, "keyinfo"), "-hls_segment_filename", join(dir, "seg%03d.ts")],
-        ...["-protocol_whitelist", "file,crypto", join(dir, "index.m3u8")],
+        ...["-hls_key_info_file", join(dir, "keyinfo"), "-hls_segment_filename", join(dir, "%v-seg%03d.ts")],
+        ...["-master_pl_name", "master.m3u8"],
+        ...["-var_stream_map", renditions.map((r, i) => `a:${i},name:${r.name}`).join(" ")],
+        ...["-protocol_whitelist", "file,crypto", join(dir, "%v.m3u8")],
       ],
       options.timeoutMs,
     );
     const files = new Map<string, Uint8Array>();
+    const variants = new Map<string, string>();
     for (const name of await readdir(dir))
-      if (/^seg\d+\.ts$/.test(name)) files.set(name, new Uint8Array(await readFile(join(dir, name))));
-    // ffmpeg may exit 0 having written a playlist without segments (a muxer that could not open one).
-    if (files.size === 0) throw new Error("ffmpeg wrote no audio segments.");
-    return { playlist: await readFile(join(dir, "index.m3u8"), "utf8"), files };
+      if (/^[a-z]+-seg\d+\.ts$/.test(name)) files.set(name, new Uint8Array(await readFile(join(dir, name))));
+    for (const { name } of renditions) {
+      // ffmpeg may exit 0 having written a playlist without segments (a muxer that could not open one).
+      if (![...files.keys()].some((f) => f.startsWith(`${name}-`)))
+        throw new Error(`ffmpeg wrote no audio segments for the ${name} rendition.`);
+      variants.set(name, await readFile(join(dir, `${name}.m3u8`), "utf8"));
+    }
+    return { master: await readFile(join(dir, "master.m3u8"), "utf8"), variants, files };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -231,16 +262,17 @@ export async function synthesizeMp3(options: {
   album?: string;
   genre?: string;
   year?: number;
+  /** Pink noise under the tones, at this amplitude (0..1): the encoder then spends the bits a bit rate allows. */
+  noise?: number;
 }) {
   const dir = await mkdtemp(join(tmpdir(), "booth-synth-"));
   try {
-    const inputs = options.frequencies.flatMap((f) => [
-      "-f",
-      "lavfi",
-      "-i",
-      `sine=frequency=${f}:duration=${options.seconds}`,
-    ]);
-    const mix = options.frequencies.length > 1 ? ["-filter_complex", `amix=inputs=${options.frequencies.length}`] : [];
+    const inputs = [
+      ...options.frequencies.map((f) => `sine=frequency=${f}:duration=${options.seconds}`),
+      ...(options.noise ? [`anoisesrc=color=pink:amplitude=${options.noise}:duration=${options.seconds}`] : []),
+    ].flatMap((source) => ["-f", "lavfi", "-i", source]);
+    const sources = options.frequencies.length + (options.noise ? 1 : 0);
+    const mix = sources > 1 ? ["-filter_complex", `amix=inputs=${sources}`] : [];
     const tags = Object.entries({
       title: options.title,
       artist: options.artist,

@@ -1,13 +1,14 @@
 import { type Db, schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { found, HttpError } from "../../lib/errors.ts";
 import { ACCOUNT_NOT_FOUND, findAccount, hold, inLedger, resolveHold } from "../merch/ledger.ts";
 import { originalKey, publish, transcode, verify } from "./pipeline.ts";
 
 /** Tokens a generated song costs for each started minute of it. */
 export const TOKENS_PER_MINUTE = 10;
-export const MISMATCHED_COST = "The token cost has changed; please get a new quote.";
+export const MISMATCHED_COST = errorMessage("mismatched-token-cost");
 
 export const costOf = (seconds: number) => Math.ceil(seconds / 60) * TOKENS_PER_MINUTE;
 

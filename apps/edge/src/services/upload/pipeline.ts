@@ -3,7 +3,7 @@ import type { SongTags } from "@booth/db/schema";
 import { eq } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { shortId } from "../../lib/ids.ts";
-import { type Probe, probeAudio, transcodeToHls } from "./audio.ts";
+import { type Probe, probeAudio, type RenditionName, transcodeToHls } from "./audio.ts";
 
 export type Upload = typeof schema.songUploads.$inferSelect;
 export const UPLOAD_PREFIX = "/api/upload-service";
@@ -11,6 +11,11 @@ export const originalKey = (id: string) => `uploads/${id}/original`;
 export const coverKey = (id: string) => `uploads/${id}/cover`;
 export const hlsKey = (id: string, name: string) => `hls/${id}/${name}`;
 export const playlistUrl = (id: string) => `${UPLOAD_PREFIX}/songs/${id}/hls-playlist`;
+/** A rendition's media playlist: the master playlist's route with the rendition named (the same listener check). */
+export const variantUrl = (id: string, rendition: RenditionName) => `${playlistUrl(id)}?rendition=${rendition}`;
+/** The stored master playlist (or, for a song transcoded before renditions, its only media playlist). */
+export const MASTER = "index.m3u8";
+export const variantFile = (rendition: RenditionName) => `${rendition}.m3u8`;
 export const keyUrl = (id: string) => `${UPLOAD_PREFIX}/songs/hls/key?songId=${id}`;
 
 const complete = (tags: SongTags) => !!tags.title?.trim() && !!tags.artist?.trim();
@@ -83,7 +88,7 @@ export async function publish(deps: AppDeps, upload: Upload) {
   return update(deps, upload.id, { songId: song?.id ?? null });
 }
 
-/** Transcodes a verified upload to encrypted HLS; the status says how it went. */
+/** Transcodes a verified upload to encrypted HLS in every rendition (one master playlist); the status says how it went. */
 export async function transcode(deps: AppDeps, upload: Upload) {
   await update(deps, upload.id, { transcodingStatus: "TRANSCODING_IN_PROGRESS" });
   try {
@@ -93,11 +98,11 @@ export async function transcode(deps: AppDeps, upload: Upload) {
     const out = await transcodeToHls(original.data, key, keyUrl(upload.id));
     await deps.storage.put(hlsKey(upload.id, "key"), key, "application/octet-stream");
     for (const [name, data] of out.files) await deps.storage.put(hlsKey(upload.id, name), data, "video/mp2t");
-    await deps.storage.put(
-      hlsKey(upload.id, "index.m3u8"),
-      new TextEncoder().encode(out.playlist),
-      "application/vnd.apple.mpegurl",
-    );
+    const playlist = (name: string, text: string) =>
+      deps.storage.put(hlsKey(upload.id, name), new TextEncoder().encode(text), "application/vnd.apple.mpegurl");
+    for (const [rendition, text] of out.variants) await playlist(variantFile(rendition as RenditionName), text);
+    // The master last: a song is whole once it is there.
+    await playlist(MASTER, out.master);
     return update(deps, upload.id, { transcodingStatus: "TRANSCODING_SUCCEED" });
   } catch (err) {
     deps.logger({ level: "error", msg: "transcoding failed", uploadId: upload.id, err: String(err) });

@@ -76,6 +76,7 @@ export const hlsPlaylist: AppRouteHandler<typeof routes.hlsPlaylist> = async (c)
   const text = await uploads.hlsPlaylist(
     c.var.deps,
     upload,
+    c.req.valid("query").rendition,
     async () => `${keyUrl(upload.id)}&grant=${await keyGrant(c, listener, upload.id)}`,
   );
   // Each answer holds one listener's grant: no shared cache may keep it.

@@ -1,6 +1,7 @@
 import { SongUploadStatus, TranscodingStatus, values } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
 import { bearer, errors, json, jsonBody, noContent, PageQuery, pageSchema, UuidParam } from "../../lib/openapi.ts";
+import { RENDITION_NAMES } from "./audio.ts";
 
 const tags = ["Uploads"];
 
@@ -145,9 +146,17 @@ export const hlsPlaylist = createRoute({
   path: "/songs/{id}/hls-playlist",
   tags,
   summary:
-    "The HLS playlist of a verified song, for someone allowed to hear it now (its uploader, an admin, a member of a room playing it); its key URI carries a short grant",
+    "The HLS playlist of a verified song, for someone allowed to hear it now (its uploader, an admin, a member of a room playing it): the master playlist of its renditions (low, medium, high), or with `rendition` that rendition's media playlist, whose key URI carries a short grant",
   security: bearer,
-  request: { params: UuidParam },
+  request: {
+    params: UuidParam,
+    query: z.object({
+      rendition: z
+        .enum(RENDITION_NAMES)
+        .optional()
+        .openapi({ description: "One rendition's media playlist (the master playlist's variant streams name these)" }),
+    }),
+  },
   responses: {
     200: { description: "An HLS playlist", content: { "application/vnd.apple.mpegurl": { schema: z.string() } } },
     ...errors(400, 401, 403, 404, 409),
@@ -163,7 +172,7 @@ export const hlsSegment = createRoute({
     params: UuidParam.extend({
       segment: z
         .string()
-        .regex(/^seg\d{3,6}\.ts$/)
+        .regex(/^(?:(?:low|medium|high)-)?seg\d{3,6}\.ts$/)
         .openapi({ param: { name: "segment", in: "path" } }),
     }),
   },

@@ -1,9 +1,14 @@
+import { execFile } from "node:child_process";
 import { createDecipheriv } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, ok, sendAudio, settledUpload, type TestApp, uploaderOf } from "../../testing.ts";
-import { synthesizeMp3 } from "./audio.ts";
+import { ffmpegPath, synthesizeMp3 } from "./audio.ts";
 import { HEARING_MESSAGES, KEY_GRANT_TTL } from "./hearing.ts";
 
 let t: TestApp;
@@ -14,6 +19,7 @@ beforeAll(async () => {
   mp3 = (await synthesizeMp3({
     seconds: 8,
     frequencies: [440, 660],
+    noise: 0.2,
     title: "Test Tone",
     artist: "Booth Band",
     genre: "ambient",
@@ -30,12 +36,28 @@ afterAll(() => t.close());
 
 const U = "/api/upload-service";
 
+/** How many seconds of audio ffmpeg decodes from an MPEG-TS file (as 16-bit mono at 8 kHz: 16,000 bytes a second). */
+async function decodedSeconds(ts: Uint8Array) {
+  const dir = await mkdtemp(join(tmpdir(), "booth-rendition-"));
+  try {
+    await writeFile(join(dir, "all.ts"), ts);
+    const { stdout } = await promisify(execFile)(
+      ffmpegPath(),
+      ["-v", "error", "-i", join(dir, "all.ts"), "-f", "s16le", "-ac", "1", "-ar", "8000", "-"],
+      { encoding: "buffer", maxBuffer: 64 * 1024 * 1024 },
+    );
+    return stdout.length / 16_000;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 const uploader = () => uploaderOf(t);
 const sendFile = (token: string, bytes: Uint8Array<ArrayBuffer>, name = "tone.mp3") => sendAudio(t, token, bytes, name);
 const settled = (id: string, token: string) => settledUpload(t, id, token);
 
 describe("uploads", () => {
-  it("takes a real MP3 to a playable HLS playlist whose segments decrypt with the served key", async () => {
+  it("takes a real MP3 to one HLS master playlist of three renditions, each of which decrypts with the served key and plays", async () => {
     const { token } = await uploader();
     const { id, res, body } = await sendFile(token, mp3);
     expect(res.status).toBe(200);
@@ -48,26 +70,60 @@ describe("uploads", () => {
     expect(done.transcodingStatus).toBe("TRANSCODING_SUCCEED");
     expect(done.duration).toBe(8);
 
-    // The uploader hears their own upload: the playlist's key URI carries their grant, which alone opens the key.
-    const playlist = await t.app.request(`${U}/songs/${id}/hls-playlist`, {
-      headers: { authorization: `Bearer ${token}` },
+    // The uploader hears their own upload. The master playlist names the three renditions, lightest first, with
+    // their bandwidths (the bit rate and the container's share), each a playlist of the edge's own.
+    const auth = { headers: { authorization: `Bearer ${token}` } };
+    const master = await t.app.request(`${U}/songs/${id}/hls-playlist`, auth);
+    expect(master.status).toBe(200);
+    expect(master.headers.get("content-type")).toBe("application/vnd.apple.mpegurl");
+    const masterText = await master.text();
+    expect(masterText).not.toContain("#EXT-X-KEY");
+    const variants = [...masterText.matchAll(/#EXT-X-STREAM-INF:BANDWIDTH=(\d+)[^\n]*\n(.+)/g)].map((m) => ({
+      bandwidth: Number(m[1]),
+      uri: m[2] ?? "",
+    }));
+    expect(variants.map((v) => v.uri)).toEqual(
+      ["low", "medium", "high"].map((r) => `${U}/songs/${id}/hls-playlist?rendition=${r}`),
+    );
+    expect(variants.map((v) => v.bandwidth)).toEqual([70_400, 140_800, 281_600]);
+    expect(masterText).toContain('CODECS="mp4a.40.2"');
+
+    // Each rendition plays: its key URI carries the uploader's grant, which alone opens the key; its segments
+    // decrypt with it and decode to the whole song, at about the rendition's bit rate.
+    const bytes: number[] = [];
+    for (const variant of variants) {
+      const playlist = await t.app.request(variant.uri, auth);
+      expect(playlist.status).toBe(200);
+      const text = await playlist.text();
+      expect(text).toContain("#EXT-X-KEY:METHOD=AES-128");
+      const keyUri = text.match(/URI="([^"]+)"/)?.[1] ?? "";
+      expect(keyUri).toMatch(new RegExp(`^${U}/songs/hls/key\\?songId=${id}&grant=`));
+      expect((await t.app.request(`${U}/songs/hls/key?songId=${id}`)).status).toBe(401);
+      const key = new Uint8Array(await (await t.app.request(keyUri)).arrayBuffer());
+      expect(key).toHaveLength(16);
+      const iv = Buffer.from(text.match(/IV=0x([0-9a-fA-F]{32})/)?.[1] ?? "0".repeat(32), "hex");
+      const segments = text.split("\n").filter((l) => l.endsWith(".ts"));
+      expect(segments.length).toBeGreaterThan(0);
+      const plain: Buffer[] = [];
+      for (const segment of segments) {
+        const res = await t.app.request(segment);
+        expect(res.status).toBe(200);
+        const decipher = createDecipheriv("aes-128-cbc", key, iv);
+        const cipher = new Uint8Array(await res.arrayBuffer());
+        plain.push(Buffer.concat([decipher.update(cipher), decipher.final()]));
+      }
+      expect(plain[0]?.[0]).toBe(0x47); // MPEG-TS sync byte
+      const ts = Buffer.concat(plain);
+      bytes.push(ts.length);
+      expect(await decodedSeconds(ts)).toBeCloseTo(8, 0);
+    }
+    // 8 s at 64, 128 and 256 kb/s, with the MPEG-TS overhead: each about its rate, and each twice the one before.
+    bytes.forEach((n, i) => {
+      const kbps = (n * 8) / 8 / 1000; // bits over the song's 8 seconds
+      expect(kbps).toBeGreaterThan([64, 128, 256][i] as number);
+      expect(kbps).toBeLessThan(([64, 128, 256][i] as number) * 1.5);
     });
-    expect(playlist.status).toBe(200);
-    const text = await playlist.text();
-    expect(text).toContain("#EXT-X-KEY:METHOD=AES-128");
-    const keyUri = text.match(/URI="([^"]+)"/)?.[1] ?? "";
-    expect(keyUri).toMatch(new RegExp(`^${U}/songs/hls/key\\?songId=${id}&grant=`));
-    expect((await t.app.request(`${U}/songs/hls/key?songId=${id}`)).status).toBe(401);
-    const key = new Uint8Array(await (await t.app.request(keyUri)).arrayBuffer());
-    expect(key).toHaveLength(16);
-    const segments = text.split("\n").filter((l) => l.endsWith(".ts"));
-    expect(segments.length).toBeGreaterThan(0);
-    const first = new Uint8Array(await (await t.app.request(segments[0] as string)).arrayBuffer());
-    const iv = new Uint8Array(16); // media sequence 0
-    const decipher = createDecipheriv("aes-128-cbc", key, iv);
-    const plain = Buffer.concat([decipher.update(first), decipher.final()]);
-    expect(plain[0]).toBe(0x47); // MPEG-TS sync byte
-    expect(plain[188]).toBe(0x47);
+    expect((await t.app.request(`${U}/songs/${id}/hls-playlist?rendition=ultra`, auth)).status).toBe(400);
 
     const [song] = await t.db.select().from(schema.songs).where(eq(schema.songs.id, done.songId));
     expect(song).toMatchObject({
@@ -164,6 +220,8 @@ describe("uploads", () => {
     expect(foreign.status).toBe(403);
     const { id } = await sendFile(owner.token, mp3);
     await settled(id, owner.token);
+    const files = ["key", "index.m3u8", "low.m3u8", "high.m3u8", "low-seg000.ts", "medium-seg001.ts", "high-seg001.ts"];
+    for (const file of files) expect(await t.deps.storage.get(`hls/${id}/${file}`)).not.toBeNull();
     expect((await t.api(other.token).upload.DELETE("/songs/{id}", { params: { path: { id } } })).response.status).toBe(
       403,
     );
@@ -171,7 +229,7 @@ describe("uploads", () => {
       204,
     );
     expect((await t.app.request(`${U}/songs/${id}/hls-playlist`)).status).toBe(404);
-    expect(await t.deps.storage.get(`hls/${id}/key`)).toBeNull();
+    for (const file of files) expect(await t.deps.storage.get(`hls/${id}/${file}`)).toBeNull();
     const mine = await t.api(owner.token).upload.GET("/songs");
     expect(mine.data?.data.map((u) => u.id)).not.toContain(id);
   }, 60_000);
@@ -230,9 +288,11 @@ describe("who hears an upload", () => {
     const owner = await uploader();
     const { id } = await sendFile(owner.token, mp3);
     const { songId } = await settled(id, owner.token);
-    /** What a player gets: the playlist with the caller's token, then the key its URI names. */
+    /** What a player gets: the master and a rendition's playlist with the caller's token, then the key it names. */
     async function hear(token?: string) {
-      const playlist = await t.app.request(`${U}/songs/${id}/hls-playlist`, auth(token));
+      const master = await t.app.request(`${U}/songs/${id}/hls-playlist`, auth(token));
+      const playlist = await t.app.request(`${U}/songs/${id}/hls-playlist?rendition=medium`, auth(token));
+      expect(master.status).toBe(playlist.status);
       if (playlist.status !== 200) return { status: playlist.status, message: (await playlist.json()).message };
       const keyUri = (await playlist.text()).match(/URI="([^"]+)"/)?.[1] ?? "";
       const key = await t.app.request(keyUri, auth(token));

@@ -3,18 +3,32 @@ import type { SongTags } from "@booth/db/schema";
 import { and, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { escapeLike } from "../../lib/crud/index.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, forbidden, found, HttpError, notFound } from "../../lib/errors.ts";
-import { type Probe, probeAudio, sniffAudio } from "./audio.ts";
-import { coverKey, hlsKey, originalKey, UPLOAD_PREFIX, type Upload, verifyWith } from "./pipeline.ts";
+import { type Probe, probeAudio, RENDITION_NAMES, type RenditionName, sniffAudio } from "./audio.ts";
+import {
+  coverKey,
+  hlsKey,
+  MASTER,
+  originalKey,
+  UPLOAD_PREFIX,
+  type Upload,
+  variantFile,
+  variantUrl,
+  verifyWith,
+} from "./pipeline.ts";
 
 export const NOT_VERIFIED = "Song is not verified";
 export const NOT_YOURS = "Unauthorized to edit tags that not belongs to the user";
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
-export const SONG_NOT_FOUND = "Song not found.";
+export const SONG_NOT_FOUND = errorMessage("SONG_NOT_FOUND");
 const TOO_LARGE = "The file is larger than 50 MB.";
 const NOT_AUDIO = "The file is not an audio file (mp3, flac, wav, ogg or m4a).";
-const UNREADABLE = "The file could not be read as audio; it may be damaged or truncated.";
+const UNREADABLE = errorMessage("AUDIO_UNREADABLE");
 const HAS_FILE = "This upload already has its file.";
+/** A segment's file name in a stored playlist: `low-seg000.ts`..., or `seg000.ts` in a song transcoded before renditions. */
+const SEGMENT = /^(?:[a-z]+-)?seg\d+\.ts$/gm;
+const NO_RENDITION = (r: RenditionName) => `This song has no ${r} rendition.`;
 
 export const uploadView = (u: Upload) => ({
   id: u.id,
@@ -270,14 +284,18 @@ export async function deleteUpload(deps: Pick<AppDeps, "db" | "storage">, upload
     await tx.delete(schema.songUploads).where(eq(schema.songUploads.id, upload.id));
     if (upload.songId) await tx.delete(schema.songs).where(eq(schema.songs.id, upload.songId));
   });
-  const playlist = await storage.get(hlsKey(upload.id, "index.m3u8"));
-  const segments = playlist ? (new TextDecoder().decode(playlist.data).match(/seg\d+\.ts/g) ?? []) : [];
+  const playlists = [MASTER, ...RENDITION_NAMES.map(variantFile)];
+  const segments: string[] = [];
+  for (const name of playlists) {
+    const playlist = await storage.get(hlsKey(upload.id, name));
+    if (playlist) segments.push(...(new TextDecoder().decode(playlist.data).match(SEGMENT) ?? []));
+  }
   for (const key of [
     originalKey(upload.id),
     coverKey(upload.id),
     hlsKey(upload.id, "key"),
-    hlsKey(upload.id, "index.m3u8"),
     ...segments.map((s) => hlsKey(upload.id, s)),
+    ...playlists.map((p) => hlsKey(upload.id, p)),
   ])
     await storage.delete(key);
 }
@@ -289,13 +307,30 @@ export function refuseUnstreamable(upload: Upload) {
     throw new HttpError(409, "The song is still being transcoded.");
 }
 
-/** The stored HLS playlist of an upload, its segments served by the edge and its key URI the one given. */
-export async function hlsPlaylist(deps: Pick<AppDeps, "storage">, upload: Upload, keyUri: () => Promise<string>) {
-  const playlist = found(await deps.storage.get(hlsKey(upload.id, "index.m3u8")), SONG_NOT_FOUND);
+/**
+ * An upload's HLS playlist as the edge serves it. Without a rendition, the master playlist: its variant streams are
+ * the edge's own rendition playlists. With one, that rendition's media playlist: its segments served by the edge and
+ * its key URI the one `keyUri` gives. (A song transcoded before renditions has one media playlist, served as the
+ * master and without renditions.)
+ */
+export async function hlsPlaylist(
+  deps: Pick<AppDeps, "storage">,
+  upload: Upload,
+  rendition: RenditionName | undefined,
+  keyUri: () => Promise<string>,
+) {
+  const stored = found(
+    await deps.storage.get(hlsKey(upload.id, rendition ? variantFile(rendition) : MASTER)),
+    rendition ? NO_RENDITION(rendition) : SONG_NOT_FOUND,
+  );
+  const text = new TextDecoder().decode(stored.data);
+  if (text.includes("#EXT-X-STREAM-INF"))
+    return text.replace(/^([a-z]+)\.m3u8$/gm, (line, name: string) =>
+      (RENDITION_NAMES as string[]).includes(name) ? variantUrl(upload.id, name as RenditionName) : line,
+    );
   const uri = await keyUri();
-  return new TextDecoder()
-    .decode(playlist.data)
-    .replace(/^(seg\d+\.ts)$/gm, `${UPLOAD_PREFIX}/songs/${upload.id}/hls/$1`)
+  return text
+    .replace(SEGMENT, (segment) => `${UPLOAD_PREFIX}/songs/${upload.id}/hls/${segment}`)
     .replace(/(#EXT-X-KEY:[^\n]*URI=")[^"]*"/g, `$1${uri}"`);
 }
 

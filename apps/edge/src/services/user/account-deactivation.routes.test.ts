@@ -44,6 +44,7 @@ describe("request-deactivate", () => {
       statusCode: 409,
       message: "A deactivation request is already pending for this account.",
       error: "Conflict",
+      code: "CONFLICT",
     });
     expect(await requestsOf(user.user.uuid)).toHaveLength(1);
     // Asking does not deactivate anything yet.
@@ -174,7 +175,12 @@ describe("deactivate", () => {
     expect((await session(t, await t.tokenFor(user.user.uuid))).response.status).toBe(401);
     const refused = await login(t, user.email);
     expect(refused.response.status).toBe(403);
-    expect(refused.error).toEqual({ statusCode: 403, message: "This account is deactivated.", error: "Forbidden" });
+    expect(refused.error).toEqual({
+      statusCode: 403,
+      message: "This account is deactivated.",
+      error: "Forbidden",
+      code: "ACCOUNT_DEACTIVATED",
+    });
     const profile = await t.api().user.GET("/profile/{id}", { params: { path: { id: user.user.uuid } } });
     expect(profile.response.status).toBe(404);
     expect(profile.error?.message).toBe("User profile not found.");
@@ -266,7 +272,12 @@ describe("reactivate", () => {
     const again = await t
       .api(admin.token)
       .user.POST("/users/reactivate/{id}", { params: { path: { id: user.user.uuid } } });
-    expect(again.error).toEqual({ statusCode: 409, message: "This account is not deactivated.", error: "Conflict" });
+    expect(again.error).toEqual({
+      statusCode: 409,
+      message: "This account is not deactivated.",
+      error: "Conflict",
+      code: "CONFLICT",
+    });
   });
 
   it("refuses wrong callers and bad ids, leaving the account deactivated", async () => {

@@ -4,12 +4,13 @@ import type { Context } from "hono";
 import { LRUCache } from "lru-cache";
 import type { User } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { HttpError } from "../../lib/errors.ts";
 import { oncePer } from "../../lib/once-per.ts";
 import { type Profile, publicProfile } from "../../lib/profiles.ts";
 import { type Keys, LIVE_TOKEN_TTL, signToken, TOKEN_TTL, TokenPurpose, type TokenType } from "../../lib/tokens.ts";
 
-export const ALREADY_REGISTERED = "This email is already registered.";
+export const ALREADY_REGISTERED = errorMessage("EMAIL_ALREADY_REGISTERED");
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);

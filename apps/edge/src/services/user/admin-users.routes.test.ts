@@ -146,7 +146,7 @@ describe("GET /admin/users", () => {
     expect((await list({}, null)).status).toBe(401);
     const forbidden = await list({}, plain.token);
     expect(forbidden.status).toBe(403);
-    expect(forbidden.body).toEqual({ statusCode: 403, message: "Forbidden", error: "Forbidden" });
+    expect(forbidden.body).toEqual({ statusCode: 403, message: "Forbidden", error: "Forbidden", code: "FORBIDDEN" });
     expect((await list({}, moderator.token)).status).toBe(403);
   });
 });

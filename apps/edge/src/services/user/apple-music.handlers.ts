@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { rateLimit, requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { requireSettings, trimSlash } from "../../ports/integrations.ts";
 import { providerJson } from "../../ports/oauth.ts";
@@ -23,7 +24,7 @@ export const saveUserToken: AppRouteHandler<typeof routes.saveUserToken> = async
     `${trimSlash(c.var.deps.config.providers.appleMusicApiUrl)}/v1/me/storefront`,
     {
       headers: { authorization: `Bearer ${devToken}`, "music-user-token": musicUserToken },
-      tokenRefused: "Apple Music refused the music user token.",
+      tokenRefused: errorMessage("APPLE_MUSIC_TOKEN_REFUSED"),
     },
   );
   const storefront = (answer.data as { id?: unknown }[] | undefined)?.[0]?.id;

@@ -1,5 +1,6 @@
 import { forgetAccount } from "../../lib/account-cache.ts";
 import { accountAttempt, activeBan, addressBucket, rateLimit, requireUser } from "../../lib/auth.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { HttpError, unauthorized } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { verifyPassword } from "../../lib/password.ts";
@@ -37,8 +38,8 @@ export const login: AppRouteHandler<typeof routes.login> = async (c) => {
   const ok = await verifyPassword(password, user?.passwordHash);
   if (!user || !ok) throw unauthorized(INCORRECT_LOGIN);
   await attempt.succeeded();
-  if (user.deactivatedAt) throw new HttpError(403, "This account is deactivated.");
-  if (await activeBan(db, user.uuid, clock.now())) throw new HttpError(403, "This account is banned.");
+  if (user.deactivatedAt) throw new HttpError(403, errorMessage("ACCOUNT_DEACTIVATED"));
+  if (await activeBan(db, user.uuid, clock.now())) throw new HttpError(403, errorMessage("ACCOUNT_BANNED"));
   const updated = await recordLogin(db, user.uuid, clock.now());
   await forgetAccount(c.var.deps.cache, user.uuid);
   const loaded = await loadUser(db, user.uuid);
@@ -116,7 +117,7 @@ export const validateMagicLink: AppRouteHandler<typeof routes.validateMagicLink>
   const code = await consumeLinkToken(db, { purpose: "magicLink", token, now: clock.now() });
   const loaded = code?.userUuid ? await loadUser(db, code.userUuid) : null;
   if (!loaded || loaded.user.deactivatedAt) throw unauthorized(MAGIC_LINK_INVALID);
-  if (await activeBan(db, loaded.user.uuid, clock.now())) throw new HttpError(403, "This account is banned.");
+  if (await activeBan(db, loaded.user.uuid, clock.now())) throw new HttpError(403, errorMessage("ACCOUNT_BANNED"));
   // Following the link proves the address: verify it if it was pending.
   const now = clock.now();
   if (!loaded.user.verifiedAt) {

@@ -39,7 +39,12 @@ describe("sign-up and login", () => {
       .api()
       .user.POST("/users/sign-up", { body: { email: "TWICE@example.com", password: "password123" } });
     expect(res.response.status).toBe(403);
-    expect(res.error).toEqual({ statusCode: 403, message: "This email is already registered.", error: "Forbidden" });
+    expect(res.error).toEqual({
+      statusCode: 403,
+      message: "This email is already registered.",
+      error: "Forbidden",
+      code: "EMAIL_ALREADY_REGISTERED",
+    });
   });
 
   it("answers missing fields with the catalogue message and bad fields per field", async () => {
@@ -238,7 +243,12 @@ describe("gateway", () => {
   it("answers unknown routes with the Nest-style 404", async () => {
     const res = await t.request("GET", "/api/user-service/nope");
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ statusCode: 404, message: "Cannot GET /api/user-service/nope", error: "Not Found" });
+    expect(res.body).toEqual({
+      statusCode: 404,
+      message: "Cannot GET /api/user-service/nope",
+      error: "Not Found",
+      code: "NOT_FOUND",
+    });
   });
 
   it("answers malformed JSON with a 400 envelope", async () => {

@@ -2,13 +2,14 @@ import { type Db, schema, type Tx } from "@booth/db";
 import { and, asc, eq, isNull, ne } from "drizzle-orm";
 import type { User } from "../../lib/auth.ts";
 import { uniqueOr } from "../../lib/db-errors.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { HttpError, notFound } from "../../lib/errors.ts";
 import { ALREADY_REGISTERED, normalizeEmail } from "./accounts.ts";
 
-export const VERIFY_FAILED = "Email verification failed, incorrect code.";
-export const ALREADY_VERIFIED = "This email is verified.";
-export const TOO_SOON = "The minimum time has not yet elapsed since the last e-mail was sent.";
-export const EMAIL_NOT_FOUND = "Email not found.";
+export const VERIFY_FAILED = errorMessage("EMAIL_VERIFICATION_FAILED");
+export const ALREADY_VERIFIED = errorMessage("EMAIL_ALREADY_VERIFIED");
+export const TOO_SOON = errorMessage("EMAIL_RESEND_TOO_SOON");
+export const EMAIL_NOT_FOUND = errorMessage("EMAIL_NOT_FOUND");
 export const LOGIN_EMAIL_UNDELETABLE = "The sign-in email of an account cannot be deleted.";
 
 export type EmailRow = typeof schema.emails.$inferSelect;

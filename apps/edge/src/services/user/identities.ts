@@ -2,10 +2,11 @@ import { type Db, schema, type Tx } from "@booth/db";
 import type { IdentityChannel } from "@booth/db/schema";
 import { and, desc, eq, ne, type SQL, sql } from "drizzle-orm";
 import { uniqueOr } from "../../lib/db-errors.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { conflict } from "../../lib/errors.ts";
 import { toE164 } from "./phone-checks.ts";
 
-export const PHONE_TAKEN = "This phone number is already verified by another account.";
+export const PHONE_TAKEN = errorMessage("PHONE_TAKEN");
 
 type Identity = typeof schema.userIdentities.$inferSelect;
 

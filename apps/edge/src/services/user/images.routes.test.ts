@@ -186,7 +186,12 @@ describe("DELETE /users/images/{id}", () => {
       const other = await t.createUser({ roles: [...roles] });
       const res = await t.api(other.token).user.DELETE("/users/images/{id}", { params: { path: { id: up.body.id } } });
       expect(res.response.status).toBe(403);
-      expect(res.error).toEqual({ statusCode: 403, message: "Unauthorized to delete.", error: "Forbidden" });
+      expect(res.error).toEqual({
+        statusCode: 403,
+        message: "Unauthorized to delete.",
+        error: "Forbidden",
+        code: "UNAUTHORIZED_TO_DELETE",
+      });
     }
     expect(
       (await t.api().user.DELETE("/users/images/{id}", { params: { path: { id: up.body.id } } })).response.status,

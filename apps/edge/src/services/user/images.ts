@@ -1,9 +1,10 @@
 import { type Db, schema } from "@booth/db";
 import type { ImageType } from "@booth/db/schema";
 import { eq } from "drizzle-orm";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { imageUrl } from "../../lib/images.ts";
 
-export const UNAUTHORIZED_TO_DELETE = "Unauthorized to delete.";
+export const UNAUTHORIZED_TO_DELETE = errorMessage("UNAUTHORIZED_TO_DELETE");
 export const IMAGE_NOT_FOUND = "Image not found.";
 
 type Image = typeof schema.images.$inferSelect;

@@ -12,6 +12,8 @@ import * as authHandlers from "./auth.handlers.ts";
 import * as auth from "./auth.routes.ts";
 import * as cometChatHandlers from "./comet-chat.handlers.ts";
 import * as cometChat from "./comet-chat.routes.ts";
+import * as connectionsHandlers from "./connections.handlers.ts";
+import * as connections from "./connections.routes.ts";
 import * as discordHandlers from "./discord.handlers.ts";
 import * as discord from "./discord.routes.ts";
 import * as emailAddressesHandlers from "./email-addresses.handlers.ts";
@@ -138,6 +140,10 @@ export function userService() {
     .openapi(discord.discordAuth, discordHandlers.discordAuth)
     .openapi(discord.exchangeCode, discordHandlers.exchangeCode)
     .openapi(discord.linkDiscord, discordHandlers.linkDiscord);
+  router
+    .openapi(connections.listConnections, connectionsHandlers.listConnections)
+    .openapi(connections.authorizeUrl, connectionsHandlers.authorizeUrl)
+    .openapi(connections.disconnect, connectionsHandlers.disconnect);
   router
     .openapi(musicProviders.spotifyExchangeCode, musicProvidersHandlers.spotifyExchangeCode)
     .openapi(musicProviders.spotifyRefreshToken, musicProvidersHandlers.spotifyRefreshToken)

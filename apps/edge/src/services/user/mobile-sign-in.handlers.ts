@@ -1,5 +1,6 @@
 import { forgetAccount } from "../../lib/account-cache.ts";
 import { ADMINS, accountAttempt, activeBan, addressBucket, rateLimit, requireUser, STAFF } from "../../lib/auth.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, found, HttpError, unauthorized } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { issueToken, loadUser, userView } from "./accounts.ts";
@@ -98,8 +99,8 @@ export const verifyCode: AppRouteHandler<typeof routes.verifyCode> = async (c) =
   if (identity) {
     const loaded = await loadUser(db, identity.userUuid);
     if (!loaded) throw unauthorized(CODE_INCORRECT);
-    if (loaded.user.deactivatedAt) throw new HttpError(403, "This account is deactivated.");
-    if (await activeBan(db, loaded.user.uuid, now)) throw new HttpError(403, "This account is banned.");
+    if (loaded.user.deactivatedAt) throw new HttpError(403, errorMessage("ACCOUNT_DEACTIVATED"));
+    if (await activeBan(db, loaded.user.uuid, now)) throw new HttpError(403, errorMessage("ACCOUNT_BANNED"));
     await recordLogin(db, loaded.user.uuid, now);
     await forgetAccount(c.var.deps.cache, loaded.user.uuid);
     return c.json({ ...(await issueToken(c, loaded.user)), user: userView(loaded.user, loaded.profile) }, 200);

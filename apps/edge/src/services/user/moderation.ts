@@ -2,12 +2,13 @@ import { type Db, schema, type Tx } from "@booth/db";
 import type { Capability } from "@booth/db/schema";
 import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { type Caller, outranks, type Role, type User } from "../../lib/auth.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { forbidden, found, HttpError, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { logModeration } from "../../lib/moderation-log.ts";
 import { findUser, loadUser } from "./accounts.ts";
 
 export const BOT_ROLE_NOT_GRANTED = "role: the bot role belongs to bot accounts (bot sign-up) and cannot be granted";
-export const ALREADY_HAS_ROLE = "This user has already this role.";
+export const ALREADY_HAS_ROLE = errorMessage("ALREADY_HAS_ROLE");
 export const NOTHING_TO_LIFT = "This user has no ban in force.";
 
 export type Sanction = typeof schema.sanctions.$inferSelect;

@@ -425,6 +425,7 @@ describe("Apple Music", () => {
     const refused = await t.api(me.token).user.POST("/apple/user-token", { body: { musicUserToken: "mut-bad" } });
     expect(refused.response.status).toBe(400);
     expect(refused.error?.message).toBe("Apple Music refused the music user token.");
+    expect(refused.error?.code).toBe("APPLE_MUSIC_TOKEN_REFUSED");
     expect(await stored(me.user.uuid, "apple")).toBeNull();
     // Raw: input the typed client cannot send (it is wrong on purpose).
     expect((await t.request("POST", "/api/user-service/apple/user-token", { token: me.token, body: {} })).status).toBe(

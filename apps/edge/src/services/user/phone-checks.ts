@@ -2,9 +2,10 @@ import { type Db, schema, type Tx } from "@booth/db";
 import type { PhoneValidationStatus } from "@booth/db/schema";
 import { eq } from "drizzle-orm";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { MAX_CODE_ATTEMPTS } from "./codes.ts";
 
-export const PHONE_REFUSED = "Phone number is invalid. Only real, non-VoIP mobile numbers are allowed.";
+export const PHONE_REFUSED = errorMessage("PHONE_REFUSED");
 
 /** The rules phone sign-in and verification apply; GET /phone-validation/fraudConstants publishes them. */
 export const FRAUD_CONSTANTS = {

@@ -1,11 +1,12 @@
 import { type Db, schema } from "@booth/db";
 import { and, count, desc, eq, lt } from "drizzle-orm";
 import { uniqueOr } from "../../lib/db-errors.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, conflict, notFound } from "../../lib/errors.ts";
 import { createAccount } from "./accounts.ts";
 import { toE164 } from "./phone-checks.ts";
 
-export const CODE_INCORRECT = "The code is incorrect or has expired.";
+export const CODE_INCORRECT = errorMessage("CODE_INCORRECT");
 export const CODE_SENT = "A code has been sent.";
 export const NOT_WHITELISTED = "This phone number is not whitelisted.";
 

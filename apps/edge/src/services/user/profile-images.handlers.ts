@@ -1,4 +1,5 @@
 import { ADMINS, hasAnyRole, outranks, rateLimit, requireUser } from "../../lib/auth.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, forbidden, found, HttpError, notFound } from "../../lib/errors.ts";
 import { MAX_IMAGE_BYTES, sniffImage } from "../../lib/images.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
@@ -12,10 +13,10 @@ export const uploadImage: AppRouteHandler<typeof routes.uploadImage> = async (c)
   const form = c.req.valid("form");
   const file = form.file as unknown;
   if (!(file instanceof File)) throw badRequest(["file: an image file is required"]);
-  if (file.size > MAX_IMAGE_BYTES) throw new HttpError(413, "The image is larger than 5 MB.");
+  if (file.size > MAX_IMAGE_BYTES) throw new HttpError(413, errorMessage("IMAGE_TOO_LARGE"));
   const bytes = new Uint8Array(await file.arrayBuffer());
   const contentType = sniffImage(bytes);
-  if (!contentType) throw new HttpError(415, "The file is not a png, jpeg, webp or gif image.");
+  if (!contentType) throw new HttpError(415, errorMessage("IMAGE_UNSUPPORTED"));
   const { db, storage, clock } = c.var.deps;
   const id = crypto.randomUUID();
   const storageKey = `images/${user.uuid}/${id}`;

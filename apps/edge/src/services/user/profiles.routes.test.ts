@@ -41,7 +41,7 @@ describe("GET /users/user/{id}", () => {
       .api(promoter.token)
       .user.GET("/users/user/{id}", { params: { path: { id: target.user.uuid } } });
     expect(refused.response.status).toBe(403);
-    expect(refused.error).toEqual({ statusCode: 403, message: "Forbidden", error: "Forbidden" });
+    expect(refused.error).toEqual({ statusCode: 403, message: "Forbidden", error: "Forbidden", code: "FORBIDDEN" });
     const guest = await t.tokenFor(target.user.uuid, "guest");
     expect(
       (await t.api(guest).user.GET("/users/user/{id}", { params: { path: { id: target.user.uuid } } })).response.status,
@@ -91,6 +91,8 @@ describe("GET /users/capabilities", () => {
 describe("POST /users/profile", () => {
   it("changes every field sent and only those, and clears nullable ones with null", async () => {
     const me = await t.createUser({ nickname: "fields" });
+    const admin = await t.createUser({ roles: ["user", "admin"] });
+    ok(await t.api(admin.token).merch.POST("/avatars", { body: { slug: "cat-7", name: "Cat 7" } }));
     const body = {
       nickname: "  Fields Two ",
       avatarId: "cat-7",

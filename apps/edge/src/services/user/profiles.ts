@@ -2,11 +2,12 @@ import { type Db, schema } from "@booth/db";
 import { asc, eq, isNull } from "drizzle-orm";
 import { mayManage, type Role } from "../../lib/auth.ts";
 import { uniqueOr } from "../../lib/db-errors.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { forbidden, HttpError, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { loadUser, nicknameTaken } from "./accounts.ts";
 
-export const PROFILE_NOT_FOUND = "User profile not found.";
-export const NICKNAME_TAKEN = "This nickname is already taken.";
+export const PROFILE_NOT_FOUND = errorMessage("PROFILE_NOT_FOUND");
+export const NICKNAME_TAKEN = errorMessage("NICKNAME_TAKEN");
 export const MAX_PROFILE_BATCH = 150;
 export const MUSIC_PROVIDERS = [
   "apple",

@@ -5,7 +5,7 @@ import type { Context } from "hono";
 import { requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { conflict, forbidden, HttpError, notFound, unauthorized } from "../../lib/errors.ts";
-import { type OAuthClient, requestToken, type TokenSet } from "../../ports/oauth.ts";
+import { type OAuthClient, OAuthGrantError, requestToken, type TokenSet } from "../../ports/oauth.ts";
 
 export type ProviderAccount = typeof schema.providerAccounts.$inferSelect;
 
@@ -162,7 +162,7 @@ export async function refreshStored(
         "stored refresh token",
       );
     } catch (err) {
-      if (!(err instanceof HttpError) || err.code !== "invalid_grant") throw err;
+      if (!(err instanceof OAuthGrantError) || err.oauthError !== "invalid_grant") throw err;
       // The provider no longer honours the link: forget it, so the user is asked to connect again.
       await db.delete(t).where(and(eq(t.id, current.id), eq(t.refreshToken, current.refreshToken)));
       await listOnProfile(db, input.userUuid, input.provider, false);

@@ -1,12 +1,13 @@
 import { type Db, schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
 import type { User } from "../../lib/auth.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 
-export const INCORRECT_LOGIN = "Incorrect email or password.";
+export const INCORRECT_LOGIN = errorMessage("INCORRECT_LOGIN");
 
 export const MAGIC_LINK_SENT = "If this email is registered, a sign-in link has been sent to it.";
 
-export const MAGIC_LINK_INVALID = "This sign-in link is invalid or has expired.";
+export const MAGIC_LINK_INVALID = errorMessage("MAGIC_LINK_INVALID");
 
 export const MAGIC_LINK_TTL = 15 * 60;
 

@@ -2,12 +2,13 @@ import { type Db, schema } from "@booth/db";
 import { count, eq } from "drizzle-orm";
 import { ADMINS, type User } from "../../lib/auth.ts";
 import { uniqueOr } from "../../lib/db-errors.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { forbidden, HttpError, notFound } from "../../lib/errors.ts";
 import { ALREADY_REGISTERED, createAccount, type NewAccount } from "./accounts.ts";
 import { INVALID_VOUCHER, redeemVoucher } from "./vouchers.ts";
 
-export const MISSING_EMAIL_OR_PASSWORD = "Email or password is missing in request.";
-export const MISSING_VOUCHER_FIELDS = "Email, password, or voucher code is missing in request.";
+export const MISSING_EMAIL_OR_PASSWORD = errorMessage("MISSING_EMAIL_OR_PASSWORD");
+export const MISSING_VOUCHER_FIELDS = errorMessage("MISSING_VOUCHER_FIELDS");
 export const MAX_BOTS_PER_OWNER = 10;
 
 /** A concurrent sign-up with the same email ends as the catalogue's 403. */

@@ -50,7 +50,12 @@ describe("who may call", () => {
       for (const token of [undefined, guest, mod.token]) {
         const res = await t.request(method, `${P}${path}`, { token, body });
         expect(res.status, `${method} ${path}`).toBe(401);
-        expect(res.body).toEqual({ statusCode: 401, message: "Unauthorized", error: "Unauthorized" });
+        expect(res.body).toEqual({
+          statusCode: 401,
+          message: "Unauthorized",
+          error: "Unauthorized",
+          code: "UNAUTHORIZED",
+        });
       }
     expect(await sanctionsOf(target.user.uuid)).toHaveLength(0);
     expect(await commentsOn(target.user.uuid)).toHaveLength(0);
@@ -206,7 +211,12 @@ describe("ban", () => {
     expect((await session(t, target.token)).response.status).toBe(401);
     const refused = await login(t, target.email);
     expect(refused.response.status).toBe(403);
-    expect(refused.error).toEqual({ statusCode: 403, message: "This account is banned.", error: "Forbidden" });
+    expect(refused.error).toEqual({
+      statusCode: 403,
+      message: "This account is banned.",
+      error: "Forbidden",
+      code: "ACCOUNT_BANNED",
+    });
     const fresh = await session(t, await t.tokenFor(target.user.uuid));
     expect(fresh.response.status).toBe(403);
     expect(fresh.error?.message).toBe("This account is banned.");
@@ -316,7 +326,12 @@ describe("unban", () => {
     const body = { userUuid: target.user.uuid };
     const none = await t.api(mod.token).user.POST("/users/unban", { body });
     expect(none.response.status).toBe(409);
-    expect(none.error).toEqual({ statusCode: 409, message: "This user has no ban in force.", error: "Conflict" });
+    expect(none.error).toEqual({
+      statusCode: 409,
+      message: "This user has no ban in force.",
+      error: "Conflict",
+      code: "CONFLICT",
+    });
     await t.api(mod.token).user.POST("/users/temporary-ban", { body: { ...body, durationMinutes: 1 } });
     t.clock.advance(61);
     expect((await t.api(mod.token).user.POST("/users/unban", { body })).response.status).toBe(409);
@@ -401,7 +416,12 @@ describe("add-role", () => {
     const twice = await t
       .api(admin.token)
       .user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "promoter" } });
-    expect(twice.error).toEqual({ statusCode: 403, message: "This user has already this role.", error: "Forbidden" });
+    expect(twice.error).toEqual({
+      statusCode: 403,
+      message: "This user has already this role.",
+      error: "Forbidden",
+      code: "ALREADY_HAS_ROLE",
+    });
     // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       { userUuid: target.user.uuid },
@@ -474,7 +494,12 @@ describe("capabilities", () => {
     expect(both.body.capabilities).toEqual(["promoteRoom", "uploadMusic"]);
     expect((await userRow(target.user.uuid)).capabilities).toEqual(["promoteRoom", "uploadMusic"]);
     const twice = await t.request("PUT", url("promoteRoom"), { token: mod.token });
-    expect(twice.body).toEqual({ statusCode: 403, message: "This user has already this role.", error: "Forbidden" });
+    expect(twice.body).toEqual({
+      statusCode: 403,
+      message: "This user has already this role.",
+      error: "Forbidden",
+      code: "ALREADY_HAS_ROLE",
+    });
     const removed = await t.request("DELETE", url("promoteRoom"), { token: mod.token });
     expect(removed.status).toBe(200);
     expect((await userRow(target.user.uuid)).capabilities).toEqual(["uploadMusic"]);

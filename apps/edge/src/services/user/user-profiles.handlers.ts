@@ -7,6 +7,7 @@ import { badRequest, forbidden, found, notFound, USER_NOT_FOUND } from "../../li
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { profilesJson, publicProfile, searchProfiles } from "../../lib/profiles.ts";
 import { sqlJson } from "../../lib/sql-json.ts";
+import { checkWearable } from "../merch/avatars.ts";
 import { loadUser, ownProfile, userView } from "./accounts.ts";
 import * as profiles from "./profiles.ts";
 import { MAX_PROFILE_BATCH, PROFILE_NOT_FOUND, type ProfilePatch, visibleProfile } from "./profiles.ts";
@@ -15,6 +16,11 @@ import type * as routes from "./user-profiles.routes.ts";
 /** The caller's own profile update (the profile form and the socials form). */
 async function updateOwnProfile(c: Context<AppEnv>, patch: ProfilePatch) {
   const { user } = await requireUser(c, { types: ["user", "bot"] });
+  // A new avatar must be one the caller may wear; the one they wear already stays (even if it was taken back since).
+  if (typeof patch.avatarId === "string") {
+    const current = await loadUser(c.var.deps.db, user.uuid);
+    if (current?.profile?.avatarId !== patch.avatarId) await checkWearable(c.var.deps.db, patch.avatarId, user.uuid);
+  }
   const updated = await profiles.updateProfile(c.var.deps.db, user.uuid, patch, c.var.deps.clock.now());
   return ownProfile(updated.user, updated.profile);
 }

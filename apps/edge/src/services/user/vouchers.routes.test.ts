@@ -38,7 +38,12 @@ describe("vouchers and voucher sign-up", () => {
       body: { email: "friend2@voucher.test", password: "password123", voucherCode: voucher!.code },
     });
     expect(second.response.status).toBe(403);
-    expect(second.error).toEqual({ statusCode: 403, message: "This voucher code is not valid.", error: "Forbidden" });
+    expect(second.error).toEqual({
+      statusCode: 403,
+      message: "This voucher code is not valid.",
+      error: "Forbidden",
+      code: "INVALID_VOUCHER",
+    });
 
     const other = await t.createUser();
     const redeem = await t.api(other.token).user.PATCH("/vouchers/redeem", { body: { code: voucher!.code } });

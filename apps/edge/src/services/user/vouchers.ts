@@ -1,9 +1,10 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import type { VoucherStatus } from "@booth/db/schema";
 import { and, count, desc, eq } from "drizzle-orm";
+import { errorMessage } from "../../lib/error-codes.ts";
 import { conflict, notFound } from "../../lib/errors.ts";
 
-export const INVALID_VOUCHER = "This voucher code is not valid.";
+export const INVALID_VOUCHER = errorMessage("INVALID_VOUCHER");
 export const VOUCHER_NOT_PENDING = "This voucher has already been redeemed or revoked.";
 
 // No 0/O, 1/I/L: codes are read aloud and typed by hand.

@@ -17,6 +17,7 @@ const es = {
     noAccount: "¿Eres nuevo?",
     signup: "Crea una cuenta",
     resetDone: "Tu contraseña ha cambiado. Inicia sesión con la nueva.",
+    discord: "Entrar con Discord",
   },
   signup: {
     title: "Únete a Booth",
@@ -24,6 +25,8 @@ const es = {
     submit: "Crear mi cuenta",
     haveAccount: "¿Ya tienes cuenta?",
     login: "Iniciar sesión",
+    voucher: "Código de invitación (opcional)",
+    voucherHint: "¿Tienes un código de invitación? Escríbelo: se canjea con tu nueva cuenta.",
   },
   magic: {
     title: "Entrar con un enlace",

@@ -3,7 +3,9 @@ import type { common as en } from "../common.ts";
 const es = {
   brand: "Booth",
   tagline: "Salas de música en vivo. Toma asiento en la cabina.",
+  skipToContent: "Saltar al contenido",
   nav: {
+    label: "Principal",
     rooms: "Salas",
     createRoom: "Crear una sala",
     login: "Iniciar sesión",
@@ -21,6 +23,13 @@ const es = {
   verifyBanner: "Verifica tu correo para chatear en salas públicas.",
   verifyNow: "Verificar ahora",
   footer: "Booth es de código abierto. La música del catálogo de demostración la crea el proyecto.",
+  player: {
+    volume: "Volumen",
+    mute: "Silenciar",
+    unmute: "Activar sonido",
+    preview: "Avance",
+    previewHint: "Un avance de 30 segundos: la canción entera suena para quien tiene la cuenta premium del proveedor.",
+  },
   bar: {
     label: "La sala en la que estás",
     nothing: "No suena nada",

@@ -44,5 +44,21 @@ const es = {
   importSubmit: "Importar",
   imported_one: "{{count}} pista importada.",
   imported_other: "{{count}} pistas importadas.",
+  playlistImportTitle: "Importar una lista",
+  playlistImportHelp:
+    "Pega el enlace de una lista de Spotify, YouTube o SoundCloud: se convierte en una lista propia, con su nombre (sus primeras 500 pistas).",
+  playlistImportSubmit: "Importar lista",
+  playlistImporting: "Importando «{{name}}»: {{done}} de {{total}} pistas ({{skipped}} omitidas)",
+  playlistImported_one: "«{{name}}» importada: {{count}} pista, {{skipped}} omitidas.",
+  playlistImported_other: "«{{name}}» importada: {{count}} pistas, {{skipped}} omitidas.",
+  playlistImportFailed: "La importación de «{{name}}» se detuvo tras {{done}} de {{total}} pistas: {{message}}",
+  playlistImportOpen: "Abrir «{{name}}»",
+  exportTitle: "Exportar",
+  exportSpotify: "Exportar a Spotify",
+  exportApple: "Exportar a Apple Music",
+  exportDone: "Exportada a {{service}}: {{exported}} canciones, {{skipped}} no disponibles allí.",
+  exportOpen: "Abrir la lista en {{service}}",
+  exportNotConnected: "Conecta {{service}} primero, en tus cuentas conectadas.",
+  exportConnect: "Cuentas conectadas",
 } satisfies typeof en;
 export const crates = es;

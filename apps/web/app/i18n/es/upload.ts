@@ -11,6 +11,7 @@ const es = {
   choose: "Elegir un archivo",
   tooLarge: "El archivo pesa más de 50 MB.",
   failedGeneric: "Algo salió mal, inténtalo de nuevo",
+  progress: "Progreso de la subida",
   uploading: "Subiendo… {{percent}} %",
   checkingFile: "Revisando el archivo…",
   uploaded: "Subida",

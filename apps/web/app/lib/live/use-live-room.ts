@@ -25,8 +25,11 @@ export function useLiveRoom(options: {
   roomUuid: string | null;
   /** The token, or a function answering a fresh one for each connection (keep its identity: it is a dependency). */
   token: string | (() => string | Promise<string>);
+  /** The room's password (or, for guests, its guest password) the person entered, when the room asks for one. */
+  password?: string | undefined;
+  guestPassword?: string | undefined;
 }) {
-  const { partyUrl, roomUuid, token } = options;
+  const { partyUrl, roomUuid, token, password, guestPassword } = options;
   const clientRef = useRef<LiveRoomClient | null>(null);
   const [state, setState] = useState<LiveState | null>(null);
   const [chat, setChat] = useState<ChatMessage[]>([]);
@@ -63,7 +66,14 @@ export function useLiveRoom(options: {
     let offs: (() => void)[] = [];
     const join = ({ LiveRoomClient, LiveRoomError }: Awaited<ReturnType<typeof loadSdk>>) => {
       if (left) return;
-      const client = new LiveRoomClient({ url: partyUrl, roomUuid, token, backoff: { initialMs: 300, maxMs: 8000 } });
+      const client = new LiveRoomClient({
+        url: partyUrl,
+        roomUuid,
+        token,
+        ...(password !== undefined ? { password } : {}),
+        ...(guestPassword !== undefined ? { guestPassword } : {}),
+        backoff: { initialMs: 300, maxMs: 8000 },
+      });
       current = client;
       clientRef.current = client;
       let animationIds = 0;
@@ -121,7 +131,7 @@ export function useLiveRoom(options: {
       current?.close();
       clientRef.current = null;
     };
-  }, [partyUrl, roomUuid, token]);
+  }, [partyUrl, roomUuid, token, password, guestPassword]);
 
   /** Runs a room action; a refusal comes back as its message (and is shown by the caller). */
   const act = useCallback(async <T>(run: (client: LiveRoomClient) => Promise<T>): Promise<string | null> => {

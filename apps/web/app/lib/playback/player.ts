@@ -1,6 +1,7 @@
 import type { LiveSong } from "@booth/sdk/live";
 import type HlsType from "hls.js";
 import { loadHls } from "../lazy.ts";
+import { applyQuality } from "./quality.ts";
 
 export type AudioQuality = "low" | "medium" | "high";
 
@@ -131,23 +132,14 @@ export class PlaybackController {
     this.audio.addEventListener("playing", onPlaying, { once: true });
   }
 
-  /** Keeps the element within a second and a half of where the room is. */
-  correct(offset: number) {
-    if (!this.current || this.audio.paused || this.audio.seeking) return;
-    if (Math.abs(this.audio.currentTime - offset) > 1.5) this.audio.currentTime = offset;
-  }
-
   setQuality(quality: AudioQuality) {
     this.quality = quality;
     if (this.hls) this.applyQuality(this.hls.levels.length);
   }
 
-  /** low: the lightest rendition, high: the richest, medium: the one between (or the only one). */
-  private applyQuality(levels: number) {
-    if (!this.hls || levels === 0) return;
-    const level = this.quality === "low" ? 0 : this.quality === "high" ? levels - 1 : Math.floor((levels - 1) / 2);
-    this.hls.autoLevelCapping = level;
-    this.hls.nextLevel = level;
+  /** The rendition of the listener's quality (quality.ts). */
+  private applyQuality(_levels: number) {
+    if (this.hls) applyQuality(this.hls, this.quality);
   }
 
   stop() {

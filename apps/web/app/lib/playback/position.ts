@@ -29,3 +29,25 @@ export function formatDuration(seconds: number) {
   if (hours) return `${hours}:${String(minutes).padStart(2, "0")}:${secs}`;
   return `${minutes}:${secs}`;
 }
+
+/**
+ * How far (seconds) a player may stray from the room before it is moved back: the platform's own audio element seeks
+ * cheaply and precisely; the providers' embedded players seek to a keyframe or a buffered chunk and rebuffer, so a
+ * tighter limit would have them seek over and over.
+ */
+export const DRIFT_LIMIT = { media: 1.5, embedded: 2 } as const;
+
+/** Once sound first comes out, a player this far (seconds) from the room is moved to it: loading took some time. */
+export const START_TOLERANCE = 0.25;
+
+/**
+ * Where to move a player that is at `playerAt` while the room is at `roomAt` (seconds), or null to leave it: beyond
+ * `limit` it goes where the room is. A player that cannot say where it is (null) is left alone.
+ */
+export function driftSeek(playerAt: number | null, roomAt: number, limit: number): number | null {
+  if (playerAt === null || !Number.isFinite(playerAt)) return null;
+  return Math.abs(playerAt - roomAt) > limit ? roomAt : null;
+}
+
+/** The first correction, once the player plays (join, or a new song): anything beyond START_TOLERANCE. */
+export const startSeek = (playerAt: number | null, roomAt: number) => driftSeek(playerAt, roomAt, START_TOLERANCE);

@@ -2,11 +2,20 @@ import type { NowPlaying } from "@booth/sdk/live";
 import { type RefObject, useEffect, useRef, useState } from "react";
 import { loadSdk } from "../lazy.ts";
 import { type ListeningEvent, ListeningTracker } from "./listening.ts";
-import { type AudioQuality, PlaybackController } from "./player.ts";
+import { mediaSessionPlaying, updateMediaSession } from "./media-session.ts";
+import type { AudioQuality } from "./player.ts";
 import { playbackOffset } from "./position.ts";
+import { RoomPlayer, type RoomPlayerView } from "./room-player.ts";
+import type { PlayerScripts } from "./scripts.ts";
+import { DEFAULT_VOLUME, readVolume, type Volume, writeVolume } from "./volume.ts";
 
 export interface PlaybackOptions {
   audioRef: RefObject<HTMLAudioElement | null>;
+  /** Where the providers' embedded players draw. */
+  mountRef: RefObject<HTMLDivElement | null>;
+  scripts: PlayerScripts;
+  /** Signed in: the listener's connected Spotify or Apple Music account may play whole songs. */
+  signedIn: boolean;
   nowPlaying: NowPlaying | null;
   djUuid: string | null;
   clockOffset: number;
@@ -23,20 +32,27 @@ export const playKey = (np: NowPlaying) =>
 
 /**
  * Plays what the room plays, where the room is in it, and reports the listening: started, 15 s, 30 s, and the total
- * (to the audit service's analytics stream). `blocked` is true when the browser wants a gesture before it plays.
+ * (to the audit service's analytics stream). `blocked` is true when the browser wants a gesture before it plays;
+ * `kind` is the player in use ("preview" for a provider's sample). The volume is remembered per browser, and the
+ * browser's Media Session shows the song and answers its play and pause keys.
  */
 export function usePlayback(options: PlaybackOptions) {
-  const { audioRef, nowPlaying, djUuid, clockOffset, apiUrl, token, quality, room } = options;
-  const controller = useRef<PlaybackController | null>(null);
+  const { audioRef, mountRef, scripts, signedIn, nowPlaying, djUuid, clockOffset, apiUrl, token, quality, room } =
+    options;
+  const controller = useRef<RoomPlayer | null>(null);
   const tracker = useRef<ListeningTracker | null>(null);
-  const [blocked, setBlocked] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const latest = useRef({ nowPlaying, clockOffset });
-  latest.current = { nowPlaying, clockOffset };
+  const [view, setView] = useState<RoomPlayerView>({ kind: null, blocked: false, failure: null });
+  const [volume, setVolumeState] = useState<Volume>(DEFAULT_VOLUME);
+  const latest = useRef({ nowPlaying, clockOffset, volume });
+  latest.current = { nowPlaying, clockOffset, volume };
+
+  // The remembered volume, once in the browser (the server renders the default).
+  useEffect(() => setVolumeState(readVolume(window.localStorage)), []);
 
   useEffect(() => {
     const audio = audioRef.current;
-    if (!audio) return;
+    const mount = mountRef.current;
+    if (!audio || !mount) return;
     // The SDK comes with the room (lib/lazy.ts); a report waits for it rather than going without.
     const booth = loadSdk().then(({ createBoothClient }) =>
       createBoothClient({ baseUrl: apiUrl, token: () => token() ?? undefined }),
@@ -58,33 +74,30 @@ export function usePlayback(options: PlaybackOptions) {
       void booth.then((b) => b.audit.POST("/kinesis", { body: { topic: event.topic, data } })).catch(() => undefined);
     };
     tracker.current = new ListeningTracker(send, window.sessionStorage);
-    const player = new PlaybackController(audio, apiUrl, token);
-    player.onError = (message) => {
-      if (/NotAllowedError|user didn't interact|play\(\) failed/i.test(message)) setBlocked(true);
-      else setFailure(message);
-      console.warn(message);
-    };
+    const player = new RoomPlayer({ audio, mount, apiUrl, token, scripts, signedIn, onChange: setView });
+    const { level, muted } = latest.current.volume;
+    player.volume(level, muted);
     controller.current = player;
-    const onPlaying = () => setBlocked(false);
-    audio.addEventListener("playing", onPlaying);
     let last = Date.now();
+    let wasPlaying = false;
     const timer = setInterval(() => {
       const now = Date.now();
-      const { nowPlaying: np, clockOffset: offset } = latest.current;
-      if (np && !audio.paused) {
-        tracker.current?.tick({ playId: playKey(np), roomSlug: room.slug }, now - last, now);
-        player.correct(playbackOffset(np, offset, now));
-      }
+      const { nowPlaying: np } = latest.current;
+      const playing = player.playing();
+      if (np && playing) tracker.current?.tick({ playId: playKey(np), roomSlug: room.slug }, now - last, now);
+      player.tick();
+      if (playing !== wasPlaying) mediaSessionPlaying(playing);
+      wasPlaying = playing;
       last = now;
     }, 1000);
     return () => {
       clearInterval(timer);
-      audio.removeEventListener("playing", onPlaying);
       tracker.current?.end();
       player.stop();
+      updateMediaSession(null, apiUrl, { play: () => {}, pause: () => {} });
       controller.current = null;
     };
-  }, [audioRef, apiUrl, token, room.slug]);
+  }, [audioRef, mountRef, scripts, signedIn, apiUrl, token, room.slug]);
 
   useEffect(() => {
     const player = controller.current;
@@ -92,11 +105,14 @@ export function usePlayback(options: PlaybackOptions) {
     if (!nowPlaying) {
       player.stop();
       tracker.current?.end();
+      updateMediaSession(null, apiUrl, { play: () => {}, pause: () => {} });
       return;
     }
     const key = playKey(nowPlaying);
-    setFailure(null);
-    void player.play({ key, song: nowPlaying.song, at: () => playbackOffset(nowPlaying, clockOffset) });
+    // The room's position by the clock offset measured last, whenever a player asks.
+    const at = () => playbackOffset(nowPlaying, latest.current.clockOffset);
+    void player.play({ key, song: nowPlaying.song, at });
+    updateMediaSession(nowPlaying.song, apiUrl, { play: () => void player.resume(), pause: () => player.pause() });
     tracker.current?.start(
       {
         playId: key,
@@ -111,19 +127,32 @@ export function usePlayback(options: PlaybackOptions) {
       },
       Date.now(),
     );
-  }, [nowPlaying, clockOffset, djUuid, room.slug, room.ownerUuid]);
+  }, [nowPlaying, djUuid, room.slug, room.ownerUuid, apiUrl]);
 
   useEffect(() => {
     controller.current?.setQuality(quality);
   }, [quality]);
 
-  const resume = () => {
-    const audio = audioRef.current;
-    const np = latest.current.nowPlaying;
-    if (!audio) return;
-    if (np) audio.currentTime = playbackOffset(np, latest.current.clockOffset);
-    void audio.play().then(() => setBlocked(false));
+  // The remembered volume once read, and every change after.
+  useEffect(() => {
+    controller.current?.volume(volume.level, volume.muted);
+  }, [volume]);
+
+  const resume = () => void controller.current?.resume();
+
+  const changeVolume = (next: Volume) => {
+    setVolumeState(next);
+    writeVolume(window.localStorage, next);
   };
 
-  return { blocked, failure, resume };
+  return {
+    blocked: view.blocked,
+    failure: view.failure,
+    /** The player in use, "preview" for a provider's sample; null while nothing plays. */
+    kind: view.kind,
+    resume,
+    volume,
+    setVolume: (level: number) => changeVolume({ level, muted: level === 0 ? volume.muted : false }),
+    toggleMute: () => changeVolume({ ...volume, muted: !volume.muted }),
+  };
 }

@@ -1,5 +1,5 @@
 import type { Schema } from "@booth/sdk";
-import { userMessage } from "../../lib/errors.ts";
+import { userMessage } from "../../lib/errors.server.ts";
 import type { Booth } from "../../lib/sdk.server.ts";
 import { ROOM_PAGE, type RoomTab } from "./tabs.ts";
 
@@ -12,7 +12,7 @@ export interface CommunityRooms {
 }
 
 /** The rooms of one tab; the signed-in tabs answer empty for guests. */
-export async function loadRoomTab(booth: Booth, tab: RoomTab, signedIn: boolean, page: number) {
+export async function loadRoomTab(booth: Booth, tab: RoomTab, signedIn: boolean, page: number, request: Request) {
   const out: { promoted: Room[]; rooms: Room[]; total: number; communities: CommunityRooms[]; error?: string } = {
     promoted: [],
     rooms: [],
@@ -49,10 +49,19 @@ export async function loadRoomTab(booth: Booth, tab: RoomTab, signedIn: boolean,
       );
     }
   } catch (error) {
-    out.error = userMessage(error);
+    out.error = userMessage(error, request);
   }
   if (out.total === 0) out.total = out.rooms.length;
   return out;
+}
+
+/** Where the viewer's friends and followed DJs are; nothing when the edge does not answer (the lists still show). */
+export async function loadFriendsActivity(booth: Booth) {
+  try {
+    return (await booth.room.GET("/rooms/friends-activity", {})).data ?? [];
+  } catch {
+    return [];
+  }
 }
 
 /** Favourite or unfavourite a room. */

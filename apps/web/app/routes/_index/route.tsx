@@ -2,11 +2,12 @@ import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFuncti
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { RoomCard } from "../../components/room-card.tsx";
-import { userMessage } from "../../lib/errors.ts";
+import { userMessage } from "../../lib/errors.server.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
 import { readSession, requireViewer } from "../../lib/session.server.ts";
 import { useRevalidateEvery } from "../../lib/use-interval.ts";
-import { loadDemoProgress, loadRoomTab, setFavorite } from "./rooms.server.ts";
+import { FriendsActivity } from "./friends-activity.tsx";
+import { loadDemoProgress, loadFriendsActivity, loadRoomTab, setFavorite } from "./rooms.server.ts";
 import { ROOM_PAGE, ROOM_TABS, type RoomTab } from "./tabs.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Rooms" }];
@@ -25,8 +26,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = Math.max(0, Number.parseInt(url.searchParams.get("page") ?? "0", 10) || 0);
   const { token, viewer } = await readSession(request);
   const booth = sdkFor(token);
-  const [lists, demo] = await Promise.all([loadRoomTab(booth, tab, Boolean(viewer), page), loadDemoProgress(booth)]);
-  return { tab, page, signedIn: Boolean(viewer), ...lists, demo: demo?.loading ? demo : null };
+  const [lists, demo, activity] = await Promise.all([
+    loadRoomTab(booth, tab, Boolean(viewer), page, request),
+    loadDemoProgress(booth),
+    viewer ? loadFriendsActivity(booth) : [],
+  ]);
+  return { tab, page, signedIn: Boolean(viewer), ...lists, demo: demo?.loading ? demo : null, activity };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -37,13 +42,14 @@ export async function action({ request }: ActionFunctionArgs) {
     await setFavorite(sdkFor(token), String(form.get("roomUuid")), form.get("favorite") === "true");
     return { ok: true };
   } catch (error) {
-    return data({ error: userMessage(error) }, { status: 400 });
+    return data({ error: userMessage(error, request) }, { status: 400 });
   }
 }
 
 export default function Rooms() {
   const { t } = useTranslation("rooms");
-  const { tab, page, signedIn, promoted, rooms, total, communities, error, demo } = useLoaderData<typeof loader>();
+  const { tab, page, signedIn, promoted, rooms, total, communities, error, demo, activity } =
+    useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   useRevalidateEvery(demo ? DEMO_REFETCH_MS : rooms.length || promoted.length ? REFETCH_MS : EMPTY_REFETCH_MS);
   const tabLink = (name: RoomTab) => {
@@ -70,6 +76,7 @@ export default function Rooms() {
           </Link>
         )}
       </section>
+      <FriendsActivity activity={activity} />
       <nav className="tabs" aria-label={t("title")}>
         {visibleTabs.map((name) => (
           <Link key={name} to={tabLink(name)} className={tab === name ? "active" : undefined} data-tab={name}>

@@ -1,5 +1,6 @@
 import { data, redirect } from "@remix-run/node";
-import { isApiError, userMessage } from "../../lib/errors.ts";
+import { userMessage } from "../../lib/errors.server.ts";
+import { isApiError } from "../../lib/errors.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
 import { requireViewer } from "../../lib/session.server.ts";
 import { backToShop } from "./checkout.ts";
@@ -17,7 +18,7 @@ export async function loadCheckout(request: Request, id: string) {
     if (!checkout) throw new Error("the edge answered no checkout");
     return { checkout, error: null };
   } catch (e) {
-    if (isApiError(e) && e.status < 500) return { checkout: null, error: userMessage(e) };
+    if (isApiError(e) && e.status < 500) return { checkout: null, error: userMessage(e, request) };
     throw e;
   }
 }
@@ -29,7 +30,7 @@ export async function payCheckout(request: Request, id: string) {
   try {
     await sdkFor(token).payment.POST("/api/v1/checkouts/{id}/complete", { params: { path: { id } } });
   } catch (e) {
-    return data({ error: userMessage(e) }, { status: isApiError(e) && e.status < 500 ? e.status : 502 });
+    return data({ error: userMessage(e, request) }, { status: isApiError(e) && e.status < 500 ? e.status : 502 });
   }
   return redirect(backToShop(id, "success"));
 }

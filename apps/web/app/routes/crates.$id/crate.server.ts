@@ -1,6 +1,7 @@
 import type { Schema } from "@booth/sdk";
 import { data, redirect } from "@remix-run/node";
-import { isApiError, userMessage } from "../../lib/errors.ts";
+import { userMessage } from "../../lib/errors.server.ts";
+import { isApiError } from "../../lib/errors.ts";
 import { field } from "../../lib/forms.ts";
 import { type Booth, sdkFor } from "../../lib/sdk.server.ts";
 import { requireViewer } from "../../lib/session.server.ts";
@@ -54,16 +55,31 @@ export async function loadCrate(request: Request, id: string | undefined) {
   }
 }
 
+/** A crate copied to a provider: counts, and the playlist's address only when it is the provider's own https one. */
+export interface Exported {
+  service: "spotify" | "apple";
+  exported: number;
+  missing: number;
+  url: string | null;
+}
+
 type Outcome =
-  | { intent: string; ok: true; error: null; imported?: number; skipped?: { line: string; message: string }[] }
-  | { intent: string; ok: false; error: string };
+  | {
+      intent: string;
+      ok: true;
+      error: null;
+      imported?: number;
+      skipped?: { line: string; message: string }[];
+      exported?: Exported;
+    }
+  | { intent: string; ok: false; error: string; notConnected?: "spotify" | "apple" };
 
 const refused = (intent: string, error: string) => data({ intent, ok: false, error } as Outcome, { status: 400 });
 
 /** Every change to a crate: rename, delete, move, remove, shuffle, empty, play next, import, copy. */
 export async function changeCrate(request: Request, id: string | undefined) {
   const target = crateTarget(id);
-  const { token } = await requireViewer(request);
+  const { token, viewer } = await requireViewer(request);
   const booth = sdkFor(token);
   const form = await request.formData();
   const intent = field(form, "intent");
@@ -148,6 +164,13 @@ export async function changeCrate(request: Request, id: string | undefined) {
           });
         return ok();
       }
+      case "export-spotify":
+      case "export-apple": {
+        const service = intent === "export-spotify" ? "spotify" : "apple";
+        const result = await exportCrate(booth, viewer.uuid, target, service);
+        if (!result) return data({ intent, ok: false, error: "", notConnected: service } as Outcome, { status: 400 });
+        return ok({ exported: result });
+      }
       case "import": {
         const lines = importLines(field(form, "links"));
         if (lines.length === 0) return refused(intent, "Paste at least one track link.");
@@ -157,7 +180,7 @@ export async function changeCrate(request: Request, id: string | undefined) {
         return refused(intent, "Unknown action.");
     }
   } catch (e) {
-    return refused(intent, userMessage(e));
+    return refused(intent, userMessage(e, request));
   }
 }
 
@@ -185,4 +208,52 @@ async function importTracks(booth: Booth, target: string, lines: string[]) {
   // In the order they were pasted.
   skipped.sort((a, b) => a.at - b.at);
   return { imported, skipped: skipped.map(({ line, message }) => ({ line, message })) };
+}
+
+const PLAYLIST_HOSTS = { spotify: "open.spotify.com", apple: "music.apple.com" } as const;
+
+/** The provider's own https address of the playlist, else nothing (a provider's answer is not a link we trust). */
+export function providerLink(service: "spotify" | "apple", url: string | null | undefined) {
+  if (!url || url.length > 500) return null;
+  try {
+    const u = new URL(url);
+    return u.protocol === "https:" && u.hostname === PLAYLIST_HOSTS[service] && !u.username && !u.password
+      ? u.toString()
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Copies the crate to the person's connected Spotify or Apple Music account. The token is the connected account's,
+ * fetched here from the edge (never from the browser): null when the account is not connected.
+ */
+async function exportCrate(booth: Booth, userUuid: string, target: string, service: "spotify" | "apple") {
+  let result: Schema<"playlist", "PlaylistExport"> | undefined;
+  if (service === "spotify") {
+    let accessToken: string;
+    try {
+      const { data: fresh } = await booth.user.POST("/spotify/refresh-token", {});
+      if (!fresh) return null;
+      accessToken = fresh.accessToken;
+    } catch (e) {
+      if (isApiError(e, 404)) return null;
+      throw e;
+    }
+    ({ data: result } = await booth.playlist.POST("/exports/spotify", { body: { crateUuid: target, accessToken } }));
+  } else {
+    const { data: apple } = await booth.user.GET("/apple/user-token/{id}", { params: { path: { id: userUuid } } });
+    if (!apple?.musicUserToken) return null;
+    ({ data: result } = await booth.playlist.POST("/exports/apple", {
+      body: { crateUuid: target, musicUserToken: apple.musicUserToken },
+    }));
+  }
+  if (!result) throw new Error("no export result");
+  return {
+    service,
+    exported: result.exported,
+    missing: result.skipped,
+    url: providerLink(service, result.url),
+  } satisfies Exported;
 }

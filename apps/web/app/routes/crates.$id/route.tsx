@@ -401,11 +401,75 @@ function ImportPanel() {
   );
 }
 
+/** Export the crate to the person's connected Spotify or Apple Music account (the web server uses their token). */
+function ExportPanel() {
+  const { t } = useTranslation("crates");
+  const { songs } = useLoaderData<typeof loader>();
+  const exporter = useFetcher<typeof action>();
+  const busy = exporter.state !== "idle";
+  const result = busy ? undefined : exporter.data;
+  const names = { spotify: "Spotify", apple: "Apple Music" } as const;
+  const done = result?.ok ? result.exported : undefined;
+  return (
+    <section className={`card ${styles.exportPanel}`} data-testid="crate-export" aria-labelledby="export-title">
+      <h2 id="export-title" className="small">
+        {t("exportTitle")}
+      </h2>
+      <exporter.Form method="post" className="row">
+        <button
+          type="submit"
+          name="intent"
+          value="export-spotify"
+          className="btn btn-small"
+          disabled={busy || !songs.length}
+          data-testid="export-spotify"
+        >
+          {t("exportSpotify")}
+        </button>
+        <button
+          type="submit"
+          name="intent"
+          value="export-apple"
+          className="btn btn-small"
+          disabled={busy || !songs.length}
+          data-testid="export-apple"
+        >
+          {t("exportApple")}
+        </button>
+      </exporter.Form>
+      <div aria-live="polite" data-testid="export-result">
+        {done ? (
+          <p className="alert alert-ok">
+            {t("exportDone", { service: names[done.service], exported: done.exported, skipped: done.missing })}{" "}
+            {done.url ? (
+              <a href={done.url} target="_blank" rel="noopener noreferrer" data-testid="export-link">
+                {t("exportOpen", { service: names[done.service] })}
+              </a>
+            ) : null}
+          </p>
+        ) : result && !result.ok ? (
+          <p className="alert alert-error" role="alert">
+            {result.notConnected ? (
+              <>
+                {t("exportNotConnected", { service: names[result.notConnected] })}{" "}
+                <Link to="/profile/connections">{t("exportConnect")}</Link>
+              </>
+            ) : (
+              result.error
+            )}
+          </p>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
 export default function CratePage() {
   const { owner, special } = useLoaderData<typeof loader>();
   return (
     <div className="stack">
       <Header owner={owner} special={special} />
+      <ExportPanel />
       <div className={styles.layout}>
         <SongList owner={owner} special={special} />
         {owner ? <ImportPanel /> : null}

@@ -6,3 +6,5 @@ export const IMPORT_POLL_MS = 5_000;
 export const SPECIAL_CRATES = ["queue", "likes"] as const;
 export type SpecialCrate = (typeof SPECIAL_CRATES)[number];
 export const isSpecial = (id: string): id is SpecialCrate => (SPECIAL_CRATES as readonly string[]).includes(id);
+/** A playlist import's progress line is read again every second until the import ends. */
+export const PLAYLIST_IMPORT_POLL_MS = 1_000;

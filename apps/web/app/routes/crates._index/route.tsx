@@ -3,10 +3,13 @@ import {
   type ClientActionFunctionArgs,
   type ClientLoaderFunctionArgs,
   Form,
+  Link,
   useActionData,
   useLoaderData,
   useNavigation,
+  useRevalidator,
 } from "@remix-run/react";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { FormError } from "../../components/auth-card.tsx";
 import { CrateCard, crateGridClass } from "../../components/crate-card.tsx";
@@ -14,14 +17,21 @@ import { Pager } from "../../components/pager.tsx";
 import { forget, freshOrLoad } from "../../components/stale-cache.ts";
 import { useRootData } from "../../root.tsx";
 import styles from "./crates.module.css";
-import { createCrate, loadCrates } from "./crates.server.ts";
-import { CRATE_PAGE, CRATE_STALE_MS } from "./crates.ts";
+import { changeCrates, loadCrates, type PlaylistImport } from "./crates.server.ts";
+import { CRATE_PAGE, CRATE_STALE_MS, PLAYLIST_IMPORT_POLL_MS } from "./crates.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Crates" }];
 export const loader = ({ request }: LoaderFunctionArgs) => loadCrates(request);
-export const action = ({ request }: ActionFunctionArgs) => createCrate(request);
+export const action = ({ request }: ActionFunctionArgs) => changeCrates(request);
+const running = (job: PlaylistImport | null) => job?.state === "queued" || job?.state === "running";
 export const clientLoader = ({ request, serverLoader }: ClientLoaderFunctionArgs) =>
-  freshOrLoad(request.url, CRATE_STALE_MS, () => serverLoader<typeof loader>());
+  freshOrLoad(
+    request.url,
+    CRATE_STALE_MS,
+    () => serverLoader<typeof loader>(),
+    // A playlist import under way is polled: never answered from the kept copy.
+    (d) => !running(d.playlistImport),
+  );
 export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
   forget("/crates");
   return serverAction<typeof action>();
@@ -55,6 +65,7 @@ export default function Crates() {
         </Form>
       </section>
       <FormError error={result?.error} />
+      <PlaylistImportPanel />
       {error ? <p className="alert alert-error">{error}</p> : null}
       <section>
         <div className="spread">
@@ -72,6 +83,83 @@ export default function Crates() {
         {crates.length === 0 ? <p className="empty">{t("empty")}</p> : null}
         <Pager offset={offset} pageSize={CRATE_PAGE} total={total} />
       </section>
+    </div>
+  );
+}
+
+/** A playlist link to import, and the import's progress line (read again every second until it ends). */
+function PlaylistImportPanel() {
+  const { t } = useTranslation("crates");
+  const { playlistImport: job, importError } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const starting = navigation.state === "submitting" && navigation.formData?.get("intent") === "import-playlist";
+  const { revalidate, state } = useRevalidator();
+  const underway = running(job);
+  useEffect(() => {
+    if (!underway) return;
+    const id = setInterval(() => {
+      if (document.visibilityState === "visible" && state === "idle") revalidate();
+    }, PLAYLIST_IMPORT_POLL_MS);
+    return () => clearInterval(id);
+  }, [underway, revalidate, state]);
+  return (
+    <section className="card stack" data-testid="playlist-import">
+      <div>
+        <h2>{t("playlistImportTitle")}</h2>
+        <p className="small muted">{t("playlistImportHelp")}</p>
+      </div>
+      {/* A new import starts from an empty field. */}
+      <Form method="post" className={styles.create} key={job?.importId}>
+        <input type="hidden" name="intent" value="import-playlist" />
+        <input
+          className={styles.link}
+          name="link"
+          type="url"
+          required
+          maxLength={2000}
+          placeholder="https://open.spotify.com/playlist/…"
+          aria-label={t("playlistImportTitle")}
+          defaultValue={result?.link}
+          data-testid="playlist-link"
+        />
+        <button type="submit" className="btn btn-primary" disabled={starting || underway} data-testid="import-playlist">
+          {t("playlistImportSubmit")}
+        </button>
+      </Form>
+      <FormError error={result?.importError ?? importError ?? undefined} />
+      {job ? <ImportProgress job={job} /> : null}
+    </section>
+  );
+}
+
+function ImportProgress({ job }: { job: PlaylistImport }) {
+  const { t } = useTranslation("crates");
+  const name = job.playlistName;
+  const open = (
+    <Link to={`/crates/${job.crateUuid}`} data-testid="playlist-import-crate">
+      {t("playlistImportOpen", { name })}
+    </Link>
+  );
+  if (job.state === "failed")
+    return (
+      <div className={`alert alert-error ${styles.result}`} role="status" data-testid="playlist-import-status">
+        <span>{t("playlistImportFailed", { name, done: job.done, total: job.total, message: job.message })}</span>
+        {open}
+      </div>
+    );
+  if (job.state === "complete")
+    return (
+      <div className={`alert alert-ok ${styles.result}`} role="status" data-testid="playlist-import-status">
+        <span>{t("playlistImported", { name, count: job.imported, skipped: job.skipped })}</span>
+        {job.message ? <span className="small">{job.message}</span> : null}
+        {open}
+      </div>
+    );
+  return (
+    <div className={styles.result} role="status" data-testid="playlist-import-status">
+      <span>{t("playlistImporting", { name, done: job.done, total: job.total, skipped: job.skipped })}</span>
+      <progress className={styles.progress} max={Math.max(job.total, 1)} value={job.done} />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { data } from "@remix-run/node";
 import { messageDelivery } from "../../lib/delivery.server.ts";
-import { userMessage } from "../../lib/errors.ts";
+import { userMessage } from "../../lib/errors.server.ts";
 import { field } from "../../lib/forms.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
 
@@ -13,6 +13,6 @@ export async function forgotPassword(request: Request) {
     ]);
     return { notice: sent?.message ?? "", error: null, email, delivery: delivery?.email ?? null };
   } catch (error) {
-    return data({ error: userMessage(error), notice: null, email, delivery: null }, { status: 400 });
+    return data({ error: userMessage(error, request), notice: null, email, delivery: null }, { status: 400 });
   }
 }

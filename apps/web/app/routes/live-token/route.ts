@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { isApiError, userMessage } from "../../lib/errors.ts";
+import { userMessage } from "../../lib/errors.server.ts";
+import { isApiError } from "../../lib/errors.ts";
 import { liveToken } from "../../lib/session.server.ts";
 
 /** A fresh short-lived token for the room page's live socket, HLS keys and listening events (never cached). */
@@ -10,7 +11,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   } catch (error) {
     // The edge's limit on this visitor (guest tokens per address) is theirs to hear about, not a server failure.
     if (isApiError(error, 429))
-      return Response.json({ message: userMessage(error) }, { status: 429, headers: { "cache-control": "no-store" } });
+      return Response.json(
+        { message: userMessage(error, request) },
+        { status: 429, headers: { "cache-control": "no-store" } },
+      );
     throw error;
   }
   const headers: Record<string, string> = { "cache-control": "no-store" };

@@ -1,5 +1,5 @@
 import { data } from "@remix-run/node";
-import { userMessage } from "../../lib/errors.ts";
+import { userMessage } from "../../lib/errors.server.ts";
 import { field } from "../../lib/forms.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
 import { signIn } from "../../lib/session.server.ts";
@@ -13,6 +13,6 @@ export async function logIn(request: Request) {
     if (!result) throw new Error("no answer");
     return signIn(request, result, new URL(request.url).searchParams.get("next"));
   } catch (error) {
-    return data({ error: userMessage(error), email }, { status: 400 });
+    return data({ error: userMessage(error, request), email }, { status: 400 });
   }
 }

@@ -1,14 +1,22 @@
-import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard, FormError, FormNotice } from "../../components/auth-card.tsx";
+import { takeNotice } from "../../lib/oauth.server.ts";
 import { logIn } from "./login.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Log in" }];
 export const action = ({ request }: ActionFunctionArgs) => logIn(request);
+/** The outcome of a Discord sign-in that did not sign in (once). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { notice, setCookie } = await takeNotice(request);
+  return data({ notice }, setCookie ? { headers: { "set-cookie": setCookie } } : undefined);
+}
 
 export default function Login() {
   const { t } = useTranslation("auth");
+  const { t: tp } = useTranslation("profile");
+  const { notice } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const [params] = useSearchParams();
   const busy = useNavigation().state !== "idle";
@@ -17,6 +25,13 @@ export default function Login() {
   return (
     <AuthCard title={t("login.title")} subtitle={t("login.subtitle")}>
       <FormNotice notice={params.get("reset") === "done" ? t("login.resetDone") : null} />
+      {notice ? (
+        <p className="alert alert-error" role="alert" data-testid="signin-notice">
+          {notice.key === "failed"
+            ? notice.text
+            : tp(`connections.notice.${notice.key}`, { name: tp(`connections.names.${notice.provider}`) })}
+        </p>
+      ) : null}
       <Form method="post" className="stack">
         <FormError error={result?.error} />
         <div className="field">
@@ -41,6 +56,14 @@ export default function Login() {
         </Link>
         <Link to={`/phone${keep}`} className="btn btn-block">
           📱 {t("login.phone")}
+        </Link>
+        <Link
+          to={`/connections/discord/start?purpose=signin${next ? `&next=${encodeURIComponent(next)}` : ""}`}
+          reloadDocument
+          className="btn btn-block"
+          data-testid="discord-signin"
+        >
+          💬 {t("login.discord")}
         </Link>
       </div>
       <p className="small muted">

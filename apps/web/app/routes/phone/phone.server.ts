@@ -1,6 +1,6 @@
 import { data } from "@remix-run/node";
 import { messageDelivery } from "../../lib/delivery.server.ts";
-import { userMessage } from "../../lib/errors.ts";
+import { userMessage } from "../../lib/errors.server.ts";
 import { field } from "../../lib/forms.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
 import { signIn } from "../../lib/session.server.ts";
@@ -31,6 +31,6 @@ export async function phoneSignIn(request: Request) {
     // A wrong code keeps the person on the code step, where they still need to know where the code is.
     const step = field(form, "intent") === "verify" ? ("code" as const) : ("phone" as const);
     const delivery = step === "code" ? ((await messageDelivery())?.sms ?? null) : null;
-    return data({ step, phone, error: userMessage(error), delivery }, { status: 400 });
+    return data({ step, phone, error: userMessage(error, request), delivery }, { status: 400 });
   }
 }

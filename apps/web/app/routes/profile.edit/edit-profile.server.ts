@@ -1,6 +1,6 @@
 import type { Schema } from "@booth/sdk";
 import { data, redirect } from "@remix-run/node";
-import { userMessage } from "../../lib/errors.ts";
+import { userMessage } from "../../lib/errors.server.ts";
 import { field } from "../../lib/forms.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
 import { refreshViewer, requireViewer } from "../../lib/session.server.ts";
@@ -47,7 +47,7 @@ export async function saveProfile(request: Request) {
       },
     });
   } catch (e) {
-    return data({ error: userMessage(e), values }, { status: 400 });
+    return data({ error: userMessage(e, request), values }, { status: 400 });
   }
   const cookie = await refreshViewer(request, token).catch(() => null);
   return redirect(`/users/${viewer.uuid}`, cookie ? { headers: { "set-cookie": cookie } } : undefined);

@@ -1,9 +1,17 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { type ClientActionFunctionArgs, Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import {
+  type ClientActionFunctionArgs,
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+} from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormError } from "../../components/auth-card.tsx";
 import { PersonAvatar } from "../../components/person-card.tsx";
+import { PushOptIn } from "../../components/push-opt-in.tsx";
 import { forget } from "../../components/stale-cache.ts";
 import { useRootData } from "../../root.tsx";
 import styles from "./edit-profile.module.css";
@@ -133,6 +141,9 @@ export default function EditProfile() {
           ) : (
             <p className="muted small">{t("noAvatars")}</p>
           )}
+          <Link to="/avatars" className="small">
+            {t("allAvatars")}
+          </Link>
         </fieldset>
         <div className="row">
           <button type="submit" className="btn btn-primary" disabled={busy} data-testid="save-profile">
@@ -140,6 +151,12 @@ export default function EditProfile() {
           </button>
         </div>
       </Form>
+      <PushOptIn />
+      <p>
+        <Link to="/profile/connections" data-testid="connections-link">
+          🔗 {t("connectionsLink")}
+        </Link>
+      </p>
     </section>
   );
 }

@@ -1,4 +1,5 @@
-import { isApiError, userMessage } from "../../lib/errors.ts";
+import { userMessage } from "../../lib/errors.server.ts";
+import { isApiError } from "../../lib/errors.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
 import { readSession } from "../../lib/session.server.ts";
 import { RANKING_PAGE } from "./ranking.ts";
@@ -25,7 +26,7 @@ export async function loadRanking(request: Request) {
     if (r.data) page = r.data;
   } catch (e) {
     if (isApiError(e, 404)) noSeason = true;
-    else error = userMessage(e);
+    else error = userMessage(e, request);
   }
   const mine = viewer
     ? await booth.merch

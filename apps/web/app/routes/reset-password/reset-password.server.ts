@@ -1,5 +1,5 @@
 import { data, redirect } from "@remix-run/node";
-import { userMessage } from "../../lib/errors.ts";
+import { userMessage } from "../../lib/errors.server.ts";
 import { field } from "../../lib/forms.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
 
@@ -12,6 +12,6 @@ export async function resetPassword(request: Request) {
     });
     return redirect("/login?reset=done");
   } catch (error) {
-    return data({ error: userMessage(error) }, { status: 400 });
+    return data({ error: userMessage(error, request) }, { status: 400 });
   }
 }

@@ -3,6 +3,7 @@ import { Link } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "../../components/avatar.tsx";
+import { SongArt } from "../../components/song-row.tsx";
 import { chatParts, editableMessage, startsGroup } from "../../lib/live/chat.ts";
 import styles from "./room.module.css";
 import { namesOf } from "./room-model.ts";
@@ -16,9 +17,12 @@ export function ChatPanel({
   viewer,
   canModerate,
   mustVerify,
+  apiUrl,
   onSend,
   onEdit,
   onDelete,
+  onReact,
+  onShareSong,
   onAnimate,
 }: {
   state: LiveState;
@@ -27,17 +31,27 @@ export function ChatPanel({
   viewer: { uuid: string; nickname: string } | null;
   canModerate: boolean;
   mustVerify: boolean;
-  onSend: (text: string) => Promise<string | null>;
+  /** The edge's address, for the artwork of songs shared in the chat. */
+  apiUrl: string;
+  /** `replyTo`: the id of the message answered. */
+  onSend: (text: string, replyTo?: string) => Promise<string | null>;
   onEdit: (id: string, text: string) => Promise<string | null>;
   onDelete: (id: string) => void;
+  /** Adds (`on`) or takes back the viewer's reaction to a message. */
+  onReact: (id: string, emoji: string, on: boolean) => void;
+  /** Shares the song playing in the chat (the room shows it as the catalogue has it). */
+  onShareSong: (songId: string) => Promise<string | null>;
   onAnimate: (animation: "emoji" | "jump", emoji?: string) => void;
 }) {
   const { t } = useTranslation("room");
   const [text, setText] = useState("");
   const [editing, setEditing] = useState<{ id: string; text: string } | null>(null);
+  const [replying, setReplying] = useState<ChatMessage | null>(null);
+  const [reactingTo, setReactingTo] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [now, setNow] = useState(() => Date.now());
-  const list = useRef<HTMLOListElement>(null);
+  const list = useRef<HTMLDivElement>(null);
   const names = namesOf(state);
   useEffect(() => {
     const id = setInterval(() => setNow(Date.now()), 1000);
@@ -52,10 +66,14 @@ export function ChatPanel({
     event.preventDefault();
     const message = text.trim();
     if (!message) return;
-    const failed = await onSend(message);
+    const failed = await onSend(message, replying?.id);
     setError(failed);
-    if (!failed) setText("");
+    if (!failed) {
+      setText("");
+      setReplying(null);
+    }
   };
+  const playing = state.nowPlaying?.song;
   const saveEdit = async (event: React.FormEvent) => {
     event.preventDefault();
     if (!editing) return;
@@ -66,13 +84,20 @@ export function ChatPanel({
   return (
     <section className={`${styles.chat} card`} data-testid="chat">
       <h2>{t("chat")}</h2>
-      <ol className={styles.messages} ref={list} data-testid="chat-messages">
-        {chat.length === 0 ? <li className="muted small">{t("chatEmpty")}</li> : null}
+      <div
+        className={styles.messages}
+        ref={list}
+        data-testid="chat-messages"
+        role="log"
+        aria-live="polite"
+        aria-label={t("chat")}
+      >
+        {chat.length === 0 ? <p className="muted small">{t("chatEmpty")}</p> : null}
         {chat.map((m, i) => {
           const group = startsGroup(chat, i);
           const mentionsMe = viewer ? m.mentions.includes(viewer.uuid) : false;
           return (
-            <li
+            <div
               key={m.id}
               className={`${styles.message} ${group ? styles.messageFirst : ""} ${mentionsMe ? styles.mentioned : ""}`}
               data-testid="chat-message"
@@ -114,37 +139,138 @@ export function ChatPanel({
                   {t("sentConsumable", { name: m.consumable.name })}
                 </p>
               ) : (
-                <p className={styles.messageText} data-testid="chat-text">
-                  {chatParts(m.message, names, viewer).map((part, k) =>
-                    "mention" in part ? (
-                      // biome-ignore lint/suspicious/noArrayIndexKey: parts of one message never move
-                      <mark key={k} className={part.self ? styles.mentionSelf : styles.mention}>
-                        {part.mention}
-                      </mark>
-                    ) : (
-                      // biome-ignore lint/suspicious/noArrayIndexKey: parts of one message never move
-                      <span key={k}>{part.text}</span>
-                    ),
-                  )}
-                  {m.editedAt ? <span className="small muted"> ({t("edited")})</span> : null}
-                  <span className={styles.messageTools}>
-                    {editable?.id === m.id ? (
-                      <button type="button" onClick={() => setEditing({ id: m.id, text: m.message })}>
-                        {t("edit")}
-                      </button>
-                    ) : null}
-                    {m.userUuid === viewer?.uuid || canModerate ? (
-                      <button type="button" onClick={() => onDelete(m.id)}>
-                        {t("delete")}
-                      </button>
-                    ) : null}
-                  </span>
-                </p>
+                <>
+                  {m.replyTo ? (
+                    <p className={styles.replyQuote} data-testid="chat-reply-quote">
+                      <span aria-hidden="true">↩ </span>
+                      <span className="visually-hidden">{t("replyingTo")} </span>
+                      <strong>{m.replyTo.userName}</strong> {m.replyTo.excerpt}
+                    </p>
+                  ) : null}
+                  <p className={styles.messageText} data-testid="chat-text">
+                    {chatParts(m.message, names, viewer).map((part, k) =>
+                      "mention" in part ? (
+                        // biome-ignore lint/suspicious/noArrayIndexKey: parts of one message never move
+                        <mark key={k} className={part.self ? styles.mentionSelf : styles.mention}>
+                          {part.mention}
+                        </mark>
+                      ) : "link" in part ? (
+                        // An http(s) address the sender wrote: a plain link, opened elsewhere, never fetched or
+                        // previewed here (nothing a sender writes becomes something another browser loads itself).
+                        <a
+                          // biome-ignore lint/suspicious/noArrayIndexKey: parts of one message never move
+                          key={k}
+                          href={part.link}
+                          target="_blank"
+                          rel="noopener noreferrer nofollow ugc"
+                          className={styles.chatLink}
+                          data-testid="chat-link"
+                        >
+                          {part.text}
+                        </a>
+                      ) : (
+                        // biome-ignore lint/suspicious/noArrayIndexKey: parts of one message never move
+                        <span key={k}>{part.text}</span>
+                      ),
+                    )}
+                    {m.editedAt ? <span className="small muted"> ({t("edited")})</span> : null}
+                    <span className={styles.messageTools}>
+                      {editable?.id === m.id ? (
+                        <button type="button" onClick={() => setEditing({ id: m.id, text: m.message })}>
+                          {t("edit")}
+                        </button>
+                      ) : null}
+                      {m.userUuid === viewer?.uuid || canModerate ? (
+                        <button type="button" onClick={() => onDelete(m.id)}>
+                          {t("delete")}
+                        </button>
+                      ) : null}
+                      {viewer && !mustVerify ? (
+                        <>
+                          <button
+                            type="button"
+                            data-testid="chat-reply"
+                            onClick={() => {
+                              setReplying(m);
+                              input.current?.focus();
+                            }}
+                          >
+                            {t("reply")}
+                          </button>
+                          <button
+                            type="button"
+                            data-testid="chat-react"
+                            aria-expanded={reactingTo === m.id}
+                            onClick={() => setReactingTo(reactingTo === m.id ? null : m.id)}
+                          >
+                            {t("reactTo")}
+                          </button>
+                        </>
+                      ) : null}
+                    </span>
+                  </p>
+                  {m.songs.map((song, k) => (
+                    <div
+                      // biome-ignore lint/suspicious/noArrayIndexKey: a message's songs never move
+                      key={k}
+                      className={styles.songCard}
+                      data-testid="chat-song"
+                    >
+                      <SongArt song={{ ...song, songId: song.songId ?? song.trackName }} apiUrl={apiUrl} size={40} />
+                      <span>
+                        <strong>{song.trackName}</strong>
+                        <br />
+                        <span className="small muted">{song.artistName}</span>
+                      </span>
+                    </div>
+                  ))}
+                  {reactingTo === m.id ? (
+                    <fieldset className={styles.reactions} data-testid="chat-react-picker">
+                      <legend className="visually-hidden">{t("reactTo")}</legend>
+                      {EMOJIS.map((emoji) => (
+                        <button
+                          key={emoji}
+                          type="button"
+                          onClick={() => {
+                            setReactingTo(null);
+                            const mine = m.reactions
+                              ?.find((r) => r.emoji === emoji)
+                              ?.userUuids.includes(viewer?.uuid ?? "");
+                            onReact(m.id, emoji, !mine);
+                          }}
+                        >
+                          {emoji}
+                        </button>
+                      ))}
+                    </fieldset>
+                  ) : null}
+                  {m.reactions?.length ? (
+                    <div className={styles.reactions} data-testid="chat-reactions">
+                      {m.reactions.map((r) => {
+                        const mine = viewer ? r.userUuids.includes(viewer.uuid) : false;
+                        return (
+                          <button
+                            key={r.emoji}
+                            type="button"
+                            className={mine ? styles.reactionMine : undefined}
+                            aria-pressed={mine}
+                            aria-label={t("reactionCount", { emoji: r.emoji, count: r.userUuids.length })}
+                            disabled={!viewer || mustVerify}
+                            onClick={() => onReact(m.id, r.emoji, !mine)}
+                            data-testid="chat-reaction"
+                          >
+                            {r.emoji} {r.userUuids.length}
+                          </button>
+                        );
+                      })}
+                    </div>
+                  ) : null}
+                </>
               )}
-            </li>
+            </div>
           );
         })}
-      </ol>
+      </div>
       {error ? <p className="alert alert-error small">{error}</p> : null}
       {!viewer ? (
         <p className="small muted">
@@ -156,7 +282,16 @@ export function ChatPanel({
         </p>
       ) : (
         <form onSubmit={send} className={styles.chatForm}>
+          {replying ? (
+            <p className={`${styles.replyQuote} ${styles.replying}`} data-testid="chat-replying">
+              {t("replyingTo")} <strong>{replying.userName}</strong>
+              <button type="button" className="btn btn-ghost btn-small" onClick={() => setReplying(null)}>
+                {t("cancel")}
+              </button>
+            </p>
+          ) : null}
           <input
+            ref={input}
             value={text}
             onChange={(e) => setText(e.target.value)}
             placeholder={t("chatPlaceholder")}
@@ -180,6 +315,16 @@ export function ChatPanel({
           <button type="button" onClick={() => onAnimate("jump")}>
             ⤴ {t("jump")}
           </button>
+          {playing?.songId && !mustVerify ? (
+            // Beside the reactions, not in the message's row: the message field keeps its width.
+            <button
+              type="button"
+              data-testid="chat-share-song"
+              onClick={async () => setError(await onShareSong(playing.songId ?? ""))}
+            >
+              ♪ {t("shareSong")}
+            </button>
+          ) : null}
         </div>
       ) : null}
     </section>

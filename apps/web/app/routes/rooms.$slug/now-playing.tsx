@@ -2,16 +2,11 @@ import type { Schema } from "@booth/sdk";
 import type { LiveState } from "@booth/sdk/live";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { PreviewLabel, VolumeControl } from "../../components/player-controls.tsx";
+import { artworkOf } from "../../lib/playback/media-session.ts";
 import { formatDuration, playbackOffset, playbackProgress } from "../../lib/playback/position.ts";
 import styles from "./room.module.css";
 import { personOf } from "./room-model.ts";
-
-/** The song's cover: the catalogue's (on the edge) or a provider's thumbnail; else a disc. */
-function artworkOf(song: { thumbnails?: Record<string, string> }, apiUrl: string) {
-  const url = Object.values(song.thumbnails ?? {})[0];
-  if (!url) return null;
-  return /^https?:\/\//.test(url) ? url : `${apiUrl}${url}`;
-}
 
 export function NowPlaying({
   state,
@@ -47,30 +42,38 @@ export function NowPlaying({
         <p className="muted">{t("nothingPlaying")}</p>
       </section>
     );
-  const dj = state.djs[0] ? personOf(state, state.djs[0].uuid) : null;
+  // A song of the room crate: no DJ plays it, whoever sits in the booth.
+  const dj = state.djs[0] && !np.byRoom ? personOf(state, state.djs[0].uuid) : null;
   const mine = viewerUuid ? state.allUserData[viewerUuid]?.songVotes : undefined;
   const art = artworkOf(np.song, apiUrl);
   const at = playbackOffset(np, clockOffset);
   const total = np.song.duration || (np.endTime - np.startTime) / 1000;
   const vibe = Math.round(((state.vibeMeter + 1) / 2) * 100);
-  const isDj = state.djs[0]?.uuid === viewerUuid;
+  const isDj = !np.byRoom && state.djs[0]?.uuid === viewerUuid;
   return (
     <section className={`${styles.nowPlaying} card`} data-testid="now-playing">
       <div className={styles.art}>{art ? <img src={art} alt="" /> : <span className={styles.disc} aria-hidden />}</div>
       <div className={styles.track}>
         <span className="small muted">{t("nowPlaying")}</span>
+        <PreviewLabel />
         <strong className={styles.trackName} data-testid="track-name">
           {np.song.trackName}
         </strong>
         <span>{np.song.artistName}</span>
         {dj ? <span className="small muted">{t("playedBy", { name: dj.nickname })}</span> : null}
+        {np.byRoom ? (
+          <span className="small muted" data-testid="played-by-room">
+            {t("playedByRoom")}
+          </span>
+        ) : null}
         <div className={styles.progress} aria-hidden>
-          <div className={styles.progressFill} style={{ width: `${playbackProgress(np, clockOffset) * 100}%` }} />
+          <div className={styles.progressFill} style={{ transform: `scaleX(${playbackProgress(np, clockOffset)})` }} />
         </div>
         <div className="spread small muted">
           <span data-testid="elapsed">{formatDuration(at)}</span>
           <span>{formatDuration(total)}</span>
         </div>
+        <VolumeControl />
       </div>
       <div className={styles.votes}>
         <div className="row">

@@ -1,9 +1,62 @@
 import type { Schema } from "@booth/sdk";
+import { ROOM_RANK, roomRank } from "@booth/sdk/live/permissions";
 import { data } from "@remix-run/node";
-import { isApiError, userMessage } from "../../lib/errors.ts";
+import { userMessage } from "../../lib/errors.server.ts";
+import { isApiError } from "../../lib/errors.ts";
 import { field } from "../../lib/forms.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
-import { AUDIO_QUALITIES, commitSession, liveToken, requireViewer } from "../../lib/session.server.ts";
+import {
+  AUDIO_QUALITIES,
+  commitSession,
+  getSession,
+  liveToken,
+  readSession,
+  requireViewer,
+} from "../../lib/session.server.ts";
+
+/**
+ * Which password the viewer must give before the room admits them, as the edge's join decides: a guest the guest
+ * password (when the room has one), someone signed in the room's password unless they co-own it or rank above.
+ */
+async function passwordAsked(
+  booth: ReturnType<typeof sdkFor>,
+  room: Schema<"room", "Room">,
+  viewer: { uuid: string; roles: string[] } | null,
+  guest: boolean,
+): Promise<"password" | "guestPassword" | null> {
+  if (guest || !viewer) return room.isGuestPasswordProtected ? "guestPassword" : null;
+  if (!room.isPasswordProtected) return null;
+  const now = Date.now();
+  const roles = await booth.room
+    .GET("/roomUserRoles/{room}/{user}", { params: { path: { room: room.uuid, user: viewer.uuid } } })
+    .then((r) =>
+      (r.data ?? []).filter((g) => !g.expirationTime || Date.parse(g.expirationTime) > now).map((g) => g.role),
+    )
+    .catch(() => []);
+  return roomRank(room, viewer.uuid, viewer.roles, roles) >= ROOM_RANK.coOwner ? null : "password";
+}
+
+/**
+ * The password prompt's check: the edge's own join (`POST /rooms/{slug}/join`) with the session's token, a guest's
+ * too, so a wrong password is refused in its words (and counted by its limit) before the live room is asked.
+ */
+export async function checkRoomPassword(request: Request, slug: string) {
+  const form = await request.formData();
+  const password = typeof form.get("password") === "string" ? (form.get("password") as string) : "";
+  const kind = field(form, "kind") === "guestPassword" ? "guestPassword" : "password";
+  const { token } = await readSession(request);
+  const callerToken = token ?? (await getSession(request)).get("guestToken") ?? null;
+  if (!password) return data({ error: "Enter the password.", kind }, { status: 400 });
+  try {
+    await sdkFor(callerToken).room.POST("/rooms/{slug}/join", {
+      params: { path: { slug: slug.toLowerCase() } },
+      body: { [kind]: password },
+    });
+  } catch (error) {
+    return data({ error: userMessage(error, request), kind }, { status: 400 });
+  }
+  return { ok: "enter" as const, kind, password };
+}
 
 /** The room, the token its live socket connects with (the viewer's, or a guest's), and the viewer's queue. */
 export async function loadRoom(request: Request, slug: string) {
@@ -38,6 +91,7 @@ export async function loadRoom(request: Request, slug: string) {
           .catch(() => []),
       ])
     : [[], []];
+  const asked = await passwordAsked(booth, room, session.viewer, session.guest);
   if (session.viewer) {
     // The room lists' "recent" tab; a failure here must not keep anyone out of the room.
     await booth.room.POST("/rooms/recent", { body: { roomUuid: room.uuid } }).catch(() => undefined);
@@ -53,6 +107,7 @@ export async function loadRoom(request: Request, slug: string) {
       guest: session.guest,
       viewer: session.viewer,
       audioQuality: session.audioQuality,
+      passwordAsked: asked,
     },
     { headers: session.setCookie ? { "set-cookie": session.setCookie } : {} },
   );
@@ -126,6 +181,15 @@ export async function roomAction(request: Request) {
         });
         return { ok: intent };
       }
+      case "room-crate": {
+        // The owner's pick (the edge checks it is the owner and one of their playlists); empty: none.
+        const crate = field(form, "roomCrateId");
+        await booth.room.PATCH("/rooms/{id}", {
+          params: { path: { id: roomUuid } },
+          body: { roomCrateId: crate ? crate : null },
+        });
+        return { ok: intent };
+      }
       case "clear-chat":
         await booth.room.DELETE("/rooms/conversation/{id}", { params: { path: { id: roomUuid } } });
         return { ok: intent };
@@ -133,6 +197,6 @@ export async function roomAction(request: Request) {
         return data({ error: "Unknown action." }, { status: 400 });
     }
   } catch (error) {
-    return data({ error: userMessage(error) }, { status: 400 });
+    return data({ error: userMessage(error, request) }, { status: 400 });
   }
 }

@@ -11,9 +11,12 @@ import { ChatPanel } from "./chat-panel.tsx";
 import { DjPanel } from "./dj-panel.tsx";
 import { ModerationPanel } from "./moderation-panel.tsx";
 import { NowPlaying, RecentSongs } from "./now-playing.tsx";
+import { PasswordGate } from "./password-gate.tsx";
 import styles from "./room.module.css";
-import { loadRoom, roomAction } from "./room.server.ts";
+import { checkRoomPassword, loadRoom, roomAction } from "./room.server.ts";
+import { RoomCrateSetting } from "./room-crate-setting.tsx";
 import { canModerate } from "./room-model.ts";
+import { SongAnnouncer } from "./song-announcer.tsx";
 import { Stage } from "./stage.tsx";
 
 // The live client downloads while the page hydrates; hls.js once it has (below), both before the room's first song.
@@ -23,11 +26,13 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.room.name} · Booth` : "Booth" },
 ];
 export const loader = ({ request, params }: LoaderFunctionArgs) => loadRoom(request, params.slug ?? "");
-export const action = ({ request }: ActionFunctionArgs) => roomAction(request);
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  new URL(request.url).searchParams.has("enter") ? checkRoomPassword(request, params.slug ?? "") : roomAction(request);
 
 export default function RoomPage() {
   const { t } = useTranslation("room");
-  const { room, queue, crates, recent, liveToken, liveTokenExpiresAt, guest, viewer, audioQuality } =
+  const { t: tRooms } = useTranslation("rooms");
+  const { room, queue, crates, recent, liveToken, liveTokenExpiresAt, guest, viewer, audioQuality, passwordAsked } =
     useLoaderData<typeof loader>();
   const root = useRootData();
   const apiUrl = root?.env.apiUrl ?? "";
@@ -36,14 +41,30 @@ export default function RoomPage() {
   const session = useRoomSession();
   const { enter } = session;
   useEffect(() => preloadPlayer(), []);
+  // A room with a password is entered once its prompt was answered (or when the person is in it already).
+  const [admitted, setAdmitted] = useState<{ kind: "password" | "guestPassword"; password: string } | null>(null);
+  const gated = passwordAsked !== null && !admitted && session.room?.uuid !== room.uuid;
   useEffect(() => {
+    if (gated) return;
     enter({
+      ...(admitted ? { [admitted.kind]: admitted.password } : {}),
       room: { uuid: room.uuid, slug: room.slug, name: room.name, ownerUuid: room.ownerUuid },
       liveToken,
       liveTokenExpiresAt,
       quality: audioQuality,
     });
-  }, [enter, room.uuid, room.slug, room.name, room.ownerUuid, liveToken, liveTokenExpiresAt, audioQuality]);
+  }, [
+    enter,
+    gated,
+    admitted,
+    room.uuid,
+    room.slug,
+    room.name,
+    room.ownerUuid,
+    liveToken,
+    liveTokenExpiresAt,
+    audioQuality,
+  ]);
   // Until the shell has entered this room (the first render here, or just after another room), nothing of the
   // other room shows.
   const here = session.room?.uuid === room.uuid;
@@ -77,6 +98,8 @@ export default function RoomPage() {
   }, []);
 
   const favorited = favorite.formData ? favorite.formData.get("favorite") === "true" : room.favorited;
+
+  if (gated && passwordAsked) return <PasswordGate room={room} kind={passwordAsked} onAdmitted={setAdmitted} />;
 
   if (live?.kicked)
     return (
@@ -115,6 +138,11 @@ export default function RoomPage() {
                 {favorited ? `★ ${t("unfavorite")}` : `☆ ${t("favorite")}`}
               </button>
             </favorite.Form>
+          ) : null}
+          {moderator ? (
+            <Link to={`/rooms/${room.slug}/settings`} className="btn btn-small" data-testid="room-settings-link">
+              ⚙ {tRooms("settings.link")}
+            </Link>
           ) : null}
           <label className="row small muted">
             {t("quality")}
@@ -166,6 +194,7 @@ export default function RoomPage() {
         <div className={styles.layout}>
           <div className={styles.main}>
             <Stage state={state} animations={live?.animations ?? []} viewerUuid={viewer?.uuid ?? null} />
+            <SongAnnouncer state={state} />
             <NowPlaying
               state={state}
               clockOffset={clockOffset}
@@ -186,6 +215,9 @@ export default function RoomPage() {
               }}
             />
             <RecentSongs recent={recent} state={state} />
+            {viewer?.uuid === room.ownerUuid ? (
+              <RoomCrateSetting roomUuid={room.uuid} state={state} crates={crates} />
+            ) : null}
             <DjPanel
               state={state}
               viewer={viewer}
@@ -235,7 +267,12 @@ export default function RoomPage() {
               viewer={viewer && !guest ? viewer : null}
               canModerate={moderator}
               mustVerify={Boolean(viewer && !viewer.verified && state.settings.type === "PUBLIC")}
-              onSend={(text) => act((c) => c.sendChatMessage({ message: text }))}
+              apiUrl={apiUrl}
+              onSend={(text, replyTo) =>
+                act((c) => c.sendChatMessage({ message: text, ...(replyTo ? { replyTo } : {}) }))
+              }
+              onReact={(id, emoji, on) => void act((c) => c.reactToChatMessage(id, emoji, on)).then(flash)}
+              onShareSong={(songId) => act((c) => c.sendChatMessage({ songs: [{ songId }] }))}
               onEdit={(id, text) => act((c) => c.editChatMessage(id, text))}
               onDelete={(id) => void act((c) => c.deleteChatMessage(id)).then(flash)}
               onAnimate={(animation, emoji) => void act((c) => c.playOneTimeAnimation(animation, emoji)).then(flash)}

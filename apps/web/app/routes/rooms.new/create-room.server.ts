@@ -1,5 +1,5 @@
 import { data, redirect } from "@remix-run/node";
-import { userMessage } from "../../lib/errors.ts";
+import { userMessage } from "../../lib/errors.server.ts";
 import { field } from "../../lib/forms.ts";
 import { DJ_TYPES, ROOM_DESIGNS } from "../../lib/room-designs.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
@@ -32,6 +32,6 @@ export async function createRoom(request: Request) {
     if (!room) throw new Error("no answer");
     return redirect(`/rooms/${room.slug}`);
   } catch (error) {
-    return data({ error: userMessage(error), values }, { status: 400 });
+    return data({ error: userMessage(error, request), values }, { status: 400 });
   }
 }

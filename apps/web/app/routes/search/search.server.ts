@@ -1,6 +1,6 @@
 import type { Schema } from "@booth/sdk";
 import { data } from "@remix-run/node";
-import { userMessage } from "../../lib/errors.ts";
+import { userMessage } from "../../lib/errors.server.ts";
 import { field } from "../../lib/forms.ts";
 import type { Booth } from "../../lib/sdk.server.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
@@ -38,7 +38,7 @@ export async function loadSearch(request: Request) {
       total = page?.total ?? 0;
     }
   } catch (e) {
-    error = userMessage(e);
+    error = userMessage(e, request);
   }
   const mine = viewer ? await collections(booth) : { crates: [], queued: [] };
   // People by nickname, for the signed in, on the first page of a search.
@@ -81,6 +81,6 @@ export async function addSong(request: Request) {
     else await booth.playlist.POST("/crate/{id}/songs", { params: { path: { id: crate } }, body: { songId } });
     return { ok: true as const, songId, crate, error: null };
   } catch (e) {
-    return data({ ok: false as const, songId, crate, error: userMessage(e) }, { status: 400 });
+    return data({ ok: false as const, songId, crate, error: userMessage(e, request) }, { status: 400 });
   }
 }

@@ -1,6 +1,7 @@
 import type { Schema } from "@booth/sdk";
 import { data, redirect } from "@remix-run/node";
-import { isApiError, userMessage } from "../../lib/errors.ts";
+import { userMessage } from "../../lib/errors.server.ts";
+import { isApiError } from "../../lib/errors.ts";
 import { field } from "../../lib/forms.ts";
 import { type Booth, sdkFor } from "../../lib/sdk.server.ts";
 import { readSession, requireViewer } from "../../lib/session.server.ts";
@@ -64,7 +65,7 @@ export async function loadShop(request: Request) {
     try {
       account = await ensureAccount(booth);
     } catch (e) {
-      accountError = userMessage(e);
+      accountError = userMessage(e, request);
     }
     const recent = await booth.room.GET("/rooms/recent", { params: { query: { limit: 20 } } }).catch(() => null);
     rooms = (recent?.data ?? []).map((r) => ({ uuid: r.uuid, name: r.name }));
@@ -142,6 +143,6 @@ export async function shopAction(request: Request) {
   } catch (e) {
     if (isApiError(e, 404) && intent === "buy-consumable" && /token account/i.test(e.message))
       return refused(intent, NO_ACCOUNT);
-    return refused(intent, userMessage(e));
+    return refused(intent, userMessage(e, request));
   }
 }

@@ -37,6 +37,23 @@ export default function SignUp() {
           <input id="password" name="password" type="password" autoComplete="new-password" minLength={8} required />
           <span className="small muted">{t("passwordHint")}</span>
         </div>
+        <div className="field">
+          <label htmlFor="voucherCode">{t("signup.voucher")}</label>
+          <input
+            id="voucherCode"
+            name="voucherCode"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            maxLength={64}
+            placeholder="ABCD-EFGH-JKMN"
+            aria-describedby="voucherHint"
+            defaultValue={result?.voucherCode ?? params.get("voucher") ?? ""}
+          />
+          <span id="voucherHint" className="small muted">
+            {t("signup.voucherHint")}
+          </span>
+        </div>
         <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
           {t("signup.submit")}
         </button>

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { userMessage } from "../../lib/errors.ts";
+import { userMessage } from "../../lib/errors.server.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
 import { readSession } from "../../lib/session.server.ts";
 
@@ -16,6 +16,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const page = await booth.playlist.GET("/api/v1/songs", { params: { query: { limit: 20 } } });
     return { songs: page.data?.data ?? [] };
   } catch (error) {
-    return { songs: [], error: userMessage(error) };
+    return { songs: [], error: userMessage(error, request) };
   }
 }

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { userMessage } from "../../lib/errors.ts";
+import { userMessage } from "../../lib/errors.server.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
 import { requireViewer } from "../../lib/session.server.ts";
 import { MAX_UPLOAD_BYTES } from "../upload/upload.ts";
@@ -39,6 +39,9 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (e) {
     if (id) await booth.upload.DELETE("/songs/{id}", { params: { path: { id } } }).catch(() => undefined);
     const status = (e as { status?: number }).status;
-    return Response.json({ upload: null, error: userMessage(e) }, { status: status && status < 500 ? status : 400 });
+    return Response.json(
+      { upload: null, error: userMessage(e, request) },
+      { status: status && status < 500 ? status : 400 },
+    );
   }
 }

@@ -124,7 +124,14 @@ function Dropzone({ disabled }: { disabled: boolean }) {
                     : t("failed")}
             </span>
           </div>
-          <div className={styles.bar} role="progressbar" aria-valuenow={percent} aria-valuemin={0} aria-valuemax={100}>
+          <div
+            className={styles.bar}
+            role="progressbar"
+            aria-label={t("progress")}
+            aria-valuenow={percent}
+            aria-valuemin={0}
+            aria-valuemax={100}
+          >
             <span
               className={`${styles.fill} ${sending.state === "error" ? styles.fillBad : ""}`}
               style={{ width: `${percent}%` }}

@@ -1,6 +1,6 @@
 import type { Schema } from "@booth/sdk";
 import { data } from "@remix-run/node";
-import { userMessage } from "../../lib/errors.ts";
+import { userMessage } from "../../lib/errors.server.ts";
 import { field } from "../../lib/forms.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
 import { requireViewer } from "../../lib/session.server.ts";
@@ -51,6 +51,6 @@ export async function changeUpload(request: Request) {
     } else return data({ intent, id, error: "Unknown action." }, { status: 400 });
     return { intent, id, error: null };
   } catch (e) {
-    return data({ intent, id, error: userMessage(e) }, { status: 400 });
+    return data({ intent, id, error: userMessage(e, request) }, { status: 400 });
   }
 }

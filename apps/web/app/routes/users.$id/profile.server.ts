@@ -1,6 +1,7 @@
 import type { Schema } from "@booth/sdk";
 import { data } from "@remix-run/node";
-import { isApiError, userMessage } from "../../lib/errors.ts";
+import { userMessage } from "../../lib/errors.server.ts";
+import { isApiError } from "../../lib/errors.ts";
 import { field } from "../../lib/forms.ts";
 import { type Booth, sdkFor } from "../../lib/sdk.server.ts";
 import { readSession, requireViewer } from "../../lib/session.server.ts";
@@ -18,7 +19,7 @@ const quietly = <T>(p: Promise<{ data?: T }>) => p.then((r) => r.data ?? null).c
 
 /** How the viewer stands with this person: following, friends, an invitation either way. */
 async function relation(booth: Booth, viewerUuid: string, uuid: string) {
-  const [follows, friend, sent, received] = await Promise.all([
+  const [follows, friend, sent, received, blocked] = await Promise.all([
     quietly(booth.social.GET("/dj-fans", { params: { query: { djUuid: uuid } } })),
     booth.social
       .GET("/friends/single-friend/{id}", { params: { path: { id: uuid } } })
@@ -26,12 +27,17 @@ async function relation(booth: Booth, viewerUuid: string, uuid: string) {
       .catch((e) => (isApiError(e, 404) ? false : Promise.reject(e))),
     quietly(booth.social.GET("/friend-invitations/user-invitations-from", {})),
     quietly(booth.social.GET("/friend-invitations/user-invitations-for", {})),
+    booth.social
+      .GET("/blocked-users/{id}", { params: { path: { id: uuid } } })
+      .then(() => true)
+      .catch((e) => (isApiError(e, 404) ? false : Promise.reject(e))),
   ]);
   return {
     following: (follows ?? []).some((f) => f.djUuid === uuid && f.fanUuid === viewerUuid),
     friends: friend,
     invitationSent: (sent ?? []).find((i) => i.toUuid === uuid) ?? null,
     invitationReceived: (received ?? []).find((i) => i.fromUuid === uuid) ?? null,
+    blocked,
   };
 }
 
@@ -95,7 +101,7 @@ export async function loadProfile(request: Request, id: string | undefined) {
       total = r?.total ?? 0;
     }
   } catch (e) {
-    listError = userMessage(e);
+    listError = userMessage(e, request);
   }
   return {
     profile,
@@ -134,7 +140,7 @@ async function ownInvitations(booth: Booth) {
   };
 }
 
-/** Follow, unfollow, invite, accept, reject, withdraw, unfriend. */
+/** Follow, unfollow, invite, accept, reject, withdraw, unfriend, block, unblock. */
 export async function socialAction(request: Request, id: string | undefined) {
   const { token } = await requireViewer(request);
   if (!id || !UUID.test(id)) notFound();
@@ -157,6 +163,12 @@ export async function socialAction(request: Request, id: string | undefined) {
       case "unfriend":
         await booth.social.DELETE("/friends/{id}", { params: { path: { id: uuid } } });
         break;
+      case "block":
+        await booth.social.POST("/blocked-users", { body: { userUuid: uuid } });
+        break;
+      case "unblock":
+        await booth.social.DELETE("/blocked-users/{id}", { params: { path: { id: uuid } } });
+        break;
       case "accept":
       case "reject":
         if (!UUID.test(invitationId)) throw { statusCode: 400, message: "Choose an invitation." };
@@ -173,6 +185,6 @@ export async function socialAction(request: Request, id: string | undefined) {
     }
     return { intent, error: null };
   } catch (e) {
-    return data({ intent, error: userMessage(e) }, { status: 400 });
+    return data({ intent, error: userMessage(e, request) }, { status: 400 });
   }
 }

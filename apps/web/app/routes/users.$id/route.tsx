@@ -7,6 +7,7 @@ import {
   useLoaderData,
   useLocation,
 } from "@remix-run/react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CrateCard, crateGridClass } from "../../components/crate-card.tsx";
 import { Pager } from "../../components/pager.tsx";
@@ -32,10 +33,11 @@ export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
 
 function SocialButtons() {
   const { t } = useTranslation("profile");
-  const { relation } = useLoaderData<typeof loader>();
+  const { relation, profile } = useLoaderData<typeof loader>();
   const follow = useFetcher<typeof action>();
   const friend = useFetcher<typeof action>();
   if (!relation) return null;
+  if (relation.blocked) return <BlockButton blocked />;
   // Shown as done at once; the page's data follows when the edge has answered.
   const asked = follow.formData?.get("intent");
   const following = asked ? asked === "follow" : relation.following;
@@ -57,12 +59,17 @@ function SocialButtons() {
           </button>
         </follow.Form>
         {relation.friends ? (
-          <friend.Form method="post">
-            <input type="hidden" name="intent" value="unfriend" />
-            <button type="submit" className="btn btn-ghost" title={t("unfriend")}>
-              ♥ {t("friends")}
-            </button>
-          </friend.Form>
+          <>
+            <friend.Form method="post">
+              <input type="hidden" name="intent" value="unfriend" />
+              <button type="submit" className="btn btn-ghost" title={t("unfriend")}>
+                ♥ {t("friends")}
+              </button>
+            </friend.Form>
+            <Link to={`/messages/${profile.uuid}`} className="btn btn-primary" data-testid="message">
+              {t("messages:message")}
+            </Link>
+          </>
         ) : relation.invitationReceived ? (
           <>
             <friend.Form method="post">
@@ -97,6 +104,61 @@ function SocialButtons() {
           </friend.Form>
         )}
       </div>
+      {error ? (
+        <p className="alert alert-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <BlockButton blocked={false} />
+    </div>
+  );
+}
+
+/**
+ * Block (asked twice: it ends following and friendship both ways) or unblock; the page shows the edge's answer and,
+ * when it refuses, its words.
+ */
+function BlockButton({ blocked }: { blocked: boolean }) {
+  const { t } = useTranslation("profile");
+  const { profile } = useLoaderData<typeof loader>();
+  const block = useFetcher<typeof action>();
+  const [asking, setAsking] = useState(false);
+  const error = block.state === "idle" ? block.data?.error : null;
+  const busy = block.state !== "idle";
+  return (
+    <div className="stack" data-testid="block-controls">
+      {blocked ? (
+        <>
+          <p className="small muted" data-testid="blocked-note">
+            {t("blockedNote", { name: profile.nickname })}
+          </p>
+          <block.Form method="post">
+            <input type="hidden" name="intent" value="unblock" />
+            <button type="submit" className="btn" data-testid="unblock" disabled={busy}>
+              {t("unblock")}
+            </button>
+          </block.Form>
+        </>
+      ) : asking ? (
+        <block.Form method="post" className="stack" onSubmit={() => setAsking(false)}>
+          <p className="small" role="alert">
+            {t("blockConfirm", { name: profile.nickname })}
+          </p>
+          <input type="hidden" name="intent" value="block" />
+          <div className="row">
+            <button type="submit" className="btn btn-danger" data-testid="confirm-block" disabled={busy}>
+              {t("block")}
+            </button>
+            <button type="button" className="btn btn-ghost" onClick={() => setAsking(false)}>
+              {t("cancel")}
+            </button>
+          </div>
+        </block.Form>
+      ) : (
+        <button type="button" className="btn btn-ghost btn-small" data-testid="block" onClick={() => setAsking(true)}>
+          {t("block")}
+        </button>
+      )}
       {error ? (
         <p className="alert alert-error" role="alert">
           {error}
@@ -230,9 +292,14 @@ export default function ProfilePage() {
         </div>
         <div className={styles.side}>
           {d.own ? (
-            <Link to="/profile/edit" className="btn btn-primary" data-testid="edit-profile">
-              ✎ {t("edit")}
-            </Link>
+            <>
+              <Link to="/profile/edit" className="btn btn-primary" data-testid="edit-profile">
+                ✎ {t("edit")}
+              </Link>
+              <Link to="/avatars" className="btn" data-testid="avatars-link">
+                {t("avatars.nav")}
+              </Link>
+            </>
           ) : d.signedIn ? (
             <SocialButtons />
           ) : (

@@ -1,6 +1,6 @@
 import { data, redirect } from "@remix-run/node";
 import { messageDelivery } from "../../lib/delivery.server.ts";
-import { userMessage } from "../../lib/errors.ts";
+import { userMessage } from "../../lib/errors.server.ts";
 import { field } from "../../lib/forms.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
 import { refreshViewer, requireViewer, safeNext } from "../../lib/session.server.ts";
@@ -28,6 +28,6 @@ export async function verifyEmail(request: Request) {
       headers: cookie ? { "set-cookie": cookie } : {},
     });
   } catch (error) {
-    return data({ error: userMessage(error), resent: false }, { status: 400 });
+    return data({ error: userMessage(error, request), resent: false }, { status: 400 });
   }
 }

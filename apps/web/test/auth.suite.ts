@@ -7,6 +7,7 @@ import { openDemo } from "../../edge/src/bootstrap.ts";
 import { outboxMailer } from "../../edge/src/ports/messaging.ts";
 import {
   emailFor,
+  eventually,
   expectCount,
   expectText,
   type Stack,
@@ -219,6 +220,49 @@ describe("signing in", { timeout: 120_000 }, () => {
     await expectText(page, "h1", "Live rooms");
     await page.goto("/signup");
     await expectText(page, "h1", "Join Booth");
+  });
+
+  it("takes clicks and focus while the page's data is still arriving, then hydrates without an error", async () => {
+    const { page, errors } = await stack.person();
+    // A slow network's tail, made certain: the page's streamed loader data (single fetch's inline scripts) reaches
+    // the page's stream 1.5 s late, while the entry script may already run. The page hydrates once the data is decoded
+    // (entry.client.tsx: Remix's first render then never suspends, which React 18 cannot always take while input forces
+    // it to hydrate at once); a person's clicks and typing meanwhile break nothing.
+    await page.addInitScript(() => {
+      let context: Record<string, unknown> | undefined;
+      Object.defineProperty(window, "__remixContext", {
+        configurable: true,
+        get: () => context,
+        set(value: Record<string, unknown>) {
+          context = value;
+          let controller: unknown;
+          Object.defineProperty(value, "streamController", {
+            configurable: true,
+            get: () => controller,
+            set(real: ReadableStreamDefaultController) {
+              const late =
+                <A extends unknown[]>(f: (...args: A) => void) =>
+                (...args: A) =>
+                  setTimeout(() => f(...args), 1500);
+              controller = { enqueue: late(real.enqueue.bind(real)), close: late(real.close.bind(real)) };
+            },
+          });
+        },
+      });
+    });
+    await page.goto("/login", { waitUntil: "commit" });
+    await page.waitForSelector("#email");
+    const hydrated = () => page.evaluate(() => "__remixRouter" in window);
+    expect(await hydrated()).toBe(false);
+    await page.click("#email");
+    await page.keyboard.type("early");
+    await page.mouse.click(5, 400);
+    await eventually(async () => expect(await hydrated()).toBe(true), 20_000);
+    // A hydrated page: the header's link navigates in the page.
+    await page.evaluate(() => Object.assign(window, { stayed: true }));
+    await Promise.all([page.waitForURL(/\/signup$/), page.click("header a[href='/signup']")]);
+    expect(await page.evaluate(() => "stayed" in window)).toBe(true);
+    expect(errors).toEqual([]);
   });
 
   it("shows a guest on an empty home page the rooms that open meanwhile, without a reload", async () => {

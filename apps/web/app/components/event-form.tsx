@@ -1,0 +1,114 @@
+import { Form, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import styles from "./communities.module.css";
+import { toLocalInput, useTimeZoneName, useTimeZoneOffset } from "./local-time.tsx";
+
+export interface EventFormValues {
+  name: string;
+  description: string;
+  roomUuid: string | null;
+  startsAt: string;
+  endsAt: string;
+}
+
+/**
+ * An event's fields as the edge's schema has them (name, description, room, start and end), the times typed in the
+ * person's own zone: the page sends how far it is from UTC (`tzOffset`) and the server turns them into UTC.
+ */
+export function EventForm({
+  intent,
+  rooms,
+  values,
+  submit,
+  testId,
+}: {
+  intent: string;
+  rooms: { uuid: string; name: string }[];
+  values?: EventFormValues;
+  submit: string;
+  testId: string;
+}) {
+  const { t } = useTranslation("communities");
+  const offset = useTimeZoneOffset();
+  const zone = useTimeZoneName();
+  const busy = useNavigation().state === "submitting";
+  const local = (iso: string | undefined) => (iso ? toLocalInput(iso, offset ?? 0) : undefined);
+  // Remade once the page knows the person's zone, so the times it shows are theirs.
+  return (
+    <Form
+      method="post"
+      replace
+      className="stack"
+      key={values ? `${offset}-${values.startsAt}-${values.endsAt}` : "new"}
+      data-ready={offset === null ? undefined : true}
+    >
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="tzOffset" value={offset ?? 0} />
+      <div className="field">
+        <label htmlFor="event-name">{t("name")}</label>
+        <input id="event-name" name="name" required minLength={2} maxLength={100} defaultValue={values?.name} />
+      </div>
+      <div className={styles.grid}>
+        <div className="field">
+          <label htmlFor="event-starts">{t("startsAt")}</label>
+          <input
+            id="event-starts"
+            name="startsAt"
+            type="datetime-local"
+            required
+            defaultValue={local(values?.startsAt)}
+            aria-describedby="event-zone"
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="event-ends">{t("endsAt")}</label>
+          <input
+            id="event-ends"
+            name="endsAt"
+            type="datetime-local"
+            required
+            defaultValue={local(values?.endsAt)}
+            aria-describedby="event-zone"
+          />
+        </div>
+      </div>
+      <span id="event-zone" className="small muted">
+        {t("timeZone", { zone })}
+      </span>
+      <div className="field">
+        <label htmlFor="event-room">{t("room")}</label>
+        <select
+          id="event-room"
+          name="roomUuid"
+          defaultValue={values?.roomUuid ?? ""}
+          aria-describedby="event-room-help"
+        >
+          <option value="">{t("noRoom")}</option>
+          {rooms.map((r) => (
+            <option key={r.uuid} value={r.uuid}>
+              {r.name}
+            </option>
+          ))}
+        </select>
+        <span id="event-room-help" className="small muted">
+          {t("roomHelp")}
+        </span>
+      </div>
+      <div className="field">
+        <label htmlFor="event-description">{t("description")}</label>
+        <textarea
+          id="event-description"
+          name="description"
+          rows={3}
+          maxLength={4000}
+          defaultValue={values?.description}
+        />
+      </div>
+      <div className="row">
+        <button type="submit" className="btn btn-primary" disabled={busy} data-testid={testId}>
+          {submit}
+        </button>
+      </div>
+    </Form>
+  );
+}

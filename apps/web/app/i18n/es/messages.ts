@@ -1,0 +1,30 @@
+import type { messages as en } from "../messages.ts";
+
+const es = {
+  nav: "Mensajes",
+  unreadBadge_one: "{{count}} mensaje sin leer",
+  unreadBadge_other: "{{count}} mensajes sin leer",
+  title: "Mensajes",
+  subtitle: "Mensajes directos con tus amigos.",
+  empty: "Aún no tienes conversaciones. Abre el perfil de un amigo y pulsa Mensaje para escribirle.",
+  you: "Tú: {{text}}",
+  unread_one: "{{count}} sin leer",
+  unread_other: "{{count}} sin leer",
+  noMessagesYet: "Aún no hay mensajes: saluda.",
+  back: "Todos los mensajes",
+  with: "Mensajes con {{name}}",
+  gone: "Un antiguo miembro",
+  label: "Mensaje",
+  placeholder: "Escribe un mensaje…",
+  send: "Enviar",
+  sending: "Enviando…",
+  hint: "Intro envía; Mayús+Intro empieza una línea nueva.",
+  older: "Mensajes anteriores",
+  newest: "Volver a los más recientes",
+  notFriends: "Solo puedes escribir a tus amigos. Invita primero a {{name}} a ser tu amigo.",
+  unverified: "Verifica tu perfil para enviar mensajes directos.",
+  verifyNow: "Verificar ahora",
+  message: "Mensaje",
+  live: "Los mensajes nuevos aparecen aquí en cuanto llegan.",
+} satisfies typeof en;
+export const messages = es;

@@ -1,0 +1,12 @@
+import { useEffect } from "react";
+
+/**
+ * Registers the service worker (/sw.js: app/service-worker) once the page is up. Browsers without service workers, or
+ * a registration that fails, leave the app as it is: it works the same, only not offline or installable.
+ */
+export function useServiceWorker() {
+  useEffect(() => {
+    if (!("serviceWorker" in navigator)) return;
+    navigator.serviceWorker.register("/sw.js").catch((error) => console.warn("service worker not registered:", error));
+  }, []);
+}

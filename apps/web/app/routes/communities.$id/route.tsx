@@ -1,0 +1,220 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { FormError, FormNotice } from "../../components/auth-card.tsx";
+import styles from "../../components/communities.module.css";
+import { changeCommunity, loadCommunity } from "./community.server.ts";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.community ? `${data.community.name} · Booth` : "Booth · Communities" },
+];
+export const loader = ({ request, params }: LoaderFunctionArgs) => loadCommunity(request, params.id ?? "");
+export const action = ({ request, params }: ActionFunctionArgs) => changeCommunity(request, params.id ?? "");
+
+/** A form of one button that posts an intent (and the fields it names) to this page's action. */
+function IntentButton({
+  intent,
+  fields = {},
+  label,
+  text,
+  className = "btn btn-ghost btn-small",
+  testId,
+}: {
+  intent: string;
+  fields?: Record<string, string>;
+  label?: string;
+  text: string;
+  className?: string;
+  testId?: string;
+}) {
+  const busy = useNavigation().state === "submitting";
+  return (
+    <Form method="post" replace preventScrollReset>
+      <input type="hidden" name="intent" value={intent} />
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" className={className} disabled={busy} aria-label={label} data-testid={testId}>
+        {text}
+      </button>
+    </Form>
+  );
+}
+
+export default function CommunityPage() {
+  const { t } = useTranslation("communities");
+  const { community, rooms, members, myRooms, may, refused } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const busy = useNavigation().state === "submitting";
+  const back = (
+    <Link to="/communities" className="btn btn-ghost btn-small">
+      ← {t("back")}
+    </Link>
+  );
+  if (!community || !may)
+    return (
+      <section className={`card stack ${styles.page}`}>
+        <h1>{t("title")}</h1>
+        <p className="alert alert-error" role="alert" data-testid="community-refused">
+          {refused}
+        </p>
+        {back}
+      </section>
+    );
+  return (
+    <div className={`stack ${styles.page}`} data-testid="community">
+      <div>{back}</div>
+      <section className="hero">
+        <div className="stack">
+          <h1>{community.name}</h1>
+          {community.description ? <p>{community.description}</p> : null}
+          <p className="small muted" data-testid="community-counts">
+            {t("members", { count: community.memberCount })} · {t("rooms", { count: community.roomCount })} ·{" "}
+            {community.isPublic ? t("public") : t("private")}
+          </p>
+        </div>
+        <div className={styles.actions}>
+          {may.join ? (
+            <IntentButton intent="join" text={t("join")} className="btn btn-primary" testId="join-community" />
+          ) : null}
+          {may.leave ? (
+            <>
+              <span className="pill">{t("joined")}</span>
+              <IntentButton intent="leave" text={t("leave")} testId="leave-community" />
+            </>
+          ) : null}
+        </div>
+      </section>
+      <FormError error={result?.error} />
+      {result?.notice ? (
+        <FormNotice
+          notice={
+            result.notice === "joined"
+              ? t("joinedNotice", { name: community.name })
+              : result.notice === "left"
+                ? t("leftNotice", { name: community.name })
+                : t(result.notice)
+          }
+        />
+      ) : params.get("created") ? (
+        <FormNotice notice={t("created")} />
+      ) : null}
+      {may.runsIt ? (
+        <p className="small muted" data-testid="runs-it">
+          {t("youRunIt")}
+        </p>
+      ) : null}
+
+      <section className="stack" aria-labelledby="rooms-title">
+        <h2 id="rooms-title">{t("roomsTitle")}</h2>
+        {rooms.length === 0 ? <p className="empty">{t("roomsEmpty")}</p> : null}
+        <ul className={styles.list} data-testid="community-rooms">
+          {rooms.map((r) => (
+            <li key={r.uuid} className={`card ${styles.item}`}>
+              <div className={styles.itemText}>
+                <Link to={`/rooms/${r.slug}`} className={styles.name}>
+                  {r.name}
+                </Link>
+                {r.description ? <span className="small muted">{r.description}</span> : null}
+              </div>
+              {r.removable ? (
+                <IntentButton
+                  intent="removeRoom"
+                  fields={{ roomUuid: r.uuid }}
+                  text={t("remove")}
+                  label={t("removeRoom", { name: r.name })}
+                  testId="remove-room"
+                />
+              ) : null}
+            </li>
+          ))}
+        </ul>
+        {myRooms.length ? (
+          <Form method="post" replace preventScrollReset className={styles.inline} data-testid="add-room">
+            <input type="hidden" name="intent" value="addRoom" />
+            <div className="field">
+              <label htmlFor="add-room">{t("addRoom")}</label>
+              <select id="add-room" name="roomUuid" required>
+                {myRooms.map((r) => (
+                  <option key={r.uuid} value={r.uuid}>
+                    {r.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <button type="submit" className="btn btn-small" disabled={busy} data-testid="add-room-submit">
+              {t("add")}
+            </button>
+          </Form>
+        ) : null}
+      </section>
+
+      <section className="stack" aria-labelledby="members-title">
+        <h2 id="members-title">{t("membersTitle")}</h2>
+        {members.length === 0 ? <p className="empty">{t("membersEmpty")}</p> : null}
+        <ul className={styles.list} data-testid="community-members">
+          {members.map((m) => (
+            <li key={m.userUuid} className={`card ${styles.item}`}>
+              <Link to={`/users/${m.userUuid}`} className={styles.name}>
+                {m.nickname ?? t("anonymous")}
+              </Link>
+              {may.manage ? (
+                <IntentButton
+                  intent="removeMember"
+                  fields={{ userUuid: m.userUuid }}
+                  text={t("remove")}
+                  label={t("removeMember", { name: m.nickname ?? t("anonymous") })}
+                  testId="remove-member"
+                />
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      {/* Only the platform's admins change a community (PATCH /admin/communities/{id}); its own admin does not. */}
+      {may.edit ? (
+        <section className="card stack" aria-labelledby="edit-title" data-testid="edit-community">
+          <div>
+            <h2 id="edit-title">{t("edit")}</h2>
+            <p className="small muted">{t("editHelp")}</p>
+          </div>
+          <Form method="post" replace className="stack" key={community.updatedAt}>
+            <input type="hidden" name="intent" value="edit" />
+            <div className="field">
+              <label htmlFor="community-name">{t("name")}</label>
+              <input
+                id="community-name"
+                name="name"
+                required
+                minLength={2}
+                maxLength={80}
+                defaultValue={community.name}
+              />
+            </div>
+            <div className="field">
+              <label htmlFor="community-description">{t("description")}</label>
+              <textarea
+                id="community-description"
+                name="description"
+                rows={3}
+                maxLength={2000}
+                defaultValue={community.description}
+              />
+            </div>
+            <label className="row small">
+              <input type="checkbox" name="isPublic" defaultChecked={community.isPublic} />
+              {t("isPublic")}
+            </label>
+            <div className="row">
+              <button type="submit" className="btn btn-primary" disabled={busy} data-testid="save-community">
+                {busy ? t("saving") : t("save")}
+              </button>
+            </div>
+          </Form>
+        </section>
+      ) : null}
+    </div>
+  );
+}

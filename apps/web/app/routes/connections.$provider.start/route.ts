@@ -1,0 +1,13 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { isOAuthProvider, startOAuth } from "../../lib/oauth.server.ts";
+
+/**
+ * Starts connecting a provider (or signing in with Discord: ?purpose=signin) at its consent page. A link, not a
+ * form: the page's CSP (form-action) does not let a form's answer redirect to another origin. Starting is harmless
+ * to anyone who follows a link here: it only sends them to the provider, and the state it makes is theirs.
+ */
+export function loader({ request, params }: LoaderFunctionArgs) {
+  if (!isOAuthProvider(params.provider)) throw new Response("Not Found", { status: 404 });
+  const purpose = new URL(request.url).searchParams.get("purpose") === "signin" ? "signin" : "connect";
+  return startOAuth(request, params.provider, purpose);
+}

@@ -1,0 +1,90 @@
+/**
+ * The room that never falls silent, and the idle DJ's warning, in the browser. The rooms run at a quarter of the time
+ * (BOOTH_TIME_SCALE, as demos do): songs play a quarter of their length and a one-minute idle rule takes 15 s, warned
+ * at half of it.
+ */
+import { schema } from "@booth/db";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { changeAnswered, expectCount, expectText, type Stack, shot } from "./harness.ts";
+import { asUser, type SignedUp, signedUp, startStack } from "./harness-b.ts";
+
+let stack: Stack;
+beforeAll(async () => {
+  // Songs of a minute and more: a quarter of that (15 s) leaves a loaded machine time to show each one.
+  stack = await startStack({ songs: 4, songSeconds: 60, timeScale: 0.25 });
+}, 300_000);
+afterAll(async () => {
+  await stack?.stop();
+}, 60_000);
+
+/** A room made over REST by someone signed up in the browser, who is on its page. */
+async function ownRoom(owner: SignedUp, body: Record<string, unknown>) {
+  const as = await asUser(stack, owner.uuid);
+  const created = await as("POST", "/api/room-service/rooms/infrastructure", { type: "PUBLIC", ...body });
+  expect(created.status).toBe(201);
+  return { room: created.body as { uuid: string; slug: string }, as };
+}
+
+describe("the room crate", { timeout: 240_000 }, () => {
+  it("lets the owner pick a room crate in the room, and an empty booth plays it until a DJ takes a seat", async () => {
+    const owner = await signedUp(stack, "Crate Owner");
+    const { room, as } = await ownRoom(owner, { name: "Never Silent" });
+    const songs = await stack.t.db.select().from(schema.songs).orderBy(schema.songs.trackName).limit(3);
+    const crate = await as("POST", "/api/playlist-service/crate", { name: "Warm-up" });
+    await as("POST", `/api/playlist-service/crate/${crate.body.crateUuid}/songs`, {
+      songIds: songs.slice(0, 2).map((s) => s.id),
+    });
+    const { page, errors } = owner;
+    await page.goto(`/rooms/${room.slug}`);
+    await expectText(page, "[data-testid=connection]", /in the room/, 20_000);
+    await expectText(page, "[data-testid=now-playing]", /Nothing is playing/i);
+    // The owner picks the crate: saved, and the empty booth plays its first song, as the room's.
+    const saved = changeAnswered(page);
+    await page.selectOption("[data-testid=room-crate-select]", crate.body.crateUuid);
+    expect((await saved).status()).toBe(200);
+    await expectText(page, "[data-testid=room-crate-saved]", /plays from this crate/, 20_000);
+    await expectText(page, "[data-testid=track-name]", songs[0]!.trackName, 40_000);
+    await expectCount(page, "[data-testid=played-by-room]", 1);
+    await expectCount(page, "[data-testid=take-seat]", 1);
+    await shot(page, "room-crate");
+    // The next song of the crate follows when this one ends (a quarter of its length here).
+    await expectText(page, "[data-testid=track-name]", songs[1]!.trackName, 30_000);
+
+    // The owner takes a seat with a song queued: the room's song ends and theirs plays.
+    await as("POST", "/api/playlist-service/crate/special/queue/songs", { songIds: [songs[2]!.id] });
+    await page.click("[data-testid=take-seat]");
+    await expectText(page, "[data-testid=track-name]", songs[2]!.trackName, 20_000);
+    await expectCount(page, "[data-testid=played-by-room]", 0);
+    // The room keeps the owner's pick.
+    const [stored] = await stack.t.db.select().from(schema.rooms).where(eq(schema.rooms.uuid, room.uuid));
+    expect(stored?.roomCrateId).toBe(crate.body.crateUuid);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe("idle DJs", { timeout: 240_000 }, () => {
+  it("warns a seated DJ who does nothing, and I'm here keeps their seat", async () => {
+    const dj = await signedUp(stack, "Idle Dj");
+    const { room } = await ownRoom(dj, { name: "Wake Up", idleDjMinutes: 1 });
+    const { page, errors } = dj;
+    await page.goto(`/rooms/${room.slug}`);
+    await expectText(page, "[data-testid=connection]", /in the room/, 20_000);
+    // Seated with an empty queue: not playing, so the idle clock runs.
+    await page.click("[data-testid=take-seat]");
+    await expectCount(page, "[data-testid=leave-booth]", 1, 20_000);
+    await expectText(page, "[data-testid=idle-warning]", /idle in the booth/, 30_000);
+    await expectCount(page, "[data-testid=idle-stay]", 1);
+    // At once: the warning lasts seconds at this time scale, less than a screenshot's checks take under load.
+    await page.click("[data-testid=idle-stay]");
+    await expectCount(page, "[data-testid=idle-warning]", 0);
+    // The clock started again from the click: the next warning comes, and the seat was kept past the first one's end.
+    await expectText(page, "[data-testid=idle-warning]", /idle in the booth/, 30_000);
+    await expectCount(page, "[data-testid=leave-booth]", 1);
+    await shot(page, "room-idle-warning");
+    // Left alone this time, they leave the booth.
+    await expectCount(page, "[data-testid=take-seat]", 1, 30_000);
+    await expectCount(page, "[data-testid=idle-warning]", 0);
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,2 @@
+ALTER TABLE "rooms" ADD COLUMN "room_crate_id" uuid;--> statement-breakpoint
+ALTER TABLE "rooms" ADD CONSTRAINT "rooms_room_crate_id_crates_id_fk" FOREIGN KEY ("room_crate_id") REFERENCES "public"."crates"("id") ON DELETE set null ON UPDATE no action;
