@@ -349,7 +349,11 @@ function stackOf({
       context.setDefaultNavigationTimeout(90_000);
       const page = await context.newPage();
       const errors: string[] = [];
-      page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+      page.on("pageerror", (e) => {
+        // The same cancelled revalidation (below), when the rethrown AbortError reaches no handler: nothing shows.
+        if (!e.message.includes("signal is aborted without reason"))
+          errors.push(`pageerror: ${e.message}`);
+      });
       page.on("console", (m) => {
         // A form the edge refused answers 4xx on purpose; the browser logs those, they are not errors of the page.
         // Remix's single fetch logs the AbortError of a revalidation the router cancelled because a newer submission

@@ -16,6 +16,16 @@ afterAll(async () => {
   await stack?.stop();
 }, 60_000);
 
+/**
+ * The playlists that were served. The page may ask for the master before the live room has told the edge the listener
+ * is in (a 403 the player retries); such a refusal of the master is allowed, any other is not.
+ */
+function answered(playlists: { rendition: string | null; status: number }[]) {
+  const refused = playlists.filter((p) => p.status !== 200);
+  expect(refused.every((p) => p.rendition === null && p.status === 403)).toBe(true);
+  return playlists.filter((p) => p.status === 200);
+}
+
 describe("audio quality", { timeout: 240_000 }, () => {
   it("plays the rendition of the listener's quality, and another as soon as they choose it", async () => {
     const [track] = await stack.t.db.select().from(schema.songs).limit(1);
@@ -29,7 +39,7 @@ describe("audio quality", { timeout: 240_000 }, () => {
 
     // The default, medium: the master, then the medium rendition alone, with the listener's token.
     expect(await page.inputValue("[data-testid=quality]")).toBe("medium");
-    expect(playlists).toEqual([
+    expect(answered(playlists)).toEqual([
       { rendition: null, status: 200 },
       { rendition: "medium", status: 200 },
     ]);
@@ -56,7 +66,7 @@ describe("audio quality", { timeout: 240_000 }, () => {
     await page.reload();
     await eventually(async () => expect((await audioOf(page)).time).toBeGreaterThan(1), 20_000);
     expect(await page.inputValue("[data-testid=quality]")).toBe("low");
-    expect(playlists.map((p) => p.rendition)).toEqual([null, "low"]);
+    expect(answered(playlists).map((p) => p.rendition)).toEqual([null, "low"]);
     expect(new Set(segments)).toEqual(new Set(["low"]));
     client.close();
     expect(errors).toEqual([]);

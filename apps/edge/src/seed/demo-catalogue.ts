@@ -26,6 +26,8 @@ export interface DemoOptions {
   /** Tracks per artist (the default makes 20 in all). */
   perArtist?: number;
   seconds?: number;
+  /** How many tracks are made at once (default DEMO_CONCURRENCY); 1 makes them one after the other, in order. */
+  concurrency?: number;
   /** After each track (awaited). */
   progress?: (done: number, total: number, title: string) => unknown;
   /** Once, before the first track, with how many tracks will load (awaited). */
@@ -169,6 +171,6 @@ export async function loadDemoTracks(deps: AppDeps, ownerUuid: string, options: 
       });
     }
   }
-  await inPool(tracks, DEMO_CONCURRENCY);
+  await inPool(tracks, options.concurrency ?? DEMO_CONCURRENCY);
   return done;
 }
