@@ -351,8 +351,7 @@ function stackOf({
       const errors: string[] = [];
       page.on("pageerror", (e) => {
         // The same cancelled revalidation (below), when the rethrown AbortError reaches no handler: nothing shows.
-        if (!e.message.includes("signal is aborted without reason"))
-          errors.push(`pageerror: ${e.message}`);
+        if (!e.message.includes("signal is aborted without reason")) errors.push(`pageerror: ${e.message}`);
       });
       page.on("console", (m) => {
         // A form the edge refused answers 4xx on purpose; the browser logs those, they are not errors of the page.
