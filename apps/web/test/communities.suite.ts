@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectCount, expectText, type Person, type Stack, shot } from "./harness.ts";
-import { asAdmin, asUser, type SignedUp, signedUp, startStack } from "./harness-b.ts";
+import { asAdmin, asUser, type SignedUp, signedUpAll, startStack } from "./harness-b.ts";
 
 let stack: Stack;
 let olga: SignedUp;
@@ -25,7 +25,7 @@ const community = async () =>
 
 beforeAll(async () => {
   stack = await startStack();
-  [olga, ben, carl] = await Promise.all([signedUp(stack, "Olga"), signedUp(stack, "Ben"), signedUp(stack, "Carl")]);
+  [olga, ben, carl] = await signedUpAll(stack, "Olga", "Ben", "Carl");
   // An admin of the platform, signed in through the login form.
   const admin = await stack.t.createUser({ roles: ["admin"], nickname: "Ada" });
   ada = { ...(await stack.person()), uuid: admin.user.uuid };

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectCount, expectText, type Stack, shot } from "./harness.ts";
-import { asUser, type SignedUp, signedUp, startStack } from "./harness-b.ts";
+import { asUser, type SignedUp, signedUp, signedUpAll, startStack } from "./harness-b.ts";
 
 let stack: Stack;
 let ana: SignedUp;
@@ -13,7 +13,7 @@ let ben: SignedUp;
 let cleo: SignedUp;
 beforeAll(async () => {
   stack = await startStack();
-  [ana, ben] = await Promise.all([signedUp(stack, "Ana"), signedUp(stack, "Ben")]);
+  [ana, ben] = await signedUpAll(stack, "Ana", "Ben");
   cleo = await signedUp(stack, "Cleo");
   // Ana and Ben are friends (set up through the edge: the invitation screens have their own tests).
   const asAna = await asUser(stack, ana.uuid);

@@ -8,14 +8,14 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeAnswered, emailFor, expectCount, expectText, type Stack, shot, until } from "./harness.ts";
-import { asAdmin, asUser, type SignedUp, signedUp, startStack } from "./harness-b.ts";
+import { asAdmin, asUser, type SignedUp, signedUpAll, startStack } from "./harness-b.ts";
 
 let stack: Stack;
 let ana: SignedUp;
 let ben: SignedUp;
 beforeAll(async () => {
   stack = await startStack();
-  [ana, ben] = await Promise.all([signedUp(stack, "Ana"), signedUp(stack, "Ben")]);
+  [ana, ben] = await signedUpAll(stack, "Ana", "Ben");
 }, 300_000);
 afterAll(async () => {
   await stack?.stop();

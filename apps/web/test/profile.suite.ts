@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeAnswered, expectCount, expectText, type Stack, shot } from "./harness.ts";
-import { asAdmin, type SignedUp, signedUp, startStack } from "./harness-b.ts";
+import { asAdmin, type SignedUp, signedUpAll, startStack } from "./harness-b.ts";
 
 let stack: Stack;
 let ana: SignedUp;
@@ -14,7 +14,7 @@ beforeAll(async () => {
   const admin = await asAdmin(stack);
   await admin("POST", "/api/merch-service/avatars", { slug: "neon-cat", name: "Neon Cat" });
   await admin("POST", "/api/merch-service/avatars", { slug: "disco-owl", name: "Disco Owl" });
-  [ana, ben] = await Promise.all([signedUp(stack, "Ana"), signedUp(stack, "Ben")]);
+  [ana, ben] = await signedUpAll(stack, "Ana", "Ben");
 }, 300_000);
 afterAll(async () => {
   await stack?.stop();

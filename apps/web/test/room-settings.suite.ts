@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectCount, expectText, type Stack, shot } from "./harness.ts";
-import { asAdmin, asUser, type SignedUp, signedUp, startStack } from "./harness-b.ts";
+import { asAdmin, asUser, type SignedUp, signedUpAll, startStack } from "./harness-b.ts";
 
 let stack: Stack;
 let olga: SignedUp;
@@ -22,12 +22,7 @@ const roomNow = async () =>
 
 beforeAll(async () => {
   stack = await startStack();
-  [olga, carl, mia, sam] = await Promise.all([
-    signedUp(stack, "Olga"),
-    signedUp(stack, "Carl"),
-    signedUp(stack, "Mia"),
-    signedUp(stack, "Sam"),
-  ]);
+  [olga, carl, mia, sam] = await signedUpAll(stack, "Olga", "Carl", "Mia", "Sam");
   asOlga = await asUser(stack, olga.uuid);
   const made = await asOlga("POST", "/api/room-service/rooms/infrastructure", { name: "Night Shift" });
   if (made.status !== 201) throw new Error(JSON.stringify(made.body));
