@@ -85,6 +85,16 @@ export function action<A extends unknown[]>(run: (...args: A) => Promise<void>) 
   };
 }
 
+/**
+ * A command body that needs the context (most do): `withContext(async (ctx, id: string, options: {...}) => ...)`.
+ * Commander passes the arguments, then the options, then the command, which gives the context and is not passed on.
+ */
+export function withContext<A extends unknown[]>(run: (ctx: Context, ...args: A) => Promise<void>) {
+  return action(async (...args: unknown[]) => {
+    await run(await contextOf(args.at(-1) as Command), ...(args.slice(0, -1) as A));
+  });
+}
+
 /** A fixed-width table for people; --json prints the data instead. */
 export function table(rows: Record<string, unknown>[], columns: string[]) {
   if (rows.length === 0) return "(none)";

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import type { Command } from "commander";
-import { action, type Context, contextOf, examples, table } from "../context.ts";
+import { type Context, examples, table, withContext } from "../context.ts";
 
 const STATUSES = ["PUBLIC", "PRIVATE", "SEASON_AWARD", "SUBSCRIBER_ONLY"] as const;
 type Status = (typeof STATUSES)[number];
@@ -60,8 +60,7 @@ export function avatarCommands(program: Command) {
     "booth avatars list",
     "booth avatars list -s SEASON_AWARD --json",
   ).action(
-    action(async (options: { status?: string }, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, options: { status?: string }) => {
       const { data } = await ctx.client.merch.GET("/admin/avatars");
       const rows = (data ?? []).filter((a) => !options.status || a.avatarStatus === options.status);
       ctx.print(rows, () => table(rows as Record<string, unknown>[], COLUMNS));
@@ -71,8 +70,7 @@ export function avatarCommands(program: Command) {
     avatars.command("show <slug>").description("One avatar (staff)").option("--json", "print JSON"),
     "booth avatars show neon-cat",
   ).action(
-    action(async (slug: string, _o: unknown, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, slug: string) => {
       const { data } = await ctx.client.merch.GET("/admin/avatars/{slug}", { params: { path: { slug } } });
       ctx.print(data);
     }),
@@ -91,8 +89,7 @@ export function avatarCommands(program: Command) {
     "booth avatars create neon-cat --name 'Neon cat' --image ./neon-cat.png",
     "booth avatars create winter-crown --name 'Winter crown' -s SEASON_AWARD --season 0b5c... --min-points 100",
   ).action(
-    action(async (slug: string, options: AvatarOptions, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, slug: string, options: AvatarOptions) => {
       const body = await avatarBody(ctx, options);
       const { data } = await ctx.client.merch.POST("/avatars", {
         body: { slug, ...body, name: options.name ?? slug } as never,
@@ -115,8 +112,7 @@ export function avatarCommands(program: Command) {
     "booth avatars update neon-cat --name 'Neon cat II' -s PRIVATE",
     "booth avatars update winter-crown --min-points 150",
   ).action(
-    action(async (slug: string, options: AvatarOptions, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, slug: string, options: AvatarOptions) => {
       const body = await avatarBody(ctx, options);
       if (Object.keys(body).length === 0) throw new Error("nothing to change: give --name, --status, --season...");
       const { data } = await ctx.client.merch.PATCH("/avatars/{slug}", { params: { path: { slug } }, body });
@@ -127,8 +123,7 @@ export function avatarCommands(program: Command) {
     avatars.command("delete <slug>").description("Delete an avatar and take it from everyone who has it"),
     "booth avatars delete neon-cat",
   ).action(
-    action(async (slug: string, _o: unknown, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, slug: string) => {
       await ctx.client.merch.DELETE("/avatars/{slug}", { params: { path: { slug } } });
       console.log(`Deleted avatar ${slug}`);
     }),
@@ -142,8 +137,7 @@ export function avatarCommands(program: Command) {
     "booth avatars assign neon-cat 5f0c2a8e-...",
     "booth avatars assign neon-cat 5f0c2a8e-... --remove",
   ).action(
-    action(async (slug: string, userUuid: string, options: { remove?: boolean }, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, slug: string, userUuid: string, options: { remove?: boolean }) => {
       if (options.remove) {
         const { data: held } = await ctx.client.merch.GET("/avatars/{slug}/{uuid}", {
           params: { path: { slug, uuid: userUuid } },
@@ -169,8 +163,7 @@ export function avatarCommands(program: Command) {
       .option("--json", "print JSON"),
     "booth avatars check winter-crown 5f0c2a8e-...",
   ).action(
-    action(async (slug: string, userUuid: string, _o: unknown, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, slug: string, userUuid: string) => {
       const { data } = await ctx.client.merch.GET("/avatars/{slug}/{uuid}", {
         params: { path: { slug, uuid: userUuid } },
       });

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { runBot } from "../bot/run.ts";
-import { action, contextOf, examples } from "../context.ts";
+import { action, contextOf, examples, withContext } from "../context.ts";
 
 export function botCommands(program: Command) {
   const bot = program.command("bot").description("Bots: create one, and run it in a room");
@@ -12,8 +12,7 @@ export function botCommands(program: Command) {
     "booth bot create 'Groove Bot'",
     "export BOOTH_BOT_TOKEN=$(booth bot create 'Groove Bot' --json | jq -r .accessToken)",
   ).action(
-    action(async (name: string, _o: unknown, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, name: string) => {
       const { data } = await ctx.client.user.POST("/users/sign-up-bot", { body: { nickname: name } });
       ctx.print(
         {
@@ -33,8 +32,7 @@ export function botCommands(program: Command) {
       .option("--json", "print JSON"),
     "booth bot token 5f0c2a8e-...",
   ).action(
-    action(async (botUuid: string, _o: unknown, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, botUuid: string) => {
       const { data } = await ctx.client.user.GET("/users/bot-token", { params: { query: { botUuid } } });
       ctx.print(data, () => `${data?.accessToken}`);
     }),

@@ -1,6 +1,6 @@
 import type { Schema } from "@booth/sdk";
 import type { Command } from "commander";
-import { action, contextOf, examples } from "../context.ts";
+import { examples, withContext } from "../context.ts";
 import { progress } from "../progress.ts";
 
 type PlaylistImport = Schema<"playlist", "PlaylistImport">;
@@ -27,8 +27,7 @@ export function crateCommands(program: Command) {
     "booth crates import https://open.spotify.com/playlist/37i9dQZF1DXcBWIGoYBM5M",
     "booth crates import 'https://www.youtube.com/playlist?list=PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf' --json",
   ).action(
-    action(async (link: string, options: { interval: string }, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, link: string, options: { interval: string }) => {
       const interval = Number(options.interval);
       if (!Number.isFinite(interval) || interval <= 0 || interval > 60)
         throw new Error("--interval: a number of seconds, at most 60");

@@ -1,6 +1,6 @@
 import type { Schema } from "@booth/sdk";
 import { type Command, Option } from "commander";
-import { action, contextOf, examples } from "../context.ts";
+import { examples, withContext } from "../context.ts";
 
 type Job = Schema<"upload", "Job">;
 
@@ -29,8 +29,7 @@ export function jobsCommand(program: Command) {
     "booth jobs --state failed",
     "booth jobs --kind transcode --limit 5 --json",
   ).action(
-    action(async (options: { limit: string; state?: Job["state"]; kind?: Job["kind"] }, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, options: { limit: string; state?: Job["state"]; kind?: Job["kind"] }) => {
       const { data } = await ctx.client.upload.GET("/admin/jobs", {
         params: {
           query: {

@@ -1,6 +1,6 @@
 import type { Schema } from "@booth/sdk";
 import type { Command } from "commander";
-import { action, contextOf, examples } from "../context.ts";
+import { examples, withContext } from "../context.ts";
 
 type OutboxMessage = Schema<"user", "OutboxMessage">;
 
@@ -25,8 +25,7 @@ export function outboxCommand(program: Command) {
     "booth outbox --to newcomer@example.com --limit 1",
     "booth outbox --json",
   ).action(
-    action(async (options: { limit: string; to?: string }, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, options: { limit: string; to?: string }) => {
       const { data } = await ctx.client.user.GET("/outbox", {
         params: { query: { limit: Number(options.limit), ...(options.to ? { to: options.to } : {}) } },
       });

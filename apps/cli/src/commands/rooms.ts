@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { action, type Context, contextOf, examples, table } from "../context.ts";
+import { action, type Context, contextOf, examples, table, withContext } from "../context.ts";
 
 const many = (value: string, previous: string[] = []) => [...previous, value];
 const COLUMNS = ["uuid", "slug", "name", "type", "numberOfDjs", "numberOfUsersInRoom", "promoted"];
@@ -109,8 +109,7 @@ export function roomCommands(program: Command) {
     "booth rooms create 'Friday Disco' --djs 3 --songs-per-dj 2",
     "booth rooms create 'Late Lounge' --slug late-lounge --owner 5f0c2a8e-... --json",
   ).action(
-    action(async (name: string, options: SettingsOptions & { owner?: string }, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, name: string, options: SettingsOptions & { owner?: string }) => {
       const { data: created } = await ctx.client.room.POST("/rooms/infrastructure", {
         body: { name, ...settingsFrom(options) } as never,
       });
@@ -186,8 +185,7 @@ export function roomCommands(program: Command) {
     "booth rooms show friday-disco",
     "booth rooms show friday-disco --live --json",
   ).action(
-    action(async (key: string, o: { live?: boolean }, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, key: string, o: { live?: boolean }) => {
       const room = await findRoom(ctx, key);
       if (!o.live) return ctx.print(room);
       const { data } = await ctx.client.room.GET("/rooms/room-state/{id}", { params: { path: { id: room.uuid } } });
@@ -221,8 +219,7 @@ export function roomCommands(program: Command) {
     "booth rooms update friday-disco --room-crate 7d1e9a40-...",
     "booth rooms update friday-disco --owner 5f0c2a8e-...",
   ).action(
-    action(async (key: string, o: SettingsOptions & { name?: string; owner?: string }, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, key: string, o: SettingsOptions & { name?: string; owner?: string }) => {
       const room = await findRoom(ctx, key);
       const body = {
         ...settingsFrom(o),
@@ -248,8 +245,7 @@ export function roomCommands(program: Command) {
     "booth rooms promote friday-disco --providers spotify,apple",
     "booth rooms promote friday-disco --off",
   ).action(
-    action(async (key: string, o: { off?: boolean; providers?: string }, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, key: string, o: { off?: boolean; providers?: string }) => {
       const room = await findRoom(ctx, key);
       const { data } = await ctx.client.room.PATCH("/rooms/promote/{id}/infrastructure", {
         params: { path: { id: room.uuid } },
@@ -269,8 +265,7 @@ export function roomCommands(program: Command) {
       .option("--json", "print JSON"),
     "booth rooms plays friday-disco --limit 5",
   ).action(
-    action(async (key: string, o: { limit: string }, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, key: string, o: { limit: string }) => {
       const { data } = await ctx.client.room.GET("/rooms/{slug}/recent-songs", {
         params: { path: { slug: key }, query: { limit: Number(o.limit) } },
       });
@@ -288,8 +283,7 @@ export function roomCommands(program: Command) {
     rooms.command("delete <room>").description("Delete a room: its live room resets and everyone leaves"),
     "booth rooms delete friday-disco",
   ).action(
-    action(async (key: string, _o: unknown, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, key: string) => {
       const room = await findRoom(ctx, key);
       await ctx.client.room.DELETE("/rooms/{id}/infrastructure", { params: { path: { id: room.uuid } } });
       console.log(`Deleted ${room.name}`);
@@ -304,8 +298,7 @@ export function roomCommands(program: Command) {
       .option("--json", "print JSON"),
     "booth rooms reset friday-disco",
   ).action(
-    action(async (key: string, _o: unknown, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, key: string) => {
       const room = await findRoom(ctx, key);
       await ctx.client.room.POST("/rooms/reset/{id}/infrastructure", { params: { path: { id: room.uuid } } });
       ctx.print({ roomUuid: room.uuid, reset: true }, () => `${room.name}: the live room was reset`);

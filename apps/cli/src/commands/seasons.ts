@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { action, contextOf, examples, table } from "../context.ts";
+import { examples, table, withContext } from "../context.ts";
 
 export function seasonCommands(program: Command) {
   const seasons = program.command("seasons").description("Ranking seasons: create, run, close and award (admins)");
@@ -12,8 +12,7 @@ export function seasonCommands(program: Command) {
       .option("--json", "print JSON"),
     "booth seasons create 'Winter 2026' --start 2026-12-01T00:00:00Z --end 2027-03-01T00:00:00Z",
   ).action(
-    action(async (name: string, options: { start: string; end: string }, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, name: string, options: { start: string; end: string }) => {
       const { data } = await ctx.client.merch.POST("/points/season", {
         body: { name, start: options.start, end: options.end },
       });
@@ -24,8 +23,7 @@ export function seasonCommands(program: Command) {
     seasons.command("list").description("Every season, newest first").option("--json", "print JSON"),
     "booth seasons list --json",
   ).action(
-    action(async (_options: unknown, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx) => {
       const { data } = await ctx.client.merch.GET("/admin/seasons");
       ctx.print(data, () =>
         table((data ?? []) as Record<string, unknown>[], ["id", "name", "start", "end", "handledAt"]),
@@ -36,8 +34,7 @@ export function seasonCommands(program: Command) {
     seasons.command("current").description("The season running now").option("--json", "print JSON"),
     "booth seasons current",
   ).action(
-    action(async (_options: unknown, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx) => {
       const { data } = await ctx.client.merch.GET("/seasons/current");
       ctx.print(data, () => `${data?.name}: ${data?.start} to ${data?.end} (${data?.id})`);
     }),
@@ -52,8 +49,7 @@ export function seasonCommands(program: Command) {
       .option("--json", "print JSON"),
     "booth seasons update 0b5c... --end 2027-03-15T00:00:00Z",
   ).action(
-    action(async (id: string, options: { name?: string; start?: string; end?: string }, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, id: string, options: { name?: string; start?: string; end?: string }) => {
       const body = Object.fromEntries(Object.entries(options).filter(([k, v]) => k !== "json" && v !== undefined));
       if (Object.keys(body).length === 0) throw new Error("give --name, --start or --end");
       const { data } = await ctx.client.merch.PATCH("/points/season/{id}", { params: { path: { id } }, body });
@@ -64,8 +60,7 @@ export function seasonCommands(program: Command) {
     seasons.command("delete <id>").description("Delete a season and its points"),
     "booth seasons delete 0b5c...",
   ).action(
-    action(async (id: string, _options: unknown, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, id: string) => {
       await ctx.client.merch.DELETE("/points/season/{id}", { params: { path: { id } } });
       console.log("Deleted");
     }),
@@ -80,8 +75,7 @@ export function seasonCommands(program: Command) {
     "booth seasons ranking",
     "booth seasons ranking 'Winter 2026' --take 10 --json",
   ).action(
-    action(async (name: string | undefined, options: { take: string; skip: string }, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, name: string | undefined, options: { take: string; skip: string }) => {
       const query = { take: Number(options.take), skip: Number(options.skip) };
       const { data } = name
         ? await ctx.client.merch.GET("/points/season-ranking/{seasonName}", {
@@ -102,8 +96,7 @@ export function seasonCommands(program: Command) {
       .option("--json", "print JSON"),
     "booth seasons close 0b5c...",
   ).action(
-    action(async (id: string, _options: unknown, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, id: string) => {
       const { data } = await ctx.client.merch.POST("/points/season/admin/handle-points", { body: { seasonId: id } });
       ctx.print(data, () => `Closed; ${data?.awarded} avatars awarded`);
     }),
@@ -119,8 +112,7 @@ export function seasonCommands(program: Command) {
       .option("--json", "print JSON"),
     "booth points give 5f0c2a8e-... 25 -r 'best set of the week' -k week-48",
   ).action(
-    action(async (userUuid: string, amount: string, options: { reason?: string; key?: string }, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, userUuid: string, amount: string, options: { reason?: string; key?: string }) => {
       const { data } = await ctx.client.merch.POST("/points/service", {
         body: {
           userUuid,

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { action, contextOf, examples } from "../context.ts";
+import { examples, withContext } from "../context.ts";
 import { progress } from "../progress.ts";
 import { DEMO_TRACKS } from "../seed/demo-data.ts";
 import { SEED_STEPS, seed } from "../seed/seed.ts";
@@ -21,8 +21,7 @@ export function seedCommand(program: Command) {
     "booth seed --json > seeded.json",
     "BOOTH_DEMO_PASSWORD='another password' booth seed --wait 60",
   ).action(
-    action(async (o: { password?: string; demoTracks: string; wait: string }, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, o: { password?: string; demoTracks: string; wait: string }) => {
       const { data: session } = await ctx.client.user.GET("/auth/session");
       if (!session?.user.roles.some((r) => ADMIN_ROLES.includes(r)))
         throw new Error("booth seed needs an admin session: booth login -e <admin email>");

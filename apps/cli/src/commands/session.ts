@@ -1,7 +1,7 @@
 import { createBoothClient } from "@booth/sdk";
 import type { Command } from "commander";
 import { forgetConfig, writeConfig } from "../config.ts";
-import { action, contextOf } from "../context.ts";
+import { action, contextOf, withContext } from "../context.ts";
 
 export function sessionCommands(program: Command) {
   program
@@ -66,8 +66,7 @@ export function sessionCommands(program: Command) {
     .option("--json", "print JSON")
     .addHelpText("after", "\nExamples:\n  $ booth whoami\n  $ booth whoami --json | jq -r .uuid")
     .action(
-      action(async (_options: unknown, command: Command) => {
-        const ctx = await contextOf(command);
+      withContext(async (ctx) => {
         const { data } = await ctx.client.user.GET("/auth/session");
         const user = data?.user;
         ctx.print(

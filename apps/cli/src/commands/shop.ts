@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { action, type Context, contextOf, examples, table } from "../context.ts";
+import { action, type Context, contextOf, examples, table, withContext } from "../context.ts";
 import { uploadImage } from "./avatars.ts";
 
 /** "1.99" (in the currency's main unit) as cents; a clear error for anything else. */
@@ -53,8 +53,7 @@ export function shopCommands(program: Command) {
     shop.command("list").description("Everything in the shop (anyone)").option("--json", "print JSON"),
     "booth shop list",
   ).action(
-    action(async (_o: unknown, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx) => {
       const [bundles, consumables] = await Promise.all([bundleRows(ctx), consumableRows(ctx)]);
       ctx.print(
         { bundles, consumables },
@@ -73,8 +72,7 @@ export function shopCommands(program: Command) {
     bundles.command("list").description("Every bundle, with its price and whether it is for sale").option("--json"),
     "booth shop bundles list",
   ).action(
-    action(async (_o: unknown, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx) => {
       const rows = await bundleRows(ctx);
       ctx.print(rows, () => table(rows, BUNDLE_COLUMNS));
     }),
@@ -156,8 +154,7 @@ export function shopCommands(program: Command) {
       bundles.command(`${verb} <id>`).description(description).option("--json", "print JSON"),
       `booth shop bundles ${verb} 5f0c...`,
     ).action(
-      action(async (id: string, _o: unknown, command: Command) => {
-        const ctx = await contextOf(command);
+      withContext(async (ctx, id: string) => {
         const { data: bundle } = await ctx.client.merch.GET("/api/v1/token-bundles/{id}", {
           params: { path: { id } },
         });
@@ -179,8 +176,7 @@ export function shopCommands(program: Command) {
     consumables.command("list").description("Every consumable").option("--json", "print JSON"),
     "booth shop consumables list",
   ).action(
-    action(async (_o: unknown, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx) => {
       const rows = await consumableRows(ctx);
       ctx.print(rows, () => table(rows as Record<string, unknown>[], CONSUMABLE_COLUMNS));
     }),
@@ -210,8 +206,7 @@ export function shopCommands(program: Command) {
       .option("--json", "print JSON"),
     "booth shop consumables create Confetti --cost 10 --description 'A burst of confetti'",
   ).action(
-    action(async (name: string, o: ConsumableOptions, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, name: string, o: ConsumableOptions) => {
       const body = await consumableBody(ctx, o);
       const { data } = await ctx.client.merch.POST("/api/v1/consumables", {
         body: { ...body, name, tokenCost: body.tokenCost ?? 1 },
@@ -232,8 +227,7 @@ export function shopCommands(program: Command) {
       .option("--json", "print JSON"),
     "booth shop consumables update 5f0c... --cost 15",
   ).action(
-    action(async (id: string, o: ConsumableOptions, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, id: string, o: ConsumableOptions) => {
       const body = await consumableBody(ctx, o);
       if (Object.keys(body).length === 0)
         throw new Error("nothing to change: give --name, --cost, --description, --cover or --image");
@@ -248,8 +242,7 @@ export function shopCommands(program: Command) {
       .option("--json", "print JSON"),
     "booth shop consumables delete 5f0c...",
   ).action(
-    action(async (id: string, _o: unknown, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, id: string) => {
       await ctx.client.merch.DELETE("/api/v1/consumables/{id}", { params: { path: { id } } });
       ctx.print({ deleted: id }, () => `Deleted ${id}`);
     }),

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { action, contextOf, examples, table } from "../context.ts";
+import { action, contextOf, examples, table, withContext } from "../context.ts";
 
 const many = (value: string, previous: string[] = []) => [...previous, value];
 const BADGES = ["VERIFIED", "PLATINUM", "DOUBLE_PLATINUM", "JQBX", "STAFF", "IDENTITY_VERIFIED"] as const;
@@ -52,8 +52,7 @@ export function userCommands(program: Command) {
     users.command("show <uuid>").description("One account, with its profile").option("--json", "print JSON"),
     "booth users show 5f0c2a8e-...",
   ).action(
-    action(async (uuid: string, _o: unknown, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, uuid: string) => {
       const { data } = await ctx.client.user.GET("/admin/users/{id}", {
         params: { path: { id: uuid }, query: { join: "profile" } },
       });
@@ -99,8 +98,7 @@ export function userCommands(program: Command) {
         .option("-r, --reason <reason>", "why (kept in the moderation log)"),
       `booth users ${name} 5f0c2a8e-...${name === "unban" ? "" : " -r spam"}`,
     ).action(
-      action(async (uuid: string, options: { reason?: string }, command: Command) => {
-        const ctx = await contextOf(command);
+      withContext(async (ctx, uuid: string, options: { reason?: string }) => {
         await ctx.client.user.POST(path, {
           body: {
             userUuid: uuid,
@@ -121,8 +119,7 @@ export function userCommands(program: Command) {
       .option("-r, --reason <reason>", "why"),
     "booth users temp-ban 5f0c2a8e-... -m 1440 -r spam",
   ).action(
-    action(async (uuid: string, options: { minutes: string; reason?: string }, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, uuid: string, options: { minutes: string; reason?: string }) => {
       const { data } = await ctx.client.user.POST("/users/temporary-ban", {
         body: {
           userUuid: uuid,
@@ -140,8 +137,7 @@ export function userCommands(program: Command) {
     "booth users add-role 5f0c2a8e-... moderator",
     "booth users add-role 5f0c2a8e-... globalModerator",
   ).action(
-    action(async (uuid: string, role: string, _o: unknown, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, uuid: string, role: string) => {
       const { data } =
         role === "globalModerator"
           ? await ctx.client.user.POST("/users/add-global-moderator-role", { body: { userUuid: uuid } })
@@ -157,8 +153,7 @@ export function userCommands(program: Command) {
     "booth users capability 5f0c2a8e-... uploadMusic",
     "booth users capability 5f0c2a8e-... promoteRoom --remove",
   ).action(
-    action(async (uuid: string, capability: string, options: { remove?: boolean }, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, uuid: string, capability: string, options: { remove?: boolean }) => {
       const params = { params: { path: { id: uuid, capability: capability as never } } };
       const { data } = options.remove
         ? await ctx.client.user.DELETE("/users/{id}/capabilities/{capability}", params)
@@ -176,8 +171,7 @@ export function userCommands(program: Command) {
     "booth users badges 5f0c2a8e-... PLATINUM --add",
     "booth users badges 5f0c2a8e-...            # clears them",
   ).action(
-    action(async (uuid: string, given: string[], options: { add?: boolean; remove?: boolean }, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, uuid: string, given: string[], options: { add?: boolean; remove?: boolean }) => {
       const unknown = given.filter((b) => !BADGES.includes(b as Badge));
       if (unknown.length) throw new Error(`unknown badge ${unknown.join(", ")}: use ${BADGES.join(", ")}`);
       let badges = given as Badge[];
@@ -229,8 +223,7 @@ export function userCommands(program: Command) {
     ["reactivate", "Reactivate a deactivated account (admins)"],
   ] as const)
     examples(users.command(`${name} <uuid>`).description(what), `booth users ${name} 5f0c2a8e-...`).action(
-      action(async (uuid: string, _o: unknown, command: Command) => {
-        const ctx = await contextOf(command);
+      withContext(async (ctx, uuid: string) => {
         const params = { params: { path: { id: uuid } } };
         if (name === "deactivate") await ctx.client.user.DELETE("/users/deactivate/{id}", params);
         else await ctx.client.user.POST("/users/reactivate/{id}", params);
@@ -244,8 +237,7 @@ export function userCommands(program: Command) {
       .option("--json", "print JSON"),
     "booth users deactivation-requests --json",
   ).action(
-    action(async (_o: unknown, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx) => {
       const { data } = await ctx.client.user.GET("/users/list-deactivate", { params: { query: {} } });
       const rows = ((data as { data?: unknown[] } | undefined)?.data ?? data ?? []) as Record<string, unknown>[];
       ctx.print(data, () => table(rows, ["uuid", "email", "nickname", "requestedDeactivationAt"]));
@@ -255,8 +247,7 @@ export function userCommands(program: Command) {
     users.command("cancel-deactivation <uuid>").description("Cancel an account's pending deactivation request"),
     "booth users cancel-deactivation 5f0c2a8e-...",
   ).action(
-    action(async (uuid: string, _o: unknown, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, uuid: string) => {
       await ctx.client.user.POST("/users/cancel-requested-deactivate", { body: { userUuid: uuid } });
       console.log("deactivation request cancelled");
     }),
@@ -274,8 +265,7 @@ export function tokenCommands(program: Command) {
       .option("--json", "print JSON"),
     "booth tokens credit 8e1a... 500 -r 'contest prize' -k contest-2026-11",
   ).action(
-    action(async (accountId: string, amount: string, options: { reason: string; key?: string }, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, accountId: string, amount: string, options: { reason: string; key?: string }) => {
       const { data } = await ctx.client.merch.POST("/api/v1/token-accounts/{accountId}/credit", {
         params: { path: { accountId } },
         body: {
@@ -291,8 +281,7 @@ export function tokenCommands(program: Command) {
     tokens.command("show <accountId>").description("A token account's balance").option("--json", "print JSON"),
     "booth tokens show 8e1a...",
   ).action(
-    action(async (accountId: string, _o: unknown, command: Command) => {
-      const ctx = await contextOf(command);
+    withContext(async (ctx, accountId: string) => {
       const { data } = await ctx.client.merch.GET("/api/v1/token-accounts/{accountId}", {
         params: { path: { accountId } },
       });

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { action, contextOf, table } from "../context.ts";
+import { table, withContext } from "../context.ts";
 
 export function voucherCommands(program: Command) {
   const vouchers = program.command("vouchers").description("Create, list and revoke sign-up vouchers (admins)");
@@ -11,8 +11,7 @@ export function voucherCommands(program: Command) {
     .option("--json", "print JSON")
     .addHelpText("after", "\nExample:\n  $ booth vouchers create -n 20 --note 'launch party'")
     .action(
-      action(async (options: { count: string; note?: string }, command: Command) => {
-        const ctx = await contextOf(command);
+      withContext(async (ctx, options: { count: string; note?: string }) => {
         const { data } = await ctx.client.user.POST("/vouchers", {
           body: { count: Number(options.count), ...(options.note ? { note: options.note } : {}) },
         });
@@ -27,8 +26,7 @@ export function voucherCommands(program: Command) {
     .option("--json", "print JSON")
     .addHelpText("after", "\nExample:\n  $ booth vouchers list --status PENDING")
     .action(
-      action(async (options: { status?: "PENDING" | "REDEEMED" | "REVOKED"; limit: string }, command: Command) => {
-        const ctx = await contextOf(command);
+      withContext(async (ctx, options: { status?: "PENDING" | "REDEEMED" | "REVOKED"; limit: string }) => {
         const { data } = await ctx.client.user.GET("/vouchers", {
           params: { query: { limit: Number(options.limit), ...(options.status ? { status: options.status } : {}) } },
         });
@@ -45,8 +43,7 @@ export function voucherCommands(program: Command) {
     .option("--json", "print JSON")
     .addHelpText("after", "\nExample:\n  $ booth vouchers revoke 5f0c...")
     .action(
-      action(async (id: string, _options: unknown, command: Command) => {
-        const ctx = await contextOf(command);
+      withContext(async (ctx, id: string) => {
         const { data } = await ctx.client.user.DELETE("/vouchers/{id}", { params: { path: { id } } });
         ctx.print(data, () => `Revoked ${data?.code}`);
       }),
