@@ -12,6 +12,7 @@ import { MESSAGES, type Result, type RoomAction, type RoomClientAction, RoomErro
 import {
   addDj,
   endSongAndRotate,
+  playNext,
   queueChanged,
   queueLoaded,
   removeDjAction,
@@ -90,7 +91,7 @@ export function reduce(state: RoomState, action: RoomAction, now: number, config
         queueChanged(tx, action.userUuid);
         break;
       case "roomCrateLoaded":
-        roomCrateLoaded(tx, action.crateId, action.from, action.songs);
+        if (roomCrateLoaded(tx, action.crateId, action.from, action.songs)) playNext(tx);
         break;
       case "settings":
         applySettings(tx, action.settings);

@@ -1,11 +1,10 @@
 /**
  * The room crate: a room whose owner picked one of their crates (`settings.roomCrateId`) never falls silent. While no
  * DJ has a song to play (the booth empty, or its DJs' queues empty), the room plays the crate's songs in order,
- * wrapping around, as `nowPlaying.byRoom`; a DJ with a song ends the room's song at once (booth.ts `playNext`). The
+ * wrapping around, as `nowPlaying.byRoom`; a DJ with a song ends the room's song at once (booth.ts `playNext`, which takes the room's songs from here). The
  * room keeps the next few songs, read from the edge from the crate position it plays next, as a DJ's queue is.
  */
 import type { LiveSong } from "@booth/sdk/live/protocol";
-import { playNext } from "./booth.ts";
 import type { RoomCrate } from "./state.ts";
 import type { Tx } from "./tx.ts";
 
@@ -45,19 +44,22 @@ export function takeRoomSong(tx: Tx): LiveSong | null {
   return song;
 }
 
-/** The edge answered: the songs are kept if they are still the ones wanted, and play if nothing does. */
-export function roomCrateLoaded(tx: Tx, crateId: string | null, from: number, songs: LiveSong[] | null) {
+/**
+ * The edge answered: the songs are kept if they are still the ones wanted. Answers whether they were (the reducer
+ * then plays the next song if nothing plays).
+ */
+export function roomCrateLoaded(tx: Tx, crateId: string | null, from: number, songs: LiveSong[] | null): boolean {
   const crate = tx.state.roomCrate;
-  if (!crate || crate.crateId !== crateId || crate.crateId !== (tx.live.settings.roomCrateId ?? null)) return;
+  if (!crate || crate.crateId !== crateId || crate.crateId !== (tx.live.settings.roomCrateId ?? null)) return false;
   const answered = crate.readingFrom === from ? { ...crate, readingFrom: null } : crate;
   if (from !== crate.nextPosition || songs === null) {
     // An answer for a position the room has moved past (or none): ask again from where it is.
     tx.set({ roomCrate: answered });
     if (songs !== null) readRoomCrate(tx);
-    return;
+    return false;
   }
   tx.set({ roomCrate: { ...answered, songs, read: true } });
-  playNext(tx);
+  return true;
 }
 
 /** Someone arrives while nothing plays and the crate seemed empty: it is read again (its owner may have filled it). */
