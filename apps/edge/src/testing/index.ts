@@ -6,7 +6,7 @@ export { expectErrorLog } from "./error-logs.ts";
 export { FAKE_CREDENTIALS, type FakeProviders, startFakeProviders } from "./fake-providers.ts";
 export { createTestAppWithRoomsDown } from "./live-rooms.ts";
 export { testLogger } from "./logger.ts";
-export { type ProviderApps, startProviderApps } from "./provider-apps.ts";
+export { type ProviderApps, startProviderApps, withProviderApps } from "./provider-apps.ts";
 export { login, session } from "./sessions.ts";
 export { until } from "./until.ts";
 export { sendAudio, settledUpload, uploaderOf, uploadTicket } from "./uploads.ts";

@@ -2,19 +2,15 @@
 // token), against the local fake providers; the track joins the catalogue once, merged by ISRC.
 import { schema } from "@booth/db";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
 import type { FakeProviders } from "../../testing/fake-providers.ts";
-import { startProviderApps } from "../../testing/provider-apps.ts";
+import { withProviderApps } from "../../testing/provider-apps.ts";
 import { ok, type TestApp } from "../../testing.ts";
 
 let fake: FakeProviders;
 let t: TestApp;
-let close: () => Promise<void>;
-beforeAll(async () => {
-  ({ fake, t, close } = await startProviderApps());
-});
-afterAll(() => close());
+withProviderApps({}, (apps) => ({ fake, t } = apps));
 
 const link = (url: string) => t.api().playlist.GET("/song-data/{link}", { params: { path: { link: url } } });
 const songsNamed = (name: string) => t.db.select().from(schema.songs).where(eq(schema.songs.trackName, name));
