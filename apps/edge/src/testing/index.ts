@@ -4,7 +4,7 @@ export { multipart, ok, TEST_ORIGIN, type TestApi, testApi } from "./api.ts";
 export { createTestApp, type RequestOptions, TEST_PEER, type TestApp, TestClock } from "./app.ts";
 export { expectErrorLog } from "./error-logs.ts";
 export { FAKE_CREDENTIALS, type FakeProviders, startFakeProviders } from "./fake-providers.ts";
-export { createTestAppWithRoomsDown } from "./live-rooms.ts";
+export { createTestAppWithRoomsDown, publicRoom, reportPresent } from "./live-rooms.ts";
 export { testLogger } from "./logger.ts";
 export { type ProviderApps, startProviderApps, withProviderApps } from "./provider-apps.ts";
 export { login, session } from "./sessions.ts";

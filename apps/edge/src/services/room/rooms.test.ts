@@ -1,16 +1,13 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { recordingLiveRooms } from "../../ports/live-rooms.ts";
 import { createTestApp, multipart, ok, type TestApp } from "../../testing.ts";
 import { publicRooms } from "./room-lists.ts";
 import { favoritedSet, roomView } from "./rooms.ts";
 
 let t: TestApp;
-let live: ReturnType<typeof recordingLiveRooms>;
 beforeAll(async () => {
   t = await createTestApp();
-  live = t.deps.liveRooms as ReturnType<typeof recordingLiveRooms>;
 });
 afterAll(() => t.close());
 
@@ -98,7 +95,7 @@ describe("creating and changing rooms", () => {
     });
     expect(byCo.response.status).toBe(200);
     expect(byCo.data).toMatchObject({ name: "Renamed", voteSkipThreshold: 0.5 });
-    expect(live.events.at(-1)).toMatchObject({ roomUuid: room.uuid, event: { type: "updateRoomSettings" } });
+    expect(t.live.events.at(-1)).toMatchObject({ roomUuid: room.uuid, event: { type: "updateRoomSettings" } });
     // Who may enter is the owner's: co-owners cannot set a password, not even through /rooms/{id}.
     expect(
       (
@@ -220,7 +217,7 @@ describe("creating and changing rooms", () => {
     const picked = await set(owner.token, crate.crateUuid);
     expect(picked.response.status).toBe(200);
     expect(picked.data?.roomCrateId).toBe(crate.crateUuid);
-    expect(live.events.at(-1)).toMatchObject({
+    expect(t.live.events.at(-1)).toMatchObject({
       roomUuid: room.uuid,
       event: { type: "updateRoomSettings", settings: { roomCrateId: crate.crateUuid } },
     });
@@ -369,7 +366,7 @@ describe("creating and changing rooms", () => {
       (await t.api(owner.token).room.DELETE("/rooms/{id}/infrastructure", { params: { path: { id: a.uuid } } }))
         .response.status,
     ).toBe(204);
-    expect(live.events.at(-1)).toEqual({ roomUuid: a.uuid, event: { type: "resetRoom" } });
+    expect(t.live.events.at(-1)).toEqual({ roomUuid: a.uuid, event: { type: "resetRoom" } });
     expect(
       (await t.api(admin.token).room.DELETE("/rooms/{id}/infrastructure", { params: { path: { id: b.uuid } } }))
         .response.status,
@@ -878,11 +875,11 @@ describe("presence, plays and state", () => {
     expect(
       (await t.api().room.GET("/rooms/room-state/{id}", { params: { path: { id: room.uuid } } })).response.status,
     ).toBe(404);
-    live.states.set(room.uuid, { djs: [], nowPlaying: null });
+    t.live.states.set(room.uuid, { djs: [], nowPlaying: null });
     const state = await t.api().room.GET("/rooms/room-state/{id}", { params: { path: { id: room.uuid } } });
     expect(state.data).toEqual({ roomUuid: room.uuid, state: { djs: [], nowPlaying: null } });
     const secret = await createRoom(owner.token, { type: "PRIVATE" });
-    live.states.set(secret.uuid, { djs: [] });
+    t.live.states.set(secret.uuid, { djs: [] });
     expect(
       (await t.api(stranger.token).room.GET("/rooms/room-state/{id}", { params: { path: { id: secret.uuid } } }))
         .response.status,
@@ -905,7 +902,7 @@ describe("presence, plays and state", () => {
       (await t.api(owner.token).room.DELETE("/rooms/conversation/{id}", { params: { path: { id: room.uuid } } }))
         .response.status,
     ).toBe(204);
-    expect(live.events.at(-1)).toEqual({ roomUuid: room.uuid, event: { type: "clearChat" } });
+    expect(t.live.events.at(-1)).toEqual({ roomUuid: room.uuid, event: { type: "clearChat" } });
   });
 
   it("resets the live room for its owner and global moderators, nobody else", async () => {
@@ -917,17 +914,17 @@ describe("presence, plays and state", () => {
       params: { path: { room: room.uuid } },
       body: { userUuid: coOwner.user.uuid, role: "coOwner" },
     });
-    const before = live.events.length;
+    const before = t.live.events.length;
     const reset = (token?: string) => t.request("POST", `${R}/rooms/reset/${room.uuid}/infrastructure`, { token });
     expect((await reset()).status).toBe(401);
     const refused = await reset(coOwner.token);
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe("Only the room's owner may reset it.");
-    expect(live.events.length).toBe(before);
+    expect(t.live.events.length).toBe(before);
     expect((await reset(owner.token)).status).toBe(204);
-    expect(live.events.at(-1)).toEqual({ roomUuid: room.uuid, event: { type: "resetRoom" } });
+    expect(t.live.events.at(-1)).toEqual({ roomUuid: room.uuid, event: { type: "resetRoom" } });
     expect((await reset(globalModerator.token)).status).toBe(204);
-    expect(live.events.length).toBe(before + 2);
+    expect(t.live.events.length).toBe(before + 2);
     expect(
       (
         await t
@@ -985,7 +982,7 @@ describe("room roles", () => {
       new Date(t.clock.now().getTime() + 60_000).toISOString(),
     );
     expect(mute.status).toBe(201);
-    expect(live.events.at(-1)).toEqual({ roomUuid: room.uuid, event: { type: "updateRoles" } });
+    expect(t.live.events.at(-1)).toEqual({ roomUuid: room.uuid, event: { type: "updateRoles" } });
     const roles = await t
       .api(listener.token)
       .room.GET("/roomUserRoles/{room}/{user}", { params: { path: { room: room.uuid, user: listener.user.uuid } } });
@@ -1043,7 +1040,7 @@ describe("room roles", () => {
     await t.db.insert(schema.roomPresence).values({ roomUuid: room.uuid, userUuid: listener.user.uuid });
     const kicked = await kick(mod.token, listener.user.uuid);
     expect(kicked.status).toBe(201);
-    expect(live.events.at(-1)).toEqual({
+    expect(t.live.events.at(-1)).toEqual({
       roomUuid: room.uuid,
       event: { type: "kickUser", userUuid: listener.user.uuid },
     });
