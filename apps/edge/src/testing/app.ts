@@ -154,9 +154,15 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     return { user, profile: profile!, token, email, password: "password123" };
   }
 
-  async function tokenFor(uuid: string, type: TokenType = "user") {
+  /** The user's row as stored (an error when there is none). */
+  async function userRow(uuid: string) {
     const [user] = await database.db.select().from(schema.users).where(eq(schema.users.uuid, uuid));
     if (!user) throw new Error(`no user ${uuid}`);
+    return user;
+  }
+
+  async function tokenFor(uuid: string, type: TokenType = "user") {
+    const user = await userRow(uuid);
     return signToken(
       deps.keys,
       { sub: uuid, type, roles: user.roles, badges: user.badges, ver: user.tokenVersion },
@@ -196,6 +202,7 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     request,
     api,
     createUser,
+    userRow,
     tokenFor,
     serviceToken,
     // The secret and keys the app uses: the ones generated here, or those a test passed in `overrides`.
@@ -236,6 +243,8 @@ function workedOnFirstSend(jobs: Jobs, handlers: () => JobHandlers): Jobs {
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+/** A user `createUser` made, with their token, email and password. */
+export type TestUser = Awaited<ReturnType<TestApp["createUser"]>>;
 
 /** An answer's text; an event stream (which does not end by itself) up to its first event, then closed. */
 async function bodyText(res: Response) {
