@@ -2,6 +2,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureAdmin, mailerFromEnv, smsFromEnv } from "./bootstrap.ts";
+import { listenLocally } from "./testing/local-server.ts";
 import { createTestApp, type TestApp } from "./testing.ts";
 
 let t: TestApp;
@@ -57,8 +58,7 @@ describe("email provider from the environment", () => {
         res.end(JSON.stringify({ id: "email_1" }));
       });
     });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const baseUrl = await listenLocally(server);
     try {
       const env = { RESEND_API_KEY: "re_test", MAIL_FROM: "Booth <no-reply@booth.test>", RESEND_BASE_URL: baseUrl };
       const mailer = mailerFromEnv(env, t.db, () => {});

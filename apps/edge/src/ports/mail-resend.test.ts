@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { closeServer, listenLocally } from "../testing/local-server.ts";
 import { resendMailer } from "./mail-resend.ts";
 
 interface Received {
@@ -29,12 +30,11 @@ beforeAll(async () => {
       res.end(answer.body);
     });
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  baseUrl = await listenLocally(server);
 });
 afterAll(async () => {
   server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await closeServer(server);
 });
 beforeEach(() => {
   received = [];

@@ -1,6 +1,7 @@
 import { createServer, type Http2Server, type ServerHttp2Stream } from "node:http2";
 import { type CryptoKey, decodeProtectedHeader, exportPKCS8, generateKeyPair, jwtVerify } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { closeServer, listenLocally } from "../testing/local-server.ts";
 import { apnsPush } from "./push-apns.ts";
 
 // A fake APNs: HTTP/2 without TLS (prior knowledge), checking the provider token like Apple does.
@@ -50,10 +51,9 @@ beforeAll(async () => {
   const pair = await generateKeyPair("ES256", { extractable: true });
   publicKey = pair.publicKey;
   privatePem = await exportPKCS8(pair.privateKey);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  baseUrl = await listenLocally(server);
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => closeServer(server));
 beforeEach(() => {
   received.length = 0;
   answers = [];

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { type CryptoKey, exportPKCS8, generateKeyPair, jwtVerify } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { closeServer, listenLocally } from "../testing/local-server.ts";
 import { fcmPush, parseServiceAccount } from "./push-fcm.ts";
 
 // A fake of Google's token endpoint and of FCM's messages:send, on one local port.
@@ -63,10 +64,9 @@ beforeAll(async () => {
   const pair = await generateKeyPair("RS256", { extractable: true });
   publicKey = pair.publicKey;
   privatePem = await exportPKCS8(pair.privateKey);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  baseUrl = await listenLocally(server);
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => closeServer(server));
 beforeEach(() => {
   sends.length = 0;
   answers = [];

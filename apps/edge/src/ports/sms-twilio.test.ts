@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeServer, listenLocally } from "../testing/local-server.ts";
 import { twilioSms } from "./sms-twilio.ts";
 
 const received: { method: string; url: string; auth: string; type: string; form: URLSearchParams }[] = [];
@@ -24,10 +25,9 @@ const server = createServer((req: IncomingMessage, res) => {
 });
 let baseUrl = "";
 beforeAll(async () => {
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  baseUrl = await listenLocally(server);
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => closeServer(server));
 
 describe("Twilio SMS adapter", () => {
   it("posts the message form to the account's Messages resource with basic auth", async () => {

@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listenLocally } from "../testing/local-server.ts";
 import { until } from "../testing/until.ts";
 import { createTestApp, type TestApp } from "../testing.ts";
 import { type Tracing, tracingFromEnv } from "./tracing.ts";
@@ -38,8 +39,7 @@ const attribute = (span: OtlpSpan, key: string) => {
 let tracing: Tracing;
 let t: TestApp;
 beforeAll(async () => {
-  await new Promise<void>((r) => collector.listen(0, "127.0.0.1", r));
-  const endpoint = `http://127.0.0.1:${(collector.address() as { port: number }).port}`;
+  const endpoint = await listenLocally(collector);
   tracing = tracingFromEnv(
     { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_HEADERS: "x-api-key=team-key" },
     "booth-edge",

@@ -6,6 +6,7 @@ import { BasicConstraintsExtension, Extension, type X509Certificate, X509Certifi
 import { CompactSign } from "jose";
 import Stripe from "stripe";
 import { APPLE_INTERMEDIATE_OID, APPLE_LEAF_OID } from "../services/payment/apple.ts";
+import { closeServer, listenLocally } from "./local-server.ts";
 
 export interface FakeStripeRequest {
   method: string;
@@ -65,12 +66,12 @@ export async function startFakeStripe() {
       send(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${path}).` } });
     });
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const url = await listenLocally(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    url,
     requests,
     state,
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () => closeServer(server),
   };
 }
 

@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../deps.ts";
 import { shortId } from "../../lib/ids.ts";
+import { listenLocally } from "../../testing/local-server.ts";
 import { createTestApp, ok, type TestApp } from "../../testing.ts";
 
 // A local stand-in for the Spotify Web API and the Apple Music API: it records requests and answers like them.
@@ -42,8 +43,7 @@ let t: TestApp;
 let crateUuid: string;
 let token: string;
 beforeAll(async () => {
-  await new Promise<void>((r) => fake.listen(0, "127.0.0.1", r));
-  const base = `http://127.0.0.1:${(fake.address() as { port: number }).port}`;
+  const base = await listenLocally(fake);
   t = await createTestApp({
     config: {
       ...defaultConfig,

@@ -9,6 +9,7 @@ import { createPush } from "../../ports/push.ts";
 import { apnsPush } from "../../ports/push-apns.ts";
 import { fcmPush } from "../../ports/push-fcm.ts";
 import { webPushSender } from "../../ports/web-push.ts";
+import { listenLocally } from "../../testing/local-server.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
 
 // The routes with real FCM and APNs adapters, against local fakes that call some tokens gone.
@@ -53,18 +54,11 @@ apns.on("stream", (stream: ServerHttp2Stream, headers) => {
     stream.end();
   });
 });
-const listen = async (server: {
-  listen: (port: number, host: string, cb: () => void) => unknown;
-  address: () => unknown;
-}) => {
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-};
 
 let t: TestApp;
 let closePush: () => Promise<void>;
 beforeAll(async () => {
-  const [fcmUrl, apnsUrl] = [await listen(fcm), await listen(apns)];
+  const [fcmUrl, apnsUrl] = [await listenLocally(fcm), await listenLocally(apns)];
   const rsa = await generateKeyPair("RS256", { extractable: true });
   const ec = await generateKeyPair("ES256", { extractable: true });
   t = await createTestApp();

@@ -3,6 +3,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { embeddedGenerator, httpGenerator } from "../../ports/song-generator.ts";
+import { listenLocally } from "../../testing/local-server.ts";
 import { createTestApp, expectErrorLog, ok, type TestApp } from "../../testing.ts";
 import { credit } from "../merch/ledger.ts";
 
@@ -134,12 +135,9 @@ describe("generator adapters", () => {
         res.end(Buffer.from(audio));
       });
     });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const baseUrl = await listenLocally(server);
     try {
-      const generator = httpGenerator({
-        baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-        apiKey: "k",
-      });
+      const generator = httpGenerator({ baseUrl, apiKey: "k" });
       const bytes = await generator.generate({ prompt: "calm piano", seconds: 30, title: "Calm", artist: "A" });
       expect(bytes).toEqual(audio);
       expect(seen[0]?.auth).toBe("Bearer k");
