@@ -2,7 +2,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureAdmin, mailerFromEnv, smsFromEnv } from "./bootstrap.ts";
-import { listenLocally } from "./testing/local-server.ts";
+import { listenLocally, requestText } from "./testing/local-server.ts";
 import { createTestApp, type TestApp } from "./testing.ts";
 
 let t: TestApp;
@@ -47,16 +47,11 @@ describe("email provider from the environment", () => {
     const { createServer } = await import("node:http");
     const seen: { auth?: string; body?: string }[] = [];
     let fail = false;
-    const server = createServer((req, res) => {
-      let body = "";
-      req.on("data", (d) => {
-        body += d;
-      });
-      req.on("end", () => {
-        seen.push({ auth: req.headers.authorization, body });
-        res.statusCode = fail ? 500 : 200;
-        res.end(JSON.stringify({ id: "email_1" }));
-      });
+    const server = createServer(async (req, res) => {
+      const body = await requestText(req);
+      seen.push({ auth: req.headers.authorization, body });
+      res.statusCode = fail ? 500 : 200;
+      res.end(JSON.stringify({ id: "email_1" }));
     });
     const baseUrl = await listenLocally(server);
     try {

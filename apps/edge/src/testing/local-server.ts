@@ -13,3 +13,10 @@ export async function listenLocally(server: Server): Promise<string> {
 export function closeServer(server: Server): Promise<void> {
   return new Promise<void>((r) => server.close(() => r()));
 }
+
+/** The whole body of a request a stand-in server received (an `http` request or an `http2` stream), as text. */
+export async function requestText(req: AsyncIterable<Buffer | string>): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks).toString();
+}

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll } from "vitest";
 import { createTestApp, type TestApp } from "./app.ts";
 import { type FakeProviders, startFakeProviders } from "./fake-providers.ts";
+import { openForTests } from "./open-for-tests.ts";
 
 /**
  * The set-up of the tests of outside services (Spotify, Apple Music, Discord, CometChat, Agora...): the local fake of
@@ -47,12 +47,7 @@ export function withProviderApps(
   options: { bare?: boolean },
   take: (apps: ProviderApps & { bare: TestApp }) => void,
 ): void {
-  let apps: ProviderApps | undefined;
-  beforeAll(async () => {
-    // Without `bare` the overload has `take` accept the apps without it.
-    const started = options.bare ? await startProviderApps({ bare: true }) : await startProviderApps();
-    apps = started;
-    take(started as ProviderApps & { bare: TestApp });
-  });
-  afterAll(() => apps?.close());
+  // Without `bare`, the overload has `take` accept the apps without it.
+  const start = async () => (options.bare ? startProviderApps({ bare: true }) : startProviderApps());
+  openForTests(start as () => Promise<ProviderApps & { bare: TestApp }>, take);
 }

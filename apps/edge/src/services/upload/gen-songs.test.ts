@@ -3,7 +3,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { embeddedGenerator, httpGenerator } from "../../ports/song-generator.ts";
-import { listenLocally } from "../../testing/local-server.ts";
+import { listenLocally, requestText } from "../../testing/local-server.ts";
 import { createTestApp, expectErrorLog, ok, type TestApp } from "../../testing.ts";
 import { credit } from "../merch/ledger.ts";
 
@@ -124,16 +124,11 @@ describe("generator adapters", () => {
   it("the HTTP adapter posts the prompt to the configured provider and returns its audio", async () => {
     const audio = await embeddedGenerator.generate({ prompt: "x", seconds: 2, title: "T", artist: "A" });
     const seen: { auth?: string; body: string }[] = [];
-    const server = createServer((req, res) => {
-      let body = "";
-      req.on("data", (d) => {
-        body += d;
-      });
-      req.on("end", () => {
-        seen.push({ auth: req.headers.authorization, body });
-        res.setHeader("content-type", "audio/mpeg");
-        res.end(Buffer.from(audio));
-      });
+    const server = createServer(async (req, res) => {
+      const body = await requestText(req);
+      seen.push({ auth: req.headers.authorization, body });
+      res.setHeader("content-type", "audio/mpeg");
+      res.end(Buffer.from(audio));
     });
     const baseUrl = await listenLocally(server);
     try {
