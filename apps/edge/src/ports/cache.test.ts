@@ -5,9 +5,36 @@ import { openForTests } from "../testing/open-for-tests.ts";
 import { type Cache, memoryCache, redisCache, upstashCache } from "./cache.ts";
 
 /**
- * A local stand-in for Upstash's REST API (single commands as a JSON array body on POST /, transactions on
- * POST /multi-exec), backed by a map: enough to run the cache contract over real HTTP.
+ * Upstash's REST API (single commands as a JSON array body on POST /, transactions on POST /multi-exec and
+ * /pipeline, with the token as a bearer), each command run by `run`; it keeps the paths it was asked.
  */
+function upstashRest(token: string, run: (cmd: unknown[]) => unknown) {
+  const requests: string[] = [];
+  const server = createServer(async (req, res) => {
+    const body = await requestText(req);
+    requests.push(req.url ?? "");
+    res.setHeader("content-type", "application/json");
+    if (req.headers.authorization !== `Bearer ${token}`) {
+      res.statusCode = 401;
+      res.end(JSON.stringify({ error: "Unauthorized" }));
+      return;
+    }
+    const parsed = JSON.parse(body);
+    try {
+      if (req.url === "/multi-exec" || req.url === "/pipeline") {
+        const results = [];
+        for (const cmd of parsed as unknown[][]) results.push({ result: await run(cmd) });
+        res.end(JSON.stringify(results));
+      } else res.end(JSON.stringify({ result: await run(parsed) }));
+    } catch (err) {
+      res.statusCode = 400;
+      res.end(JSON.stringify({ error: String(err) }));
+    }
+  });
+  return { server, requests };
+}
+
+/** A local stand-in for Upstash's REST API backed by a map: enough to run the cache contract over real HTTP. */
 function fakeUpstash(token: string) {
   const store = new Map<string, { value: string; expiresAt: number | null }>();
   const live = (k: string) => {
@@ -15,7 +42,7 @@ function fakeUpstash(token: string) {
     if (e && e.expiresAt !== null && e.expiresAt <= Date.now()) store.delete(k);
     return store.get(k) ?? null;
   };
-  const run = (cmd: string[]): unknown => {
+  const run = (cmd: unknown[]): unknown => {
     const [name, key = "", ...args] = cmd.map(String);
     switch (name?.toLowerCase()) {
       case "get":
@@ -43,24 +70,7 @@ function fakeUpstash(token: string) {
         throw new Error(`fake upstash: unsupported ${name}`);
     }
   };
-  const requests: string[] = [];
-  const server = createServer(async (req, res) => {
-    const body = await requestText(req);
-    requests.push(req.url ?? "");
-    res.setHeader("content-type", "application/json");
-    if (req.headers.authorization !== `Bearer ${token}`) {
-      res.statusCode = 401;
-      res.end(JSON.stringify({ error: "Unauthorized" }));
-      return;
-    }
-    const parsed = JSON.parse(body);
-    const answer =
-      req.url === "/multi-exec" || req.url === "/pipeline"
-        ? (parsed as string[][]).map((cmd) => ({ result: run(cmd) }))
-        : { result: run(parsed) };
-    res.end(JSON.stringify(answer));
-  });
-  return { server, requests };
+  return upstashRest(token, run);
 }
 
 function contract(name: string, make: () => Promise<Cache>) {
@@ -152,27 +162,7 @@ function upstashOverRedis(redisUrl: string, token: string) {
     const [name, ...args] = cmd.map(String);
     return redis.call(name ?? "", ...args);
   };
-  const server = createServer(async (req, res) => {
-    const body = await requestText(req);
-    res.setHeader("content-type", "application/json");
-    if (req.headers.authorization !== `Bearer ${token}`) {
-      res.statusCode = 401;
-      res.end(JSON.stringify({ error: "Unauthorized" }));
-      return;
-    }
-    const parsed = JSON.parse(body);
-    try {
-      if (req.url === "/multi-exec" || req.url === "/pipeline") {
-        const results = [];
-        for (const cmd of parsed as unknown[][]) results.push({ result: await run(cmd) });
-        res.end(JSON.stringify(results));
-      } else res.end(JSON.stringify({ result: await run(parsed) }));
-    } catch (err) {
-      res.statusCode = 400;
-      res.end(JSON.stringify({ error: String(err) }));
-    }
-  });
-  return { server, close: () => redis?.quit() };
+  return { ...upstashRest(token, run), close: () => redis?.quit() };
 }
 
 /** Publish and subscribe: what one edge publishes reaches the listeners of every edge on the cache, and only them. */
