@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, multipart, ok, type TestApp } from "../../testing.ts";
+import { createTestApp, multipart, ok, statusOf, type TestApp } from "../../testing.ts";
 import { publicRooms } from "./room-lists.ts";
 import { favoritedSet, roomView } from "./rooms.ts";
 
@@ -20,6 +20,16 @@ async function createRoom(token: string, body: Record<string, unknown> = {}) {
     .room.POST("/rooms/infrastructure", { body: { name: `Room ${crypto.randomUUID().slice(0, 8)}`, ...body } });
   expect(res.response.status).toBe(201);
   return ok(res) as { uuid: string; slug: string; [k: string]: unknown };
+}
+
+/** A room of its owner's, with a co-owner the database names, and a stranger to it. */
+async function roomWithCoOwner() {
+  const owner = await t.createUser();
+  const coOwner = await t.createUser();
+  const stranger = await t.createUser();
+  const room = await createRoom(owner.token);
+  await t.db.insert(schema.roomUserRoles).values({ roomUuid: room.uuid, userUuid: coOwner.user.uuid, role: "coOwner" });
+  return { owner, coOwner, stranger, room };
 }
 
 describe("creating and changing rooms", () => {
@@ -77,13 +87,7 @@ describe("creating and changing rooms", () => {
   });
 
   it("lets owners change everything, co-owners how it plays, and nobody else; the live room hears of it", async () => {
-    const owner = await t.createUser();
-    const coOwner = await t.createUser();
-    const stranger = await t.createUser();
-    const room = await createRoom(owner.token);
-    await t.db
-      .insert(schema.roomUserRoles)
-      .values({ roomUuid: room.uuid, userUuid: coOwner.user.uuid, role: "coOwner" });
+    const { owner, coOwner, stranger, room } = await roomWithCoOwner();
 
     const byStranger = await t
       .api(stranger.token)
@@ -152,13 +156,7 @@ describe("creating and changing rooms", () => {
   });
 
   it("lets the owner alone pick the room crate, one of their playlists, which the live room reads from its position", async () => {
-    const owner = await t.createUser();
-    const coOwner = await t.createUser();
-    const stranger = await t.createUser();
-    const room = await createRoom(owner.token);
-    await t.db
-      .insert(schema.roomUserRoles)
-      .values({ roomUuid: room.uuid, userUuid: coOwner.user.uuid, role: "coOwner" });
+    const { owner, coOwner, stranger, room } = await roomWithCoOwner();
     const crate = ok(await t.api(owner.token).playlist.POST("/crate", { body: { name: "Room crate" } }));
     const songs = await t.db
       .insert(schema.songs)
@@ -355,29 +353,15 @@ describe("creating and changing rooms", () => {
     const a = await createRoom(owner.token);
     const b = await createRoom(owner.token);
     await t.db.insert(schema.roomUserRoles).values({ roomUuid: a.uuid, userUuid: coOwner.user.uuid, role: "coOwner" });
-    expect(
-      (await t.api().room.DELETE("/rooms/{id}/infrastructure", { params: { path: { id: a.uuid } } })).response.status,
-    ).toBe(401);
-    expect(
-      (await t.api(coOwner.token).room.DELETE("/rooms/{id}/infrastructure", { params: { path: { id: a.uuid } } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (await t.api(owner.token).room.DELETE("/rooms/{id}/infrastructure", { params: { path: { id: a.uuid } } }))
-        .response.status,
-    ).toBe(204);
+    const remove = (id: string, token?: string) =>
+      t.api(token).room.DELETE("/rooms/{id}/infrastructure", { params: { path: { id } } });
+    expect(await statusOf(remove(a.uuid))).toBe(401);
+    expect(await statusOf(remove(a.uuid, coOwner.token))).toBe(403);
+    expect(await statusOf(remove(a.uuid, owner.token))).toBe(204);
     expect(t.live.events.at(-1)).toEqual({ roomUuid: a.uuid, event: { type: "resetRoom" } });
-    expect(
-      (await t.api(admin.token).room.DELETE("/rooms/{id}/infrastructure", { params: { path: { id: b.uuid } } }))
-        .response.status,
-    ).toBe(204);
-    expect((await t.api().room.GET("/rooms/uuid/{uuid}", { params: { path: { uuid: a.uuid } } })).response.status).toBe(
-      404,
-    );
-    expect(
-      (await t.api(owner.token).room.DELETE("/rooms/{id}/infrastructure", { params: { path: { id: a.uuid } } }))
-        .response.status,
-    ).toBe(404);
+    expect(await statusOf(remove(b.uuid, admin.token))).toBe(204);
+    expect(await statusOf(t.api().room.GET("/rooms/uuid/{uuid}", { params: { path: { uuid: a.uuid } } }))).toBe(404);
+    expect(await statusOf(remove(a.uuid, owner.token))).toBe(404);
   });
 
   it("admins change any room and its guest password; others may not", async () => {
@@ -872,36 +856,26 @@ describe("presence, plays and state", () => {
     const owner = await t.createUser();
     const stranger = await t.createUser();
     const room = await createRoom(owner.token);
-    expect(
-      (await t.api().room.GET("/rooms/room-state/{id}", { params: { path: { id: room.uuid } } })).response.status,
-    ).toBe(404);
+    const stateOf = (id: string, token?: string) =>
+      t.api(token).room.GET("/rooms/room-state/{id}", { params: { path: { id } } });
+    expect(await statusOf(stateOf(room.uuid))).toBe(404);
     t.live.states.set(room.uuid, { djs: [], nowPlaying: null });
-    const state = await t.api().room.GET("/rooms/room-state/{id}", { params: { path: { id: room.uuid } } });
+    const state = await stateOf(room.uuid);
     expect(state.data).toEqual({ roomUuid: room.uuid, state: { djs: [], nowPlaying: null } });
     const secret = await createRoom(owner.token, { type: "PRIVATE" });
     t.live.states.set(secret.uuid, { djs: [] });
-    expect(
-      (await t.api(stranger.token).room.GET("/rooms/room-state/{id}", { params: { path: { id: secret.uuid } } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (await t.api(owner.token).room.GET("/rooms/room-state/{id}", { params: { path: { id: secret.uuid } } })).response
-        .status,
-    ).toBe(200);
+    expect(await statusOf(stateOf(secret.uuid, stranger.token))).toBe(403);
+    expect(await statusOf(stateOf(secret.uuid, owner.token))).toBe(200);
   });
 
   it("clears the room's chat for moderators", async () => {
     const owner = await t.createUser();
     const stranger = await t.createUser();
     const room = await createRoom(owner.token);
-    expect(
-      (await t.api(stranger.token).room.DELETE("/rooms/conversation/{id}", { params: { path: { id: room.uuid } } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (await t.api(owner.token).room.DELETE("/rooms/conversation/{id}", { params: { path: { id: room.uuid } } }))
-        .response.status,
-    ).toBe(204);
+    const clearChat = (token: string) =>
+      t.api(token).room.DELETE("/rooms/conversation/{id}", { params: { path: { id: room.uuid } } });
+    expect(await statusOf(clearChat(stranger.token))).toBe(403);
+    expect(await statusOf(clearChat(owner.token))).toBe(204);
     expect(t.live.events.at(-1)).toEqual({ roomUuid: room.uuid, event: { type: "clearChat" } });
   });
 
@@ -1088,20 +1062,12 @@ describe("room roles", () => {
       .room.GET("/roomUserRoles/{room}/{user}", { params: { path: { room: room.uuid, user: owner.user.uuid } } });
     expect(roles.data?.map((r) => r.role)).toEqual(["coOwner"]);
     // The new owner can now do what owners do; the old one cannot.
-    expect(
-      (
-        await t
-          .api(owner.token)
-          .room.PATCH("/rooms/{id}/infrastructure", { params: { path: { id: room.uuid } }, body: { roomSize: 10 } })
-      ).response.status,
-    ).toBe(403);
-    expect(
-      (
-        await t
-          .api(next.token)
-          .room.PATCH("/rooms/{id}/infrastructure", { params: { path: { id: room.uuid } }, body: { roomSize: 10 } })
-      ).response.status,
-    ).toBe(200);
+    const resize = (token: string) =>
+      t
+        .api(token)
+        .room.PATCH("/rooms/{id}/infrastructure", { params: { path: { id: room.uuid } }, body: { roomSize: 10 } });
+    expect(await statusOf(resize(owner.token))).toBe(403);
+    expect(await statusOf(resize(next.token))).toBe(200);
   });
 
   it("tells which users must stay off the dance floor", async () => {
