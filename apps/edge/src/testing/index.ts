@@ -6,6 +6,7 @@ export { expectErrorLog } from "./error-logs.ts";
 export { FAKE_CREDENTIALS, type FakeProviders, startFakeProviders } from "./fake-providers.ts";
 export { createTestAppWithRoomsDown, publicRoom, reportPresent } from "./live-rooms.ts";
 export { testLogger } from "./logger.ts";
+export { openForTests } from "./open-for-tests.ts";
 export { type ProviderApps, startProviderApps, withProviderApps } from "./provider-apps.ts";
 export { login, session } from "./sessions.ts";
 export { until } from "./until.ts";

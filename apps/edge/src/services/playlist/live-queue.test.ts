@@ -1,22 +1,20 @@
 // A change to a user's queue crate reaches the live rooms they are in at once (`queueChanged`), so a DJ who sat with
 // an empty queue and then queues a song is heard: each room they are present in is told, and only those rooms.
 import { schema } from "@booth/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
 import {
   createTestApp,
   createTestAppWithRoomsDown,
   ok,
+  openForTests,
   publicRoom,
   reportPresent,
   type TestApp,
 } from "../../testing.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const L = "/api/playlist-service";
 

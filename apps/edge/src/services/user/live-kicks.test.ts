@@ -2,12 +2,13 @@
 // room they are present in (as the rooms report it) is told to kick them, and only those rooms.
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { LiveRoomEvent } from "../../ports/live-rooms.ts";
 import {
   createTestApp,
   createTestAppWithRoomsDown,
   ok,
+  openForTests,
   publicRoom,
   reportPresent,
   type TestApp,
@@ -15,10 +16,7 @@ import {
 import { LIVE_KICK_REASONS } from "../room/presence.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const U = "/api/user-service";
 
