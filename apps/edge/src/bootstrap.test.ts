@@ -1,15 +1,12 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ensureAdmin, mailerFromEnv, smsFromEnv } from "./bootstrap.ts";
 import { listenLocally, requestText } from "./testing/local-server.ts";
-import { createTestApp, type TestApp } from "./testing.ts";
+import { createTestApp, openForTests, type TestApp } from "./testing.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const login = (email: string, password: string) =>
   t.request("POST", "/api/user-service/auth/login", { body: { email, password } });

@@ -1,15 +1,12 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, multipart, ok, statusOf, type TestApp } from "../../testing.ts";
+import { describe, expect, it } from "vitest";
+import { createTestApp, multipart, ok, openForTests, statusOf, type TestApp } from "../../testing.ts";
 import { publicRooms } from "./room-lists.ts";
 import { favoritedSet, roomView } from "./rooms.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const R = "/api/room-service";
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);

@@ -2,14 +2,11 @@
 // with database read-backs after every refusal.
 import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { describe, expect, it } from "vitest";
+import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const P = "/api/user-service";
 const codeIn = async (to: string) => (await t.lastMessage(to))?.body.match(/code is (\d{6})/)?.[1] ?? "";

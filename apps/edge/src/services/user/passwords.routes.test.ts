@@ -2,15 +2,12 @@
 // database read-backs after every refusal.
 import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { verifyPassword } from "../../lib/password.ts";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const P = "/api/user-service";
 const resetTokenIn = async (to: string) => (await t.lastMessage(to))?.body.match(/token=([\w-]+)/)?.[1] ?? "";

@@ -3,15 +3,12 @@
 // and admin routes' unknown users, paging bounds and the batch's limits.
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { profilesOf } from "../../lib/profiles.ts";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const P = "/api/user-service";
 const profileRow = async (uuid: string) =>

@@ -3,15 +3,12 @@
 // main flows; this file covers what it leaves out.
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Role } from "../../lib/auth.ts";
-import { createTestApp, login, ok, session, type TestApp } from "../../testing.ts";
+import { createTestApp, login, ok, openForTests, session, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const P = "/api/user-service";
 const sanctionsOf = (uuid: string) => t.db.select().from(schema.sanctions).where(eq(schema.sanctions.userUuid, uuid));
