@@ -1,14 +1,12 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ensureAdmin, mailerFromEnv, smsFromEnv } from "./bootstrap.ts";
-import { createTestApp, type TestApp } from "./testing.ts";
+import { listenLocally, requestText } from "./testing/local-server.ts";
+import { createTestApp, openForTests, type TestApp } from "./testing.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const login = (email: string, password: string) =>
   t.request("POST", "/api/user-service/auth/login", { body: { email, password } });
@@ -46,19 +44,13 @@ describe("email provider from the environment", () => {
     const { createServer } = await import("node:http");
     const seen: { auth?: string; body?: string }[] = [];
     let fail = false;
-    const server = createServer((req, res) => {
-      let body = "";
-      req.on("data", (d) => {
-        body += d;
-      });
-      req.on("end", () => {
-        seen.push({ auth: req.headers.authorization, body });
-        res.statusCode = fail ? 500 : 200;
-        res.end(JSON.stringify({ id: "email_1" }));
-      });
+    const server = createServer(async (req, res) => {
+      const body = await requestText(req);
+      seen.push({ auth: req.headers.authorization, body });
+      res.statusCode = fail ? 500 : 200;
+      res.end(JSON.stringify({ id: "email_1" }));
     });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const baseUrl = await listenLocally(server);
     try {
       const env = { RESEND_API_KEY: "re_test", MAIL_FROM: "Booth <no-reply@booth.test>", RESEND_BASE_URL: baseUrl };
       const mailer = mailerFromEnv(env, t.db, () => {});

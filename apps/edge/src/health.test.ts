@@ -2,15 +2,12 @@
  * What an operator's load balancer and orchestrator read: /healthz (the process answers), /readyz (it can serve: the
  * database and the cache answer) and each service's status route, 503 when degraded.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Cache } from "./ports/cache.ts";
-import { createTestApp, type TestApp } from "./testing.ts";
+import { createTestApp, openForTests, type TestApp } from "./testing.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const STATUS_ROUTES = [
   "/api/user-service/info-admin/user-service-status",

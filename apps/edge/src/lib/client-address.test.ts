@@ -1,19 +1,16 @@
 import { type ServerType, serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
 import { cacheFromEnv } from "../bootstrap.ts";
-import { createTestApp, type TestApp } from "../testing.ts";
+import { createTestApp, openForTests, type TestApp } from "../testing.ts";
 import { parseTrustProxy } from "./client-address.ts";
 
 const GUEST = "/api/user-service/auth/guest";
 const GUESTS_PER_ADDRESS = 60;
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 /** The app as main.node.ts serves it (the peer from @hono/node-server's conninfo), over a real socket on loopback. */
 async function serveApp(trustProxy: string[]) {

@@ -4,15 +4,12 @@
  */
 import { ROOMS_TOKEN_TTL, signRoomsToken } from "@booth/sdk/live/service-auth";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../testing.ts";
+import { describe, expect, it } from "vitest";
+import { createTestApp, openForTests, type TestApp } from "../testing.ts";
 import { generateKeys, type Keys, serviceToken, signToken, withPreviousKeys } from "./tokens.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const R = "/api/room-service";
 

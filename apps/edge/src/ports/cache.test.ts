@@ -1,11 +1,40 @@
 import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeServer, listenLocally, requestText } from "../testing/local-server.ts";
+import { openForTests } from "../testing/open-for-tests.ts";
 import { type Cache, memoryCache, redisCache, upstashCache } from "./cache.ts";
 
 /**
- * A local stand-in for Upstash's REST API (single commands as a JSON array body on POST /, transactions on
- * POST /multi-exec), backed by a map: enough to run the cache contract over real HTTP.
+ * Upstash's REST API (single commands as a JSON array body on POST /, transactions on POST /multi-exec and
+ * /pipeline, with the token as a bearer), each command run by `run`; it keeps the paths it was asked.
  */
+function upstashRest(token: string, run: (cmd: unknown[]) => unknown) {
+  const requests: string[] = [];
+  const server = createServer(async (req, res) => {
+    const body = await requestText(req);
+    requests.push(req.url ?? "");
+    res.setHeader("content-type", "application/json");
+    if (req.headers.authorization !== `Bearer ${token}`) {
+      res.statusCode = 401;
+      res.end(JSON.stringify({ error: "Unauthorized" }));
+      return;
+    }
+    const parsed = JSON.parse(body);
+    try {
+      if (req.url === "/multi-exec" || req.url === "/pipeline") {
+        const results = [];
+        for (const cmd of parsed as unknown[][]) results.push({ result: await run(cmd) });
+        res.end(JSON.stringify(results));
+      } else res.end(JSON.stringify({ result: await run(parsed) }));
+    } catch (err) {
+      res.statusCode = 400;
+      res.end(JSON.stringify({ error: String(err) }));
+    }
+  });
+  return { server, requests };
+}
+
+/** A local stand-in for Upstash's REST API backed by a map: enough to run the cache contract over real HTTP. */
 function fakeUpstash(token: string) {
   const store = new Map<string, { value: string; expiresAt: number | null }>();
   const live = (k: string) => {
@@ -13,7 +42,7 @@ function fakeUpstash(token: string) {
     if (e && e.expiresAt !== null && e.expiresAt <= Date.now()) store.delete(k);
     return store.get(k) ?? null;
   };
-  const run = (cmd: string[]): unknown => {
+  const run = (cmd: unknown[]): unknown => {
     const [name, key = "", ...args] = cmd.map(String);
     switch (name?.toLowerCase()) {
       case "get":
@@ -41,38 +70,13 @@ function fakeUpstash(token: string) {
         throw new Error(`fake upstash: unsupported ${name}`);
     }
   };
-  const requests: string[] = [];
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (d) => {
-      body += d;
-    });
-    req.on("end", () => {
-      requests.push(req.url ?? "");
-      res.setHeader("content-type", "application/json");
-      if (req.headers.authorization !== `Bearer ${token}`) {
-        res.statusCode = 401;
-        res.end(JSON.stringify({ error: "Unauthorized" }));
-        return;
-      }
-      const parsed = JSON.parse(body);
-      const answer =
-        req.url === "/multi-exec" || req.url === "/pipeline"
-          ? (parsed as string[][]).map((cmd) => ({ result: run(cmd) }))
-          : { result: run(parsed) };
-      res.end(JSON.stringify(answer));
-    });
-  });
-  return { server, requests };
+  return upstashRest(token, run);
 }
 
 function contract(name: string, make: () => Promise<Cache>) {
   describe(`${name} cache`, () => {
     let cache: Cache;
-    beforeAll(async () => {
-      cache = await make();
-    });
-    afterAll(() => cache.close());
+    openForTests(make, (opened) => (cache = opened));
 
     it("stores, reads and deletes values", async () => {
       await cache.set("a", "1");
@@ -103,10 +107,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function limiterContract(name: string, make: () => Promise<Cache>, makeTwin?: () => Promise<Cache>) {
   describe(`${name} limiter`, () => {
     let cache: Cache;
-    beforeAll(async () => {
-      cache = await make();
-    });
-    afterAll(() => cache.close());
+    openForTests(make, (opened) => (cache = opened));
 
     it("allows its points per key, then refuses with the time left, and forgets the key after the window", async () => {
       const limiter = cache.limiter(2, 1);
@@ -161,32 +162,7 @@ function upstashOverRedis(redisUrl: string, token: string) {
     const [name, ...args] = cmd.map(String);
     return redis.call(name ?? "", ...args);
   };
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (d) => {
-      body += d;
-    });
-    req.on("end", async () => {
-      res.setHeader("content-type", "application/json");
-      if (req.headers.authorization !== `Bearer ${token}`) {
-        res.statusCode = 401;
-        res.end(JSON.stringify({ error: "Unauthorized" }));
-        return;
-      }
-      const parsed = JSON.parse(body);
-      try {
-        if (req.url === "/multi-exec" || req.url === "/pipeline") {
-          const results = [];
-          for (const cmd of parsed as unknown[][]) results.push({ result: await run(cmd) });
-          res.end(JSON.stringify(results));
-        } else res.end(JSON.stringify({ result: await run(parsed) }));
-      } catch (err) {
-        res.statusCode = 400;
-        res.end(JSON.stringify({ error: String(err) }));
-      }
-    });
-  });
-  return { server, close: () => redis?.quit() };
+  return { ...upstashRest(token, run), close: () => redis?.quit() };
 }
 
 /** Publish and subscribe: what one edge publishes reaches the listeners of every edge on the cache, and only them. */
@@ -245,12 +221,11 @@ if (process.env.TEST_REDIS_URL) {
   const proxy = upstashOverRedis(url, "secret");
   let proxyUrl = "";
   beforeAll(async () => {
-    await new Promise<void>((r) => proxy.server.listen(0, "127.0.0.1", r));
-    proxyUrl = `http://127.0.0.1:${(proxy.server.address() as { port: number }).port}`;
+    proxyUrl = await listenLocally(proxy.server);
   });
   afterAll(async () => {
     await proxy.close();
-    await new Promise<void>((r) => proxy.server.close(() => r()));
+    await closeServer(proxy.server);
   });
   limiterContract(
     "upstash (REST, over a real Redis)",
@@ -263,10 +238,9 @@ let fake: ReturnType<typeof fakeUpstash> | undefined;
 let fakeUrl = "";
 beforeAll(async () => {
   fake = fakeUpstash("secret");
-  await new Promise<void>((r) => fake!.server.listen(0, "127.0.0.1", r));
-  fakeUrl = `http://127.0.0.1:${(fake.server.address() as { port: number }).port}`;
+  fakeUrl = await listenLocally(fake.server);
 });
-afterAll(() => new Promise<void>((r) => (fake ? fake.server.close(() => r()) : r())));
+afterAll(() => fake && closeServer(fake.server));
 contract("upstash", async () => upstashCache(fakeUrl, "secret", prefix));
 
 it("the upstash adapter speaks HTTP to the configured URL", () => {

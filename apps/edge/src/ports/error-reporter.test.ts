@@ -1,19 +1,16 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sentryFromEnv } from "../sentry.node.ts";
 import { expectErrorLog } from "../testing/error-logs.ts";
 import { hasFrameIn, sentryIngest } from "../testing/sentry.ts";
-import { createTestApp, type TestApp } from "../testing.ts";
+import { createTestApp, openForTests, type TestApp } from "../testing.ts";
 import { reported } from "../worker.ts";
 import { type SentrySdk, sentryReporter } from "./error-reporter.ts";
 import type { JobHandlers } from "./jobs.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 describe("error reporting", () => {
   it("POST /sentry-testing puts a test error in the outbox, for admins only", async () => {

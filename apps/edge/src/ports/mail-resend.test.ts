@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { closeServer, listenLocally, requestText } from "../testing/local-server.ts";
 import { resendMailer } from "./mail-resend.ts";
 
 interface Received {
@@ -16,25 +17,19 @@ let received: Received[] = [];
 let answer: { status: number; body: string; hang?: boolean } = { status: 200, body: '{"id":"em_1"}' };
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (d) => {
-      body += d;
-    });
-    req.on("end", () => {
-      received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
-      if (answer.hang) return; // never answers: the adapter's timeout must end the wait
-      res.statusCode = answer.status;
-      res.setHeader("content-type", "application/json");
-      res.end(answer.body);
-    });
+  server = createServer(async (req, res) => {
+    const body = await requestText(req);
+    received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
+    if (answer.hang) return; // never answers: the adapter's timeout must end the wait
+    res.statusCode = answer.status;
+    res.setHeader("content-type", "application/json");
+    res.end(answer.body);
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  baseUrl = await listenLocally(server);
 });
 afterAll(async () => {
   server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await closeServer(server);
 });
 beforeEach(() => {
   received = [];

@@ -1,6 +1,7 @@
 import { createServer, type Http2Server, type ServerHttp2Stream } from "node:http2";
 import { type CryptoKey, decodeProtectedHeader, exportPKCS8, generateKeyPair, jwtVerify } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { closeServer, listenLocally, requestText } from "../testing/local-server.ts";
 import { apnsPush } from "./push-apns.ts";
 
 // A fake APNs: HTTP/2 without TLS (prior knowledge), checking the provider token like Apple does.
@@ -16,44 +17,37 @@ const server: Http2Server = createServer();
 server.on("session", () => {
   sessions++;
 });
-server.on("stream", (stream: ServerHttp2Stream, headers) => {
-  let body = "";
-  stream.setEncoding("utf8");
-  stream.on("data", (d: string) => {
-    body += d;
+server.on("stream", async (stream: ServerHttp2Stream, headers) => {
+  const body = await requestText(stream);
+  const answer = (status: number, reason?: string) => {
+    stream.respond({ ":status": status, "apns-id": crypto.randomUUID() });
+    stream.end(reason ? JSON.stringify({ reason }) : undefined);
+  };
+  const jwt = String(headers.authorization ?? "").replace(/^bearer /, "");
+  try {
+    const { payload } = await jwtVerify(jwt, publicKey, { algorithms: ["ES256"], issuer: "TEAM123456" });
+    if (!payload.iat) return answer(403, "MissingProviderToken");
+  } catch {
+    return answer(403, "InvalidProviderToken");
+  }
+  if (revoked.includes(jwt)) return answer(403, "ExpiredProviderToken");
+  received.push({
+    path: String(headers[":path"]),
+    headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)])),
+    body: JSON.parse(body) as Record<string, unknown>,
+    kid: String(decodeProtectedHeader(jwt).kid),
   });
-  stream.on("end", async () => {
-    const answer = (status: number, reason?: string) => {
-      stream.respond({ ":status": status, "apns-id": crypto.randomUUID() });
-      stream.end(reason ? JSON.stringify({ reason }) : undefined);
-    };
-    const jwt = String(headers.authorization ?? "").replace(/^bearer /, "");
-    try {
-      const { payload } = await jwtVerify(jwt, publicKey, { algorithms: ["ES256"], issuer: "TEAM123456" });
-      if (!payload.iat) return answer(403, "MissingProviderToken");
-    } catch {
-      return answer(403, "InvalidProviderToken");
-    }
-    if (revoked.includes(jwt)) return answer(403, "ExpiredProviderToken");
-    received.push({
-      path: String(headers[":path"]),
-      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)])),
-      body: JSON.parse(body) as Record<string, unknown>,
-      kid: String(decodeProtectedHeader(jwt).kid),
-    });
-    const next = answers.shift() ?? { status: 200 };
-    answer(next.status, next.reason);
-  });
+  const next = answers.shift() ?? { status: 200 };
+  answer(next.status, next.reason);
 });
 
 beforeAll(async () => {
   const pair = await generateKeyPair("ES256", { extractable: true });
   publicKey = pair.publicKey;
   privatePem = await exportPKCS8(pair.privateKey);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  baseUrl = await listenLocally(server);
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => closeServer(server));
 beforeEach(() => {
   received.length = 0;
   answers = [];

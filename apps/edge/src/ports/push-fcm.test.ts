@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import { type CryptoKey, exportPKCS8, generateKeyPair, jwtVerify } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { closeServer, listenLocally, requestText } from "../testing/local-server.ts";
 import { fcmPush, parseServiceAccount } from "./push-fcm.ts";
 
 // A fake of Google's token endpoint and of FCM's messages:send, on one local port.
@@ -13,21 +14,13 @@ const sends: { auth: string; path: string; message: Record<string, unknown> }[] 
 /** What the send endpoint answers next (default 200); consumed in order. */
 let answers: { status: number; body: unknown }[] = [];
 
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    let body = "";
-    req.on("data", (d) => {
-      body += d;
-    });
-    req.on("end", () => resolve(body));
-  });
 const reply = (res: ServerResponse, status: number, body: unknown) => {
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify(body));
 };
 
 const server = createServer(async (req, res) => {
-  const body = await readBody(req);
+  const body = await requestText(req);
   if (req.url === "/token") {
     const form = new URLSearchParams(body);
     if (form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:jwt-bearer")
@@ -63,10 +56,9 @@ beforeAll(async () => {
   const pair = await generateKeyPair("RS256", { extractable: true });
   publicKey = pair.publicKey;
   privatePem = await exportPKCS8(pair.privateKey);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  baseUrl = await listenLocally(server);
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => closeServer(server));
 beforeEach(() => {
   sends.length = 0;
   answers = [];

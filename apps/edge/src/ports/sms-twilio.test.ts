@@ -1,33 +1,28 @@
 import { createServer, type IncomingMessage } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeServer, listenLocally, requestText } from "../testing/local-server.ts";
 import { twilioSms } from "./sms-twilio.ts";
 
 const received: { method: string; url: string; auth: string; type: string; form: URLSearchParams }[] = [];
 let status = 201;
-const server = createServer((req: IncomingMessage, res) => {
-  let body = "";
-  req.on("data", (d) => {
-    body += d;
+const server = createServer(async (req: IncomingMessage, res) => {
+  const body = await requestText(req);
+  received.push({
+    method: req.method ?? "",
+    url: req.url ?? "",
+    auth: req.headers.authorization ?? "",
+    type: req.headers["content-type"] ?? "",
+    form: new URLSearchParams(body),
   });
-  req.on("end", () => {
-    received.push({
-      method: req.method ?? "",
-      url: req.url ?? "",
-      auth: req.headers.authorization ?? "",
-      type: req.headers["content-type"] ?? "",
-      form: new URLSearchParams(body),
-    });
-    res.statusCode = status;
-    if (status >= 500) res.end();
-    else res.end(JSON.stringify(status < 300 ? { sid: "SM1" } : { message: "The 'To' number is not valid." }));
-  });
+  res.statusCode = status;
+  if (status >= 500) res.end();
+  else res.end(JSON.stringify(status < 300 ? { sid: "SM1" } : { message: "The 'To' number is not valid." }));
 });
 let baseUrl = "";
 beforeAll(async () => {
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  baseUrl = await listenLocally(server);
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => closeServer(server));
 
 describe("Twilio SMS adapter", () => {
   it("posts the message form to the account's Messages resource with basic auth", async () => {

@@ -1,21 +1,17 @@
 import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listenLocally, requestText } from "../testing/local-server.ts";
 import { until } from "../testing/until.ts";
 import { createTestApp, type TestApp } from "../testing.ts";
 import { type Tracing, tracingFromEnv } from "./tracing.ts";
 
 // A local stand-in for an OpenTelemetry collector: it keeps the OTLP/HTTP JSON exports it receives.
 const exports: { path?: string; headers: Record<string, unknown>; body: unknown }[] = [];
-const collector = createServer((req, res) => {
-  let body = "";
-  req.on("data", (d) => {
-    body += d;
-  });
-  req.on("end", () => {
-    exports.push({ path: req.url, headers: req.headers, body: JSON.parse(body || "{}") });
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end("{}");
-  });
+const collector = createServer(async (req, res) => {
+  const body = await requestText(req);
+  exports.push({ path: req.url, headers: req.headers, body: JSON.parse(body || "{}") });
+  res.writeHead(200, { "content-type": "application/json" });
+  res.end("{}");
 });
 
 interface OtlpSpan {
@@ -38,8 +34,7 @@ const attribute = (span: OtlpSpan, key: string) => {
 let tracing: Tracing;
 let t: TestApp;
 beforeAll(async () => {
-  await new Promise<void>((r) => collector.listen(0, "127.0.0.1", r));
-  const endpoint = `http://127.0.0.1:${(collector.address() as { port: number }).port}`;
+  const endpoint = await listenLocally(collector);
   tracing = tracingFromEnv(
     { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_HEADERS: "x-api-key=team-key" },
     "booth-edge",

@@ -1,13 +1,10 @@
 import { schema } from "@booth/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../testing.ts";
+import { describe, expect, it } from "vitest";
+import { createTestApp, openForTests, type TestApp } from "../testing.ts";
 import { DEMO_ARTISTS, seedDemoCatalogue } from "./demo-catalogue.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 describe("demo catalogue", () => {
   it("loads playable, searchable tracks across artists and albums, once", async () => {

@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openDemo } from "../bootstrap.ts";
-import { createTestApp, type TestApp } from "../testing.ts";
+import { createTestApp, openForTests, type TestApp } from "../testing.ts";
 import { DEMO_BUNDLES, DEMO_CONSUMABLES } from "./demo-shop.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 describe("a fresh instance's demo", () => {
   it("opens its rooms before any track is loaded, stocks the shop, then loads the catalogue", async () => {

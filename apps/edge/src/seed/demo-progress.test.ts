@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openDemo } from "../bootstrap.ts";
-import { createTestApp, type TestApp } from "../testing.ts";
+import { createTestApp, openForTests, type TestApp } from "../testing.ts";
 import { DEMO_ARTISTS } from "./demo-catalogue.ts";
 import { DEMO_PROGRESS_KEY } from "./demo-progress.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const progress = async () => {
   const res = await t.request("GET", "/api/upload-service/demo/progress");

@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createAccount } from "../services/user/accounts.ts";
-import { createTestApp, type TestApp } from "../testing.ts";
+import { createTestApp, openForTests, type TestApp } from "../testing.ts";
 import { DEMO_EMAIL } from "./demo-catalogue.ts";
 import { seedDemoRooms } from "./demo-rooms.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 describe("demo rooms", () => {
   it("open once the demo account exists, in the public list with the lounge promoted, and only once", async () => {

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ok } from "./api.ts";
 import { createTestApp, type TestApp } from "./app.ts";
+import { openForTests } from "./open-for-tests.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 describe("the typed test client", () => {
   it("answers the data of a success, signed with the caller's token", async () => {

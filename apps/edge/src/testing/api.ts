@@ -31,6 +31,11 @@ export function ok<T>(answer: Answer<T>): T {
   return answer.data;
 }
 
+/** The status a typed call was answered with: `expect(await statusOf(api.room.DELETE(...))).toBe(403)`. */
+export async function statusOf(call: Promise<{ response: Response }>): Promise<number> {
+  return (await call).response.status;
+}
+
 /**
  * The options that send `form` as the multipart body of a typed call: `api.merch.POST("/files", multipart(form))`.
  * The body's type is left to the route (`never`): the OpenAPI schema types a file as a string, which a form cannot be.

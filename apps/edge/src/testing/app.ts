@@ -56,6 +56,7 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
   const { keys } = await generateKeys();
   // The secret a test shares with the live rooms it starts (BOOTH_SERVICE_SECRET).
   const serviceSecret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+  const recordedLiveRooms = recordingLiveRooms();
   const deps: AppDeps = {
     db: database.db,
     cache,
@@ -77,7 +78,7 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     songGenerator: embeddedGenerator,
     errorReporter: outboxReporter(database.db),
     geo: dbipGeo,
-    liveRooms: recordingLiveRooms(),
+    liveRooms: recordedLiveRooms,
     // Mobile pushes land in push_messages; Web Push is real and may reach a local push service on 127.0.0.1.
     push: outboxPush(
       database.db,
@@ -153,9 +154,15 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     return { user, profile: profile!, token, email, password: "password123" };
   }
 
-  async function tokenFor(uuid: string, type: TokenType = "user") {
+  /** The user's row as stored (an error when there is none). */
+  async function userRow(uuid: string) {
     const [user] = await database.db.select().from(schema.users).where(eq(schema.users.uuid, uuid));
     if (!user) throw new Error(`no user ${uuid}`);
+    return user;
+  }
+
+  async function tokenFor(uuid: string, type: TokenType = "user") {
+    const user = await userRow(uuid);
     return signToken(
       deps.keys,
       { sub: uuid, type, roles: user.roles, badges: user.badges, ver: user.tokenVersion },
@@ -195,11 +202,20 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     request,
     api,
     createUser,
+    userRow,
     tokenFor,
     serviceToken,
     // The secret and keys the app uses: the ones generated here, or those a test passed in `overrides`.
     serviceSecret: deps.serviceSecret ?? serviceSecret,
     lastMessage,
+    /**
+     * The live rooms of the app, which record what they are told (`live.events`) and answer the states a test gives
+     * them (`live.states.set(roomUuid, state)`); unless the test passed `liveRooms` of its own.
+     */
+    get live() {
+      if (deps.liveRooms !== recordedLiveRooms) throw new Error("this test app has the liveRooms its test passed");
+      return recordedLiveRooms;
+    },
     /**
      * A test that changes an account, its sanctions or its profile in the database directly (not through the edge)
      * says so here, as an operator would have to: the edge's shared cache holds the account up to a minute otherwise.
@@ -227,6 +243,8 @@ function workedOnFirstSend(jobs: Jobs, handlers: () => JobHandlers): Jobs {
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+/** A user `createUser` made, with their token, email and password. */
+export type TestUser = Awaited<ReturnType<TestApp["createUser"]>>;
 
 /** An answer's text; an event stream (which does not end by itself) up to its first event, then closed. */
 async function bodyText(res: Response) {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { type AppConfig, defaultConfig } from "../deps.ts";
 import type { IntegrationsConfig } from "../ports/integrations.ts";
+import { closeServer, listenLocally } from "./local-server.ts";
 
 /**
  * For tests: one local HTTP server standing in for Discord, Spotify's accounts service and Web API, Google OAuth,
@@ -538,8 +539,7 @@ export async function startFakeProviders() {
       send(res, 404, { error: "not_found" });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const base = await listenLocally(server);
 
   const integrations: IntegrationsConfig = {
     discordClientId: FAKE_CREDENTIALS.discord.id,
@@ -614,7 +614,7 @@ export async function startFakeProviders() {
       oauth[provider].codes.set(code, subject);
       return code;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => closeServer(server),
   };
 }
 

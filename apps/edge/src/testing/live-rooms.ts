@@ -1,5 +1,7 @@
+import { expect } from "vitest";
 import { unreachableLiveRooms } from "../ports/live-rooms.ts";
-import { createTestApp } from "./app.ts";
+import { ok } from "./api.ts";
+import { createTestApp, type TestApp } from "./app.ts";
 
 /**
  * A test app whose live rooms cannot be reached (every event sent to a room fails), and what it logged: a change made
@@ -9,4 +11,19 @@ export async function createTestAppWithRoomsDown() {
   const logged: Record<string, unknown>[] = [];
   const app = await createTestApp({ liveRooms: unreachableLiveRooms(), logger: (e) => logged.push(e) });
   return { app, logged };
+}
+
+/** A public room `owner` creates over REST; answers its uuid. */
+export async function publicRoom(app: TestApp, owner: { token: string }, name: string) {
+  const res = await app.api(owner.token).room.POST("/rooms/infrastructure", { body: { name, type: "PUBLIC" } });
+  expect(res.response.status, JSON.stringify(res.error ?? res.data)).toBe(201);
+  return ok(res).uuid as string;
+}
+
+/** The live room reports someone in it, as it does when they join. */
+export async function reportPresent(app: TestApp, userUuid: string, roomUuid: string) {
+  const res = await app
+    .api(await app.serviceToken())
+    .room.PATCH("/rooms/user/{user}", { params: { path: { user: userUuid } }, body: { roomUuid } });
+  expect(res.response.status).toBe(204);
 }

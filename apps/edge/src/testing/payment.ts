@@ -6,6 +6,7 @@ import { BasicConstraintsExtension, Extension, type X509Certificate, X509Certifi
 import { CompactSign } from "jose";
 import Stripe from "stripe";
 import { APPLE_INTERMEDIATE_OID, APPLE_LEAF_OID } from "../services/payment/apple.ts";
+import { closeServer, listenLocally, requestText } from "./local-server.ts";
 
 export interface FakeStripeRequest {
   method: string;
@@ -18,59 +19,54 @@ export interface FakeStripeRequest {
 export async function startFakeStripe() {
   const requests: FakeStripeRequest[] = [];
   const state = { failNext: false, counter: 0 };
-  const server: Server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (d) => {
-      body += d;
-    });
-    req.on("end", () => {
-      const path = (req.url ?? "").split("?")[0] ?? "";
-      const params = new URLSearchParams(body);
-      requests.push({ method: req.method ?? "", path, auth: req.headers.authorization ?? "", params });
-      res.setHeader("content-type", "application/json");
-      res.setHeader("request-id", `req_${++state.counter}`);
-      const send = (status: number, payload: unknown) => {
-        res.statusCode = status;
-        res.end(JSON.stringify(payload));
-      };
-      if (state.failNext) {
-        state.failNext = false;
-        return send(400, { error: { type: "invalid_request_error", message: "Your card was declined by the fake." } });
-      }
-      const n = state.counter;
-      const metadata = Object.fromEntries(
-        [...params].filter(([k]) => /^metadata\[/.test(k)).map(([k, v]) => [k.slice(9, -1), v]),
-      );
-      if (req.method === "POST" && path === "/v1/customers")
-        return send(200, { id: `cus_fake${n}`, object: "customer", email: params.get("email"), metadata });
-      if (req.method === "POST" && path === "/v1/checkout/sessions")
-        return send(200, {
-          id: `cs_test_fake${n}`,
-          object: "checkout.session",
-          mode: params.get("mode"),
-          customer: params.get("customer"),
-          client_reference_id: params.get("client_reference_id"),
-          metadata,
-          payment_status: "unpaid",
-          status: "open",
-          url: `https://checkout.stripe.test/c/pay/cs_test_fake${n}`,
-        });
-      if (req.method === "POST" && path === "/v1/billing_portal/sessions")
-        return send(200, {
-          id: `bps_fake${n}`,
-          object: "billing_portal.session",
-          customer: params.get("customer"),
-          url: `https://billing.stripe.test/p/session/fake${n}`,
-        });
-      send(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${path}).` } });
-    });
+  const server: Server = createServer(async (req, res) => {
+    const body = await requestText(req);
+    const path = (req.url ?? "").split("?")[0] ?? "";
+    const params = new URLSearchParams(body);
+    requests.push({ method: req.method ?? "", path, auth: req.headers.authorization ?? "", params });
+    res.setHeader("content-type", "application/json");
+    res.setHeader("request-id", `req_${++state.counter}`);
+    const send = (status: number, payload: unknown) => {
+      res.statusCode = status;
+      res.end(JSON.stringify(payload));
+    };
+    if (state.failNext) {
+      state.failNext = false;
+      return send(400, { error: { type: "invalid_request_error", message: "Your card was declined by the fake." } });
+    }
+    const n = state.counter;
+    const metadata = Object.fromEntries(
+      [...params].filter(([k]) => /^metadata\[/.test(k)).map(([k, v]) => [k.slice(9, -1), v]),
+    );
+    if (req.method === "POST" && path === "/v1/customers")
+      return send(200, { id: `cus_fake${n}`, object: "customer", email: params.get("email"), metadata });
+    if (req.method === "POST" && path === "/v1/checkout/sessions")
+      return send(200, {
+        id: `cs_test_fake${n}`,
+        object: "checkout.session",
+        mode: params.get("mode"),
+        customer: params.get("customer"),
+        client_reference_id: params.get("client_reference_id"),
+        metadata,
+        payment_status: "unpaid",
+        status: "open",
+        url: `https://checkout.stripe.test/c/pay/cs_test_fake${n}`,
+      });
+    if (req.method === "POST" && path === "/v1/billing_portal/sessions")
+      return send(200, {
+        id: `bps_fake${n}`,
+        object: "billing_portal.session",
+        customer: params.get("customer"),
+        url: `https://billing.stripe.test/p/session/fake${n}`,
+      });
+    send(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${path}).` } });
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const url = await listenLocally(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    url,
     requests,
     state,
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () => closeServer(server),
   };
 }
 

@@ -1,6 +1,7 @@
 import { createDecipheriv, createECDH, createHmac, type ECDH, randomBytes } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import { importJWK, jwtVerify } from "jose";
+import { closeServer, listenLocally } from "./local-server.ts";
 
 /**
  * A browser's side of Web Push, for tests: a subscription key pair, and the RFC 8291 decryption a browser performs on
@@ -83,13 +84,12 @@ export async function localPushService() {
       res.end();
     });
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const origin = await listenLocally(server);
   return {
     origin,
     received,
     gone,
     endpoint: (id = crypto.randomUUID()) => `${origin}/push/${id}`,
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () => closeServer(server),
   };
 }

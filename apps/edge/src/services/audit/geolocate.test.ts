@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { unavailableGeo } from "../../ports/geo.ts";
-import { createTestApp, expectErrorLog, ok, type TestApp } from "../../testing.ts";
+import { createTestApp, expectErrorLog, ok, openForTests, type TestApp } from "../../testing.ts";
 import { GEO_UNAVAILABLE } from "./geolocation.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const A = "/api/audit-service";
 

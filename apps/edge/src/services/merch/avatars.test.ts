@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, multipart, ok, type TestApp } from "../../testing.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, multipart, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
 
 let t: TestApp;
-let admin: Awaited<ReturnType<TestApp["createUser"]>>;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.createUser({ roles: ["user", "admin"] });
-});
-afterAll(() => t.close());
+let admin: TestUser;
+openForTests(createTestApp, (app) => (t = app));
+beforeAll(async () => (admin = await t.createUser({ roles: ["user", "admin"] })));
 
 const day = 24 * 3600 * 1000;
 const iso = (offsetDays: number) => new Date(t.clock.now().getTime() + offsetDays * day).toISOString();

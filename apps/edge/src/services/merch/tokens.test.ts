@@ -2,7 +2,6 @@ import { schema } from "@booth/db";
 import type { ServicePaths } from "@booth/sdk";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { recordingLiveRooms } from "../../ports/live-rooms.ts";
 import { createTestApp, multipart, ok, type TestApp } from "../../testing.ts";
 import { credit, hold } from "./ledger.ts";
 
@@ -153,16 +152,14 @@ describe("purchases", () => {
     expect(retries.every((r) => r.response.status === 201 && r.data?.id === first.id)).toBe(true);
     expect(await balance(buyer.accountId)).toEqual({ balance: 20, held: 0 });
     // The room saw it once.
-    const live = t.deps.liveRooms as ReturnType<typeof recordingLiveRooms>;
     expect(
-      live.events.filter((e) => e.event.type === "showConsumable" && e.event.consumable.purchaseId === first.id),
+      t.live.events.filter((e) => e.event.type === "showConsumable" && e.event.consumable.purchaseId === first.id),
     ).toHaveLength(1);
   });
 
   it("shows the purchase in the room it was bought for, with the buyer and the item", async () => {
     const buyer = await funded(5);
     const item = await consumable(3);
-    const live = t.deps.liveRooms as ReturnType<typeof recordingLiveRooms>;
     const made = await purchase(buyer.token, {
       roomUuid: room,
       consumableId: item.id,
@@ -170,7 +167,7 @@ describe("purchases", () => {
       tokenCost: 3,
     });
     expect(made.response.status).toBe(201);
-    expect(live.events.at(-1)).toEqual({
+    expect(t.live.events.at(-1)).toEqual({
       roomUuid: room,
       event: {
         type: "showConsumable",

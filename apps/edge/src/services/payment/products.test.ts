@@ -1,19 +1,16 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
 import { NO_BUNDLE, NO_PAYMENTS, NOT_FOR_SALE } from "./checkout.ts";
 import { CHECKOUT_NOT_FOUND, checkoutClosed, NOT_YOUR_CHECKOUT } from "./local-checkout.ts";
 import { NOT_ONE_TIME, PRODUCT_IN_USE } from "./products.ts";
 
 // Products, and their checkout on an instance without Stripe: the local test checkout (the web's page over JSON routes).
 let t: TestApp;
-let admin: Awaited<ReturnType<TestApp["createUser"]>>;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.createUser({ roles: ["user", "admin"] });
-});
-afterAll(() => t.close());
+let admin: TestUser;
+openForTests(createTestApp, (app) => (t = app));
+beforeAll(async () => (admin = await t.createUser({ roles: ["user", "admin"] })));
 
 async function product(body: Record<string, unknown> = {}) {
   const res = await t

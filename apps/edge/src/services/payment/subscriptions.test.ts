@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
 import { PORTAL_EXPIRED } from "./local-checkout.ts";
 
 // Subscriptions on an instance without Stripe: the local test checkout starts them, the local test portal ends them.
 let t: TestApp;
-let admin: Awaited<ReturnType<TestApp["createUser"]>>;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.createUser({ roles: ["user", "admin"] });
-});
-afterAll(() => t.close());
+let admin: TestUser;
+openForTests(createTestApp, (app) => (t = app));
+beforeAll(async () => (admin = await t.createUser({ roles: ["user", "admin"] })));
 
 const P = "/api/payment-service";
 const pathOf = (url: string) => new URL(url).pathname;

@@ -5,45 +5,38 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../deps.ts";
 import { shortId } from "../../lib/ids.ts";
+import { listenLocally, requestText } from "../../testing/local-server.ts";
 import { createTestApp, ok, type TestApp } from "../../testing.ts";
 
 // A local stand-in for the Spotify Web API and the Apple Music API: it records requests and answers like them.
 const seen: { method: string; url: string; auth: string; userToken: string; body: unknown }[] = [];
-const fake: Server = createServer((req, res) => {
-  let body = "";
-  req.on("data", (d) => {
-    body += d;
+const fake: Server = createServer(async (req, res) => {
+  const body = await requestText(req);
+  seen.push({
+    method: req.method ?? "",
+    url: req.url ?? "",
+    auth: req.headers.authorization ?? "",
+    userToken: String(req.headers["music-user-token"] ?? ""),
+    body: body ? JSON.parse(body) : null,
   });
-  req.on("end", () => {
-    seen.push({
-      method: req.method ?? "",
-      url: req.url ?? "",
-      auth: req.headers.authorization ?? "",
-      userToken: String(req.headers["music-user-token"] ?? ""),
-      body: body ? JSON.parse(body) : null,
-    });
-    res.setHeader("content-type", "application/json");
-    if (req.headers.authorization === "Bearer expired") {
-      res.statusCode = 401;
-      return res.end("{}");
-    }
-    if (req.url === "/v1/me") return res.end(JSON.stringify({ id: "dj user" }));
-    if (req.url?.endsWith("/playlists") && req.url.startsWith("/v1/users/"))
-      return res.end(
-        JSON.stringify({ id: "pl1", external_urls: { spotify: "https://open.spotify.com/playlist/pl1" } }),
-      );
-    if (req.url === "/v1/me/library/playlists") return res.end(JSON.stringify({ data: [{ id: "p.apple1" }] }));
-    res.statusCode = 201;
-    res.end(JSON.stringify({ snapshot_id: "s" }));
-  });
+  res.setHeader("content-type", "application/json");
+  if (req.headers.authorization === "Bearer expired") {
+    res.statusCode = 401;
+    return res.end("{}");
+  }
+  if (req.url === "/v1/me") return res.end(JSON.stringify({ id: "dj user" }));
+  if (req.url?.endsWith("/playlists") && req.url.startsWith("/v1/users/"))
+    return res.end(JSON.stringify({ id: "pl1", external_urls: { spotify: "https://open.spotify.com/playlist/pl1" } }));
+  if (req.url === "/v1/me/library/playlists") return res.end(JSON.stringify({ data: [{ id: "p.apple1" }] }));
+  res.statusCode = 201;
+  res.end(JSON.stringify({ snapshot_id: "s" }));
 });
 
 let t: TestApp;
 let crateUuid: string;
 let token: string;
 beforeAll(async () => {
-  await new Promise<void>((r) => fake.listen(0, "127.0.0.1", r));
-  const base = `http://127.0.0.1:${(fake.address() as { port: number }).port}`;
+  const base = await listenLocally(fake);
   t = await createTestApp({
     config: {
       ...defaultConfig,

@@ -1,18 +1,20 @@
 // A change to a user's queue crate reaches the live rooms they are in at once (`queueChanged`), so a DJ who sat with
 // an empty queue and then queues a song is heard: each room they are present in is told, and only those rooms.
 import { schema } from "@booth/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
-import type { recordingLiveRooms } from "../../ports/live-rooms.ts";
-import { createTestApp, createTestAppWithRoomsDown, ok, type TestApp } from "../../testing.ts";
+import {
+  createTestApp,
+  createTestAppWithRoomsDown,
+  ok,
+  openForTests,
+  publicRoom,
+  reportPresent,
+  type TestApp,
+} from "../../testing.ts";
 
 let t: TestApp;
-let live: ReturnType<typeof recordingLiveRooms>;
-beforeAll(async () => {
-  t = await createTestApp();
-  live = t.deps.liveRooms as ReturnType<typeof recordingLiveRooms>;
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const L = "/api/playlist-service";
 
@@ -24,21 +26,7 @@ async function song(app: TestApp, name: string) {
   return row!;
 }
 
-async function roomOf(app: TestApp, owner: { token: string }, name: string) {
-  const res = await app.api(owner.token).room.POST("/rooms/infrastructure", { body: { name, type: "PUBLIC" } });
-  expect(res.response.status, JSON.stringify(res.error ?? res.data)).toBe(201);
-  return ok(res).uuid as string;
-}
-
-/** The live room reports someone in it, as it does when they join. */
-async function present(app: TestApp, userUuid: string, roomUuid: string) {
-  const res = await app
-    .api(await app.serviceToken())
-    .room.PATCH("/rooms/user/{user}", { params: { path: { user: userUuid } }, body: { roomUuid } });
-  expect(res.response.status).toBe(204);
-}
-
-const queueEventsSince = (from: number) => live.events.slice(from).filter((e) => e.event.type === "queueChanged");
+const queueEventsSince = (from: number) => t.live.events.slice(from).filter((e) => e.event.type === "queueChanged");
 
 describe("a queue changed over REST", () => {
   it("tells every room the user is in, and no other, for each kind of change", async () => {
@@ -46,18 +34,18 @@ describe("a queue changed over REST", () => {
     const dj = await t.createUser();
     const bystander = await t.createUser();
     const [a, b, elsewhere] = [
-      await roomOf(t, owner, "Room A"),
-      await roomOf(t, owner, "Room B"),
-      await roomOf(t, owner, "Room C"),
+      await publicRoom(t, owner, "Room A"),
+      await publicRoom(t, owner, "Room B"),
+      await publicRoom(t, owner, "Room C"),
     ];
-    await present(t, dj.user.uuid, a);
-    await present(t, dj.user.uuid, b);
-    await present(t, bystander.user.uuid, elsewhere);
+    await reportPresent(t, dj.user.uuid, a);
+    await reportPresent(t, dj.user.uuid, b);
+    await reportPresent(t, bystander.user.uuid, elsewhere);
     const [x, y] = [await song(t, "X"), await song(t, "Y")];
     const queue = `${L}/crate/special/queue`;
     const told = { type: "queueChanged", userUuid: dj.user.uuid };
 
-    let from = live.events.length;
+    let from = t.live.events.length;
     const added = await t
       .api(dj.token)
       .playlist.POST("/crate/special/queue/songs", { body: { songIds: [x.id, y.id] } });
@@ -78,7 +66,7 @@ describe("a queue changed over REST", () => {
       ["DELETE", `${queue}/songs`, undefined],
     ];
     for (const [method, path, body] of changes) {
-      from = live.events.length;
+      from = t.live.events.length;
       const res = await t.request(method, path, { token: dj.token, ...(body ? { body } : {}) });
       expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
       expect(queueEventsSince(from).length, `${method} ${path}`).toBe(2);
@@ -86,7 +74,7 @@ describe("a queue changed over REST", () => {
 
     // The queue named by its id is the same queue.
     const queueId = ok(await t.api(dj.token).playlist.GET("/crate/special/queue")).crateUuid as string;
-    from = live.events.length;
+    from = t.live.events.length;
     expect(
       (
         await t
@@ -100,11 +88,11 @@ describe("a queue changed over REST", () => {
   it("tells no room of a change to a playlist, or of a refused change to the queue", async () => {
     const owner = await t.createUser();
     const dj = await t.createUser();
-    const room = await roomOf(t, owner, "Quiet");
-    await present(t, dj.user.uuid, room);
+    const room = await publicRoom(t, owner, "Quiet");
+    await reportPresent(t, dj.user.uuid, room);
     const x = await song(t, "Z");
     const crate = ok(await t.api(dj.token).playlist.POST("/crate", { body: { name: "Mine" } }));
-    const from = live.events.length;
+    const from = t.live.events.length;
     expect(
       (
         await t
@@ -114,7 +102,7 @@ describe("a queue changed over REST", () => {
     ).toBe(201);
     expect(queueEventsSince(from)).toEqual([]);
     await t.api(dj.token).playlist.POST("/crate/special/queue/songs", { body: { songId: x.id } });
-    const before = live.events.length;
+    const before = t.live.events.length;
     // The same song again: 409, nothing changed, nothing told.
     const again = await t.api(dj.token).playlist.POST("/crate/special/queue/songs", { body: { songId: x.id } });
     expect(again.response.status).toBe(409);
@@ -128,8 +116,8 @@ describe("a room that cannot be told", () => {
     try {
       const owner = await other.createUser();
       const dj = await other.createUser();
-      const room = await roomOf(other, owner, "Down");
-      await present(other, dj.user.uuid, room);
+      const room = await publicRoom(other, owner, "Down");
+      await reportPresent(other, dj.user.uuid, room);
       const x = await song(other, "Down");
       const res = await other.api(dj.token).playlist.POST("/crate/special/queue/songs", { body: { songId: x.id } });
       expect(res.response.status).toBe(201);

@@ -7,17 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../app.ts";
 import { type Cache, redisCache } from "../../ports/cache.ts";
 import type { FakeProviders } from "../../testing/fake-providers.ts";
-import { startProviderApps } from "../../testing/provider-apps.ts";
+import { withProviderApps } from "../../testing/provider-apps.ts";
 import { createTestApp, ok, type TestApp, until } from "../../testing.ts";
 
 let fake: FakeProviders;
 let t: TestApp;
 let bare: TestApp;
-let close: () => Promise<void>;
-beforeAll(async () => {
-  ({ fake, t, bare, close } = await startProviderApps({ bare: true }));
-});
-afterAll(() => close());
+withProviderApps({ bare: true }, (apps) => ({ fake, t, bare } = apps));
 
 type Import = NonNullable<Awaited<ReturnType<typeof progress>>["data"]>;
 const start = (token: string, link: string, app = t) =>

@@ -2,21 +2,23 @@
 // token), against the local fake providers; the track joins the catalogue once, merged by ISRC.
 import { schema } from "@booth/db";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
 import type { FakeProviders } from "../../testing/fake-providers.ts";
-import { startProviderApps } from "../../testing/provider-apps.ts";
+import { withProviderApps } from "../../testing/provider-apps.ts";
 import { ok, type TestApp } from "../../testing.ts";
 
 let fake: FakeProviders;
 let t: TestApp;
-let close: () => Promise<void>;
-beforeAll(async () => {
-  ({ fake, t, close } = await startProviderApps());
-});
-afterAll(() => close());
+withProviderApps({}, (apps) => ({ fake, t } = apps));
 
 const link = (url: string) => t.api().playlist.GET("/song-data/{link}", { params: { path: { link: url } } });
+/** The song a link answers, once it was answered 200. */
+async function linkedSong(url: string) {
+  const res = await link(url);
+  expect(res.response.status).toBe(200);
+  return res.data?.song;
+}
 const songsNamed = (name: string) => t.db.select().from(schema.songs).where(eq(schema.songs.trackName, name));
 
 const spotifyTrack = (name: string, isrc: string) => ({
@@ -102,9 +104,7 @@ describe("song data from the providers", () => {
       artwork: { url: "https://is1.mzstatic.com/image/{w}x{h}bb.jpg" },
       previews: [{ url: "https://audio.itunes.apple.com/preview.m4a" }],
     });
-    const res = await link("https://music.apple.com/us/album/docks/1?i=1440857781");
-    expect(res.response.status).toBe(200);
-    expect(res.data?.song.songId).toBe(song?.id);
+    expect((await linkedSong("https://music.apple.com/us/album/docks/1?i=1440857781"))?.songId).toBe(song?.id);
     const [row] = await t.db
       .select()
       .from(schema.songs)
@@ -126,9 +126,7 @@ describe("song data from the providers", () => {
       },
       contentDetails: { duration: "PT1H2M3S", contentRating: {} },
     });
-    const video = await link("https://www.youtube.com/watch?v=dQw4w9WgXcQ");
-    expect(video.response.status).toBe(200);
-    expect(video.data?.song).toMatchObject({
+    expect(await linkedSong("https://www.youtube.com/watch?v=dQw4w9WgXcQ")).toMatchObject({
       trackName: "Slow Motion",
       artistName: "Neon Tide",
       duration: 3723,
@@ -150,9 +148,8 @@ describe("song data from the providers", () => {
       permalink_url: "https://soundcloud.com/neon-tide/undertow",
     });
     const before = fake.requests.length;
-    const track = await link("https://soundcloud.com/neon-tide/undertow");
-    expect(track.response.status).toBe(200);
-    expect(track.data?.song).toMatchObject({
+    const track = await linkedSong("https://soundcloud.com/neon-tide/undertow");
+    expect(track).toMatchObject({
       trackName: "Undertow",
       artistName: "Neon Tide",
       duration: 245,
@@ -167,7 +164,7 @@ describe("song data from the providers", () => {
       params: { path: { providerSongId: "123456", musicProvider: "soundcloud" } },
     });
     expect(byId.response.status).toBe(200);
-    expect(byId.data?.song.songId).toBe(track.data?.song.songId);
+    expect(byId.data?.song.songId).toBe(track?.songId);
     expect(await songsNamed("Undertow")).toHaveLength(1);
   });
 

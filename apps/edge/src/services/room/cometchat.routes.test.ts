@@ -1,19 +1,15 @@
 import { schema } from "@booth/db";
 import type { RoomRole } from "@booth/db/schema";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { FakeProviders } from "../../testing/fake-providers.ts";
-import { startProviderApps } from "../../testing/provider-apps.ts";
+import { withProviderApps } from "../../testing/provider-apps.ts";
 import { ok, type TestApp } from "../../testing.ts";
 import { ROOM_CHAT_MESSAGES } from "./room-chat.ts";
 
 let fake: FakeProviders;
 let t: TestApp;
 let bare: TestApp;
-let close: () => Promise<void>;
-beforeAll(async () => {
-  ({ fake, t, bare, close } = await startProviderApps({ bare: true }));
-});
-afterAll(() => close());
+withProviderApps({ bare: true }, (apps) => ({ fake, t, bare } = apps));
 
 const R = "/api/room-service";
 

@@ -1,18 +1,12 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { recordingLiveRooms } from "../../ports/live-rooms.ts";
-import { createTestApp, multipart, ok, type TestApp } from "../../testing.ts";
+import { describe, expect, it } from "vitest";
+import { createTestApp, multipart, ok, openForTests, statusOf, type TestApp } from "../../testing.ts";
 import { publicRooms } from "./room-lists.ts";
 import { favoritedSet, roomView } from "./rooms.ts";
 
 let t: TestApp;
-let live: ReturnType<typeof recordingLiveRooms>;
-beforeAll(async () => {
-  t = await createTestApp();
-  live = t.deps.liveRooms as ReturnType<typeof recordingLiveRooms>;
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const R = "/api/room-service";
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
@@ -23,6 +17,16 @@ async function createRoom(token: string, body: Record<string, unknown> = {}) {
     .room.POST("/rooms/infrastructure", { body: { name: `Room ${crypto.randomUUID().slice(0, 8)}`, ...body } });
   expect(res.response.status).toBe(201);
   return ok(res) as { uuid: string; slug: string; [k: string]: unknown };
+}
+
+/** A room of its owner's, with a co-owner the database names, and a stranger to it. */
+async function roomWithCoOwner() {
+  const owner = await t.createUser();
+  const coOwner = await t.createUser();
+  const stranger = await t.createUser();
+  const room = await createRoom(owner.token);
+  await t.db.insert(schema.roomUserRoles).values({ roomUuid: room.uuid, userUuid: coOwner.user.uuid, role: "coOwner" });
+  return { owner, coOwner, stranger, room };
 }
 
 describe("creating and changing rooms", () => {
@@ -80,13 +84,7 @@ describe("creating and changing rooms", () => {
   });
 
   it("lets owners change everything, co-owners how it plays, and nobody else; the live room hears of it", async () => {
-    const owner = await t.createUser();
-    const coOwner = await t.createUser();
-    const stranger = await t.createUser();
-    const room = await createRoom(owner.token);
-    await t.db
-      .insert(schema.roomUserRoles)
-      .values({ roomUuid: room.uuid, userUuid: coOwner.user.uuid, role: "coOwner" });
+    const { owner, coOwner, stranger, room } = await roomWithCoOwner();
 
     const byStranger = await t
       .api(stranger.token)
@@ -98,7 +96,7 @@ describe("creating and changing rooms", () => {
     });
     expect(byCo.response.status).toBe(200);
     expect(byCo.data).toMatchObject({ name: "Renamed", voteSkipThreshold: 0.5 });
-    expect(live.events.at(-1)).toMatchObject({ roomUuid: room.uuid, event: { type: "updateRoomSettings" } });
+    expect(t.live.events.at(-1)).toMatchObject({ roomUuid: room.uuid, event: { type: "updateRoomSettings" } });
     // Who may enter is the owner's: co-owners cannot set a password, not even through /rooms/{id}.
     expect(
       (
@@ -155,13 +153,7 @@ describe("creating and changing rooms", () => {
   });
 
   it("lets the owner alone pick the room crate, one of their playlists, which the live room reads from its position", async () => {
-    const owner = await t.createUser();
-    const coOwner = await t.createUser();
-    const stranger = await t.createUser();
-    const room = await createRoom(owner.token);
-    await t.db
-      .insert(schema.roomUserRoles)
-      .values({ roomUuid: room.uuid, userUuid: coOwner.user.uuid, role: "coOwner" });
+    const { owner, coOwner, stranger, room } = await roomWithCoOwner();
     const crate = ok(await t.api(owner.token).playlist.POST("/crate", { body: { name: "Room crate" } }));
     const songs = await t.db
       .insert(schema.songs)
@@ -220,7 +212,7 @@ describe("creating and changing rooms", () => {
     const picked = await set(owner.token, crate.crateUuid);
     expect(picked.response.status).toBe(200);
     expect(picked.data?.roomCrateId).toBe(crate.crateUuid);
-    expect(live.events.at(-1)).toMatchObject({
+    expect(t.live.events.at(-1)).toMatchObject({
       roomUuid: room.uuid,
       event: { type: "updateRoomSettings", settings: { roomCrateId: crate.crateUuid } },
     });
@@ -358,29 +350,15 @@ describe("creating and changing rooms", () => {
     const a = await createRoom(owner.token);
     const b = await createRoom(owner.token);
     await t.db.insert(schema.roomUserRoles).values({ roomUuid: a.uuid, userUuid: coOwner.user.uuid, role: "coOwner" });
-    expect(
-      (await t.api().room.DELETE("/rooms/{id}/infrastructure", { params: { path: { id: a.uuid } } })).response.status,
-    ).toBe(401);
-    expect(
-      (await t.api(coOwner.token).room.DELETE("/rooms/{id}/infrastructure", { params: { path: { id: a.uuid } } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (await t.api(owner.token).room.DELETE("/rooms/{id}/infrastructure", { params: { path: { id: a.uuid } } }))
-        .response.status,
-    ).toBe(204);
-    expect(live.events.at(-1)).toEqual({ roomUuid: a.uuid, event: { type: "resetRoom" } });
-    expect(
-      (await t.api(admin.token).room.DELETE("/rooms/{id}/infrastructure", { params: { path: { id: b.uuid } } }))
-        .response.status,
-    ).toBe(204);
-    expect((await t.api().room.GET("/rooms/uuid/{uuid}", { params: { path: { uuid: a.uuid } } })).response.status).toBe(
-      404,
-    );
-    expect(
-      (await t.api(owner.token).room.DELETE("/rooms/{id}/infrastructure", { params: { path: { id: a.uuid } } }))
-        .response.status,
-    ).toBe(404);
+    const remove = (id: string, token?: string) =>
+      t.api(token).room.DELETE("/rooms/{id}/infrastructure", { params: { path: { id } } });
+    expect(await statusOf(remove(a.uuid))).toBe(401);
+    expect(await statusOf(remove(a.uuid, coOwner.token))).toBe(403);
+    expect(await statusOf(remove(a.uuid, owner.token))).toBe(204);
+    expect(t.live.events.at(-1)).toEqual({ roomUuid: a.uuid, event: { type: "resetRoom" } });
+    expect(await statusOf(remove(b.uuid, admin.token))).toBe(204);
+    expect(await statusOf(t.api().room.GET("/rooms/uuid/{uuid}", { params: { path: { uuid: a.uuid } } }))).toBe(404);
+    expect(await statusOf(remove(a.uuid, owner.token))).toBe(404);
   });
 
   it("admins change any room and its guest password; others may not", async () => {
@@ -875,37 +853,27 @@ describe("presence, plays and state", () => {
     const owner = await t.createUser();
     const stranger = await t.createUser();
     const room = await createRoom(owner.token);
-    expect(
-      (await t.api().room.GET("/rooms/room-state/{id}", { params: { path: { id: room.uuid } } })).response.status,
-    ).toBe(404);
-    live.states.set(room.uuid, { djs: [], nowPlaying: null });
-    const state = await t.api().room.GET("/rooms/room-state/{id}", { params: { path: { id: room.uuid } } });
+    const stateOf = (id: string, token?: string) =>
+      t.api(token).room.GET("/rooms/room-state/{id}", { params: { path: { id } } });
+    expect(await statusOf(stateOf(room.uuid))).toBe(404);
+    t.live.states.set(room.uuid, { djs: [], nowPlaying: null });
+    const state = await stateOf(room.uuid);
     expect(state.data).toEqual({ roomUuid: room.uuid, state: { djs: [], nowPlaying: null } });
     const secret = await createRoom(owner.token, { type: "PRIVATE" });
-    live.states.set(secret.uuid, { djs: [] });
-    expect(
-      (await t.api(stranger.token).room.GET("/rooms/room-state/{id}", { params: { path: { id: secret.uuid } } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (await t.api(owner.token).room.GET("/rooms/room-state/{id}", { params: { path: { id: secret.uuid } } })).response
-        .status,
-    ).toBe(200);
+    t.live.states.set(secret.uuid, { djs: [] });
+    expect(await statusOf(stateOf(secret.uuid, stranger.token))).toBe(403);
+    expect(await statusOf(stateOf(secret.uuid, owner.token))).toBe(200);
   });
 
   it("clears the room's chat for moderators", async () => {
     const owner = await t.createUser();
     const stranger = await t.createUser();
     const room = await createRoom(owner.token);
-    expect(
-      (await t.api(stranger.token).room.DELETE("/rooms/conversation/{id}", { params: { path: { id: room.uuid } } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (await t.api(owner.token).room.DELETE("/rooms/conversation/{id}", { params: { path: { id: room.uuid } } }))
-        .response.status,
-    ).toBe(204);
-    expect(live.events.at(-1)).toEqual({ roomUuid: room.uuid, event: { type: "clearChat" } });
+    const clearChat = (token: string) =>
+      t.api(token).room.DELETE("/rooms/conversation/{id}", { params: { path: { id: room.uuid } } });
+    expect(await statusOf(clearChat(stranger.token))).toBe(403);
+    expect(await statusOf(clearChat(owner.token))).toBe(204);
+    expect(t.live.events.at(-1)).toEqual({ roomUuid: room.uuid, event: { type: "clearChat" } });
   });
 
   it("resets the live room for its owner and global moderators, nobody else", async () => {
@@ -917,17 +885,17 @@ describe("presence, plays and state", () => {
       params: { path: { room: room.uuid } },
       body: { userUuid: coOwner.user.uuid, role: "coOwner" },
     });
-    const before = live.events.length;
+    const before = t.live.events.length;
     const reset = (token?: string) => t.request("POST", `${R}/rooms/reset/${room.uuid}/infrastructure`, { token });
     expect((await reset()).status).toBe(401);
     const refused = await reset(coOwner.token);
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe("Only the room's owner may reset it.");
-    expect(live.events.length).toBe(before);
+    expect(t.live.events.length).toBe(before);
     expect((await reset(owner.token)).status).toBe(204);
-    expect(live.events.at(-1)).toEqual({ roomUuid: room.uuid, event: { type: "resetRoom" } });
+    expect(t.live.events.at(-1)).toEqual({ roomUuid: room.uuid, event: { type: "resetRoom" } });
     expect((await reset(globalModerator.token)).status).toBe(204);
-    expect(live.events.length).toBe(before + 2);
+    expect(t.live.events.length).toBe(before + 2);
     expect(
       (
         await t
@@ -985,7 +953,7 @@ describe("room roles", () => {
       new Date(t.clock.now().getTime() + 60_000).toISOString(),
     );
     expect(mute.status).toBe(201);
-    expect(live.events.at(-1)).toEqual({ roomUuid: room.uuid, event: { type: "updateRoles" } });
+    expect(t.live.events.at(-1)).toEqual({ roomUuid: room.uuid, event: { type: "updateRoles" } });
     const roles = await t
       .api(listener.token)
       .room.GET("/roomUserRoles/{room}/{user}", { params: { path: { room: room.uuid, user: listener.user.uuid } } });
@@ -1043,7 +1011,7 @@ describe("room roles", () => {
     await t.db.insert(schema.roomPresence).values({ roomUuid: room.uuid, userUuid: listener.user.uuid });
     const kicked = await kick(mod.token, listener.user.uuid);
     expect(kicked.status).toBe(201);
-    expect(live.events.at(-1)).toEqual({
+    expect(t.live.events.at(-1)).toEqual({
       roomUuid: room.uuid,
       event: { type: "kickUser", userUuid: listener.user.uuid },
     });
@@ -1091,20 +1059,12 @@ describe("room roles", () => {
       .room.GET("/roomUserRoles/{room}/{user}", { params: { path: { room: room.uuid, user: owner.user.uuid } } });
     expect(roles.data?.map((r) => r.role)).toEqual(["coOwner"]);
     // The new owner can now do what owners do; the old one cannot.
-    expect(
-      (
-        await t
-          .api(owner.token)
-          .room.PATCH("/rooms/{id}/infrastructure", { params: { path: { id: room.uuid } }, body: { roomSize: 10 } })
-      ).response.status,
-    ).toBe(403);
-    expect(
-      (
-        await t
-          .api(next.token)
-          .room.PATCH("/rooms/{id}/infrastructure", { params: { path: { id: room.uuid } }, body: { roomSize: 10 } })
-      ).response.status,
-    ).toBe(200);
+    const resize = (token: string) =>
+      t
+        .api(token)
+        .room.PATCH("/rooms/{id}/infrastructure", { params: { path: { id: room.uuid } }, body: { roomSize: 10 } });
+    expect(await statusOf(resize(owner.token))).toBe(403);
+    expect(await statusOf(resize(next.token))).toBe(200);
   });
 
   it("tells which users must stay off the dance floor", async () => {

@@ -4,14 +4,11 @@
 import { schema } from "@booth/db";
 import type { RoomRole } from "@booth/db/schema";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { describe, expect, it } from "vitest";
+import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const R = "/api/room-service";
 const SANCTIONS = ["banned", "kicked", "chatDisabled", "djDisabled"];

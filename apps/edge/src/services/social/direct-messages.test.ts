@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../app.ts";
 import type { Cache } from "../../ports/cache.ts";
 import { sharedCaches } from "../../testing/shared-caches.ts";
-import { createTestApp, ok, type TestApi, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, openForTests, type TestApi, type TestApp } from "../../testing.ts";
 import { MESSAGES_PER_MINUTE } from "./direct-messages.handlers.ts";
 import {
   CONVERSATION_NOT_FOUND,
@@ -15,10 +15,7 @@ import {
 } from "./direct-messages.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const S = "/api/social-service";
 const send = (api: TestApi, toUuid: string, text: string) =>

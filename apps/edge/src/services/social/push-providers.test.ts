@@ -9,35 +9,31 @@ import { createPush } from "../../ports/push.ts";
 import { apnsPush } from "../../ports/push-apns.ts";
 import { fcmPush } from "../../ports/push-fcm.ts";
 import { webPushSender } from "../../ports/web-push.ts";
+import { listenLocally, requestText } from "../../testing/local-server.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
 
 // The routes with real FCM and APNs adapters, against local fakes that call some tokens gone.
 const fcmSent: string[] = [];
 const apnsSent: string[] = [];
-const fcm = createHttp((req, res) => {
-  let body = "";
-  req.on("data", (d) => {
-    body += d;
-  });
-  req.on("end", () => {
-    res.setHeader("content-type", "application/json");
-    if (req.url === "/token") return res.end(JSON.stringify({ access_token: "ya29.fake", expires_in: 3600 }));
-    const token = (JSON.parse(body) as { message: { token: string } }).message.token;
-    if (token.startsWith("gone")) {
-      res.statusCode = 404;
-      return res.end(
-        JSON.stringify({
-          error: { code: 404, status: "NOT_FOUND", details: [{ errorCode: "UNREGISTERED" }] },
-        }),
-      );
-    }
-    if (token.startsWith("busy")) {
-      res.statusCode = 503;
-      return res.end(JSON.stringify({ error: { code: 503, status: "UNAVAILABLE" } }));
-    }
-    fcmSent.push(token);
-    res.end(JSON.stringify({ name: "projects/p/messages/1" }));
-  });
+const fcm = createHttp(async (req, res) => {
+  const body = await requestText(req);
+  res.setHeader("content-type", "application/json");
+  if (req.url === "/token") return res.end(JSON.stringify({ access_token: "ya29.fake", expires_in: 3600 }));
+  const token = (JSON.parse(body) as { message: { token: string } }).message.token;
+  if (token.startsWith("gone")) {
+    res.statusCode = 404;
+    return res.end(
+      JSON.stringify({
+        error: { code: 404, status: "NOT_FOUND", details: [{ errorCode: "UNREGISTERED" }] },
+      }),
+    );
+  }
+  if (token.startsWith("busy")) {
+    res.statusCode = 503;
+    return res.end(JSON.stringify({ error: { code: 503, status: "UNAVAILABLE" } }));
+  }
+  fcmSent.push(token);
+  res.end(JSON.stringify({ name: "projects/p/messages/1" }));
 });
 const apns = createHttp2();
 apns.on("stream", (stream: ServerHttp2Stream, headers) => {
@@ -53,18 +49,11 @@ apns.on("stream", (stream: ServerHttp2Stream, headers) => {
     stream.end();
   });
 });
-const listen = async (server: {
-  listen: (port: number, host: string, cb: () => void) => unknown;
-  address: () => unknown;
-}) => {
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-};
 
 let t: TestApp;
 let closePush: () => Promise<void>;
 beforeAll(async () => {
-  const [fcmUrl, apnsUrl] = [await listen(fcm), await listen(apns)];
+  const [fcmUrl, apnsUrl] = [await listenLocally(fcm), await listenLocally(apns)];
   const rsa = await generateKeyPair("RS256", { extractable: true });
   const ec = await generateKeyPair("ES256", { extractable: true });
   t = await createTestApp();

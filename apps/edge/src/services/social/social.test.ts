@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, ok, type TestApi, type TestApp } from "../../testing.ts";
+import { describe, expect, it } from "vitest";
+import { createTestApp, ok, openForTests, type TestApi, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const id = (value: string) => ({ params: { path: { id: value } } });
 const follow = (api: TestApi, djUuid: string) => api.social.POST("/dj-fans", { body: { djUuid } });

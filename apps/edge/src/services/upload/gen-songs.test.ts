@@ -3,6 +3,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { embeddedGenerator, httpGenerator } from "../../ports/song-generator.ts";
+import { listenLocally, requestText } from "../../testing/local-server.ts";
 import { createTestApp, expectErrorLog, ok, type TestApp } from "../../testing.ts";
 import { credit } from "../merch/ledger.ts";
 
@@ -123,23 +124,15 @@ describe("generator adapters", () => {
   it("the HTTP adapter posts the prompt to the configured provider and returns its audio", async () => {
     const audio = await embeddedGenerator.generate({ prompt: "x", seconds: 2, title: "T", artist: "A" });
     const seen: { auth?: string; body: string }[] = [];
-    const server = createServer((req, res) => {
-      let body = "";
-      req.on("data", (d) => {
-        body += d;
-      });
-      req.on("end", () => {
-        seen.push({ auth: req.headers.authorization, body });
-        res.setHeader("content-type", "audio/mpeg");
-        res.end(Buffer.from(audio));
-      });
+    const server = createServer(async (req, res) => {
+      const body = await requestText(req);
+      seen.push({ auth: req.headers.authorization, body });
+      res.setHeader("content-type", "audio/mpeg");
+      res.end(Buffer.from(audio));
     });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const baseUrl = await listenLocally(server);
     try {
-      const generator = httpGenerator({
-        baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-        apiKey: "k",
-      });
+      const generator = httpGenerator({ baseUrl, apiKey: "k" });
       const bytes = await generator.generate({ prompt: "calm piano", seconds: 30, title: "Calm", artist: "A" });
       expect(bytes).toEqual(audio);
       expect(seen[0]?.auth).toBe("Bearer k");

@@ -3,22 +3,14 @@
 // moderation.test.ts covers the main flow; this file covers what it leaves out.
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Role } from "../../lib/auth.ts";
-import { createTestApp, login, ok, session, type TestApp } from "../../testing.ts";
+import { createTestApp, login, ok, openForTests, session, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const P = "/api/user-service";
-const userRow = async (uuid: string) => {
-  const [row] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, uuid));
-  if (!row) throw new Error(`no user ${uuid}`);
-  return row;
-};
 const requestsOf = (uuid: string) =>
   t.db.select().from(schema.deactivationRequests).where(eq(schema.deactivationRequests.userUuid, uuid));
 const withRole = (role: Role) => t.createUser({ roles: ["user", role] });
@@ -48,7 +40,7 @@ describe("request-deactivate", () => {
     });
     expect(await requestsOf(user.user.uuid)).toHaveLength(1);
     // Asking does not deactivate anything yet.
-    expect((await userRow(user.user.uuid)).deactivatedAt).toBeNull();
+    expect((await t.userRow(user.user.uuid)).deactivatedAt).toBeNull();
     expect((await session(t, user.token)).response.status).toBe(200);
   });
 
@@ -166,7 +158,7 @@ describe("deactivate", () => {
       .api(admin.token)
       .user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } });
     expect(res.response.status).toBe(204);
-    const row = await userRow(user.user.uuid);
+    const row = await t.userRow(user.user.uuid);
     expect(row.deactivatedAt).toEqual(t.clock.now());
     expect(row.tokenVersion).toBe(1);
     const [request] = await requestsOf(user.user.uuid);
@@ -189,7 +181,7 @@ describe("deactivate", () => {
       .user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } });
     expect(twice.response.status).toBe(409);
     expect(twice.error?.message).toBe("This account is already deactivated.");
-    expect((await userRow(user.user.uuid)).tokenVersion).toBe(1);
+    expect((await t.userRow(user.user.uuid)).tokenVersion).toBe(1);
   });
 
   it("deactivates a user who never asked", async () => {
@@ -242,7 +234,7 @@ describe("deactivate", () => {
     expect(unknown.response.status).toBe(404);
     expect(unknown.error?.message).toBe("User not found.");
     for (const who of [user, otherAdmin, admin]) {
-      const row = await userRow(who.user.uuid);
+      const row = await t.userRow(who.user.uuid);
       expect(row.deactivatedAt).toBeNull();
       expect(row.tokenVersion).toBe(0);
     }
@@ -260,7 +252,7 @@ describe("reactivate", () => {
       .api(admin.token)
       .user.POST("/users/reactivate/{id}", { params: { path: { id: user.user.uuid } } });
     expect(res.response.status).toBe(204);
-    expect((await userRow(user.user.uuid)).deactivatedAt).toBeNull();
+    expect((await t.userRow(user.user.uuid)).deactivatedAt).toBeNull();
     // Tokens from before the deactivation stay revoked; a new login works.
     expect((await session(t, user.token)).response.status).toBe(401);
     const back = await login(t, user.email);
@@ -303,7 +295,7 @@ describe("reactivate", () => {
       (await t.api(admin.token).user.POST("/users/reactivate/{id}", { params: { path: { id: crypto.randomUUID() } } }))
         .response.status,
     ).toBe(404);
-    expect((await userRow(user.user.uuid)).deactivatedAt).not.toBeNull();
+    expect((await t.userRow(user.user.uuid)).deactivatedAt).not.toBeNull();
     expect((await login(t, user.email)).response.status).toBe(403);
   });
 });

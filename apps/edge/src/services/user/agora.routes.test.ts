@@ -1,10 +1,10 @@
 import { createHmac } from "node:crypto";
 import { inflateSync } from "node:zlib";
 import { schema } from "@booth/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../deps.ts";
 import { FAKE_CREDENTIALS } from "../../testing/fake-providers.ts";
-import { startProviderApps } from "../../testing/provider-apps.ts";
+import { withProviderApps } from "../../testing/provider-apps.ts";
 import { createTestApp, ok, type TestApp } from "../../testing.ts";
 import { AGORA_MESSAGES, AGORA_TOKEN_SECONDS } from "./agora.ts";
 
@@ -78,11 +78,7 @@ describe("the AccessToken2 reader used by these tests", () => {
 
 let t: TestApp;
 let bare: TestApp;
-let close: () => Promise<void>;
-beforeAll(async () => {
-  ({ t, bare, close } = await startProviderApps({ bare: true }));
-});
-afterAll(() => close());
+withProviderApps({ bare: true }, (apps) => ({ t, bare } = apps));
 
 const U = "/api/user-service";
 

@@ -2,20 +2,16 @@
 // with database read-backs after every refusal.
 import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { describe, expect, it } from "vitest";
+import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const P = "/api/user-service";
 const codeIn = async (to: string) => (await t.lastMessage(to))?.body.match(/code is (\d{6})/)?.[1] ?? "";
 const otherCode = (code: string) => (code === "000000" ? "111111" : "000000");
 const rowsFor = (email: string) => t.db.select().from(schema.emails).where(eq(schema.emails.email, email));
-const userRow = async (uuid: string) => (await t.db.select().from(schema.users).where(eq(schema.users.uuid, uuid)))[0];
 const unique = (name: string) => `${name}-${crypto.randomUUID().slice(0, 8)}@example.com`;
 
 describe("GET /users/emails", () => {
@@ -215,7 +211,7 @@ describe("POST /users/emails/verify", () => {
     expect(res.response.status).toBe(200);
     expect(res.data).toMatchObject({ email: address, status: "VERIFIED", verifiedAt: t.clock.now().toISOString() });
     expect((await rowsFor(address))[0]).toMatchObject({ status: "VERIFIED", verifiedAt: t.clock.now() });
-    expect((await userRow(me.user.uuid))?.verifiedAt).toBeNull();
+    expect((await t.userRow(me.user.uuid))?.verifiedAt).toBeNull();
   });
 
   it("verifies the sign-in email and with it the account", async () => {
@@ -227,7 +223,7 @@ describe("POST /users/emails/verify", () => {
       .user.POST("/users/emails/verify", { body: { email: me.email.toUpperCase(), code: await codeIn(me.email) } });
     expect(res.response.status).toBe(200);
     expect(res.data?.isLoginEmail).toBe(true);
-    expect((await userRow(me.user.uuid))?.verifiedAt).toEqual(t.clock.now());
+    expect((await t.userRow(me.user.uuid))?.verifiedAt).toEqual(t.clock.now());
     const session = await t.api(me.token).user.GET("/auth/session");
     expect(session.data?.user.verifiedAt).toBe(t.clock.now().toISOString());
   });
@@ -291,7 +287,7 @@ describe("POST /users/emails/verify", () => {
     for (const body of [{ email: me.email }, { code }, { email: me.email, code: "12345a" }, { email: "x", code }]) {
       expect((await t.request("POST", `${P}/users/emails/verify`, { token: me.token, body })).status).toBe(400);
     }
-    expect((await userRow(me.user.uuid))?.verifiedAt).toBeNull();
+    expect((await t.userRow(me.user.uuid))?.verifiedAt).toBeNull();
   });
 });
 
@@ -322,7 +318,7 @@ describe("POST /users/confirm-email (deprecated)", () => {
       .user.POST("/users/confirm-email", { body: { email: me.email, code: otherCode(code) } });
     expect(wrong.response.status).toBe(403);
     expect(wrong.error?.message).toBe("Email verification failed, incorrect code.");
-    expect((await userRow(me.user.uuid))?.verifiedAt).toBeNull();
+    expect((await t.userRow(me.user.uuid))?.verifiedAt).toBeNull();
     const accepted = await t.api(me.token).user.POST("/users/confirm-email", { body: { email: me.email, code } });
     expect(accepted.response.status).toBe(200);
     expect(accepted.data?.status).toBe("VERIFIED");

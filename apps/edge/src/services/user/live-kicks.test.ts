@@ -2,37 +2,26 @@
 // room they are present in (as the rooms report it) is told to kick them, and only those rooms.
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LiveRoomEvent, recordingLiveRooms } from "../../ports/live-rooms.ts";
-import { createTestApp, createTestAppWithRoomsDown, ok, type TestApp } from "../../testing.ts";
+import { describe, expect, it } from "vitest";
+import type { LiveRoomEvent } from "../../ports/live-rooms.ts";
+import {
+  createTestApp,
+  createTestAppWithRoomsDown,
+  ok,
+  openForTests,
+  publicRoom,
+  reportPresent,
+  type TestApp,
+} from "../../testing.ts";
 import { LIVE_KICK_REASONS } from "../room/presence.ts";
 
 let t: TestApp;
-let live: ReturnType<typeof recordingLiveRooms>;
-beforeAll(async () => {
-  t = await createTestApp();
-  live = t.deps.liveRooms as ReturnType<typeof recordingLiveRooms>;
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const U = "/api/user-service";
 
-async function roomOf(owner: { token: string }, name: string) {
-  const res = await t.api(owner.token).room.POST("/rooms/infrastructure", { body: { name, type: "PUBLIC" } });
-  expect(res.response.status, JSON.stringify(res.error ?? res.data)).toBe(201);
-  return ok(res).uuid as string;
-}
-
-/** The live room reports someone in it, as it does when they join. */
-async function present(userUuid: string, roomUuid: string) {
-  const res = await t
-    .api(await t.serviceToken())
-    .room.PATCH("/rooms/user/{user}", { params: { path: { user: userUuid } }, body: { roomUuid } });
-  expect(res.response.status).toBe(204);
-}
-
 const kicksSince = (from: number) =>
-  live.events
+  t.live.events
     .slice(from)
     .filter(
       (e): e is { roomUuid: string; event: Extract<LiveRoomEvent, { type: "kickUser" }> } =>
@@ -60,14 +49,14 @@ describe("a disabled account leaves its live rooms", () => {
       const target = await t.createUser();
       const bystander = await t.createUser();
       const [a, b, elsewhere] = [
-        await roomOf(owner, "Room A"),
-        await roomOf(owner, "Room B"),
-        await roomOf(owner, "Room C"),
+        await publicRoom(t, owner, "Room A"),
+        await publicRoom(t, owner, "Room B"),
+        await publicRoom(t, owner, "Room C"),
       ];
-      await present(target.user.uuid, a);
-      await present(target.user.uuid, b);
-      await present(bystander.user.uuid, elsewhere);
-      const from = live.events.length;
+      await reportPresent(t, target.user.uuid, a);
+      await reportPresent(t, target.user.uuid, b);
+      await reportPresent(t, bystander.user.uuid, elsewhere);
+      const from = t.live.events.length;
 
       const res = await t.request(method, `${U}${path.replace("{id}", target.user.uuid)}`, {
         token: admin.token,
@@ -89,9 +78,9 @@ describe("a disabled account leaves its live rooms", () => {
     const moderator = await t.createUser({ roles: ["user", "globalModerator"] });
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const owner = await t.createUser();
-    const room = await roomOf(owner, "Refused");
-    await present(admin.user.uuid, room);
-    const from = live.events.length;
+    const room = await publicRoom(t, owner, "Refused");
+    await reportPresent(t, admin.user.uuid, room);
+    const from = t.live.events.length;
     // A moderator cannot ban an admin, nor a plain user anyone.
     expect(
       (await t.api(moderator.token).user.POST("/users/ban", { body: { userUuid: admin.user.uuid } })).response.status,

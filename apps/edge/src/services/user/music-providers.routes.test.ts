@@ -1,18 +1,14 @@
 import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { FAKE_CREDENTIALS, type FakeProviders } from "../../testing/fake-providers.ts";
-import { startProviderApps } from "../../testing/provider-apps.ts";
+import { withProviderApps } from "../../testing/provider-apps.ts";
 import { ok, type TestApp } from "../../testing.ts";
 
 let fake: FakeProviders;
 let t: TestApp;
 let bare: TestApp;
-let close: () => Promise<void>;
-beforeAll(async () => {
-  ({ fake, t, bare, close } = await startProviderApps({ bare: true }));
-});
-afterAll(() => close());
+withProviderApps({ bare: true }, (apps) => ({ fake, t, bare } = apps));
 
 const U = "/api/user-service";
 const REDIRECT = "https://booth.test/callback";

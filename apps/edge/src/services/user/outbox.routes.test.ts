@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { mailerFromEnv, smsFromEnv } from "../../bootstrap.ts";
 import { silentLogger } from "../../deps.ts";
 import type { Mailer } from "../../ports/messaging.ts";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { createTestApp, openForTests, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const P = "/api/user-service";
 const signUp = (email: string) =>

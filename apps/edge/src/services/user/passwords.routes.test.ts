@@ -2,18 +2,14 @@
 // database read-backs after every refusal.
 import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { verifyPassword } from "../../lib/password.ts";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const P = "/api/user-service";
-const userRow = async (uuid: string) => (await t.db.select().from(schema.users).where(eq(schema.users.uuid, uuid)))[0];
 const resetTokenIn = async (to: string) => (await t.lastMessage(to))?.body.match(/token=([\w-]+)/)?.[1] ?? "";
 /** Each call its own client address, so the per-address limits of one test do not spill into the next. */
 let ip = 0;
@@ -91,14 +87,14 @@ describe("POST /users/forgot-password", () => {
 describe("POST /users/reset-password", () => {
   it("sets the new password and ends every session", async () => {
     const me = await t.createUser();
-    const before = await userRow(me.user.uuid);
+    const before = await t.userRow(me.user.uuid);
     await forgot(me.email);
     const res = await t.api().user.POST("/users/reset-password", {
       body: { token: await resetTokenIn(me.email), password: "a fresh passphrase" },
       headers: from(),
     });
     expect([200, 204]).toContain(res.response.status);
-    const after = await userRow(me.user.uuid);
+    const after = await t.userRow(me.user.uuid);
     expect(after?.tokenVersion).toBe((before?.tokenVersion ?? 0) + 1);
     expect(await verifyPassword("a fresh passphrase", after?.passwordHash)).toBe(true);
     expect((await login(me.email, me.password)).status).toBe(401);
@@ -107,7 +103,7 @@ describe("POST /users/reset-password", () => {
 
   it("refuses unknown tokens and tokens of another purpose", async () => {
     const me = await t.createUser();
-    const before = await userRow(me.user.uuid);
+    const before = await t.userRow(me.user.uuid);
     const magic = await t
       .api()
       .user.GET("/auth/magic-link", { params: { query: { email: me.email } }, headers: from() });
@@ -122,7 +118,7 @@ describe("POST /users/reset-password", () => {
       expect(res.status).toBe(403);
       expect(res.body.message).toBe("Can not reset password.");
     }
-    const after = await userRow(me.user.uuid);
+    const after = await t.userRow(me.user.uuid);
     expect(after?.passwordHash).toBe(before?.passwordHash);
     expect(after?.tokenVersion).toBe(before?.tokenVersion);
   });
@@ -181,7 +177,7 @@ describe("POST /users/set-password", () => {
 
   it("requires the current password when there is one, changing nothing without it", async () => {
     const me = await t.createUser();
-    const before = await userRow(me.user.uuid);
+    const before = await t.userRow(me.user.uuid);
     // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       { password: "hijacked password" },
@@ -191,7 +187,7 @@ describe("POST /users/set-password", () => {
       expect(res.status).toBe(403);
       expect(res.body.message).toBe("The current password is incorrect.");
     }
-    const after = await userRow(me.user.uuid);
+    const after = await t.userRow(me.user.uuid);
     expect(after?.passwordHash).toBe(before?.passwordHash);
     expect(after?.tokenVersion).toBe(before?.tokenVersion);
     expect((await t.api(me.token).user.GET("/auth/session")).response.status).toBe(200);
@@ -203,7 +199,7 @@ describe("POST /users/set-password", () => {
       .api(me.token)
       .user.POST("/users/set-password", { body: { password: "rotated password", currentPassword: me.password } });
     expect(res.response.status).toBe(200);
-    const after = await userRow(me.user.uuid);
+    const after = await t.userRow(me.user.uuid);
     expect(after?.tokenVersion).toBe(me.user.tokenVersion + 1);
     expect(await verifyPassword("rotated password", after?.passwordHash)).toBe(true);
     const session = await t.api(ok(res).accessToken).user.GET("/auth/session");
@@ -220,7 +216,7 @@ describe("POST /users/set-password", () => {
       .user.POST("/users/sign-up-bot", { body: { nickname: `bot${crypto.randomUUID().slice(0, 6)}` } });
     expect(bot.response.status).toBe(201);
     expect((await t.api(ok(bot).accessToken).user.POST("/users/set-password", { body })).response.status).toBe(401);
-    const before = await userRow(me.user.uuid);
+    const before = await t.userRow(me.user.uuid);
     // Raw: malformed input, which the typed client cannot send.
     for (const bad of [
       {},
@@ -229,7 +225,7 @@ describe("POST /users/set-password", () => {
     ]) {
       expect((await t.request("POST", `${P}/users/set-password`, { token: me.token, body: bad })).status).toBe(400);
     }
-    expect((await userRow(me.user.uuid))?.passwordHash).toBe(before?.passwordHash);
+    expect((await t.userRow(me.user.uuid))?.passwordHash).toBe(before?.passwordHash);
   });
 });
 
@@ -241,7 +237,7 @@ describe("POST /users/change-password-admin", () => {
       .api(admin.token)
       .user.POST("/users/change-password-admin", { body: { userUuid: target.user.uuid, password: "chosen by admin" } });
     expect([200, 204]).toContain(res.response.status);
-    const after = await userRow(target.user.uuid);
+    const after = await t.userRow(target.user.uuid);
     expect(after?.tokenVersion).toBe(target.user.tokenVersion + 1);
     expect(await verifyPassword("chosen by admin", after?.passwordHash)).toBe(true);
     expect((await t.api(target.token).user.GET("/auth/session")).response.status).toBe(401);
@@ -257,12 +253,12 @@ describe("POST /users/change-password-admin", () => {
       .user.POST("/users/change-password-admin", { body: { userUuid: admin.user.uuid, password: "super set this" } });
     expect([200, 204]).toContain(accepted.response.status);
     const adminToken = await t.tokenFor(admin.user.uuid);
-    const before = await userRow(superUser.user.uuid);
+    const before = await t.userRow(superUser.user.uuid);
     const refused = await t.api(adminToken).user.POST("/users/change-password-admin", {
       body: { userUuid: superUser.user.uuid, password: "admin tried this" },
     });
     expect(refused.response.status).toBe(403);
-    const after = await userRow(superUser.user.uuid);
+    const after = await t.userRow(superUser.user.uuid);
     expect(after?.passwordHash).toBe(before?.passwordHash);
     expect(after?.tokenVersion).toBe(before?.tokenVersion);
   });
@@ -278,7 +274,7 @@ describe("POST /users/change-password-admin", () => {
     expect(
       (await t.api(await t.serviceToken()).user.POST("/users/change-password-admin", { body })).response.status,
     ).toBe(401);
-    expect((await userRow(target.user.uuid))?.tokenVersion).toBe(target.user.tokenVersion);
+    expect((await t.userRow(target.user.uuid))?.tokenVersion).toBe(target.user.tokenVersion);
   });
 
   it("refuses bad input", async () => {
@@ -294,7 +290,7 @@ describe("POST /users/change-password-admin", () => {
       const res = await t.request("POST", `${P}/users/change-password-admin`, { token: admin.token, body });
       expect(res.status).toBe(400);
     }
-    expect((await userRow(target.user.uuid))?.tokenVersion).toBe(target.user.tokenVersion);
+    expect((await t.userRow(target.user.uuid))?.tokenVersion).toBe(target.user.tokenVersion);
     expect((await login(target.email, target.password)).status).toBe(200);
   });
 });

@@ -3,20 +3,16 @@
 // and admin routes' unknown users, paging bounds and the batch's limits.
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { profilesOf } from "../../lib/profiles.ts";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const P = "/api/user-service";
 const profileRow = async (uuid: string) =>
   (await t.db.select().from(schema.profiles).where(eq(schema.profiles.userUuid, uuid)))[0];
-const userRow = async (uuid: string) => (await t.db.select().from(schema.users).where(eq(schema.users.uuid, uuid)))[0];
 
 describe("GET /users/user/{id}", () => {
   it("answers the account view with the own profile to the user themselves", async () => {
@@ -338,7 +334,7 @@ describe("badges by services", () => {
       .user.POST("/users/remove-badges-service", { body: { userUuid: user.uuid, badges: ["JQBX"] } });
     expect(removed.response.status).toBe(200);
     expect(removed.data).toMatchObject({ uuid: user.uuid, badges: ["STAFF"] });
-    expect((await userRow(user.uuid))?.badges).toEqual(["STAFF"]);
+    expect((await t.userRow(user.uuid))?.badges).toEqual(["STAFF"]);
   });
 
   it("lets an admin call them by hand; unknown users 404; an empty list 400; no token 401", async () => {
@@ -367,7 +363,7 @@ describe("badges by services", () => {
       .api(plain.token)
       .user.POST("/users/remove-badges-service", { body: { userUuid: user.uuid, badges: ["IDENTITY_VERIFIED"] } });
     expect(refused.response.status).toBe(403);
-    expect((await userRow(user.uuid))?.badges).toEqual(["IDENTITY_VERIFIED"]);
+    expect((await t.userRow(user.uuid))?.badges).toEqual(["IDENTITY_VERIFIED"]);
   });
 });
 
@@ -469,12 +465,12 @@ describe("admin profile and badge edits", () => {
       body: { userUuid: user.uuid, badges: ["VERIFIED", "ROCKSTAR"] },
     });
     expect(bad.status).toBe(400);
-    expect((await userRow(user.uuid))?.badges).toEqual(["VERIFIED", "JQBX"]);
+    expect((await t.userRow(user.uuid))?.badges).toEqual(["VERIFIED", "JQBX"]);
     const cleared = await t
       .api(admin.token)
       .user.POST("/users/change-badges-admin", { body: { userUuid: user.uuid, badges: [] } });
     expect(cleared.data?.badges).toEqual([]);
-    expect((await userRow(user.uuid))?.badges).toEqual([]);
+    expect((await t.userRow(user.uuid))?.badges).toEqual([]);
     expect(
       (await t.api().user.POST("/users/change-badges-admin", { body: { userUuid: user.uuid, badges: [] } })).response
         .status,
@@ -495,14 +491,14 @@ describe("admin profile and badge edits", () => {
       expect((await badgeEdit(admin.token, target)).status).toBe(403);
     }
     expect((await profileRow(other.user.uuid))?.bio).toBeNull();
-    expect((await userRow(other.user.uuid))?.badges).toEqual([]);
-    expect((await userRow(su.user.uuid))?.badges).toEqual([]);
+    expect((await t.userRow(other.user.uuid))?.badges).toEqual([]);
+    expect((await t.userRow(su.user.uuid))?.badges).toEqual([]);
 
     expect((await profileEdit(admin.token, admin.user.uuid)).status).toBe(200);
     expect((await badgeEdit(admin.token, admin.user.uuid)).status).toBe(200);
     expect((await profileEdit(su.token, other.user.uuid)).status).toBe(200);
     expect((await badgeEdit(su.token, other.user.uuid)).status).toBe(200);
     expect((await profileRow(other.user.uuid))?.bio).toBe("edited");
-    expect((await userRow(other.user.uuid))?.badges).toEqual(["JQBX"]);
+    expect((await t.userRow(other.user.uuid))?.badges).toEqual(["JQBX"]);
   });
 });

@@ -3,22 +3,14 @@
 // main flows; this file covers what it leaves out.
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Role } from "../../lib/auth.ts";
-import { createTestApp, login, ok, session, type TestApp } from "../../testing.ts";
+import { createTestApp, login, ok, openForTests, session, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+openForTests(createTestApp, (app) => (t = app));
 
 const P = "/api/user-service";
-const userRow = async (uuid: string) => {
-  const [row] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, uuid));
-  if (!row) throw new Error(`no user ${uuid}`);
-  return row;
-};
 const sanctionsOf = (uuid: string) => t.db.select().from(schema.sanctions).where(eq(schema.sanctions.userUuid, uuid));
 const commentsOn = (uuid: string) =>
   t.db.select().from(schema.moderationComments).where(eq(schema.moderationComments.userUuid, uuid));
@@ -59,7 +51,7 @@ describe("who may call", () => {
       }
     expect(await sanctionsOf(target.user.uuid)).toHaveLength(0);
     expect(await commentsOn(target.user.uuid)).toHaveLength(0);
-    const row = await userRow(target.user.uuid);
+    const row = await t.userRow(target.user.uuid);
     expect(row.roles).toEqual(["user"]);
     expect(row.tokenVersion).toBe(0);
   });
@@ -79,7 +71,7 @@ describe("who may call", () => {
       }
     expect(await sanctionsOf(target.user.uuid)).toHaveLength(0);
     expect(await commentsOn(target.user.uuid)).toHaveLength(0);
-    const row = await userRow(target.user.uuid);
+    const row = await t.userRow(target.user.uuid);
     expect(row).toMatchObject({ roles: ["user"], capabilities: ["uploadMusic"], tokenVersion: 0 });
     expect((await session(t, target.token)).response.status).toBe(200);
   });
@@ -122,7 +114,7 @@ describe("rank", () => {
       const res = await t.api(caller.token).user.POST("/users/kick", { body: { userUuid: target.user.uuid } });
       expect(res.response.status, `${callerRole} kicks ${targetRole}`).toBe(allowed ? 201 : 403);
       expect(await sanctionsOf(target.user.uuid)).toHaveLength(allowed ? 1 : 0);
-      expect((await userRow(target.user.uuid)).tokenVersion).toBe(allowed ? 1 : 0);
+      expect((await t.userRow(target.user.uuid)).tokenVersion).toBe(allowed ? 1 : 0);
     }
   });
 
@@ -138,7 +130,7 @@ describe("rank", () => {
       params: { path: { id: higher.user.uuid, capability: "promoteRoom" } },
     });
     expect(put.response.status).toBe(403);
-    expect((await userRow(higher.user.uuid)).capabilities).toEqual([]);
+    expect((await t.userRow(higher.user.uuid)).capabilities).toEqual([]);
   });
 });
 
@@ -161,7 +153,7 @@ describe("kick", () => {
     });
     const [row] = await sanctionsOf(target.user.uuid);
     expect(row).toMatchObject({ id: ok(res).id, type: "kick", liftedAt: null });
-    expect((await userRow(target.user.uuid)).tokenVersion).toBe(1);
+    expect((await t.userRow(target.user.uuid)).tokenVersion).toBe(1);
     for (const token of [target.token, otherSession]) {
       const old = await session(t, token);
       expect(old.response.status).toBe(401);
@@ -297,7 +289,7 @@ describe("temporary ban", () => {
       .user.POST("/users/temporary-ban", { body: { userUuid: target.user.uuid, expiresAt: "2020-01-01T00:00:00Z" } });
     expect(past.error?.message).toEqual(["expiresAt: must be in the future"]);
     expect(await sanctionsOf(target.user.uuid)).toHaveLength(0);
-    expect((await userRow(target.user.uuid)).tokenVersion).toBe(0);
+    expect((await t.userRow(target.user.uuid)).tokenVersion).toBe(0);
   });
 });
 
@@ -364,7 +356,7 @@ describe("add-role", () => {
       .user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "staff" } });
     expect(res.response.status).toBe(200);
     expect(res.data).toMatchObject({ uuid: target.user.uuid, roles: ["user", "staff"] });
-    expect((await userRow(target.user.uuid)).roles).toEqual(["user", "staff"]);
+    expect((await t.userRow(target.user.uuid)).roles).toEqual(["user", "staff"]);
     // Granting a role does not end sessions; the refreshed session carries it.
     const s = await session(t, target.token);
     expect(s.response.status).toBe(200);
@@ -383,12 +375,12 @@ describe("add-role", () => {
       });
       expect(res.status).toBe(403);
     }
-    expect((await userRow(target.user.uuid)).roles).toEqual(["user"]);
+    expect((await t.userRow(target.user.uuid)).roles).toEqual(["user"]);
     const res = await t
       .api(su.token)
       .user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "superUser" } });
     expect(res.response.status).toBe(200);
-    expect((await userRow(target.user.uuid)).roles).toEqual(["user", "superUser"]);
+    expect((await t.userRow(target.user.uuid)).roles).toEqual(["user", "superUser"]);
   });
 
   it("staff and moderators may not grant roles; admins not to an equal rank", async () => {
@@ -406,8 +398,8 @@ describe("add-role", () => {
       .api(admin.token)
       .user.POST("/users/add-role", { body: { userUuid: otherAdmin.user.uuid, role: "promoter" } });
     expect(equal.response.status).toBe(403);
-    expect((await userRow(target.user.uuid)).roles).toEqual(["user"]);
-    expect((await userRow(otherAdmin.user.uuid)).roles).toEqual(["user", "admin"]);
+    expect((await t.userRow(target.user.uuid)).roles).toEqual(["user"]);
+    expect((await t.userRow(otherAdmin.user.uuid)).roles).toEqual(["user", "admin"]);
   });
 
   it("answers the catalogue message for a role held already, and 400 for bad input", async () => {
@@ -437,7 +429,7 @@ describe("add-role", () => {
           .user.POST("/users/add-role", { body: { userUuid: crypto.randomUUID(), role: "staff" } })
       ).response.status,
     ).toBe(404);
-    expect((await userRow(target.user.uuid)).roles).toEqual(["user", "promoter"]);
+    expect((await t.userRow(target.user.uuid)).roles).toEqual(["user", "promoter"]);
   });
 });
 
@@ -453,10 +445,10 @@ describe("add-global-moderator-role", () => {
       expect((await t.api(caller.token).user.POST("/users/add-global-moderator-role", { body })).response.status).toBe(
         403,
       );
-    expect((await userRow(target.user.uuid)).roles).toEqual(["user"]);
+    expect((await t.userRow(target.user.uuid)).roles).toEqual(["user"]);
     const accepted = await t.api(staff.token).user.POST("/users/add-global-moderator-role", { body });
     expect(accepted.response.status).toBe(200);
-    expect((await userRow(target.user.uuid)).roles).toEqual(["user", "globalModerator"]);
+    expect((await t.userRow(target.user.uuid)).roles).toEqual(["user", "globalModerator"]);
     const twice = await t.api(staff.token).user.POST("/users/add-global-moderator-role", { body });
     expect(twice.response.status).toBe(403);
     expect(twice.error?.message).toBe("This user has already this role.");
@@ -464,7 +456,7 @@ describe("add-global-moderator-role", () => {
       .api(staff.token)
       .user.POST("/users/add-global-moderator-role", { body: { userUuid: otherStaff.user.uuid } });
     expect(equal.response.status).toBe(403);
-    expect((await userRow(otherStaff.user.uuid)).roles).toEqual(["user", "staff"]);
+    expect((await t.userRow(otherStaff.user.uuid)).roles).toEqual(["user", "staff"]);
   });
 
   it("refuses bad input", async () => {
@@ -492,7 +484,7 @@ describe("capabilities", () => {
     expect((await t.request("PUT", url("promoteRoom"), { token: mod.token })).status).toBe(200);
     const both = await t.request("PUT", url("uploadMusic"), { token: mod.token });
     expect(both.body.capabilities).toEqual(["promoteRoom", "uploadMusic"]);
-    expect((await userRow(target.user.uuid)).capabilities).toEqual(["promoteRoom", "uploadMusic"]);
+    expect((await t.userRow(target.user.uuid)).capabilities).toEqual(["promoteRoom", "uploadMusic"]);
     const twice = await t.request("PUT", url("promoteRoom"), { token: mod.token });
     expect(twice.body).toEqual({
       statusCode: 403,
@@ -502,11 +494,11 @@ describe("capabilities", () => {
     });
     const removed = await t.request("DELETE", url("promoteRoom"), { token: mod.token });
     expect(removed.status).toBe(200);
-    expect((await userRow(target.user.uuid)).capabilities).toEqual(["uploadMusic"]);
+    expect((await t.userRow(target.user.uuid)).capabilities).toEqual(["uploadMusic"]);
     const missing = await t.request("DELETE", url("promoteRoom"), { token: mod.token });
     expect(missing.status).toBe(404);
     expect(missing.body.message).toBe("This user does not have this capability.");
-    expect((await userRow(target.user.uuid)).capabilities).toEqual(["uploadMusic"]);
+    expect((await t.userRow(target.user.uuid)).capabilities).toEqual(["uploadMusic"]);
   });
 
   it("refuses bad ids, unknown capabilities and unknown users", async () => {
@@ -526,7 +518,7 @@ describe("capabilities", () => {
       expect(res.status).toBe(404);
       expect(res.body.message).toBe("User not found.");
     }
-    expect((await userRow(target.user.uuid)).capabilities).toEqual([]);
+    expect((await t.userRow(target.user.uuid)).capabilities).toEqual([]);
   });
 });
 

@@ -2,18 +2,15 @@
 // and paging, and bad input leaving the vouchers untouched.
 import { schema } from "@booth/db";
 import { count, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
 
 const P = "/api/user-service";
 
 let t: TestApp;
-let admin: Awaited<ReturnType<TestApp["createUser"]>>;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.createUser({ roles: ["user", "admin"] });
-});
-afterAll(() => t.close());
+let admin: TestUser;
+openForTests(createTestApp, (app) => (t = app));
+beforeAll(async () => (admin = await t.createUser({ roles: ["user", "admin"] })));
 
 const voucherRow = async (id: string) =>
   (await t.db.select().from(schema.vouchers).where(eq(schema.vouchers.id, id)))[0];

@@ -1,0 +1,22 @@
+import type { Server } from "node:net";
+
+/**
+ * Starts a test's stand-in of an outside service (an `http` or `http2` server) on a free port of 127.0.0.1, and
+ * answers its base URL, `http://127.0.0.1:<port>`.
+ */
+export async function listenLocally(server: Server): Promise<string> {
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+/** Stops a server `listenLocally` started, once it has closed. */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((r) => server.close(() => r()));
+}
+
+/** The whole body of a request a stand-in server received (an `http` request or an `http2` stream), as text. */
+export async function requestText(req: AsyncIterable<Buffer | string>): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks).toString();
+}
