@@ -8,20 +8,24 @@ const ExportResult = z
   .object({ playlistId: z.string(), url: z.string().nullable(), exported: z.number().int(), skipped: z.number().int() })
   .openapi("PlaylistExport");
 
+/** What an export is asked for: the crate, the provider's token for the user (`token`) and the playlist's name. */
+const exportOf = <T extends z.ZodRawShape>(token: T) =>
+  jsonBody(
+    z.object({
+      crateUuid: z
+        .union([z.uuid(), z.enum(["likes", "queue"])])
+        .openapi({ description: "A crate uuid, or likes or queue" }),
+      ...token,
+      name: z.string().trim().min(1).max(100).optional(),
+    }),
+  );
+
 export const spotify = authed(
   "post",
   "/exports/spotify",
   "Copy a crate to a new private Spotify playlist of the user (songs Spotify knows)",
   {
-    request: jsonBody(
-      z.object({
-        crateUuid: z
-          .union([z.uuid(), z.enum(["likes", "queue"])])
-          .openapi({ description: "A crate uuid, or likes or queue" }),
-        accessToken: z.string().min(1).max(2000),
-        name: z.string().trim().min(1).max(100).optional(),
-      }),
-    ),
+    request: exportOf({ accessToken: z.string().min(1).max(2000) }),
     responses: ok(ExportResult, 400, 401, 403, 404, 429, 502),
   },
 );
@@ -31,15 +35,7 @@ export const apple = authed(
   "/exports/apple",
   "Copy a crate to a new Apple Music library playlist of the user (songs Apple Music knows)",
   {
-    request: jsonBody(
-      z.object({
-        crateUuid: z
-          .union([z.uuid(), z.enum(["likes", "queue"])])
-          .openapi({ description: "A crate uuid, or likes or queue" }),
-        musicUserToken: z.string().min(1).max(4000),
-        name: z.string().trim().min(1).max(100).optional(),
-      }),
-    ),
+    request: exportOf({ musicUserToken: z.string().min(1).max(4000) }),
     responses: ok(ExportResult, 400, 401, 403, 404, 429, 502, 503),
   },
 );
