@@ -1,7 +1,7 @@
 import { EmailType, values } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
 import { bearer, contracts, created, errors, json, jsonBody, noContentOr, ok, UuidParam } from "../../lib/openapi.ts";
-import { Email } from "./schemas.ts";
+import { Email, SixDigitCode } from "./schemas.ts";
 
 const tags = ["Emails"];
 const { authed } = contracts(tags);
@@ -37,10 +37,7 @@ const VerifyBody = z
   .object({
     email: Email.optional(),
     emailId: z.uuid().optional(),
-    code: z
-      .string()
-      .trim()
-      .regex(/^\d{6}$/, "must be the 6-digit code"),
+    code: SixDigitCode,
   })
   .refine((b) => b.email || b.emailId, { message: "give the email or its emailId", path: ["email"] });
 

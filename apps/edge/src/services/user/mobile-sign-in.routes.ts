@@ -1,4 +1,3 @@
-import { AuthChannel, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
 import {
   contracts,
@@ -13,7 +12,7 @@ import {
   pageSchema,
   UuidParam,
 } from "../../lib/openapi.ts";
-import { AuthResultSchema, MessageSchema } from "./schemas.ts";
+import { AuthResultSchema, CodeChannel, MessageSchema, SixDigitCode } from "./schemas.ts";
 
 const { authed, route } = contracts(["Phone"]);
 
@@ -113,7 +112,7 @@ export const sendCode = route(
   "Send a sign-in code by SMS or WhatsApp to a real mobile number",
   {
     tags: ["Phone sign-in"],
-    request: jsonBody(z.object({ phone: Phone, channel: z.enum(values(AuthChannel)).default("sms") })),
+    request: jsonBody(z.object({ phone: Phone, channel: CodeChannel })),
     responses: ok(MessageSchema.extend({ expiresAt: z.string() }).openapi("CodeSent"), 400, 429, 502),
   },
 );
@@ -124,15 +123,7 @@ export const verifyCode = route(
   "Sign in with the code: the account holding this verified number, or a new account for it",
   {
     tags: ["Phone sign-in"],
-    request: jsonBody(
-      z.object({
-        phone: Phone,
-        code: z
-          .string()
-          .trim()
-          .regex(/^\d{6}$/, "must be the 6-digit code"),
-      }),
-    ),
+    request: jsonBody(z.object({ phone: Phone, code: SixDigitCode })),
     responses: { 200: json(AuthResultSchema), 201: json(AuthResultSchema, "Created"), ...errors(400, 401, 403, 429) },
   },
 );

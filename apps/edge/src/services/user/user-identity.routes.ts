@@ -1,7 +1,7 @@
-import { AuthChannel, IdentityChannel, values } from "@booth/db/schema";
+import { IdentityChannel, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
 import { contracts, created, jsonBody, noContentOr, ok, UuidParam } from "../../lib/openapi.ts";
-import { MessageSchema } from "./schemas.ts";
+import { CodeChannel, MessageSchema, SixDigitCode } from "./schemas.ts";
 
 const { authed } = contracts(["Identities"]);
 
@@ -24,7 +24,7 @@ export const requestVerification = authed(
   "/api/v1/identity-verifications/request",
   "Send the caller a code proving they hold a mobile number",
   {
-    request: jsonBody(z.object({ phone: Phone, channel: z.enum(values(AuthChannel)).default("sms") })),
+    request: jsonBody(z.object({ phone: Phone, channel: CodeChannel })),
     responses: ok(MessageSchema, 400, 401, 403, 409, 429, 502),
   },
 );
@@ -34,15 +34,7 @@ export const verifyIdentity = authed(
   "/api/v1/identity-verifications/verify",
   "Check the code: the number becomes the caller's verified identity and they get IDENTITY_VERIFIED",
   {
-    request: jsonBody(
-      z.object({
-        phone: Phone,
-        code: z
-          .string()
-          .trim()
-          .regex(/^\d{6}$/, "must be the 6-digit code"),
-      }),
-    ),
+    request: jsonBody(z.object({ phone: Phone, code: SixDigitCode })),
     responses: ok(IdentitySchema, 400, 401, 403, 409, 429),
   },
 );
