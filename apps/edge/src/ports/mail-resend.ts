@@ -1,4 +1,5 @@
 import type { EmailMessage, Mailer } from "./messaging.ts";
+import { postToProvider } from "./provider-post.ts";
 
 export interface ResendOptions {
   /** A Resend API key (`re_...`). */
@@ -28,24 +29,20 @@ export function resendMailer({
   return {
     kind: "resend",
     async send({ to, subject, text }: EmailMessage) {
-      const res = await fetch(url, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${apiKey}`,
-          "content-type": "application/json",
-          // Resend refuses requests without a User-Agent; not every runtime sends one.
-          "user-agent": "booth-edge",
+      await postToProvider(
+        fetch,
+        url,
+        {
+          headers: {
+            authorization: `Bearer ${apiKey}`,
+            "content-type": "application/json",
+            // Resend refuses requests without a User-Agent; not every runtime sends one.
+            "user-agent": "booth-edge",
+          },
+          body: JSON.stringify({ from, to: [to], subject, text }),
         },
-        body: JSON.stringify({ from, to: [to], subject, text }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      if (!res.ok) {
-        const detail = (await res.text().catch(() => "")).slice(0, 300);
-        const status = [res.status, res.statusText].filter(Boolean).join(" ");
-        throw new Error(`Resend answered ${status}${detail ? `: ${detail}` : ""}`);
-      }
-      // Drain the body so the connection is released.
-      await res.body?.cancel().catch(() => {});
+        { provider: "Resend", timeoutMs, statusText: true },
+      );
     },
   };
 }

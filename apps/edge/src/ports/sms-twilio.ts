@@ -1,4 +1,5 @@
 import type { SmsMessage, SmsSender } from "./messaging.ts";
+import { postToProvider } from "./provider-post.ts";
 
 export interface TwilioOptions {
   accountSid: string;
@@ -25,17 +26,15 @@ export function twilioSms({
     kind: "twilio",
     async send({ to, channel, text }: SmsMessage) {
       const prefix = channel === "whatsapp" ? "whatsapp:" : "";
-      const res = await fetch(url, {
-        method: "POST",
-        headers: { authorization: auth, "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ To: `${prefix}${to}`, From: `${prefix}${from}`, Body: text }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      if (!res.ok) {
-        const detail = (await res.text().catch(() => "")).slice(0, 300);
-        throw new Error(`Twilio answered ${res.status}${detail ? `: ${detail}` : ""}`);
-      }
-      await res.body?.cancel().catch(() => {});
+      await postToProvider(
+        fetch,
+        url,
+        {
+          headers: { authorization: auth, "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ To: `${prefix}${to}`, From: `${prefix}${from}`, Body: text }),
+        },
+        { provider: "Twilio", timeoutMs },
+      );
     },
   };
 }
