@@ -1,28 +1,19 @@
 import type { EmailMessage, Mailer } from "./messaging.ts";
-import { postToProvider } from "./provider-post.ts";
+import { type ProviderHttp, postToProvider } from "./provider-post.ts";
 
-export interface ResendOptions {
+export interface ResendOptions extends ProviderHttp {
   /** A Resend API key (`re_...`). */
   apiKey: string;
   /** The sender, e.g. `Booth <no-reply@booth.example>`; its domain must be verified at Resend. */
   from: string;
   baseUrl?: string;
-  fetch?: typeof globalThis.fetch;
-  /** A provider that does not answer must not hold the request that sends the email forever. */
-  timeoutMs?: number;
 }
 
 /**
  * Sends email through Resend's REST API (POST /emails). Plain fetch, so the same code runs on Node, Deno and
  * Workers. A refused message throws, naming the status and Resend's own explanation (never the key).
  */
-export function resendMailer({
-  apiKey,
-  from,
-  baseUrl = "https://api.resend.com",
-  fetch = globalThis.fetch,
-  timeoutMs = 10_000,
-}: ResendOptions): Mailer {
+export function resendMailer({ apiKey, from, baseUrl = "https://api.resend.com", ...http }: ResendOptions): Mailer {
   if (!apiKey) throw new Error("resendMailer: an API key is required");
   if (!from) throw new Error("resendMailer: a sender (from) is required");
   const url = `${baseUrl.replace(/\/+$/, "")}/emails`;
@@ -30,7 +21,6 @@ export function resendMailer({
     kind: "resend",
     async send({ to, subject, text }: EmailMessage) {
       await postToProvider(
-        fetch,
         url,
         {
           headers: {
@@ -41,7 +31,7 @@ export function resendMailer({
           },
           body: JSON.stringify({ from, to: [to], subject, text }),
         },
-        { provider: "Resend", timeoutMs, statusText: true },
+        { provider: "Resend", statusText: true, ...http },
       );
     },
   };

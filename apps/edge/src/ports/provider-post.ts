@@ -1,3 +1,10 @@
+/** How a port calls its provider: the `fetch` to use, and how long an answer may take. */
+export interface ProviderHttp {
+  fetch?: typeof globalThis.fetch;
+  /** A provider that does not answer must not hold the request that sends the message forever (10 s by default). */
+  timeoutMs?: number;
+}
+
 /**
  * Hands a message to a provider's REST API (`POST url`), within `timeoutMs`. A refusal throws `<provider> answered
  * <status>` with the first 300 characters of the provider's explanation (never the request, which holds the key); the
@@ -5,10 +12,14 @@
  * connection is released.
  */
 export async function postToProvider(
-  fetch: typeof globalThis.fetch,
   url: string,
   init: { headers: Record<string, string>; body: BodyInit },
-  { provider, timeoutMs, statusText = false }: { provider: string; timeoutMs: number; statusText?: boolean },
+  {
+    provider,
+    statusText = false,
+    fetch = globalThis.fetch,
+    timeoutMs = 10_000,
+  }: ProviderHttp & { provider: string; statusText?: boolean },
 ) {
   const res = await fetch(url, { method: "POST", ...init, signal: AbortSignal.timeout(timeoutMs) });
   if (!res.ok) {
