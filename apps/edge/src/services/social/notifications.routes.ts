@@ -29,72 +29,69 @@ const DjFansResultSchema = ReportSchema.extend({
 
 const { authed } = contracts(["Notifications"]);
 
+/** A notification sent to whom `body` names (services, staff, admins), answered with how it was delivered (`report`). */
+const send = <P extends string, B extends z.ZodType, R extends z.ZodType>(
+  path: P,
+  summary: string,
+  body: B,
+  report: R,
+) => authed("post", path, summary, { request: jsonBody(body), responses: ok(report, 400, 401, 403, 404) });
+
 // ---- mobile notifications: to device tokens ----------------------------------------------------------------------
 
 const TokensNotice = z.object({ tokens: Tokens, ...NoticeFields }).openapi("MobileNotificationToTokens");
 
-export const toTokens = authed(
-  "post",
+export const toTokens = send(
   "/mobileNotification",
   "Send a notification to registered devices by push token (services, admins)",
-  { request: jsonBody(TokensNotice), responses: ok(TokenReportSchema, 400, 401, 403, 404) },
+  TokensNotice,
+  TokenReportSchema,
 );
 
-export const toTokensByStaff = authed(
-  "post",
+export const toTokensByStaff = send(
   "/mobileNotification/admin",
   "Send a notification to registered devices by push token (staff, admins)",
-  { request: jsonBody(TokensNotice), responses: ok(TokenReportSchema, 400, 401, 403, 404) },
+  TokensNotice,
+  TokenReportSchema,
 );
 
-export const silentToTokens = authed(
-  "post",
+export const silentToTokens = send(
   "/mobileNotification/silent-notification",
   "Send a silent (data only, background) notification to devices by push token (services, admins)",
-  {
-    request: jsonBody(z.object({ tokens: Tokens, ...SilentFields }).openapi("SilentNotificationToTokens")),
-    responses: ok(TokenReportSchema, 400, 401, 403, 404),
-  },
+  z.object({ tokens: Tokens, ...SilentFields }).openapi("SilentNotificationToTokens"),
+  TokenReportSchema,
 );
 
 // ---- mobile notifications: to users ----------------------------------------------------------------------------
 
 const UserNotice = z.object({ userUuid: z.uuid(), ...NoticeFields }).openapi("MobileNotificationToUser");
 
-export const toUser = authed(
-  "post",
+export const toUser = send(
   "/mobileNotification/user",
   "Send a notification to every device of a user (services, admins)",
-  { request: jsonBody(UserNotice), responses: ok(ReportSchema, 400, 401, 403, 404) },
+  UserNotice,
+  ReportSchema,
 );
 
-export const toUserByStaff = authed(
-  "post",
+export const toUserByStaff = send(
   "/mobileNotification/user/admin",
   "Send a notification to every device of a user (staff, admins)",
-  { request: jsonBody(UserNotice), responses: ok(ReportSchema, 400, 401, 403, 404) },
+  UserNotice,
+  ReportSchema,
 );
 
-export const silentToUserByStaff = authed(
-  "post",
+export const silentToUserByStaff = send(
   "/mobileNotification/user/admin/silent-nofitication",
   "Send a silent (data only) notification to every device of a user (staff, admins)",
-  {
-    request: jsonBody(z.object({ userUuid: z.uuid(), ...SilentFields }).openapi("SilentNotificationToUser")),
-    responses: ok(ReportSchema, 400, 401, 403, 404),
-  },
+  z.object({ userUuid: z.uuid(), ...SilentFields }).openapi("SilentNotificationToUser"),
+  ReportSchema,
 );
 
-export const mobileCustomMessage = authed(
-  "post",
+export const mobileCustomMessage = send(
   "/mobileNotification/custom-message",
   "Send a message from a user to other users' devices, leaving out anyone blocked either way (services, admins)",
-  {
-    request: jsonBody(
-      z.object({ senderUuid: z.uuid(), userUuids: Uuids(500), ...NoticeFields }).openapi("MobileCustomMessage"),
-    ),
-    responses: ok(ReportSchema, 400, 401, 403, 404),
-  },
+  z.object({ senderUuid: z.uuid(), userUuids: Uuids(500), ...NoticeFields }).openapi("MobileCustomMessage"),
+  ReportSchema,
 );
 
 export const toAllDevices = authed(
@@ -109,28 +106,20 @@ export const toAllDevices = authed(
   },
 );
 
-export const toRoomUsers = authed(
-  "post",
+export const toRoomUsers = send(
   "/mobileNotification/room-users",
   "Send a notification to a room's users: those who saved it as a favourite, are not in it now and are not banned from it (services, admins)",
-  {
-    request: jsonBody(z.object({ roomUuid: z.uuid(), ...NoticeFields }).openapi("MobileNotificationToRoomUsers")),
-    responses: ok(ReportSchema, 400, 401, 403, 404),
-  },
+  z.object({ roomUuid: z.uuid(), ...NoticeFields }).openapi("MobileNotificationToRoomUsers"),
+  ReportSchema,
 );
 
 // ---- DJ fans ---------------------------------------------------------------------------------------------------
 
-export const notifyDjFans = authed(
-  "post",
+export const notifyDjFans = send(
   "/notifications/dj-fans",
   "Tell a DJ's fans (devices and browsers) that the DJ started playing; called by the live room at each song, it notifies once per set (services, admins)",
-  {
-    request: jsonBody(
-      z.object({ djUuid: z.uuid(), roomUuid: z.uuid().optional() }).openapi("DjFansNotificationRequest"),
-    ),
-    responses: ok(DjFansResultSchema, 400, 401, 403, 404),
-  },
+  z.object({ djUuid: z.uuid(), roomUuid: z.uuid().optional() }).openapi("DjFansNotificationRequest"),
+  DjFansResultSchema,
 );
 
 export const djFansCheck = authed(
