@@ -93,16 +93,19 @@ async function verifiedClaims(keys: Keys, token: string, nowSeconds: number): Pr
   return result.claims;
 }
 
-/** A ban in force on the user: permanent, or temporary and not yet expired, and not lifted. */
-export const activeBanCondition = (userUuid: string | AnyColumn, now: Date) =>
+/** A sanction that bans while in force: permanent, or temporary and not yet expired, and not lifted. */
+export const banInForce = (now: Date) =>
   and(
-    eq(schema.sanctions.userUuid, userUuid),
     isNull(schema.sanctions.liftedAt),
     or(
       eq(schema.sanctions.type, "ban"),
       and(eq(schema.sanctions.type, "temporaryBan"), gt(schema.sanctions.expiresAt, now)),
     ),
   );
+
+/** A ban in force on the user. */
+export const activeBanCondition = (userUuid: string | AnyColumn, now: Date) =>
+  and(eq(schema.sanctions.userUuid, userUuid), banInForce(now));
 
 export async function activeBan(db: Db, userUuid: string, now: Date) {
   const [ban] = await db.select().from(schema.sanctions).where(activeBanCondition(userUuid, now)).limit(1);

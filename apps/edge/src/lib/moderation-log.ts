@@ -1,5 +1,6 @@
 import { schema, type Tx } from "@booth/db";
 import type { ModerationActionType } from "@booth/db/schema";
+import { orNull } from "./or-null.ts";
 
 /** Every global moderation step is also written to the audit service's moderation log, in the same transaction. */
 export const logModeration = (
@@ -15,10 +16,7 @@ export const logModeration = (
     actionType: entry.actionType,
     moderatorUuid: entry.moderatorUuid,
     targetUuid: entry.targetUuid,
-    roomUuid: entry.roomUuid ?? null,
-    role: entry.role ?? null,
-    reason: entry.reason ?? null,
-    expiresAt: entry.expiresAt ?? null,
+    ...orNull(entry, "roomUuid", "role", "reason", "expiresAt"),
     createdAt: entry.now,
     updatedAt: entry.now,
   });

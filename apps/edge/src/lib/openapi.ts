@@ -1,4 +1,4 @@
-import { OpenAPIHono, type RouteConfig, type RouteHandler, z } from "@hono/zod-openapi";
+import { createRoute, OpenAPIHono, type RouteConfig, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "./context.ts";
 import { badRequest, statusText } from "./errors.ts";
 import { validationHook } from "./validation.ts";
@@ -34,6 +34,18 @@ export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) =
   body: { content: { "application/json": { schema } }, required: true, ...(description ? { description } : {}) },
 });
 
+/** A multipart request body: the uploaded `file`, and the form's other `fields`. */
+export const fileBody = <T extends z.ZodRawShape = Record<never, never>>(fields = {} as T) => ({
+  body: {
+    required: true,
+    content: {
+      "multipart/form-data": {
+        schema: z.object({ file: z.any().openapi({ type: "string", format: "binary" }), ...fields }),
+      },
+    },
+  },
+});
+
 const seconds = (description: string) => ({ schema: { type: "integer" as const, minimum: 0 }, description });
 /** The headers of a 429 (lib/rate-limit.ts): when to come back, and the window's limit and what is left of it. */
 const RATE_LIMIT_HEADERS = {
@@ -56,7 +68,45 @@ export const errors = (...codes: number[]) =>
 
 export const noContent = { 204: { description: "No Content" } } as const;
 
+/** A route's answers: 200 with `schema`, and the error responses `codes`. */
+export const ok = <T extends z.ZodType>(schema: T, ...codes: number[]) => ({ 200: json(schema), ...errors(...codes) });
+/** A route's answers: 201 with what it made (`schema`), and the error responses `codes`. */
+export const created = <T extends z.ZodType>(schema: T, ...codes: number[]) => ({
+  201: json(schema, "Created"),
+  ...errors(...codes),
+});
+/** A route's answers: 204 without a body, and the error responses `codes`. */
+export const noContentOr = (...codes: number[]) => ({ ...noContent, ...errors(...codes) });
+
 export const bearer = [{ bearerAuth: [] }];
+
+type Method = RouteConfig["method"];
+/** What a contract says besides its method, path, summary and security (its `tags` when not the resource's). */
+type Terms = Omit<RouteConfig, "method" | "path" | "summary" | "security">;
+
+/**
+ * The contracts of one resource, listed under `tags`: `route(method, path, summary, { request, responses })` is
+ * `createRoute({ method, path, tags, summary, request, responses })`, and `authed(...)` is the same route for a
+ * caller with a token (`security: bearer`). A contract may name its own `tags`, and a `description`. The keys keep the
+ * order of the OpenAPI documents: method, path, tags, summary, description, security, then the rest.
+ */
+export function contracts(tags: string[]) {
+  const contract =
+    (secured: boolean) =>
+    <M extends Method, P extends string, T extends Terms>(method: M, path: P, summary: string, terms: T) => {
+      const { tags: own = tags, description, ...rest } = terms;
+      return createRoute({
+        method,
+        path,
+        tags: own,
+        summary,
+        ...(description === undefined ? {} : { description }),
+        ...(secured ? { security: bearer } : {}),
+        ...(rest as Omit<T, "tags" | "description">),
+      });
+    };
+  return { route: contract(false), authed: contract(true) };
+}
 
 export const Uuid = z.uuid();
 

@@ -5,7 +5,7 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import { Badge, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
-import { and, asc, eq, ilike, inArray, isNull, not, sql } from "drizzle-orm";
+import { and, asc, count, eq, ilike, inArray, isNull, not, sql } from "drizzle-orm";
 import { activeBanCondition, type User } from "./auth.ts";
 import { escapeLike } from "./crud/index.ts";
 import { isoSql, preparedPerDb, type SqlJson } from "./sql-json.ts";
@@ -147,3 +147,11 @@ export async function searchProfiles(db: Db, q: string, limit: number, now: Date
     .limit(Math.min(limit, MAX_PEOPLE));
   return rows.map((r) => publicProfile(r.users, r.profiles));
 }
+
+/** How many users there are, with their profiles joined for the filters on either: an admin list's total. */
+export const usersTotal = (db: Db | Tx) =>
+  db
+    .select({ n: count() })
+    .from(schema.users)
+    .leftJoin(schema.profiles, eq(schema.profiles.userUuid, schema.users.uuid))
+    .$dynamic();

@@ -1,13 +1,12 @@
 import type { SmsMessage, SmsSender } from "./messaging.ts";
+import { type ProviderHttp, postToProvider } from "./provider-post.ts";
 
-export interface TwilioOptions {
+export interface TwilioOptions extends ProviderHttp {
   accountSid: string;
   authToken: string;
   /** The sending number in E.164 (for WhatsApp, a WhatsApp-enabled number). */
   from: string;
   baseUrl?: string;
-  fetch?: typeof globalThis.fetch;
-  timeoutMs?: number;
 }
 
 /** Sends SMS and WhatsApp messages through Twilio's Messages API; plain fetch, so it runs on Node, Deno and Workers. */
@@ -16,8 +15,7 @@ export function twilioSms({
   authToken,
   from,
   baseUrl = "https://api.twilio.com",
-  fetch = globalThis.fetch,
-  timeoutMs = 10_000,
+  ...http
 }: TwilioOptions): SmsSender {
   const url = `${baseUrl.replace(/\/+$/, "")}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`;
   const auth = `Basic ${btoa(`${accountSid}:${authToken}`)}`;
@@ -25,17 +23,14 @@ export function twilioSms({
     kind: "twilio",
     async send({ to, channel, text }: SmsMessage) {
       const prefix = channel === "whatsapp" ? "whatsapp:" : "";
-      const res = await fetch(url, {
-        method: "POST",
-        headers: { authorization: auth, "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ To: `${prefix}${to}`, From: `${prefix}${from}`, Body: text }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      if (!res.ok) {
-        const detail = (await res.text().catch(() => "")).slice(0, 300);
-        throw new Error(`Twilio answered ${res.status}${detail ? `: ${detail}` : ""}`);
-      }
-      await res.body?.cancel().catch(() => {});
+      await postToProvider(
+        url,
+        {
+          headers: { authorization: auth, "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ To: `${prefix}${to}`, From: `${prefix}${from}`, Body: text }),
+        },
+        { provider: "Twilio", ...http },
+      );
     },
   };
 }

@@ -27,6 +27,8 @@ import { type CrudOptions, type FieldSpec, type FieldType, MAX_LIST_VALUES, spec
 
 const MAX_CONDITIONS = 100;
 
+/** The case-insensitive operators (on text). */
+const INSENSITIVE_OPS = ["$eqL", "$neL", "$startsL", "$endsL", "$contL", "$exclL", "$inL", "$notinL"] as const;
 export const OPERATORS = [
   "$eq",
   "$ne",
@@ -43,14 +45,7 @@ export const OPERATORS = [
   "$isnull",
   "$notnull",
   "$between",
-  "$eqL",
-  "$neL",
-  "$startsL",
-  "$endsL",
-  "$contL",
-  "$exclL",
-  "$inL",
-  "$notinL",
+  ...INSENSITIVE_OPS,
 ] as const;
 export type Operator = (typeof OPERATORS)[number];
 
@@ -61,20 +56,7 @@ const normalizeOperator = (op: string) => (op.startsWith("$") ? op : `$${op}`);
 
 const NULL_OPS: Operator[] = ["$isnull", "$notnull"];
 const ORDER_OPS: Operator[] = ["$eq", "$ne", "$gt", "$lt", "$gte", "$lte", "$in", "$notin", "$between"];
-const TEXT_OPS: Operator[] = [
-  "$starts",
-  "$ends",
-  "$cont",
-  "$excl",
-  "$eqL",
-  "$neL",
-  "$startsL",
-  "$endsL",
-  "$contL",
-  "$exclL",
-  "$inL",
-  "$notinL",
-];
+const TEXT_OPS: Operator[] = ["$starts", "$ends", "$cont", "$excl", ...INSENSITIVE_OPS];
 const ALLOWED_OPS: Record<FieldType, Operator[]> = {
   string: [...NULL_OPS, ...ORDER_OPS, ...TEXT_OPS],
   uuid: [...NULL_OPS, "$eq", "$ne", "$in", "$notin"],

@@ -41,17 +41,20 @@ export async function crudList<T>(
   };
 }
 
+/** A dynamic Drizzle select (`.$dynamic()`), as far as a nestjsx/crud query changes it. */
+interface CrudSelect<Q> {
+  where(w: SQL | undefined): Q;
+  orderBy(...o: SQL[]): Q;
+  limit(n: number): Q;
+  offset(n: number): Q;
+}
+
 /**
  * One page of a nestjsx/crud list read with two Drizzle selects (`.$dynamic()`): `total` selects `{ n: count() }`
  * over the same tables as `rows`. The query's where applies to both; its order, limit and offset to `rows`.
  */
 export function crudSelectPage<
-  Q extends {
-    where(w: SQL | undefined): Q;
-    orderBy(...o: SQL[]): Q;
-    limit(n: number): Q;
-    offset(n: number): Q;
-  } & PromiseLike<unknown[]>,
+  Q extends CrudSelect<Q> & PromiseLike<unknown[]>,
   C extends { where(w: SQL | undefined): C } & PromiseLike<{ n: number }[]>,
 >(query: CrudQuery, select: { total: C; rows: Q }): Promise<CrudPage<Awaited<Q>[number]>> {
   return crudList(query, {
@@ -61,14 +64,7 @@ export function crudSelectPage<
 }
 
 /** Applies a parsed query's where, order, limit and offset to a dynamic Drizzle select (`.$dynamic()`). */
-export function applyCrud<
-  Q extends {
-    where(w: SQL | undefined): Q;
-    orderBy(...o: SQL[]): Q;
-    limit(n: number): Q;
-    offset(n: number): Q;
-  },
->(qb: Q, query: CrudQuery): Q {
+export function applyCrud<Q extends CrudSelect<Q>>(qb: Q, query: CrudQuery): Q {
   return qb
     .where(query.where)
     .orderBy(...query.orderBy)

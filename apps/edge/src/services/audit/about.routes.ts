@@ -1,11 +1,9 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { json } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, json } from "../../lib/openapi.ts";
 
-export const about = createRoute({
-  method: "get",
-  path: "/",
-  tags: ["Status"],
-  summary: "What this service is (anyone)",
+const { route } = contracts(["Status"]);
+
+export const about = route("get", "/", "What this service is (anyone)", {
   responses: {
     200: json(
       z

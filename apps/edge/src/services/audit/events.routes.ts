@@ -1,9 +1,9 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, created, jsonBody, ok } from "../../lib/openapi.ts";
 import { EVENT_NAMES } from "./event-names.ts";
 import { AnalyticsEventSchema, FreeData } from "./views.ts";
 
-const tags = ["Analytics events"];
+const { authed } = contracts(["Analytics events"]);
 
 const EventBody = z
   .object({
@@ -16,49 +16,42 @@ const EventBody = z
   .strict()
   .openapi("AnalyticsEventInput");
 
-export const recordEvent = createRoute({
-  method: "post",
-  path: "/kinesis",
-  tags,
-  summary: "Record an analytics event (user events: any signed-in user, guest or bot; socket events: services)",
-  security: bearer,
-  request: jsonBody(EventBody),
-  responses: { 201: json(AnalyticsEventSchema, "Created"), ...errors(400, 401, 403, 429) },
-});
+export const recordEvent = authed(
+  "post",
+  "/kinesis",
+  "Record an analytics event (user events: any signed-in user, guest or bot; socket events: services)",
+  { request: jsonBody(EventBody), responses: created(AnalyticsEventSchema, 400, 401, 403, 429) },
+);
 
 const NameList = z.array(z.string()).openapi("EventNames");
 
-export const socketEventNames = createRoute({
-  method: "get",
-  path: "/info-admin/socket-events-names",
-  tags,
-  summary: "The live room event names POST /kinesis accepts from services (staff and services)",
-  security: bearer,
-  responses: { 200: json(NameList), ...errors(401, 403) },
-});
+export const socketEventNames = authed(
+  "get",
+  "/info-admin/socket-events-names",
+  "The live room event names POST /kinesis accepts from services (staff and services)",
+  { responses: ok(NameList, 401, 403) },
+);
 
-export const userEventNames = createRoute({
-  method: "get",
-  path: "/info-admin/user-events-names",
-  tags,
-  summary: "The user event names (analytics topics) POST /kinesis accepts (staff and services)",
-  security: bearer,
-  responses: { 200: json(NameList), ...errors(401, 403) },
-});
+export const userEventNames = authed(
+  "get",
+  "/info-admin/user-events-names",
+  "The user event names (analytics topics) POST /kinesis accepts (staff and services)",
+  { responses: ok(NameList, 401, 403) },
+);
 
-export const lastEvent = createRoute({
-  method: "get",
-  path: "/info-admin/event-last/{name}",
-  tags,
-  summary: "The last recorded event of a name: is the pipeline flowing? (staff and services)",
-  security: bearer,
-  request: {
-    params: z.object({
-      name: z
-        .string()
-        .max(100)
-        .openapi({ param: { name: "name", in: "path" } }),
-    }),
+export const lastEvent = authed(
+  "get",
+  "/info-admin/event-last/{name}",
+  "The last recorded event of a name: is the pipeline flowing? (staff and services)",
+  {
+    request: {
+      params: z.object({
+        name: z
+          .string()
+          .max(100)
+          .openapi({ param: { name: "name", in: "path" } }),
+      }),
+    },
+    responses: ok(AnalyticsEventSchema, 400, 401, 403, 404),
   },
-  responses: { 200: json(AnalyticsEventSchema), ...errors(400, 401, 403, 404) },
-});
+);

@@ -1,8 +1,8 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, jsonBody, ok } from "../../lib/openapi.ts";
 import { IpScope } from "../../ports/geo.ts";
 
-const tags = ["Geolocation"];
+const { authed, route } = contracts(["Geolocation"]);
 
 export const GeolocationSchema = z
   .object({
@@ -22,23 +22,24 @@ export const GeolocationSchema = z
   })
   .openapi("Geolocation");
 
-export const geolocateCaller = createRoute({
-  method: "get",
-  path: "/geolocate",
-  tags,
-  summary: "Where the caller's address is: country and region (anyone)",
-  description:
-    "The address is taken from CF-Connecting-IP, the first X-Forwarded-For entry, X-Real-IP or the connection. " +
-    "Private and reserved addresses answer 200 with their scope and no place.",
-  responses: { 200: json(GeolocationSchema), ...errors(400, 429, 503) },
-});
+export const geolocateCaller = route(
+  "get",
+  "/geolocate",
+  "Where the caller's address is: country and region (anyone)",
+  {
+    description:
+      "The address is taken from CF-Connecting-IP, the first X-Forwarded-For entry, X-Real-IP or the connection. " +
+      "Private and reserved addresses answer 200 with their scope and no place.",
+    responses: ok(GeolocationSchema, 400, 429, 503),
+  },
+);
 
-export const geolocateAddress = createRoute({
-  method: "post",
-  path: "/geolocate",
-  tags,
-  summary: "Where an IPv4 or IPv6 address is: country and region (any token: users, guests, bots, services)",
-  security: bearer,
-  request: jsonBody(z.object({ ip: z.string().max(64).openapi({ example: "81.2.69.160" }) }).strict()),
-  responses: { 200: json(GeolocationSchema), ...errors(400, 401, 403, 429, 503) },
-});
+export const geolocateAddress = authed(
+  "post",
+  "/geolocate",
+  "Where an IPv4 or IPv6 address is: country and region (any token: users, guests, bots, services)",
+  {
+    request: jsonBody(z.object({ ip: z.string().max(64).openapi({ example: "81.2.69.160" }) }).strict()),
+    responses: ok(GeolocationSchema, 400, 401, 403, 429, 503),
+  },
+);

@@ -1,6 +1,6 @@
 import type { AppDeps } from "../../deps.ts";
 import { unavailable } from "../../lib/errors.ts";
-import { GeoUnavailableError, type IpScope, ipScope, type ParsedIp } from "../../ports/geo.ts";
+import { type GeoRecord, GeoUnavailableError, type IpScope, ipScope, type ParsedIp } from "../../ports/geo.ts";
 
 export const GEO_UNAVAILABLE = "The geolocation database is not available.";
 /** Own-address lookups per caller address per minute. */
@@ -8,17 +8,11 @@ export const GET_LIMIT = 60;
 /** Lookups of any address per token per minute. */
 export const POST_LIMIT = 300;
 
-export interface Geolocation {
+export interface Geolocation extends GeoRecord {
   ip: string | null;
   version: 4 | 6 | null;
   scope: IpScope | "unknown";
   found: boolean;
-  country: string | null;
-  region: string | null;
-  city: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  timezone: string | null;
   source: string;
 }
 

@@ -1,11 +1,11 @@
 import { ModerationActionType, RoomRole, UserRole, values } from "@booth/db/schema";
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { CrudQuerySchema, CrudSelectionSchema, crudPageSchema } from "../../lib/crud/index.ts";
-import { bearer, DateTime, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
+import { contracts, created, DateTime, jsonBody, noContentOr, ok, UuidParam } from "../../lib/openapi.ts";
 import { MAX_BULK } from "./moderation-actions.ts";
 import { cleanText, FreeData, ModerationActionSchema } from "./views.ts";
 
-const tags = ["Moderation actions"];
+const { authed } = contracts(["Moderation actions"]);
 
 const ProfileRef = z
   .object({ uuid: z.uuid(), nickname: z.string(), avatarId: z.string(), color: z.string() })
@@ -45,79 +45,70 @@ const BulkBody = z.object({ bulk: z.array(CreateBody).min(1).max(MAX_BULK) }).st
 // ---------------------------------------------------------------------------------------------------------------
 // Routes
 
-export const listActions = createRoute({
-  method: "get",
-  path: "/moderation-actions",
-  tags,
-  summary: "The moderation log, in the nestjsx/crud query syntax (moderators and above, services)",
-  security: bearer,
-  request: { query: CrudQuerySchema },
-  responses: {
-    200: json(crudPageSchema(ModerationActionItem).openapi("ModerationActionPage")),
-    ...errors(400, 401, 403),
+export const listActions = authed(
+  "get",
+  "/moderation-actions",
+  "The moderation log, in the nestjsx/crud query syntax (moderators and above, services)",
+  {
+    request: { query: CrudQuerySchema },
+    responses: ok(crudPageSchema(ModerationActionItem).openapi("ModerationActionPage"), 400, 401, 403),
   },
-});
+);
 
-export const getAction = createRoute({
-  method: "get",
-  path: "/moderation-actions/{id}",
-  tags,
-  summary: "One moderation action, with the same fields and join options (moderators and above, services)",
-  security: bearer,
-  request: { params: UuidParam, query: CrudSelectionSchema },
-  responses: { 200: json(ModerationActionItem), ...errors(400, 401, 403, 404) },
-});
+export const getAction = authed(
+  "get",
+  "/moderation-actions/{id}",
+  "One moderation action, with the same fields and join options (moderators and above, services)",
+  {
+    request: { params: UuidParam, query: CrudSelectionSchema },
+    responses: ok(ModerationActionItem, 400, 401, 403, 404),
+  },
+);
 
-export const recordAction = createRoute({
-  method: "post",
-  path: "/moderation-actions",
-  tags,
-  summary: "Record a moderation action taken elsewhere (staff and above, services)",
-  description:
-    "Moderation done through the user service's routes is logged there, in the same transaction; this records " +
-    "actions taken by other means (the live rooms, by hand).",
-  security: bearer,
-  request: jsonBody(CreateBody),
-  responses: { 201: json(ModerationActionSchema, "Created"), ...errors(400, 401, 403, 404) },
-});
+export const recordAction = authed(
+  "post",
+  "/moderation-actions",
+  "Record a moderation action taken elsewhere (staff and above, services)",
+  {
+    description:
+      "Moderation done through the user service's routes is logged there, in the same transaction; this records " +
+      "actions taken by other means (the live rooms, by hand).",
+    request: jsonBody(CreateBody),
+    responses: created(ModerationActionSchema, 400, 401, 403, 404),
+  },
+);
 
-export const recordActions = createRoute({
-  method: "post",
-  path: "/moderation-actions/bulk",
-  tags,
-  summary: `Record up to ${MAX_BULK} moderation actions at once, all or none (staff and above, services)`,
-  security: bearer,
-  request: jsonBody(BulkBody.openapi("ModerationActionBulk")),
-  responses: { 201: json(z.array(ModerationActionSchema), "Created"), ...errors(400, 401, 403, 404) },
-});
+export const recordActions = authed(
+  "post",
+  "/moderation-actions/bulk",
+  `Record up to ${MAX_BULK} moderation actions at once, all or none (staff and above, services)`,
+  {
+    request: jsonBody(BulkBody.openapi("ModerationActionBulk")),
+    responses: created(z.array(ModerationActionSchema), 400, 401, 403, 404),
+  },
+);
 
-export const patchAction = createRoute({
-  method: "patch",
-  path: "/moderation-actions/{id}",
-  tags,
-  summary: "Correct some fields of a moderation action (staff and above, services)",
-  security: bearer,
-  request: { params: UuidParam, ...jsonBody(PatchBody) },
-  responses: { 200: json(ModerationActionSchema), ...errors(400, 401, 403, 404) },
-});
+export const patchAction = authed(
+  "patch",
+  "/moderation-actions/{id}",
+  "Correct some fields of a moderation action (staff and above, services)",
+  { request: { params: UuidParam, ...jsonBody(PatchBody) }, responses: ok(ModerationActionSchema, 400, 401, 403, 404) },
+);
 
-export const replaceAction = createRoute({
-  method: "put",
-  path: "/moderation-actions/{id}",
-  tags,
-  summary: "Replace a moderation action's editable fields (staff and above, services)",
-  description: "The moderator and the creation time stay; optional fields left out become null.",
-  security: bearer,
-  request: { params: UuidParam, ...jsonBody(ReplaceBody) },
-  responses: { 200: json(ModerationActionSchema), ...errors(400, 401, 403, 404) },
-});
+export const replaceAction = authed(
+  "put",
+  "/moderation-actions/{id}",
+  "Replace a moderation action's editable fields (staff and above, services)",
+  {
+    description: "The moderator and the creation time stay; optional fields left out become null.",
+    request: { params: UuidParam, ...jsonBody(ReplaceBody) },
+    responses: ok(ModerationActionSchema, 400, 401, 403, 404),
+  },
+);
 
-export const eraseAction = createRoute({
-  method: "delete",
-  path: "/moderation-actions/{id}",
-  tags,
-  summary: "Erase a moderation action from the log (admins)",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { ...noContent, ...errors(400, 401, 403, 404) },
-});
+export const eraseAction = authed(
+  "delete",
+  "/moderation-actions/{id}",
+  "Erase a moderation action from the log (admins)",
+  { request: { params: UuidParam }, responses: noContentOr(400, 401, 403, 404) },
+);

@@ -1,6 +1,8 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, UuidParam } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, ok, UuidParam } from "../../lib/openapi.ts";
 import { AnalyticsEventSchema, ModerationActionSchema } from "./views.ts";
+
+const { authed } = contracts(["User actions"]);
 
 const UserActionsSchema = z
   .object({
@@ -12,20 +14,20 @@ const UserActionsSchema = z
   })
   .openapi("UserActions");
 
-export const userActions = createRoute({
-  method: "get",
-  path: "/user-actions/{id}",
-  tags: ["User actions"],
-  summary: "A user's recent actions: their analytics events and the moderation actions on them",
-  description:
-    "The user themselves, moderators and above, and services. Any other caller gets 401 `Unauthorized to perform " +
-    "action`. A user reading their own sees who moderated them only if they are a moderator themselves.",
-  security: bearer,
-  request: {
-    params: UuidParam,
-    query: z.object({
-      limit: z.coerce.number().int().min(1).max(200).default(50).openapi({ description: "Items of each list" }),
-    }),
+export const userActions = authed(
+  "get",
+  "/user-actions/{id}",
+  "A user's recent actions: their analytics events and the moderation actions on them",
+  {
+    description:
+      "The user themselves, moderators and above, and services. Any other caller gets 401 `Unauthorized to perform " +
+      "action`. A user reading their own sees who moderated them only if they are a moderator themselves.",
+    request: {
+      params: UuidParam,
+      query: z.object({
+        limit: z.coerce.number().int().min(1).max(200).default(50).openapi({ description: "Items of each list" }),
+      }),
+    },
+    responses: ok(UserActionsSchema, 400, 401, 403),
   },
-  responses: { 200: json(UserActionsSchema), ...errors(400, 401, 403) },
-});
+);

@@ -1,8 +1,8 @@
 import { AvatarAssignmentType, AvatarStatus, values } from "@booth/db/schema";
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, Int, json, jsonBody, noContent } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, created, Int, json, jsonBody, noContentOr, ok } from "../../lib/openapi.ts";
 
-const tags = ["Avatars"];
+const { authed, route } = contracts(["Avatars"]);
 
 const AvatarSchema = z
   .object({
@@ -38,178 +38,143 @@ const AvatarBody = z.object({
   fileId: z.uuid().nullable().optional(),
 });
 
-export const createAvatar = createRoute({
-  method: "post",
-  path: "/avatars",
-  tags,
-  summary: "Create an avatar (admins)",
-  security: bearer,
+export const createAvatar = authed("post", "/avatars", "Create an avatar (admins)", {
   request: jsonBody(AvatarBody),
-  responses: { 201: json(AvatarSchema, "Created"), ...errors(400, 401, 403, 409) },
+  responses: created(AvatarSchema, 400, 401, 403, 409),
 });
 
-export const wearableAvatars = createRoute({
-  method: "get",
-  path: "/avatars",
-  tags,
-  summary: "The avatars the caller may wear: public ones and those assigned to them",
-  security: bearer,
-  responses: { 200: json(z.array(AvatarSchema)), ...errors(401, 403) },
-});
+export const wearableAvatars = authed(
+  "get",
+  "/avatars",
+  "The avatars the caller may wear: public ones and those assigned to them",
+  { responses: ok(z.array(AvatarSchema), 401, 403) },
+);
 
 const publicList = (path: "/all-avatars" | "/avatars/subscriber", summary: string) =>
-  createRoute({ method: "get", path, tags, summary, responses: { 200: json(z.array(AvatarSchema)) } });
+  route("get", path, summary, { responses: { 200: json(z.array(AvatarSchema)) } });
 export const visibleAvatars = publicList("/all-avatars", "Every avatar that is not private");
 export const subscriberAvatars = publicList("/avatars/subscriber", "The avatars subscribers may wear");
 
-export const avatarImages = createRoute({
-  method: "get",
-  path: "/avatar-images",
-  tags,
-  summary: "The picture of every avatar that has one, by slug (not in the spec: the web draws people with it)",
-  responses: {
-    200: json(z.object({ images: z.record(z.string(), z.string()) }).openapi("AvatarImages")),
+export const avatarImages = route(
+  "get",
+  "/avatar-images",
+  "The picture of every avatar that has one, by slug (not in the spec: the web draws people with it)",
+  {
+    responses: {
+      200: json(z.object({ images: z.record(z.string(), z.string()) }).openapi("AvatarImages")),
+    },
   },
-});
+);
 
-export const getAvatar = createRoute({
-  method: "get",
-  path: "/avatars/{slug}",
-  tags,
-  summary: "One avatar (private ones to staff only)",
+export const getAvatar = route("get", "/avatars/{slug}", "One avatar (private ones to staff only)", {
   request: { params: SlugParam },
-  responses: { 200: json(AvatarSchema), ...errors(400, 404) },
+  responses: ok(AvatarSchema, 400, 404),
 });
 
-export const mayWear = createRoute({
-  method: "get",
-  path: "/avatars/{slug}/{uuid}",
-  tags,
-  summary: "Whether user {uuid} may wear avatar {slug}",
+export const mayWear = route("get", "/avatars/{slug}/{uuid}", "Whether user {uuid} may wear avatar {slug}", {
   request: { params: SlugParam.extend({ uuid: z.uuid().openapi({ param: { name: "uuid", in: "path" } }) }) },
-  responses: {
-    200: json(
-      z
-        .object({
-          slug: z.string(),
-          userUuid: z.uuid(),
-          allowed: z.boolean(),
-          assignment: AssignmentSchema.nullable(),
-        })
-        .openapi("AvatarAllowed"),
-    ),
-    ...errors(400, 404),
-  },
+  responses: ok(
+    z
+      .object({
+        slug: z.string(),
+        userUuid: z.uuid(),
+        allowed: z.boolean(),
+        assignment: AssignmentSchema.nullable(),
+      })
+      .openapi("AvatarAllowed"),
+    400,
+    404,
+  ),
 });
 
-export const updateAvatar = createRoute({
-  method: "patch",
-  path: "/avatars/{slug}",
-  tags,
-  summary: "Change an avatar (admins)",
-  security: bearer,
+export const updateAvatar = authed("patch", "/avatars/{slug}", "Change an avatar (admins)", {
   request: { params: SlugParam, ...jsonBody(AvatarBody.omit({ slug: true }).partial()) },
-  responses: { 200: json(AvatarSchema), ...errors(400, 401, 403, 404) },
+  responses: ok(AvatarSchema, 400, 401, 403, 404),
 });
 
 const deleteAt = (path: "/avatars/{slug}" | "/admin/avatars/{slug}") =>
-  createRoute({
-    method: "delete",
-    path,
-    tags,
-    summary: "Delete an avatar and its assignments (admins)",
-    security: bearer,
+  authed("delete", path, "Delete an avatar and its assignments (admins)", {
     request: { params: SlugParam },
-    responses: { ...noContent, ...errors(400, 401, 403, 404) },
+    responses: noContentOr(400, 401, 403, 404),
   });
 export const deleteAvatar = deleteAt("/avatars/{slug}");
 export const adminDeleteAvatar = deleteAt("/admin/avatars/{slug}");
 
-export const adminListAvatars = createRoute({
-  method: "get",
-  path: "/admin/avatars",
-  tags,
-  summary: "Every avatar, private ones included (staff)",
-  security: bearer,
-  responses: { 200: json(z.array(AvatarSchema)), ...errors(401, 403) },
+export const adminListAvatars = authed("get", "/admin/avatars", "Every avatar, private ones included (staff)", {
+  responses: ok(z.array(AvatarSchema), 401, 403),
 });
 
-export const adminGetAvatar = createRoute({
-  method: "get",
-  path: "/admin/avatars/{slug}",
-  tags,
-  summary: "One avatar (staff)",
-  security: bearer,
+export const adminGetAvatar = authed("get", "/admin/avatars/{slug}", "One avatar (staff)", {
   request: { params: SlugParam },
-  responses: { 200: json(AvatarSchema), ...errors(400, 401, 403, 404) },
+  responses: ok(AvatarSchema, 400, 401, 403, 404),
 });
 
-export const serviceGetAvatar = createRoute({
-  method: "get",
-  path: "/service/avatar/{avatarSlug}",
+export const serviceGetAvatar = authed("get", "/service/avatar/{avatarSlug}", "One avatar (services)", {
   tags: ["Service"],
-  summary: "One avatar (services)",
-  security: bearer,
   request: { params: z.object({ avatarSlug: Slug.openapi({ param: { name: "avatarSlug", in: "path" } }) }) },
-  responses: { 200: json(AvatarSchema), ...errors(400, 401, 403, 404) },
+  responses: ok(AvatarSchema, 400, 401, 403, 404),
 });
 
 // ---- assignments
 
-export const assignAvatar = createRoute({
-  method: "post",
-  path: "/avatar-assignment/{slug}",
-  tags,
-  summary: "Give a user an avatar (admins or services)",
-  security: bearer,
+export const assignAvatar = authed("post", "/avatar-assignment/{slug}", "Give a user an avatar (admins or services)", {
   request: {
     params: SlugParam,
     ...jsonBody(
       z.object({ userUuid: z.uuid(), assignmentType: z.enum(values(AvatarAssignmentType)).default("MANUAL") }),
     ),
   },
-  responses: { 201: json(AssignmentSchema, "Created"), ...errors(400, 401, 403, 404, 409) },
+  responses: created(AssignmentSchema, 400, 401, 403, 404, 409),
 });
 
-export const removeAssignment = createRoute({
-  method: "delete",
-  path: "/avatar-assignment/{avatarAssignmentId}",
-  tags,
-  summary: "Take an avatar back (admins)",
-  security: bearer,
-  request: {
-    params: z.object({ avatarAssignmentId: z.uuid().openapi({ param: { name: "avatarAssignmentId", in: "path" } }) }),
+export const removeAssignment = authed(
+  "delete",
+  "/avatar-assignment/{avatarAssignmentId}",
+  "Take an avatar back (admins)",
+  {
+    request: {
+      params: z.object({ avatarAssignmentId: z.uuid().openapi({ param: { name: "avatarAssignmentId", in: "path" } }) }),
+    },
+    responses: noContentOr(400, 401, 403, 404),
   },
-  responses: { ...noContent, ...errors(400, 401, 403, 404) },
-});
+);
 
 // ---- season awards
 
-export const handleSeasonPoints = createRoute({
-  method: "post",
-  path: "/points/season/admin/handle-points",
-  tags: ["Seasons"],
-  summary: "Close an ended season: award its avatars to those who earned them (admins; once per season)",
-  security: bearer,
-  request: jsonBody(z.object({ seasonId: z.uuid() })),
-  responses: {
-    200: json(z.object({ seasonId: z.uuid(), awarded: z.number().int() }).openapi("SeasonHandled")),
-    ...errors(400, 401, 403, 404, 409),
+export const handleSeasonPoints = authed(
+  "post",
+  "/points/season/admin/handle-points",
+  "Close an ended season: award its avatars to those who earned them (admins; once per season)",
+  {
+    tags: ["Seasons"],
+    request: jsonBody(z.object({ seasonId: z.uuid() })),
+    responses: ok(
+      z.object({ seasonId: z.uuid(), awarded: z.number().int() }).openapi("SeasonHandled"),
+      400,
+      401,
+      403,
+      404,
+      409,
+    ),
   },
-});
+);
 
-export const backfillSeasonAvatars = createRoute({
-  method: "post",
-  path: "/points/backfill-achieved-avatars/{seasonId}",
-  tags: ["Seasons"],
-  summary: "Give a season's award avatars to those who have reached them and lack them (admins)",
-  security: bearer,
-  request: {
-    params: z.object({ seasonId: z.uuid().openapi({ param: { name: "seasonId", in: "path" } }) }),
-    query: z.object({ limit: z.coerce.number().int().min(1).max(10_000).default(1000) }),
+export const backfillSeasonAvatars = authed(
+  "post",
+  "/points/backfill-achieved-avatars/{seasonId}",
+  "Give a season's award avatars to those who have reached them and lack them (admins)",
+  {
+    tags: ["Seasons"],
+    request: {
+      params: z.object({ seasonId: z.uuid().openapi({ param: { name: "seasonId", in: "path" } }) }),
+      query: z.object({ limit: z.coerce.number().int().min(1).max(10_000).default(1000) }),
+    },
+    responses: ok(
+      z.object({ seasonId: z.uuid(), awarded: z.number().int() }).openapi("AvatarsBackfilled"),
+      400,
+      401,
+      403,
+      404,
+    ),
   },
-  responses: {
-    200: json(z.object({ seasonId: z.uuid(), awarded: z.number().int() }).openapi("AvatarsBackfilled")),
-    ...errors(400, 401, 403, 404),
-  },
-});
+);

@@ -1,8 +1,18 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, noContent, Offset, UuidCsv, UuidParam } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import {
+  contracts,
+  created,
+  fileBody,
+  jsonBody,
+  noContentOr,
+  Offset,
+  ok,
+  UuidCsv,
+  UuidParam,
+} from "../../lib/openapi.ts";
 import { MERCH_PAGE } from "./consumables.ts";
 
-const tags = ["Token bundles"];
+const { authed, route } = contracts(["Token bundles"]);
 
 const BundleSchema = z
   .object({
@@ -27,77 +37,47 @@ const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(MERCH_PAGE),
 });
 
-export const createBundle = createRoute({
-  method: "post",
-  path: "/api/v1/token-bundles",
-  tags,
-  summary: "Create a token bundle (admins)",
-  security: bearer,
+export const createBundle = authed("post", "/api/v1/token-bundles", "Create a token bundle (admins)", {
   request: jsonBody(BundleBody),
-  responses: { 201: json(BundleSchema, "Created"), ...errors(400, 401, 403, 409) },
+  responses: created(BundleSchema, 400, 401, 403, 409),
 });
 
-export const listBundles = createRoute({
-  method: "get",
-  path: "/api/v1/token-bundles",
-  tags,
-  summary: "Token bundles, fewest tokens first (anyone)",
+export const listBundles = route("get", "/api/v1/token-bundles", "Token bundles, fewest tokens first (anyone)", {
   request: { query: ListQuery },
-  responses: { 200: json(z.array(BundleSchema)), ...errors(400) },
+  responses: ok(z.array(BundleSchema), 400),
 });
 
-export const countBundles = createRoute({
-  method: "get",
-  path: "/api/v1/token-bundles/count",
-  tags,
-  summary: "How many bundles match",
+export const countBundles = route("get", "/api/v1/token-bundles/count", "How many bundles match", {
   request: { query: ListQuery.pick({ id: true, productId: true }) },
-  responses: { 200: json(z.object({ count: z.number().int() }).openapi("BundleCount")), ...errors(400) },
+  responses: ok(z.object({ count: z.number().int() }).openapi("BundleCount"), 400),
 });
 
-export const getBundle = createRoute({
-  method: "get",
-  path: "/api/v1/token-bundles/{id}",
-  tags,
-  summary: "One token bundle",
+export const getBundle = route("get", "/api/v1/token-bundles/{id}", "One token bundle", {
   request: { params: UuidParam },
-  responses: { 200: json(BundleSchema), ...errors(400, 404) },
+  responses: ok(BundleSchema, 400, 404),
 });
 
-export const updateBundle = createRoute({
-  method: "patch",
-  path: "/api/v1/token-bundles/{id}",
-  tags,
-  summary: "Change a token bundle (admins)",
-  security: bearer,
+export const updateBundle = authed("patch", "/api/v1/token-bundles/{id}", "Change a token bundle (admins)", {
   request: { params: UuidParam, ...jsonBody(BundleBody.partial()) },
-  responses: { 200: json(BundleSchema), ...errors(400, 401, 403, 404, 409) },
+  responses: ok(BundleSchema, 400, 401, 403, 404, 409),
 });
 
-export const deleteBundle = createRoute({
-  method: "post",
-  path: "/api/v1/token-bundles/{id}",
-  tags,
-  summary: "Delete a token bundle (admins; the spec's clients delete with POST)",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { ...noContent, ...errors(400, 401, 403, 404) },
-});
+export const deleteBundle = authed(
+  "post",
+  "/api/v1/token-bundles/{id}",
+  "Delete a token bundle (admins; the spec's clients delete with POST)",
+  { request: { params: UuidParam }, responses: noContentOr(400, 401, 403, 404) },
+);
 
-export const setThumbnail = createRoute({
-  method: "patch",
-  path: "/api/v1/token-bundles/{id}/thumbnail",
-  tags,
-  summary: "Set a bundle's thumbnail image (admins; multipart `file`)",
-  security: bearer,
-  request: {
-    params: UuidParam,
-    body: {
-      required: true,
-      content: {
-        "multipart/form-data": { schema: z.object({ file: z.any().openapi({ type: "string", format: "binary" }) }) },
-      },
+export const setThumbnail = authed(
+  "patch",
+  "/api/v1/token-bundles/{id}/thumbnail",
+  "Set a bundle's thumbnail image (admins; multipart `file`)",
+  {
+    request: {
+      params: UuidParam,
+      ...fileBody(),
     },
+    responses: ok(BundleSchema, 400, 401, 403, 404, 413, 415),
   },
-  responses: { 200: json(BundleSchema), ...errors(400, 401, 403, 404, 413, 415) },
-});
+);

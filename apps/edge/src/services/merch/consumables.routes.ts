@@ -1,21 +1,21 @@
 import { ConsumableDisplayType, values } from "@booth/db/schema";
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import {
-  bearer,
+  contracts,
+  created,
   DateTime,
-  errors,
   Int,
-  json,
   jsonBody,
-  noContent,
+  noContentOr,
   Offset,
+  ok,
   UuidCsv,
   UuidParam,
 } from "../../lib/openapi.ts";
 import { MERCH_PAGE } from "./consumables.ts";
 import { TokenAccountSchema } from "./tokens.routes.ts";
 
-const tags = ["Consumables"];
+const { authed, route } = contracts(["Consumables"]);
 
 const ConsumableSchema = z
   .object({
@@ -39,14 +39,9 @@ const ConsumableBody = z.object({
   fileId: z.uuid().nullable().optional(),
 });
 
-export const createConsumable = createRoute({
-  method: "post",
-  path: "/api/v1/consumables",
-  tags,
-  summary: "Create a consumable (admins)",
-  security: bearer,
+export const createConsumable = authed("post", "/api/v1/consumables", "Create a consumable (admins)", {
   request: jsonBody(ConsumableBody),
-  responses: { 201: json(ConsumableSchema, "Created"), ...errors(400, 401, 403) },
+  responses: created(ConsumableSchema, 400, 401, 403),
 });
 
 const ListQuery = z.object({
@@ -57,52 +52,32 @@ const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(MERCH_PAGE),
 });
 
-export const listConsumables = createRoute({
-  method: "get",
-  path: "/api/v1/consumables",
-  tags,
-  summary: "Consumables (anyone)",
+export const listConsumables = route("get", "/api/v1/consumables", "Consumables (anyone)", {
   request: { query: ListQuery },
-  responses: { 200: json(z.array(ConsumableSchema)), ...errors(400) },
+  responses: ok(z.array(ConsumableSchema), 400),
 });
 
-export const countConsumables = createRoute({
-  method: "get",
-  path: "/api/v1/consumables/count",
-  tags,
-  summary: "How many consumables match",
+export const countConsumables = route("get", "/api/v1/consumables/count", "How many consumables match", {
   request: { query: ListQuery.pick({ id: true, createdBefore: true }) },
-  responses: { 200: json(z.object({ count: z.number().int() }).openapi("Count")), ...errors(400) },
+  responses: ok(z.object({ count: z.number().int() }).openapi("Count"), 400),
 });
 
-export const getConsumable = createRoute({
-  method: "get",
-  path: "/api/v1/consumables/{id}",
-  tags,
-  summary: "One consumable",
+export const getConsumable = route("get", "/api/v1/consumables/{id}", "One consumable", {
   request: { params: UuidParam },
-  responses: { 200: json(ConsumableSchema), ...errors(400, 404) },
+  responses: ok(ConsumableSchema, 400, 404),
 });
 
-export const updateConsumable = createRoute({
-  method: "patch",
-  path: "/api/v1/consumables/{id}",
-  tags,
-  summary: "Change a consumable (admins)",
-  security: bearer,
+export const updateConsumable = authed("patch", "/api/v1/consumables/{id}", "Change a consumable (admins)", {
   request: { params: UuidParam, ...jsonBody(ConsumableBody.partial()) },
-  responses: { 200: json(ConsumableSchema), ...errors(400, 401, 403, 404) },
+  responses: ok(ConsumableSchema, 400, 401, 403, 404),
 });
 
-export const deleteConsumable = createRoute({
-  method: "delete",
-  path: "/api/v1/consumables/{id}",
-  tags,
-  summary: "Delete a consumable that nobody has bought (admins)",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { ...noContent, ...errors(400, 401, 403, 404, 409) },
-});
+export const deleteConsumable = authed(
+  "delete",
+  "/api/v1/consumables/{id}",
+  "Delete a consumable that nobody has bought (admins)",
+  { request: { params: UuidParam }, responses: noContentOr(400, 401, 403, 404, 409) },
+);
 
 // ---- purchases
 
@@ -117,25 +92,25 @@ const PurchaseSchema = z
   })
   .openapi("ConsumablePurchase");
 
-export const purchaseConsumable = createRoute({
-  method: "post",
-  path: "/api/v1/consumable-purchases",
-  tags,
-  summary: "Buy a consumable for a room with tokens; refused when the price or the balance the client saw is stale",
-  security: bearer,
-  request: {
-    ...jsonBody(
-      z.object({
-        roomUuid: z.uuid(),
-        consumableId: z.uuid(),
-        accountId: z.uuid(),
-        tokenCost: Int.min(1),
-        lastTokenBalance: Int.min(0).optional(),
-        balanceUnmodifiedSince: DateTime.optional(),
-        idempotencyKey: z.string().min(1).max(200).optional(),
-      }),
-    ),
-    headers: z.object({ "idempotency-key": z.string().min(1).max(200).optional() }),
+export const purchaseConsumable = authed(
+  "post",
+  "/api/v1/consumable-purchases",
+  "Buy a consumable for a room with tokens; refused when the price or the balance the client saw is stale",
+  {
+    request: {
+      ...jsonBody(
+        z.object({
+          roomUuid: z.uuid(),
+          consumableId: z.uuid(),
+          accountId: z.uuid(),
+          tokenCost: Int.min(1),
+          lastTokenBalance: Int.min(0).optional(),
+          balanceUnmodifiedSince: DateTime.optional(),
+          idempotencyKey: z.string().min(1).max(200).optional(),
+        }),
+      ),
+      headers: z.object({ "idempotency-key": z.string().min(1).max(200).optional() }),
+    },
+    responses: created(PurchaseSchema, 400, 401, 402, 403, 404, 409, 429),
   },
-  responses: { 201: json(PurchaseSchema, "Created"), ...errors(400, 401, 402, 403, 404, 409, 429) },
-});
+);

@@ -1,36 +1,26 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, created, errors, fileBody } from "../../lib/openapi.ts";
 
-const tags = ["Files"];
+const { authed, route } = contracts(["Files"]);
 
-export const uploadFile = createRoute({
-  method: "post",
-  path: "/files",
-  tags,
-  summary: "Upload an image for a consumable or a bundle (admins; png, jpeg, webp or gif, at most 5 MB)",
-  security: bearer,
-  request: {
-    body: {
-      required: true,
-      content: {
-        "multipart/form-data": { schema: z.object({ file: z.any().openapi({ type: "string", format: "binary" }) }) },
-      },
-    },
-  },
-  responses: {
-    201: json(
+export const uploadFile = authed(
+  "post",
+  "/files",
+  "Upload an image for a consumable or a bundle (admins; png, jpeg, webp or gif, at most 5 MB)",
+  {
+    request: fileBody(),
+    responses: created(
       z.object({ id: z.uuid(), url: z.string(), contentType: z.string(), size: z.number().int() }).openapi("MerchFile"),
-      "Created",
+      400,
+      401,
+      403,
+      413,
+      415,
     ),
-    ...errors(400, 401, 403, 413, 415),
   },
-});
+);
 
-export const getFile = createRoute({
-  method: "get",
-  path: "/files/{fileId}",
-  tags,
-  summary: "A stored image",
+export const getFile = route("get", "/files/{fileId}", "A stored image", {
   request: { params: z.object({ fileId: z.uuid().openapi({ param: { name: "fileId", in: "path" } }) }) },
   responses: { 200: { description: "The image" }, ...errors(400, 404) },
 });

@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { forbidden, HttpError, notFound } from "../../lib/errors.ts";
+import { orNull } from "../../lib/or-null.ts";
 
 export const ACCOUNT_NOT_FOUND = "We were unable to find your token account. Please try again.";
 export const ACCOUNT_DISABLED = "This token account is disabled.";
@@ -99,11 +100,7 @@ async function record(
       accountId: account.id,
       type: move.type,
       amount: move.amount,
-      holdId: move.holdId ?? null,
-      reason: move.reason ?? null,
-      referenceType: move.referenceType ?? null,
-      referenceId: move.referenceId ?? null,
-      idempotencyKey: move.idempotencyKey ?? null,
+      ...orNull(move, "holdId", "reason", "referenceType", "referenceId", "idempotencyKey"),
       balanceAfter: updated.balance,
       createdAt: now,
     })

@@ -1,5 +1,7 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, DateTime, errors, json, jsonBody, noContent, Offset, UuidParam } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, created, DateTime, jsonBody, noContentOr, Offset, ok, UuidParam } from "../../lib/openapi.ts";
+
+const { authed, route } = contracts(["Seasons"]);
 
 const SeasonSchema = z
   .object({
@@ -37,131 +39,96 @@ const SeasonBody = z.object({
   end: DateTime,
 });
 
-export const createSeason = createRoute({
-  method: "post",
-  path: "/points/season",
-  tags: ["Seasons"],
-  summary: "Create a season (admins); seasons may not overlap",
-  security: bearer,
+export const createSeason = authed("post", "/points/season", "Create a season (admins); seasons may not overlap", {
   request: jsonBody(SeasonBody),
-  responses: { 201: json(SeasonSchema, "Created"), ...errors(400, 401, 403, 409) },
+  responses: created(SeasonSchema, 400, 401, 403, 409),
 });
 
-export const updateSeason = createRoute({
-  method: "patch",
-  path: "/points/season/{id}",
-  tags: ["Seasons"],
-  summary: "Change a season (admins)",
-  security: bearer,
+export const updateSeason = authed("patch", "/points/season/{id}", "Change a season (admins)", {
   request: { params: UuidParam, ...jsonBody(SeasonBody.partial()) },
-  responses: { 200: json(SeasonSchema), ...errors(400, 401, 403, 404, 409) },
+  responses: ok(SeasonSchema, 400, 401, 403, 404, 409),
 });
 
 const deleteAt = (path: "/points/season/{id}" | "/admin/seasons/{id}") =>
-  createRoute({
-    method: "delete",
-    path,
-    tags: ["Seasons"],
-    summary: "Delete a season and its points (admins)",
-    security: bearer,
+  authed("delete", path, "Delete a season and its points (admins)", {
     request: { params: UuidParam },
-    responses: { ...noContent, ...errors(400, 401, 403, 404) },
+    responses: noContentOr(400, 401, 403, 404),
   });
 export const deleteSeason = deleteAt("/points/season/{id}");
 export const adminDeleteSeason = deleteAt("/admin/seasons/{id}");
 
-export const listSeasons = createRoute({
-  method: "get",
-  path: "/admin/seasons",
-  tags: ["Seasons"],
-  summary: "Every season, newest first (staff)",
-  security: bearer,
-  responses: { 200: json(z.array(SeasonSchema)), ...errors(401, 403) },
+export const listSeasons = authed("get", "/admin/seasons", "Every season, newest first (staff)", {
+  responses: ok(z.array(SeasonSchema), 401, 403),
 });
 
-export const getSeason = createRoute({
-  method: "get",
-  path: "/admin/seasons/{id}",
-  tags: ["Seasons"],
-  summary: "One season (staff)",
-  security: bearer,
+export const getSeason = authed("get", "/admin/seasons/{id}", "One season (staff)", {
   request: { params: UuidParam },
-  responses: { 200: json(SeasonSchema), ...errors(400, 401, 403, 404) },
+  responses: ok(SeasonSchema, 400, 401, 403, 404),
 });
 
-export const currentSeason = createRoute({
-  method: "get",
-  path: "/seasons/current",
-  tags: ["Seasons"],
-  summary: "The season running now",
-  responses: { 200: json(SeasonSchema), ...errors(404) },
+export const currentSeason = route("get", "/seasons/current", "The season running now", {
+  responses: ok(SeasonSchema, 404),
 });
 
 const StartParam = z.object({
   seasonStart: DateTime.openapi({ param: { name: "seasonStart", in: "path" } }),
 });
 const adjacent = (path: "/points/next-season/{seasonStart}" | "/points/prev-season/{seasonStart}", after: boolean) =>
-  createRoute({
-    method: "get",
-    path,
-    tags: ["Seasons"],
-    summary: `The season ${after ? "after" : "before"} the one starting at a time`,
+  route("get", path, `The season ${after ? "after" : "before"} the one starting at a time`, {
     request: { params: StartParam },
-    responses: { 200: json(SeasonSchema), ...errors(400, 404) },
+    responses: ok(SeasonSchema, 400, 404),
   });
 export const nextSeason = adjacent("/points/next-season/{seasonStart}", true);
 export const prevSeason = adjacent("/points/prev-season/{seasonStart}", false);
 
 // ---- points
 
-export const awardPoints = createRoute({
-  method: "post",
-  path: "/points/service",
-  tags: ["Points"],
-  summary: "Award points in the current season (services: the live room when a song ends); a play's points count once",
-  security: bearer,
-  request: jsonBody(
-    z.object({
-      userUuid: z.uuid(),
-      points: z.number().int().min(1).max(10_000),
-      reason: z.string().max(200).optional(),
-      roomUuid: z.uuid().optional(),
-      awardKey: z.string().min(1).max(200).optional(),
-    }),
-  ),
-  responses: {
-    200: json(
-      z.object({ awarded: z.boolean(), seasonId: z.uuid(), balance: z.number().int() }).openapi("PointsAwarded"),
+export const awardPoints = authed(
+  "post",
+  "/points/service",
+  "Award points in the current season (services: the live room when a song ends); a play's points count once",
+  {
+    tags: ["Points"],
+    request: jsonBody(
+      z.object({
+        userUuid: z.uuid(),
+        points: z.number().int().min(1).max(10_000),
+        reason: z.string().max(200).optional(),
+        roomUuid: z.uuid().optional(),
+        awardKey: z.string().min(1).max(200).optional(),
+      }),
     ),
-    ...errors(400, 401, 403, 404),
+    responses: ok(
+      z.object({ awarded: z.boolean(), seasonId: z.uuid(), balance: z.number().int() }).openapi("PointsAwarded"),
+      400,
+      401,
+      403,
+      404,
+    ),
   },
-});
+);
 
 const StatusSchema = z
   .object({ seasonId: z.uuid(), seasonName: z.string(), balance: z.number().int() })
   .openapi("RankingStatus");
 const UserParam = z.object({ userUuid: z.uuid().openapi({ param: { name: "userUuid", in: "path" } }) });
 
-export const rankingStatuses = createRoute({
-  method: "get",
-  path: "/points/ranking-status/{userUuid}",
+export const rankingStatuses = route("get", "/points/ranking-status/{userUuid}", "A user's points in each season", {
   tags: ["Points"],
-  summary: "A user's points in each season",
   request: { params: UserParam },
-  responses: { 200: json(z.array(StatusSchema)), ...errors(400) },
+  responses: ok(z.array(StatusSchema), 400),
 });
 
-export const lifetimePoints = createRoute({
-  method: "get",
-  path: "/points/ranking-status/sum/{userUuid}",
-  tags: ["Points"],
-  summary: "A user's points over all seasons",
-  request: { params: UserParam },
-  responses: {
-    200: json(z.object({ userUuid: z.uuid(), balance: z.number().int() }).openapi("LifetimePoints")),
-    ...errors(400),
+export const lifetimePoints = route(
+  "get",
+  "/points/ranking-status/sum/{userUuid}",
+  "A user's points over all seasons",
+  {
+    tags: ["Points"],
+    request: { params: UserParam },
+    responses: ok(z.object({ userUuid: z.uuid(), balance: z.number().int() }).openapi("LifetimePoints"), 400),
   },
-});
+);
 
 const CurrentStatus = z
   .object({
@@ -173,105 +140,84 @@ const CurrentStatus = z
   })
   .openapi("CurrentRankingStatus");
 
-export const ownCurrentStatus = createRoute({
-  method: "get",
-  path: "/points/current-ranking-status",
-  tags: ["Points"],
-  summary: "The caller's points and rank this season",
-  security: bearer,
-  responses: { 200: json(CurrentStatus), ...errors(401, 403, 404) },
-});
+export const ownCurrentStatus = authed(
+  "get",
+  "/points/current-ranking-status",
+  "The caller's points and rank this season",
+  { tags: ["Points"], responses: ok(CurrentStatus, 401, 403, 404) },
+);
 
-export const userCurrentStatus = createRoute({
-  method: "get",
-  path: "/points/current-ranking-status/{userUuid}",
-  tags: ["Points"],
-  summary: "A user's points and rank this season",
-  request: { params: UserParam },
-  responses: { 200: json(CurrentStatus), ...errors(400, 404) },
-});
+export const userCurrentStatus = route(
+  "get",
+  "/points/current-ranking-status/{userUuid}",
+  "A user's points and rank this season",
+  { tags: ["Points"], request: { params: UserParam }, responses: ok(CurrentStatus, 400, 404) },
+);
 
 // ---- rankings
 
 const currentRankingAt = (path: "/points/season-ranking" | "/points/season-ranking-current") =>
-  createRoute({
-    method: "get",
-    path,
+  route("get", path, "This season's ranking", {
     tags: ["Rankings"],
-    summary: "This season's ranking",
     request: { query: TakeSkip },
-    responses: { 200: json(RankingPage), ...errors(400, 404) },
+    responses: ok(RankingPage, 400, 404),
   });
 export const seasonRanking = currentRankingAt("/points/season-ranking");
 export const currentSeasonRanking = currentRankingAt("/points/season-ranking-current");
 
-export const namedSeasonRanking = createRoute({
-  method: "get",
-  path: "/points/season-ranking/{seasonName}",
-  tags: ["Rankings"],
-  summary: "A season's ranking, by the season's name",
-  request: {
-    params: z.object({
-      seasonName: z
-        .string()
-        .min(1)
-        .max(100)
-        .openapi({ param: { name: "seasonName", in: "path" } }),
-    }),
-    query: TakeSkip,
+export const namedSeasonRanking = route(
+  "get",
+  "/points/season-ranking/{seasonName}",
+  "A season's ranking, by the season's name",
+  {
+    tags: ["Rankings"],
+    request: {
+      params: z.object({
+        seasonName: z
+          .string()
+          .min(1)
+          .max(100)
+          .openapi({ param: { name: "seasonName", in: "path" } }),
+      }),
+      query: TakeSkip,
+    },
+    responses: ok(RankingPage, 400, 404),
   },
-  responses: { 200: json(RankingPage), ...errors(400, 404) },
-});
+);
 
-export const allSeasonsRanking = createRoute({
-  method: "get",
-  path: "/points/all-seasons-ranking",
+export const allSeasonsRanking = route("get", "/points/all-seasons-ranking", "The lifetime ranking over every season", {
   tags: ["Rankings"],
-  summary: "The lifetime ranking over every season",
   request: { query: TakeSkip },
-  responses: { 200: json(RankingPage), ...errors(400) },
+  responses: ok(RankingPage, 400),
 });
 
 // ---- admin ranking statuses
 
 const AdminQuery = TakeSkip.extend({ seasonId: z.uuid().optional() });
 
-export const adminRanking = createRoute({
-  method: "get",
-  path: "/admin/ranking-status",
-  tags: ["Rankings"],
-  summary: "Ranking statuses of a season (the current one by default) (staff)",
-  security: bearer,
-  request: { query: AdminQuery },
-  responses: { 200: json(RankingPage), ...errors(400, 401, 403, 404) },
-});
+export const adminRanking = authed(
+  "get",
+  "/admin/ranking-status",
+  "Ranking statuses of a season (the current one by default) (staff)",
+  { tags: ["Rankings"], request: { query: AdminQuery }, responses: ok(RankingPage, 400, 401, 403, 404) },
+);
 
-export const adminUserStatuses = createRoute({
-  method: "get",
-  path: "/admin/ranking-status/{id}",
-  tags: ["Rankings"],
-  summary: "One user's statuses in every season (staff)",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { 200: json(z.array(StatusSchema)), ...errors(400, 401, 403) },
-});
+export const adminUserStatuses = authed(
+  "get",
+  "/admin/ranking-status/{id}",
+  "One user's statuses in every season (staff)",
+  { tags: ["Rankings"], request: { params: UuidParam }, responses: ok(z.array(StatusSchema), 400, 401, 403) },
+);
 
-export const adminLifetimeRanking = createRoute({
-  method: "get",
-  path: "/admin/ranking-status-lifetime",
+export const adminLifetimeRanking = authed("get", "/admin/ranking-status-lifetime", "The lifetime ranking (staff)", {
   tags: ["Rankings"],
-  summary: "The lifetime ranking (staff)",
-  security: bearer,
   request: { query: TakeSkip },
-  responses: { 200: json(RankingPage), ...errors(400, 401, 403) },
+  responses: ok(RankingPage, 400, 401, 403),
 });
 
-export const adminLifetimeEntry = createRoute({
-  method: "get",
-  path: "/admin/ranking-status-lifetime/{id}",
-  tags: ["Rankings"],
-  summary: "One user's lifetime points (staff)",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { 200: json(RankingEntrySchema), ...errors(400, 401, 403, 404) },
-});
+export const adminLifetimeEntry = authed(
+  "get",
+  "/admin/ranking-status-lifetime/{id}",
+  "One user's lifetime points (staff)",
+  { tags: ["Rankings"], request: { params: UuidParam }, responses: ok(RankingEntrySchema, 400, 401, 403, 404) },
+);

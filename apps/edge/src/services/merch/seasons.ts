@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gt, lt, lte, ne, sql } from "drizzle-orm";
 import { adminItems } from "../../lib/admin-items.ts";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { badRequest, conflict, found, USER_NOT_FOUND } from "../../lib/errors.ts";
+import { orNull } from "../../lib/or-null.ts";
 import { profilesOf } from "../../lib/profiles.ts";
 
 export const NO_CURRENT_SEASON = "There is no season running now.";
@@ -144,9 +145,7 @@ export async function awardPoints(db: Db, award: Award, now: Date) {
         userUuid: award.userUuid,
         seasonId: season.id,
         points: award.points,
-        reason: award.reason ?? null,
-        roomUuid: award.roomUuid ?? null,
-        awardKey: award.awardKey ?? null,
+        ...orNull(award, "reason", "roomUuid", "awardKey"),
         createdAt: now,
       })
       .onConflictDoNothing()

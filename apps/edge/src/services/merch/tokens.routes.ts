@@ -1,7 +1,7 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, created, jsonBody, ok } from "../../lib/openapi.ts";
 
-const tags = ["Tokens"];
+const { authed } = contracts(["Tokens"]);
 
 export const TokenAccountSchema = z
   .object({
@@ -30,51 +30,35 @@ export const TokenTransactionSchema = z
 const AccountIdParam = z.object({ accountId: z.uuid().openapi({ param: { name: "accountId", in: "path" } }) });
 const IdempotencyHeader = z.object({ "idempotency-key": z.string().min(1).max(200).optional() });
 
-export const openAccount = createRoute({
-  method: "post",
-  path: "/api/v1/token-accounts",
-  tags,
-  summary: "Open the caller's token account (one per user)",
-  security: bearer,
-  responses: { 201: json(TokenAccountSchema, "Created"), ...errors(401, 403, 409) },
+export const openAccount = authed("post", "/api/v1/token-accounts", "Open the caller's token account (one per user)", {
+  responses: created(TokenAccountSchema, 401, 403, 409),
 });
 
-export const ownAccount = createRoute({
-  method: "get",
-  path: "/api/v1/token-accounts/self",
-  tags,
-  summary: "The caller's token account and balance",
-  security: bearer,
-  responses: { 200: json(TokenAccountSchema), ...errors(401, 403, 404) },
+export const ownAccount = authed("get", "/api/v1/token-accounts/self", "The caller's token account and balance", {
+  responses: ok(TokenAccountSchema, 401, 403, 404),
 });
 
-export const getAccount = createRoute({
-  method: "get",
-  path: "/api/v1/token-accounts/{accountId}",
-  tags,
-  summary: "A token account (its owner, admins or services)",
-  security: bearer,
-  request: { params: AccountIdParam },
-  responses: { 200: json(TokenAccountSchema), ...errors(400, 401, 403, 404) },
-});
+export const getAccount = authed(
+  "get",
+  "/api/v1/token-accounts/{accountId}",
+  "A token account (its owner, admins or services)",
+  { request: { params: AccountIdParam }, responses: ok(TokenAccountSchema, 400, 401, 403, 404) },
+);
 
 const resolveHold = (path: string, outcome: "commit" | "voided", summary: string) =>
-  createRoute({
-    method: "post",
-    path,
-    tags,
-    summary,
-    security: bearer,
+  authed("post", path, summary, {
     request: {
       ...jsonBody(z.object({ holdId: z.uuid(), idempotencyKey: z.string().min(1).max(200).optional() })),
       headers: IdempotencyHeader,
     },
-    responses: {
-      200: json(
-        z.object({ transaction: TokenTransactionSchema, account: TokenAccountSchema }).openapi(`Hold${outcome}`),
-      ),
-      ...errors(400, 401, 403, 404, 409),
-    },
+    responses: ok(
+      z.object({ transaction: TokenTransactionSchema, account: TokenAccountSchema }).openapi(`Hold${outcome}`),
+      400,
+      401,
+      403,
+      404,
+      409,
+    ),
   });
 export const commitHold = resolveHold(
   "/api/v1/token-transactions/commit",
@@ -87,25 +71,28 @@ export const voidHold = resolveHold(
   "Cancel a hold: its tokens go back to the balance (services)",
 );
 
-export const creditAccount = createRoute({
-  method: "post",
-  path: "/api/v1/token-accounts/{accountId}/credit",
-  tags,
-  summary: "Credit tokens to an account (admins and services: grants, and purchases confirmed by the payment service)",
-  security: bearer,
-  request: {
-    params: AccountIdParam,
-    ...jsonBody(
-      z.object({
-        amount: z.number().int().min(1).max(10_000_000),
-        reason: z.string().trim().min(1).max(200),
-        idempotencyKey: z.string().min(1).max(200).optional(),
-      }),
+export const creditAccount = authed(
+  "post",
+  "/api/v1/token-accounts/{accountId}/credit",
+  "Credit tokens to an account (admins and services: grants, and purchases confirmed by the payment service)",
+  {
+    request: {
+      params: AccountIdParam,
+      ...jsonBody(
+        z.object({
+          amount: z.number().int().min(1).max(10_000_000),
+          reason: z.string().trim().min(1).max(200),
+          idempotencyKey: z.string().min(1).max(200).optional(),
+        }),
+      ),
+      headers: IdempotencyHeader,
+    },
+    responses: ok(
+      z.object({ transaction: TokenTransactionSchema, account: TokenAccountSchema }).openapi("TokensCredited"),
+      400,
+      401,
+      403,
+      404,
     ),
-    headers: IdempotencyHeader,
   },
-  responses: {
-    200: json(z.object({ transaction: TokenTransactionSchema, account: TokenAccountSchema }).openapi("TokensCredited")),
-    ...errors(400, 401, 403, 404),
-  },
-});
+);

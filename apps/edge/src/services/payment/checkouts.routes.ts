@@ -1,8 +1,8 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, UuidParam } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, ok, UuidParam } from "../../lib/openapi.ts";
 import { CheckoutSchema } from "./products.routes.ts";
 
-const tags = ["Local test checkout"];
+const { authed } = contracts(["Local test checkout"]);
 
 export const LocalCheckoutSchema = CheckoutSchema.extend({
   product: z.object({
@@ -23,24 +23,16 @@ export const CompletedCheckoutSchema = z
   })
   .openapi("CompletedCheckout");
 
-export const localCheckout = createRoute({
-  method: "get",
-  path: "/api/v1/checkouts/{id}",
-  tags,
-  summary:
-    "The caller's own local test checkout: what it buys and for how much (only without STRIPE_SECRET_KEY; the web's checkout page)",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { 200: json(LocalCheckoutSchema), ...errors(400, 401, 403, 404, 409, 503) },
-});
+export const localCheckout = authed(
+  "get",
+  "/api/v1/checkouts/{id}",
+  "The caller's own local test checkout: what it buys and for how much (only without STRIPE_SECRET_KEY; the web's checkout page)",
+  { request: { params: UuidParam }, responses: ok(LocalCheckoutSchema, 400, 401, 403, 404, 409, 503) },
+);
 
-export const completeLocalCheckout = createRoute({
-  method: "post",
-  path: "/api/v1/checkouts/{id}/complete",
-  tags,
-  summary:
-    "Complete the caller's own open local test checkout without payment, once, through the same fulfilment as Stripe's webhook (only without STRIPE_SECRET_KEY)",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { 200: json(CompletedCheckoutSchema), ...errors(400, 401, 403, 404, 409, 503) },
-});
+export const completeLocalCheckout = authed(
+  "post",
+  "/api/v1/checkouts/{id}/complete",
+  "Complete the caller's own open local test checkout without payment, once, through the same fulfilment as Stripe's webhook (only without STRIPE_SECRET_KEY)",
+  { request: { params: UuidParam }, responses: ok(CompletedCheckoutSchema, 400, 401, 403, 404, 409, 503) },
+);

@@ -1,8 +1,8 @@
 import { BillingInterval, CheckoutMode, CheckoutStatus, PaymentProvider, PaymentType, values } from "@booth/db/schema";
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, noContent, UuidCsv, UuidParam } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, created, jsonBody, noContentOr, ok, UuidCsv, UuidParam } from "../../lib/openapi.ts";
 
-const tags = ["Products"];
+const { authed, route } = contracts(["Products"]);
 
 export const ProductSchema = z
   .object({
@@ -67,68 +67,54 @@ const CreateBody = z.object({
 });
 const UpdateBody = z.object(Fields).partial();
 
-export const createProduct = createRoute({
-  method: "post",
-  path: "/api/v1/products",
-  tags,
-  summary: "Create a product (admins). A one_time product sells the token bundle whose productId is its id.",
-  security: bearer,
-  request: jsonBody(CreateBody),
-  responses: { 201: json(ProductSchema, "Created"), ...errors(400, 401, 403, 409) },
-});
+export const createProduct = authed(
+  "post",
+  "/api/v1/products",
+  "Create a product (admins). A one_time product sells the token bundle whose productId is its id.",
+  { request: jsonBody(CreateBody), responses: created(ProductSchema, 400, 401, 403, 409) },
+);
 
-export const listProducts = createRoute({
-  method: "get",
-  path: "/api/v1/products",
-  tags,
-  summary: "Products, cheapest first (anyone; products no longer for sale only to admins)",
-  request: {
-    query: z.object({
-      id: UuidCsv.optional(),
-      paymentType: z.enum(values(PaymentType)).optional(),
-      offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
-      limit: z.coerce.number().int().min(1).max(100).default(32),
-    }),
+export const listProducts = route(
+  "get",
+  "/api/v1/products",
+  "Products, cheapest first (anyone; products no longer for sale only to admins)",
+  {
+    request: {
+      query: z.object({
+        id: UuidCsv.optional(),
+        paymentType: z.enum(values(PaymentType)).optional(),
+        offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+        limit: z.coerce.number().int().min(1).max(100).default(32),
+      }),
+    },
+    responses: ok(z.array(ProductSchema), 400),
   },
-  responses: { 200: json(z.array(ProductSchema)), ...errors(400) },
-});
+);
 
-export const getProduct = createRoute({
-  method: "get",
-  path: "/api/v1/products/{id}",
-  tags,
-  summary: "One product (anyone; `active` says whether it is for sale)",
-  request: { params: UuidParam },
-  responses: { 200: json(ProductSchema), ...errors(400, 404) },
-});
+export const getProduct = route(
+  "get",
+  "/api/v1/products/{id}",
+  "One product (anyone; `active` says whether it is for sale)",
+  { request: { params: UuidParam }, responses: ok(ProductSchema, 400, 404) },
+);
 
-export const updateProduct = createRoute({
-  method: "patch",
-  path: "/api/v1/products/{id}",
-  tags,
-  summary: "Change a product (admins; its paymentType stays). Checkouts already started keep their price.",
-  security: bearer,
-  request: { params: UuidParam, ...jsonBody(UpdateBody) },
-  responses: { 200: json(ProductSchema), ...errors(400, 401, 403, 404, 409) },
-});
+export const updateProduct = authed(
+  "patch",
+  "/api/v1/products/{id}",
+  "Change a product (admins; its paymentType stays). Checkouts already started keep their price.",
+  { request: { params: UuidParam, ...jsonBody(UpdateBody) }, responses: ok(ProductSchema, 400, 401, 403, 404, 409) },
+);
 
-export const deleteProduct = createRoute({
-  method: "delete",
-  path: "/api/v1/products/{id}",
-  tags,
-  summary: "Delete a product nobody has bought (admins; a bought one is retired with active: false)",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { ...noContent, ...errors(400, 401, 403, 404, 409) },
-});
+export const deleteProduct = authed(
+  "delete",
+  "/api/v1/products/{id}",
+  "Delete a product nobody has bought (admins; a bought one is retired with active: false)",
+  { request: { params: UuidParam }, responses: noContentOr(400, 401, 403, 404, 409) },
+);
 
-export const checkoutProduct = createRoute({
-  method: "post",
-  path: "/api/v1/products/{id}/checkout",
-  tags,
-  summary:
-    "Start buying a one_time product (signed-in users): answers the URL where the buyer pays. Its tokens are credited when the payment is confirmed (Stripe's webhook, or the local test checkout when Stripe is not configured).",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { 201: json(CheckoutSchema, "Created"), ...errors(400, 401, 403, 404, 409, 429, 502, 503) },
-});
+export const checkoutProduct = authed(
+  "post",
+  "/api/v1/products/{id}/checkout",
+  "Start buying a one_time product (signed-in users): answers the URL where the buyer pays. Its tokens are credited when the payment is confirmed (Stripe's webhook, or the local test checkout when Stripe is not configured).",
+  { request: { params: UuidParam }, responses: created(CheckoutSchema, 400, 401, 403, 404, 409, 429, 502, 503) },
+);

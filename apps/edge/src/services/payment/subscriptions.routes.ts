@@ -1,9 +1,9 @@
 import { PaymentProvider, SubscriptionStatus, values } from "@booth/db/schema";
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, DateTime, errors, IsoDate, json, UuidParam } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, created, DateTime, IsoDate, json, ok, UuidParam } from "../../lib/openapi.ts";
 import { CheckoutSchema, ProductSchema } from "./products.routes.ts";
 
-const tags = ["Subscriptions"];
+const { authed, route } = contracts(["Subscriptions"]);
 
 export const SubscriptionSchema = z
   .object({
@@ -43,26 +43,23 @@ const Instant = z
   .union([DateTime, IsoDate])
   .openapi({ description: "An ISO 8601 date-time, or a date (midnight UTC)" });
 
-export const countSubscriptions = createRoute({
-  method: "get",
-  path: "/subscription/count",
-  tags,
-  summary:
-    "How many subscriptions were in force at some time between startDate and endDate (staff). Without dates: now.",
-  security: bearer,
-  request: {
-    query: z.object({
-      startDate: Instant.optional(),
-      endDate: Instant.optional(),
-      region: z
-        .string()
-        .regex(/^[A-Za-z]{2,3}$/, "a country code (US, or an App Store storefront such as USA)")
-        .optional(),
-      level: z.string().trim().min(1).max(50).optional(),
-    }),
-  },
-  responses: {
-    200: json(
+export const countSubscriptions = authed(
+  "get",
+  "/subscription/count",
+  "How many subscriptions were in force at some time between startDate and endDate (staff). Without dates: now.",
+  {
+    request: {
+      query: z.object({
+        startDate: Instant.optional(),
+        endDate: Instant.optional(),
+        region: z
+          .string()
+          .regex(/^[A-Za-z]{2,3}$/, "a country code (US, or an App Store storefront such as USA)")
+          .optional(),
+        level: z.string().trim().min(1).max(50).optional(),
+      }),
+    },
+    responses: ok(
       z
         .object({
           count: z.number().int(),
@@ -72,58 +69,50 @@ export const countSubscriptions = createRoute({
           level: z.string().nullable(),
         })
         .openapi("SubscriptionCount"),
+      400,
+      401,
+      403,
     ),
-    ...errors(400, 401, 403),
   },
-});
+);
 
-export const subscriptionPlans = createRoute({
-  method: "get",
-  path: "/subscription/products",
-  tags,
-  summary: "The subscription plans for sale (anyone)",
+export const subscriptionPlans = route("get", "/subscription/products", "The subscription plans for sale (anyone)", {
   responses: { 200: json(z.array(ProductSchema)) },
 });
 
-export const ownSubscriptions = createRoute({
-  method: "get",
-  path: "/subscription",
-  tags,
-  summary: "The caller's subscriptions and whether one is in force (signed in)",
-  security: bearer,
-  responses: { 200: json(SubscriptionStateSchema), ...errors(401, 403) },
-});
+export const ownSubscriptions = authed(
+  "get",
+  "/subscription",
+  "The caller's subscriptions and whether one is in force (signed in)",
+  { responses: ok(SubscriptionStateSchema, 401, 403) },
+);
 
-export const userSubscriptions = createRoute({
-  method: "get",
-  path: "/subscription/user/{id}",
-  tags,
-  summary: "A user's subscriptions (that user, or staff)",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { 200: json(SubscriptionStateSchema), ...errors(400, 401, 403, 404) },
-});
+export const userSubscriptions = authed(
+  "get",
+  "/subscription/user/{id}",
+  "A user's subscriptions (that user, or staff)",
+  { request: { params: UuidParam }, responses: ok(SubscriptionStateSchema, 400, 401, 403, 404) },
+);
 
-export const subscriptionCheckout = createRoute({
-  method: "post",
-  path: "/subscription/checkout/{id}",
-  tags,
-  summary:
-    "Start subscribing to plan {id} (signed-in users without a subscription in force): answers the URL where the subscriber pays",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { 201: json(CheckoutSchema, "Created"), ...errors(400, 401, 403, 404, 409, 429, 502, 503) },
-});
+export const subscriptionCheckout = authed(
+  "post",
+  "/subscription/checkout/{id}",
+  "Start subscribing to plan {id} (signed-in users without a subscription in force): answers the URL where the subscriber pays",
+  { request: { params: UuidParam }, responses: created(CheckoutSchema, 400, 401, 403, 404, 409, 429, 502, 503) },
+);
 
-export const customerPortal = createRoute({
-  method: "post",
-  path: "/subscription/portal",
-  tags,
-  summary:
-    "A link to the customer portal where the caller manages or cancels their subscription (Stripe's billing portal; the local test portal when Stripe is not configured)",
-  security: bearer,
-  responses: {
-    200: json(z.object({ url: z.string(), provider: z.enum(["stripe", "local"]) }).openapi("CustomerPortal")),
-    ...errors(401, 403, 404, 502, 503),
+export const customerPortal = authed(
+  "post",
+  "/subscription/portal",
+  "A link to the customer portal where the caller manages or cancels their subscription (Stripe's billing portal; the local test portal when Stripe is not configured)",
+  {
+    responses: ok(
+      z.object({ url: z.string(), provider: z.enum(["stripe", "local"]) }).openapi("CustomerPortal"),
+      401,
+      403,
+      404,
+      502,
+      503,
+    ),
   },
-});
+);

@@ -1,43 +1,41 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, Offset, UuidCsv } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, json, jsonBody, Offset, ok, UuidCsv } from "../../lib/openapi.ts";
 import { SEARCH_PAGE } from "./catalogue.ts";
 import { SongSchema } from "./crates.ts";
 import { PROVIDERS } from "./provider-links.ts";
 
+const { authed, route } = contracts(["Service"]);
+
 const IdList = UuidCsv.optional();
 const SongPage = z.object({ data: z.array(SongSchema), total: z.number().int() }).openapi("SongPage");
 
-export const songs = createRoute({
-  method: "get",
-  path: "/api/v1/songs",
-  tags: ["Catalogue"],
-  summary: "Songs of the catalogue (by ids, by title prefix, or all), by artist and title",
-  request: {
-    query: z.object({
-      idIn: IdList,
-      prefix: z.string().trim().max(100).optional(),
-      limit: z.coerce.number().int().min(1).max(300).default(100),
-      offset: Offset,
-    }),
+export const songs = route(
+  "get",
+  "/api/v1/songs",
+  "Songs of the catalogue (by ids, by title prefix, or all), by artist and title",
+  {
+    tags: ["Catalogue"],
+    request: {
+      query: z.object({
+        idIn: IdList,
+        prefix: z.string().trim().max(100).optional(),
+        limit: z.coerce.number().int().min(1).max(300).default(100),
+        offset: Offset,
+      }),
+    },
+    responses: ok(SongPage, 400),
   },
-  responses: { 200: json(SongPage), ...errors(400) },
-});
+);
 
-export const song = createRoute({
-  method: "get",
-  path: "/api/v1/songs/{songId}",
+export const song = route("get", "/api/v1/songs/{songId}", "One song", {
   tags: ["Catalogue"],
-  summary: "One song",
   request: { params: z.object({ songId: z.uuid().openapi({ param: { name: "songId", in: "path" } }) }) },
-  responses: { 200: json(SongSchema), ...errors(400, 404) },
+  responses: ok(SongSchema, 400, 404),
 });
 
 const GenreSchema = z.object({ id: z.uuid(), name: z.string() }).openapi("Genre");
-export const genres = createRoute({
-  method: "get",
-  path: "/api/v1/genres",
+export const genres = route("get", "/api/v1/genres", "Genres, by name (by ids or a name prefix)", {
   tags: ["Catalogue"],
-  summary: "Genres, by name (by ids or a name prefix)",
   request: {
     query: z.object({
       idIn: IdList,
@@ -45,7 +43,7 @@ export const genres = createRoute({
       limit: z.coerce.number().int().min(1).max(300).default(100),
     }),
   },
-  responses: { 200: json(z.array(GenreSchema)), ...errors(400) },
+  responses: ok(z.array(GenreSchema), 400),
 });
 
 // ---- search
@@ -66,34 +64,27 @@ const SearchQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(SEARCH_PAGE),
 });
 
-export const search = createRoute({
-  method: "get",
-  path: "/search",
-  tags: ["Search"],
-  summary: `Search the catalogue by words of the title, artist or genre, or by ISRC (${SEARCH_PAGE} a page)`,
-  request: { query: SearchQuery },
-  responses: { 200: json(z.array(SongSchema)), ...errors(400) },
-});
+export const search = route(
+  "get",
+  "/search",
+  `Search the catalogue by words of the title, artist or genre, or by ISRC (${SEARCH_PAGE} a page)`,
+  { tags: ["Search"], request: { query: SearchQuery }, responses: ok(z.array(SongSchema), 400) },
+);
 
-export const searchPage = createRoute({
-  method: "get",
-  path: "/search/v2",
+export const searchPage = route("get", "/search/v2", "Search, answering the page with the total and the next offset", {
   tags: ["Search"],
-  summary: "Search, answering the page with the total and the next offset",
   request: { query: SearchQuery },
-  responses: {
-    200: json(
-      z
-        .object({
-          data: z.array(SongSchema),
-          total: z.number().int(),
-          offset: z.number().int(),
-          nextOffset: z.number().int().nullable(),
-        })
-        .openapi("SearchPage"),
-    ),
-    ...errors(400),
-  },
+  responses: ok(
+    z
+      .object({
+        data: z.array(SongSchema),
+        total: z.number().int(),
+        offset: z.number().int(),
+        nextOffset: z.number().int().nullable(),
+      })
+      .openapi("SearchPage"),
+    400,
+  ),
 });
 
 // ---- song data
@@ -102,28 +93,25 @@ const SongDataSchema = z
   .object({ provider: z.string(), providerSongId: z.string(), song: SongSchema })
   .openapi("SongData");
 
-export const providers = createRoute({
-  method: "get",
-  path: "/song-data/providers",
-  tags: ["Song data"],
-  summary: "The music providers links and ids may name, and whether lookups at each are configured",
-  responses: {
-    200: json(
-      z
-        .array(z.object({ provider: z.string(), configured: z.boolean(), setting: z.string().nullable() }))
-        .openapi("Providers"),
-    ),
+export const providers = route(
+  "get",
+  "/song-data/providers",
+  "The music providers links and ids may name, and whether lookups at each are configured",
+  {
+    tags: ["Song data"],
+    responses: {
+      200: json(
+        z
+          .array(z.object({ provider: z.string(), configured: z.boolean(), setting: z.string().nullable() }))
+          .openapi("Providers"),
+      ),
+    },
   },
-});
+);
 
-export const songsForService = createRoute({
-  method: "get",
-  path: "/song-data/service",
-  tags: ["Service"],
-  summary: "Songs by id, for services",
-  security: bearer,
+export const songsForService = authed("get", "/song-data/service", "Songs by id, for services", {
   request: { query: z.object({ songIds: UuidCsv }) },
-  responses: { 200: json(z.array(SongSchema)), ...errors(400, 401, 403) },
+  responses: ok(z.array(SongSchema), 400, 401, 403),
 });
 
 const CountryId = z.object({
@@ -135,54 +123,56 @@ const CountryId = z.object({
 });
 /** The stream or preview URLs of a song: one contract per kind. */
 export const songUrlsRoute = (kind: "stream" | "preview") =>
-  createRoute({
-    method: "get",
-    path: `/song-data/${kind}/{country}/{id}`,
+  route("get", `/song-data/${kind}/{country}/{id}`, `The ${kind} URLs of a catalogue song`, {
     tags: ["Song data"],
-    summary: `The ${kind} URLs of a catalogue song`,
     request: { params: CountryId, query: z.object({ quality: z.enum(["low", "medium", "high"]).default("medium") }) },
-    responses: {
-      200: json(z.object({ songId: z.uuid(), urls: z.record(z.string(), z.string()) }).openapi(`Song${kind}`)),
-      ...errors(400, 404),
-    },
+    responses: ok(
+      z.object({ songId: z.uuid(), urls: z.record(z.string(), z.string()) }).openapi(`Song${kind}`),
+      400,
+      404,
+    ),
   });
 export const streamUrls = songUrlsRoute("stream");
 export const previewUrls = songUrlsRoute("preview");
 
-export const byProviderId = createRoute({
-  method: "get",
-  path: "/song-data/{providerSongId}/{musicProvider}",
-  tags: ["Song data"],
-  summary: "A song by its id at a provider",
-  request: {
-    params: z.object({
-      providerSongId: z
-        .string()
-        .min(1)
-        .max(200)
-        .openapi({ param: { name: "providerSongId", in: "path" } }),
-      musicProvider: z.enum(PROVIDERS).openapi({ param: { name: "musicProvider", in: "path" } }),
-    }),
+export const byProviderId = route(
+  "get",
+  "/song-data/{providerSongId}/{musicProvider}",
+  "A song by its id at a provider",
+  {
+    tags: ["Song data"],
+    request: {
+      params: z.object({
+        providerSongId: z
+          .string()
+          .min(1)
+          .max(200)
+          .openapi({ param: { name: "providerSongId", in: "path" } }),
+        musicProvider: z.enum(PROVIDERS).openapi({ param: { name: "musicProvider", in: "path" } }),
+      }),
+    },
+    responses: ok(SongDataSchema, 400, 404, 502, 503),
   },
-  responses: { 200: json(SongDataSchema), ...errors(400, 404, 502, 503) },
-});
+);
 
-export const byProviderLink = createRoute({
-  method: "get",
-  path: "/song-data/{link}",
-  tags: ["Song data"],
-  summary: "A song by a provider link (Spotify, Apple Music, YouTube, SoundCloud, Audius, Deezer, Tidal, ...)",
-  request: {
-    params: z.object({
-      link: z
-        .string()
-        .min(1)
-        .max(2000)
-        .openapi({ param: { name: "link", in: "path" } }),
-    }),
+export const byProviderLink = route(
+  "get",
+  "/song-data/{link}",
+  "A song by a provider link (Spotify, Apple Music, YouTube, SoundCloud, Audius, Deezer, Tidal, ...)",
+  {
+    tags: ["Song data"],
+    request: {
+      params: z.object({
+        link: z
+          .string()
+          .min(1)
+          .max(2000)
+          .openapi({ param: { name: "link", in: "path" } }),
+      }),
+    },
+    responses: ok(SongDataSchema, 400, 404, 502, 503),
   },
-  responses: { 200: json(SongDataSchema), ...errors(400, 404, 502, 503) },
-});
+);
 
 // ---- albums and artists (services)
 
@@ -210,72 +200,42 @@ const shortParam = <N extends string>(name: N) =>
       .openapi({ param: { name, in: "path" } }),
   } as Record<N, z.ZodString>);
 
-export const allAlbums = createRoute({
-  method: "get",
-  path: "/albums/service/all-albums",
-  tags: ["Service"],
-  summary: "Every album (services)",
-  security: bearer,
+export const allAlbums = authed("get", "/albums/service/all-albums", "Every album (services)", {
   request: { query: TakeSkip },
-  responses: { 200: json(z.array(AlbumSchema)), ...errors(400, 401, 403) },
+  responses: ok(z.array(AlbumSchema), 400, 401, 403),
 });
 
-export const allSongs = createRoute({
-  method: "get",
-  path: "/albums/service/all-songs",
-  tags: ["Service"],
-  summary: "Every catalogue song (services)",
-  security: bearer,
+export const allSongs = authed("get", "/albums/service/all-songs", "Every catalogue song (services)", {
   request: { query: TakeSkip },
-  responses: { 200: json(SongPage), ...errors(400, 401, 403) },
+  responses: ok(SongPage, 400, 401, 403),
 });
 
-export const albumSongs = createRoute({
-  method: "get",
-  path: "/albums/service/{albumShortId}/songs",
-  tags: ["Service"],
-  summary: "An album's songs (services)",
-  security: bearer,
+export const albumSongs = authed("get", "/albums/service/{albumShortId}/songs", "An album's songs (services)", {
   request: { params: shortParam("albumShortId") },
-  responses: { 200: json(z.array(SongSchema)), ...errors(400, 401, 403, 404) },
+  responses: ok(z.array(SongSchema), 400, 401, 403, 404),
 });
 
-export const songByShortId = createRoute({
-  method: "get",
-  path: "/albums/service/{songShortId}/song",
-  tags: ["Service"],
-  summary: "A song by its short id (services)",
-  security: bearer,
+export const songByShortId = authed("get", "/albums/service/{songShortId}/song", "A song by its short id (services)", {
   request: { params: shortParam("songShortId") },
-  responses: { 200: json(SongSchema), ...errors(400, 401, 403, 404) },
+  responses: ok(SongSchema, 400, 401, 403, 404),
 });
 
-export const allArtists = createRoute({
-  method: "get",
-  path: "/artists/service/all-artists",
-  tags: ["Service"],
-  summary: "Every artist (services)",
-  security: bearer,
+export const allArtists = authed("get", "/artists/service/all-artists", "Every artist (services)", {
   request: { query: TakeSkip },
-  responses: { 200: json(z.array(ArtistSchema)), ...errors(400, 401, 403) },
+  responses: ok(z.array(ArtistSchema), 400, 401, 403),
 });
 
-export const albumsByArtists = createRoute({
-  method: "post",
-  path: "/artists/service/albums-by-artists",
-  tags: ["Service"],
-  summary: "The albums of several artists (services)",
-  security: bearer,
-  request: jsonBody(z.object({ artistShortIds: z.array(z.string().min(1).max(32)).min(1).max(500) })),
-  responses: { 200: json(z.array(AlbumSchema)), ...errors(400, 401, 403) },
-});
+export const albumsByArtists = authed(
+  "post",
+  "/artists/service/albums-by-artists",
+  "The albums of several artists (services)",
+  {
+    request: jsonBody(z.object({ artistShortIds: z.array(z.string().min(1).max(32)).min(1).max(500) })),
+    responses: ok(z.array(AlbumSchema), 400, 401, 403),
+  },
+);
 
-export const artistAlbums = createRoute({
-  method: "get",
-  path: "/artists/service/{artistShortId}/albums",
-  tags: ["Service"],
-  summary: "An artist's albums (services)",
-  security: bearer,
+export const artistAlbums = authed("get", "/artists/service/{artistShortId}/albums", "An artist's albums (services)", {
   request: { params: shortParam("artistShortId") },
-  responses: { 200: json(z.array(AlbumSchema)), ...errors(400, 401, 403, 404) },
+  responses: ok(z.array(AlbumSchema), 400, 401, 403, 404),
 });

@@ -5,6 +5,7 @@ import type { AppDeps } from "../../deps.ts";
 import { escapeLike } from "../../lib/crud/index.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, found, HttpError, notFound, unauthorized } from "../../lib/errors.ts";
+import { pageOf } from "../../lib/pages.ts";
 import { preparedPerDb, type SqlJson } from "../../lib/sql-json.ts";
 import { songJsonFields, songView } from "./crates.ts";
 import { PROVIDERS, type Provider, parseProviderLink } from "./provider-links.ts";
@@ -25,14 +26,14 @@ export const songsWithAlbum = (db: Db, where: SQL | undefined) =>
 
 /** A page of songs, by artist and title. */
 export async function listSongs(db: Db, where: SQL | undefined, limit: number, offset: number) {
-  const [rows, [total]] = await Promise.all([
+  const { rows, total } = await pageOf(
     songsWithAlbum(db, where)
       .orderBy(asc(schema.songs.artistName), asc(schema.songs.trackName), asc(schema.songs.id))
       .limit(limit)
       .offset(offset),
     db.select({ n: count() }).from(schema.songs).where(where),
-  ]);
-  return { data: rows.map((r) => songView(r.song, r.album)), total: total?.n ?? 0 };
+  );
+  return { data: rows.map((r) => songView(r.song, r.album)), total };
 }
 
 /** Songs by ids and/or a title prefix. */
@@ -145,14 +146,14 @@ export async function search(db: Db, q: SearchQuery) {
   );
   // Best match first when there are words to rank by (a bare constant in ORDER BY would name a column).
   const byRank = tsquery ? [desc(sql`ts_rank(${document}, to_tsquery('simple', ${tsquery}))`)] : [];
-  const [rows, [total]] = await Promise.all([
+  const { rows, total } = await pageOf(
     songsWithAlbum(db, where)
       .orderBy(...byRank, asc(schema.songs.trackName), asc(schema.songs.id))
       .limit(q.limit)
       .offset(q.offset),
     db.select({ n: count() }).from(schema.songs).where(where),
-  ]);
-  return { songs: rows.map((r) => songView(r.song, r.album)), total: total?.n ?? 0 };
+  );
+  return { songs: rows.map((r) => songView(r.song, r.album)), total };
 }
 
 // ---- song data

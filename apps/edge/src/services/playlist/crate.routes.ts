@@ -1,6 +1,8 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, Int, json, jsonBody, noContent, Offset, UuidParam } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, created, Int, jsonBody, noContentOr, Offset, ok, UuidParam } from "../../lib/openapi.ts";
 import { CrateSchema, CrateSongSchema, type SpecialKind } from "./crates.ts";
+
+const { authed } = contracts(["Crates"]);
 
 const CrateSongParams = z.object({ crateSongUuid: z.uuid().openapi({ param: { name: "crateSongUuid", in: "path" } }) });
 const Paging = z.object({
@@ -20,73 +22,35 @@ const AddBody = z
  * `special` names the special crate, or is absent for `/crate/{id}`.
  */
 export function crateSongRoutes(base: string, special?: SpecialKind) {
-  const tags = [special ? `Crates: ${special}` : "Crates"];
+  const { authed } = contracts([special ? `Crates: ${special}` : "Crates"]);
   const params = special ? {} : { params: UuidParam };
   const entryParams = special ? CrateSongParams : UuidParam.extend(CrateSongParams.shape);
   const what = special ? `the caller's ${special} crate` : "crate {id}";
   return {
-    get: createRoute({
-      method: "get",
-      path: base,
-      tags,
-      summary: `Get ${what}`,
-      security: bearer,
-      request: { ...params },
-      responses: { 200: json(CrateSchema), ...errors(400, 401, 403, 404) },
-    }),
-    songs: createRoute({
-      method: "get",
-      path: `${base}/songs`,
-      tags,
-      summary: `The songs of ${what}, in order`,
-      security: bearer,
+    get: authed("get", base, `Get ${what}`, { request: { ...params }, responses: ok(CrateSchema, 400, 401, 403, 404) }),
+    songs: authed("get", `${base}/songs`, `The songs of ${what}, in order`, {
       request: { ...params, query: Paging },
-      responses: { 200: json(z.array(CrateSongSchema)), ...errors(400, 401, 403, 404) },
+      responses: ok(z.array(CrateSongSchema), 400, 401, 403, 404),
     }),
-    addSongs: createRoute({
-      method: "post",
-      path: `${base}/songs`,
-      tags,
-      summary: `Add songs to ${what} (at the end, or at a position)`,
-      security: bearer,
+    addSongs: authed("post", `${base}/songs`, `Add songs to ${what} (at the end, or at a position)`, {
       request: { ...params, ...jsonBody(AddBody) },
-      responses: { 201: json(z.array(CrateSongSchema), "Created"), ...errors(400, 401, 403, 404, 409) },
+      responses: created(z.array(CrateSongSchema), 400, 401, 403, 404, 409),
     }),
-    currentPosition: createRoute({
-      method: "put",
-      path: `${base}/current-position`,
-      tags,
-      summary: `Set the position of the song playing next in ${what}`,
-      security: bearer,
+    currentPosition: authed("put", `${base}/current-position`, `Set the position of the song playing next in ${what}`, {
       request: { ...params, ...jsonBody(z.object({ position: Int.min(0) })) },
-      responses: { 200: json(CrateSchema), ...errors(400, 401, 403, 404) },
+      responses: ok(CrateSchema, 400, 401, 403, 404),
     }),
-    removeSong: createRoute({
-      method: "delete",
-      path: `${base}/songs/{crateSongUuid}`,
-      tags,
-      summary: `Remove a song from ${what}`,
-      security: bearer,
+    removeSong: authed("delete", `${base}/songs/{crateSongUuid}`, `Remove a song from ${what}`, {
       request: { params: entryParams },
-      responses: { ...noContent, ...errors(400, 401, 403, 404) },
+      responses: noContentOr(400, 401, 403, 404),
     }),
-    moveSong: createRoute({
-      method: "put",
-      path: `${base}/songs/{crateSongUuid}/position`,
-      tags,
-      summary: `Move a song of ${what} to a position`,
-      security: bearer,
+    moveSong: authed("put", `${base}/songs/{crateSongUuid}/position`, `Move a song of ${what} to a position`, {
       request: { params: entryParams, ...jsonBody(z.object({ position: Int.min(0) })) },
-      responses: { 200: json(z.array(CrateSongSchema)), ...errors(400, 401, 403, 404) },
+      responses: ok(z.array(CrateSongSchema), 400, 401, 403, 404),
     }),
-    shuffle: createRoute({
-      method: "post",
-      path: `${base}/songs/shuffle`,
-      tags,
-      summary: `Shuffle ${what}`,
-      security: bearer,
+    shuffle: authed("post", `${base}/songs/shuffle`, `Shuffle ${what}`, {
       request: { ...params },
-      responses: { 200: json(z.array(CrateSongSchema)), ...errors(400, 401, 403, 404) },
+      responses: ok(z.array(CrateSongSchema), 400, 401, 403, 404),
     }),
   };
 }
@@ -94,13 +58,9 @@ export type CrateSongRoutes = ReturnType<typeof crateSongRoutes>;
 
 /** Emptying a special crate (a playlist is deleted instead). */
 const emptyCrate = (base: string, special: SpecialKind) =>
-  createRoute({
-    method: "delete",
-    path: `${base}/songs`,
+  authed("delete", `${base}/songs`, `Empty the caller's ${special} crate`, {
     tags: [`Crates: ${special}`],
-    summary: `Empty the caller's ${special} crate`,
-    security: bearer,
-    responses: { ...noContent, ...errors(401, 403) },
+    responses: noContentOr(401, 403),
   });
 
 // Special paths first (see index.ts), so "/crate/special/queue" never reads as a crate id.
@@ -122,107 +82,75 @@ const CratePaging = z.object({
   offset: Offset,
 });
 
-export const createCrate = createRoute({
-  method: "post",
-  path: "/crate",
-  tags: ["Crates"],
-  summary: 'Create a crate (named "New Playlist #N" when no name is given)',
-  security: bearer,
+export const createCrate = authed("post", "/crate", 'Create a crate (named "New Playlist #N" when no name is given)', {
   request: jsonBody(CrateBody),
-  responses: { 201: json(CrateSchema, "Created"), ...errors(400, 401, 403) },
+  responses: created(CrateSchema, 400, 401, 403),
 });
 
-export const ownCrates = createRoute({
-  method: "get",
-  path: "/crate/user",
-  tags: ["Crates"],
-  summary: "The caller's crates, newest first",
-  security: bearer,
+export const ownCrates = authed("get", "/crate/user", "The caller's crates, newest first", {
   request: { query: CratePaging },
-  responses: { 200: json(CratePage), ...errors(400, 401, 403) },
+  responses: ok(CratePage, 400, 401, 403),
 });
 
-export const userCratesForService = createRoute({
-  method: "get",
-  path: "/crate/user/service/{userUuid}",
+export const userCratesForService = authed(
+  "get",
+  "/crate/user/service/{userUuid}",
+  "Every crate of a user, the queue and likes included (services)",
+  { tags: ["Service"], request: { params: UserParam }, responses: ok(CratePage, 400, 401, 403) },
+);
+
+export const userCrates = authed(
+  "get",
+  "/crate/user/{userUuid}",
+  "Another user's crates (their playlists; never their queue or likes)",
+  { request: { params: UserParam, query: CratePaging }, responses: ok(CratePage, 400, 401, 403) },
+);
+
+export const allCrates = authed("get", "/crate/service/all-crates", "Every playlist, oldest first (services)", {
   tags: ["Service"],
-  summary: "Every crate of a user, the queue and likes included (services)",
-  security: bearer,
-  request: { params: UserParam },
-  responses: { 200: json(CratePage), ...errors(400, 401, 403) },
-});
-
-export const userCrates = createRoute({
-  method: "get",
-  path: "/crate/user/{userUuid}",
-  tags: ["Crates"],
-  summary: "Another user's crates (their playlists; never their queue or likes)",
-  security: bearer,
-  request: { params: UserParam, query: CratePaging },
-  responses: { 200: json(CratePage), ...errors(400, 401, 403) },
-});
-
-export const allCrates = createRoute({
-  method: "get",
-  path: "/crate/service/all-crates",
-  tags: ["Service"],
-  summary: "Every playlist, oldest first (services)",
-  security: bearer,
   request: {
     query: z.object({
       take: z.coerce.number().int().min(1).max(1000).default(100),
       skip: Offset,
     }),
   },
-  responses: { 200: json(CratePage), ...errors(400, 401, 403) },
+  responses: ok(CratePage, 400, 401, 403),
 });
 
-export const songsByShortId = createRoute({
-  method: "get",
-  path: "/crate/service/{crateShortId}/songs",
-  tags: ["Service"],
-  summary: "The songs of a crate by its short id (services)",
-  security: bearer,
-  request: {
-    params: z.object({
-      crateShortId: z
-        .string()
-        .min(1)
-        .max(32)
-        .openapi({ param: { name: "crateShortId", in: "path" } }),
-    }),
+export const songsByShortId = authed(
+  "get",
+  "/crate/service/{crateShortId}/songs",
+  "The songs of a crate by its short id (services)",
+  {
+    tags: ["Service"],
+    request: {
+      params: z.object({
+        crateShortId: z
+          .string()
+          .min(1)
+          .max(32)
+          .openapi({ param: { name: "crateShortId", in: "path" } }),
+      }),
+    },
+    responses: ok(z.array(CrateSongSchema), 400, 401, 403, 404),
   },
-  responses: { 200: json(z.array(CrateSongSchema)), ...errors(400, 401, 403, 404) },
-});
+);
 
 export const byId = crateSongRoutes("/crate/{id}");
 
-export const updateCrate = createRoute({
-  method: "patch",
-  path: "/crate/{id}",
-  tags: ["Crates"],
-  summary: "Rename or describe a crate",
-  security: bearer,
+export const updateCrate = authed("patch", "/crate/{id}", "Rename or describe a crate", {
   request: { params: UuidParam, ...jsonBody(CrateBody) },
-  responses: { 200: json(CrateSchema), ...errors(400, 401, 403, 404) },
+  responses: ok(CrateSchema, 400, 401, 403, 404),
 });
 
-export const deleteCrate = createRoute({
-  method: "delete",
-  path: "/crate/{id}",
-  tags: ["Crates"],
-  summary: "Delete a crate",
-  security: bearer,
+export const deleteCrate = authed("delete", "/crate/{id}", "Delete a crate", {
   request: { params: UuidParam },
-  responses: { ...noContent, ...errors(400, 401, 403, 404) },
+  responses: noContentOr(400, 401, 403, 404),
 });
 
-export const copyCrate = createRoute({
-  method: "put",
-  path: "/crate/{id}/copy",
-  tags: ["Crates"],
-  summary: "Copy a crate (one's own or another user's playlist) into a new crate of the caller",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { 201: json(CrateSchema, "Created"), ...errors(400, 401, 403, 404) },
-});
+export const copyCrate = authed(
+  "put",
+  "/crate/{id}/copy",
+  "Copy a crate (one's own or another user's playlist) into a new crate of the caller",
+  { request: { params: UuidParam }, responses: created(CrateSchema, 400, 401, 403, 404) },
+);

@@ -1,9 +1,10 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import { z } from "@hono/zod-openapi";
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, conflict, forbidden, found, notFound } from "../../lib/errors.ts";
 import { shortId } from "../../lib/ids.ts";
+import { newestFirst } from "../../lib/pages.ts";
 import { preparedPerDb, type SqlJson } from "../../lib/sql-json.ts";
 
 export const MAX_CRATE_SONGS = 5000;
@@ -426,17 +427,8 @@ export async function listCrates(
     eq(schema.crates.userUuid, userUuid),
     kinds === "default" ? eq(schema.crates.kind, "default") : undefined,
   );
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(schema.crates)
-      .where(where)
-      .orderBy(desc(schema.crates.createdAt), desc(schema.crates.id))
-      .limit(limit)
-      .offset(offset),
-    db.select({ n: count() }).from(schema.crates).where(where),
-  ]);
-  return { data: await Promise.all(rows.map((r) => crateView(db, r))), total: total?.n ?? 0 };
+  const { rows, total } = await newestFirst(db, schema.crates, where, { limit, offset });
+  return { data: await Promise.all(rows.map((r) => crateView(db, r))), total };
 }
 
 /** Every crate, oldest first. */

@@ -1,6 +1,8 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, created, jsonBody, ok } from "../../lib/openapi.ts";
 import { CrateSchema, CrateSongSchema } from "./crates.ts";
+
+const { authed } = contracts(["Import"]);
 
 const ImportSong = z.object({
   songId: z.uuid().optional(),
@@ -10,15 +12,13 @@ const ImportSong = z.object({
   musicProviders: z.record(z.string().max(40), z.string().max(200)).default({}),
 });
 
-export const trackImport = createRoute({
-  method: "post",
-  path: "/api/v1/track-import",
-  tags: ["Import"],
-  summary: "Import tracks from other services into a crate (the queue unless a crate is named)",
-  security: bearer,
-  request: jsonBody(z.object({ crateUuid: z.uuid().optional(), songs: z.array(ImportSong).min(1).max(500) })),
-  responses: {
-    200: json(
+export const trackImport = authed(
+  "post",
+  "/api/v1/track-import",
+  "Import tracks from other services into a crate (the queue unless a crate is named)",
+  {
+    request: jsonBody(z.object({ crateUuid: z.uuid().optional(), songs: z.array(ImportSong).min(1).max(500) })),
+    responses: ok(
       z
         .object({
           crate: CrateSchema,
@@ -26,20 +26,23 @@ export const trackImport = createRoute({
           skipped: z.array(z.object({ index: z.number().int(), message: z.string() })),
         })
         .openapi("TrackImport"),
+      400,
+      401,
+      403,
+      404,
     ),
-    ...errors(400, 401, 403, 404),
   },
-});
+);
 
-export const addTrack = createRoute({
-  method: "post",
-  path: "/api/v1/playlists/{crateUuid}/tracks",
-  tags: ["Import"],
-  summary: "Add a catalogue song to a crate, at the end (append) or at the start",
-  security: bearer,
-  request: {
-    params: z.object({ crateUuid: z.uuid().openapi({ param: { name: "crateUuid", in: "path" } }) }),
-    ...jsonBody(z.object({ songId: z.uuid(), append: z.boolean().default(true) })),
+export const addTrack = authed(
+  "post",
+  "/api/v1/playlists/{crateUuid}/tracks",
+  "Add a catalogue song to a crate, at the end (append) or at the start",
+  {
+    request: {
+      params: z.object({ crateUuid: z.uuid().openapi({ param: { name: "crateUuid", in: "path" } }) }),
+      ...jsonBody(z.object({ songId: z.uuid(), append: z.boolean().default(true) })),
+    },
+    responses: created(z.array(CrateSongSchema), 400, 401, 403, 404, 409),
   },
-  responses: { 201: json(z.array(CrateSongSchema), "Created"), ...errors(400, 401, 403, 404, 409) },
-});
+);

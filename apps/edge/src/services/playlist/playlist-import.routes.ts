@@ -1,7 +1,9 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, errors, json, jsonBody, ok } from "../../lib/openapi.ts";
 import { IMPORT_STATES } from "./playlist-imports.ts";
 import { PLAYLIST_PROVIDERS } from "./playlist-links.ts";
+
+const { authed } = contracts(["Import"]);
 
 export const PlaylistImportSchema = z
   .object({
@@ -22,25 +24,24 @@ export const PlaylistImportSchema = z
   })
   .openapi("PlaylistImport");
 
-export const startImport = createRoute({
-  method: "post",
-  path: "/api/v1/playlist-imports",
-  tags: ["Import"],
-  summary:
-    "Import a Spotify, YouTube or SoundCloud playlist into a new crate named after it (the first 500 tracks); answers the import, whose progress GET /api/v1/playlist-imports/{importId} tells",
-  security: bearer,
-  request: jsonBody(z.object({ link: z.string().trim().min(1).max(2000) })),
-  responses: { 202: json(PlaylistImportSchema, "Accepted"), ...errors(400, 401, 403, 404, 429, 502, 503) },
-});
-
-export const getImport = createRoute({
-  method: "get",
-  path: "/api/v1/playlist-imports/{importId}",
-  tags: ["Import"],
-  summary: "A playlist import's progress (its owner only; kept for a day)",
-  security: bearer,
-  request: {
-    params: z.object({ importId: z.uuid().openapi({ param: { name: "importId", in: "path" } }) }),
+export const startImport = authed(
+  "post",
+  "/api/v1/playlist-imports",
+  "Import a Spotify, YouTube or SoundCloud playlist into a new crate named after it (the first 500 tracks); answers the import, whose progress GET /api/v1/playlist-imports/{importId} tells",
+  {
+    request: jsonBody(z.object({ link: z.string().trim().min(1).max(2000) })),
+    responses: { 202: json(PlaylistImportSchema, "Accepted"), ...errors(400, 401, 403, 404, 429, 502, 503) },
   },
-  responses: { 200: json(PlaylistImportSchema), ...errors(400, 401, 403, 404) },
-});
+);
+
+export const getImport = authed(
+  "get",
+  "/api/v1/playlist-imports/{importId}",
+  "A playlist import's progress (its owner only; kept for a day)",
+  {
+    request: {
+      params: z.object({ importId: z.uuid().openapi({ param: { name: "importId", in: "path" } }) }),
+    },
+    responses: ok(PlaylistImportSchema, 400, 401, 403, 404),
+  },
+);

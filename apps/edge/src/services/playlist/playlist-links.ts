@@ -1,4 +1,5 @@
 import { errorMessage } from "../../lib/error-codes.ts";
+import { webLink } from "./provider-links.ts";
 
 /** The providers whose playlists Booth imports. */
 export const PLAYLIST_PROVIDERS = ["spotify", "youtube", "soundcloud"] as const;
@@ -20,14 +21,9 @@ export const NOT_A_PLAYLIST_LINK = errorMessage("NOT_A_PLAYLIST_LINK");
 export function parsePlaylistLink(link: string): PlaylistLink | null {
   const uri = /^spotify:playlist:([A-Za-z0-9]{22})$/.exec(link);
   if (uri?.[1]) return { provider: "spotify", id: uri[1] };
-  let url: URL;
-  try {
-    url = new URL(link);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
-  const host = url.hostname.toLowerCase().replace(/^(www|m)\./, "");
+  const web = webLink(link);
+  if (!web) return null;
+  const { url, host } = web;
   if (host === "open.spotify.com" || host === "play.spotify.com") {
     const id = /^(?:\/intl-[\w-]+)?\/playlist\/([A-Za-z0-9]{22})\/?$/.exec(url.pathname)?.[1];
     return id ? { provider: "spotify", id } : null;

@@ -76,6 +76,19 @@ const rules: { hosts: RegExp; provider: Provider; id: (url: URL) => string | nul
 export function parseProviderLink(link: string): ParsedLink | null {
   const uri = link.match(/^spotify:track:([A-Za-z0-9]{22})$/);
   if (uri?.[1]) return { provider: "spotify", id: uri[1] };
+  const web = webLink(link);
+  if (!web) return null;
+  const { url, host } = web;
+  for (const rule of rules) {
+    if (!rule.hosts.test(host)) continue;
+    const id = rule.id(url);
+    if (id) return { provider: rule.provider, id };
+  }
+  return null;
+}
+
+/** A link's URL and its host (lowercase, without `www.` or `m.`), when it is an http(s) URL; null for anything else. */
+export function webLink(link: string): { url: URL; host: string } | null {
   let url: URL;
   try {
     url = new URL(link);
@@ -83,11 +96,5 @@ export function parseProviderLink(link: string): ParsedLink | null {
     return null;
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return null;
-  const host = url.hostname.toLowerCase().replace(/^www\.|^m\./, "");
-  for (const rule of rules) {
-    if (!rule.hosts.test(host)) continue;
-    const id = rule.id(url);
-    if (id) return { provider: rule.provider, id };
-  }
-  return null;
+  return { url, host: url.hostname.toLowerCase().replace(/^(www|m)\./, "") };
 }

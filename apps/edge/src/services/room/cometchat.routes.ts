@@ -1,8 +1,8 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, UuidParam } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, jsonBody, ok, UuidParam } from "../../lib/openapi.ts";
 
 /** A room's chat group at CometChat: see room-chat.ts. */
-const tags = ["Room roles"];
+const { authed } = contracts(["Room roles"]);
 
 const SyncResult = z
   .object({
@@ -18,44 +18,46 @@ const SyncResult = z
   })
   .openapi("RoomChatSync");
 
-export const syncChat = createRoute({
-  method: "post",
-  path: "/roomUserRoles/cometchat/sync/{id}",
-  tags,
-  summary:
-    "Bring the room's CometChat group in line with its roles: scopes, bans, kicks; adds the people in the room (and any named)",
-  security: bearer,
-  request: {
-    params: UuidParam,
-    ...jsonBody(
-      z
-        .object({
-          userUuids: z
-            .array(z.uuid())
-            .max(500)
-            .default([])
-            .openapi({ description: "More members to add as participants (besides the room's roles and presence)" }),
-        })
-        .strict()
-        .openapi("RoomChatSyncInput"),
-    ),
+export const syncChat = authed(
+  "post",
+  "/roomUserRoles/cometchat/sync/{id}",
+  "Bring the room's CometChat group in line with its roles: scopes, bans, kicks; adds the people in the room (and any named)",
+  {
+    request: {
+      params: UuidParam,
+      ...jsonBody(
+        z
+          .object({
+            userUuids: z
+              .array(z.uuid())
+              .max(500)
+              .default([])
+              .openapi({ description: "More members to add as participants (besides the room's roles and presence)" }),
+          })
+          .strict()
+          .openapi("RoomChatSyncInput"),
+      ),
+    },
+    responses: ok(SyncResult, 400, 401, 403, 404, 502, 503),
   },
-  responses: { 200: json(SyncResult), ...errors(400, 401, 403, 404, 502, 503) },
-});
+);
 
-export const joinChat = createRoute({
-  method: "post",
-  path: "/roomUserRoles/cometchat/join/{id}",
-  tags,
-  summary: "Put the caller in the room's CometChat group, with the scope their room role gives",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: {
-    200: json(
+export const joinChat = authed(
+  "post",
+  "/roomUserRoles/cometchat/join/{id}",
+  "Put the caller in the room's CometChat group, with the scope their room role gives",
+  {
+    request: { params: UuidParam },
+    responses: ok(
       z
         .object({ guid: z.string(), uid: z.string(), scope: z.enum(["admin", "moderator", "participant"]) })
         .openapi("RoomChatMembership"),
+      400,
+      401,
+      403,
+      404,
+      502,
+      503,
     ),
-    ...errors(400, 401, 403, 404, 502, 503),
   },
-});
+);

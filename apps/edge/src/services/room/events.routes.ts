@@ -1,9 +1,10 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { CrudQuerySchema, CrudSelectionSchema, crudPageSchema } from "../../lib/crud/index.ts";
-import { bearer, DateTime, errors, json, jsonBody, noContent, PageQuery, UuidParam } from "../../lib/openapi.ts";
+import { contracts, created, DateTime, jsonBody, noContentOr, ok, PageQuery, UuidParam } from "../../lib/openapi.ts";
 import { plainText, SlugInput } from "./slugs.ts";
 
-const tags = ["Events"];
+const { authed, route } = contracts(["Events"]);
+
 const adminTags = ["Admin"];
 
 const RoomSummarySchema = z.object({ uuid: z.uuid(), slug: z.string(), name: z.string() }).openapi("EventRoom");
@@ -57,62 +58,52 @@ const roomQuery = z.object({
 });
 // Admin ------------------------------------------------------------------------------------------------------------
 
-export const adminList = createRoute({
-  method: "get",
-  path: "/admin/events",
-  tags: adminTags,
-  summary: "Events, in the nestjsx/crud query syntax; join=room adds the room (staff and above)",
-  security: bearer,
-  request: { query: CrudQuerySchema },
-  responses: { 200: json(crudPageSchema(AdminEventSchema).openapi("AdminEventPage")), ...errors(400, 401, 403) },
-});
+export const adminList = authed(
+  "get",
+  "/admin/events",
+  "Events, in the nestjsx/crud query syntax; join=room adds the room (staff and above)",
+  {
+    tags: adminTags,
+    request: { query: CrudQuerySchema },
+    responses: ok(crudPageSchema(AdminEventSchema).openapi("AdminEventPage"), 400, 401, 403),
+  },
+);
 
-export const adminGet = createRoute({
-  method: "get",
-  path: "/admin/events/{id}",
-  tags: adminTags,
-  summary: "One event, with the same fields and join options (staff and above)",
-  security: bearer,
-  request: { params: UuidParam, query: CrudSelectionSchema },
-  responses: { 200: json(AdminEventSchema), ...errors(400, 401, 403, 404) },
-});
+export const adminGet = authed(
+  "get",
+  "/admin/events/{id}",
+  "One event, with the same fields and join options (staff and above)",
+  {
+    tags: adminTags,
+    request: { params: UuidParam, query: CrudSelectionSchema },
+    responses: ok(AdminEventSchema, 400, 401, 403, 404),
+  },
+);
 
 // Public -----------------------------------------------------------------------------------------------------------
 
-export const listEvents = createRoute({
-  method: "get",
-  path: "/events",
-  tags,
-  summary: "Events, the latest start first; roomUuid and hostUuid narrow the list (anyone)",
-  request: { query: PageQuery.extend(roomQuery.shape) },
-  responses: { 200: json(EventPage), ...errors(400) },
-});
+export const listEvents = route(
+  "get",
+  "/events",
+  "Events, the latest start first; roomUuid and hostUuid narrow the list (anyone)",
+  { request: { query: PageQuery.extend(roomQuery.shape) }, responses: ok(EventPage, 400) },
+);
 
-export const createEvent = createRoute({
-  method: "post",
-  path: "/events",
-  tags,
-  summary:
-    "Schedule an event hosted by the caller (signed in, bots too); in a room, the caller must be one of its moderators or above",
-  security: bearer,
-  request: jsonBody(EventInput),
-  responses: { 201: json(EventSchema, "Created"), ...errors(400, 401, 403, 404) },
-});
+export const createEvent = authed(
+  "post",
+  "/events",
+  "Schedule an event hosted by the caller (signed in, bots too); in a room, the caller must be one of its moderators or above",
+  { request: jsonBody(EventInput), responses: created(EventSchema, 400, 401, 403, 404) },
+);
 
-export const upcomingEvents = createRoute({
-  method: "get",
-  path: "/events/upcoming",
-  tags,
-  summary: "Events on now or still to come, the soonest first; roomUuid and hostUuid narrow the list (anyone)",
-  request: { query: PageQuery.extend(roomQuery.shape) },
-  responses: { 200: json(EventPage), ...errors(400) },
-});
+export const upcomingEvents = route(
+  "get",
+  "/events/upcoming",
+  "Events on now or still to come, the soonest first; roomUuid and hostUuid narrow the list (anyone)",
+  { request: { query: PageQuery.extend(roomQuery.shape) }, responses: ok(EventPage, 400) },
+);
 
-export const eventBySlug = createRoute({
-  method: "get",
-  path: "/events/slug/{slug}",
-  tags,
-  summary: "An event by slug (anyone)",
+export const eventBySlug = route("get", "/events/slug/{slug}", "An event by slug (anyone)", {
   request: {
     params: z.object({
       slug: z
@@ -122,35 +113,24 @@ export const eventBySlug = createRoute({
         .openapi({ param: { name: "slug", in: "path" } }),
     }),
   },
-  responses: { 200: json(EventSchema), ...errors(400, 404) },
+  responses: ok(EventSchema, 400, 404),
 });
 
-export const getEvent = createRoute({
-  method: "get",
-  path: "/events/{id}",
-  tags,
-  summary: "An event (anyone)",
+export const getEvent = route("get", "/events/{id}", "An event (anyone)", {
   request: { params: UuidParam },
-  responses: { 200: json(EventSchema), ...errors(400, 404) },
+  responses: ok(EventSchema, 400, 404),
 });
 
-export const updateEvent = createRoute({
-  method: "patch",
-  path: "/events/{id}",
-  tags,
-  summary:
-    "Change an event (its host, the owners and co-owners of its room, staff); moving it to a room needs moderator or above there",
-  security: bearer,
-  request: { params: UuidParam, ...jsonBody(EventPatch) },
-  responses: { 200: json(EventSchema), ...errors(400, 401, 403, 404) },
-});
+export const updateEvent = authed(
+  "patch",
+  "/events/{id}",
+  "Change an event (its host, the owners and co-owners of its room, staff); moving it to a room needs moderator or above there",
+  { request: { params: UuidParam, ...jsonBody(EventPatch) }, responses: ok(EventSchema, 400, 401, 403, 404) },
+);
 
-export const deleteEvent = createRoute({
-  method: "delete",
-  path: "/events/{id}",
-  tags,
-  summary: "Cancel an event (its host, the owners and co-owners of its room, staff)",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { ...noContent, ...errors(400, 401, 403, 404) },
-});
+export const deleteEvent = authed(
+  "delete",
+  "/events/{id}",
+  "Cancel an event (its host, the owners and co-owners of its room, staff)",
+  { request: { params: UuidParam }, responses: noContentOr(400, 401, 403, 404) },
+);

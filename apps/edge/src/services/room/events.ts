@@ -5,6 +5,7 @@ import { hasAnyRole, STAFF, type User } from "../../lib/auth.ts";
 import { type CrudOptions, type CrudQuery, crudSelectPage, pickFields } from "../../lib/crud/index.ts";
 import { isUniqueViolation, uniqueOr } from "../../lib/db-errors.ts";
 import { badRequest, forbidden, found, notFound } from "../../lib/errors.ts";
+import { pageOf } from "../../lib/pages.ts";
 import { findRoom, loadRoom, ROOM_RANK, requireRoomRank, roomRank } from "./access.ts";
 import { freeSlugIn, slugFrom } from "./slugs.ts";
 
@@ -112,15 +113,15 @@ const listFilter = (q: EventFilter) => [
 ];
 
 async function page(db: Db, where: SQL | undefined, orderBy: (SQL | PgColumn)[], limit: number, offset: number) {
-  const [rows, [total]] = await Promise.all([
+  const { rows, total } = await pageOf(
     selectEvents(db)
       .where(where)
       .orderBy(...orderBy)
       .limit(limit)
       .offset(offset),
     db.select({ n: count() }).from(schema.events).where(where),
-  ]);
-  return { rows: rows.map(toRow), total: total?.n ?? 0 };
+  );
+  return { rows: rows.map(toRow), total };
 }
 
 /** Events, the latest start first. */

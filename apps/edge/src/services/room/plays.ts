@@ -1,5 +1,6 @@
 import { type Db, schema } from "@booth/db";
 import { count, desc, eq, gte, sql } from "drizzle-orm";
+import { pageOf } from "../../lib/pages.ts";
 
 /** The songs played in rooms, as the live room records them when a song ends. */
 export type Play = typeof schema.roomPlays.$inferSelect;
@@ -21,7 +22,7 @@ export async function recordPlay(db: Db, values: typeof schema.roomPlays.$inferI
 /** A room's plays, the latest first, with their total. */
 export async function playsOf(db: Db, roomUuid: string, limit: number, offset: number) {
   const where = eq(schema.roomPlays.roomUuid, roomUuid);
-  const [rows, [total]] = await Promise.all([
+  const { rows, total } = await pageOf(
     db
       .select()
       .from(schema.roomPlays)
@@ -30,8 +31,8 @@ export async function playsOf(db: Db, roomUuid: string, limit: number, offset: n
       .limit(limit)
       .offset(offset),
     db.select({ n: count() }).from(schema.roomPlays).where(where),
-  ]);
-  return { data: rows, total: total?.n ?? 0 };
+  );
+  return { data: rows, total };
 }
 
 /** Seconds of music played and songs, in one room or (without `roomUuid`) all, optionally since a time. */

@@ -1,7 +1,7 @@
 import { type Db, schema } from "@booth/db";
 import type { RoomRole } from "@booth/db/schema";
-import { and, eq, gt, inArray, isNotNull, isNull, or } from "drizzle-orm";
-import { activeBan } from "../../lib/auth.ts";
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
+import { activeBan, banInForce } from "../../lib/auth.ts";
 import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
 import { logModeration } from "../../lib/moderation-log.ts";
 import { ROOM_RANK, type Room, rankFrom, roleInForce, roomRolesOf } from "./access.ts";
@@ -156,16 +156,7 @@ export async function offDancefloor(db: Db, roomUuid: string, ids: string[], now
   const banned = await db
     .select({ uuid: schema.sanctions.userUuid })
     .from(schema.sanctions)
-    .where(
-      and(
-        inArray(schema.sanctions.userUuid, ids),
-        isNull(schema.sanctions.liftedAt),
-        or(
-          eq(schema.sanctions.type, "ban"),
-          and(eq(schema.sanctions.type, "temporaryBan"), gt(schema.sanctions.expiresAt, now)),
-        ),
-      ),
-    );
+    .where(and(inArray(schema.sanctions.userUuid, ids), banInForce(now)));
   const out = new Set([...sanctioned, ...gone, ...banned].map((r) => r.uuid));
   return ids.filter((id) => out.has(id));
 }

@@ -3,6 +3,7 @@ import { and, arrayOverlaps, count, desc, eq, gt, inArray, isNull, notExists, or
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { type CrudQuery, crudSelectPage } from "../../lib/crud/index.ts";
 import { found } from "../../lib/errors.ts";
+import { pageOf } from "../../lib/pages.ts";
 import { verifyPassword } from "../../lib/password.ts";
 import { isoSql, preparedPerDb, type SqlJson } from "../../lib/sql-json.ts";
 import { isUuid, ROOM_NOT_FOUND } from "./access.ts";
@@ -19,15 +20,14 @@ async function roomPage(
   limit: number,
   offset: number,
 ) {
-  const [rows, [total]] = await Promise.all([
+  return pageOf(
     selectRooms(db)
       .where(where)
       .orderBy(...orderBy)
       .limit(limit)
       .offset(offset),
     db.select({ n: count() }).from(schema.rooms).where(where),
-  ]);
-  return { rows, total: total?.n ?? 0 };
+  );
 }
 
 /** Public listed rooms, the busiest first. */

@@ -1,12 +1,12 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import {
-  bearer,
+  contracts,
+  created,
   DateTime,
-  errors,
-  json,
   jsonBody,
-  noContent,
+  noContentOr,
   Offset,
+  ok,
   PageQuery,
   UuidParam,
 } from "../../lib/openapi.ts";
@@ -15,47 +15,48 @@ import { CrateSongSchema } from "../playlist/crates.ts";
 import { RoomSlugParam } from "./access.ts";
 import { RoomSettingsSchema } from "./rooms.ts";
 
-const tags = ["Live"];
+const { authed, route } = contracts(["Live"]);
 
-export const joinRoom = createRoute({
-  method: "post",
-  path: "/rooms/{slug}/join",
-  tags,
-  summary:
-    "Enter a room: checks bans, kicks, the password (the guest password for guests) and the room's size; answers the room's config (its sanctions to its moderators only)",
-  security: bearer,
-  request: {
-    params: RoomSlugParam,
-    ...jsonBody(
-      z.object({ password: z.string().max(128).optional(), guestPassword: z.string().max(128).optional() }).strict(),
-    ),
+export const joinRoom = authed(
+  "post",
+  "/rooms/{slug}/join",
+  "Enter a room: checks bans, kicks, the password (the guest password for guests) and the room's size; answers the room's config (its sanctions to its moderators only)",
+  {
+    request: {
+      params: RoomSlugParam,
+      ...jsonBody(
+        z.object({ password: z.string().max(128).optional(), guestPassword: z.string().max(128).optional() }).strict(),
+      ),
+    },
+    responses: ok(RoomSettingsSchema, 400, 401, 403, 404, 429),
   },
-  responses: { 200: json(RoomSettingsSchema), ...errors(400, 401, 403, 404, 429) },
-});
+);
 
 // Presence, as the live room reports it -----------------------------------------------------------------------------
 
 const UserParam = z.object({ user: z.uuid().openapi({ param: { name: "user", in: "path" } }) });
 
-export const userEntered = createRoute({
-  method: "patch",
-  path: "/rooms/user/{user}",
-  tags: ["Service"],
-  summary: "The live room reports that a user is in it (services)",
-  security: bearer,
-  request: { params: UserParam, ...jsonBody(z.object({ roomUuid: z.uuid() }).strict()) },
-  responses: { ...noContent, ...errors(400, 401, 403, 404) },
-});
+export const userEntered = authed(
+  "patch",
+  "/rooms/user/{user}",
+  "The live room reports that a user is in it (services)",
+  {
+    tags: ["Service"],
+    request: { params: UserParam, ...jsonBody(z.object({ roomUuid: z.uuid() }).strict()) },
+    responses: noContentOr(400, 401, 403, 404),
+  },
+);
 
-export const userLeft = createRoute({
-  method: "delete",
-  path: "/rooms/user/{user}",
-  tags: ["Service"],
-  summary: "The live room reports that a user left it; without roomUuid, they left every room (services)",
-  security: bearer,
-  request: { params: UserParam, query: z.object({ roomUuid: z.uuid().optional() }) },
-  responses: { ...noContent, ...errors(400, 401, 403) },
-});
+export const userLeft = authed(
+  "delete",
+  "/rooms/user/{user}",
+  "The live room reports that a user left it; without roomUuid, they left every room (services)",
+  {
+    tags: ["Service"],
+    request: { params: UserParam, query: z.object({ roomUuid: z.uuid().optional() }) },
+    responses: noContentOr(400, 401, 403),
+  },
+);
 
 const RoomParam = z.object({
   room: z
@@ -65,40 +66,51 @@ const RoomParam = z.object({
     .openapi({ param: { name: "room", in: "path", description: "the room's uuid or slug" } }),
 });
 
-export const roomUsers = createRoute({
-  method: "get",
-  path: "/rooms/users/{room}",
-  tags: ["Rooms"],
-  summary: "The profiles of the people in a room (anyone; private rooms: their members only)",
-  request: { params: RoomParam },
-  responses: { 200: json(z.array(PublicProfileSchema).openapi("RoomUsers")), ...errors(400, 401, 403, 404) },
-});
-
-export const roomUserUuids = createRoute({
-  method: "get",
-  path: "/rooms/users/service/{room}",
-  tags: ["Service"],
-  summary: "The uuids of the people in a room (services)",
-  security: bearer,
-  request: { params: RoomParam },
-  responses: {
-    200: json(z.object({ roomUuid: z.uuid(), userUuids: z.array(z.uuid()) }).openapi("RoomUserUuids")),
-    ...errors(400, 401, 403, 404),
+export const roomUsers = route(
+  "get",
+  "/rooms/users/{room}",
+  "The profiles of the people in a room (anyone; private rooms: their members only)",
+  {
+    tags: ["Rooms"],
+    request: { params: RoomParam },
+    responses: ok(z.array(PublicProfileSchema).openapi("RoomUsers"), 400, 401, 403, 404),
   },
-});
+);
 
-export const roomState = createRoute({
-  method: "get",
-  path: "/rooms/room-state/{id}",
-  tags,
-  summary:
-    "The live state of a room as its clients see it: booth, now playing, votes (anyone for public rooms; private: moderators and up)",
-  request: { params: UuidParam },
-  responses: {
-    200: json(z.object({ roomUuid: z.uuid(), state: z.record(z.string(), z.unknown()) }).openapi("LiveRoomState")),
-    ...errors(400, 401, 403, 404, 502, 503),
+export const roomUserUuids = authed(
+  "get",
+  "/rooms/users/service/{room}",
+  "The uuids of the people in a room (services)",
+  {
+    tags: ["Service"],
+    request: { params: RoomParam },
+    responses: ok(
+      z.object({ roomUuid: z.uuid(), userUuids: z.array(z.uuid()) }).openapi("RoomUserUuids"),
+      400,
+      401,
+      403,
+      404,
+    ),
   },
-});
+);
+
+export const roomState = route(
+  "get",
+  "/rooms/room-state/{id}",
+  "The live state of a room as its clients see it: booth, now playing, votes (anyone for public rooms; private: moderators and up)",
+  {
+    request: { params: UuidParam },
+    responses: ok(
+      z.object({ roomUuid: z.uuid(), state: z.record(z.string(), z.unknown()) }).openapi("LiveRoomState"),
+      400,
+      401,
+      403,
+      404,
+      502,
+      503,
+    ),
+  },
+);
 
 // Plays ------------------------------------------------------------------------------------------------------------
 
@@ -130,85 +142,89 @@ const PlaySchema = z
     playedAt: z.string(),
   })
   .openapi("RecentSong");
-export const recordPlay = createRoute({
-  method: "post",
-  path: "/rooms/{slug}/recent-songs",
-  tags,
-  summary: "Record a song played in the room, with its votes (services: the live room when a song ends)",
-  security: bearer,
-  request: {
-    params: RoomSlugParam,
-    ...jsonBody(
-      z
-        .object({
-          song: PlayedSong,
-          djUuid: z.uuid().nullable().optional(),
-          voteCounts: VoteCounts,
-          playedAt: DateTime.optional(),
-        })
-        .strict(),
-    ),
+export const recordPlay = authed(
+  "post",
+  "/rooms/{slug}/recent-songs",
+  "Record a song played in the room, with its votes (services: the live room when a song ends)",
+  {
+    request: {
+      params: RoomSlugParam,
+      ...jsonBody(
+        z
+          .object({
+            song: PlayedSong,
+            djUuid: z.uuid().nullable().optional(),
+            voteCounts: VoteCounts,
+            playedAt: DateTime.optional(),
+          })
+          .strict(),
+      ),
+    },
+    responses: created(PlaySchema, 400, 401, 403, 404),
   },
-  responses: { 201: json(PlaySchema, "Created"), ...errors(400, 401, 403, 404) },
-});
+);
 
-export const recentPlays = createRoute({
-  method: "get",
-  path: "/rooms/{slug}/recent-songs",
-  tags,
-  summary: "The songs played in a room, the latest first (anyone)",
-  request: { params: RoomSlugParam, query: PageQuery },
-  responses: {
-    200: json(z.object({ data: z.array(PlaySchema), total: z.number().int() }).openapi("RecentSongPage")),
-    ...errors(400, 404),
+export const recentPlays = route(
+  "get",
+  "/rooms/{slug}/recent-songs",
+  "The songs played in a room, the latest first (anyone)",
+  {
+    request: { params: RoomSlugParam, query: PageQuery },
+    responses: ok(z.object({ data: z.array(PlaySchema), total: z.number().int() }).openapi("RecentSongPage"), 400, 404),
   },
-});
+);
 
-export const playedTime = createRoute({
-  method: "get",
-  path: "/rooms/room-played-time/{id}",
-  tags,
-  summary: "How long music has played in a room, in seconds, and how many songs (anyone)",
-  request: { params: UuidParam },
-  responses: {
-    200: json(
+export const playedTime = route(
+  "get",
+  "/rooms/room-played-time/{id}",
+  "How long music has played in a room, in seconds, and how many songs (anyone)",
+  {
+    request: { params: UuidParam },
+    responses: ok(
       z
         .object({ roomUuid: z.uuid(), playedSeconds: z.number().int(), songs: z.number().int() })
         .openapi("RoomPlayedTime"),
+      400,
+      404,
     ),
-    ...errors(400, 404),
   },
-});
+);
 
-export const playedSeconds = createRoute({
-  method: "get",
-  path: "/info-admin/played-seconds",
-  tags: ["Admin"],
-  summary: "Seconds of music played across all rooms, optionally since a time (staff)",
-  security: bearer,
-  request: { query: z.object({ since: DateTime.optional() }) },
-  responses: {
-    200: json(z.object({ playedSeconds: z.number().int(), songs: z.number().int() }).openapi("PlayedSeconds")),
-    ...errors(400, 401, 403),
+export const playedSeconds = authed(
+  "get",
+  "/info-admin/played-seconds",
+  "Seconds of music played across all rooms, optionally since a time (staff)",
+  {
+    tags: ["Admin"],
+    request: { query: z.object({ since: DateTime.optional() }) },
+    responses: ok(
+      z.object({ playedSeconds: z.number().int(), songs: z.number().int() }).openapi("PlayedSeconds"),
+      400,
+      401,
+      403,
+    ),
   },
-});
+);
 
-export const roomCrate = createRoute({
-  method: "get",
-  path: "/rooms/service/room/{id}/crate",
-  tags: ["Service"],
-  summary:
-    "The songs of the room's room crate from a position on, wrapping around (services: the live room plays them while no DJ has a song)",
-  security: bearer,
-  request: {
-    params: UuidParam,
-    query: z.object({
-      from: Offset.openapi({ description: "the crate position to start from (past the end: the first song)" }),
-      limit: z.coerce.number().int().min(1).max(20).default(3),
-    }),
+export const roomCrate = authed(
+  "get",
+  "/rooms/service/room/{id}/crate",
+  "The songs of the room's room crate from a position on, wrapping around (services: the live room plays them while no DJ has a song)",
+  {
+    tags: ["Service"],
+    request: {
+      params: UuidParam,
+      query: z.object({
+        from: Offset.openapi({ description: "the crate position to start from (past the end: the first song)" }),
+        limit: z.coerce.number().int().min(1).max(20).default(3),
+      }),
+    },
+    responses: ok(
+      z.object({ crateId: z.uuid().nullable(), songs: z.array(CrateSongSchema) }).openapi("RoomCrateSongs"),
+      400,
+      401,
+      403,
+      404,
+    ),
   },
-  responses: {
-    200: json(z.object({ crateId: z.uuid().nullable(), songs: z.array(CrateSongSchema) }).openapi("RoomCrateSongs")),
-    ...errors(400, 401, 403, 404),
-  },
-});
+);

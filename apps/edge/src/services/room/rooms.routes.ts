@@ -1,8 +1,18 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, Int, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import {
+  contracts,
+  created,
+  errors,
+  fileBody,
+  Int,
+  json,
+  jsonBody,
+  noContentOr,
+  UuidParam,
+} from "../../lib/openapi.ts";
 import { MAX_DJ_SEATS, MAX_PINNED_MESSAGES, PasswordInput, RoomSchema, RoomSettingsInput } from "./rooms.ts";
 
-const tags = ["Rooms"];
+const { authed } = contracts(["Rooms"]);
 
 const RoomIdParam = UuidParam;
 const SettingsResponse = json(RoomSchema.extend({ roomRoles: z.array(z.any()) }).openapi("RoomWithRoles"));
@@ -17,25 +27,17 @@ const settingsChange = <M extends "patch" | "post", B extends z.ZodType>(
   summary: string,
   body: B,
 ) =>
-  createRoute({
-    method,
-    path,
-    tags,
-    summary,
-    security: bearer,
+  authed(method, path, summary, {
     request: { params: RoomIdParam, ...jsonBody(body) },
     responses: { 200: SettingsResponse, ...errors(400, 401, 403, 404) },
   });
 
-export const createRoom = createRoute({
-  method: "post",
-  path: "/rooms/infrastructure",
-  tags,
-  summary: "Create a room; the caller owns it (a slug is made from the name when none is given)",
-  security: bearer,
-  request: jsonBody(RoomSettingsInput.required({ name: true })),
-  responses: { 201: json(RoomSchema, "Created"), ...errors(400, 401, 403, 429) },
-});
+export const createRoom = authed(
+  "post",
+  "/rooms/infrastructure",
+  "Create a room; the caller owns it (a slug is made from the name when none is given)",
+  { request: jsonBody(RoomSettingsInput.required({ name: true })), responses: created(RoomSchema, 400, 401, 403, 429) },
+);
 
 export const changeAllSettings = settingsChange(
   "patch",
@@ -67,15 +69,12 @@ export const changeLook = settingsChange(
   CoOwnerSettings,
 );
 
-export const deleteRoom = createRoute({
-  method: "delete",
-  path: "/rooms/{id}/infrastructure",
-  tags,
-  summary: "Delete a room (its owner; admins): the live room is reset and everyone leaves",
-  security: bearer,
-  request: { params: RoomIdParam },
-  responses: { ...noContent, ...errors(400, 401, 403, 404) },
-});
+export const deleteRoom = authed(
+  "delete",
+  "/rooms/{id}/infrastructure",
+  "Delete a room (its owner; admins): the live room is reset and everyone leaves",
+  { request: { params: RoomIdParam }, responses: noContentOr(400, 401, 403, 404) },
+);
 
 export const changeDjType = settingsChange(
   "patch",
@@ -140,63 +139,42 @@ export const changeExternalUrl = settingsChange(
     .strict(),
 );
 
-export const uploadPoster = createRoute({
-  method: "post",
-  path: "/rooms/{id}/poster",
-  tags,
-  summary: "Upload the room's poster (png, jpeg, webp or gif, at most 5 MB; co-owners and up)",
-  security: bearer,
-  request: {
-    params: RoomIdParam,
-    body: {
-      required: true,
-      content: {
-        "multipart/form-data": { schema: z.object({ file: z.any().openapi({ type: "string", format: "binary" }) }) },
-      },
+export const uploadPoster = authed(
+  "post",
+  "/rooms/{id}/poster",
+  "Upload the room's poster (png, jpeg, webp or gif, at most 5 MB; co-owners and up)",
+  {
+    request: {
+      params: RoomIdParam,
+      ...fileBody(),
     },
+    responses: { 200: SettingsResponse, ...errors(400, 401, 403, 404, 413, 415) },
   },
-  responses: { 200: SettingsResponse, ...errors(400, 401, 403, 404, 413, 415) },
-});
+);
 
-export const deletePoster = createRoute({
-  method: "delete",
-  path: "/rooms/{id}/poster",
-  tags,
-  summary: "Remove the room's poster (co-owners and up)",
-  security: bearer,
+export const deletePoster = authed("delete", "/rooms/{id}/poster", "Remove the room's poster (co-owners and up)", {
   request: { params: RoomIdParam },
   responses: { 200: SettingsResponse, ...errors(400, 401, 403, 404) },
 });
 
-export const clearChat = createRoute({
-  method: "delete",
-  path: "/rooms/conversation/{id}",
-  tags,
-  summary: "Clear the room's chat: the live room forgets its messages (moderators and up)",
-  security: bearer,
-  request: { params: RoomIdParam },
-  responses: { ...noContent, ...errors(400, 401, 403, 404) },
-});
+export const clearChat = authed(
+  "delete",
+  "/rooms/conversation/{id}",
+  "Clear the room's chat: the live room forgets its messages (moderators and up)",
+  { request: { params: RoomIdParam }, responses: noContentOr(400, 401, 403, 404) },
+);
 
-export const resetRoom = createRoute({
-  method: "post",
-  path: "/rooms/reset/{id}/infrastructure",
-  tags,
-  summary:
-    "Reset the live room (its owner; global moderators and up): the booth, votes and chat start over and everyone reconnects",
-  security: bearer,
-  request: { params: RoomIdParam },
-  responses: { ...noContent, ...errors(400, 401, 403, 404) },
-});
+export const resetRoom = authed(
+  "post",
+  "/rooms/reset/{id}/infrastructure",
+  "Reset the live room (its owner; global moderators and up): the booth, votes and chat start over and everyone reconnects",
+  { request: { params: RoomIdParam }, responses: noContentOr(400, 401, 403, 404) },
+);
 
 // Admin -------------------------------------------------------------------------------------------------------------
 
-export const adminChange = createRoute({
-  method: "patch",
-  path: "/rooms/admin/{id}",
+export const adminChange = authed("patch", "/rooms/admin/{id}", "Change any room setting, promotion or owner (staff)", {
   tags: ["Admin"],
-  summary: "Change any room setting, promotion or owner (staff)",
-  security: bearer,
   request: {
     params: RoomIdParam,
     ...jsonBody(
@@ -213,41 +191,43 @@ export const adminChange = createRoute({
 
 const GuestPasswordBody = z.object({ roomUuid: z.uuid(), guestPassword: PasswordInput.unwrap() }).strict();
 
-export const setGuestPassword = createRoute({
-  method: "post",
-  path: "/rooms/admin/guest-password",
-  tags: ["Admin"],
-  summary: "Set a room's guest password: guests (no account) enter with it (admins)",
-  security: bearer,
-  request: jsonBody(GuestPasswordBody),
-  responses: { 200: SettingsResponse, ...errors(400, 401, 403, 404) },
-});
-
-export const removeGuestPassword = createRoute({
-  method: "delete",
-  path: "/rooms/admin/guest-password",
-  tags: ["Admin"],
-  summary: "Remove a room's guest password (admins)",
-  security: bearer,
-  request: jsonBody(z.object({ roomUuid: z.uuid() }).strict()),
-  responses: { 200: SettingsResponse, ...errors(400, 401, 403, 404) },
-});
-
-export const attachDiscord = createRoute({
-  method: "post",
-  path: "/rooms/discord/{guild}",
-  tags: ["Discord"],
-  summary:
-    "Attach a room to a Discord guild's activity: an existing room the caller co-owns (roomUuid), or a new one (name)",
-  security: bearer,
-  request: {
-    params: z.object({ guild: z.string().regex(/^\d{5,25}$/, "guild: a Discord guild id") }),
-    ...jsonBody(
-      z
-        .object({ roomUuid: z.uuid().optional(), name: RoomSettingsInput.shape.name.unwrap().optional() })
-        .strict()
-        .refine((b) => !!b.roomUuid !== !!b.name, { message: "give roomUuid or name", path: ["roomUuid"] }),
-    ),
+export const setGuestPassword = authed(
+  "post",
+  "/rooms/admin/guest-password",
+  "Set a room's guest password: guests (no account) enter with it (admins)",
+  {
+    tags: ["Admin"],
+    request: jsonBody(GuestPasswordBody),
+    responses: { 200: SettingsResponse, ...errors(400, 401, 403, 404) },
   },
-  responses: { 200: SettingsResponse, 201: json(RoomSchema, "Created"), ...errors(400, 401, 403, 404) },
-});
+);
+
+export const removeGuestPassword = authed(
+  "delete",
+  "/rooms/admin/guest-password",
+  "Remove a room's guest password (admins)",
+  {
+    tags: ["Admin"],
+    request: jsonBody(z.object({ roomUuid: z.uuid() }).strict()),
+    responses: { 200: SettingsResponse, ...errors(400, 401, 403, 404) },
+  },
+);
+
+export const attachDiscord = authed(
+  "post",
+  "/rooms/discord/{guild}",
+  "Attach a room to a Discord guild's activity: an existing room the caller co-owns (roomUuid), or a new one (name)",
+  {
+    tags: ["Discord"],
+    request: {
+      params: z.object({ guild: z.string().regex(/^\d{5,25}$/, "guild: a Discord guild id") }),
+      ...jsonBody(
+        z
+          .object({ roomUuid: z.uuid().optional(), name: RoomSettingsInput.shape.name.unwrap().optional() })
+          .strict()
+          .refine((b) => !!b.roomUuid !== !!b.name, { message: "give roomUuid or name", path: ["roomUuid"] }),
+      ),
+    },
+    responses: { 200: SettingsResponse, 201: json(RoomSchema, "Created"), ...errors(400, 401, 403, 404) },
+  },
+);

@@ -1,8 +1,8 @@
 import { DevicePlatform, values } from "@booth/db/schema";
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, created, jsonBody, noContentOr, ok, UuidParam } from "../../lib/openapi.ts";
 
-const tags = ["Devices"];
+const { authed } = contracts(["Devices"]);
 
 const DeviceSchema = z
   .object({
@@ -24,66 +24,57 @@ const PairParams = z.object({
     .openapi({ param: { name: "b", in: "path", description: "the device id" } }),
 });
 
-export const register = createRoute({
-  method: "post",
-  path: "/devices",
-  tags,
-  summary: "Register the caller's device for push notifications (a token moving to another account moves with it)",
-  security: bearer,
-  request: jsonBody(
-    z.object({
-      token: z.string().min(1).max(4096),
-      deviceId: z.string().trim().min(1).max(200),
-      platform: z.enum(values(DevicePlatform)),
-    }),
-  ),
-  responses: { 201: json(DeviceSchema, "Created"), ...errors(400, 401, 403) },
-});
-
-export const forgetByToken = createRoute({
-  method: "delete",
-  path: "/devices/{token}",
-  tags,
-  summary: "Forget a device by its push token (its owner or admins)",
-  security: bearer,
-  request: {
-    params: z.object({
-      token: z
-        .string()
-        .min(1)
-        .max(4096)
-        .openapi({ param: { name: "token", in: "path" } }),
-    }),
+export const register = authed(
+  "post",
+  "/devices",
+  "Register the caller's device for push notifications (a token moving to another account moves with it)",
+  {
+    request: jsonBody(
+      z.object({
+        token: z.string().min(1).max(4096),
+        deviceId: z.string().trim().min(1).max(200),
+        platform: z.enum(values(DevicePlatform)),
+      }),
+    ),
+    responses: created(DeviceSchema, 400, 401, 403),
   },
-  responses: { ...noContent, ...errors(400, 401, 403, 404) },
-});
+);
 
-export const forgetUserDevice = createRoute({
-  method: "delete",
-  path: "/devices/{a}/{b}",
-  tags,
-  summary: "Forget device {b} of user {a} (the user or admins)",
-  security: bearer,
-  request: { params: PairParams },
-  responses: { ...noContent, ...errors(400, 401, 403, 404) },
-});
+export const forgetByToken = authed(
+  "delete",
+  "/devices/{token}",
+  "Forget a device by its push token (its owner or admins)",
+  {
+    request: {
+      params: z.object({
+        token: z
+          .string()
+          .min(1)
+          .max(4096)
+          .openapi({ param: { name: "token", in: "path" } }),
+      }),
+    },
+    responses: noContentOr(400, 401, 403, 404),
+  },
+);
 
-export const userDevice = createRoute({
-  method: "get",
-  path: "/devices/single-device/{a}/{b}",
-  tags,
-  summary: "Device {b} of user {a} (the user, admins or services)",
-  security: bearer,
-  request: { params: PairParams },
-  responses: { 200: json(DeviceSchema), ...errors(400, 401, 403, 404) },
-});
+export const forgetUserDevice = authed(
+  "delete",
+  "/devices/{a}/{b}",
+  "Forget device {b} of user {a} (the user or admins)",
+  { request: { params: PairParams }, responses: noContentOr(400, 401, 403, 404) },
+);
 
-export const userDevices = createRoute({
-  method: "get",
-  path: "/devices/all-devices/{id}",
-  tags,
-  summary: "Every device of user {id} (the user, admins or services)",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { 200: json(z.array(DeviceSchema)), ...errors(400, 401, 403) },
-});
+export const userDevice = authed(
+  "get",
+  "/devices/single-device/{a}/{b}",
+  "Device {b} of user {a} (the user, admins or services)",
+  { request: { params: PairParams }, responses: ok(DeviceSchema, 400, 401, 403, 404) },
+);
+
+export const userDevices = authed(
+  "get",
+  "/devices/all-devices/{id}",
+  "Every device of user {id} (the user, admins or services)",
+  { request: { params: UuidParam }, responses: ok(z.array(DeviceSchema), 400, 401, 403) },
+);

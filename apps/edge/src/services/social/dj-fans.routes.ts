@@ -1,10 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { CrudQuerySchema, CrudSelectionSchema, crudPageSchema } from "../../lib/crud/index.ts";
-import { bearer, errors, json, jsonBody, noContent, Offset, UuidParam } from "../../lib/openapi.ts";
+import { contracts, created, errors, json, jsonBody, noContentOr, Offset, ok, UuidParam } from "../../lib/openapi.ts";
 import { PublicProfileSchema } from "../../lib/profiles.ts";
 import { FANS_PAGE } from "./fans.ts";
 
 const tags = ["DJ fans"];
+const { authed, route } = contracts(tags);
 
 const FanLinkSchema = z
   .object({ id: z.uuid(), fanUuid: z.uuid(), djUuid: z.uuid(), createdAt: z.string() })
@@ -18,34 +19,27 @@ const ProfilePage = z
   .object({ data: z.array(PublicProfileSchema), total: z.number().int() })
   .openapi("ProfilePageOfFans");
 
-export const follow = createRoute({
-  method: "post",
-  path: "/dj-fans",
-  tags,
-  summary: "Follow a DJ",
-  security: bearer,
+export const follow = authed("post", "/dj-fans", "Follow a DJ", {
   request: jsonBody(z.object({ djUuid: z.uuid() })),
-  responses: { 201: json(FanLinkSchema, "Created"), ...errors(400, 401, 403, 404, 409) },
+  responses: created(FanLinkSchema, 400, 401, 403, 404, 409),
 });
 
-export const followedDjs = createRoute({
-  method: "get",
-  path: "/dj-fans",
-  tags,
-  summary: "The DJs the caller follows (optionally just whether they follow one DJ)",
-  security: bearer,
-  request: { query: z.object({ djUuid: z.uuid().optional() }) },
-  responses: { 200: json(z.array(FanLinkSchema)), ...errors(400, 401, 403) },
-});
+export const followedDjs = authed(
+  "get",
+  "/dj-fans",
+  "The DJs the caller follows (optionally just whether they follow one DJ)",
+  {
+    request: { query: z.object({ djUuid: z.uuid().optional() }) },
+    responses: ok(z.array(FanLinkSchema), 400, 401, 403),
+  },
+);
 
-export const fansOfDj = createRoute({
-  method: "get",
-  path: "/dj-fans/dj-fans-paginated/{id}",
-  tags,
-  summary: `Fans of DJ {id}, newest first (${FANS_PAGE} a page by default)`,
-  request: { params: UuidParam, query: SkipTake },
-  responses: { 200: json(ProfilePage), ...errors(400) },
-});
+export const fansOfDj = route(
+  "get",
+  "/dj-fans/dj-fans-paginated/{id}",
+  `Fans of DJ {id}, newest first (${FANS_PAGE} a page by default)`,
+  { request: { params: UuidParam, query: SkipTake }, responses: ok(ProfilePage, 400) },
+);
 
 export const fansOfDjLegacy = createRoute({
   method: "get",
@@ -57,70 +51,51 @@ export const fansOfDjLegacy = createRoute({
   responses: { 200: json(z.array(PublicProfileSchema)), ...errors(400) },
 });
 
-export const djsFollowed = createRoute({
-  method: "get",
-  path: "/dj-fans/{id}/djs-followed",
-  tags,
-  summary: "DJs that user {id} follows, newest first",
+export const djsFollowed = route("get", "/dj-fans/{id}/djs-followed", "DJs that user {id} follows, newest first", {
   request: { params: UuidParam, query: SkipTake },
-  responses: { 200: json(ProfilePage), ...errors(400) },
+  responses: ok(ProfilePage, 400),
 });
 
-export const fanCounts = createRoute({
-  method: "get",
-  path: "/dj-fans/count/{id}",
-  tags,
-  summary: "How many fans user {id} has and how many DJs they follow",
-  request: { params: UuidParam },
-  responses: {
-    200: json(z.object({ fans: z.number().int(), following: z.number().int() }).openapi("FanCounts")),
-    ...errors(400),
+export const fanCounts = route(
+  "get",
+  "/dj-fans/count/{id}",
+  "How many fans user {id} has and how many DJs they follow",
+  {
+    request: { params: UuidParam },
+    responses: ok(z.object({ fans: z.number().int(), following: z.number().int() }).openapi("FanCounts"), 400),
   },
-});
+);
 
-export const fanLink = createRoute({
-  method: "get",
-  path: "/dj-fans/dj-fan/{id}",
-  tags,
-  summary: "One fan link by its id",
+export const fanLink = route("get", "/dj-fans/dj-fan/{id}", "One fan link by its id", {
   request: { params: UuidParam },
-  responses: { 200: json(FanLinkSchema), ...errors(400, 404) },
+  responses: ok(FanLinkSchema, 400, 404),
 });
 
-export const adminFanLinks = createRoute({
-  method: "get",
-  path: "/dj-fans/admin/{id}",
+export const adminFanLinks = authed("get", "/dj-fans/admin/{id}", "Every fan link of user {id}, both ways (staff)", {
   tags: ["Admin"],
-  summary: "Every fan link of user {id}, both ways (staff)",
-  security: bearer,
   request: { params: UuidParam },
-  responses: {
-    200: json(z.object({ fans: z.array(FanLinkSchema), following: z.array(FanLinkSchema) }).openapi("FanLinksOfUser")),
-    ...errors(400, 401, 403),
-  },
+  responses: ok(
+    z.object({ fans: z.array(FanLinkSchema), following: z.array(FanLinkSchema) }).openapi("FanLinksOfUser"),
+    400,
+    401,
+    403,
+  ),
 });
 
-export const unfollow = createRoute({
-  method: "delete",
-  path: "/dj-fans/{id}",
-  tags,
-  summary: "Unfollow DJ {id}",
-  security: bearer,
+export const unfollow = authed("delete", "/dj-fans/{id}", "Unfollow DJ {id}", {
   request: { params: UuidParam },
-  responses: { ...noContent, ...errors(400, 401, 403, 404) },
+  responses: noContentOr(400, 401, 403, 404),
 });
 
-export const fanDevices = createRoute({
-  method: "get",
-  path: "/dj-fans/devices/list",
+export const fanDevices = authed("get", "/dj-fans/devices/list", "The push devices of a DJ's fans (services)", {
   tags: ["Service"],
-  summary: "The push devices of a DJ's fans (services)",
-  security: bearer,
   request: { query: z.object({ djUuid: z.uuid() }) },
-  responses: {
-    200: json(z.array(z.object({ userUuid: z.uuid(), token: z.string(), platform: z.string() })).openapi("FanDevices")),
-    ...errors(400, 401, 403),
-  },
+  responses: ok(
+    z.array(z.object({ userUuid: z.uuid(), token: z.string(), platform: z.string() })).openapi("FanDevices"),
+    400,
+    401,
+    403,
+  ),
 });
 
 // ---- admin DJ lists
@@ -138,22 +113,19 @@ const AdminDjSchema = z
   .partial()
   .openapi("AdminDj");
 
-export const adminDjs = createRoute({
-  method: "get",
-  path: "/admin/djs",
-  tags: ["Admin"],
-  summary: "DJs with their fan counts, in the nestjsx/crud query syntax (staff)",
-  security: bearer,
-  request: { query: CrudQuerySchema },
-  responses: { 200: json(crudPageSchema(AdminDjSchema).openapi("AdminDjPage")), ...errors(400, 401, 403) },
-});
+export const adminDjs = authed(
+  "get",
+  "/admin/djs",
+  "DJs with their fan counts, in the nestjsx/crud query syntax (staff)",
+  {
+    tags: ["Admin"],
+    request: { query: CrudQuerySchema },
+    responses: ok(crudPageSchema(AdminDjSchema).openapi("AdminDjPage"), 400, 401, 403),
+  },
+);
 
-export const adminDj = createRoute({
-  method: "get",
-  path: "/admin/djs/{id}",
+export const adminDj = authed("get", "/admin/djs/{id}", "One DJ with their fan count (staff)", {
   tags: ["Admin"],
-  summary: "One DJ with their fan count (staff)",
-  security: bearer,
   request: { params: UuidParam, query: CrudSelectionSchema },
-  responses: { 200: json(AdminDjSchema), ...errors(400, 401, 403, 404) },
+  responses: ok(AdminDjSchema, 400, 401, 403, 404),
 });

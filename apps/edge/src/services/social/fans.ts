@@ -3,7 +3,7 @@ import { and, count, desc, eq, or, sql } from "drizzle-orm";
 import { type CrudOptions, type CrudQuery, crudSelectPage, pickFields } from "../../lib/crud/index.ts";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { conflict, notFound } from "../../lib/errors.ts";
-import { profilesOf } from "../../lib/profiles.ts";
+import { profilesOf, usersTotal } from "../../lib/profiles.ts";
 import { socialTarget } from "./relations.ts";
 
 export const CANNOT_FOLLOW = "You cannot follow this DJ.";
@@ -110,31 +110,24 @@ export const fanDevices = (db: Db | Tx, djUuid: string) =>
 // ---- admin DJ lists
 
 const fansCount = sql<number>`(select count(*)::int from ${schema.djFans} where ${schema.djFans.djUuid} = ${schema.users.uuid})`;
+/** A DJ's columns in the admin list, the fan count besides. */
+const DJ_COLUMNS = {
+  uuid: schema.users.uuid,
+  email: schema.users.email,
+  nickname: schema.profiles.nickname,
+  roles: schema.users.roles,
+  badges: schema.users.badges,
+  createdAt: schema.users.createdAt,
+};
 export const DJ_CRUD: CrudOptions = {
-  fields: {
-    uuid: schema.users.uuid,
-    email: schema.users.email,
-    nickname: schema.profiles.nickname,
-    roles: schema.users.roles,
-    badges: schema.users.badges,
-    createdAt: schema.users.createdAt,
-    fans: { column: fansCount, type: "integer" },
-  },
+  fields: { ...DJ_COLUMNS, fans: { column: fansCount, type: "integer" } },
   primaryKey: "uuid",
   defaultSort: [{ field: "fans", order: "DESC" }],
 };
 
 const djSelect = (db: Db | Tx) =>
   db
-    .select({
-      uuid: schema.users.uuid,
-      email: schema.users.email,
-      nickname: schema.profiles.nickname,
-      roles: schema.users.roles,
-      badges: schema.users.badges,
-      createdAt: schema.users.createdAt,
-      fans: fansCount,
-    })
+    .select({ ...DJ_COLUMNS, fans: fansCount })
     .from(schema.users)
     .leftJoin(schema.profiles, eq(schema.profiles.userUuid, schema.users.uuid));
 type DjRow = Awaited<ReturnType<ReturnType<typeof djSelect>["execute"]>>[number];
@@ -143,11 +136,7 @@ const djView = (r: DjRow) => ({ ...r, createdAt: r.createdAt.toISOString(), fans
 /** DJs with their fan counts, a nestjsx/crud page of the fields asked for. */
 export async function djPage(db: Db | Tx, query: CrudQuery) {
   const page = await crudSelectPage(query, {
-    total: db
-      .select({ n: count() })
-      .from(schema.users)
-      .leftJoin(schema.profiles, eq(schema.profiles.userUuid, schema.users.uuid))
-      .$dynamic(),
+    total: usersTotal(db),
     rows: djSelect(db).$dynamic(),
   });
   return { ...page, data: page.data.map((r) => pickFields(djView(r), query.fields)) };

@@ -1,8 +1,8 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, noContent, Offset, UuidParam } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, created, jsonBody, noContentOr, Offset, ok, UuidParam } from "../../lib/openapi.ts";
 import { PublicProfileSchema } from "../../lib/profiles.ts";
 
-const tags = ["Friends"];
+const { authed } = contracts(["Friends"]);
 
 const InvitationSchema = z
   .object({
@@ -18,36 +18,21 @@ const FriendSchema = z.object({ userUuid: z.uuid(), friendUuid: z.uuid(), since:
 
 // ---- invitations
 
-export const invite = createRoute({
-  method: "post",
-  path: "/friend-invitations",
-  tags,
-  summary: "Invite a user to be friends",
-  security: bearer,
+export const invite = authed("post", "/friend-invitations", "Invite a user to be friends", {
   request: jsonBody(z.object({ userUuid: z.uuid() })),
-  responses: { 201: json(InvitationSchema, "Created"), ...errors(400, 401, 403, 404, 409) },
+  responses: created(InvitationSchema, 400, 401, 403, 404, 409),
 });
 
-export const userInvitations = createRoute({
-  method: "get",
-  path: "/friend-invitations/user-invitations/{id}",
-  tags,
-  summary: "Pending invitations to and from user {id} (the user themselves, or staff)",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { 200: json(z.array(InvitationSchema)), ...errors(400, 401, 403) },
-});
+export const userInvitations = authed(
+  "get",
+  "/friend-invitations/user-invitations/{id}",
+  "Pending invitations to and from user {id} (the user themselves, or staff)",
+  { request: { params: UuidParam }, responses: ok(z.array(InvitationSchema), 400, 401, 403) },
+);
 
 /** The caller's own pending invitations, received or sent. */
 const ownInvitations = (path: string, summary: string) =>
-  createRoute({
-    method: "get",
-    path,
-    tags,
-    summary,
-    security: bearer,
-    responses: { 200: json(z.array(InvitationSchema)), ...errors(401, 403) },
-  });
+  authed("get", path, summary, { responses: ok(z.array(InvitationSchema), 401, 403) });
 export const invitationsReceived = ownInvitations(
   "/friend-invitations/user-invitations-for",
   "Pending invitations the caller has received",
@@ -57,25 +42,22 @@ export const invitationsSent = ownInvitations(
   "Pending invitations the caller has sent",
 );
 
-export const deleteInvitation = createRoute({
-  method: "delete",
-  path: "/friend-invitations/{id}",
-  tags,
-  summary: "Withdraw (sender) or dismiss (recipient) an invitation",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { ...noContent, ...errors(400, 401, 403, 404) },
-});
+export const deleteInvitation = authed(
+  "delete",
+  "/friend-invitations/{id}",
+  "Withdraw (sender) or dismiss (recipient) an invitation",
+  { request: { params: UuidParam }, responses: noContentOr(400, 401, 403, 404) },
+);
 
-export const handleInvitation = createRoute({
-  method: "post",
-  path: "/friend-invitations/handle-friend",
-  tags,
-  summary: "Accept or reject an invitation (its recipient); accepting makes you friends",
-  security: bearer,
-  request: jsonBody(z.object({ invitationId: z.uuid(), status: z.enum(["accepted", "rejected"]) })),
-  responses: { 200: json(InvitationSchema), ...errors(400, 401, 403, 404, 409) },
-});
+export const handleInvitation = authed(
+  "post",
+  "/friend-invitations/handle-friend",
+  "Accept or reject an invitation (its recipient); accepting makes you friends",
+  {
+    request: jsonBody(z.object({ invitationId: z.uuid(), status: z.enum(["accepted", "rejected"]) })),
+    responses: ok(InvitationSchema, 400, 401, 403, 404, 409),
+  },
+);
 
 // ---- friends
 
@@ -84,45 +66,29 @@ const SkipTake = z.object({
   take: z.coerce.number().int().min(1).max(500).default(100),
 });
 
-export const friendsOf = createRoute({
-  method: "get",
-  path: "/friends/{id}",
-  tags,
-  summary: "Friends of user {id}, as profiles, newest friendship first",
-  security: bearer,
+export const friendsOf = authed("get", "/friends/{id}", "Friends of user {id}, as profiles, newest friendship first", {
   request: { params: UuidParam, query: SkipTake },
-  responses: {
-    200: json(z.object({ data: z.array(PublicProfileSchema), total: z.number().int() }).openapi("FriendPage")),
-    ...errors(400, 401, 403),
-  },
+  responses: ok(
+    z.object({ data: z.array(PublicProfileSchema), total: z.number().int() }).openapi("FriendPage"),
+    400,
+    401,
+    403,
+  ),
 });
 
-export const friendUuids = createRoute({
-  method: "get",
-  path: "/friends/list/{id}",
-  tags,
-  summary: "The uuids of user {id}'s friends (e.g. to mark friends in a room)",
-  security: bearer,
+export const friendUuids = authed(
+  "get",
+  "/friends/list/{id}",
+  "The uuids of user {id}'s friends (e.g. to mark friends in a room)",
+  { request: { params: UuidParam }, responses: ok(z.array(z.uuid()), 400, 401, 403) },
+);
+
+export const friendship = authed("get", "/friends/single-friend/{id}", "The caller's friendship with user {id}", {
   request: { params: UuidParam },
-  responses: { 200: json(z.array(z.uuid())), ...errors(400, 401, 403) },
+  responses: ok(FriendSchema, 400, 401, 403, 404),
 });
 
-export const friendship = createRoute({
-  method: "get",
-  path: "/friends/single-friend/{id}",
-  tags,
-  summary: "The caller's friendship with user {id}",
-  security: bearer,
+export const unfriend = authed("delete", "/friends/{id}", "Stop being friends with user {id}", {
   request: { params: UuidParam },
-  responses: { 200: json(FriendSchema), ...errors(400, 401, 403, 404) },
-});
-
-export const unfriend = createRoute({
-  method: "delete",
-  path: "/friends/{id}",
-  tags,
-  summary: "Stop being friends with user {id}",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { ...noContent, ...errors(400, 401, 403, 404) },
+  responses: noContentOr(400, 401, 403, 404),
 });

@@ -329,16 +329,7 @@ export async function deliverToTokens(deps: AppDeps, tokens: string[], notice: P
  */
 export async function claimAfterQuiet(db: Db, key: string, now: Date, quietSeconds: number) {
   const cutoff = new Date(now.getTime() - quietSeconds * 1000);
-  const claimed = await db
-    .insert(schema.pushCooldowns)
-    .values({ key, seenAt: now, sentAt: now })
-    .onConflictDoUpdate({
-      target: schema.pushCooldowns.key,
-      set: { seenAt: now, sentAt: now },
-      setWhere: lt(schema.pushCooldowns.seenAt, cutoff),
-    })
-    .returning({ key: schema.pushCooldowns.key });
-  if (claimed.length) return true;
+  if (await claimWhere(db, key, now, lt(schema.pushCooldowns.seenAt, cutoff))) return true;
   await db
     .update(schema.pushCooldowns)
     .set({ seenAt: now })
@@ -349,14 +340,15 @@ export async function claimAfterQuiet(db: Db, key: string, now: Date, quietSecon
 /** Fixed window: claims a send unless one was claimed within `seconds`. Atomic. */
 export async function claimAfter(db: Db, key: string, now: Date, seconds: number) {
   const cutoff = new Date(now.getTime() - seconds * 1000);
+  return claimWhere(db, key, now, lt(schema.pushCooldowns.sentAt, cutoff));
+}
+
+/** Records the key seen and sent `now`, when it is new or its row is `stale`: whether this call claimed the send. */
+async function claimWhere(db: Db, key: string, now: Date, stale: SQL) {
   const claimed = await db
     .insert(schema.pushCooldowns)
     .values({ key, seenAt: now, sentAt: now })
-    .onConflictDoUpdate({
-      target: schema.pushCooldowns.key,
-      set: { seenAt: now, sentAt: now },
-      setWhere: lt(schema.pushCooldowns.sentAt, cutoff),
-    })
+    .onConflictDoUpdate({ target: schema.pushCooldowns.key, set: { seenAt: now, sentAt: now }, setWhere: stale })
     .returning({ key: schema.pushCooldowns.key });
   return claimed.length > 0;
 }

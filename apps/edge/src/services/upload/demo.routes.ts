@@ -1,7 +1,7 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { json } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, json } from "../../lib/openapi.ts";
 
-const tags = ["Demo"];
+const { route } = contracts(["Demo"]);
 
 export const DemoProgressSchema = z
   .object({
@@ -11,10 +11,9 @@ export const DemoProgressSchema = z
   })
   .openapi("DemoProgress");
 
-export const demoProgress = createRoute({
-  method: "get",
-  path: "/demo/progress",
-  tags,
-  summary: "How far the demo catalogue's songs have loaded on a fresh instance (anyone; the home page shows it)",
-  responses: { 200: json(DemoProgressSchema) },
-});
+export const demoProgress = route(
+  "get",
+  "/demo/progress",
+  "How far the demo catalogue's songs have loaded on a fresh instance (anyone; the home page shows it)",
+  { responses: { 200: json(DemoProgressSchema) } },
+);

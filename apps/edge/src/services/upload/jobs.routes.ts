@@ -1,6 +1,8 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, ok } from "../../lib/openapi.ts";
 import { JOB_KINDS, JOB_STATES } from "../../ports/jobs.ts";
+
+const { authed } = contracts(["Admin"]);
 
 const JobSchema = z
   .object({
@@ -18,19 +20,19 @@ const JobSchema = z
   })
   .openapi("Job");
 
-export const listJobs = createRoute({
-  method: "get",
-  path: "/admin/jobs",
-  tags: ["Admin"],
-  summary: "The latest background jobs (transcoding, generated songs, the demo catalogue), newest first (admins)",
-  description: "Each job's state, how many times it ran and its last error, for whoever runs the instance.",
-  security: bearer,
-  request: {
-    query: z.object({
-      kind: z.enum(JOB_KINDS).optional(),
-      state: z.enum(JOB_STATES).optional(),
-      limit: z.coerce.number().int().min(1).max(100).default(20),
-    }),
+export const listJobs = authed(
+  "get",
+  "/admin/jobs",
+  "The latest background jobs (transcoding, generated songs, the demo catalogue), newest first (admins)",
+  {
+    description: "Each job's state, how many times it ran and its last error, for whoever runs the instance.",
+    request: {
+      query: z.object({
+        kind: z.enum(JOB_KINDS).optional(),
+        state: z.enum(JOB_STATES).optional(),
+        limit: z.coerce.number().int().min(1).max(100).default(20),
+      }),
+    },
+    responses: ok(z.object({ data: z.array(JobSchema) }).openapi("JobList"), 400, 401, 403),
   },
-  responses: { 200: json(z.object({ data: z.array(JobSchema) }).openapi("JobList")), ...errors(400, 401, 403) },
-});
+);

@@ -1,7 +1,7 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, noContent, PageQuery, UuidParam } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, created, jsonBody, noContentOr, ok, PageQuery, UuidParam } from "../../lib/openapi.ts";
 
-const tags = ["Deactivation"];
+const { authed } = contracts(["Deactivation"]);
 
 const RequestSchema = z
   .object({
@@ -15,55 +15,43 @@ const RequestSchema = z
   })
   .openapi("DeactivationRequest");
 
-export const requestDeactivation = createRoute({
-  method: "post",
-  path: "/users/request-deactivate",
-  tags,
-  summary: "Ask for the caller's account to be deactivated",
-  security: bearer,
-  request: jsonBody(z.object({ reason: z.string().trim().max(1000).optional() })),
-  responses: { 201: json(RequestSchema, "Created"), ...errors(400, 401, 403, 409) },
-});
-
-export const listDeactivationRequests = createRoute({
-  method: "get",
-  path: "/users/list-deactivate",
-  tags,
-  summary: "Pending deactivation requests, oldest first (moderators)",
-  security: bearer,
-  request: {
-    query: PageQuery,
+export const requestDeactivation = authed(
+  "post",
+  "/users/request-deactivate",
+  "Ask for the caller's account to be deactivated",
+  {
+    request: jsonBody(z.object({ reason: z.string().trim().max(1000).optional() })),
+    responses: created(RequestSchema, 400, 401, 403, 409),
   },
-  responses: { 200: json(z.array(RequestSchema)), ...errors(400, 401, 403) },
-});
+);
 
-export const cancelDeactivation = createRoute({
-  method: "post",
-  path: "/users/cancel-requested-deactivate",
-  tags,
-  summary: "Cancel a user's pending deactivation request (moderators)",
-  security: bearer,
-  request: jsonBody(z.object({ userUuid: z.uuid() })),
-  responses: { ...noContent, ...errors(400, 401, 403, 404) },
-});
+export const listDeactivationRequests = authed(
+  "get",
+  "/users/list-deactivate",
+  "Pending deactivation requests, oldest first (moderators)",
+  {
+    request: {
+      query: PageQuery,
+    },
+    responses: ok(z.array(RequestSchema), 400, 401, 403),
+  },
+);
 
-export const deactivate = createRoute({
-  method: "delete",
-  path: "/users/deactivate/{id}",
-  tags,
-  summary:
-    "Deactivate an account (admins): it cannot log in, its profile is hidden and the live rooms it is in close its sockets",
-  security: bearer,
+export const cancelDeactivation = authed(
+  "post",
+  "/users/cancel-requested-deactivate",
+  "Cancel a user's pending deactivation request (moderators)",
+  { request: jsonBody(z.object({ userUuid: z.uuid() })), responses: noContentOr(400, 401, 403, 404) },
+);
+
+export const deactivate = authed(
+  "delete",
+  "/users/deactivate/{id}",
+  "Deactivate an account (admins): it cannot log in, its profile is hidden and the live rooms it is in close its sockets",
+  { request: { params: UuidParam }, responses: noContentOr(400, 401, 403, 404, 409) },
+);
+
+export const reactivate = authed("post", "/users/reactivate/{id}", "Reactivate a deactivated account (admins)", {
   request: { params: UuidParam },
-  responses: { ...noContent, ...errors(400, 401, 403, 404, 409) },
-});
-
-export const reactivate = createRoute({
-  method: "post",
-  path: "/users/reactivate/{id}",
-  tags,
-  summary: "Reactivate a deactivated account (admins)",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { ...noContent, ...errors(400, 401, 403, 404, 409) },
+  responses: noContentOr(400, 401, 403, 404, 409),
 });

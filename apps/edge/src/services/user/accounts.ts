@@ -2,6 +2,7 @@ import { type Db, schema, type Tx } from "@booth/db";
 import { eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { LRUCache } from "lru-cache";
+import { forgetAccount } from "../../lib/account-cache.ts";
 import type { User } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
@@ -36,6 +37,16 @@ export function userView(user: User, profile: Profile | null | undefined) {
     createdAt: user.createdAt.toISOString(),
     profile: profile ? ownProfile(user, profile) : null,
   };
+}
+
+/** A user after a change to their account, dropped from the account cache (`uuid`) so the next request reads it anew. */
+export async function changedUser(
+  c: Context<AppEnv>,
+  uuid: string,
+  { user, profile }: { user: User; profile: Profile | null | undefined },
+) {
+  await forgetAccount(c.var.deps.cache, uuid);
+  return userView(user, profile);
 }
 
 export async function loadUser(db: Db | Tx, uuid: string) {

@@ -1,6 +1,7 @@
 import { type Db, schema } from "@booth/db";
-import { count, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { type CrudOptions, type CrudQuery, crudSelectPage, pickFields } from "../../lib/crud/index.ts";
+import { usersTotal } from "../../lib/profiles.ts";
 import { userView } from "./accounts.ts";
 import { OwnProfileSchema } from "./schemas.ts";
 
@@ -42,11 +43,7 @@ function adminView(row: Row, selection: Selection) {
 /** A nestjsx/crud page of users. */
 export async function userPage(db: Db, query: CrudQuery) {
   const page = await crudSelectPage(query, {
-    total: db
-      .select({ n: count() })
-      .from(schema.users)
-      .leftJoin(schema.profiles, eq(schema.profiles.userUuid, schema.users.uuid))
-      .$dynamic(),
+    total: usersTotal(db),
     rows: db
       .select()
       .from(schema.users)

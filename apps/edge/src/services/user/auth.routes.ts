@@ -1,42 +1,29 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, json, jsonBody, ok } from "../../lib/openapi.ts";
 import { AuthResultSchema, Email, MessageSchema, TokenResultSchema } from "./schemas.ts";
 
-const tags = ["Auth"];
+const { authed, route } = contracts(["Auth"]);
 
-export const login = createRoute({
-  method: "post",
-  path: "/auth/login",
-  tags,
-  summary: "Log in with email and password",
+export const login = route("post", "/auth/login", "Log in with email and password", {
   request: jsonBody(z.object({ email: Email, password: z.string().min(1).max(1024) })),
-  responses: { 200: json(AuthResultSchema), ...errors(400, 401, 403, 429) },
+  responses: ok(AuthResultSchema, 400, 401, 403, 429),
 });
 
-export const session = createRoute({
-  method: "get",
-  path: "/auth/session",
-  tags,
-  summary: "The signed-in user, with a fresh token (sessions slide while used; a live token is refused)",
-  security: bearer,
-  responses: { 200: json(AuthResultSchema), ...errors(401, 403) },
-});
+export const session = authed(
+  "get",
+  "/auth/session",
+  "The signed-in user, with a fresh token (sessions slide while used; a live token is refused)",
+  { responses: ok(AuthResultSchema, 401, 403) },
+);
 
-export const liveToken = createRoute({
-  method: "post",
-  path: "/auth/live-token",
-  tags,
-  summary:
-    "A short-lived live token (15 minutes) for what a browser itself calls: the live room's socket, HLS playlists, listening events. It opens nothing else and cannot be renewed with itself",
-  security: bearer,
-  responses: { 200: json(TokenResultSchema), ...errors(401, 403, 429) },
-});
+export const liveToken = authed(
+  "post",
+  "/auth/live-token",
+  "A short-lived live token (15 minutes) for what a browser itself calls: the live room's socket, HLS playlists, listening events. It opens nothing else and cannot be renewed with itself",
+  { responses: ok(TokenResultSchema, 401, 403, 429) },
+);
 
-export const publicKey = createRoute({
-  method: "get",
-  path: "/auth/pub-key",
-  tags,
-  summary: "The public key that verifies every token this edge signs",
+export const publicKey = route("get", "/auth/pub-key", "The public key that verifies every token this edge signs", {
   responses: {
     200: json(
       z
@@ -51,28 +38,23 @@ export const publicKey = createRoute({
   },
 });
 
-export const guestToken = createRoute({
-  method: "get",
-  path: "/auth/guest",
-  tags,
-  summary: "A guest token: browse rooms and preview without an account",
-  responses: { 200: json(TokenResultSchema.extend({ guestUuid: z.uuid() }).openapi("GuestToken")), ...errors(429) },
+export const guestToken = route("get", "/auth/guest", "A guest token: browse rooms and preview without an account", {
+  responses: ok(TokenResultSchema.extend({ guestUuid: z.uuid() }).openapi("GuestToken"), 429),
 });
 
-export const magicLink = createRoute({
-  method: "get",
-  path: "/auth/magic-link",
-  tags,
-  summary: "Email a one-time sign-in link (the answer is the same whether the email is registered or not)",
-  request: { query: z.object({ email: Email }) },
-  responses: { 200: json(MessageSchema), ...errors(400, 429) },
-});
+export const magicLink = route(
+  "get",
+  "/auth/magic-link",
+  "Email a one-time sign-in link (the answer is the same whether the email is registered or not)",
+  { request: { query: z.object({ email: Email }) }, responses: ok(MessageSchema, 400, 429) },
+);
 
-export const validateMagicLink = createRoute({
-  method: "post",
-  path: "/auth/validate-magic-link",
-  tags,
-  summary: "Exchange a sign-in link's token for a session",
-  request: jsonBody(z.object({ token: z.string().min(1).max(256) })),
-  responses: { 200: json(AuthResultSchema), ...errors(400, 401, 403, 429) },
-});
+export const validateMagicLink = route(
+  "post",
+  "/auth/validate-magic-link",
+  "Exchange a sign-in link's token for a session",
+  {
+    request: jsonBody(z.object({ token: z.string().min(1).max(256) })),
+    responses: ok(AuthResultSchema, 400, 401, 403, 429),
+  },
+);

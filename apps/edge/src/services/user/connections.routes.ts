@@ -1,5 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, noContent } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, jsonBody, noContentOr, ok } from "../../lib/openapi.ts";
 
 /**
  * A person's connected accounts in one place: which providers are linked (and which Booth has configured), where a
@@ -7,7 +7,7 @@ import { bearer, errors, json, jsonBody, noContent } from "../../lib/openapi.ts"
  * them. The code the provider sends back is exchanged by the provider's own route (spotify/exchange-code, ...).
  */
 
-const tags = ["Connected accounts"];
+const { authed, route } = contracts(["Connected accounts"]);
 
 export const CONNECTION_PROVIDERS = ["spotify", "youtube", "soundcloud", "apple", "discord"] as const;
 export const OAUTH_PROVIDERS = ["spotify", "youtube", "soundcloud", "discord"] as const;
@@ -25,14 +25,12 @@ const Connection = z
   })
   .openapi("Connection");
 
-export const listConnections = createRoute({
-  method: "get",
-  path: "/connections",
-  tags,
-  summary: "The caller's connected accounts: Spotify, YouTube, SoundCloud, Apple Music and Discord",
-  security: bearer,
-  responses: { 200: json(z.array(Connection).openapi("Connections")), ...errors(401, 403) },
-});
+export const listConnections = authed(
+  "get",
+  "/connections",
+  "The caller's connected accounts: Spotify, YouTube, SoundCloud, Apple Music and Discord",
+  { responses: ok(z.array(Connection).openapi("Connections"), 401, 403) },
+);
 
 const OAuthProviderParam = z.object({
   provider: z.enum(OAUTH_PROVIDERS).openapi({ param: { name: "provider", in: "path" } }),
@@ -42,40 +40,37 @@ const ConnectionProviderParam = z.object({
   provider: z.enum(CONNECTION_PROVIDERS).openapi({ param: { name: "provider", in: "path" } }),
 });
 
-export const authorizeUrl = createRoute({
-  method: "post",
-  path: "/connections/{provider}/authorize-url",
-  tags,
-  summary:
-    "The provider's consent page for Booth's app: the client sends the person there with its own state and redirect",
-  request: {
-    params: OAuthProviderParam,
-    ...jsonBody(
-      z
-        .object({
-          redirectUri: z.url().max(2048).openapi({ description: "Where the provider sends the code back" }),
-          state: z
-            .string()
-            .regex(/^[A-Za-z0-9\-._~]{16,256}$/, "must be 16 to 256 URL-safe characters")
-            .openapi({ description: "The client's anti-forgery value, returned by the provider unchanged" }),
-          codeChallenge: z
-            .string()
-            .regex(/^[A-Za-z0-9\-_]{43}$/, "must be a PKCE S256 code challenge")
-            .optional(),
-        })
-        .strict()
-        .openapi("AuthorizeUrlRequest"),
-    ),
+export const authorizeUrl = route(
+  "post",
+  "/connections/{provider}/authorize-url",
+  "The provider's consent page for Booth's app: the client sends the person there with its own state and redirect",
+  {
+    request: {
+      params: OAuthProviderParam,
+      ...jsonBody(
+        z
+          .object({
+            redirectUri: z.url().max(2048).openapi({ description: "Where the provider sends the code back" }),
+            state: z
+              .string()
+              .regex(/^[A-Za-z0-9\-._~]{16,256}$/, "must be 16 to 256 URL-safe characters")
+              .openapi({ description: "The client's anti-forgery value, returned by the provider unchanged" }),
+            codeChallenge: z
+              .string()
+              .regex(/^[A-Za-z0-9\-_]{43}$/, "must be a PKCE S256 code challenge")
+              .optional(),
+          })
+          .strict()
+          .openapi("AuthorizeUrlRequest"),
+      ),
+    },
+    responses: ok(z.object({ url: z.string() }).openapi("AuthorizeUrl"), 400, 503),
   },
-  responses: { 200: json(z.object({ url: z.string() }).openapi("AuthorizeUrl")), ...errors(400, 503) },
-});
+);
 
-export const disconnect = createRoute({
-  method: "delete",
-  path: "/connections/{provider}",
-  tags,
-  summary: "Disconnect a provider: forget the caller's tokens there (Discord: no longer signs in to this account)",
-  security: bearer,
-  request: { params: ConnectionProviderParam },
-  responses: { ...noContent, ...errors(400, 401, 403, 404, 409) },
-});
+export const disconnect = authed(
+  "delete",
+  "/connections/{provider}",
+  "Disconnect a provider: forget the caller's tokens there (Discord: no longer signs in to this account)",
+  { request: { params: ConnectionProviderParam }, responses: noContentOr(400, 401, 403, 404, 409) },
+);

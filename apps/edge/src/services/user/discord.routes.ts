@@ -1,5 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, jsonBody, ok } from "../../lib/openapi.ts";
 import { AuthResultSchema } from "./schemas.ts";
 
 /**
@@ -7,7 +7,7 @@ import { AuthResultSchema } from "./schemas.ts";
  * activity's code exchange. Booth's client secret stays on the edge.
  */
 
-const tags = ["Discord"];
+const { authed, route } = contracts(["Discord"]);
 
 const Code = z.string().trim().min(1).max(2048);
 
@@ -36,24 +36,20 @@ const DiscordGrant = z
 
 const SignInResult = AuthResultSchema.extend({ isNewUser: z.boolean() }).openapi("DiscordSignIn");
 
-export const discordAuth = createRoute({
-  method: "post",
-  path: "/auth/discord-auth",
-  tags,
-  summary: "Sign in with Discord: the linked account, or a new one (with Discord's verified email)",
-  request: jsonBody(DiscordGrant),
-  responses: { 200: json(SignInResult), ...errors(400, 403, 409, 429, 502, 503) },
-});
+export const discordAuth = route(
+  "post",
+  "/auth/discord-auth",
+  "Sign in with Discord: the linked account, or a new one (with Discord's verified email)",
+  { request: jsonBody(DiscordGrant), responses: ok(SignInResult, 400, 403, 409, 429, 502, 503) },
+);
 
-export const exchangeCode = createRoute({
-  method: "post",
-  path: "/auth/exchange-code",
-  tags,
-  summary:
-    "The Discord activity's code exchange: Discord's access token for the code (to authenticate the Discord SDK)",
-  request: jsonBody(z.object({ code: Code, redirectUri: RedirectUri.optional() }).strict()),
-  responses: {
-    200: json(
+export const exchangeCode = route(
+  "post",
+  "/auth/exchange-code",
+  "The Discord activity's code exchange: Discord's access token for the code (to authenticate the Discord SDK)",
+  {
+    request: jsonBody(z.object({ code: Code, redirectUri: RedirectUri.optional() }).strict()),
+    responses: ok(
       z
         .object({
           accessToken: z.string(),
@@ -62,24 +58,31 @@ export const exchangeCode = createRoute({
           scope: z.string().nullable(),
         })
         .openapi("DiscordAccessToken"),
+      400,
+      429,
+      502,
+      503,
     ),
-    ...errors(400, 429, 502, 503),
   },
-});
+);
 
-export const linkDiscord = createRoute({
-  method: "post",
-  path: "/auth/link-discord",
-  tags,
-  summary: "Link a Discord account to the caller (replacing a Discord account linked before)",
-  security: bearer,
-  request: jsonBody(DiscordGrant),
-  responses: {
-    200: json(
+export const linkDiscord = authed(
+  "post",
+  "/auth/link-discord",
+  "Link a Discord account to the caller (replacing a Discord account linked before)",
+  {
+    request: jsonBody(DiscordGrant),
+    responses: ok(
       z
         .object({ discordUserId: z.string(), username: z.string(), displayName: z.string().nullable() })
         .openapi("DiscordLink"),
+      400,
+      401,
+      403,
+      409,
+      429,
+      502,
+      503,
     ),
-    ...errors(400, 401, 403, 409, 429, 502, 503),
   },
-});
+);

@@ -1,9 +1,10 @@
 import { EmailType, values } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
-import { Email } from "./schemas.ts";
+import { bearer, contracts, created, errors, json, jsonBody, noContentOr, ok, UuidParam } from "../../lib/openapi.ts";
+import { Email, SixDigitCode } from "./schemas.ts";
 
 const tags = ["Emails"];
+const { authed } = contracts(tags);
 
 const EmailRowSchema = z
   .object({
@@ -18,43 +19,25 @@ const EmailRowSchema = z
   })
   .openapi("EmailAddress");
 
-export const listEmails = createRoute({
-  method: "get",
-  path: "/users/emails",
-  tags,
-  summary: "The caller's email addresses",
-  security: bearer,
-  responses: { 200: json(z.array(EmailRowSchema)), ...errors(401, 403) },
+export const listEmails = authed("get", "/users/emails", "The caller's email addresses", {
+  responses: ok(z.array(EmailRowSchema), 401, 403),
 });
 
-export const addEmail = createRoute({
-  method: "post",
-  path: "/users/emails",
-  tags,
-  summary: "Add an email address; a verification code is sent to it",
-  security: bearer,
+export const addEmail = authed("post", "/users/emails", "Add an email address; a verification code is sent to it", {
   request: jsonBody(z.object({ email: Email, type: z.enum(values(EmailType)).default("personal") })),
-  responses: { 201: json(EmailRowSchema, "Created"), ...errors(400, 401, 403, 429) },
+  responses: created(EmailRowSchema, 400, 401, 403, 429),
 });
 
-export const deleteEmail = createRoute({
-  method: "delete",
-  path: "/users/emails/{id}",
-  tags,
-  summary: "Remove one of the caller's email addresses",
-  security: bearer,
+export const deleteEmail = authed("delete", "/users/emails/{id}", "Remove one of the caller's email addresses", {
   request: { params: UuidParam },
-  responses: { ...noContent, ...errors(400, 401, 403, 404) },
+  responses: noContentOr(400, 401, 403, 404),
 });
 
 const VerifyBody = z
   .object({
     email: Email.optional(),
     emailId: z.uuid().optional(),
-    code: z
-      .string()
-      .trim()
-      .regex(/^\d{6}$/, "must be the 6-digit code"),
+    code: SixDigitCode,
   })
   .refine((b) => b.email || b.emailId, { message: "give the email or its emailId", path: ["email"] });
 
@@ -77,12 +60,9 @@ export const verifyEmail = verifyRoute("/users/emails/verify", false);
 
 export const confirmEmail = verifyRoute("/users/confirm-email", true);
 
-export const sendVerificationCode = createRoute({
-  method: "post",
-  path: "/users/emails/verification-email",
-  tags,
-  summary: "Send a new verification code to one of the caller's addresses",
-  security: bearer,
-  request: jsonBody(z.object({ email: Email })),
-  responses: { ...noContent, ...errors(400, 401, 403, 404) },
-});
+export const sendVerificationCode = authed(
+  "post",
+  "/users/emails/verification-email",
+  "Send a new verification code to one of the caller's addresses",
+  { request: jsonBody(z.object({ email: Email })), responses: noContentOr(400, 401, 403, 404) },
+);

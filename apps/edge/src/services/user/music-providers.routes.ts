@@ -1,5 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, noContent, UuidParam } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, jsonBody, noContentOr, ok, UuidParam } from "../../lib/openapi.ts";
 
 /**
  * Spotify, YouTube (Google OAuth) and SoundCloud: the user authorises Booth at the provider, the client sends the
@@ -49,70 +49,64 @@ const optionalJsonBody = <T extends z.ZodType>(schema: T) => ({
 
 // Spotify ----------------------------------------------------------------------------------------------------------
 
-const spotifyTags = ["Spotify"];
+const { authed } = contracts(["Spotify"]);
 
-export const spotifyExchangeCode = createRoute({
-  method: "post",
-  path: "/spotify/exchange-code",
-  tags: spotifyTags,
-  summary: "Connect Spotify: exchange an authorization code (PKCE verifier optional); answers an access token",
-  security: bearer,
-  request: jsonBody(ExchangeBody),
-  responses: { 200: json(ProviderTokenSchema), ...errors(400, 401, 403, 429, 502, 503) },
-});
+export const spotifyExchangeCode = authed(
+  "post",
+  "/spotify/exchange-code",
+  "Connect Spotify: exchange an authorization code (PKCE verifier optional); answers an access token",
+  { request: jsonBody(ExchangeBody), responses: ok(ProviderTokenSchema, 400, 401, 403, 429, 502, 503) },
+);
 
-export const spotifyRefreshToken = createRoute({
-  method: "post",
-  path: "/spotify/refresh-token",
-  tags: spotifyTags,
-  summary: "A fresh Spotify access token for the caller (from the stored refresh token, or one given)",
-  security: bearer,
-  request: optionalJsonBody(RefreshBody),
-  responses: { 200: json(ProviderTokenSchema), ...errors(400, 401, 403, 404, 409, 429, 502, 503) },
-});
+export const spotifyRefreshToken = authed(
+  "post",
+  "/spotify/refresh-token",
+  "A fresh Spotify access token for the caller (from the stored refresh token, or one given)",
+  {
+    request: optionalJsonBody(RefreshBody),
+    responses: ok(ProviderTokenSchema, 400, 401, 403, 404, 409, 429, 502, 503),
+  },
+);
 
-export const spotifyDisconnect = createRoute({
-  method: "delete",
-  path: "/spotify/refresh-token",
-  tags: spotifyTags,
-  summary: "Disconnect Spotify: forget the caller's Spotify tokens",
-  security: bearer,
-  responses: { ...noContent, ...errors(401, 403, 404) },
-});
+export const spotifyDisconnect = authed(
+  "delete",
+  "/spotify/refresh-token",
+  "Disconnect Spotify: forget the caller's Spotify tokens",
+  { responses: noContentOr(401, 403, 404) },
+);
 
-export const spotifyAccessToken = createRoute({
-  method: "get",
-  path: "/spotify/access-token/{id}/service",
-  tags: spotifyTags,
-  summary: "A user's Spotify access token, refreshed when needed (service tokens only)",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { 200: json(ProviderTokenSchema), ...errors(400, 401, 403, 404, 409, 502, 503) },
-});
+export const spotifyAccessToken = authed(
+  "get",
+  "/spotify/access-token/{id}/service",
+  "A user's Spotify access token, refreshed when needed (service tokens only)",
+  { request: { params: UuidParam }, responses: ok(ProviderTokenSchema, 400, 401, 403, 404, 409, 502, 503) },
+);
 
 // YouTube (Google OAuth) -------------------------------------------------------------------------------------------
 
 const youtubeTags = ["YouTube"];
 
-export const youtubeExchangeCode = createRoute({
-  method: "post",
-  path: "/youtube/exchange-code",
-  tags: youtubeTags,
-  summary: "Connect YouTube: exchange a Google authorization code; answers an access token",
-  security: bearer,
-  request: jsonBody(ExchangeBody),
-  responses: { 200: json(ProviderTokenSchema), ...errors(400, 401, 403, 429, 502, 503) },
-});
+export const youtubeExchangeCode = authed(
+  "post",
+  "/youtube/exchange-code",
+  "Connect YouTube: exchange a Google authorization code; answers an access token",
+  {
+    tags: youtubeTags,
+    request: jsonBody(ExchangeBody),
+    responses: ok(ProviderTokenSchema, 400, 401, 403, 429, 502, 503),
+  },
+);
 
-export const youtubeRefreshToken = createRoute({
-  method: "post",
-  path: "/youtube/refresh-token",
-  tags: youtubeTags,
-  summary: "A fresh YouTube access token for the caller (from the stored refresh token, or one given)",
-  security: bearer,
-  request: optionalJsonBody(RefreshBody),
-  responses: { 200: json(ProviderTokenSchema), ...errors(400, 401, 403, 404, 409, 429, 502, 503) },
-});
+export const youtubeRefreshToken = authed(
+  "post",
+  "/youtube/refresh-token",
+  "A fresh YouTube access token for the caller (from the stored refresh token, or one given)",
+  {
+    tags: youtubeTags,
+    request: optionalJsonBody(RefreshBody),
+    responses: ok(ProviderTokenSchema, 400, 401, 403, 404, 409, 429, 502, 503),
+  },
+);
 
 // SoundCloud -------------------------------------------------------------------------------------------------------
 
@@ -132,15 +126,16 @@ export const SoundcloudBody = z
   });
 
 const soundcloudRefreshRoute = (mobile: boolean) =>
-  createRoute({
-    method: "post",
-    path: mobile ? "/soundcloud/mobile/refresh-token" : "/soundcloud/refresh-token",
-    tags: soundcloudTags,
-    summary: `Connect SoundCloud or refresh the caller's SoundCloud access token (${mobile ? "mobile" : "web"} app)`,
-    security: bearer,
-    request: optionalJsonBody(SoundcloudBody),
-    responses: { 200: json(ProviderTokenSchema), ...errors(400, 401, 403, 404, 409, 429, 502, 503) },
-  });
+  authed(
+    "post",
+    mobile ? "/soundcloud/mobile/refresh-token" : "/soundcloud/refresh-token",
+    `Connect SoundCloud or refresh the caller's SoundCloud access token (${mobile ? "mobile" : "web"} app)`,
+    {
+      tags: soundcloudTags,
+      request: optionalJsonBody(SoundcloudBody),
+      responses: ok(ProviderTokenSchema, 400, 401, 403, 404, 409, 429, 502, 503),
+    },
+  );
 
 export const soundcloudRefreshToken = soundcloudRefreshRoute(false);
 
@@ -151,33 +146,32 @@ const PublicToken = z
   .openapi("SoundcloudPublicToken");
 
 const soundcloudPublicTokenRoute = (mobile: boolean) =>
-  createRoute({
-    method: "get",
-    path: mobile ? "/soundcloud/mobile/public-token" : "/soundcloud/public-token",
-    tags: soundcloudTags,
-    summary: `A token for SoundCloud's public catalogue (${mobile ? "mobile" : "web"} app); any token, guests too`,
-    security: bearer,
-    responses: { 200: json(PublicToken), ...errors(401, 429, 502, 503) },
-  });
+  authed(
+    "get",
+    mobile ? "/soundcloud/mobile/public-token" : "/soundcloud/public-token",
+    `A token for SoundCloud's public catalogue (${mobile ? "mobile" : "web"} app); any token, guests too`,
+    { tags: soundcloudTags, responses: ok(PublicToken, 401, 429, 502, 503) },
+  );
 
 export const soundcloudPublicToken = soundcloudPublicTokenRoute(false);
 
 export const soundcloudMobilePublicToken = soundcloudPublicTokenRoute(true);
 
-export const soundcloudAccessToken = createRoute({
-  method: "get",
-  path: "/soundcloud/access-token/{id}",
-  tags: soundcloudTags,
-  summary: "A user's SoundCloud access token, refreshed when needed (the user, or services)",
-  security: bearer,
-  request: {
-    params: UuidParam,
-    query: z.object({
-      mobile: z
-        .enum(["true", "false"])
-        .optional()
-        .transform((v) => v === "true"),
-    }),
+export const soundcloudAccessToken = authed(
+  "get",
+  "/soundcloud/access-token/{id}",
+  "A user's SoundCloud access token, refreshed when needed (the user, or services)",
+  {
+    tags: soundcloudTags,
+    request: {
+      params: UuidParam,
+      query: z.object({
+        mobile: z
+          .enum(["true", "false"])
+          .optional()
+          .transform((v) => v === "true"),
+      }),
+    },
+    responses: ok(ProviderTokenSchema, 400, 401, 403, 404, 409, 502, 503),
   },
-  responses: { 200: json(ProviderTokenSchema), ...errors(400, 401, 403, 404, 409, 502, 503) },
-});
+);

@@ -1,8 +1,9 @@
 import { type Db, schema } from "@booth/db";
-import { and, count, desc, eq, lt } from "drizzle-orm";
+import { and, eq, lt } from "drizzle-orm";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, conflict, notFound } from "../../lib/errors.ts";
+import { newestFirst } from "../../lib/pages.ts";
 import { createAccount } from "./accounts.ts";
 import { toE164 } from "./phone-checks.ts";
 
@@ -60,16 +61,8 @@ export function createPhoneAccount(db: Db, phone: string, now: Date) {
 // ---- recent validations
 
 export async function recentValidations(db: Db, page: { limit: number; offset: number }) {
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(schema.phoneValidations)
-      .orderBy(desc(schema.phoneValidations.createdAt), desc(schema.phoneValidations.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ n: count() }).from(schema.phoneValidations),
-  ]);
-  return { data: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })), total: total?.n ?? 0 };
+  const { rows, total } = await newestFirst(db, schema.phoneValidations, undefined, page);
+  return { data: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })), total };
 }
 
 /** Deletes the validations older than a time (all without one); answers how many. */
@@ -104,16 +97,8 @@ export async function addToWhitelist(
 }
 
 export async function whitelistPage(db: Db, page: { limit: number; offset: number }) {
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(schema.phoneWhitelist)
-      .orderBy(desc(schema.phoneWhitelist.createdAt), desc(schema.phoneWhitelist.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ n: count() }).from(schema.phoneWhitelist),
-  ]);
-  return { data: rows.map(whitelistView), total: total?.n ?? 0 };
+  const { rows, total } = await newestFirst(db, schema.phoneWhitelist, undefined, page);
+  return { data: rows.map(whitelistView), total };
 }
 
 export async function whitelistEntry(db: Db, id: string) {

@@ -1,8 +1,8 @@
 import { ImageType, values } from "@booth/db/schema";
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, noContent, UuidParam } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, created, errors, fileBody, noContentOr, UuidParam } from "../../lib/openapi.ts";
 
-const tags = ["Images"];
+const { authed, route } = contracts(["Images"]);
 
 const ImageSchema = z
   .object({
@@ -16,33 +16,17 @@ const ImageSchema = z
   })
   .openapi("Image");
 
-export const uploadImage = createRoute({
-  method: "post",
-  path: "/users/images",
-  tags,
-  summary: "Upload a profile or cover picture (png, jpeg, webp or gif, at most 5 MB); it becomes the profile's",
-  security: bearer,
-  request: {
-    body: {
-      required: true,
-      content: {
-        "multipart/form-data": {
-          schema: z.object({
-            file: z.any().openapi({ type: "string", format: "binary" }),
-            type: z.enum(["profilePicture", "coverPicture"]),
-          }),
-        },
-      },
-    },
+export const uploadImage = authed(
+  "post",
+  "/users/images",
+  "Upload a profile or cover picture (png, jpeg, webp or gif, at most 5 MB); it becomes the profile's",
+  {
+    request: fileBody({ type: z.enum(["profilePicture", "coverPicture"]) }),
+    responses: created(ImageSchema, 400, 401, 403, 413, 415, 429),
   },
-  responses: { 201: json(ImageSchema, "Created"), ...errors(400, 401, 403, 413, 415, 429) },
-});
+);
 
-export const getImage = createRoute({
-  method: "get",
-  path: "/users/images/{id}",
-  tags,
-  summary: "An uploaded image's bytes (anyone)",
+export const getImage = route("get", "/users/images/{id}", "An uploaded image's bytes (anyone)", {
   request: { params: UuidParam },
   responses: {
     200: {
@@ -53,12 +37,9 @@ export const getImage = createRoute({
   },
 });
 
-export const deleteImage = createRoute({
-  method: "delete",
-  path: "/users/images/{id}",
-  tags,
-  summary: "Delete an image (its owner or an admin); the profile stops showing it",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { ...noContent, ...errors(400, 401, 403, 404) },
-});
+export const deleteImage = authed(
+  "delete",
+  "/users/images/{id}",
+  "Delete an image (its owner or an admin); the profile stops showing it",
+  { request: { params: UuidParam }, responses: noContentOr(400, 401, 403, 404) },
+);

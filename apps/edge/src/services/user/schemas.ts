@@ -1,4 +1,4 @@
-import { Capability, UserRole, values } from "@booth/db/schema";
+import { AuthChannel, Capability, UserRole, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
 import { BadgeSchema, PublicProfileSchema } from "../../lib/profiles.ts";
 
@@ -10,6 +10,13 @@ export const Nickname = z
   .min(2)
   .max(32)
   .regex(/^[\p{L}\p{N}_.\- ]+$/u, "may contain letters, digits, spaces, '_', '.' and '-'");
+/** A one-time code sent by mail, SMS or voice. */
+export const SixDigitCode = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, "must be the 6-digit code");
+/** How a code reaches a phone. */
+export const CodeChannel = z.enum(values(AuthChannel)).default("sms");
 export const Color = z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a hex colour like #8B5CF6");
 export const RoleSchema = z.enum(values(UserRole));
 export const CapabilitySchema = z.enum(values(Capability));

@@ -1,8 +1,11 @@
+import type { Context } from "hono";
 import { forgetAccount } from "../../lib/account-cache.ts";
-import { ADMINS, addressBucket, rateLimit, requireUser } from "../../lib/auth.ts";
+import { ADMINS, addressBucket, rateLimit, requireUser, type User } from "../../lib/auth.ts";
+import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, forbidden } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { hashPassword } from "../../lib/password.ts";
+import type { Profile } from "../../lib/profiles.ts";
 import { issueToken, userView } from "./accounts.ts";
 import type * as routes from "./sign-up.routes.ts";
 import {
@@ -16,37 +19,38 @@ import {
 } from "./sign-up.ts";
 import { sendVerificationEmail } from "./verification.ts";
 
-export const signUp: AppRouteHandler<typeof routes.signUp> = async (c) => {
-  const body = c.req.valid("json");
-  if (!body.email || !body.password) throw badRequest(MISSING_EMAIL_OR_PASSWORD);
+/**
+ * What a sign-up from a client makes the account of: refused with `missing` without an email or password, limited per
+ * address, the password hashed.
+ */
+async function newAccount(
+  c: Context<AppEnv>,
+  body: { email?: string | undefined; password?: string | undefined; nickname?: string | undefined },
+  missing: string,
+) {
+  if (!body.email || !body.password) throw badRequest(missing);
   await rateLimit(c, `signup:ip:${addressBucket(c)}`, 20, 60 * 60);
-  const { db, clock } = c.var.deps;
   const passwordHash = await hashPassword(body.password);
-  const { user, profile } = await signUpAccount(db, {
-    email: body.email,
-    passwordHash,
-    nickname: body.nickname ?? null,
-    now: clock.now(),
-  });
-  const emailRow = await firstEmailOf(db, user.uuid);
+  return { email: body.email, passwordHash, nickname: body.nickname ?? null, now: c.var.deps.clock.now() };
+}
+
+/** A new account's answer, its first email sent the code that verifies it: a token and the user. */
+async function welcome(c: Context<AppEnv>, { user, profile }: { user: User; profile: Profile | null }) {
+  const emailRow = await firstEmailOf(c.var.deps.db, user.uuid);
   if (emailRow) await sendVerificationEmail(c, emailRow);
-  return c.json({ ...(await issueToken(c, user)), user: userView(user, profile) }, 201);
+  return { ...(await issueToken(c, user)), user: userView(user, profile) };
+}
+
+export const signUp: AppRouteHandler<typeof routes.signUp> = async (c) => {
+  const input = await newAccount(c, c.req.valid("json"), MISSING_EMAIL_OR_PASSWORD);
+  return c.json(await welcome(c, await signUpAccount(c.var.deps.db, input)), 201);
 };
 
 export const voucherSignUp: AppRouteHandler<typeof routes.voucherSignUp> = async (c) => {
   const body = c.req.valid("json");
-  if (!body.email || !body.password || !body.voucherCode) throw badRequest(MISSING_VOUCHER_FIELDS);
-  await rateLimit(c, `signup:ip:${addressBucket(c)}`, 20, 60 * 60);
-  const { db, clock } = c.var.deps;
-  const passwordHash = await hashPassword(body.password);
-  const { user, profile } = await signUpWithVoucher(
-    db,
-    { email: body.email, passwordHash, nickname: body.nickname ?? null, now: clock.now() },
-    body.voucherCode,
-  );
-  const emailRow = await firstEmailOf(db, user.uuid);
-  if (emailRow) await sendVerificationEmail(c, emailRow);
-  return c.json({ ...(await issueToken(c, user)), user: userView(user, profile) }, 201);
+  if (!body.voucherCode) throw badRequest(MISSING_VOUCHER_FIELDS);
+  const input = await newAccount(c, body, MISSING_VOUCHER_FIELDS);
+  return c.json(await welcome(c, await signUpWithVoucher(c.var.deps.db, input, body.voucherCode)), 201);
 };
 
 export const adminSignUp: AppRouteHandler<typeof routes.adminSignUp> = async (c) => {

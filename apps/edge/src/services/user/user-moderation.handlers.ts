@@ -5,7 +5,7 @@ import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, forbidden, HttpError } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { kickFromLiveRooms, LIVE_KICK_REASONS } from "../room/presence.ts";
-import { userView } from "./accounts.ts";
+import { changedUser } from "./accounts.ts";
 import * as moderation from "./moderation.ts";
 import { BOT_ROLE_NOT_GRANTED, commentView, type Sanction, sanctionView } from "./moderation.ts";
 import type * as routes from "./user-moderation.routes.ts";
@@ -57,8 +57,7 @@ export const addRole: AppRouteHandler<typeof routes.addRole> = async (c) => {
   if (role === "bot") throw badRequest([BOT_ROLE_NOT_GRANTED]);
   if ((role === "admin" || role === "superUser") && !caller.user.roles.includes("superUser")) throw forbidden();
   const updated = await moderation.grantRole(c.var.deps.db, caller, userUuid, role, c.var.deps.clock.now());
-  await forgetAccount(c.var.deps.cache, userUuid);
-  return c.json(userView(updated.user, updated.profile), 200);
+  return c.json(await changedUser(c, userUuid, updated), 200);
 };
 
 export const addGlobalModeratorRole: AppRouteHandler<typeof routes.addGlobalModeratorRole> = async (c) => {
@@ -66,8 +65,7 @@ export const addGlobalModeratorRole: AppRouteHandler<typeof routes.addGlobalMode
   const { db, clock } = c.var.deps;
   const { userUuid } = c.req.valid("json");
   const updated = await moderation.grantRole(db, caller, userUuid, "globalModerator", clock.now());
-  await forgetAccount(c.var.deps.cache, userUuid);
-  return c.json(userView(updated.user, updated.profile), 200);
+  return c.json(await changedUser(c, userUuid, updated), 200);
 };
 
 export const addCapability: AppRouteHandler<typeof routes.addCapability> = async (c) => {
@@ -75,8 +73,7 @@ export const addCapability: AppRouteHandler<typeof routes.addCapability> = async
   const { id, capability } = c.req.valid("param");
   const { db, clock } = c.var.deps;
   const updated = await moderation.changeCapability(db, caller, id, capability, true, () => clock.now());
-  await forgetAccount(c.var.deps.cache, id);
-  return c.json(userView(updated.user, updated.profile), 200);
+  return c.json(await changedUser(c, id, updated), 200);
 };
 
 export const removeCapability: AppRouteHandler<typeof routes.removeCapability> = async (c) => {
@@ -84,8 +81,7 @@ export const removeCapability: AppRouteHandler<typeof routes.removeCapability> =
   const { id, capability } = c.req.valid("param");
   const { db, clock } = c.var.deps;
   const updated = await moderation.changeCapability(db, caller, id, capability, false, () => clock.now());
-  await forgetAccount(c.var.deps.cache, id);
-  return c.json(userView(updated.user, updated.profile), 200);
+  return c.json(await changedUser(c, id, updated), 200);
 };
 
 export const addComment: AppRouteHandler<typeof routes.addComment> = async (c) => {

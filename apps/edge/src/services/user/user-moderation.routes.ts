@@ -1,10 +1,11 @@
 import { Capability, values } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, DateTime, errors, json, jsonBody, UuidParam } from "../../lib/openapi.ts";
+import { bearer, contracts, created, DateTime, errors, json, jsonBody, ok, UuidParam } from "../../lib/openapi.ts";
 import type { Sanction } from "./moderation.ts";
 import { RoleSchema, UserSchema } from "./schemas.ts";
 
 const tags = ["Moderation"];
+const { authed } = contracts(tags);
 
 const SanctionSchema = z
   .object({
@@ -59,84 +60,59 @@ export const temporaryBan = sanctionRoute(
   TemporaryBanBody,
 );
 
-export const unban = createRoute({
-  method: "post",
-  path: "/users/unban",
-  tags,
-  summary: "Lift every ban in force on a user",
-  security: bearer,
+export const unban = authed("post", "/users/unban", "Lift every ban in force on a user", {
   request: jsonBody(z.object({ userUuid: z.uuid() })),
-  responses: {
-    200: json(z.object({ lifted: z.number().int() }).openapi("Unbanned")),
-    ...errors(400, 401, 403, 404, 409),
+  responses: ok(z.object({ lifted: z.number().int() }).openapi("Unbanned"), 400, 401, 403, 404, 409),
+});
+
+export const addRole = authed(
+  "post",
+  "/users/add-role",
+  "Grant a global role (admins; only a superUser grants admin or superUser)",
+  {
+    request: jsonBody(z.object({ userUuid: z.uuid(), role: RoleSchema })),
+    responses: ok(UserSchema, 400, 401, 403, 404),
   },
-});
+);
 
-export const addRole = createRoute({
-  method: "post",
-  path: "/users/add-role",
-  tags,
-  summary: "Grant a global role (admins; only a superUser grants admin or superUser)",
-  security: bearer,
-  request: jsonBody(z.object({ userUuid: z.uuid(), role: RoleSchema })),
-  responses: { 200: json(UserSchema), ...errors(400, 401, 403, 404) },
-});
-
-export const addGlobalModeratorRole = createRoute({
-  method: "post",
-  path: "/users/add-global-moderator-role",
-  tags,
-  summary: "Grant the globalModerator role (staff and above)",
-  security: bearer,
-  request: jsonBody(z.object({ userUuid: z.uuid() })),
-  responses: { 200: json(UserSchema), ...errors(400, 401, 403, 404) },
-});
+export const addGlobalModeratorRole = authed(
+  "post",
+  "/users/add-global-moderator-role",
+  "Grant the globalModerator role (staff and above)",
+  { request: jsonBody(z.object({ userUuid: z.uuid() })), responses: ok(UserSchema, 400, 401, 403, 404) },
+);
 
 const CapabilityParams = z.object({
   id: z.uuid().openapi({ param: { name: "id", in: "path" } }),
   capability: z.enum(values(Capability)).openapi({ param: { name: "capability", in: "path" } }),
 });
 
-export const addCapability = createRoute({
-  method: "put",
-  path: "/users/{id}/capabilities/{capability}",
-  tags,
-  summary: "Give a user a capability (uploadMusic, promoteRoom)",
-  security: bearer,
-  request: { params: CapabilityParams },
-  responses: { 200: json(UserSchema), ...errors(400, 401, 403, 404) },
-});
+export const addCapability = authed(
+  "put",
+  "/users/{id}/capabilities/{capability}",
+  "Give a user a capability (uploadMusic, promoteRoom)",
+  { request: { params: CapabilityParams }, responses: ok(UserSchema, 400, 401, 403, 404) },
+);
 
-export const removeCapability = createRoute({
-  method: "delete",
-  path: "/users/{id}/capabilities/{capability}",
-  tags,
-  summary: "Take a capability away from a user",
-  security: bearer,
-  request: { params: CapabilityParams },
-  responses: { 200: json(UserSchema), ...errors(400, 401, 403, 404) },
-});
+export const removeCapability = authed(
+  "delete",
+  "/users/{id}/capabilities/{capability}",
+  "Take a capability away from a user",
+  { request: { params: CapabilityParams }, responses: ok(UserSchema, 400, 401, 403, 404) },
+);
 
 const CommentSchema = z
   .object({ id: z.uuid(), userUuid: z.uuid(), authorUuid: z.uuid(), comment: z.string(), createdAt: z.string() })
   .openapi("ModerationComment");
 
-export const addComment = createRoute({
-  method: "post",
-  path: "/moderation-comments",
-  tags,
-  summary: "A moderator's note about a user",
-  security: bearer,
+export const addComment = authed("post", "/moderation-comments", "A moderator's note about a user", {
   request: jsonBody(z.object({ userUuid: z.uuid(), comment: z.string().trim().min(1).max(2000) })),
-  responses: { 201: json(CommentSchema, "Created"), ...errors(400, 401, 403, 404) },
+  responses: created(CommentSchema, 400, 401, 403, 404),
 });
 
-export const listComments = createRoute({
-  method: "get",
-  path: "/moderation-comments/{id}",
-  tags,
-  summary: "The moderators' notes about user {id}, newest first",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { 200: json(z.array(CommentSchema)), ...errors(400, 401, 403) },
-});
+export const listComments = authed(
+  "get",
+  "/moderation-comments/{id}",
+  "The moderators' notes about user {id}, newest first",
+  { request: { params: UuidParam }, responses: ok(z.array(CommentSchema), 400, 401, 403) },
+);

@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { forgetAccount } from "../../lib/account-cache.ts";
 import { ADMINS, hasAnyRole, MODERATORS, mayManage, rateLimit, requireService, requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, forbidden, found, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
@@ -8,7 +7,7 @@ import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { profilesJson, publicProfile, searchProfiles } from "../../lib/profiles.ts";
 import { sqlJson } from "../../lib/sql-json.ts";
 import { checkWearable } from "../merch/avatars.ts";
-import { loadUser, ownProfile, userView } from "./accounts.ts";
+import { changedUser, loadUser, ownProfile, userView } from "./accounts.ts";
 import * as profiles from "./profiles.ts";
 import { MAX_PROFILE_BATCH, PROFILE_NOT_FOUND, type ProfilePatch, visibleProfile } from "./profiles.ts";
 import type * as routes from "./user-profiles.routes.ts";
@@ -92,8 +91,7 @@ export const addBadges: AppRouteHandler<typeof routes.addBadges> = async (c) => 
   const { userUuid, badges } = c.req.valid("json");
   const { db, clock } = c.var.deps;
   const updated = await profiles.changeBadges(db, userUuid, (current) => [...current, ...badges], clock.now());
-  await forgetAccount(c.var.deps.cache, userUuid);
-  return c.json(userView(updated.user, updated.profile), 200);
+  return c.json(await changedUser(c, userUuid, updated), 200);
 };
 
 export const removeBadges: AppRouteHandler<typeof routes.removeBadges> = async (c) => {
@@ -106,8 +104,7 @@ export const removeBadges: AppRouteHandler<typeof routes.removeBadges> = async (
     (current) => current.filter((b) => !badges.includes(b as never)),
     clock.now(),
   );
-  await forgetAccount(c.var.deps.cache, userUuid);
-  return c.json(userView(updated.user, updated.profile), 200);
+  return c.json(await changedUser(c, userUuid, updated), 200);
 };
 
 export const changeBadges: AppRouteHandler<typeof routes.changeBadges> = async (c) => {
@@ -115,8 +112,7 @@ export const changeBadges: AppRouteHandler<typeof routes.changeBadges> = async (
   const { userUuid, badges } = c.req.valid("json");
   const { db, clock } = c.var.deps;
   const updated = await profiles.changeBadges(db, userUuid, () => badges, clock.now(), admin);
-  await forgetAccount(c.var.deps.cache, userUuid);
-  return c.json(userView(updated.user, updated.profile), 200);
+  return c.json(await changedUser(c, userUuid, updated), 200);
 };
 
 export const allUserProfiles: AppRouteHandler<typeof routes.allUserProfiles> = async (c) => {

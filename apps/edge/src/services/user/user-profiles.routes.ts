@@ -1,10 +1,10 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, Offset, UuidParam } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, jsonBody, Offset, ok, UuidParam } from "../../lib/openapi.ts";
 import { BadgeSchema, MAX_PEOPLE, PublicProfileSchema } from "../../lib/profiles.ts";
 import { MAX_PROFILE_BATCH, MUSIC_PROVIDERS } from "./profiles.ts";
 import { CapabilitySchema, Color, Nickname, OwnProfileSchema, RoleSchema, UserSchema } from "./schemas.ts";
 
-const tags = ["Profiles"];
+const { authed, route } = contracts(["Profiles"]);
 
 const text = (max: number) => z.string().trim().max(max).nullable().optional();
 const Social = z
@@ -32,178 +32,135 @@ const ProfileUpdate = z.object({
   ...Socials,
 });
 
-export const getUser = createRoute({
-  method: "get",
-  path: "/users/user/{id}",
+export const getUser = authed(
+  "get",
+  "/users/user/{id}",
+  "A user's account (the user themselves, or moderators and above)",
+  { tags: ["Users"], request: { params: UuidParam }, responses: ok(UserSchema, 400, 401, 403, 404) },
+);
+
+export const ownCapabilities = authed("get", "/users/capabilities", "What the caller may do: capabilities and roles", {
   tags: ["Users"],
-  summary: "A user's account (the user themselves, or moderators and above)",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { 200: json(UserSchema), ...errors(400, 401, 403, 404) },
+  responses: ok(
+    z.object({ capabilities: z.array(CapabilitySchema), roles: z.array(RoleSchema) }).openapi("Capabilities"),
+    401,
+    403,
+  ),
 });
 
-export const ownCapabilities = createRoute({
-  method: "get",
-  path: "/users/capabilities",
-  tags: ["Users"],
-  summary: "What the caller may do: capabilities and roles",
-  security: bearer,
-  responses: {
-    200: json(
-      z.object({ capabilities: z.array(CapabilitySchema), roles: z.array(RoleSchema) }).openapi("Capabilities"),
-    ),
-    ...errors(401, 403),
-  },
+export const getOwnProfile = authed("get", "/users/profile", "The caller's own profile", {
+  responses: ok(OwnProfileSchema, 401, 403, 404),
 });
 
-export const getOwnProfile = createRoute({
-  method: "get",
-  path: "/users/profile",
-  tags,
-  summary: "The caller's own profile",
-  security: bearer,
-  responses: { 200: json(OwnProfileSchema), ...errors(401, 403, 404) },
-});
+export const updateProfile = authed(
+  "post",
+  "/users/profile",
+  "Update the caller's own profile (only the fields sent change)",
+  { request: jsonBody(ProfileUpdate), responses: ok(OwnProfileSchema, 400, 401, 403, 404, 409) },
+);
 
-export const updateProfile = createRoute({
-  method: "post",
-  path: "/users/profile",
-  tags,
-  summary: "Update the caller's own profile (only the fields sent change)",
-  security: bearer,
-  request: jsonBody(ProfileUpdate),
-  responses: { 200: json(OwnProfileSchema), ...errors(400, 401, 403, 404, 409) },
-});
+export const updateSocials = authed(
+  "post",
+  "/users/user-socials",
+  "Set the caller's social links (an empty string clears one)",
+  { request: jsonBody(z.object(Socials)), responses: ok(OwnProfileSchema, 400, 401, 403, 404) },
+);
 
-export const updateSocials = createRoute({
-  method: "post",
-  path: "/users/user-socials",
-  tags,
-  summary: "Set the caller's social links (an empty string clears one)",
-  security: bearer,
-  request: jsonBody(z.object(Socials)),
-  responses: { 200: json(OwnProfileSchema), ...errors(400, 401, 403, 404) },
-});
-
-export const updateProfileAdmin = createRoute({
-  method: "post",
-  path: "/users/profile-admin",
+export const updateProfileAdmin = authed("post", "/users/profile-admin", "An admin edits anyone's profile", {
   tags: ["Admin"],
-  summary: "An admin edits anyone's profile",
-  security: bearer,
   request: jsonBody(ProfileUpdate.extend({ userUuid: z.uuid() })),
-  responses: { 200: json(OwnProfileSchema), ...errors(400, 401, 403, 404, 409) },
+  responses: ok(OwnProfileSchema, 400, 401, 403, 404, 409),
 });
 
-export const getProfile = createRoute({
-  method: "get",
-  path: "/profile/{id}",
-  tags,
-  summary: "A user's public profile (anyone)",
+export const getProfile = route("get", "/profile/{id}", "A user's public profile (anyone)", {
   request: { params: UuidParam },
-  responses: { 200: json(PublicProfileSchema), ...errors(400, 404) },
+  responses: ok(PublicProfileSchema, 400, 404),
 });
 
-export const searchPeople = createRoute({
-  method: "get",
-  path: "/users/search",
-  tags,
-  summary:
-    "People whose nickname holds the words, those it starts with first (signed in; banned and deactivated accounts are not found)",
-  security: bearer,
-  request: {
-    query: z.object({
-      q: z.string().trim().min(1).max(100).openapi({ description: "part of a nickname, any case" }),
-      limit: z.coerce.number().int().min(1).max(MAX_PEOPLE).default(20),
-    }),
+export const searchPeople = authed(
+  "get",
+  "/users/search",
+  "People whose nickname holds the words, those it starts with first (signed in; banned and deactivated accounts are not found)",
+  {
+    request: {
+      query: z.object({
+        q: z.string().trim().min(1).max(100).openapi({ description: "part of a nickname, any case" }),
+        limit: z.coerce.number().int().min(1).max(MAX_PEOPLE).default(20),
+      }),
+    },
+    responses: ok(z.array(PublicProfileSchema), 400, 401, 403, 429),
   },
-  responses: { 200: json(z.array(PublicProfileSchema)), ...errors(400, 401, 403, 429) },
-});
+);
 
-export const getProfileForService = createRoute({
-  method: "get",
-  path: "/profile/{id}/service",
+export const getProfileForService = authed("get", "/profile/{id}/service", "A user's full profile, for services", {
   tags: ["Service"],
-  summary: "A user's full profile, for services",
-  security: bearer,
   request: { params: UuidParam },
-  responses: { 200: json(OwnProfileSchema), ...errors(400, 401, 403, 404) },
+  responses: ok(OwnProfileSchema, 400, 401, 403, 404),
 });
 
-export const listProfiles = createRoute({
-  method: "get",
-  path: "/users/profiles",
-  tags,
-  summary: `Public profiles of many users at once (at most ${MAX_PROFILE_BATCH}); unknown ids are skipped`,
-  request: {
-    query: z.object({
-      users: z
-        .union([
-          z.string().max(MAX_PROFILE_BATCH * 40),
-          z.array(z.string().max(MAX_PROFILE_BATCH * 40)).max(MAX_PROFILE_BATCH),
-        ])
-        .openapi({ description: "user uuids: comma-separated or repeated" }),
-    }),
+export const listProfiles = route(
+  "get",
+  "/users/profiles",
+  `Public profiles of many users at once (at most ${MAX_PROFILE_BATCH}); unknown ids are skipped`,
+  {
+    request: {
+      query: z.object({
+        users: z
+          .union([
+            z.string().max(MAX_PROFILE_BATCH * 40),
+            z.array(z.string().max(MAX_PROFILE_BATCH * 40)).max(MAX_PROFILE_BATCH),
+          ])
+          .openapi({ description: "user uuids: comma-separated or repeated" }),
+      }),
+    },
+    responses: ok(z.array(PublicProfileSchema), 400),
   },
-  responses: { 200: json(z.array(PublicProfileSchema)), ...errors(400) },
-});
+);
 
 const BadgesBody = z.object({ userUuid: z.uuid(), badges: z.array(BadgeSchema).min(1).max(6) });
 
-export const addBadges = createRoute({
-  method: "post",
-  path: "/users/add-badges-service",
+export const addBadges = authed("post", "/users/add-badges-service", "Add badges to a user (services)", {
   tags: ["Service"],
-  summary: "Add badges to a user (services)",
-  security: bearer,
   request: jsonBody(BadgesBody),
-  responses: { 200: json(UserSchema), ...errors(400, 401, 403, 404) },
+  responses: ok(UserSchema, 400, 401, 403, 404),
 });
 
-export const removeBadges = createRoute({
-  method: "post",
-  path: "/users/remove-badges-service",
+export const removeBadges = authed("post", "/users/remove-badges-service", "Remove badges from a user (services)", {
   tags: ["Service"],
-  summary: "Remove badges from a user (services)",
-  security: bearer,
   request: jsonBody(BadgesBody),
-  responses: { 200: json(UserSchema), ...errors(400, 401, 403, 404) },
+  responses: ok(UserSchema, 400, 401, 403, 404),
 });
 
-export const changeBadges = createRoute({
-  method: "post",
-  path: "/users/change-badges-admin",
+export const changeBadges = authed("post", "/users/change-badges-admin", "An admin sets a user's badges exactly", {
   tags: ["Admin"],
-  summary: "An admin sets a user's badges exactly",
-  security: bearer,
   request: jsonBody(z.object({ userUuid: z.uuid(), badges: z.array(BadgeSchema).max(6) })),
-  responses: { 200: json(UserSchema), ...errors(400, 401, 403, 404) },
+  responses: ok(UserSchema, 400, 401, 403, 404),
 });
 
-export const allUserProfiles = createRoute({
-  method: "get",
-  path: "/users/service/all-user-profiles",
-  tags: ["Service"],
-  summary: "Every active user's full profile, paged (services)",
-  security: bearer,
-  request: {
-    query: z.object({
-      take: z.coerce.number().int().min(1).max(1000).default(100),
-      skip: Offset,
-    }),
+export const allUserProfiles = authed(
+  "get",
+  "/users/service/all-user-profiles",
+  "Every active user's full profile, paged (services)",
+  {
+    tags: ["Service"],
+    request: {
+      query: z.object({
+        take: z.coerce.number().int().min(1).max(1000).default(100),
+        skip: Offset,
+      }),
+    },
+    responses: ok(
+      z.object({ data: z.array(OwnProfileSchema), total: z.number().int() }).openapi("ProfilePage"),
+      400,
+      401,
+      403,
+    ),
   },
-  responses: {
-    200: json(z.object({ data: z.array(OwnProfileSchema), total: z.number().int() }).openapi("ProfilePage")),
-    ...errors(400, 401, 403),
-  },
-});
+);
 
-export const userProfileForService = createRoute({
-  method: "get",
-  path: "/users/service/{id}/user-profile",
-  tags: ["Service"],
-  summary: "One user's account and profile (services)",
-  security: bearer,
-  request: { params: UuidParam },
-  responses: { 200: json(UserSchema), ...errors(400, 401, 403, 404) },
-});
+export const userProfileForService = authed(
+  "get",
+  "/users/service/{id}/user-profile",
+  "One user's account and profile (services)",
+  { tags: ["Service"], request: { params: UuidParam }, responses: ok(UserSchema, 400, 401, 403, 404) },
+);

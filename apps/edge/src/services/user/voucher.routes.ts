@@ -1,8 +1,8 @@
 import { VoucherStatus, values } from "@booth/db/schema";
-import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, errors, json, jsonBody, PageQuery, pageSchema, UuidParam } from "../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { contracts, created, jsonBody, ok, PageQuery, pageSchema, UuidParam } from "../../lib/openapi.ts";
 
-const tags = ["Vouchers"];
+const { authed } = contracts(["Vouchers"]);
 
 const VoucherSchema = z
   .object({
@@ -18,49 +18,26 @@ const VoucherSchema = z
   })
   .openapi("Voucher");
 
-export const createVoucher = createRoute({
-  method: "post",
-  path: "/vouchers",
-  tags,
-  summary: "Create vouchers (admins)",
-  security: bearer,
+export const createVoucher = authed("post", "/vouchers", "Create vouchers (admins)", {
   request: jsonBody(
     z.object({ count: z.number().int().min(1).max(500).default(1), note: z.string().trim().max(500).optional() }),
   ),
-  responses: { 201: json(z.array(VoucherSchema), "Created"), ...errors(400, 401, 403) },
+  responses: created(z.array(VoucherSchema), 400, 401, 403),
 });
 
-export const listVouchers = createRoute({
-  method: "get",
-  path: "/vouchers",
-  tags,
-  summary: "Vouchers, newest first (staff and above)",
-  security: bearer,
+export const listVouchers = authed("get", "/vouchers", "Vouchers, newest first (staff and above)", {
   request: {
     query: PageQuery.extend({ status: z.enum(values(VoucherStatus)).optional() }),
   },
-  responses: {
-    200: json(pageSchema(VoucherSchema, "VoucherList")),
-    ...errors(400, 401, 403),
-  },
+  responses: ok(pageSchema(VoucherSchema, "VoucherList"), 400, 401, 403),
 });
 
-export const deleteVoucher = createRoute({
-  method: "delete",
-  path: "/vouchers/{id}",
-  tags,
-  summary: "Revoke a pending voucher (admins)",
-  security: bearer,
+export const deleteVoucher = authed("delete", "/vouchers/{id}", "Revoke a pending voucher (admins)", {
   request: { params: UuidParam },
-  responses: { 200: json(VoucherSchema), ...errors(400, 401, 403, 404, 409) },
+  responses: ok(VoucherSchema, 400, 401, 403, 404, 409),
 });
 
-export const redeemVoucher = createRoute({
-  method: "patch",
-  path: "/vouchers/redeem",
-  tags,
-  summary: "Redeem a voucher for the caller (once)",
-  security: bearer,
+export const redeemVoucher = authed("patch", "/vouchers/redeem", "Redeem a voucher for the caller (once)", {
   request: jsonBody(z.object({ code: z.string().trim().min(1).max(64) })),
-  responses: { 200: json(VoucherSchema), ...errors(400, 401, 403, 429) },
+  responses: ok(VoucherSchema, 400, 401, 403, 429),
 });

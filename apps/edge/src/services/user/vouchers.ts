@@ -1,8 +1,9 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import type { VoucherStatus } from "@booth/db/schema";
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { conflict, notFound } from "../../lib/errors.ts";
+import { newestFirst } from "../../lib/pages.ts";
 
 export const INVALID_VOUCHER = errorMessage("INVALID_VOUCHER");
 export const VOUCHER_NOT_PENDING = "This voucher has already been redeemed or revoked.";
@@ -50,17 +51,7 @@ export async function listVouchers(
   query: { status?: VoucherStatus | undefined; limit: number; offset: number },
 ) {
   const where = query.status ? eq(schema.vouchers.status, query.status) : undefined;
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(schema.vouchers)
-      .where(where)
-      .orderBy(desc(schema.vouchers.createdAt), desc(schema.vouchers.id))
-      .limit(query.limit)
-      .offset(query.offset),
-    db.select({ n: count() }).from(schema.vouchers).where(where),
-  ]);
-  return { rows, total: total?.n ?? 0 };
+  return newestFirst(db, schema.vouchers, where, query);
 }
 
 /** Revokes a pending voucher: 404 when there is none, 409 when it was redeemed or revoked already. */

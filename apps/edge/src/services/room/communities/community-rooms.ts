@@ -2,6 +2,7 @@ import { type Db, schema } from "@booth/db";
 import { and, count, desc, eq, exists, inArray, or, type SQL, sql } from "drizzle-orm";
 import { highestRank, ROLE_RANK, type User } from "../../../lib/auth.ts";
 import { forbidden, found, notFound } from "../../../lib/errors.ts";
+import { pageOf } from "../../../lib/pages.ts";
 import { ROOM_RANK, type Room, roleInForce, roomRank } from "../access.ts";
 import { roomUsersCount, selectRooms } from "../rooms.ts";
 import { COMMUNITY_MESSAGES, type CommunityRow, isCommunityAdmin, iso } from "./community.ts";
@@ -52,15 +53,14 @@ export async function communityRoomPage(
     ),
     roomsVisibleTo(user, now),
   );
-  const [rows, [total]] = await Promise.all([
+  return pageOf(
     selectRooms(db)
       .where(where)
       .orderBy(desc(roomUsersCount), desc(schema.rooms.createdAt), schema.rooms.uuid)
       .limit(limit)
       .offset(offset),
     db.select({ n: count() }).from(schema.rooms).where(where),
-  ]);
-  return { rows, total: total?.n ?? 0 };
+  );
 }
 
 const inCommunity = (communityId: string, roomUuid: string) =>

@@ -1,6 +1,7 @@
 import { type Db, schema } from "@booth/db";
 import { asc, count, desc, eq, exists, inArray, or, sql } from "drizzle-orm";
 import type { User } from "../../../lib/auth.ts";
+import { pageOf } from "../../../lib/pages.ts";
 import type { Room } from "../access.ts";
 import { selectCommunities, visibleTo } from "./community.ts";
 
@@ -12,15 +13,14 @@ export async function communitiesOf(db: Db, userUuid: string, limit: number, off
     exists(sql`(select 1 from ${m} where ${m.communityId} = ${schema.communities.id} and ${m.userUuid} = ${userUuid})`),
   );
   const joinedAt = sql`(select ${m.joinedAt} from ${m} where ${m.communityId} = ${schema.communities.id} and ${m.userUuid} = ${userUuid})`;
-  const [rows, [total]] = await Promise.all([
+  return pageOf(
     selectCommunities(db, userUuid)
       .where(mine)
       .orderBy(sql`${joinedAt} desc nulls last`, desc(schema.communities.createdAt), schema.communities.id)
       .limit(limit)
       .offset(offset),
     db.select({ n: count() }).from(schema.communities).where(mine),
-  ]);
-  return { rows, total: total?.n ?? 0 };
+  );
 }
 
 /** The communities a room is in that `user` may see, by name. */
