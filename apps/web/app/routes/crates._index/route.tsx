@@ -1,6 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
-  type ClientActionFunctionArgs,
   type ClientLoaderFunctionArgs,
   Form,
   Link,
@@ -14,7 +13,7 @@ import { useTranslation } from "react-i18next";
 import { FormError } from "../../components/auth-card.tsx";
 import { CrateCard, crateGridClass } from "../../components/crate-card.tsx";
 import { Pager } from "../../components/pager.tsx";
-import { forget, freshOrLoad } from "../../components/stale-cache.ts";
+import { forgetting, freshOrLoad } from "../../components/stale-cache.ts";
 import { useRootData } from "../../root.tsx";
 import styles from "./crates.module.css";
 import { changeCrates, loadCrates, type PlaylistImport } from "./crates.server.ts";
@@ -32,10 +31,7 @@ export const clientLoader = ({ request, serverLoader }: ClientLoaderFunctionArgs
     // A playlist import under way is polled: never answered from the kept copy.
     (d) => !running(d.playlistImport),
   );
-export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
-  forget("/crates");
-  return serverAction<typeof action>();
-}
+export const clientAction = forgetting("/crates");
 
 export default function Crates() {
   const { t } = useTranslation("crates");

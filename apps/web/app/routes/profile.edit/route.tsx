@@ -1,18 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import {
-  type ClientActionFunctionArgs,
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-} from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormError } from "../../components/auth-card.tsx";
 import { PersonAvatar } from "../../components/person-card.tsx";
 import { PushOptIn } from "../../components/push-opt-in.tsx";
-import { forget } from "../../components/stale-cache.ts";
+import { forgetting } from "../../components/stale-cache.ts";
 import { useRootData } from "../../root.tsx";
 import styles from "./edit-profile.module.css";
 import { loadOwnProfile, saveProfile } from "./edit-profile.server.ts";
@@ -20,10 +13,7 @@ import { loadOwnProfile, saveProfile } from "./edit-profile.server.ts";
 export const meta: MetaFunction = () => [{ title: "Booth · Edit profile" }];
 export const loader = ({ request }: LoaderFunctionArgs) => loadOwnProfile(request);
 export const action = ({ request }: ActionFunctionArgs) => saveProfile(request);
-export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
-  forget("/users");
-  return serverAction<typeof action>();
-}
+export const clientAction = forgetting("/users");
 
 /** Colours a profile may take (any #rrggbb is accepted by the edge; these are the ones offered). */
 const COLOURS = ["#8b5cf6", "#ec4899", "#ef4444", "#f97316", "#eab308", "#22c55e", "#14b8a6", "#0ea5e9", "#6366f1"];

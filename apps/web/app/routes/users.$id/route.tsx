@@ -1,18 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import {
-  type ClientActionFunctionArgs,
-  type ClientLoaderFunctionArgs,
-  Link,
-  useFetcher,
-  useLoaderData,
-  useLocation,
-} from "@remix-run/react";
+import { type ClientLoaderFunctionArgs, Link, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CrateCard, crateGridClass } from "../../components/crate-card.tsx";
 import { Pager } from "../../components/pager.tsx";
 import { PersonAvatar, PersonCard, peopleGridClass } from "../../components/person-card.tsx";
-import { forget, freshOrLoad } from "../../components/stale-cache.ts";
+import { forgetting, freshOrLoad } from "../../components/stale-cache.ts";
 import { useRootData } from "../../root.tsx";
 import styles from "./profile.module.css";
 import { loadProfile, socialAction } from "./profile.server.ts";
@@ -25,11 +18,8 @@ export const loader = ({ request, params }: LoaderFunctionArgs) => loadProfile(r
 export const action = ({ request, params }: ActionFunctionArgs) => socialAction(request, params.id);
 export const clientLoader = ({ request, serverLoader }: ClientLoaderFunctionArgs) =>
   freshOrLoad(request.url, PROFILE_STALE_MS, () => serverLoader<typeof loader>());
-export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
-  // Following or befriending changes both people's pages.
-  forget("/users");
-  return serverAction<typeof action>();
-}
+// Following or befriending changes both people's pages.
+export const clientAction = forgetting("/users");
 
 function SocialButtons() {
   const { t } = useTranslation("profile");
