@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormError } from "../../components/auth-card.tsx";
+import { InputField, TextAreaField } from "../../components/field.tsx";
 import { PersonAvatar } from "../../components/person-card.tsx";
 import { PushOptIn } from "../../components/push-opt-in.tsx";
 import { forgetting } from "../../components/stale-cache.ts";
@@ -45,36 +46,41 @@ export default function EditProfile() {
       </div>
       <Form method="post" className="stack">
         <FormError error={result?.error} />
-        <div className="field">
-          <label htmlFor="nickname">{t("nickname")}</label>
-          <input
-            id="nickname"
-            name="nickname"
-            required
-            minLength={2}
-            maxLength={32}
-            value={nickname}
-            onChange={(e) => setNickname(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="bio">{t("bio")}</label>
-          <textarea id="bio" name="bio" rows={3} maxLength={1000} defaultValue={values?.bio ?? profile.bio ?? ""} />
-        </div>
+        <InputField
+          id="nickname"
+          name="nickname"
+          label={t("nickname")}
+          required
+          minLength={2}
+          maxLength={32}
+          value={nickname}
+          onChange={(e) => setNickname(e.target.value)}
+        />
+        <TextAreaField
+          id="bio"
+          name="bio"
+          label={t("bio")}
+          rows={3}
+          maxLength={1000}
+          defaultValue={values?.bio ?? profile.bio ?? ""}
+        />
         <div className="row" style={{ alignItems: "flex-start" }}>
-          <div className="field" style={{ flex: 1 }}>
-            <label htmlFor="pronoun">{t("pronoun")}</label>
-            <input id="pronoun" name="pronoun" maxLength={32} defaultValue={values?.pronoun ?? profile.pronoun ?? ""} />
-          </div>
-          <div className="field" style={{ flex: 2 }}>
-            <label htmlFor="songOfTheWeek">{t("songOfTheWeek")}</label>
-            <input
-              id="songOfTheWeek"
-              name="songOfTheWeek"
-              maxLength={200}
-              defaultValue={values?.songOfTheWeek ?? profile.songOfTheWeek ?? ""}
-            />
-          </div>
+          <InputField
+            id="pronoun"
+            name="pronoun"
+            label={t("pronoun")}
+            fieldStyle={{ flex: 1 }}
+            maxLength={32}
+            defaultValue={values?.pronoun ?? profile.pronoun ?? ""}
+          />
+          <InputField
+            id="songOfTheWeek"
+            name="songOfTheWeek"
+            label={t("songOfTheWeek")}
+            fieldStyle={{ flex: 2 }}
+            maxLength={200}
+            defaultValue={values?.songOfTheWeek ?? profile.songOfTheWeek ?? ""}
+          />
         </div>
         <fieldset className="field plain">
           <legend className="label">{t("color")}</legend>
