@@ -12,6 +12,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { FormError } from "../../components/auth-card.tsx";
 import { CrateCard, crateGridClass } from "../../components/crate-card.tsx";
+import { PageHero } from "../../components/page-hero.tsx";
 import { Pager } from "../../components/pager.tsx";
 import { forgetting, freshOrLoad } from "../../components/stale-cache.ts";
 import { useRootData } from "../../root.tsx";
@@ -41,11 +42,7 @@ export default function Crates() {
   const creating = useNavigation().state === "submitting";
   return (
     <div className="stack">
-      <section className="hero">
-        <div>
-          <h1>{t("title")}</h1>
-          <p className="muted">{t("subtitle")}</p>
-        </div>
+      <PageHero title={t("title")} subtitle={t("subtitle")}>
         <Form method="post" className={styles.create}>
           <input
             id="crate-name"
@@ -59,7 +56,7 @@ export default function Crates() {
             + {t("create")}
           </button>
         </Form>
-      </section>
+      </PageHero>
       <FormError error={result?.error} />
       <PlaylistImportPanel />
       {error ? <p className="alert alert-error">{error}</p> : null}

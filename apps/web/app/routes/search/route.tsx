@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useFetcher, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { PageHero } from "../../components/page-hero.tsx";
 import { Pager } from "../../components/pager.tsx";
 import { PersonCard, peopleGridClass } from "../../components/person-card.tsx";
 import { SongRow, songListClass } from "../../components/song-row.tsx";
@@ -105,17 +106,13 @@ export default function Search() {
   const queuedSet = new Set(queued);
   return (
     <div className="stack">
-      <section className="hero">
-        <div>
-          <h1>{t("title")}</h1>
-          <p className="muted">{t("subtitle")}</p>
-        </div>
+      <PageHero title={t("title")} subtitle={t("subtitle")}>
         {signedIn ? (
           <Link to="/crates" className="btn">
             {t("myCrates")}
           </Link>
         ) : null}
-      </section>
+      </PageHero>
       <Form method="get" role="search" className={styles.searchBar}>
         <span className={styles.glass} aria-hidden>
           ⌕
