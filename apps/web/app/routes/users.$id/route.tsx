@@ -1,6 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { type ClientLoaderFunctionArgs, Link, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
-import { useState } from "react";
+import {
+  type ClientLoaderFunctionArgs,
+  type FetcherWithComponents,
+  Link,
+  useFetcher,
+  useLoaderData,
+  useLocation,
+} from "@remix-run/react";
+import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CrateCard, crateGridClass } from "../../components/crate-card.tsx";
 import { Pager } from "../../components/pager.tsx";
@@ -158,6 +165,35 @@ function BlockButton({ blocked }: { blocked: boolean }) {
   );
 }
 
+/** One answer to a friend invitation (accept, reject, withdraw), posted to the other person's page. */
+function InvitationAnswer({
+  Form,
+  person,
+  intent,
+  invitationId,
+  className,
+  testId,
+  children,
+}: {
+  Form: FetcherWithComponents<unknown>["Form"];
+  person: string;
+  intent: "accept" | "reject" | "withdraw";
+  invitationId: string;
+  className: string;
+  testId?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Form method="post" action={`/users/${person}`}>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="invitationId" value={invitationId} />
+      <button type="submit" className={`btn btn-small ${className}`} data-testid={testId}>
+        {children}
+      </button>
+    </Form>
+  );
+}
+
 function Invitations() {
   const { t } = useTranslation("profile");
   const { invitations } = useLoaderData<typeof loader>();
@@ -173,20 +209,26 @@ function Invitations() {
             {invitations.received.map((i) =>
               i.from ? (
                 <PersonCard key={i.id} person={i.from} apiUrl={apiUrl}>
-                  <handle.Form method="post" action={`/users/${i.fromUuid}`}>
-                    <input type="hidden" name="intent" value="accept" />
-                    <input type="hidden" name="invitationId" value={i.id} />
-                    <button type="submit" className="btn btn-small btn-primary" data-testid="accept-invitation">
-                      {t("accept")}
-                    </button>
-                  </handle.Form>
-                  <handle.Form method="post" action={`/users/${i.fromUuid}`}>
-                    <input type="hidden" name="intent" value="reject" />
-                    <input type="hidden" name="invitationId" value={i.id} />
-                    <button type="submit" className="btn btn-small btn-ghost" data-testid="reject-invitation">
-                      {t("reject")}
-                    </button>
-                  </handle.Form>
+                  <InvitationAnswer
+                    Form={handle.Form}
+                    person={i.fromUuid}
+                    intent="accept"
+                    invitationId={i.id}
+                    className="btn-primary"
+                    testId="accept-invitation"
+                  >
+                    {t("accept")}
+                  </InvitationAnswer>
+                  <InvitationAnswer
+                    Form={handle.Form}
+                    person={i.fromUuid}
+                    intent="reject"
+                    invitationId={i.id}
+                    className="btn-ghost"
+                    testId="reject-invitation"
+                  >
+                    {t("reject")}
+                  </InvitationAnswer>
                 </PersonCard>
               ) : null,
             )}
@@ -200,13 +242,15 @@ function Invitations() {
             {invitations.sent.map((i) =>
               i.to ? (
                 <PersonCard key={i.id} person={i.to} apiUrl={apiUrl}>
-                  <handle.Form method="post" action={`/users/${i.toUuid}`}>
-                    <input type="hidden" name="intent" value="withdraw" />
-                    <input type="hidden" name="invitationId" value={i.id} />
-                    <button type="submit" className="btn btn-small btn-ghost">
-                      {t("withdraw")}
-                    </button>
-                  </handle.Form>
+                  <InvitationAnswer
+                    Form={handle.Form}
+                    person={i.toUuid}
+                    intent="withdraw"
+                    invitationId={i.id}
+                    className="btn-ghost"
+                  >
+                    {t("withdraw")}
+                  </InvitationAnswer>
                 </PersonCard>
               ) : null,
             )}
