@@ -39,48 +39,44 @@ export function Field({
   );
 }
 
-/** A labelled `<input>`: every other prop is the input's own. */
-export function InputField({
+/** Splits a labelled control's props: what frames it (for `Field`), and the control's own. */
+function framed<P extends Framed & { id: string; "aria-describedby"?: string }>({
   label,
   hint,
   hintTestId,
   fieldStyle,
-  ...input
-}: Framed & InputHTMLAttributes<HTMLInputElement> & { id: string }) {
+  ...control
+}: P) {
+  const frame = { id: control.id, label, hint, hintTestId, fieldStyle, hintId: control["aria-describedby"] };
+  return [frame, control] as const;
+}
+
+/** A labelled `<input>`: every other prop is the input's own. */
+export function InputField(props: Framed & InputHTMLAttributes<HTMLInputElement> & { id: string }) {
+  const [frame, input] = framed(props);
   return (
-    <Field {...{ id: input.id, label, hint, hintTestId, fieldStyle }} hintId={input["aria-describedby"]}>
+    <Field {...frame}>
       <input {...input} />
     </Field>
   );
 }
 
 /** A labelled `<textarea>`: every other prop is the textarea's own. */
-export function TextAreaField({
-  label,
-  hint,
-  hintTestId,
-  fieldStyle,
-  ...textarea
-}: Framed & TextareaHTMLAttributes<HTMLTextAreaElement> & { id: string }) {
+export function TextAreaField(props: Framed & TextareaHTMLAttributes<HTMLTextAreaElement> & { id: string }) {
+  const [frame, textarea] = framed(props);
   return (
-    <Field {...{ id: textarea.id, label, hint, hintTestId, fieldStyle }} hintId={textarea["aria-describedby"]}>
+    <Field {...frame}>
       <textarea {...textarea} />
     </Field>
   );
 }
 
 /** A labelled `<select>`, its options the children: every other prop is the select's own. */
-export function SelectField({
-  label,
-  hint,
-  hintTestId,
-  fieldStyle,
-  children,
-  ...select
-}: Framed & SelectHTMLAttributes<HTMLSelectElement> & { id: string }) {
+export function SelectField(props: Framed & SelectHTMLAttributes<HTMLSelectElement> & { id: string }) {
+  const [frame, select] = framed(props);
   return (
-    <Field {...{ id: select.id, label, hint, hintTestId, fieldStyle }} hintId={select["aria-describedby"]}>
-      <select {...select}>{children}</select>
+    <Field {...frame}>
+      <select {...select} />
     </Field>
   );
 }

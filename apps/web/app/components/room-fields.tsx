@@ -1,10 +1,47 @@
 import { type CSSProperties, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DJ_TYPES, ROOM_DESIGNS } from "../lib/room-designs.ts";
-import { InputField, SelectField } from "./field.tsx";
+import { InputField, SelectField, TextAreaField } from "./field.tsx";
 import { DESIGN_GRADIENTS } from "./room-card.tsx";
 
 /** A room's fields shared by creating a room (/rooms/new) and its settings (/rooms/{slug}/settings). */
+
+/**
+ * The room's name and description; their longest lengths are the caller's (creating a room allows a longer name and a
+ * shorter description than its settings).
+ */
+export function RoomTextFields({
+  values,
+  nameMax,
+  descriptionMax,
+}: {
+  values?: { name?: string; description?: string };
+  nameMax: number;
+  descriptionMax: number;
+}) {
+  const { t } = useTranslation("rooms");
+  return (
+    <>
+      <InputField
+        id="name"
+        name="name"
+        label={t("new.name")}
+        required
+        minLength={2}
+        maxLength={nameMax}
+        defaultValue={values?.name}
+      />
+      <TextAreaField
+        id="description"
+        name="description"
+        label={t("new.description")}
+        rows={2}
+        maxLength={descriptionMax}
+        defaultValue={values?.description}
+      />
+    </>
+  );
+}
 
 /** The stage designs to choose from, each with its swatch; the chosen one is marked. */
 export function RoomDesignPicker({ initial }: { initial: string }) {

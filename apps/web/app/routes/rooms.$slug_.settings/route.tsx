@@ -3,8 +3,14 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormError, FormNotice } from "../../components/auth-card.tsx";
-import { InputField, TextAreaField } from "../../components/field.tsx";
-import { DjSeatsField, DjTypeField, RoomDesignPicker, RoomTypeField } from "../../components/room-fields.tsx";
+import { InputField } from "../../components/field.tsx";
+import {
+  DjSeatsField,
+  DjTypeField,
+  RoomDesignPicker,
+  RoomTextFields,
+  RoomTypeField,
+} from "../../components/room-fields.tsx";
 import styles from "./room-settings.module.css";
 import { loadRoomSettings, saveRoomSettings } from "./room-settings.server.ts";
 
@@ -56,23 +62,7 @@ export default function RoomSettings() {
         <FormError error={result?.error} />
         <fieldset className={`stack plain ${styles.group}`} disabled={locked}>
           <legend className="label">{t("settings.looks")}</legend>
-          <InputField
-            id="name"
-            name="name"
-            label={t("new.name")}
-            required
-            minLength={2}
-            maxLength={80}
-            defaultValue={room.name}
-          />
-          <TextAreaField
-            id="description"
-            name="description"
-            label={t("new.description")}
-            rows={2}
-            maxLength={2000}
-            defaultValue={room.description}
-          />
+          <RoomTextFields values={room} nameMax={80} descriptionMax={2000} />
           <RoomDesignPicker initial={room.design} />
         </fieldset>
         <fieldset className={`stack plain ${styles.group}`} disabled={locked}>

@@ -2,8 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormError } from "../../components/auth-card.tsx";
-import { InputField, TextAreaField } from "../../components/field.tsx";
-import { DjSeatsField, DjTypeField, RoomDesignPicker, RoomTypeField } from "../../components/room-fields.tsx";
+import {
+  DjSeatsField,
+  DjTypeField,
+  RoomDesignPicker,
+  RoomTextFields,
+  RoomTypeField,
+} from "../../components/room-fields.tsx";
 import { requireViewer } from "../../lib/session.server.ts";
 import { createRoom } from "./create-room.server.ts";
 
@@ -23,23 +28,7 @@ export default function NewRoom() {
       <h1>{t("new.title")}</h1>
       <Form method="post" className="stack">
         <FormError error={result?.error} />
-        <InputField
-          id="name"
-          name="name"
-          label={t("new.name")}
-          required
-          minLength={2}
-          maxLength={100}
-          defaultValue={result?.values.name}
-        />
-        <TextAreaField
-          id="description"
-          name="description"
-          label={t("new.description")}
-          rows={2}
-          maxLength={500}
-          defaultValue={result?.values.description}
-        />
+        <RoomTextFields values={result?.values} nameMax={100} descriptionMax={500} />
         <RoomDesignPicker initial={result?.values.design || "CLUB"} />
         <div className="row" style={{ alignItems: "flex-start" }}>
           <RoomTypeField defaultValue={result?.values.type || "PUBLIC"} fieldStyle={{ flex: 1 }} />
