@@ -373,7 +373,7 @@ function ImportPanel() {
             {t("imported", { count: result.imported ?? 0 })}
           </p>
           {result.skipped?.length ? (
-            <ul className={styles.skipped}>
+            <ul className={`plain-list ${styles.skipped}`}>
               {result.skipped.map((s) => (
                 <li key={s.line} data-testid="import-skipped">
                   <code>{s.line}</code>
@@ -459,7 +459,7 @@ export default function CratePage() {
     <div className="stack">
       <Header owner={owner} special={special} />
       <ExportPanel />
-      <div className={styles.layout}>
+      <div className={`two-columns ${styles.layout}`}>
         <SongList owner={owner} special={special} />
         {owner ? <ImportPanel /> : null}
       </div>

@@ -303,7 +303,7 @@ export default function UploadPage() {
           {t("notAllowed")}
         </p>
       ) : null}
-      <div className={styles.layout}>
+      <div className={`two-columns ${styles.layout}`}>
         <Dropzone disabled={!canUpload} />
         <section className="card stack">
           <div className="spread">
@@ -311,7 +311,7 @@ export default function UploadPage() {
             <span className="small muted">{t("count", { count: total })}</span>
           </div>
           {uploads.length ? (
-            <ul className={styles.list} data-testid="uploads">
+            <ul className="plain-list" data-testid="uploads">
               {uploads.map((u) => (
                 <UploadRow key={u.id} upload={u} />
               ))}
