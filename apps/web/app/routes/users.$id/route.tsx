@@ -7,7 +7,7 @@ import {
   useLoaderData,
   useLocation,
 } from "@remix-run/react";
-import { type ReactNode, useState } from "react";
+import { type ComponentProps, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CrateCard, crateGridClass } from "../../components/crate-card.tsx";
 import { Pager } from "../../components/pager.tsx";
@@ -165,98 +165,75 @@ function BlockButton({ blocked }: { blocked: boolean }) {
   );
 }
 
-/** One answer to a friend invitation (accept, reject, withdraw), posted to the other person's page. */
-function InvitationAnswer({
+/** The answers to a friend invitation: its receiver accepts or rejects it, its sender withdraws it. */
+const ANSWERS = {
+  accept: { className: "btn-primary", testId: "accept-invitation" },
+  reject: { className: "btn-ghost", testId: "reject-invitation" },
+  withdraw: { className: "btn-ghost", testId: undefined },
+} as const;
+
+/** Friend invitations received or sent: the other person, and this side's answers (posted to their page). */
+function InvitationGroup({
+  title,
+  invitations,
+  answers,
   Form,
-  person,
-  intent,
-  invitationId,
-  className,
-  testId,
-  children,
 }: {
+  title: string;
+  invitations: { id: string; other: string; person?: ComponentProps<typeof PersonCard>["person"] | null }[];
+  answers: (keyof typeof ANSWERS)[];
   Form: FetcherWithComponents<unknown>["Form"];
-  person: string;
-  intent: "accept" | "reject" | "withdraw";
-  invitationId: string;
-  className: string;
-  testId?: string;
-  children: ReactNode;
 }) {
+  const { t } = useTranslation("profile");
+  const apiUrl = useRootData()?.env.apiUrl ?? "";
+  if (!invitations.length) return null;
   return (
-    <Form method="post" action={`/users/${person}`}>
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="invitationId" value={invitationId} />
-      <button type="submit" className={`btn btn-small ${className}`} data-testid={testId}>
-        {children}
-      </button>
-    </Form>
+    <>
+      <h3>{title}</h3>
+      <ul className={peopleGridClass}>
+        {invitations.map((i) =>
+          i.person ? (
+            <PersonCard key={i.id} person={i.person} apiUrl={apiUrl}>
+              {answers.map((intent) => (
+                <Form key={intent} method="post" action={`/users/${i.other}`}>
+                  <input type="hidden" name="intent" value={intent} />
+                  <input type="hidden" name="invitationId" value={i.id} />
+                  <button
+                    type="submit"
+                    className={`btn btn-small ${ANSWERS[intent].className}`}
+                    data-testid={ANSWERS[intent].testId}
+                  >
+                    {t(intent)}
+                  </button>
+                </Form>
+              ))}
+            </PersonCard>
+          ) : null,
+        )}
+      </ul>
+    </>
   );
 }
 
 function Invitations() {
   const { t } = useTranslation("profile");
   const { invitations } = useLoaderData<typeof loader>();
-  const apiUrl = useRootData()?.env.apiUrl ?? "";
   const handle = useFetcher<typeof action>();
   if (!invitations.received.length && !invitations.sent.length) return null;
   return (
     <div className="stack" data-testid="invitations">
-      {invitations.received.length ? (
-        <>
-          <h3>{t("invitationsReceived")}</h3>
-          <ul className={peopleGridClass}>
-            {invitations.received.map((i) =>
-              i.from ? (
-                <PersonCard key={i.id} person={i.from} apiUrl={apiUrl}>
-                  <InvitationAnswer
-                    Form={handle.Form}
-                    person={i.fromUuid}
-                    intent="accept"
-                    invitationId={i.id}
-                    className="btn-primary"
-                    testId="accept-invitation"
-                  >
-                    {t("accept")}
-                  </InvitationAnswer>
-                  <InvitationAnswer
-                    Form={handle.Form}
-                    person={i.fromUuid}
-                    intent="reject"
-                    invitationId={i.id}
-                    className="btn-ghost"
-                    testId="reject-invitation"
-                  >
-                    {t("reject")}
-                  </InvitationAnswer>
-                </PersonCard>
-              ) : null,
-            )}
-          </ul>
-        </>
-      ) : null}
-      {invitations.sent.length ? (
-        <>
-          <h3>{t("invitationsSent")}</h3>
-          <ul className={peopleGridClass}>
-            {invitations.sent.map((i) =>
-              i.to ? (
-                <PersonCard key={i.id} person={i.to} apiUrl={apiUrl}>
-                  <InvitationAnswer
-                    Form={handle.Form}
-                    person={i.toUuid}
-                    intent="withdraw"
-                    invitationId={i.id}
-                    className="btn-ghost"
-                  >
-                    {t("withdraw")}
-                  </InvitationAnswer>
-                </PersonCard>
-              ) : null,
-            )}
-          </ul>
-        </>
-      ) : null}
+      <InvitationGroup
+        title={t("invitationsReceived")}
+        invitations={invitations.received.map((i) => ({ id: i.id, other: i.fromUuid, person: i.from }))}
+        answers={["accept", "reject"]}
+        Form={handle.Form}
+      />
+      <InvitationGroup
+        title={t("invitationsSent")}
+        invitations={invitations.sent.map((i) => ({ id: i.id, other: i.toUuid, person: i.to }))}
+        answers={["withdraw"]}
+        Form={handle.Form}
+      />
       {handle.state === "idle" && handle.data?.error ? <p className="alert alert-error">{handle.data.error}</p> : null}
     </div>
   );
