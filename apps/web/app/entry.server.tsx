@@ -11,7 +11,7 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import * as Sentry from "@sentry/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { ES } from "./i18n/es/index.ts";
+import * as ES from "./i18n/es/index.ts";
 import { addLanguage } from "./i18n/index.ts";
 import { NonceContext } from "./lib/nonce.ts";
 import { contentSecurityPolicy, newNonce, SECURITY_HEADERS } from "./lib/security.server.ts";
@@ -20,7 +20,7 @@ import { currentRequestId } from "./lib/visitor.server.ts";
 const ABORT_DELAY = 5_000;
 
 // The server renders every language; a browser loads only its own (i18n/index.ts).
-addLanguage("es", ES);
+addLanguage("es", { ...ES });
 
 export default function handleRequest(
   request: Request,

@@ -1,5 +1,7 @@
+import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { InputField } from "./field.tsx";
 
 /** The frame of every sign-in screen. */
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
@@ -47,5 +49,96 @@ export function UnsentNotice({
     <p className="alert alert-info" role="note" data-testid="unsent-notice">
       {t(`unsent.${what}.${delivery}`)}
     </p>
+  );
+}
+
+/** The sign-in screens' full-width submit button. */
+export function AuthSubmit({ busy, children }: { busy: boolean; children: ReactNode }) {
+  return (
+    <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+      {children}
+    </button>
+  );
+}
+
+/** The email address to sign in with or send to. */
+export function EmailField({ defaultValue }: { defaultValue?: string }) {
+  const { t } = useTranslation("auth");
+  return (
+    <InputField
+      id="email"
+      name="email"
+      label={t("email")}
+      type="email"
+      autoComplete="email"
+      required
+      defaultValue={defaultValue}
+    />
+  );
+}
+
+/** A new password, with what it needs under it. */
+export function NewPasswordField({ label }: { label: string }) {
+  const { t } = useTranslation("auth");
+  return (
+    <InputField
+      id="password"
+      name="password"
+      label={label}
+      hint={t("passwordHint")}
+      type="password"
+      autoComplete="new-password"
+      minLength={8}
+      required
+    />
+  );
+}
+
+/** The 6-digit code sent by email or SMS. */
+export function CodeField({ label }: { label: string }) {
+  return (
+    <InputField
+      id="code"
+      name="code"
+      label={label}
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      pattern="\d{6}"
+      maxLength={6}
+      required
+      className="code-input"
+    />
+  );
+}
+
+/**
+ * Asks for an emailed link (a password reset, a sign-in link): the address, then what the edge said and, on an
+ * instance that does not send mail, where the link is instead.
+ */
+export function EmailLinkForm({
+  result,
+  intent,
+  submit,
+  busy,
+}: {
+  result?: {
+    error?: string | null;
+    notice?: string | null;
+    email?: string;
+    delivery?: "provider" | "log" | "outbox" | null;
+  };
+  intent?: string;
+  submit: string;
+  busy: boolean;
+}) {
+  return (
+    <Form method="post" className="stack">
+      <FormError error={result?.error} />
+      <FormNotice notice={result?.notice} />
+      {result?.notice ? <UnsentNotice delivery={result.delivery} what="emailLink" /> : null}
+      {intent ? <input type="hidden" name="intent" value={intent} /> : null}
+      <EmailField defaultValue={result?.email} />
+      <AuthSubmit busy={busy}>{submit}</AuthSubmit>
+    </Form>
   );
 }

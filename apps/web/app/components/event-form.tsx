@@ -1,6 +1,7 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import styles from "./communities.module.css";
+import { InputField, SelectField, TextAreaField } from "./field.tsx";
 import { toLocalInput, useTimeZoneName, useTimeZoneOffset } from "./local-time.tsx";
 
 export interface EventFormValues {
@@ -44,66 +45,55 @@ export function EventForm({
     >
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="tzOffset" value={offset ?? 0} />
-      <div className="field">
-        <label htmlFor="event-name">{t("name")}</label>
-        <input id="event-name" name="name" required minLength={2} maxLength={100} defaultValue={values?.name} />
-      </div>
+      <InputField
+        id="event-name"
+        name="name"
+        label={t("name")}
+        required
+        minLength={2}
+        maxLength={100}
+        defaultValue={values?.name}
+      />
       <div className={styles.grid}>
-        <div className="field">
-          <label htmlFor="event-starts">{t("startsAt")}</label>
-          <input
-            id="event-starts"
-            name="startsAt"
+        {(["startsAt", "endsAt"] as const).map((name) => (
+          <InputField
+            key={name}
+            id={name === "startsAt" ? "event-starts" : "event-ends"}
+            name={name}
+            label={t(name)}
             type="datetime-local"
             required
-            defaultValue={local(values?.startsAt)}
+            defaultValue={local(values?.[name])}
             aria-describedby="event-zone"
           />
-        </div>
-        <div className="field">
-          <label htmlFor="event-ends">{t("endsAt")}</label>
-          <input
-            id="event-ends"
-            name="endsAt"
-            type="datetime-local"
-            required
-            defaultValue={local(values?.endsAt)}
-            aria-describedby="event-zone"
-          />
-        </div>
+        ))}
       </div>
       <span id="event-zone" className="small muted">
         {t("timeZone", { zone })}
       </span>
-      <div className="field">
-        <label htmlFor="event-room">{t("room")}</label>
-        <select
-          id="event-room"
-          name="roomUuid"
-          defaultValue={values?.roomUuid ?? ""}
-          aria-describedby="event-room-help"
-        >
-          <option value="">{t("noRoom")}</option>
-          {rooms.map((r) => (
-            <option key={r.uuid} value={r.uuid}>
-              {r.name}
-            </option>
-          ))}
-        </select>
-        <span id="event-room-help" className="small muted">
-          {t("roomHelp")}
-        </span>
-      </div>
-      <div className="field">
-        <label htmlFor="event-description">{t("description")}</label>
-        <textarea
-          id="event-description"
-          name="description"
-          rows={3}
-          maxLength={4000}
-          defaultValue={values?.description}
-        />
-      </div>
+      <SelectField
+        id="event-room"
+        name="roomUuid"
+        label={t("room")}
+        hint={t("roomHelp")}
+        defaultValue={values?.roomUuid ?? ""}
+        aria-describedby="event-room-help"
+      >
+        <option value="">{t("noRoom")}</option>
+        {rooms.map((r) => (
+          <option key={r.uuid} value={r.uuid}>
+            {r.name}
+          </option>
+        ))}
+      </SelectField>
+      <TextAreaField
+        id="event-description"
+        name="description"
+        label={t("description")}
+        rows={3}
+        maxLength={4000}
+        defaultValue={values?.description}
+      />
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={busy} data-testid={testId}>
           {submit}

@@ -1,3 +1,5 @@
+import type { ClientActionFunctionArgs } from "@remix-run/react";
+
 /**
  * The spec's stale times (crate 60 s, profile 5 min) in the browser: a route's clientLoader answers what it loaded
  * for the same address less than `staleMs` ago instead of asking the server again; an action forgets the entries it
@@ -29,6 +31,14 @@ export function forget(...prefixes: string[]) {
   generation++;
   for (const key of entries.keys()) if (prefixes.some((p) => key.startsWith(p))) entries.delete(key);
 }
+
+/** A route's clientAction: forgets the entries under `prefixes` its server action may change, then runs it. */
+export const forgetting =
+  (...prefixes: string[]) =>
+  ({ serverAction }: ClientActionFunctionArgs) => {
+    forget(...prefixes);
+    return serverAction();
+  };
 
 function keyOf(url: string | URL) {
   const u = new URL(url, "http://web.local");

@@ -49,7 +49,8 @@ type Catalogue = { [Namespace in keyof typeof NAMESPACES]: object };
  */
 const catalogues: Partial<Record<Language, Catalogue>> = { en: NAMESPACES };
 const loaders: Record<Exclude<Language, "en">, () => Promise<Catalogue>> = {
-  es: () => import("./es/index.ts").then((m) => m.ES),
+  // A plain copy of the module's exports (a module namespace object cannot be written to).
+  es: () => import("./es/index.ts").then((m) => ({ ...m })),
 };
 
 export const isLanguage = (value: unknown): value is Language => LANGUAGES.includes(value as Language);

@@ -1,6 +1,7 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { PageHero } from "../../components/page-hero.tsx";
 import { RoomCard } from "../../components/room-card.tsx";
 import { userMessage } from "../../lib/errors.server.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
@@ -61,11 +62,7 @@ export default function Rooms() {
   const visibleTabs = ROOM_TABS.filter((name) => name === "discover" || signedIn);
   return (
     <div className="stack">
-      <section className="hero">
-        <div>
-          <h1>{t("title")}</h1>
-          <p className="muted">{t("subtitle")}</p>
-        </div>
+      <PageHero title={t("title")} subtitle={t("subtitle")}>
         {signedIn ? (
           <Link to="/rooms/new" className="btn btn-primary">
             + {t("create")}
@@ -75,7 +72,7 @@ export default function Rooms() {
             {t("joinCta")}
           </Link>
         )}
-      </section>
+      </PageHero>
       <FriendsActivity activity={activity} />
       <nav className="tabs" aria-label={t("title")}>
         {visibleTabs.map((name) => (

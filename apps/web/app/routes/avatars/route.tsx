@@ -1,6 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
-  type ClientActionFunctionArgs,
   Form,
   Link,
   type ShouldRevalidateFunction,
@@ -11,7 +10,7 @@ import {
 import { useTranslation } from "react-i18next";
 import { FormError } from "../../components/auth-card.tsx";
 import { PersonAvatar } from "../../components/person-card.tsx";
-import { forget } from "../../components/stale-cache.ts";
+import { forgetting } from "../../components/stale-cache.ts";
 import { useRootData } from "../../root.tsx";
 import styles from "./avatars.module.css";
 import { loadAvatars, type Unlock, wearAvatar } from "./avatars.server.ts";
@@ -19,10 +18,7 @@ import { loadAvatars, type Unlock, wearAvatar } from "./avatars.server.ts";
 export const meta: MetaFunction = () => [{ title: "Booth · Avatars" }];
 export const loader = ({ request }: LoaderFunctionArgs) => loadAvatars(request);
 export const action = ({ request }: ActionFunctionArgs) => wearAvatar(request);
-export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
-  forget("/users");
-  return serverAction<typeof action>();
-}
+export const clientAction = forgetting("/users");
 
 /** A refused choice reloads the lists too: what the viewer owns has changed since the page was loaded. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>

@@ -3,6 +3,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { useTranslation } from "react-i18next";
 import { FormError, FormNotice } from "../../components/auth-card.tsx";
 import styles from "../../components/communities.module.css";
+import { InputField, SelectField, TextAreaField } from "../../components/field.tsx";
+import { LinkItem } from "../../components/link-item.tsx";
 import { changeCommunity, loadCommunity } from "./community.server.ts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -111,13 +113,7 @@ export default function CommunityPage() {
         {rooms.length === 0 ? <p className="empty">{t("roomsEmpty")}</p> : null}
         <ul className={styles.list} data-testid="community-rooms">
           {rooms.map((r) => (
-            <li key={r.uuid} className={`card ${styles.item}`}>
-              <div className={styles.itemText}>
-                <Link to={`/rooms/${r.slug}`} className={styles.name}>
-                  {r.name}
-                </Link>
-                {r.description ? <span className="small muted">{r.description}</span> : null}
-              </div>
+            <LinkItem key={r.uuid} to={`/rooms/${r.slug}`} name={r.name} detail={r.description}>
               {r.removable ? (
                 <IntentButton
                   intent="removeRoom"
@@ -127,22 +123,19 @@ export default function CommunityPage() {
                   testId="remove-room"
                 />
               ) : null}
-            </li>
+            </LinkItem>
           ))}
         </ul>
         {myRooms.length ? (
           <Form method="post" replace preventScrollReset className={styles.inline} data-testid="add-room">
             <input type="hidden" name="intent" value="addRoom" />
-            <div className="field">
-              <label htmlFor="add-room">{t("addRoom")}</label>
-              <select id="add-room" name="roomUuid" required>
-                {myRooms.map((r) => (
-                  <option key={r.uuid} value={r.uuid}>
-                    {r.name}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <SelectField id="add-room" name="roomUuid" label={t("addRoom")} required>
+              {myRooms.map((r) => (
+                <option key={r.uuid} value={r.uuid}>
+                  {r.name}
+                </option>
+              ))}
+            </SelectField>
             <button type="submit" className="btn btn-small" disabled={busy} data-testid="add-room-submit">
               {t("add")}
             </button>
@@ -182,27 +175,23 @@ export default function CommunityPage() {
           </div>
           <Form method="post" replace className="stack" key={community.updatedAt}>
             <input type="hidden" name="intent" value="edit" />
-            <div className="field">
-              <label htmlFor="community-name">{t("name")}</label>
-              <input
-                id="community-name"
-                name="name"
-                required
-                minLength={2}
-                maxLength={80}
-                defaultValue={community.name}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor="community-description">{t("description")}</label>
-              <textarea
-                id="community-description"
-                name="description"
-                rows={3}
-                maxLength={2000}
-                defaultValue={community.description}
-              />
-            </div>
+            <InputField
+              id="community-name"
+              name="name"
+              label={t("name")}
+              required
+              minLength={2}
+              maxLength={80}
+              defaultValue={community.name}
+            />
+            <TextAreaField
+              id="community-description"
+              name="description"
+              label={t("description")}
+              rows={3}
+              maxLength={2000}
+              defaultValue={community.description}
+            />
             <label className="row small">
               <input type="checkbox" name="isPublic" defaultChecked={community.isPublic} />
               {t("isPublic")}

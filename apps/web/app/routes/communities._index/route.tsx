@@ -1,8 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormError, FormNotice } from "../../components/auth-card.tsx";
 import styles from "../../components/communities.module.css";
+import { InputField, TextAreaField } from "../../components/field.tsx";
+import { LinkItem } from "../../components/link-item.tsx";
+import { PageHero } from "../../components/page-hero.tsx";
 import { changeCommunities, loadCommunities } from "./communities.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Communities" }];
@@ -16,12 +19,7 @@ export default function Communities() {
   const busy = useNavigation().state === "submitting";
   return (
     <div className={`stack ${styles.page}`}>
-      <section className="hero">
-        <div>
-          <h1>{t("title")}</h1>
-          <p className="muted">{t("subtitle")}</p>
-        </div>
-      </section>
+      <PageHero title={t("title")} subtitle={t("subtitle")} />
       <FormError error={result?.error ?? error} />
       {result?.notice ? <FormNotice notice={t("leftNotice", { name: result.notice.left })} /> : null}
       <section className="stack" aria-labelledby="mine-title">
@@ -33,16 +31,17 @@ export default function Communities() {
         ) : (
           <ul className={styles.list} data-testid="my-communities">
             {mine.map((c) => (
-              <li key={c.id} className={`card ${styles.item}`}>
-                <div className={styles.itemText}>
-                  <Link to={`/communities/${c.slug}`} className={styles.name}>
-                    {c.name}
-                  </Link>
-                  <span className="small muted">
+              <LinkItem
+                key={c.id}
+                to={`/communities/${c.slug}`}
+                name={c.name}
+                detail={
+                  <>
                     {t("members", { count: c.memberCount })} · {t("rooms", { count: c.roomCount })}
                     {c.isPublic ? "" : ` · ${t("private")}`}
-                  </span>
-                </div>
+                  </>
+                }
+              >
                 {c.joined ? (
                   <Form method="post">
                     <input type="hidden" name="intent" value="leave" />
@@ -58,7 +57,7 @@ export default function Communities() {
                     </button>
                   </Form>
                 ) : null}
-              </li>
+              </LinkItem>
             ))}
           </ul>
         )}
@@ -71,17 +70,17 @@ export default function Communities() {
           </div>
           <ul className={styles.list}>
             {all.map((c) => (
-              <li key={c.id} className={`card ${styles.item}`}>
-                <div className={styles.itemText}>
-                  <Link to={`/communities/${c.slug ?? c.id}`} className={styles.name}>
-                    {c.name}
-                  </Link>
-                  <span className="small muted">
+              <LinkItem
+                key={c.id}
+                to={`/communities/${c.slug ?? c.id}`}
+                name={c.name}
+                detail={
+                  <>
                     {t("members", { count: c.memberCount ?? 0 })} · {t("rooms", { count: c.roomCount ?? 0 })}
                     {c.isPublic === false ? ` · ${t("private")}` : ""}
-                  </span>
-                </div>
-              </li>
+                  </>
+                }
+              />
             ))}
           </ul>
         </section>
@@ -95,31 +94,24 @@ export default function Communities() {
           </div>
           <Form method="post" className="stack">
             <input type="hidden" name="intent" value="create" />
-            <div className="field">
-              <label htmlFor="community-name">{t("name")}</label>
-              <input id="community-name" name="name" required minLength={2} maxLength={80} />
-            </div>
-            <div className="field">
-              <label htmlFor="community-slug">{t("slug")}</label>
-              <input
-                id="community-slug"
-                name="slug"
-                maxLength={60}
-                pattern="[a-z0-9]+(-[a-z0-9]+)*"
-                aria-describedby="community-slug-help"
-              />
-              <span id="community-slug-help" className="small muted">
-                {t("slugHelp")}
-              </span>
-            </div>
-            <div className="field">
-              <label htmlFor="community-description">{t("description")}</label>
-              <textarea id="community-description" name="description" rows={2} maxLength={2000} />
-            </div>
-            <div className="field">
-              <label htmlFor="community-created-by">{t("runBy")}</label>
-              <input id="community-created-by" name="createdBy" maxLength={36} />
-            </div>
+            <InputField id="community-name" name="name" label={t("name")} required minLength={2} maxLength={80} />
+            <InputField
+              id="community-slug"
+              name="slug"
+              label={t("slug")}
+              hint={t("slugHelp")}
+              maxLength={60}
+              pattern="[a-z0-9]+(-[a-z0-9]+)*"
+              aria-describedby="community-slug-help"
+            />
+            <TextAreaField
+              id="community-description"
+              name="description"
+              label={t("description")}
+              rows={2}
+              maxLength={2000}
+            />
+            <InputField id="community-created-by" name="createdBy" label={t("runBy")} maxLength={36} />
             <label className="row small">
               <input type="checkbox" name="isPublic" defaultChecked />
               {t("isPublic")}

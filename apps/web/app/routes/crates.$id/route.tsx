@@ -1,17 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import {
-  type ClientActionFunctionArgs,
-  type ClientLoaderFunctionArgs,
-  Form,
-  Link,
-  useFetcher,
-  useLoaderData,
-  useRevalidator,
-} from "@remix-run/react";
+import { type ClientLoaderFunctionArgs, Form, Link, useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { SongRow, songListClass } from "../../components/song-row.tsx";
-import { forget, freshOrLoad } from "../../components/stale-cache.ts";
+import { forgetting, freshOrLoad } from "../../components/stale-cache.ts";
 import { formatDuration } from "../../lib/playback/position.ts";
 import { useRootData } from "../../root.tsx";
 import { CRATE_STALE_MS, IMPORT_POLL_MS } from "../crates._index/crates.ts";
@@ -33,10 +25,7 @@ export const clientLoader = ({ request, serverLoader }: ClientLoaderFunctionArgs
     // An import in progress is polled: never answered from the kept copy.
     (d) => d.crate.importStatus !== "IN_PROGRESS",
   );
-export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
-  forget("/crates");
-  return serverAction<typeof action>();
-}
+export const clientAction = forgetting("/crates");
 
 const moved = <T,>(list: T[], from: number, to: number) => {
   const next = [...list];
@@ -384,7 +373,7 @@ function ImportPanel() {
             {t("imported", { count: result.imported ?? 0 })}
           </p>
           {result.skipped?.length ? (
-            <ul className={styles.skipped}>
+            <ul className={`plain-list ${styles.skipped}`}>
               {result.skipped.map((s) => (
                 <li key={s.line} data-testid="import-skipped">
                   <code>{s.line}</code>
@@ -470,7 +459,7 @@ export default function CratePage() {
     <div className="stack">
       <Header owner={owner} special={special} />
       <ExportPanel />
-      <div className={styles.layout}>
+      <div className={`two-columns ${styles.layout}`}>
         <SongList owner={owner} special={special} />
         {owner ? <ImportPanel /> : null}
       </div>

@@ -1,6 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
-  type ClientActionFunctionArgs,
   type ClientLoaderFunctionArgs,
   Form,
   Link,
@@ -13,8 +12,9 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { FormError } from "../../components/auth-card.tsx";
 import { CrateCard, crateGridClass } from "../../components/crate-card.tsx";
+import { PageHero } from "../../components/page-hero.tsx";
 import { Pager } from "../../components/pager.tsx";
-import { forget, freshOrLoad } from "../../components/stale-cache.ts";
+import { forgetting, freshOrLoad } from "../../components/stale-cache.ts";
 import { useRootData } from "../../root.tsx";
 import styles from "./crates.module.css";
 import { changeCrates, loadCrates, type PlaylistImport } from "./crates.server.ts";
@@ -32,10 +32,7 @@ export const clientLoader = ({ request, serverLoader }: ClientLoaderFunctionArgs
     // A playlist import under way is polled: never answered from the kept copy.
     (d) => !running(d.playlistImport),
   );
-export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
-  forget("/crates");
-  return serverAction<typeof action>();
-}
+export const clientAction = forgetting("/crates");
 
 export default function Crates() {
   const { t } = useTranslation("crates");
@@ -45,11 +42,7 @@ export default function Crates() {
   const creating = useNavigation().state === "submitting";
   return (
     <div className="stack">
-      <section className="hero">
-        <div>
-          <h1>{t("title")}</h1>
-          <p className="muted">{t("subtitle")}</p>
-        </div>
+      <PageHero title={t("title")} subtitle={t("subtitle")}>
         <Form method="post" className={styles.create}>
           <input
             id="crate-name"
@@ -63,7 +56,7 @@ export default function Crates() {
             + {t("create")}
           </button>
         </Form>
-      </section>
+      </PageHero>
       <FormError error={result?.error} />
       <PlaylistImportPanel />
       {error ? <p className="alert alert-error">{error}</p> : null}

@@ -5,6 +5,7 @@ import { isApiError } from "../../lib/errors.ts";
 import { type BoothEvent, eventBody, roomsToHost } from "../../lib/events.server.ts";
 import { field } from "../../lib/forms.ts";
 import { hasRole, STAFF_ROLES } from "../../lib/roles.ts";
+import { currentRoomRoles } from "../../lib/rooms.server.ts";
 import { type Booth, sdkFor } from "../../lib/sdk.server.ts";
 import { readSession, requireViewer } from "../../lib/session.server.ts";
 
@@ -30,13 +31,7 @@ async function mayManage(booth: Booth, event: BoothEvent, viewer: { uuid: string
   try {
     const room = (await booth.room.GET("/rooms/{slug}", { params: { path: { slug: event.room.slug } } })).data;
     if (!room) return false;
-    const now = Date.now();
-    const roles = await booth.room
-      .GET("/roomUserRoles/{room}/{user}", { params: { path: { room: room.uuid, user: viewer.uuid } } })
-      .then((r) =>
-        (r.data ?? []).filter((g) => !g.expirationTime || Date.parse(g.expirationTime) > now).map((g) => g.role),
-      )
-      .catch(() => [] as string[]);
+    const roles = await currentRoomRoles(booth, room, viewer);
     return roomRank(room, viewer.uuid, viewer.roles, roles as never) >= ROOM_RANK.coOwner;
   } catch {
     return false;

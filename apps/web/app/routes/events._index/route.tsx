@@ -4,7 +4,9 @@ import { useTranslation } from "react-i18next";
 import { FormError, FormNotice } from "../../components/auth-card.tsx";
 import styles from "../../components/communities.module.css";
 import { EventForm } from "../../components/event-form.tsx";
+import { LinkItem } from "../../components/link-item.tsx";
 import { LocalTime } from "../../components/local-time.tsx";
+import { PageHero } from "../../components/page-hero.tsx";
 import { createEvent, loadEvents } from "./events.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Events" }];
@@ -18,12 +20,7 @@ export default function Events() {
   const [params] = useSearchParams();
   return (
     <div className={`stack ${styles.page}`}>
-      <section className="hero">
-        <div>
-          <h1>{t("eventsTitle")}</h1>
-          <p className="muted">{t("eventsSubtitle")}</p>
-        </div>
-      </section>
+      <PageHero title={t("eventsTitle")} subtitle={t("eventsSubtitle")} />
       {params.get("deleted") ? <FormNotice notice={t("deleted")} /> : null}
       <FormError error={error} />
       <section className="stack" aria-labelledby="upcoming-title">
@@ -31,19 +28,20 @@ export default function Events() {
         {events.length === 0 ? <p className="empty">{t("eventsEmpty")}</p> : null}
         <ul className={styles.list} data-testid="event-list">
           {events.map((e) => (
-            <li key={e.id} className={`card ${styles.item}`}>
-              <div className={styles.itemText}>
-                <Link to={`/events/${e.slug}`} className={styles.name}>
-                  {e.name}
-                </Link>
-                <span className="small muted">
+            <LinkItem
+              key={e.id}
+              to={`/events/${e.slug}`}
+              name={e.name}
+              detail={
+                <>
                   <LocalTime iso={e.startsAt} lang={i18n.language} /> –{" "}
                   <LocalTime iso={e.endsAt} lang={i18n.language} />
                   {e.room ? ` · ${t("inRoom", { name: e.room.name })}` : ""}
-                </span>
-              </div>
+                </>
+              }
+            >
               {e.isLive ? <span className="pill pill-live">{t("live")}</span> : null}
-            </li>
+            </LinkItem>
           ))}
         </ul>
       </section>

@@ -1,7 +1,8 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AuthCard, FormError, FormNotice } from "../../components/auth-card.tsx";
+import { AuthCard, AuthSubmit, EmailField, FormError, FormNotice } from "../../components/auth-card.tsx";
+import { InputField } from "../../components/field.tsx";
 import { takeNotice } from "../../lib/oauth.server.ts";
 import { logIn } from "./login.server.ts";
 
@@ -34,17 +35,16 @@ export default function Login() {
       ) : null}
       <Form method="post" className="stack">
         <FormError error={result?.error} />
-        <div className="field">
-          <label htmlFor="email">{t("email")}</label>
-          <input id="email" name="email" type="email" autoComplete="email" required defaultValue={result?.email} />
-        </div>
-        <div className="field">
-          <label htmlFor="password">{t("password")}</label>
-          <input id="password" name="password" type="password" autoComplete="current-password" required />
-        </div>
-        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-          {t("login.submit")}
-        </button>
+        <EmailField defaultValue={result?.email} />
+        <InputField
+          id="password"
+          name="password"
+          label={t("password")}
+          type="password"
+          autoComplete="current-password"
+          required
+        />
+        <AuthSubmit busy={busy}>{t("login.submit")}</AuthSubmit>
       </Form>
       <p className="small">
         <Link to="/forgot-password">{t("login.forgot")}</Link>

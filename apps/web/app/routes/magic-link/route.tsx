@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AuthCard, FormError, FormNotice, UnsentNotice } from "../../components/auth-card.tsx";
+import { AuthCard, AuthSubmit, EmailLinkForm, FormError } from "../../components/auth-card.tsx";
 import { magicLink } from "./magic-link.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Sign-in link" }];
@@ -24,27 +24,13 @@ export default function MagicLink() {
           <FormError error={result?.error} />
           <input type="hidden" name="intent" value="validate" />
           <input type="hidden" name="token" value={token} />
-          <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-            {t("magic.confirm")}
-          </button>
+          <AuthSubmit busy={busy}>{t("magic.confirm")}</AuthSubmit>
         </Form>
       </AuthCard>
     );
   return (
     <AuthCard title={t("magic.title")} subtitle={t("magic.subtitle")}>
-      <Form method="post" className="stack">
-        <FormError error={result?.error} />
-        <FormNotice notice={result?.notice} />
-        {result?.notice ? <UnsentNotice delivery={result.delivery} what="emailLink" /> : null}
-        <input type="hidden" name="intent" value="send" />
-        <div className="field">
-          <label htmlFor="email">{t("email")}</label>
-          <input id="email" name="email" type="email" autoComplete="email" required defaultValue={result?.email} />
-        </div>
-        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-          {t("magic.submit")}
-        </button>
-      </Form>
+      <EmailLinkForm result={result} intent="send" submit={t("magic.submit")} busy={busy} />
     </AuthCard>
   );
 }

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AuthCard, FormError, FormNotice, UnsentNotice } from "../../components/auth-card.tsx";
+import { AuthCard, AuthSubmit, CodeField, FormError, FormNotice, UnsentNotice } from "../../components/auth-card.tsx";
+import { InputField } from "../../components/field.tsx";
 import { phoneSignIn } from "./phone.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Phone sign-in" }];
@@ -20,22 +21,8 @@ export default function PhoneSignIn() {
           <FormError error={result.error} />
           <input type="hidden" name="intent" value="verify" />
           <input type="hidden" name="phone" value={result.phone} />
-          <div className="field">
-            <label htmlFor="code">{t("phone.code")}</label>
-            <input
-              id="code"
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              pattern="\d{6}"
-              maxLength={6}
-              required
-              className="code-input"
-            />
-          </div>
-          <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-            {t("phone.verify")}
-          </button>
+          <CodeField label={t("phone.code")} />
+          <AuthSubmit busy={busy}>{t("phone.verify")}</AuthSubmit>
         </Form>
         <Link to="/phone" reloadDocument className="small">
           {t("phone.other")}
@@ -47,11 +34,16 @@ export default function PhoneSignIn() {
       <Form method="post" className="stack">
         <FormError error={result?.error} />
         <input type="hidden" name="intent" value="send" />
-        <div className="field">
-          <label htmlFor="phone">{t("phone.number")}</label>
-          <input id="phone" name="phone" type="tel" autoComplete="tel" required defaultValue={result?.phone} />
-          <span className="small muted">{t("phone.numberHint")}</span>
-        </div>
+        <InputField
+          id="phone"
+          name="phone"
+          label={t("phone.number")}
+          hint={t("phone.numberHint")}
+          type="tel"
+          autoComplete="tel"
+          required
+          defaultValue={result?.phone}
+        />
         <fieldset className="field plain">
           <legend className="label">{t("phone.channel")}</legend>
           <div className="row">
@@ -63,9 +55,7 @@ export default function PhoneSignIn() {
             </label>
           </div>
         </fieldset>
-        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-          {t("phone.send")}
-        </button>
+        <AuthSubmit busy={busy}>{t("phone.send")}</AuthSubmit>
       </Form>
     </AuthCard>
   );

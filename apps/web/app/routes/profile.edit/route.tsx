@@ -1,18 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import {
-  type ClientActionFunctionArgs,
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-} from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormError } from "../../components/auth-card.tsx";
+import { InputField, TextAreaField } from "../../components/field.tsx";
 import { PersonAvatar } from "../../components/person-card.tsx";
 import { PushOptIn } from "../../components/push-opt-in.tsx";
-import { forget } from "../../components/stale-cache.ts";
+import { forgetting } from "../../components/stale-cache.ts";
 import { useRootData } from "../../root.tsx";
 import styles from "./edit-profile.module.css";
 import { loadOwnProfile, saveProfile } from "./edit-profile.server.ts";
@@ -20,10 +14,7 @@ import { loadOwnProfile, saveProfile } from "./edit-profile.server.ts";
 export const meta: MetaFunction = () => [{ title: "Booth · Edit profile" }];
 export const loader = ({ request }: LoaderFunctionArgs) => loadOwnProfile(request);
 export const action = ({ request }: ActionFunctionArgs) => saveProfile(request);
-export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
-  forget("/users");
-  return serverAction<typeof action>();
-}
+export const clientAction = forgetting("/users");
 
 /** Colours a profile may take (any #rrggbb is accepted by the edge; these are the ones offered). */
 const COLOURS = ["#8b5cf6", "#ec4899", "#ef4444", "#f97316", "#eab308", "#22c55e", "#14b8a6", "#0ea5e9", "#6366f1"];
@@ -55,36 +46,41 @@ export default function EditProfile() {
       </div>
       <Form method="post" className="stack">
         <FormError error={result?.error} />
-        <div className="field">
-          <label htmlFor="nickname">{t("nickname")}</label>
-          <input
-            id="nickname"
-            name="nickname"
-            required
-            minLength={2}
-            maxLength={32}
-            value={nickname}
-            onChange={(e) => setNickname(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="bio">{t("bio")}</label>
-          <textarea id="bio" name="bio" rows={3} maxLength={1000} defaultValue={values?.bio ?? profile.bio ?? ""} />
-        </div>
+        <InputField
+          id="nickname"
+          name="nickname"
+          label={t("nickname")}
+          required
+          minLength={2}
+          maxLength={32}
+          value={nickname}
+          onChange={(e) => setNickname(e.target.value)}
+        />
+        <TextAreaField
+          id="bio"
+          name="bio"
+          label={t("bio")}
+          rows={3}
+          maxLength={1000}
+          defaultValue={values?.bio ?? profile.bio ?? ""}
+        />
         <div className="row" style={{ alignItems: "flex-start" }}>
-          <div className="field" style={{ flex: 1 }}>
-            <label htmlFor="pronoun">{t("pronoun")}</label>
-            <input id="pronoun" name="pronoun" maxLength={32} defaultValue={values?.pronoun ?? profile.pronoun ?? ""} />
-          </div>
-          <div className="field" style={{ flex: 2 }}>
-            <label htmlFor="songOfTheWeek">{t("songOfTheWeek")}</label>
-            <input
-              id="songOfTheWeek"
-              name="songOfTheWeek"
-              maxLength={200}
-              defaultValue={values?.songOfTheWeek ?? profile.songOfTheWeek ?? ""}
-            />
-          </div>
+          <InputField
+            id="pronoun"
+            name="pronoun"
+            label={t("pronoun")}
+            fieldStyle={{ flex: 1 }}
+            maxLength={32}
+            defaultValue={values?.pronoun ?? profile.pronoun ?? ""}
+          />
+          <InputField
+            id="songOfTheWeek"
+            name="songOfTheWeek"
+            label={t("songOfTheWeek")}
+            fieldStyle={{ flex: 2 }}
+            maxLength={200}
+            defaultValue={values?.songOfTheWeek ?? profile.songOfTheWeek ?? ""}
+          />
         </div>
         <fieldset className="field plain">
           <legend className="label">{t("color")}</legend>

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AuthCard, FormError } from "../../components/auth-card.tsx";
+import { AuthCard, AuthSubmit, FormError, NewPasswordField } from "../../components/auth-card.tsx";
 import { resetPassword } from "./reset-password.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · New password" }];
@@ -19,14 +19,8 @@ export default function ResetPassword() {
         <Form method="post" className="stack">
           <FormError error={result?.error} />
           <input type="hidden" name="token" value={token} />
-          <div className="field">
-            <label htmlFor="password">{t("newPassword")}</label>
-            <input id="password" name="password" type="password" autoComplete="new-password" minLength={8} required />
-            <span className="small muted">{t("passwordHint")}</span>
-          </div>
-          <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-            {t("reset.submit")}
-          </button>
+          <NewPasswordField label={t("newPassword")} />
+          <AuthSubmit busy={busy}>{t("reset.submit")}</AuthSubmit>
         </Form>
       ) : (
         <p className="alert alert-error">

@@ -73,7 +73,7 @@ export function ModerationPanel({
           {t("nobodyElse")}
         </p>
       ) : null}
-      <ul className={styles.people}>
+      <ul className="plain-list">
         {people.map((u) => {
           const person = personOf(state, u.uuid);
           const onStage = state.djs.some((d) => d.uuid === u.uuid);
@@ -122,7 +122,7 @@ export function ModerationPanel({
       {away.length ? (
         <>
           <h3>{t("sanctionedAway")}</h3>
-          <ul className={styles.people}>
+          <ul className="plain-list">
             {away.map((uuid) => (
               <li key={uuid} className={styles.personRow} data-testid="mod-away">
                 <Link to={`/users/${uuid}`} className={styles.personName}>

@@ -2,8 +2,8 @@ import type { Schema } from "@booth/sdk";
 import { ROOM_RANK, roomRank } from "@booth/sdk/live/permissions";
 import { data } from "@remix-run/node";
 import { userMessage } from "../../lib/errors.server.ts";
-import { isApiError } from "../../lib/errors.ts";
 import { field } from "../../lib/forms.ts";
+import { currentRoomRoles, roomBySlug } from "../../lib/rooms.server.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
 import {
   AUDIO_QUALITIES,
@@ -26,13 +26,7 @@ async function passwordAsked(
 ): Promise<"password" | "guestPassword" | null> {
   if (guest || !viewer) return room.isGuestPasswordProtected ? "guestPassword" : null;
   if (!room.isPasswordProtected) return null;
-  const now = Date.now();
-  const roles = await booth.room
-    .GET("/roomUserRoles/{room}/{user}", { params: { path: { room: room.uuid, user: viewer.uuid } } })
-    .then((r) =>
-      (r.data ?? []).filter((g) => !g.expirationTime || Date.parse(g.expirationTime) > now).map((g) => g.role),
-    )
-    .catch(() => []);
+  const roles = await currentRoomRoles(booth, room, viewer);
   return roomRank(room, viewer.uuid, viewer.roles, roles) >= ROOM_RANK.coOwner ? null : "password";
 }
 
@@ -62,15 +56,7 @@ export async function checkRoomPassword(request: Request, slug: string) {
 export async function loadRoom(request: Request, slug: string) {
   const session = await liveToken(request);
   const booth = sdkFor(session.token);
-  let room: Schema<"room", "Room">;
-  try {
-    const found = await booth.room.GET("/rooms/{slug}", { params: { path: { slug: slug.toLowerCase() } } });
-    if (!found.data) throw new Response("Room not found", { status: 404 });
-    room = found.data;
-  } catch (error) {
-    if (isApiError(error, 404) || isApiError(error, 400)) throw new Response("Room not found", { status: 404 });
-    throw error;
-  }
+  const room = await roomBySlug(booth, slug);
   const recent = await booth.room
     .GET("/rooms/{slug}/recent-songs", { params: { path: { slug: room.slug }, query: { limit: 10 } } })
     .then((r) => r.data?.data ?? [])

@@ -191,7 +191,7 @@ export default function RoomPage() {
         </button>
       ) : null}
       {state ? (
-        <div className={styles.layout}>
+        <div className={`two-columns ${styles.layout}`}>
           <div className={styles.main}>
             <Stage state={state} animations={live?.animations ?? []} viewerUuid={viewer?.uuid ?? null} />
             <SongAnnouncer state={state} />

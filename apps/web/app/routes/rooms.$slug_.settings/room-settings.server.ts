@@ -2,9 +2,9 @@ import type { Schema } from "@booth/sdk";
 import { ROOM_RANK, roomRank } from "@booth/sdk/live/permissions";
 import { data, redirect } from "@remix-run/node";
 import { userMessage } from "../../lib/errors.server.ts";
-import { isApiError } from "../../lib/errors.ts";
 import { field } from "../../lib/forms.ts";
 import { DJ_TYPES, ROOM_DESIGNS } from "../../lib/room-designs.ts";
+import { currentRoomRoles, roomBySlug } from "../../lib/rooms.server.ts";
 import { type Booth, sdkFor } from "../../lib/sdk.server.ts";
 import { requireViewer } from "../../lib/session.server.ts";
 
@@ -28,22 +28,8 @@ export function permissionsOf(room: Room, viewer: { uuid: string; roles: string[
 }
 
 async function roomAndRank(booth: Booth, slug: string, viewer: { uuid: string; roles: string[] }) {
-  let room: Room;
-  try {
-    const found = await booth.room.GET("/rooms/{slug}", { params: { path: { slug: slug.toLowerCase() } } });
-    if (!found.data) throw new Response("Room not found", { status: 404 });
-    room = found.data;
-  } catch (error) {
-    if (isApiError(error, 404) || isApiError(error, 400)) throw new Response("Room not found", { status: 404 });
-    throw error;
-  }
-  const now = Date.now();
-  const roles = await booth.room
-    .GET("/roomUserRoles/{room}/{user}", { params: { path: { room: room.uuid, user: viewer.uuid } } })
-    .then((r) =>
-      (r.data ?? []).filter((g) => !g.expirationTime || Date.parse(g.expirationTime) > now).map((g) => g.role),
-    )
-    .catch(() => [] as string[]);
+  const room = await roomBySlug(booth, slug);
+  const roles = await currentRoomRoles(booth, room, viewer);
   return { room, may: permissionsOf(room, viewer, roles) };
 }
 

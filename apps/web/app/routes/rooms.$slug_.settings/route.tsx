@@ -3,8 +3,14 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormError, FormNotice } from "../../components/auth-card.tsx";
-import { DESIGN_GRADIENTS } from "../../components/room-card.tsx";
-import { DJ_TYPES, ROOM_DESIGNS } from "../../lib/room-designs.ts";
+import { InputField } from "../../components/field.tsx";
+import {
+  DjSeatsField,
+  DjTypeField,
+  RoomDesignPicker,
+  RoomTextFields,
+  RoomTypeField,
+} from "../../components/room-fields.tsx";
 import styles from "./room-settings.module.css";
 import { loadRoomSettings, saveRoomSettings } from "./room-settings.server.ts";
 
@@ -20,7 +26,6 @@ export default function RoomSettings() {
   const result = useActionData<typeof action>();
   const [params] = useSearchParams();
   const busy = useNavigation().state === "submitting";
-  const [design, setDesign] = useState<string>(room.design);
   const [removePassword, setRemovePassword] = useState(false);
   const back = (
     <Link to={`/rooms/${room.slug}`} className="btn btn-ghost btn-small" data-testid="back-to-room">
@@ -57,92 +62,46 @@ export default function RoomSettings() {
         <FormError error={result?.error} />
         <fieldset className={`stack plain ${styles.group}`} disabled={locked}>
           <legend className="label">{t("settings.looks")}</legend>
-          <div className="field">
-            <label htmlFor="name">{t("new.name")}</label>
-            <input id="name" name="name" required minLength={2} maxLength={80} defaultValue={room.name} />
-          </div>
-          <div className="field">
-            <label htmlFor="description">{t("new.description")}</label>
-            <textarea id="description" name="description" rows={2} maxLength={2000} defaultValue={room.description} />
-          </div>
-          <fieldset className="field plain">
-            <legend className="label">{t("new.design")}</legend>
-            <div className="design-grid">
-              {ROOM_DESIGNS.map((d) => (
-                <label key={d} className={`design-option ${design === d ? "selected" : ""}`}>
-                  <input type="radio" name="design" value={d} checked={design === d} onChange={() => setDesign(d)} />
-                  <span className="design-swatch" style={{ background: DESIGN_GRADIENTS[d] }} />
-                  <span className="small">{t(`designs.${d}`)}</span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <RoomTextFields values={room} nameMax={80} descriptionMax={2000} />
+          <RoomDesignPicker initial={room.design} />
         </fieldset>
         <fieldset className={`stack plain ${styles.group}`} disabled={locked}>
           <legend className="label">{t("settings.booth")}</legend>
           <div className={styles.grid}>
-            <div className="field">
-              <label htmlFor="numberOfDjs">{t("new.djs")}</label>
-              <input
-                id="numberOfDjs"
-                name="numberOfDjs"
-                type="number"
-                min={1}
-                max={10}
-                required
-                defaultValue={room.numberOfDjs}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor="djType">{t("new.djType")}</label>
-              <select id="djType" name="djType" defaultValue={room.djType}>
-                {DJ_TYPES.map((d) => (
-                  <option key={d} value={d}>
-                    {t(`new.djTypes.${d}`)}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor="songsPerDj">{t("settings.songsPerDj")}</label>
-              <input
-                id="songsPerDj"
-                name="songsPerDj"
-                type="number"
-                min={1}
-                max={100}
-                placeholder={t("settings.noLimit")}
-                defaultValue={room.songsPerDj ?? ""}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor="voteSkipPercent">{t("settings.voteSkip")}</label>
-              <input
-                id="voteSkipPercent"
-                name="voteSkipPercent"
-                type="number"
-                min={1}
-                max={100}
-                placeholder={t("settings.off")}
-                aria-describedby="voteSkipHelp"
-                defaultValue={room.voteSkipThreshold === null ? "" : Math.round(room.voteSkipThreshold * 100)}
-              />
-              <span id="voteSkipHelp" className="small muted">
-                {t("settings.voteSkipHelp")}
-              </span>
-            </div>
-            <div className="field">
-              <label htmlFor="idleDjMinutes">{t("settings.idleDjMinutes")}</label>
-              <input
-                id="idleDjMinutes"
-                name="idleDjMinutes"
-                type="number"
-                min={1}
-                max={240}
-                placeholder={t("settings.off")}
-                defaultValue={room.idleDjMinutes ?? ""}
-              />
-            </div>
+            <DjSeatsField defaultValue={room.numberOfDjs} required />
+            <DjTypeField defaultValue={room.djType} />
+            <InputField
+              id="songsPerDj"
+              name="songsPerDj"
+              label={t("settings.songsPerDj")}
+              type="number"
+              min={1}
+              max={100}
+              placeholder={t("settings.noLimit")}
+              defaultValue={room.songsPerDj ?? ""}
+            />
+            <InputField
+              id="voteSkipPercent"
+              name="voteSkipPercent"
+              label={t("settings.voteSkip")}
+              hint={t("settings.voteSkipHelp")}
+              type="number"
+              min={1}
+              max={100}
+              placeholder={t("settings.off")}
+              aria-describedby="voteSkipHelp"
+              defaultValue={room.voteSkipThreshold === null ? "" : Math.round(room.voteSkipThreshold * 100)}
+            />
+            <InputField
+              id="idleDjMinutes"
+              name="idleDjMinutes"
+              label={t("settings.idleDjMinutes")}
+              type="number"
+              min={1}
+              max={240}
+              placeholder={t("settings.off")}
+              defaultValue={room.idleDjMinutes ?? ""}
+            />
           </div>
           <label className="row small">
             <input type="checkbox" name="waitlistEnabled" defaultChecked={room.waitlistEnabled} />
@@ -154,31 +113,20 @@ export default function RoomSettings() {
           <fieldset className={`stack plain ${styles.group}`} data-testid="entry-settings">
             <legend className="label">{t("settings.entry")}</legend>
             <div className={styles.grid}>
-              <div className="field">
-                <label htmlFor="type">{t("new.type")}</label>
-                <select id="type" name="type" defaultValue={room.type}>
-                  <option value="PUBLIC">{t("new.public")}</option>
-                  <option value="PRIVATE">{t("new.private")}</option>
-                </select>
-              </div>
-              <div className="field">
-                <label htmlFor="password">
-                  {room.isPasswordProtected ? t("settings.newPassword") : t("settings.password")}
-                </label>
-                <input
-                  id="password"
-                  name="password"
-                  type="password"
-                  autoComplete="new-password"
-                  minLength={4}
-                  maxLength={128}
-                  disabled={removePassword}
-                  aria-describedby="passwordHelp"
-                />
-                <span id="passwordHelp" className="small muted" data-testid="password-state">
-                  {room.isPasswordProtected ? t("settings.hasPassword") : t("settings.noPassword")}
-                </span>
-              </div>
+              <RoomTypeField defaultValue={room.type} />
+              <InputField
+                id="password"
+                name="password"
+                label={room.isPasswordProtected ? t("settings.newPassword") : t("settings.password")}
+                hint={room.isPasswordProtected ? t("settings.hasPassword") : t("settings.noPassword")}
+                hintTestId="password-state"
+                type="password"
+                autoComplete="new-password"
+                minLength={4}
+                maxLength={128}
+                disabled={removePassword}
+                aria-describedby="passwordHelp"
+              />
             </div>
             {room.isPasswordProtected ? (
               <label className="row small">
@@ -200,23 +148,17 @@ export default function RoomSettings() {
         {may.guestPassword ? (
           <fieldset className={`stack plain ${styles.group}`} data-testid="guest-password-settings">
             <legend className="label">{t("settings.guestPassword")}</legend>
-            <div className="field">
-              <label htmlFor="guestPassword">
-                {room.isGuestPasswordProtected ? t("settings.newGuestPassword") : t("settings.guestPassword")}
-              </label>
-              <input
-                id="guestPassword"
-                name="guestPassword"
-                type="password"
-                autoComplete="new-password"
-                minLength={4}
-                maxLength={128}
-                aria-describedby="guestPasswordHelp"
-              />
-              <span id="guestPasswordHelp" className="small muted">
-                {t("settings.guestPasswordHelp")}
-              </span>
-            </div>
+            <InputField
+              id="guestPassword"
+              name="guestPassword"
+              label={room.isGuestPasswordProtected ? t("settings.newGuestPassword") : t("settings.guestPassword")}
+              hint={t("settings.guestPasswordHelp")}
+              type="password"
+              autoComplete="new-password"
+              minLength={4}
+              maxLength={128}
+              aria-describedby="guestPasswordHelp"
+            />
             {room.isGuestPasswordProtected ? (
               <label className="row small">
                 <input type="checkbox" name="removeGuestPassword" />

@@ -1,19 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import {
-  type ClientActionFunctionArgs,
-  Form,
-  Link,
-  useFetcher,
-  useLoaderData,
-  useNavigate,
-  useNavigation,
-} from "@remix-run/react";
+import { Form, Link, useFetcher, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { PageHero } from "../../components/page-hero.tsx";
 import { Pager } from "../../components/pager.tsx";
 import { PersonCard, peopleGridClass } from "../../components/person-card.tsx";
 import { SongRow, songListClass } from "../../components/song-row.tsx";
-import { forget } from "../../components/stale-cache.ts";
+import { forgetting } from "../../components/stale-cache.ts";
 import { useRootData } from "../../root.tsx";
 import styles from "./search.module.css";
 import { addSong, type CrateSummary, loadSearch, type Song } from "./search.server.ts";
@@ -22,11 +15,8 @@ import { QUEUE, SEARCH_DEBOUNCE_MS, SEARCH_PAGE } from "./search.ts";
 export const meta: MetaFunction = () => [{ title: "Booth · Search" }];
 export const loader = ({ request }: LoaderFunctionArgs) => loadSearch(request);
 export const action = ({ request }: ActionFunctionArgs) => addSong(request);
-export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
-  // An added song changes the crate screens' data: their kept copies are out of date.
-  forget("/crates");
-  return serverAction<typeof action>();
-}
+// An added song changes the crate screens' data: their kept copies are out of date.
+export const clientAction = forgetting("/crates");
 
 /** Add-to-queue and add-to-crate for one song: shown as added at once, put back with the reason when refused. */
 function SongActions({ song, crates, inQueue }: { song: Song; crates: CrateSummary[]; inQueue: boolean }) {
@@ -116,17 +106,13 @@ export default function Search() {
   const queuedSet = new Set(queued);
   return (
     <div className="stack">
-      <section className="hero">
-        <div>
-          <h1>{t("title")}</h1>
-          <p className="muted">{t("subtitle")}</p>
-        </div>
+      <PageHero title={t("title")} subtitle={t("subtitle")}>
         {signedIn ? (
           <Link to="/crates" className="btn">
             {t("myCrates")}
           </Link>
         ) : null}
-      </section>
+      </PageHero>
       <Form method="get" role="search" className={styles.searchBar}>
         <span className={styles.glass} aria-hidden>
           ⌕

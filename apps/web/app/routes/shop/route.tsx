@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { PageHero } from "../../components/page-hero.tsx";
 import { Pager } from "../../components/pager.tsx";
 import { useRootData } from "../../root.tsx";
 import styles from "./shop.module.css";
@@ -154,12 +155,7 @@ export default function Shop() {
   const refused = useActionData<typeof action>();
   return (
     <div className="stack">
-      <section className="hero">
-        <div>
-          <h1>{t("title")}</h1>
-          <p className="muted">{t("subtitle")}</p>
-        </div>
-      </section>
+      <PageHero title={t("title")} subtitle={t("subtitle")} />
       {d.checkout ? (
         <p
           className={`alert ${d.checkout.result === "cancelled" ? "alert-error" : "alert-ok"}`}

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { PageHero } from "../../components/page-hero.tsx";
 import { Pager } from "../../components/pager.tsx";
 import { SongArt } from "../../components/song-row.tsx";
 import { PlaybackController } from "../../lib/playback/player.ts";
@@ -296,18 +297,13 @@ export default function UploadPage() {
   }, [settling, revalidate, state]);
   return (
     <div className="stack">
-      <section className="hero">
-        <div>
-          <h1>{t("heading")}</h1>
-          <p className="muted">{t("subtitle")}</p>
-        </div>
-      </section>
+      <PageHero title={t("heading")} subtitle={t("subtitle")} />
       {!canUpload ? (
         <p className="alert alert-error" data-testid="upload-not-allowed">
           {t("notAllowed")}
         </p>
       ) : null}
-      <div className={styles.layout}>
+      <div className={`two-columns ${styles.layout}`}>
         <Dropzone disabled={!canUpload} />
         <section className="card stack">
           <div className="spread">
@@ -315,7 +311,7 @@ export default function UploadPage() {
             <span className="small muted">{t("count", { count: total })}</span>
           </div>
           {uploads.length ? (
-            <ul className={styles.list} data-testid="uploads">
+            <ul className="plain-list" data-testid="uploads">
               {uploads.map((u) => (
                 <UploadRow key={u.id} upload={u} />
               ))}

@@ -1,18 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
-  type ClientActionFunctionArgs,
   type ClientLoaderFunctionArgs,
+  type FetcherWithComponents,
   Link,
   useFetcher,
   useLoaderData,
   useLocation,
 } from "@remix-run/react";
-import { useState } from "react";
+import { type ComponentProps, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CrateCard, crateGridClass } from "../../components/crate-card.tsx";
 import { Pager } from "../../components/pager.tsx";
 import { PersonAvatar, PersonCard, peopleGridClass } from "../../components/person-card.tsx";
-import { forget, freshOrLoad } from "../../components/stale-cache.ts";
+import { forgetting, freshOrLoad } from "../../components/stale-cache.ts";
 import { useRootData } from "../../root.tsx";
 import styles from "./profile.module.css";
 import { loadProfile, socialAction } from "./profile.server.ts";
@@ -25,11 +25,8 @@ export const loader = ({ request, params }: LoaderFunctionArgs) => loadProfile(r
 export const action = ({ request, params }: ActionFunctionArgs) => socialAction(request, params.id);
 export const clientLoader = ({ request, serverLoader }: ClientLoaderFunctionArgs) =>
   freshOrLoad(request.url, PROFILE_STALE_MS, () => serverLoader<typeof loader>());
-export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
-  // Following or befriending changes both people's pages.
-  forget("/users");
-  return serverAction<typeof action>();
-}
+// Following or befriending changes both people's pages.
+export const clientAction = forgetting("/users");
 
 function SocialButtons() {
   const { t } = useTranslation("profile");
@@ -168,61 +165,75 @@ function BlockButton({ blocked }: { blocked: boolean }) {
   );
 }
 
+/** The answers to a friend invitation: its receiver accepts or rejects it, its sender withdraws it. */
+const ANSWERS = {
+  accept: { className: "btn-primary", testId: "accept-invitation" },
+  reject: { className: "btn-ghost", testId: "reject-invitation" },
+  withdraw: { className: "btn-ghost", testId: undefined },
+} as const;
+
+/** Friend invitations received or sent: the other person, and this side's answers (posted to their page). */
+function InvitationGroup({
+  title,
+  invitations,
+  answers,
+  Form,
+}: {
+  title: string;
+  invitations: { id: string; other: string; person?: ComponentProps<typeof PersonCard>["person"] | null }[];
+  answers: (keyof typeof ANSWERS)[];
+  Form: FetcherWithComponents<unknown>["Form"];
+}) {
+  const { t } = useTranslation("profile");
+  const apiUrl = useRootData()?.env.apiUrl ?? "";
+  if (!invitations.length) return null;
+  return (
+    <>
+      <h3>{title}</h3>
+      <ul className={peopleGridClass}>
+        {invitations.map((i) =>
+          i.person ? (
+            <PersonCard key={i.id} person={i.person} apiUrl={apiUrl}>
+              {answers.map((intent) => (
+                <Form key={intent} method="post" action={`/users/${i.other}`}>
+                  <input type="hidden" name="intent" value={intent} />
+                  <input type="hidden" name="invitationId" value={i.id} />
+                  <button
+                    type="submit"
+                    className={`btn btn-small ${ANSWERS[intent].className}`}
+                    data-testid={ANSWERS[intent].testId}
+                  >
+                    {t(intent)}
+                  </button>
+                </Form>
+              ))}
+            </PersonCard>
+          ) : null,
+        )}
+      </ul>
+    </>
+  );
+}
+
 function Invitations() {
   const { t } = useTranslation("profile");
   const { invitations } = useLoaderData<typeof loader>();
-  const apiUrl = useRootData()?.env.apiUrl ?? "";
   const handle = useFetcher<typeof action>();
   if (!invitations.received.length && !invitations.sent.length) return null;
   return (
     <div className="stack" data-testid="invitations">
-      {invitations.received.length ? (
-        <>
-          <h3>{t("invitationsReceived")}</h3>
-          <ul className={peopleGridClass}>
-            {invitations.received.map((i) =>
-              i.from ? (
-                <PersonCard key={i.id} person={i.from} apiUrl={apiUrl}>
-                  <handle.Form method="post" action={`/users/${i.fromUuid}`}>
-                    <input type="hidden" name="intent" value="accept" />
-                    <input type="hidden" name="invitationId" value={i.id} />
-                    <button type="submit" className="btn btn-small btn-primary" data-testid="accept-invitation">
-                      {t("accept")}
-                    </button>
-                  </handle.Form>
-                  <handle.Form method="post" action={`/users/${i.fromUuid}`}>
-                    <input type="hidden" name="intent" value="reject" />
-                    <input type="hidden" name="invitationId" value={i.id} />
-                    <button type="submit" className="btn btn-small btn-ghost" data-testid="reject-invitation">
-                      {t("reject")}
-                    </button>
-                  </handle.Form>
-                </PersonCard>
-              ) : null,
-            )}
-          </ul>
-        </>
-      ) : null}
-      {invitations.sent.length ? (
-        <>
-          <h3>{t("invitationsSent")}</h3>
-          <ul className={peopleGridClass}>
-            {invitations.sent.map((i) =>
-              i.to ? (
-                <PersonCard key={i.id} person={i.to} apiUrl={apiUrl}>
-                  <handle.Form method="post" action={`/users/${i.toUuid}`}>
-                    <input type="hidden" name="intent" value="withdraw" />
-                    <input type="hidden" name="invitationId" value={i.id} />
-                    <button type="submit" className="btn btn-small btn-ghost">
-                      {t("withdraw")}
-                    </button>
-                  </handle.Form>
-                </PersonCard>
-              ) : null,
-            )}
-          </ul>
-        </>
-      ) : null}
+      <InvitationGroup
+        title={t("invitationsReceived")}
+        invitations={invitations.received.map((i) => ({ id: i.id, other: i.fromUuid, person: i.from }))}
+        answers={["accept", "reject"]}
+        Form={handle.Form}
+      />
+      <InvitationGroup
+        title={t("invitationsSent")}
+        invitations={invitations.sent.map((i) => ({ id: i.id, other: i.toUuid, person: i.to }))}
+        answers={["withdraw"]}
+        Form={handle.Form}
+      />
       {handle.state === "idle" && handle.data?.error ? <p className="alert alert-error">{handle.data.error}</p> : null}
     </div>
   );

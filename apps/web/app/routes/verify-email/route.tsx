@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AuthCard, FormError, FormNotice, UnsentNotice } from "../../components/auth-card.tsx";
+import { AuthCard, AuthSubmit, CodeField, FormError, FormNotice, UnsentNotice } from "../../components/auth-card.tsx";
 import { verifyEmail, verifyEmailPage } from "./verify-email.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Verify your email" }];
@@ -31,22 +31,8 @@ export default function VerifyEmail() {
       <FormNotice notice={result?.resent ? t("verify.resent") : null} />
       <Form method="post" className="stack">
         <input type="hidden" name="intent" value="verify" />
-        <div className="field">
-          <label htmlFor="code">{t("verify.code")}</label>
-          <input
-            id="code"
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            pattern="\d{6}"
-            maxLength={6}
-            required
-            className="code-input"
-          />
-        </div>
-        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-          {t("verify.submit")}
-        </button>
+        <CodeField label={t("verify.code")} />
+        <AuthSubmit busy={busy}>{t("verify.submit")}</AuthSubmit>
       </Form>
       <div className="spread">
         <Form method="post">
