@@ -30,10 +30,13 @@ export async function signedUp(stack: Stack, nickname: string): Promise<SignedUp
  * People who signed up through the screens, one after another: at once, four new browser contexts' first pages on a
  * just-started web server have outlasted 90 s on a loaded two-core CI machine, and in turn they cost no more time.
  */
-export async function signedUpAll(stack: Stack, ...nicknames: string[]): Promise<SignedUp[]> {
+export async function signedUpAll<N extends string[]>(
+  stack: Stack,
+  ...nicknames: N
+): Promise<{ [K in keyof N]: SignedUp }> {
   const people: SignedUp[] = [];
   for (const nickname of nicknames) people.push(await signedUp(stack, nickname));
-  return people;
+  return people as { [K in keyof N]: SignedUp };
 }
 
 /** Calls the edge as that user (setup and cross-checks, not what the test is about). */
