@@ -103,40 +103,27 @@ describe("admin communities (nestjsx/crud)", () => {
   });
 
   it("creates in bulk, all or none", async () => {
+    const createBulk = (bulk: { name: string; slug?: string; isPublic?: boolean }[], token = admin.token) =>
+      t.api(token).room.POST("/admin/communities/bulk", { body: { bulk } });
     const a = `bulk-a-${tag()}`;
-    const res = await t.api(admin.token).room.POST("/admin/communities/bulk", {
-      body: {
-        bulk: [
-          { name: "Bulk A", slug: a },
-          { name: "Bulk B", isPublic: false },
-        ],
-      },
-    });
+    const res = await createBulk([
+      { name: "Bulk A", slug: a },
+      { name: "Bulk B", isPublic: false },
+    ]);
     expect(res.response.status).toBe(201);
     expect(res.data?.map((c) => c.slug)[0]).toBe(a);
     expect(res.data?.[1]?.isPublic).toBe(false);
     const before = await communityCount();
     const dup = `bulk-dup-${tag()}`;
-    const clash = await t.api(admin.token).room.POST("/admin/communities/bulk", {
-      body: {
-        bulk: [
-          { name: "One", slug: dup },
-          { name: "Two", slug: dup },
-        ],
-      },
-    });
+    const clash = await createBulk([
+      { name: "One", slug: dup },
+      { name: "Two", slug: dup },
+    ]);
     expect(clash.response.status).toBe(400);
-    const taken = await t
-      .api(admin.token)
-      .room.POST("/admin/communities/bulk", { body: { bulk: [{ name: "One more" }, { name: "Two", slug: a }] } });
+    const taken = await createBulk([{ name: "One more" }, { name: "Two", slug: a }]);
     expect(taken.response.status).toBe(400);
-    expect(
-      (await t.api(admin.token).room.POST("/admin/communities/bulk", { body: { bulk: [] } })).response.status,
-    ).toBe(400);
-    expect(
-      (await t.api(staff.token).room.POST("/admin/communities/bulk", { body: { bulk: [{ name: "No" }] } })).response
-        .status,
-    ).toBe(403);
+    expect((await createBulk([])).response.status).toBe(400);
+    expect((await createBulk([{ name: "No" }], staff.token)).response.status).toBe(403);
     expect(await communityCount()).toBe(before);
   });
 
