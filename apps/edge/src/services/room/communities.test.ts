@@ -1,18 +1,16 @@
 import { schema } from "@booth/db";
 import { count, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
 
 let t: TestApp;
-type Account = Awaited<ReturnType<TestApp["createUser"]>>;
-let admin: Account;
-let staff: Account;
+let admin: TestUser;
+let staff: TestUser;
+openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.createUser({ roles: ["user", "admin"] });
   staff = await t.createUser({ roles: ["user", "staff"] });
 });
-afterAll(() => t.close());
 
 const R = "/api/room-service";
 const tag = () => crypto.randomUUID().slice(0, 8);
