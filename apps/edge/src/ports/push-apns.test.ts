@@ -1,7 +1,8 @@
 import { createServer, type Http2Server, type ServerHttp2Stream } from "node:http2";
-import { type CryptoKey, decodeProtectedHeader, exportPKCS8, generateKeyPair, jwtVerify } from "jose";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { closeServer, listenLocally, requestText } from "../testing/local-server.ts";
+import { type CryptoKey, decodeProtectedHeader, jwtVerify } from "jose";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { pemKeyPair } from "../testing/keys.ts";
+import { listenForTests, requestText } from "../testing/local-server.ts";
 import { apnsPush } from "./push-apns.ts";
 
 // A fake APNs: HTTP/2 without TLS (prior knowledge), checking the provider token like Apple does.
@@ -41,13 +42,8 @@ server.on("stream", async (stream: ServerHttp2Stream, headers) => {
   answer(next.status, next.reason);
 });
 
-beforeAll(async () => {
-  const pair = await generateKeyPair("ES256", { extractable: true });
-  publicKey = pair.publicKey;
-  privatePem = await exportPKCS8(pair.privateKey);
-  baseUrl = await listenLocally(server);
-});
-afterAll(() => closeServer(server));
+listenForTests(server, (url) => (baseUrl = url));
+beforeAll(async () => ({ publicKey, privatePem } = await pemKeyPair("ES256")));
 beforeEach(() => {
   received.length = 0;
   answers = [];

@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Db } from "@booth/db";
-import { exportPKCS8, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import webpush from "web-push";
+import { pemKeyPair } from "../testing/keys.ts";
 import { pushFromEnv } from "./push-env.ts";
 
 let dir = "";
@@ -36,15 +36,15 @@ describe("the push port from the environment", () => {
   });
 
   it("FCM and APNs when their keys are set, naming a missing setting", async () => {
-    const rsa = await generateKeyPair("RS256", { extractable: true });
-    const ec = await generateKeyPair("ES256", { extractable: true });
+    const rsa = await pemKeyPair("RS256");
+    const ec = await pemKeyPair("ES256");
     const FCM_SERVICE_ACCOUNT = JSON.stringify({
       project_id: "p",
       client_email: "e@p.iam.gserviceaccount.com",
-      private_key: await exportPKCS8(rsa.privateKey),
+      private_key: rsa.privatePem,
     });
     // A PEM pasted on one line keeps its newlines as \n.
-    const APNS_KEY = (await exportPKCS8(ec.privateKey)).replace(/\n/g, "\\n");
+    const APNS_KEY = ec.privatePem.replace(/\n/g, "\\n");
     expect((await pushFromEnv({ FCM_SERVICE_ACCOUNT }, db, dir)).kind).toBe("fcm");
     const both = await pushFromEnv(
       { FCM_SERVICE_ACCOUNT, APNS_KEY, APNS_KEY_ID: "K", APNS_TEAM_ID: "T", APNS_TOPIC: "fm.booth" },

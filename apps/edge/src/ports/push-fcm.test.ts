@@ -1,7 +1,8 @@
 import { createServer, type ServerResponse } from "node:http";
-import { type CryptoKey, exportPKCS8, generateKeyPair, jwtVerify } from "jose";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { closeServer, listenLocally, requestText } from "../testing/local-server.ts";
+import { type CryptoKey, jwtVerify } from "jose";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { pemKeyPair } from "../testing/keys.ts";
+import { listenForTests, requestText } from "../testing/local-server.ts";
 import { fcmPush, parseServiceAccount } from "./push-fcm.ts";
 
 // A fake of Google's token endpoint and of FCM's messages:send, on one local port.
@@ -52,13 +53,8 @@ const server = createServer(async (req, res) => {
   reply(res, next.status, next.body);
 });
 
-beforeAll(async () => {
-  const pair = await generateKeyPair("RS256", { extractable: true });
-  publicKey = pair.publicKey;
-  privatePem = await exportPKCS8(pair.privateKey);
-  baseUrl = await listenLocally(server);
-});
-afterAll(() => closeServer(server));
+listenForTests(server, (url) => (baseUrl = url));
+beforeAll(async () => ({ publicKey, privatePem } = await pemKeyPair("RS256")));
 beforeEach(() => {
   sends.length = 0;
   answers = [];
@@ -161,9 +157,9 @@ describe("FCM HTTP v1 adapter", () => {
   });
 
   it("throws naming Google's answer when the key is refused", async () => {
-    const other = await generateKeyPair("RS256", { extractable: true });
+    const other = await pemKeyPair("RS256");
     const push = fcmPush({
-      serviceAccount: { ...account(), private_key: await exportPKCS8(other.privateKey) },
+      serviceAccount: { ...account(), private_key: other.privatePem },
       baseUrl,
       tokenUrl: `${baseUrl}/token`,
     });

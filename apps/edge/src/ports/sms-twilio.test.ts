@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeServer, listenLocally, requestText } from "../testing/local-server.ts";
+import { describe, expect, it } from "vitest";
+import { listenForTests, requestText } from "../testing/local-server.ts";
 import { twilioSms } from "./sms-twilio.ts";
 
 const received: { method: string; url: string; auth: string; type: string; form: URLSearchParams }[] = [];
@@ -19,10 +19,7 @@ const server = createServer(async (req: IncomingMessage, res) => {
   else res.end(JSON.stringify(status < 300 ? { sid: "SM1" } : { message: "The 'To' number is not valid." }));
 });
 let baseUrl = "";
-beforeAll(async () => {
-  baseUrl = await listenLocally(server);
-});
-afterAll(() => closeServer(server));
+listenForTests(server, (url) => (baseUrl = url));
 
 describe("Twilio SMS adapter", () => {
   it("posts the message form to the account's Messages resource with basic auth", async () => {

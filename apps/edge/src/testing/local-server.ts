@@ -1,4 +1,5 @@
 import type { Server } from "node:net";
+import { openForTests } from "./open-for-tests.ts";
 
 /**
  * Starts a test's stand-in of an outside service (an `http` or `http2` server) on a free port of 127.0.0.1, and
@@ -19,4 +20,15 @@ export async function requestText(req: AsyncIterable<Buffer | string>): Promise<
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks).toString();
+}
+
+/**
+ * Starts `server` on a free local port before the tests of the file or `describe` it is called in, hands its base URL
+ * to `take`, and closes it after them: `listenForTests(server, (url) => (baseUrl = url))`.
+ */
+export function listenForTests(server: Server, take: (baseUrl: string) => void): void {
+  openForTests(
+    async () => ({ url: await listenLocally(server), close: () => closeServer(server) }),
+    ({ url }) => take(url),
+  );
 }

@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { count, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, openForTests, type TestApp } from "../../testing.ts";
 import { HttpError } from "../errors.ts";
 import {
   applyCrud,
@@ -52,8 +52,8 @@ const PEOPLE = [
 type Key = (typeof PEOPLE)[number]["key"];
 const uuidOf: Record<string, string> = {};
 
+openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
-  t = await createTestApp();
   for (const [i, p] of PEOPLE.entries()) {
     const { user } = await t.createUser({ email: p.email, nickname: p.nickname, roles: [...p.roles] });
     uuidOf[p.key] = user.uuid;
@@ -70,7 +70,6 @@ beforeAll(async () => {
       await t.db.update(profiles).set({ displayPronouns: true }).where(eq(profiles.userUuid, user.uuid));
   }
 });
-afterAll(() => t.close());
 
 const keyOf = (email: string | null) => PEOPLE.find((p) => p.email === email)?.key;
 

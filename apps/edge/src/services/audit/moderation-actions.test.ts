@@ -1,22 +1,21 @@
 import { schema } from "@booth/db";
 import { count } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
 import { ACTION_NOT_FOUND, MODERATOR_FROM_SERVICES_ONLY, ROOM_NOT_FOUND } from "./moderation-actions.ts";
 
 let t: TestApp;
-let admin: Awaited<ReturnType<TestApp["createUser"]>>;
-let staff: Awaited<ReturnType<TestApp["createUser"]>>;
-let moderator: Awaited<ReturnType<TestApp["createUser"]>>;
-let user: Awaited<ReturnType<TestApp["createUser"]>>;
+let admin: TestUser;
+let staff: TestUser;
+let moderator: TestUser;
+let user: TestUser;
+openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.createUser({ roles: ["user", "admin"], nickname: "Ada" });
   staff = await t.createUser({ roles: ["user", "staff"], nickname: "Stef" });
   moderator = await t.createUser({ roles: ["user", "moderator"], nickname: "Mo" });
   user = await t.createUser({ nickname: "Uma" });
 });
-afterAll(() => t.close());
 
 const A = "/api/audit-service/moderation-actions";
 const stored = async () => (await t.db.select({ n: count() }).from(schema.moderationActions))[0]?.n ?? 0;

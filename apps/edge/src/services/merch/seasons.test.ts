@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, ok, type TestApi, type TestApp } from "../../testing.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, ok, openForTests, type TestApi, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 let admin: TestApi;
 let service: TestApi;
+openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
-  t = await createTestApp();
   admin = t.api((await t.createUser({ roles: ["user", "admin"] })).token);
   service = t.api(await t.serviceToken());
 });
-afterAll(() => t.close());
 
 const day = 24 * 3600 * 1000;
 const iso = (offsetDays: number) => new Date(t.clock.now().getTime() + offsetDays * day).toISOString();

@@ -1,19 +1,18 @@
 import { schema } from "@booth/db";
 import type { ServicePaths } from "@booth/sdk";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, multipart, ok, type TestApp } from "../../testing.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, multipart, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
 import { credit, hold } from "./ledger.ts";
 
 let t: TestApp;
 /** The room purchases are made for. */
 let room: string;
+openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
-  t = await createTestApp();
   const owner = await t.createUser();
   room = ok(await t.api(owner.token).room.POST("/rooms/infrastructure", { body: { name: "Shop floor" } })).uuid;
 });
-afterAll(() => t.close());
 
 const PNG = Uint8Array.from(
   atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="),
@@ -34,7 +33,7 @@ async function balance(accountId: string) {
   const [row] = await t.db.select().from(schema.tokenAccounts).where(eq(schema.tokenAccounts.id, accountId));
   return { balance: row?.balance, held: row?.held };
 }
-let admin: Awaited<ReturnType<TestApp["createUser"]>>;
+let admin: TestUser;
 async function consumable(tokenCost: number) {
   admin ??= await t.createUser({ roles: ["user", "admin"] });
   return ok(

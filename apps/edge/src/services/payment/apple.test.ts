@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../deps.ts";
 import { createTestCa, type TestCa } from "../../testing/payment.ts";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp, type TestUser } from "../../testing.ts";
 import { APPLE_UNCONFIGURED } from "./apple.ts";
 import { OTHER_APP } from "./webhooks.ts";
 
@@ -11,7 +11,7 @@ import { OTHER_APP } from "./webhooks.ts";
 const BUNDLE = "com.booth.app";
 let t: TestApp;
 let ca: TestCa;
-let admin: Awaited<ReturnType<TestApp["createUser"]>>;
+let admin: TestUser;
 let tokensProductId: string;
 beforeAll(async () => {
   ca = await createTestCa();

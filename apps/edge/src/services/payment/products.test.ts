@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
+import { createTestApp, ok, openForTests, statusOf, type TestApp, type TestUser } from "../../testing.ts";
 import { NO_BUNDLE, NO_PAYMENTS, NOT_FOR_SALE } from "./checkout.ts";
 import { CHECKOUT_NOT_FOUND, checkoutClosed, NOT_YOUR_CHECKOUT } from "./local-checkout.ts";
 import { NOT_ONE_TIME, PRODUCT_IN_USE } from "./products.ts";
@@ -69,24 +69,15 @@ describe("products", () => {
       ).response.status,
     ).toBe(401);
 
-    expect(
-      (await t.api(user.token).payment.DELETE("/api/v1/products/{id}", { params: { path: { id: made.id } } })).response
-        .status,
-    ).toBe(403);
-    expect(
-      (await t.api().payment.DELETE("/api/v1/products/{id}", { params: { path: { id: made.id } } })).response.status,
-    ).toBe(401);
-    expect(
-      (await t.api(admin.token).payment.DELETE("/api/v1/products/{id}", { params: { path: { id: made.id } } })).response
-        .status,
-    ).toBe(204);
-    expect(
-      (await t.api().payment.GET("/api/v1/products/{id}", { params: { path: { id: made.id } } })).response.status,
-    ).toBe(404);
-    expect(
-      (await t.api(admin.token).payment.DELETE("/api/v1/products/{id}", { params: { path: { id: made.id } } })).response
-        .status,
-    ).toBe(404);
+    const remove = (token?: string) =>
+      statusOf(t.api(token).payment.DELETE("/api/v1/products/{id}", { params: { path: { id: made.id } } }));
+    expect(await remove(user.token)).toBe(403);
+    expect(await remove()).toBe(401);
+    expect(await remove(admin.token)).toBe(204);
+    expect(await statusOf(t.api().payment.GET("/api/v1/products/{id}", { params: { path: { id: made.id } } }))).toBe(
+      404,
+    );
+    expect(await remove(admin.token)).toBe(404);
   });
 
   it("refuses bad products with a message per field, and changes nothing", async () => {

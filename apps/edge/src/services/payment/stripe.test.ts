@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../deps.ts";
 import { signedStripeEvent, startFakeStripe } from "../../testing/payment.ts";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp, type TestUser } from "../../testing.ts";
 import { LOCAL_ONLY } from "./local-checkout.ts";
 import { SIGNATURE_INVALID, SIGNATURE_TOO_OLD, STRIPE_WEBHOOK_UNCONFIGURED } from "./stripe.ts";
 import { ALREADY_SUBSCRIBED, NO_BILLING_ACCOUNT } from "./subscriptions.ts";
@@ -12,8 +12,8 @@ import { ALREADY_SUBSCRIBED, NO_BILLING_ACCOUNT } from "./subscriptions.ts";
 const SECRET = "whsec_test_booth";
 let t: TestApp;
 let fake: Awaited<ReturnType<typeof startFakeStripe>>;
-let admin: Awaited<ReturnType<TestApp["createUser"]>>;
-let staff: Awaited<ReturnType<TestApp["createUser"]>>;
+let admin: TestUser;
+let staff: TestUser;
 beforeAll(async () => {
   fake = await startFakeStripe();
   t = await createTestApp({

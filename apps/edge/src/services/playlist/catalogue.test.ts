@@ -1,13 +1,13 @@
 import { schema } from "@booth/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 const ids: Record<string, string> = {};
 
+openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
-  t = await createTestApp();
   const [artist] = await t.db.insert(schema.artists).values({ shortId: "ART1", name: "Night Drive" }).returning();
   const [album] = await t.db
     .insert(schema.albums)
@@ -35,7 +35,6 @@ beforeAll(async () => {
     .returning();
   for (const r of rows) ids[r.trackName] = r.id;
 });
-afterAll(() => t.close());
 
 const titles = (songs: { trackName: string }[]) => songs.map((s) => s.trackName);
 

@@ -1,12 +1,12 @@
 import { schema } from "@booth/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 let known: { id: string };
+openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
-  t = await createTestApp();
   const rows = await t.db
     .insert(schema.songs)
     .values({
@@ -18,7 +18,6 @@ beforeAll(async () => {
     .returning();
   known = rows[0]!;
 });
-afterAll(() => t.close());
 
 describe("track import", () => {
   it("imports catalogue tracks into the queue and says why the others were skipped", async () => {

@@ -1,17 +1,16 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
 import { SONG_NOT_FOUND, SONG_NOT_READY } from "./queue.ts";
 
 let t: TestApp;
 let service: string;
+openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
-  t = await createTestApp();
   service = await t.serviceToken();
 });
-afterAll(() => t.close());
 
 const L = "/api/playlist-service";
 

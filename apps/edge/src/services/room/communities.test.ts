@@ -1,18 +1,16 @@
 import { schema } from "@booth/db";
 import { count, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
 
 let t: TestApp;
-type Account = Awaited<ReturnType<TestApp["createUser"]>>;
-let admin: Account;
-let staff: Account;
+let admin: TestUser;
+let staff: TestUser;
+openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.createUser({ roles: ["user", "admin"] });
   staff = await t.createUser({ roles: ["user", "staff"] });
 });
-afterAll(() => t.close());
 
 const R = "/api/room-service";
 const tag = () => crypto.randomUUID().slice(0, 8);
@@ -103,40 +101,27 @@ describe("admin communities (nestjsx/crud)", () => {
   });
 
   it("creates in bulk, all or none", async () => {
+    const createBulk = (bulk: { name: string; slug?: string; isPublic?: boolean }[], token = admin.token) =>
+      t.api(token).room.POST("/admin/communities/bulk", { body: { bulk } });
     const a = `bulk-a-${tag()}`;
-    const res = await t.api(admin.token).room.POST("/admin/communities/bulk", {
-      body: {
-        bulk: [
-          { name: "Bulk A", slug: a },
-          { name: "Bulk B", isPublic: false },
-        ],
-      },
-    });
+    const res = await createBulk([
+      { name: "Bulk A", slug: a },
+      { name: "Bulk B", isPublic: false },
+    ]);
     expect(res.response.status).toBe(201);
     expect(res.data?.map((c) => c.slug)[0]).toBe(a);
     expect(res.data?.[1]?.isPublic).toBe(false);
     const before = await communityCount();
     const dup = `bulk-dup-${tag()}`;
-    const clash = await t.api(admin.token).room.POST("/admin/communities/bulk", {
-      body: {
-        bulk: [
-          { name: "One", slug: dup },
-          { name: "Two", slug: dup },
-        ],
-      },
-    });
+    const clash = await createBulk([
+      { name: "One", slug: dup },
+      { name: "Two", slug: dup },
+    ]);
     expect(clash.response.status).toBe(400);
-    const taken = await t
-      .api(admin.token)
-      .room.POST("/admin/communities/bulk", { body: { bulk: [{ name: "One more" }, { name: "Two", slug: a }] } });
+    const taken = await createBulk([{ name: "One more" }, { name: "Two", slug: a }]);
     expect(taken.response.status).toBe(400);
-    expect(
-      (await t.api(admin.token).room.POST("/admin/communities/bulk", { body: { bulk: [] } })).response.status,
-    ).toBe(400);
-    expect(
-      (await t.api(staff.token).room.POST("/admin/communities/bulk", { body: { bulk: [{ name: "No" }] } })).response
-        .status,
-    ).toBe(403);
+    expect((await createBulk([])).response.status).toBe(400);
+    expect((await createBulk([{ name: "No" }], staff.token)).response.status).toBe(403);
     expect(await communityCount()).toBe(before);
   });
 

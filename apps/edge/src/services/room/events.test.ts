@@ -1,16 +1,14 @@
 import { schema } from "@booth/db";
 import { count, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
 
 let t: TestApp;
-type Account = Awaited<ReturnType<TestApp["createUser"]>>;
-let staff: Account;
+let staff: TestUser;
+openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
-  t = await createTestApp();
   staff = await t.createUser({ roles: ["user", "staff"] });
 });
-afterAll(() => t.close());
 
 const R = "/api/room-service";
 const tag = () => crypto.randomUUID().slice(0, 8);

@@ -1,20 +1,18 @@
 import { schema } from "@booth/db";
 import { describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
 
 let t: TestApp;
 openForTests(createTestApp, (app) => (t = app));
 
-type Person = Awaited<ReturnType<TestApp["createUser"]>>;
-
-async function roomOf(owner: Person, body: Record<string, unknown> = {}) {
+async function roomOf(owner: TestUser, body: Record<string, unknown> = {}) {
   const made = await t.api(owner.token).room.POST("/rooms/infrastructure", {
     body: { name: `Room ${crypto.randomUUID().slice(0, 8)}`, ...body },
   });
   return ok(made);
 }
 
-async function enters(person: Person, roomUuid: string) {
+async function enters(person: TestUser, roomUuid: string) {
   const res = await t.api(await t.serviceToken()).room.PATCH("/rooms/user/{user}", {
     params: { path: { user: person.user.uuid } },
     body: { roomUuid },

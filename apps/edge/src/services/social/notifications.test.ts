@@ -1,8 +1,8 @@
 import { schema } from "@booth/db";
 import type { Schema } from "@booth/sdk";
 import { desc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createTestApp, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
 import {
   CUSTOM_MESSAGES_PER_HOUR,
   DJ_NOT_FOUND,
@@ -18,26 +18,24 @@ import { NOTICE_TOO_LARGE } from "./notify.ts";
 
 let t: TestApp;
 let service = "";
-let admin: Awaited<ReturnType<TestApp["createUser"]>>;
-let staffer: Awaited<ReturnType<TestApp["createUser"]>>;
+let admin: TestUser;
+let staffer: TestUser;
+openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
-  t = await createTestApp();
   service = await t.serviceToken();
   admin = await t.createUser({ roles: ["user", "admin"] });
   staffer = await t.createUser({ roles: ["user", "staff"] });
 });
-afterAll(() => t.close());
 // Service tokens last an hour and some tests move the clock by hours.
 beforeEach(async () => {
   service = await t.serviceToken();
 });
 
 const S = "/api/social-service";
-type User = Awaited<ReturnType<TestApp["createUser"]>>;
 /** The social service's typed client, as the holder of `token` (nobody when null). */
 const social = (token: string | null) => t.api(token).social;
 
-async function device(u: User, platform: "ios" | "android" | "web" = "android") {
+async function device(u: TestUser, platform: "ios" | "android" | "web" = "android") {
   const token = `${platform}-${crypto.randomUUID()}`;
   const res = await social(u.token).POST("/devices", { body: { token, deviceId: crypto.randomUUID(), platform } });
   expect(res.response.status).toBe(201);
@@ -52,7 +50,7 @@ const pushesTo = (target: string) =>
     .orderBy(desc(schema.pushMessages.createdAt));
 const pushCount = async () => (await t.db.select({ id: schema.pushMessages.id }).from(schema.pushMessages)).length;
 
-async function room(owner: User, name = "Rooftop") {
+async function room(owner: TestUser, name = "Rooftop") {
   const [row] = await t.db
     .insert(schema.rooms)
     .values({ slug: `room-${crypto.randomUUID().slice(0, 8)}`, name, ownerUuid: owner.user.uuid })
@@ -60,17 +58,17 @@ async function room(owner: User, name = "Rooftop") {
   if (!row) throw new Error("no room");
   return row;
 }
-const favourite = (u: User, roomUuid: string) =>
+const favourite = (u: TestUser, roomUuid: string) =>
   t.db.insert(schema.roomFavorites).values({ userUuid: u.user.uuid, roomUuid });
-async function befriend(a: User, b: User) {
+async function befriend(a: TestUser, b: TestUser) {
   await t.db.insert(schema.friends).values([
     { userUuid: a.user.uuid, friendUuid: b.user.uuid },
     { userUuid: b.user.uuid, friendUuid: a.user.uuid },
   ]);
 }
-const block = async (blocker: User, blocked: User) =>
+const block = async (blocker: TestUser, blocked: TestUser) =>
   ok(await social(blocker.token).POST("/blocked-users", { body: { userUuid: blocked.user.uuid } }));
-const follow = (fan: User, dj: User) => social(fan.token).POST("/dj-fans", { body: { djUuid: dj.user.uuid } });
+const follow = (fan: TestUser, dj: TestUser) => social(fan.token).POST("/dj-fans", { body: { djUuid: dj.user.uuid } });
 
 const notice = { title: "Season finale", body: "Tonight at 9" };
 

@@ -2,13 +2,13 @@ import { createServer as createHttp } from "node:http";
 import { createServer as createHttp2, type ServerHttp2Stream } from "node:http2";
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { exportPKCS8, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import webpush from "web-push";
 import { createPush } from "../../ports/push.ts";
 import { apnsPush } from "../../ports/push-apns.ts";
 import { fcmPush } from "../../ports/push-fcm.ts";
 import { webPushSender } from "../../ports/web-push.ts";
+import { pemKeyPair } from "../../testing/keys.ts";
 import { listenLocally, requestText } from "../../testing/local-server.ts";
 import { createTestApp, type TestApp } from "../../testing.ts";
 
@@ -54,17 +54,17 @@ let t: TestApp;
 let closePush: () => Promise<void>;
 beforeAll(async () => {
   const [fcmUrl, apnsUrl] = [await listenLocally(fcm), await listenLocally(apns)];
-  const rsa = await generateKeyPair("RS256", { extractable: true });
-  const ec = await generateKeyPair("ES256", { extractable: true });
+  const rsa = await pemKeyPair("RS256");
+  const ec = await pemKeyPair("ES256");
   t = await createTestApp();
   const push = createPush(t.db, {
     fcm: fcmPush({
-      serviceAccount: { project_id: "p", client_email: "e@p.iam", private_key: await exportPKCS8(rsa.privateKey) },
+      serviceAccount: { project_id: "p", client_email: "e@p.iam", private_key: rsa.privatePem },
       baseUrl: fcmUrl,
       tokenUrl: `${fcmUrl}/token`,
     }),
     apns: apnsPush({
-      key: await exportPKCS8(ec.privateKey),
+      key: ec.privatePem,
       keyId: "K",
       teamId: "T",
       topic: "fm.booth",

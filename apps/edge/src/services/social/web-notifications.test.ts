@@ -3,7 +3,7 @@ import type { Schema } from "@booth/sdk";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localPushService, testSubscriber, verifyVapid } from "../../testing/web-push.ts";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { createTestApp, ok, type TestApp, type TestUser } from "../../testing.ts";
 import { FANS_RECENTLY_NOTIFIED } from "./notifications.ts";
 import { BAD_SUBSCRIPTION_KEYS, MAX_SUBSCRIPTIONS_PER_USER, NOT_SUBSCRIBED } from "./web-subscriptions.ts";
 
@@ -19,10 +19,9 @@ afterAll(async () => {
 });
 
 const S = "/api/social-service";
-type User = Awaited<ReturnType<TestApp["createUser"]>>;
 
 /** A browser of `u` subscribed to the local push service; answers its keys to read what arrives. */
-async function subscribe(u: User, endpoint = pushService.endpoint()) {
+async function subscribe(u: TestUser, endpoint = pushService.endpoint()) {
   const browser = testSubscriber();
   const res = await t.api(u.token).social.POST("/web-notifications/subscription", {
     body: { endpoint, expirationTime: null, keys: { p256dh: browser.p256dh, auth: browser.auth } },
@@ -32,7 +31,7 @@ async function subscribe(u: User, endpoint = pushService.endpoint()) {
 }
 const arrivedAt = (endpoint: string) =>
   pushService.received.filter((m) => m.path === new URL(endpoint).pathname).map((m) => m.body);
-const subscriptionsOf = (u: User) =>
+const subscriptionsOf = (u: TestUser) =>
   t.db.select().from(schema.webPushSubscriptions).where(eq(schema.webPushSubscriptions.userUuid, u.user.uuid));
 
 describe("web push", () => {

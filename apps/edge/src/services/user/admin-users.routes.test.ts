@@ -1,19 +1,19 @@
 // The staff users list and single read (served by admin-user-list.routes.ts), through the whole app.
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, openForTests, type TestApp, type TestUser } from "../../testing.ts";
 
 const P = "/api/user-service";
 
 let t: TestApp;
-let staff: Awaited<ReturnType<TestApp["createUser"]>>;
-let plain: Awaited<ReturnType<TestApp["createUser"]>>;
-let moderator: Awaited<ReturnType<TestApp["createUser"]>>;
-const people: Record<string, Awaited<ReturnType<TestApp["createUser"]>>> = {};
+let staff: TestUser;
+let plain: TestUser;
+let moderator: TestUser;
+const people: Record<string, TestUser> = {};
 
+openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
-  t = await createTestApp();
   staff = await t.createUser({ roles: ["user", "staff"], email: "staff@team.test", nickname: "Staffer" });
   plain = await t.createUser({ email: "plain@team.test", nickname: "Plain" });
   moderator = await t.createUser({ roles: ["user", "moderator"], email: "mod@team.test", nickname: "Moddy" });
@@ -32,7 +32,6 @@ beforeAll(async () => {
     .where(eq(schema.users.uuid, people.abc3!.user.uuid));
   await t.accountChanged(people.abc3!.user.uuid);
 });
-afterAll(() => t.close());
 
 const list = (query: Record<string, string | number> | string, token: string | null = staff.token) =>
   typeof query === "string"

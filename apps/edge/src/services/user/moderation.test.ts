@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestApp, login, openForTests, session, type TestApp } from "../../testing.ts";
+import { createTestApp, login, openForTests, session, statusOf, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 openForTests(createTestApp, (app) => (t = app));
@@ -107,22 +107,16 @@ describe("sanctions", () => {
     const mod = await t.createUser({ roles: ["user", "moderator"] });
     const otherMod = await t.createUser({ roles: ["user", "moderator"] });
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    expect((await t.api().user.POST("/users/ban", { body: { userUuid: mod.user.uuid } })).response.status).toBe(401);
-    expect(
-      (await t.api(user.token).user.POST("/users/ban", { body: { userUuid: mod.user.uuid } })).response.status,
-    ).toBe(403);
-    expect(
-      (await t.api(mod.token).user.POST("/users/kick", { body: { userUuid: otherMod.user.uuid } })).response.status,
-    ).toBe(403);
-    expect(
-      (await t.api(mod.token).user.POST("/users/ban", { body: { userUuid: admin.user.uuid } })).response.status,
-    ).toBe(403);
-    expect(
-      (await t.api(mod.token).user.POST("/users/ban", { body: { userUuid: mod.user.uuid } })).response.status,
-    ).toBe(403);
-    expect(
-      (await t.api(mod.token).user.POST("/users/ban", { body: { userUuid: crypto.randomUUID() } })).response.status,
-    ).toBe(404);
+    const ban = (token: string | undefined, userUuid: string) =>
+      statusOf(t.api(token).user.POST("/users/ban", { body: { userUuid } }));
+    expect(await ban(undefined, mod.user.uuid)).toBe(401);
+    expect(await ban(user.token, mod.user.uuid)).toBe(403);
+    expect(await statusOf(t.api(mod.token).user.POST("/users/kick", { body: { userUuid: otherMod.user.uuid } }))).toBe(
+      403,
+    );
+    expect(await ban(mod.token, admin.user.uuid)).toBe(403);
+    expect(await ban(mod.token, mod.user.uuid)).toBe(403);
+    expect(await ban(mod.token, crypto.randomUUID())).toBe(404);
     expect((await session(t, admin.token)).response.status).toBe(200);
   });
 });
