@@ -15,7 +15,7 @@ import {
   userView,
 } from "./accounts.ts";
 import type * as routes from "./auth.routes.ts";
-import { consumeLinkToken, issueCode, linkToken } from "./codes.ts";
+import { consumeLinkToken, mailLink } from "./codes.ts";
 import {
   INCORRECT_LOGIN,
   LOGIN_LIMITS,
@@ -86,27 +86,14 @@ export const guestToken: AppRouteHandler<typeof routes.guestToken> = async (c) =
 
 export const magicLink: AppRouteHandler<typeof routes.magicLink> = async (c) => {
   const { email } = c.req.valid("query");
-  const { db, clock, mailer, config } = c.var.deps;
+  const { config } = c.var.deps;
   const address = normalizeEmail(email);
   await rateLimit(c, `magic:ip:${addressBucket(c)}`, 20, 60 * 60);
   await accountAttempt(c, "magic", address, MAGIC_LINK_LIMITS);
-  const user = await findUserByEmail(db, address);
-  if (user && !user.deactivatedAt) {
-    const token = linkToken();
-    await issueCode(db, {
-      purpose: "magicLink",
-      target: user.uuid,
-      userUuid: user.uuid,
-      code: token,
-      now: clock.now(),
-      ttlSeconds: MAGIC_LINK_TTL,
-    });
-    await mailer.send({
-      to: address,
-      subject: "Your Booth sign-in link",
-      text: `Sign in to Booth: ${config.webUrl}/magic-link?token=${token}\nThe link works once, for 15 minutes.`,
-    });
-  }
+  await mailLink(c.var.deps, address, { purpose: "magicLink", ttlSeconds: MAGIC_LINK_TTL }, (token) => ({
+    subject: "Your Booth sign-in link",
+    text: `Sign in to Booth: ${config.webUrl}/magic-link?token=${token}\nThe link works once, for 15 minutes.`,
+  }));
   return c.json({ message: MAGIC_LINK_SENT }, 200);
 };
 

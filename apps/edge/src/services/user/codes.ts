@@ -1,7 +1,9 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import type { CodePurpose } from "@booth/db/schema";
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import type { AppDeps } from "../../deps.ts";
 import { sha256 } from "../../lib/hash.ts";
+import { findUserByEmail } from "./accounts.ts";
 
 /** Wrong guesses allowed on one code before it is burnt. */
 export const MAX_CODE_ATTEMPTS = 5;
@@ -106,4 +108,29 @@ export async function consumeLinkToken(db: Db, input: { purpose: CodePurpose; to
     )
     .returning();
   return used ?? null;
+}
+
+/**
+ * Mails the account of `address` a one-time link for `purpose` (a sign-in link, a password reset) that works for
+ * `ttlSeconds`; `mail` words it around the token. Nothing for an address without an active account, and the caller
+ * answers the same either way.
+ */
+export async function mailLink(
+  deps: Pick<AppDeps, "db" | "clock" | "mailer">,
+  address: string,
+  link: { purpose: CodePurpose; ttlSeconds: number },
+  mail: (token: string) => { subject: string; text: string },
+) {
+  const user = await findUserByEmail(deps.db, address);
+  if (!user || user.deactivatedAt) return;
+  const token = linkToken();
+  await issueCode(deps.db, {
+    purpose: link.purpose,
+    target: user.uuid,
+    userUuid: user.uuid,
+    code: token,
+    now: deps.clock.now(),
+    ttlSeconds: link.ttlSeconds,
+  });
+  await deps.mailer.send({ to: address, ...mail(token) });
 }

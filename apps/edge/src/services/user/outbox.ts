@@ -1,5 +1,6 @@
 import { type Db, schema } from "@booth/db";
-import { count, desc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { newestFirst } from "../../lib/pages.ts";
 import { normalizeEmail } from "./accounts.ts";
 
 /** Addresses are kept as they were sent to: emails normalised, phone numbers in E.164 (no spaces or dashes). */
@@ -8,15 +9,7 @@ const recipient = (to: string) => (to.includes("@") ? normalizeEmail(to) : to.re
 /** The latest messages kept in the outbox (to one address, when given), newest first, and how many there are. */
 export async function outboxPage(db: Db, query: { limit: number; to?: string | undefined }) {
   const where = query.to ? eq(schema.outbox.to, recipient(query.to)) : undefined;
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(schema.outbox)
-      .where(where)
-      .orderBy(desc(schema.outbox.createdAt), desc(schema.outbox.id))
-      .limit(query.limit),
-    db.select({ n: count() }).from(schema.outbox).where(where),
-  ]);
+  const { rows, total } = await newestFirst(db, schema.outbox, where, { limit: query.limit, offset: 0 });
   return {
     data: rows.map((row) => ({
       id: row.id,
@@ -26,6 +19,6 @@ export async function outboxPage(db: Db, query: { limit: number; to?: string | u
       body: row.body,
       createdAt: row.createdAt.toISOString(),
     })),
-    total: total?.n ?? 0,
+    total,
   };
 }

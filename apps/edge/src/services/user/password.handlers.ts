@@ -3,34 +3,21 @@ import { ADMINS, accountAttempt, addressBucket, mayManage, rateLimit, requireUse
 import { forbidden, found, HttpError, USER_NOT_FOUND } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { verifyPassword } from "../../lib/password.ts";
-import { findUser, findUserByEmail, issueToken, normalizeEmail } from "./accounts.ts";
-import { consumeLinkToken, issueCode, linkToken } from "./codes.ts";
+import { findUser, issueToken, normalizeEmail } from "./accounts.ts";
+import { consumeLinkToken, mailLink } from "./codes.ts";
 import type * as routes from "./password.routes.ts";
 import { CANNOT_RESET, changePassword, RESET_SENT, RESET_TTL, WRONG_CURRENT_PASSWORD } from "./passwords.ts";
 
 export const forgotPassword: AppRouteHandler<typeof routes.forgotPassword> = async (c) => {
   const address = normalizeEmail(c.req.valid("json").email);
-  const { db, clock, mailer, config } = c.var.deps;
+  const { config } = c.var.deps;
   await rateLimit(c, `forgot:ip:${addressBucket(c)}`, 20, 3600);
   // An email's owner can still ask from their own address when a stranger has asked for it many times.
   await accountAttempt(c, "forgot", address, { perAddress: [5, 3600], perAccount: [20, 3600] });
-  const user = await findUserByEmail(db, address);
-  if (user && !user.deactivatedAt) {
-    const token = linkToken();
-    await issueCode(db, {
-      purpose: "passwordReset",
-      target: user.uuid,
-      userUuid: user.uuid,
-      code: token,
-      now: clock.now(),
-      ttlSeconds: RESET_TTL,
-    });
-    await mailer.send({
-      to: address,
-      subject: "Reset your Booth password",
-      text: `Choose a new password: ${config.webUrl}/reset-password?token=${token}\nThe link works once, for one hour. If you did not ask for it, ignore this email.`,
-    });
-  }
+  await mailLink(c.var.deps, address, { purpose: "passwordReset", ttlSeconds: RESET_TTL }, (token) => ({
+    subject: "Reset your Booth password",
+    text: `Choose a new password: ${config.webUrl}/reset-password?token=${token}\nThe link works once, for one hour. If you did not ask for it, ignore this email.`,
+  }));
   return c.json({ message: RESET_SENT }, 200);
 };
 
