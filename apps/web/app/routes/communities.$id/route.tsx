@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormError, FormNotice } from "../../components/auth-card.tsx";
+import { CardSection } from "../../components/card-section.tsx";
 import styles from "../../components/communities.module.css";
 import { InputField, SelectField, TextAreaField } from "../../components/field.tsx";
 import { LinkItem } from "../../components/link-item.tsx";
@@ -168,11 +169,7 @@ export default function CommunityPage() {
 
       {/* Only the platform's admins change a community (PATCH /admin/communities/{id}); its own admin does not. */}
       {may.edit ? (
-        <section className="card stack" aria-labelledby="edit-title" data-testid="edit-community">
-          <div>
-            <h2 id="edit-title">{t("edit")}</h2>
-            <p className="small muted">{t("editHelp")}</p>
-          </div>
+        <CardSection id="edit-title" title={t("edit")} help={t("editHelp")} testId="edit-community">
           <Form method="post" replace className="stack" key={community.updatedAt}>
             <input type="hidden" name="intent" value="edit" />
             <InputField
@@ -202,7 +199,7 @@ export default function CommunityPage() {
               </button>
             </div>
           </Form>
-        </section>
+        </CardSection>
       ) : null}
     </div>
   );

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormError, FormNotice } from "../../components/auth-card.tsx";
+import { CardSection } from "../../components/card-section.tsx";
 import styles from "../../components/communities.module.css";
 import { InputField, TextAreaField } from "../../components/field.tsx";
 import { LinkItem } from "../../components/link-item.tsx";
@@ -87,11 +88,7 @@ export default function Communities() {
       ) : null}
       {/* Only the platform's admins create communities (the edge's POST /admin/communities): others never see the form. */}
       {may.create ? (
-        <section className="card stack" aria-labelledby="create-title" data-testid="create-community">
-          <div>
-            <h2 id="create-title">{t("create")}</h2>
-            <p className="small muted">{t("createHelp")}</p>
-          </div>
+        <CardSection id="create-title" title={t("create")} help={t("createHelp")} testId="create-community">
           <Form method="post" className="stack">
             <input type="hidden" name="intent" value="create" />
             <InputField id="community-name" name="name" label={t("name")} required minLength={2} maxLength={80} />
@@ -122,7 +119,7 @@ export default function Communities() {
               </button>
             </div>
           </Form>
-        </section>
+        </CardSection>
       ) : null}
     </div>
   );
