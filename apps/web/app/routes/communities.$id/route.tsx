@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { FormError, FormNotice } from "../../components/auth-card.tsx";
 import { CardSection } from "../../components/card-section.tsx";
 import styles from "../../components/communities.module.css";
-import { InputField, SelectField, TextAreaField } from "../../components/field.tsx";
+import { CheckboxField, InputField, SelectField, SubmitRow, TextAreaField } from "../../components/field.tsx";
 import { LinkItem } from "../../components/link-item.tsx";
 import { changeCommunity, loadCommunity } from "./community.server.ts";
 
@@ -189,15 +189,10 @@ export default function CommunityPage() {
               maxLength={2000}
               defaultValue={community.description}
             />
-            <label className="row small">
-              <input type="checkbox" name="isPublic" defaultChecked={community.isPublic} />
-              {t("isPublic")}
-            </label>
-            <div className="row">
-              <button type="submit" className="btn btn-primary" disabled={busy} data-testid="save-community">
-                {busy ? t("saving") : t("save")}
-              </button>
-            </div>
+            <CheckboxField name="isPublic" defaultChecked={community.isPublic} label={t("isPublic")} />
+            <SubmitRow busy={busy} testId="save-community">
+              {busy ? t("saving") : t("save")}
+            </SubmitRow>
           </Form>
         </CardSection>
       ) : null}

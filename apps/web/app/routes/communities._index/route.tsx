@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { FormError, FormNotice } from "../../components/auth-card.tsx";
 import { CardSection } from "../../components/card-section.tsx";
 import styles from "../../components/communities.module.css";
-import { InputField, TextAreaField } from "../../components/field.tsx";
+import { CheckboxField, InputField, SubmitRow, TextAreaField } from "../../components/field.tsx";
 import { LinkItem } from "../../components/link-item.tsx";
 import { PageHero } from "../../components/page-hero.tsx";
 import { changeCommunities, loadCommunities } from "./communities.server.ts";
@@ -109,15 +109,10 @@ export default function Communities() {
               maxLength={2000}
             />
             <InputField id="community-created-by" name="createdBy" label={t("runBy")} maxLength={36} />
-            <label className="row small">
-              <input type="checkbox" name="isPublic" defaultChecked />
-              {t("isPublic")}
-            </label>
-            <div className="row">
-              <button type="submit" className="btn btn-primary" disabled={busy} data-testid="create-community-submit">
-                {t("create")}
-              </button>
-            </div>
+            <CheckboxField name="isPublic" defaultChecked label={t("isPublic")} />
+            <SubmitRow busy={busy} testId="create-community-submit">
+              {t("create")}
+            </SubmitRow>
           </Form>
         </CardSection>
       ) : null}
