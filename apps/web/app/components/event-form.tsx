@@ -1,7 +1,7 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import styles from "./communities.module.css";
-import { InputField, SelectField, TextAreaField } from "./field.tsx";
+import { InputField, SelectField, SubmitRow, TextAreaField } from "./field.tsx";
 import { toLocalInput, useTimeZoneName, useTimeZoneOffset } from "./local-time.tsx";
 
 export interface EventFormValues {
@@ -94,11 +94,9 @@ export function EventForm({
         maxLength={4000}
         defaultValue={values?.description}
       />
-      <div className="row">
-        <button type="submit" className="btn btn-primary" disabled={busy} data-testid={testId}>
-          {submit}
-        </button>
-      </div>
+      <SubmitRow busy={busy} testId={testId}>
+        {submit}
+      </SubmitRow>
     </Form>
   );
 }

@@ -80,3 +80,24 @@ export function SelectField(props: Framed & SelectHTMLAttributes<HTMLSelectEleme
     </Field>
   );
 }
+
+/** A checkbox with its text after it: every other prop is the input's own. */
+export function CheckboxField({ label, ...input }: { label: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <label className="row small">
+      <input type="checkbox" {...input} />
+      {label}
+    </label>
+  );
+}
+
+/** A form's main button, on a row of its own. */
+export function SubmitRow({ busy, testId, children }: { busy: boolean; testId: string; children: ReactNode }) {
+  return (
+    <div className="row">
+      <button type="submit" className="btn btn-primary" disabled={busy} data-testid={testId}>
+        {children}
+      </button>
+    </div>
+  );
+}

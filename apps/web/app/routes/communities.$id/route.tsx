@@ -2,8 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormError, FormNotice } from "../../components/auth-card.tsx";
+import { CardSection } from "../../components/card-section.tsx";
 import styles from "../../components/communities.module.css";
-import { InputField, SelectField, TextAreaField } from "../../components/field.tsx";
+import { CheckboxField, InputField, SelectField, SubmitRow, TextAreaField } from "../../components/field.tsx";
 import { LinkItem } from "../../components/link-item.tsx";
 import { changeCommunity, loadCommunity } from "./community.server.ts";
 
@@ -168,11 +169,7 @@ export default function CommunityPage() {
 
       {/* Only the platform's admins change a community (PATCH /admin/communities/{id}); its own admin does not. */}
       {may.edit ? (
-        <section className="card stack" aria-labelledby="edit-title" data-testid="edit-community">
-          <div>
-            <h2 id="edit-title">{t("edit")}</h2>
-            <p className="small muted">{t("editHelp")}</p>
-          </div>
+        <CardSection id="edit-title" title={t("edit")} help={t("editHelp")} testId="edit-community">
           <Form method="post" replace className="stack" key={community.updatedAt}>
             <input type="hidden" name="intent" value="edit" />
             <InputField
@@ -192,17 +189,12 @@ export default function CommunityPage() {
               maxLength={2000}
               defaultValue={community.description}
             />
-            <label className="row small">
-              <input type="checkbox" name="isPublic" defaultChecked={community.isPublic} />
-              {t("isPublic")}
-            </label>
-            <div className="row">
-              <button type="submit" className="btn btn-primary" disabled={busy} data-testid="save-community">
-                {busy ? t("saving") : t("save")}
-              </button>
-            </div>
+            <CheckboxField name="isPublic" defaultChecked={community.isPublic} label={t("isPublic")} />
+            <SubmitRow busy={busy} testId="save-community">
+              {busy ? t("saving") : t("save")}
+            </SubmitRow>
           </Form>
-        </section>
+        </CardSection>
       ) : null}
     </div>
   );

@@ -2,8 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormError, FormNotice } from "../../components/auth-card.tsx";
+import { CardSection } from "../../components/card-section.tsx";
 import styles from "../../components/communities.module.css";
-import { InputField, TextAreaField } from "../../components/field.tsx";
+import { CheckboxField, InputField, SubmitRow, TextAreaField } from "../../components/field.tsx";
 import { LinkItem } from "../../components/link-item.tsx";
 import { PageHero } from "../../components/page-hero.tsx";
 import { changeCommunities, loadCommunities } from "./communities.server.ts";
@@ -87,11 +88,7 @@ export default function Communities() {
       ) : null}
       {/* Only the platform's admins create communities (the edge's POST /admin/communities): others never see the form. */}
       {may.create ? (
-        <section className="card stack" aria-labelledby="create-title" data-testid="create-community">
-          <div>
-            <h2 id="create-title">{t("create")}</h2>
-            <p className="small muted">{t("createHelp")}</p>
-          </div>
+        <CardSection id="create-title" title={t("create")} help={t("createHelp")} testId="create-community">
           <Form method="post" className="stack">
             <input type="hidden" name="intent" value="create" />
             <InputField id="community-name" name="name" label={t("name")} required minLength={2} maxLength={80} />
@@ -112,17 +109,12 @@ export default function Communities() {
               maxLength={2000}
             />
             <InputField id="community-created-by" name="createdBy" label={t("runBy")} maxLength={36} />
-            <label className="row small">
-              <input type="checkbox" name="isPublic" defaultChecked />
-              {t("isPublic")}
-            </label>
-            <div className="row">
-              <button type="submit" className="btn btn-primary" disabled={busy} data-testid="create-community-submit">
-                {t("create")}
-              </button>
-            </div>
+            <CheckboxField name="isPublic" defaultChecked label={t("isPublic")} />
+            <SubmitRow busy={busy} testId="create-community-submit">
+              {t("create")}
+            </SubmitRow>
           </Form>
-        </section>
+        </CardSection>
       ) : null}
     </div>
   );

@@ -405,26 +405,19 @@ function ExportPanel() {
         {t("exportTitle")}
       </h2>
       <exporter.Form method="post" className="row">
-        <button
-          type="submit"
-          name="intent"
-          value="export-spotify"
-          className="btn btn-small"
-          disabled={busy || !songs.length}
-          data-testid="export-spotify"
-        >
-          {t("exportSpotify")}
-        </button>
-        <button
-          type="submit"
-          name="intent"
-          value="export-apple"
-          className="btn btn-small"
-          disabled={busy || !songs.length}
-          data-testid="export-apple"
-        >
-          {t("exportApple")}
-        </button>
+        {(["spotify", "apple"] as const).map((service) => (
+          <button
+            key={service}
+            type="submit"
+            name="intent"
+            value={`export-${service}`}
+            className="btn btn-small"
+            disabled={busy || !songs.length}
+            data-testid={`export-${service}`}
+          >
+            {t(service === "spotify" ? "exportSpotify" : "exportApple")}
+          </button>
+        ))}
       </exporter.Form>
       <div aria-live="polite" data-testid="export-result">
         {done ? (

@@ -1,7 +1,7 @@
 import type { Schema } from "@booth/sdk";
 import { data, redirect } from "@remix-run/node";
 import { userMessage } from "../../lib/errors.server.ts";
-import { field } from "../../lib/forms.ts";
+import { fields } from "../../lib/forms.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
 import { refreshViewer, requireViewer } from "../../lib/session.server.ts";
 
@@ -26,14 +26,7 @@ export async function loadOwnProfile(request: Request) {
 export async function saveProfile(request: Request) {
   const { token, viewer } = await requireViewer(request);
   const form = await request.formData();
-  const values = {
-    nickname: field(form, "nickname"),
-    bio: field(form, "bio"),
-    pronoun: field(form, "pronoun"),
-    color: field(form, "color"),
-    avatarId: field(form, "avatarId"),
-    songOfTheWeek: field(form, "songOfTheWeek"),
-  };
+  const values = fields(form, "nickname", "bio", "pronoun", "color", "avatarId", "songOfTheWeek");
   try {
     await sdkFor(token).user.POST("/users/profile", {
       body: {

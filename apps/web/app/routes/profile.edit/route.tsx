@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormError } from "../../components/auth-card.tsx";
-import { InputField, TextAreaField } from "../../components/field.tsx";
+import { InputField, SubmitRow, TextAreaField } from "../../components/field.tsx";
 import { PersonAvatar } from "../../components/person-card.tsx";
 import { PushOptIn } from "../../components/push-opt-in.tsx";
 import { forgetting } from "../../components/stale-cache.ts";
@@ -141,11 +141,9 @@ export default function EditProfile() {
             {t("allAvatars")}
           </Link>
         </fieldset>
-        <div className="row">
-          <button type="submit" className="btn btn-primary" disabled={busy} data-testid="save-profile">
-            {t("save")}
-          </button>
-        </div>
+        <SubmitRow busy={busy} testId="save-profile">
+          {t("save")}
+        </SubmitRow>
       </Form>
       <PushOptIn />
       <p>

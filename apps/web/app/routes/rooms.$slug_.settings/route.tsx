@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormError, FormNotice } from "../../components/auth-card.tsx";
-import { InputField } from "../../components/field.tsx";
+import { CheckboxField, InputField, SubmitRow } from "../../components/field.tsx";
 import {
   DjSeatsField,
   DjTypeField,
@@ -103,10 +103,7 @@ export default function RoomSettings() {
               defaultValue={room.idleDjMinutes ?? ""}
             />
           </div>
-          <label className="row small">
-            <input type="checkbox" name="waitlistEnabled" defaultChecked={room.waitlistEnabled} />
-            {t("settings.waitlist")}
-          </label>
+          <CheckboxField name="waitlistEnabled" defaultChecked={room.waitlistEnabled} label={t("settings.waitlist")} />
           {/* The room crate (apps/web/app/routes/rooms.$slug/room-crate-setting.tsx, built on another branch) goes here. */}
         </fieldset>
         {may.entry ? (
@@ -129,15 +126,12 @@ export default function RoomSettings() {
               />
             </div>
             {room.isPasswordProtected ? (
-              <label className="row small">
-                <input
-                  type="checkbox"
-                  name="removePassword"
-                  checked={removePassword}
-                  onChange={(e) => setRemovePassword(e.target.checked)}
-                />
-                {t("settings.removePassword")}
-              </label>
+              <CheckboxField
+                name="removePassword"
+                checked={removePassword}
+                onChange={(e) => setRemovePassword(e.target.checked)}
+                label={t("settings.removePassword")}
+              />
             ) : null}
           </fieldset>
         ) : (
@@ -160,19 +154,14 @@ export default function RoomSettings() {
               aria-describedby="guestPasswordHelp"
             />
             {room.isGuestPasswordProtected ? (
-              <label className="row small">
-                <input type="checkbox" name="removeGuestPassword" />
-                {t("settings.removeGuestPassword")}
-              </label>
+              <CheckboxField name="removeGuestPassword" label={t("settings.removeGuestPassword")} />
             ) : null}
           </fieldset>
         ) : null}
         {locked ? null : (
-          <div className="row">
-            <button type="submit" className="btn btn-primary" disabled={busy} data-testid="save-settings">
-              {busy ? t("settings.saving") : t("settings.save")}
-            </button>
-          </div>
+          <SubmitRow busy={busy} testId="save-settings">
+            {busy ? t("settings.saving") : t("settings.save")}
+          </SubmitRow>
         )}
       </Form>
     </section>

@@ -1,6 +1,6 @@
 import { data, redirect } from "@remix-run/node";
 import { userMessage } from "../../lib/errors.server.ts";
-import { field } from "../../lib/forms.ts";
+import { fields } from "../../lib/forms.ts";
 import { DJ_TYPES, ROOM_DESIGNS } from "../../lib/room-designs.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
 import { requireViewer } from "../../lib/session.server.ts";
@@ -8,14 +8,7 @@ import { requireViewer } from "../../lib/session.server.ts";
 export async function createRoom(request: Request) {
   const { token } = await requireViewer(request);
   const form = await request.formData();
-  const values = {
-    name: field(form, "name"),
-    description: field(form, "description"),
-    design: field(form, "design"),
-    type: field(form, "type"),
-    numberOfDjs: field(form, "numberOfDjs"),
-    djType: field(form, "djType"),
-  };
+  const values = fields(form, "name", "description", "design", "type", "numberOfDjs", "djType");
   const design = ROOM_DESIGNS.find((d) => d === values.design) ?? "CLUB";
   const djType = DJ_TYPES.find((d) => d === values.djType) ?? "EVERYONE";
   try {

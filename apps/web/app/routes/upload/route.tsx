@@ -157,22 +157,16 @@ function TagsForm({ upload }: { upload: Upload }) {
     <fetcher.Form method="post" className={styles.tags} data-testid="tags-form">
       <input type="hidden" name="intent" value="tags" />
       <input type="hidden" name="id" value={upload.id} />
-      <input
-        name="title"
-        placeholder={t("title")}
-        aria-label={t("title")}
-        defaultValue={upload.tags.title ?? ""}
-        required
-      />
-      <input
-        name="artist"
-        placeholder={t("artist")}
-        aria-label={t("artist")}
-        defaultValue={upload.tags.artist ?? ""}
-        required
-      />
-      <input name="album" placeholder={t("album")} aria-label={t("album")} defaultValue={upload.tags.album ?? ""} />
-      <input name="genre" placeholder={t("genre")} aria-label={t("genre")} defaultValue={upload.tags.genre ?? ""} />
+      {(["title", "artist", "album", "genre"] as const).map((tag) => (
+        <input
+          key={tag}
+          name={tag}
+          placeholder={t(tag)}
+          aria-label={t(tag)}
+          defaultValue={upload.tags[tag] ?? ""}
+          required={tag === "title" || tag === "artist"}
+        />
+      ))}
       <button type="submit" className="btn btn-small btn-primary" disabled={fetcher.state !== "idle"}>
         {t("saveTags")}
       </button>
