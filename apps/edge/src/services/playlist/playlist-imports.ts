@@ -135,11 +135,13 @@ function summary(job: PlaylistImport) {
 export async function runImport(deps: AppDeps, importId: string) {
   const job = await load(deps, importId);
   if (!job || job.state === "complete" || job.state === "failed") return;
+  // The crate's status is written before the progress says the import ended: whoever sees it end and reads the crate
+  // finds its final status.
   const fail = async (message: string) => {
     job.state = "failed";
     job.message = message;
-    await save(deps, job);
     await setCrateImport(deps, { id: job.crateUuid }, "FAILED", message);
+    await save(deps, job);
   };
   const crate = await crateOf(deps, job.crateUuid);
   if (!crate) return fail("The crate was deleted before the import finished.");
@@ -168,8 +170,8 @@ export async function runImport(deps: AppDeps, importId: string) {
   job.total = job.done;
   job.state = "complete";
   job.message = summary(job);
-  await save(deps, job);
   await setCrateImport(deps, crate, job.imported || !job.done ? "COMPLETE" : "FAILED", job.message);
+  await save(deps, job);
 }
 
 async function crateOf(deps: AppDeps, crateUuid: string) {
