@@ -351,7 +351,7 @@ function stackOf({
       const errors: string[] = [];
       page.on("pageerror", (e) => {
         // The same cancelled revalidation (below), when the rethrown AbortError reaches no handler: nothing shows.
-        if (!e.message.includes("signal is aborted without reason")) errors.push(`pageerror: ${e.message}`);
+        if (!e.message.includes(CANCELLED)) errors.push(`pageerror: ${e.message}`);
       });
       page.on("console", (m) => {
         // A form the edge refused answers 4xx on purpose; the browser logs those, they are not errors of the page.
@@ -361,7 +361,7 @@ function stackOf({
         if (
           m.type() === "error" &&
           !/Failed to load resource: .* status of 4\d\d/.test(text) &&
-          !text.startsWith("AbortError: signal is aborted without reason")
+          !text.startsWith(`AbortError: ${CANCELLED}`)
         )
           errors.push(`console: ${text}`);
       });
@@ -381,6 +381,9 @@ function stackOf({
   };
 }
 export type Stack = ReturnType<typeof stackOf>;
+
+/** The message of the AbortError a revalidation the router cancelled ends with (see `person`). */
+const CANCELLED = "signal is aborted without reason";
 
 let counter = 0;
 /** A fresh address for a test person. */
