@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import { createTestApp, type TestApp } from "@booth/edge/testing";
 import { serve } from "@hono/node-server";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll } from "vitest";
+import { afterAll, onTestFinished } from "vitest";
 import { defaultConfig } from "../../edge/src/deps.ts";
 import { generateKeys, type Keys } from "../../edge/src/lib/tokens.ts";
 import { partyLiveRooms } from "../../edge/src/ports/live-rooms.ts";
@@ -367,6 +367,14 @@ function stackOf({
       });
       const person = { context, page, errors };
       people.push(person);
+      // A person a test makes leaves with that test: an open page goes on playing the room's song, polling and
+      // taking the room's patches for nobody, and chromium was the run's largest share of CPU. Those a suite makes
+      // in beforeAll (outside any test) stay until the stack stops.
+      try {
+        onTestFinished(() => context.close().catch(() => undefined));
+      } catch {
+        // Not inside a test.
+      }
       return person;
     },
     /** The newest email or SMS sent to an address, from the edge's outbox. */
