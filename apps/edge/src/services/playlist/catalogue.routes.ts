@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { contracts, json, jsonBody, Offset, ok, UuidCsv } from "../../lib/openapi.ts";
+import { allForServices, oneItem } from "../../lib/contract-families.ts";
+import { contracts, json, jsonBody, Offset, ok, pageSchema, UuidCsv } from "../../lib/openapi.ts";
 import { SEARCH_PAGE } from "./catalogue.ts";
 import { SongSchema } from "./crates.ts";
 import { PROVIDERS } from "./provider-links.ts";
@@ -7,7 +8,7 @@ import { PROVIDERS } from "./provider-links.ts";
 const { authed, route } = contracts(["Service"]);
 
 const IdList = UuidCsv.optional();
-const SongPage = z.object({ data: z.array(SongSchema), total: z.number().int() }).openapi("SongPage");
+const SongPage = pageSchema(SongSchema, "SongPage");
 
 export const songs = route(
   "get",
@@ -176,10 +177,6 @@ export const byProviderLink = route(
 
 // ---- albums and artists (services)
 
-const TakeSkip = z.object({
-  take: z.coerce.number().int().min(1).max(1000).default(100),
-  skip: Offset,
-});
 const AlbumSchema = z
   .object({
     albumShortId: z.string(),
@@ -200,30 +197,42 @@ const shortParam = <N extends string>(name: N) =>
       .openapi({ param: { name, in: "path" } }),
   } as Record<N, z.ZodString>);
 
-export const allAlbums = authed("get", "/albums/service/all-albums", "Every album (services)", {
-  request: { query: TakeSkip },
-  responses: ok(z.array(AlbumSchema), 400, 401, 403),
-});
+export const allAlbums = allForServices(
+  authed,
+  "/albums/service/all-albums",
+  "Every album (services)",
+  z.array(AlbumSchema),
+);
 
-export const allSongs = authed("get", "/albums/service/all-songs", "Every catalogue song (services)", {
-  request: { query: TakeSkip },
-  responses: ok(SongPage, 400, 401, 403),
-});
+export const allSongs = allForServices(
+  authed,
+  "/albums/service/all-songs",
+  "Every catalogue song (services)",
+  SongPage,
+);
 
-export const albumSongs = authed("get", "/albums/service/{albumShortId}/songs", "An album's songs (services)", {
-  request: { params: shortParam("albumShortId") },
-  responses: ok(z.array(SongSchema), 400, 401, 403, 404),
-});
+export const albumSongs = oneItem(
+  authed,
+  "/albums/service/{albumShortId}/songs",
+  "An album's songs (services)",
+  z.array(SongSchema),
+  shortParam("albumShortId"),
+);
 
-export const songByShortId = authed("get", "/albums/service/{songShortId}/song", "A song by its short id (services)", {
-  request: { params: shortParam("songShortId") },
-  responses: ok(SongSchema, 400, 401, 403, 404),
-});
+export const songByShortId = oneItem(
+  authed,
+  "/albums/service/{songShortId}/song",
+  "A song by its short id (services)",
+  SongSchema,
+  shortParam("songShortId"),
+);
 
-export const allArtists = authed("get", "/artists/service/all-artists", "Every artist (services)", {
-  request: { query: TakeSkip },
-  responses: ok(z.array(ArtistSchema), 400, 401, 403),
-});
+export const allArtists = allForServices(
+  authed,
+  "/artists/service/all-artists",
+  "Every artist (services)",
+  z.array(ArtistSchema),
+);
 
 export const albumsByArtists = authed(
   "post",
@@ -235,7 +244,10 @@ export const albumsByArtists = authed(
   },
 );
 
-export const artistAlbums = authed("get", "/artists/service/{artistShortId}/albums", "An artist's albums (services)", {
-  request: { params: shortParam("artistShortId") },
-  responses: ok(z.array(AlbumSchema), 400, 401, 403, 404),
-});
+export const artistAlbums = oneItem(
+  authed,
+  "/artists/service/{artistShortId}/albums",
+  "An artist's albums (services)",
+  z.array(AlbumSchema),
+  shortParam("artistShortId"),
+);

@@ -1,5 +1,16 @@
 import { z } from "@hono/zod-openapi";
-import { contracts, created, Int, jsonBody, noContentOr, Offset, ok, UuidParam } from "../../lib/openapi.ts";
+import { allForServices, removal } from "../../lib/contract-families.ts";
+import {
+  contracts,
+  created,
+  Int,
+  jsonBody,
+  noContentOr,
+  Offset,
+  ok,
+  pageSchema,
+  UuidParam,
+} from "../../lib/openapi.ts";
 import { CrateSchema, CrateSongSchema, type SpecialKind } from "./crates.ts";
 
 const { authed } = contracts(["Crates"]);
@@ -75,7 +86,7 @@ const CrateBody = z.object({
   name: z.string().trim().min(1).max(100).optional(),
   description: z.string().trim().max(1000).nullable().optional(),
 });
-const CratePage = z.object({ data: z.array(CrateSchema), total: z.number().int() }).openapi("CratePage");
+const CratePage = pageSchema(CrateSchema, "CratePage");
 const UserParam = z.object({ userUuid: z.uuid().openapi({ param: { name: "userUuid", in: "path" } }) });
 const CratePaging = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(32),
@@ -106,16 +117,12 @@ export const userCrates = authed(
   { request: { params: UserParam, query: CratePaging }, responses: ok(CratePage, 400, 401, 403) },
 );
 
-export const allCrates = authed("get", "/crate/service/all-crates", "Every playlist, oldest first (services)", {
-  tags: ["Service"],
-  request: {
-    query: z.object({
-      take: z.coerce.number().int().min(1).max(1000).default(100),
-      skip: Offset,
-    }),
-  },
-  responses: ok(CratePage, 400, 401, 403),
-});
+export const allCrates = allForServices(
+  authed,
+  "/crate/service/all-crates",
+  "Every playlist, oldest first (services)",
+  CratePage,
+);
 
 export const songsByShortId = authed(
   "get",
@@ -143,10 +150,7 @@ export const updateCrate = authed("patch", "/crate/{id}", "Rename or describe a 
   responses: ok(CrateSchema, 400, 401, 403, 404),
 });
 
-export const deleteCrate = authed("delete", "/crate/{id}", "Delete a crate", {
-  request: { params: UuidParam },
-  responses: noContentOr(400, 401, 403, 404),
-});
+export const deleteCrate = removal(authed, "/crate/{id}", "Delete a crate");
 
 export const copyCrate = authed(
   "put",

@@ -1,11 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { CrudQuerySchema, CrudSelectionSchema, crudPageSchema } from "../../lib/crud/index.ts";
-import { contracts, created, DateTime, jsonBody, noContentOr, ok, PageQuery, UuidParam } from "../../lib/openapi.ts";
+import { adminCrudItem, adminCrudList, removal } from "../../lib/contract-families.ts";
+import { contracts, created, DateTime, jsonBody, ok, PageQuery, pageSchema, UuidParam } from "../../lib/openapi.ts";
 import { plainText, SlugInput } from "./slugs.ts";
 
 const { authed, route } = contracts(["Events"]);
-
-const adminTags = ["Admin"];
 
 const RoomSummarySchema = z.object({ uuid: z.uuid(), slug: z.string(), name: z.string() }).openapi("EventRoom");
 const EventFields = {
@@ -28,7 +26,7 @@ export const EventSchema = z
     isLive: z.boolean().openapi({ description: "Whether it is on now" }),
   })
   .openapi("Event");
-const EventPage = z.object({ data: z.array(EventSchema), total: z.number().int() }).openapi("EventPage");
+const EventPage = pageSchema(EventSchema, "EventPage");
 const AdminEventSchema = z
   .object({ ...EventFields, room: RoomSummarySchema.partial().nullable() })
   .partial()
@@ -58,26 +56,19 @@ const roomQuery = z.object({
 });
 // Admin ------------------------------------------------------------------------------------------------------------
 
-export const adminList = authed(
-  "get",
+export const adminList = adminCrudList(
+  authed,
   "/admin/events",
   "Events, in the nestjsx/crud query syntax; join=room adds the room (staff and above)",
-  {
-    tags: adminTags,
-    request: { query: CrudQuerySchema },
-    responses: ok(crudPageSchema(AdminEventSchema).openapi("AdminEventPage"), 400, 401, 403),
-  },
+  AdminEventSchema,
+  "AdminEventPage",
 );
 
-export const adminGet = authed(
-  "get",
+export const adminGet = adminCrudItem(
+  authed,
   "/admin/events/{id}",
   "One event, with the same fields and join options (staff and above)",
-  {
-    tags: adminTags,
-    request: { params: UuidParam, query: CrudSelectionSchema },
-    responses: ok(AdminEventSchema, 400, 401, 403, 404),
-  },
+  AdminEventSchema,
 );
 
 // Public -----------------------------------------------------------------------------------------------------------
@@ -128,9 +119,8 @@ export const updateEvent = authed(
   { request: { params: UuidParam, ...jsonBody(EventPatch) }, responses: ok(EventSchema, 400, 401, 403, 404) },
 );
 
-export const deleteEvent = authed(
-  "delete",
+export const deleteEvent = removal(
+  authed,
   "/events/{id}",
   "Cancel an event (its host, the owners and co-owners of its room, staff)",
-  { request: { params: UuidParam }, responses: noContentOr(400, 401, 403, 404) },
 );

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { contracts, errors, json, jsonBody, noContentOr, ok, UuidCsv } from "../../lib/openapi.ts";
+import { removal } from "../../lib/contract-families.ts";
+import { contracts, errors, json, jsonBody, ok, UuidCsv } from "../../lib/openapi.ts";
 
 const { authed } = contracts(["Room favourites"]);
 
@@ -33,12 +34,8 @@ export const listFavorites = authed(
   },
 );
 
-export const removeFavorite = authed(
-  "delete",
+export const removeFavorite = removal(
+  authed,
   "/api/v1/room-favorites/{id}",
   "Remove a favourite, by its id or by the room's uuid (its owner)",
-  {
-    request: { params: z.object({ id: z.uuid().openapi({ param: { name: "id", in: "path" } }) }) },
-    responses: noContentOr(400, 401, 403, 404),
-  },
 );

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { CrudQuerySchema, CrudSelectionSchema, crudPageSchema } from "../../lib/crud/index.ts";
-import { contracts, errors, json, jsonBody, Offset, ok, PageQuery, UuidParam } from "../../lib/openapi.ts";
+import { adminCrudItem, adminCrudList, allForServices } from "../../lib/contract-families.ts";
+import { contracts, errors, json, jsonBody, ok, PageQuery, UuidParam } from "../../lib/openapi.ts";
 import { PublicProfileSchema } from "../../lib/profiles.ts";
 import { RoomSlugParam } from "./access.ts";
 import { RoomSchema, RoomSettingsSchema } from "./rooms.ts";
@@ -158,16 +158,12 @@ export const discordRooms = route("get", "/rooms/discord/list/{guild}", "The roo
 
 // Services and admins ----------------------------------------------------------------------------------------------
 
-export const serviceList = authed("get", "/rooms/service/list", "Every room, oldest first, with take/skip (services)", {
-  tags: ["Service"],
-  request: {
-    query: z.object({
-      take: z.coerce.number().int().min(1).max(1000).default(100),
-      skip: Offset,
-    }),
-  },
-  responses: ok(RoomPage, 400, 401, 403),
-});
+export const serviceList = allForServices(
+  authed,
+  "/rooms/service/list",
+  "Every room, oldest first, with take/skip (services)",
+  RoomPage,
+);
 
 export const serviceRoom = authed(
   "get",
@@ -176,17 +172,20 @@ export const serviceRoom = authed(
   { tags: ["Service"], request: { params: UuidParam }, responses: ok(RoomSettingsSchema, 400, 401, 403, 404) },
 );
 
-export const adminRooms = authed("get", "/admin/rooms", "Every room, in the nestjsx/crud query syntax (staff)", {
-  tags: ["Admin"],
-  request: { query: CrudQuerySchema },
-  responses: ok(crudPageSchema(RoomSchema.partial()).openapi("AdminRoomPage"), 400, 401, 403),
-});
+export const adminRooms = adminCrudList(
+  authed,
+  "/admin/rooms",
+  "Every room, in the nestjsx/crud query syntax (staff)",
+  RoomSchema.partial(),
+  "AdminRoomPage",
+);
 
-export const adminRoom = authed("get", "/admin/rooms/{id}", "One room with its roles (staff)", {
-  tags: ["Admin"],
-  request: { params: UuidParam, query: CrudSelectionSchema },
-  responses: ok(RoomSettingsSchema.partial(), 400, 401, 403, 404),
-});
+export const adminRoom = adminCrudItem(
+  authed,
+  "/admin/rooms/{id}",
+  "One room with its roles (staff)",
+  RoomSettingsSchema.partial(),
+);
 
 // Last: `/rooms/{slug}` would otherwise answer for the fixed paths above.
 export const roomBySlug = route("get", "/rooms/{slug}", "A room by slug (or uuid) (anyone)", {

@@ -8,6 +8,7 @@ import {
   Offset,
   ok,
   PageQuery,
+  pageSchema,
   UuidParam,
 } from "../../lib/openapi.ts";
 import { PublicProfileSchema } from "../../lib/profiles.ts";
@@ -170,7 +171,7 @@ export const recentPlays = route(
   "The songs played in a room, the latest first (anyone)",
   {
     request: { params: RoomSlugParam, query: PageQuery },
-    responses: ok(z.object({ data: z.array(PlaySchema), total: z.number().int() }).openapi("RecentSongPage"), 400, 404),
+    responses: ok(pageSchema(PlaySchema, "RecentSongPage"), 400, 404),
   },
 );
 

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { removal } from "../../lib/contract-families.ts";
 import {
   contracts,
   created,
@@ -69,11 +70,11 @@ export const changeLook = settingsChange(
   CoOwnerSettings,
 );
 
-export const deleteRoom = authed(
-  "delete",
+export const deleteRoom = removal(
+  authed,
   "/rooms/{id}/infrastructure",
   "Delete a room (its owner; admins): the live room is reset and everyone leaves",
-  { request: { params: RoomIdParam }, responses: noContentOr(400, 401, 403, 404) },
+  RoomIdParam,
 );
 
 export const changeDjType = settingsChange(
@@ -157,11 +158,11 @@ export const deletePoster = authed("delete", "/rooms/{id}/poster", "Remove the r
   responses: { 200: SettingsResponse, ...errors(400, 401, 403, 404) },
 });
 
-export const clearChat = authed(
-  "delete",
+export const clearChat = removal(
+  authed,
   "/rooms/conversation/{id}",
   "Clear the room's chat: the live room forgets its messages (moderators and up)",
-  { request: { params: RoomIdParam }, responses: noContentOr(400, 401, 403, 404) },
+  RoomIdParam,
 );
 
 export const resetRoom = authed(

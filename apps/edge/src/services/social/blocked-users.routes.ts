@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { contracts, created, jsonBody, noContentOr, ok, UuidParam } from "../../lib/openapi.ts";
+import { callersOwn, oneItem, removal } from "../../lib/contract-families.ts";
+import { contracts, created, jsonBody } from "../../lib/openapi.ts";
 import { PublicProfileSchema } from "../../lib/profiles.ts";
 
 const { authed } = contracts(["Blocked users"]);
@@ -15,16 +16,18 @@ export const block = authed(
   { request: jsonBody(z.object({ userUuid: z.uuid() })), responses: created(BlockSchema, 400, 401, 403, 404, 409) },
 );
 
-export const blockedUsers = authed("get", "/blocked-users", "The users the caller has blocked", {
-  responses: ok(z.array(BlockSchema), 401, 403),
-});
+export const blockedUsers = callersOwn(
+  authed,
+  "/blocked-users",
+  "The users the caller has blocked",
+  z.array(BlockSchema),
+);
 
-export const blockedUser = authed("get", "/blocked-users/{id}", "Whether the caller has blocked user {id}", {
-  request: { params: UuidParam },
-  responses: ok(BlockSchema, 400, 401, 403, 404),
-});
+export const blockedUser = oneItem(
+  authed,
+  "/blocked-users/{id}",
+  "Whether the caller has blocked user {id}",
+  BlockSchema,
+);
 
-export const unblock = authed("delete", "/blocked-users/{id}", "Unblock user {id}", {
-  request: { params: UuidParam },
-  responses: noContentOr(400, 401, 403, 404),
-});
+export const unblock = removal(authed, "/blocked-users/{id}", "Unblock user {id}");

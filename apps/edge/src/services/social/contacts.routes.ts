@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { callersOwn } from "../../lib/contract-families.ts";
 import { contracts, jsonBody, noContentOr, ok, UuidParam } from "../../lib/openapi.ts";
 import { PublicProfileSchema } from "../../lib/profiles.ts";
 import { MAX_CONTACTS_PER_UPLOAD } from "./contact-book.ts";
@@ -35,9 +36,7 @@ export const addOne = authed("post", "/user-book-contact/single", "Add one conta
   responses: ok(UploadResult, 400, 401, 403, 429),
 });
 
-export const ownContacts = authed("get", "/user-book-contact", "The caller's contacts", {
-  responses: ok(z.array(ContactSchema), 401, 403),
-});
+export const ownContacts = callersOwn(authed, "/user-book-contact", "The caller's contacts", z.array(ContactSchema));
 
 export const clearContacts = authed("delete", "/user-book-contact", "Delete the caller's whole contact book", {
   responses: noContentOr(401, 403),
@@ -49,11 +48,11 @@ export const adminContacts = authed("get", "/user-book-contact/admin/{id}", "A u
   responses: ok(z.array(ContactSchema), 400, 401, 403),
 });
 
-export const matchingContacts = authed(
-  "get",
+export const matchingContacts = callersOwn(
+  authed,
   "/user-book-contact/matching-contacts",
   "People in the caller's contacts who are on Booth (by their verified phone number)",
-  { responses: ok(z.array(PublicProfileSchema), 401, 403) },
+  z.array(PublicProfileSchema),
 );
 
 export const matchingFriends = authed(

@@ -1,6 +1,7 @@
 import { DevicePlatform, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
-import { contracts, created, jsonBody, noContentOr, ok, UuidParam } from "../../lib/openapi.ts";
+import { oneItem, removal } from "../../lib/contract-families.ts";
+import { contracts, created, jsonBody, ok, UuidParam } from "../../lib/openapi.ts";
 
 const { authed } = contracts(["Devices"]);
 
@@ -40,36 +41,34 @@ export const register = authed(
   },
 );
 
-export const forgetByToken = authed(
-  "delete",
+const TokenParam = z.object({
+  token: z
+    .string()
+    .min(1)
+    .max(4096)
+    .openapi({ param: { name: "token", in: "path" } }),
+});
+
+export const forgetByToken = removal(
+  authed,
   "/devices/{token}",
   "Forget a device by its push token (its owner or admins)",
-  {
-    request: {
-      params: z.object({
-        token: z
-          .string()
-          .min(1)
-          .max(4096)
-          .openapi({ param: { name: "token", in: "path" } }),
-      }),
-    },
-    responses: noContentOr(400, 401, 403, 404),
-  },
+  TokenParam,
 );
 
-export const forgetUserDevice = authed(
-  "delete",
+export const forgetUserDevice = removal(
+  authed,
   "/devices/{a}/{b}",
   "Forget device {b} of user {a} (the user or admins)",
-  { request: { params: PairParams }, responses: noContentOr(400, 401, 403, 404) },
+  PairParams,
 );
 
-export const userDevice = authed(
-  "get",
+export const userDevice = oneItem(
+  authed,
   "/devices/single-device/{a}/{b}",
   "Device {b} of user {a} (the user, admins or services)",
-  { request: { params: PairParams }, responses: ok(DeviceSchema, 400, 401, 403, 404) },
+  DeviceSchema,
+  PairParams,
 );
 
 export const userDevices = authed(

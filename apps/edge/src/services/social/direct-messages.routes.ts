@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { contracts, errors, json, jsonBody, Offset, ok, UuidParam } from "../../lib/openapi.ts";
+import { callersOwn, oneItem, skipTake } from "../../lib/contract-families.ts";
+import { contracts, errors, json, jsonBody, ok } from "../../lib/openapi.ts";
 import { PublicProfileSchema } from "../../lib/profiles.ts";
 import { MESSAGE_MAX_LENGTH } from "./direct-messages.ts";
 
@@ -40,7 +41,7 @@ export const conversations = authed(
   "The caller's conversations, the latest written first, with unread counts and the total unread",
   {
     request: {
-      query: z.object({ skip: Offset, take: z.coerce.number().int().min(1).max(100).default(50) }),
+      query: skipTake(100, 50),
     },
     responses: ok(
       z
@@ -53,9 +54,12 @@ export const conversations = authed(
   },
 );
 
-export const unread = authed("get", "/direct-messages/unread", "How many direct messages to the caller are unread", {
-  responses: ok(UnreadSchema, 401, 403),
-});
+export const unread = callersOwn(
+  authed,
+  "/direct-messages/unread",
+  "How many direct messages to the caller are unread",
+  UnreadSchema,
+);
 
 export const events = authed(
   "get",
@@ -70,11 +74,11 @@ export const events = authed(
   },
 );
 
-export const conversationWith = authed(
-  "get",
+export const conversationWith = oneItem(
+  authed,
   "/direct-messages/with/{id}",
   "The caller's conversation with user {id} (404 when they have never written to each other)",
-  { request: { params: UuidParam }, responses: ok(ConversationSchema, 400, 401, 403, 404) },
+  ConversationSchema,
 );
 
 export const send = authed(

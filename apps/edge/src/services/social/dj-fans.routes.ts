@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { CrudQuerySchema, CrudSelectionSchema, crudPageSchema } from "../../lib/crud/index.ts";
-import { contracts, created, errors, json, jsonBody, noContentOr, Offset, ok, UuidParam } from "../../lib/openapi.ts";
+import { adminCrudItem, adminCrudList, removal, skipTake } from "../../lib/contract-families.ts";
+import { contracts, created, errors, json, jsonBody, ok, pageSchema, UuidParam } from "../../lib/openapi.ts";
 import { PublicProfileSchema } from "../../lib/profiles.ts";
 import { FANS_PAGE } from "./fans.ts";
 
@@ -11,13 +11,8 @@ const FanLinkSchema = z
   .object({ id: z.uuid(), fanUuid: z.uuid(), djUuid: z.uuid(), createdAt: z.string() })
   .openapi("DjFan");
 
-const SkipTake = z.object({
-  skip: Offset,
-  take: z.coerce.number().int().min(1).max(100).default(FANS_PAGE),
-});
-const ProfilePage = z
-  .object({ data: z.array(PublicProfileSchema), total: z.number().int() })
-  .openapi("ProfilePageOfFans");
+const SkipTake = skipTake(100, FANS_PAGE);
+const ProfilePage = pageSchema(PublicProfileSchema, "ProfilePageOfFans");
 
 export const follow = authed("post", "/dj-fans", "Follow a DJ", {
   request: jsonBody(z.object({ djUuid: z.uuid() })),
@@ -82,10 +77,7 @@ export const adminFanLinks = authed("get", "/dj-fans/admin/{id}", "Every fan lin
   ),
 });
 
-export const unfollow = authed("delete", "/dj-fans/{id}", "Unfollow DJ {id}", {
-  request: { params: UuidParam },
-  responses: noContentOr(400, 401, 403, 404),
-});
+export const unfollow = removal(authed, "/dj-fans/{id}", "Unfollow DJ {id}");
 
 export const fanDevices = authed("get", "/dj-fans/devices/list", "The push devices of a DJ's fans (services)", {
   tags: ["Service"],
@@ -113,19 +105,12 @@ const AdminDjSchema = z
   .partial()
   .openapi("AdminDj");
 
-export const adminDjs = authed(
-  "get",
+export const adminDjs = adminCrudList(
+  authed,
   "/admin/djs",
   "DJs with their fan counts, in the nestjsx/crud query syntax (staff)",
-  {
-    tags: ["Admin"],
-    request: { query: CrudQuerySchema },
-    responses: ok(crudPageSchema(AdminDjSchema).openapi("AdminDjPage"), 400, 401, 403),
-  },
+  AdminDjSchema,
+  "AdminDjPage",
 );
 
-export const adminDj = authed("get", "/admin/djs/{id}", "One DJ with their fan count (staff)", {
-  tags: ["Admin"],
-  request: { params: UuidParam, query: CrudSelectionSchema },
-  responses: ok(AdminDjSchema, 400, 401, 403, 404),
-});
+export const adminDj = adminCrudItem(authed, "/admin/djs/{id}", "One DJ with their fan count (staff)", AdminDjSchema);

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { contracts, created, jsonBody, noContentOr, Offset, ok, UuidParam } from "../../lib/openapi.ts";
+import { callersOwn, oneItem, removal, skipTake } from "../../lib/contract-families.ts";
+import { contracts, created, jsonBody, ok, pageSchema, UuidParam } from "../../lib/openapi.ts";
 import { PublicProfileSchema } from "../../lib/profiles.ts";
 
 const { authed } = contracts(["Friends"]);
@@ -31,8 +32,7 @@ export const userInvitations = authed(
 );
 
 /** The caller's own pending invitations, received or sent. */
-const ownInvitations = (path: string, summary: string) =>
-  authed("get", path, summary, { responses: ok(z.array(InvitationSchema), 401, 403) });
+const ownInvitations = (path: string, summary: string) => callersOwn(authed, path, summary, z.array(InvitationSchema));
 export const invitationsReceived = ownInvitations(
   "/friend-invitations/user-invitations-for",
   "Pending invitations the caller has received",
@@ -42,11 +42,10 @@ export const invitationsSent = ownInvitations(
   "Pending invitations the caller has sent",
 );
 
-export const deleteInvitation = authed(
-  "delete",
+export const deleteInvitation = removal(
+  authed,
   "/friend-invitations/{id}",
   "Withdraw (sender) or dismiss (recipient) an invitation",
-  { request: { params: UuidParam }, responses: noContentOr(400, 401, 403, 404) },
 );
 
 export const handleInvitation = authed(
@@ -61,19 +60,9 @@ export const handleInvitation = authed(
 
 // ---- friends
 
-const SkipTake = z.object({
-  skip: Offset,
-  take: z.coerce.number().int().min(1).max(500).default(100),
-});
-
 export const friendsOf = authed("get", "/friends/{id}", "Friends of user {id}, as profiles, newest friendship first", {
-  request: { params: UuidParam, query: SkipTake },
-  responses: ok(
-    z.object({ data: z.array(PublicProfileSchema), total: z.number().int() }).openapi("FriendPage"),
-    400,
-    401,
-    403,
-  ),
+  request: { params: UuidParam, query: skipTake(500, 100) },
+  responses: ok(pageSchema(PublicProfileSchema, "FriendPage"), 400, 401, 403),
 });
 
 export const friendUuids = authed(
@@ -83,12 +72,11 @@ export const friendUuids = authed(
   { request: { params: UuidParam }, responses: ok(z.array(z.uuid()), 400, 401, 403) },
 );
 
-export const friendship = authed("get", "/friends/single-friend/{id}", "The caller's friendship with user {id}", {
-  request: { params: UuidParam },
-  responses: ok(FriendSchema, 400, 401, 403, 404),
-});
+export const friendship = oneItem(
+  authed,
+  "/friends/single-friend/{id}",
+  "The caller's friendship with user {id}",
+  FriendSchema,
+);
 
-export const unfriend = authed("delete", "/friends/{id}", "Stop being friends with user {id}", {
-  request: { params: UuidParam },
-  responses: noContentOr(400, 401, 403, 404),
-});
+export const unfriend = removal(authed, "/friends/{id}", "Stop being friends with user {id}");

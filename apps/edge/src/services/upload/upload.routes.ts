@@ -1,16 +1,7 @@
 import { SongUploadStatus, TranscodingStatus, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
-import {
-  contracts,
-  created,
-  errors,
-  jsonBody,
-  noContentOr,
-  ok,
-  PageQuery,
-  pageSchema,
-  UuidParam,
-} from "../../lib/openapi.ts";
+import { removal } from "../../lib/contract-families.ts";
+import { contracts, created, errors, jsonBody, ok, PageQuery, pageSchema, UuidParam } from "../../lib/openapi.ts";
 import { RENDITION_NAMES } from "./audio.ts";
 
 const tags = ["Uploads"];
@@ -119,11 +110,10 @@ export const editTags = authed(
   { request: { params: UuidParam, ...jsonBody(TagsSchema) }, responses: ok(UploadSchema, 400, 401, 403, 404, 409) },
 );
 
-export const deleteSong = authed(
-  "delete",
+export const deleteSong = removal(
+  authed,
   "/songs/{id}",
   "Delete an uploaded song and its files (its owner or an admin)",
-  { request: { params: UuidParam }, responses: noContentOr(400, 401, 403, 404) },
 );
 
 export const hlsPlaylist = authed(

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { CrudQuerySchema, CrudSelectionSchema, crudPageSchema } from "../../lib/crud/index.ts";
-import { contracts, ok, UuidParam } from "../../lib/openapi.ts";
+import { adminCrudItem, adminCrudList } from "../../lib/contract-families.ts";
+import { contracts } from "../../lib/openapi.ts";
 import { OwnProfileSchema, UserSchema } from "./schemas.ts";
 
 const { authed } = contracts(["Admin"]);
@@ -10,14 +10,17 @@ const AdminUserSchema = UserSchema.omit({ profile: true })
   .partial()
   .openapi("AdminUser");
 
-export const listUsers = authed("get", "/admin/users", "Users, in the nestjsx/crud query syntax (staff and above)", {
-  request: { query: CrudQuerySchema },
-  responses: ok(crudPageSchema(AdminUserSchema).openapi("AdminUserPage"), 400, 401, 403),
-});
+export const listUsers = adminCrudList(
+  authed,
+  "/admin/users",
+  "Users, in the nestjsx/crud query syntax (staff and above)",
+  AdminUserSchema,
+  "AdminUserPage",
+);
 
-export const getUser = authed(
-  "get",
+export const getUser = adminCrudItem(
+  authed,
   "/admin/users/{id}",
   "One user, with the same fields and join options (staff and above)",
-  { request: { params: UuidParam, query: CrudSelectionSchema }, responses: ok(AdminUserSchema, 400, 401, 403, 404) },
+  AdminUserSchema,
 );

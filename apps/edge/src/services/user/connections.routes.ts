@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { callersOwn } from "../../lib/contract-families.ts";
 import { contracts, jsonBody, noContentOr, ok } from "../../lib/openapi.ts";
 
 /**
@@ -25,11 +26,11 @@ const Connection = z
   })
   .openapi("Connection");
 
-export const listConnections = authed(
-  "get",
+export const listConnections = callersOwn(
+  authed,
   "/connections",
   "The caller's connected accounts: Spotify, YouTube, SoundCloud, Apple Music and Discord",
-  { responses: ok(z.array(Connection).openapi("Connections"), 401, 403) },
+  z.array(Connection).openapi("Connections"),
 );
 
 const OAuthProviderParam = z.object({

@@ -1,6 +1,7 @@
 import { EmailType, values } from "@booth/db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearer, contracts, created, errors, json, jsonBody, noContentOr, ok, UuidParam } from "../../lib/openapi.ts";
+import { callersOwn, removal } from "../../lib/contract-families.ts";
+import { bearer, contracts, created, errors, json, jsonBody, noContentOr } from "../../lib/openapi.ts";
 import { Email, SixDigitCode } from "./schemas.ts";
 
 const tags = ["Emails"];
@@ -19,19 +20,14 @@ const EmailRowSchema = z
   })
   .openapi("EmailAddress");
 
-export const listEmails = authed("get", "/users/emails", "The caller's email addresses", {
-  responses: ok(z.array(EmailRowSchema), 401, 403),
-});
+export const listEmails = callersOwn(authed, "/users/emails", "The caller's email addresses", z.array(EmailRowSchema));
 
 export const addEmail = authed("post", "/users/emails", "Add an email address; a verification code is sent to it", {
   request: jsonBody(z.object({ email: Email, type: z.enum(values(EmailType)).default("personal") })),
   responses: created(EmailRowSchema, 400, 401, 403, 429),
 });
 
-export const deleteEmail = authed("delete", "/users/emails/{id}", "Remove one of the caller's email addresses", {
-  request: { params: UuidParam },
-  responses: noContentOr(400, 401, 403, 404),
-});
+export const deleteEmail = removal(authed, "/users/emails/{id}", "Remove one of the caller's email addresses");
 
 const VerifyBody = z
   .object({

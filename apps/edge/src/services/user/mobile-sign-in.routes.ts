@@ -1,20 +1,11 @@
 import { z } from "@hono/zod-openapi";
-import {
-  contracts,
-  created,
-  DateTime,
-  errors,
-  json,
-  jsonBody,
-  noContentOr,
-  ok,
-  PageQuery,
-  pageSchema,
-  UuidParam,
-} from "../../lib/openapi.ts";
+import { oneItem, removal } from "../../lib/contract-families.ts";
+import { contracts, created, DateTime, errors, json, jsonBody, ok, PageQuery, pageSchema } from "../../lib/openapi.ts";
 import { AuthResultSchema, CodeChannel, MessageSchema, SixDigitCode } from "./schemas.ts";
 
 const { authed, route } = contracts(["Phone"]);
+const phoneSignIn = contracts(["Phone sign-in"]);
+const admin = contracts(["Admin"]).authed;
 
 const Phone = z.string().trim().min(1).max(32).openapi({ example: "+447700900123" });
 
@@ -106,23 +97,21 @@ export const fraudConstants = route(
 );
 
 // ---- sign-in by phone
-export const sendCode = route(
+export const sendCode = phoneSignIn.route(
   "post",
   "/mobile-auth/send-code",
   "Send a sign-in code by SMS or WhatsApp to a real mobile number",
   {
-    tags: ["Phone sign-in"],
     request: jsonBody(z.object({ phone: Phone, channel: CodeChannel })),
     responses: ok(MessageSchema.extend({ expiresAt: z.string() }).openapi("CodeSent"), 400, 429, 502),
   },
 );
 
-export const verifyCode = route(
+export const verifyCode = phoneSignIn.route(
   "post",
   "/mobile-auth/verify-code",
   "Sign in with the code: the account holding this verified number, or a new account for it",
   {
-    tags: ["Phone sign-in"],
     request: jsonBody(z.object({ phone: Phone, code: SixDigitCode })),
     responses: { 200: json(AuthResultSchema), 201: json(AuthResultSchema, "Created"), ...errors(400, 401, 403, 429) },
   },
@@ -130,41 +119,35 @@ export const verifyCode = route(
 
 const WhitelistBody = z.object({ phone: Phone, note: z.string().trim().max(500).optional() });
 
-export const whitelistPhone = authed("post", "/mobile-auth/whitelist", "Whitelist a number (admins)", {
-  tags: ["Phone sign-in"],
+export const whitelistPhone = phoneSignIn.authed("post", "/mobile-auth/whitelist", "Whitelist a number (admins)", {
   request: jsonBody(WhitelistBody),
   responses: created(WhitelistSchema, 400, 401, 403, 409),
 });
 
-export const unwhitelistPhone = authed(
-  "delete",
+export const unwhitelistPhone = removal(
+  phoneSignIn.authed,
   "/mobile-auth/whitelist/{phone}",
   "Remove a number from the whitelist (admins)",
-  { tags: ["Phone sign-in"], request: { params: PhoneParam }, responses: noContentOr(400, 401, 403, 404) },
+  PhoneParam,
 );
 
-export const listPhoneNumbers = authed("get", "/admin/phoneNumbers", "Whitelisted numbers, newest first (staff)", {
-  tags: ["Admin"],
+export const listPhoneNumbers = admin("get", "/admin/phoneNumbers", "Whitelisted numbers, newest first (staff)", {
   request: {
     query: PageQuery,
   },
   responses: ok(pageSchema(WhitelistSchema, "WhitelistPage"), 400, 401, 403),
 });
 
-export const addPhoneNumber = authed("post", "/admin/phoneNumbers", "Whitelist a number (admins)", {
-  tags: ["Admin"],
+export const addPhoneNumber = admin("post", "/admin/phoneNumbers", "Whitelist a number (admins)", {
   request: jsonBody(WhitelistBody),
   responses: created(WhitelistSchema, 400, 401, 403, 409),
 });
 
-export const getPhoneNumber = authed("get", "/admin/phoneNumbers/{id}", "One whitelisted number (staff)", {
-  tags: ["Admin"],
-  request: { params: UuidParam },
-  responses: ok(WhitelistSchema, 400, 401, 403, 404),
-});
+export const getPhoneNumber = oneItem(
+  admin,
+  "/admin/phoneNumbers/{id}",
+  "One whitelisted number (staff)",
+  WhitelistSchema,
+);
 
-export const deletePhoneNumber = authed("delete", "/admin/phoneNumbers/{id}", "Remove a whitelisted number (admins)", {
-  tags: ["Admin"],
-  request: { params: UuidParam },
-  responses: noContentOr(400, 401, 403, 404),
-});
+export const deletePhoneNumber = removal(admin, "/admin/phoneNumbers/{id}", "Remove a whitelisted number (admins)");

@@ -61,13 +61,24 @@ export const spotifyExchangeCode: AppRouteHandler<typeof routes.spotifyExchangeC
   return c.json(tokenView(row), 200);
 };
 
-export const spotifyRefreshToken: AppRouteHandler<typeof routes.spotifyRefreshToken> = async (c) => {
+/**
+ * The caller's tokens at `provider`, refreshed with the refresh token they send (else the stored one), as answered:
+ * `clientOf` makes the provider's client once the caller is known.
+ */
+async function refreshCallers(
+  c: Context<AppEnv>,
+  provider: LinkedProvider,
+  clientOf: typeof spotifyClient,
+  given: string | undefined,
+) {
   const { user } = await requireUser(c);
-  const client = spotifyClient(integrations(c));
-  await limitCalls(c, user.uuid, "spotify");
-  const row = await refreshFor(c, user.uuid, "spotify", client, c.req.valid("json")?.refreshToken);
-  return c.json(tokenView(row), 200);
-};
+  const client = clientOf(integrations(c));
+  await limitCalls(c, user.uuid, provider);
+  return tokenView(await refreshFor(c, user.uuid, provider, client, given));
+}
+
+export const spotifyRefreshToken: AppRouteHandler<typeof routes.spotifyRefreshToken> = async (c) =>
+  c.json(await refreshCallers(c, "spotify", spotifyClient, c.req.valid("json")?.refreshToken), 200);
 
 export const spotifyDisconnect: AppRouteHandler<typeof routes.spotifyDisconnect> = async (c) => {
   const { user } = await requireUser(c);
@@ -101,13 +112,8 @@ export const youtubeExchangeCode: AppRouteHandler<typeof routes.youtubeExchangeC
   return c.json(tokenView(row), 200);
 };
 
-export const youtubeRefreshToken: AppRouteHandler<typeof routes.youtubeRefreshToken> = async (c) => {
-  const { user } = await requireUser(c);
-  const client = youtubeClient(integrations(c));
-  await limitCalls(c, user.uuid, "youtube");
-  const row = await refreshFor(c, user.uuid, "youtube", client, c.req.valid("json")?.refreshToken);
-  return c.json(tokenView(row), 200);
-};
+export const youtubeRefreshToken: AppRouteHandler<typeof routes.youtubeRefreshToken> = async (c) =>
+  c.json(await refreshCallers(c, "youtube", youtubeClient, c.req.valid("json")?.refreshToken), 200);
 
 async function soundcloudRefresh(c: Context<AppEnv>, mobile: boolean) {
   const { user } = await requireUser(c);

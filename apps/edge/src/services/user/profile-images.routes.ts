@@ -1,6 +1,7 @@
 import { ImageType, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
-import { contracts, created, errors, fileBody, noContentOr, UuidParam } from "../../lib/openapi.ts";
+import { removal } from "../../lib/contract-families.ts";
+import { contracts, created, errors, fileBody, UuidParam } from "../../lib/openapi.ts";
 
 const { authed, route } = contracts(["Images"]);
 
@@ -37,9 +38,8 @@ export const getImage = route("get", "/users/images/{id}", "An uploaded image's 
   },
 });
 
-export const deleteImage = authed(
-  "delete",
+export const deleteImage = removal(
+  authed,
   "/users/images/{id}",
   "Delete an image (its owner or an admin); the profile stops showing it",
-  { request: { params: UuidParam }, responses: noContentOr(400, 401, 403, 404) },
 );

@@ -1,6 +1,7 @@
 import { IdentityChannel, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
-import { contracts, created, jsonBody, noContentOr, ok, UuidParam } from "../../lib/openapi.ts";
+import { removal } from "../../lib/contract-families.ts";
+import { contracts, created, jsonBody, ok } from "../../lib/openapi.ts";
 import { CodeChannel, MessageSchema, SixDigitCode } from "./schemas.ts";
 
 const { authed } = contracts(["Identities"]);
@@ -75,9 +76,8 @@ export const listIdentities = authed(
   },
 );
 
-export const deleteIdentity = authed(
-  "delete",
+export const deleteIdentity = removal(
+  authed,
   "/api/v1/user-identities/{id}",
   "Remove an identity (its owner, a service or an admin)",
-  { request: { params: UuidParam }, responses: noContentOr(400, 401, 403, 404) },
 );

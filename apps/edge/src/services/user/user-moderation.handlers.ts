@@ -1,3 +1,4 @@
+import type { Capability } from "@booth/db/schema";
 import type { Context } from "hono";
 import { forgetAccount } from "../../lib/account-cache.ts";
 import { ADMINS, MODERATORS, requireUser, STAFF } from "../../lib/auth.ts";
@@ -68,21 +69,23 @@ export const addGlobalModeratorRole: AppRouteHandler<typeof routes.addGlobalMode
   return c.json(await changedUser(c, userUuid, updated), 200);
 };
 
-export const addCapability: AppRouteHandler<typeof routes.addCapability> = async (c) => {
+/** Gives user `id` the `capability` (`granted`) or takes it away, and answers the changed user. */
+async function changeCapability(
+  c: Context<AppEnv>,
+  { id, capability }: { id: string; capability: Capability },
+  granted: boolean,
+) {
   const caller = await requireUser(c, { roles: MODERATORS });
-  const { id, capability } = c.req.valid("param");
   const { db, clock } = c.var.deps;
-  const updated = await moderation.changeCapability(db, caller, id, capability, true, () => clock.now());
-  return c.json(await changedUser(c, id, updated), 200);
-};
+  const updated = await moderation.changeCapability(db, caller, id, capability, granted, () => clock.now());
+  return changedUser(c, id, updated);
+}
 
-export const removeCapability: AppRouteHandler<typeof routes.removeCapability> = async (c) => {
-  const caller = await requireUser(c, { roles: MODERATORS });
-  const { id, capability } = c.req.valid("param");
-  const { db, clock } = c.var.deps;
-  const updated = await moderation.changeCapability(db, caller, id, capability, false, () => clock.now());
-  return c.json(await changedUser(c, id, updated), 200);
-};
+export const addCapability: AppRouteHandler<typeof routes.addCapability> = async (c) =>
+  c.json(await changeCapability(c, c.req.valid("param"), true), 200);
+
+export const removeCapability: AppRouteHandler<typeof routes.removeCapability> = async (c) =>
+  c.json(await changeCapability(c, c.req.valid("param"), false), 200);
 
 export const addComment: AppRouteHandler<typeof routes.addComment> = async (c) => {
   const { user } = await requireUser(c, { roles: MODERATORS });

@@ -1,10 +1,14 @@
 import { z } from "@hono/zod-openapi";
-import { contracts, jsonBody, Offset, ok, UuidParam } from "../../lib/openapi.ts";
+import { allForServices, callersOwn, oneItem } from "../../lib/contract-families.ts";
+import { contracts, jsonBody, ok, pageSchema, UuidParam } from "../../lib/openapi.ts";
 import { BadgeSchema, MAX_PEOPLE, PublicProfileSchema } from "../../lib/profiles.ts";
 import { MAX_PROFILE_BATCH, MUSIC_PROVIDERS } from "./profiles.ts";
 import { CapabilitySchema, Color, Nickname, OwnProfileSchema, RoleSchema, UserSchema } from "./schemas.ts";
 
 const { authed, route } = contracts(["Profiles"]);
+const users = contracts(["Users"]).authed;
+const service = contracts(["Service"]).authed;
+const admin = contracts(["Admin"]).authed;
 
 const text = (max: number) => z.string().trim().max(max).nullable().optional();
 const Social = z
@@ -32,21 +36,19 @@ const ProfileUpdate = z.object({
   ...Socials,
 });
 
-export const getUser = authed(
-  "get",
+export const getUser = oneItem(
+  users,
   "/users/user/{id}",
   "A user's account (the user themselves, or moderators and above)",
-  { tags: ["Users"], request: { params: UuidParam }, responses: ok(UserSchema, 400, 401, 403, 404) },
+  UserSchema,
 );
 
-export const ownCapabilities = authed("get", "/users/capabilities", "What the caller may do: capabilities and roles", {
-  tags: ["Users"],
-  responses: ok(
-    z.object({ capabilities: z.array(CapabilitySchema), roles: z.array(RoleSchema) }).openapi("Capabilities"),
-    401,
-    403,
-  ),
-});
+export const ownCapabilities = callersOwn(
+  users,
+  "/users/capabilities",
+  "What the caller may do: capabilities and roles",
+  z.object({ capabilities: z.array(CapabilitySchema), roles: z.array(RoleSchema) }).openapi("Capabilities"),
+);
 
 export const getOwnProfile = authed("get", "/users/profile", "The caller's own profile", {
   responses: ok(OwnProfileSchema, 401, 403, 404),
@@ -66,8 +68,7 @@ export const updateSocials = authed(
   { request: jsonBody(z.object(Socials)), responses: ok(OwnProfileSchema, 400, 401, 403, 404) },
 );
 
-export const updateProfileAdmin = authed("post", "/users/profile-admin", "An admin edits anyone's profile", {
-  tags: ["Admin"],
+export const updateProfileAdmin = admin("post", "/users/profile-admin", "An admin edits anyone's profile", {
   request: jsonBody(ProfileUpdate.extend({ userUuid: z.uuid() })),
   responses: ok(OwnProfileSchema, 400, 401, 403, 404, 409),
 });
@@ -92,11 +93,12 @@ export const searchPeople = authed(
   },
 );
 
-export const getProfileForService = authed("get", "/profile/{id}/service", "A user's full profile, for services", {
-  tags: ["Service"],
-  request: { params: UuidParam },
-  responses: ok(OwnProfileSchema, 400, 401, 403, 404),
-});
+export const getProfileForService = oneItem(
+  service,
+  "/profile/{id}/service",
+  "A user's full profile, for services",
+  OwnProfileSchema,
+);
 
 export const listProfiles = route(
   "get",
@@ -119,48 +121,31 @@ export const listProfiles = route(
 
 const BadgesBody = z.object({ userUuid: z.uuid(), badges: z.array(BadgeSchema).min(1).max(6) });
 
-export const addBadges = authed("post", "/users/add-badges-service", "Add badges to a user (services)", {
-  tags: ["Service"],
+export const addBadges = service("post", "/users/add-badges-service", "Add badges to a user (services)", {
   request: jsonBody(BadgesBody),
   responses: ok(UserSchema, 400, 401, 403, 404),
 });
 
-export const removeBadges = authed("post", "/users/remove-badges-service", "Remove badges from a user (services)", {
-  tags: ["Service"],
+export const removeBadges = service("post", "/users/remove-badges-service", "Remove badges from a user (services)", {
   request: jsonBody(BadgesBody),
   responses: ok(UserSchema, 400, 401, 403, 404),
 });
 
-export const changeBadges = authed("post", "/users/change-badges-admin", "An admin sets a user's badges exactly", {
-  tags: ["Admin"],
+export const changeBadges = admin("post", "/users/change-badges-admin", "An admin sets a user's badges exactly", {
   request: jsonBody(z.object({ userUuid: z.uuid(), badges: z.array(BadgeSchema).max(6) })),
   responses: ok(UserSchema, 400, 401, 403, 404),
 });
 
-export const allUserProfiles = authed(
-  "get",
+export const allUserProfiles = allForServices(
+  service,
   "/users/service/all-user-profiles",
   "Every active user's full profile, paged (services)",
-  {
-    tags: ["Service"],
-    request: {
-      query: z.object({
-        take: z.coerce.number().int().min(1).max(1000).default(100),
-        skip: Offset,
-      }),
-    },
-    responses: ok(
-      z.object({ data: z.array(OwnProfileSchema), total: z.number().int() }).openapi("ProfilePage"),
-      400,
-      401,
-      403,
-    ),
-  },
+  pageSchema(OwnProfileSchema, "ProfilePage"),
 );
 
-export const userProfileForService = authed(
-  "get",
+export const userProfileForService = oneItem(
+  service,
   "/users/service/{id}/user-profile",
   "One user's account and profile (services)",
-  { tags: ["Service"], request: { params: UuidParam }, responses: ok(UserSchema, 400, 401, 403, 404) },
+  UserSchema,
 );

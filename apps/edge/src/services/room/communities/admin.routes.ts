@@ -1,19 +1,17 @@
 import { z } from "@hono/zod-openapi";
-import { CrudQuerySchema, CrudSelectionSchema, crudPageSchema } from "../../../lib/crud/index.ts";
-import { contracts, created, jsonBody, noContentOr, ok, UuidParam } from "../../../lib/openapi.ts";
+import { adminCrudItem, adminCrudList, removal } from "../../../lib/contract-families.ts";
+import { contracts, created, jsonBody, ok, UuidParam } from "../../../lib/openapi.ts";
 import { AdminCommunitySchema, CommunityInput, CommunityPatch } from "./schemas.ts";
 
 /** Communities as staff manage them: nestjsx/crud lists, creation, changes. */
 const { authed } = contracts(["Admin"]);
 
-export const adminList = authed(
-  "get",
+export const adminList = adminCrudList(
+  authed,
   "/admin/communities",
   "Communities, in the nestjsx/crud query syntax (staff and above)",
-  {
-    request: { query: CrudQuerySchema },
-    responses: ok(crudPageSchema(AdminCommunitySchema).openapi("AdminCommunityPage"), 400, 401, 403),
-  },
+  AdminCommunitySchema,
+  "AdminCommunityPage",
 );
 
 export const adminCreate = authed(
@@ -33,14 +31,11 @@ export const adminBulkCreate = authed(
   },
 );
 
-export const adminGet = authed(
-  "get",
+export const adminGet = adminCrudItem(
+  authed,
   "/admin/communities/{id}",
   "One community, with the same fields option (staff and above)",
-  {
-    request: { params: UuidParam, query: CrudSelectionSchema },
-    responses: ok(AdminCommunitySchema, 400, 401, 403, 404),
-  },
+  AdminCommunitySchema,
 );
 
 export const adminPatch = authed("patch", "/admin/communities/{id}", "Change some of a community's fields (admins)", {
@@ -58,9 +53,8 @@ export const adminReplace = authed(
   },
 );
 
-export const adminDelete = authed(
-  "delete",
+export const adminDelete = removal(
+  authed,
   "/admin/communities/{id}",
   "Delete a community with its memberships and room list (admins); the rooms stay",
-  { request: { params: UuidParam }, responses: noContentOr(400, 401, 403, 404) },
 );

@@ -1,15 +1,6 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import {
-  bearer,
-  contracts,
-  errors,
-  json,
-  jsonBody,
-  noContent,
-  noContentOr,
-  ok,
-  PageQuery,
-} from "../../../lib/openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { oneItem, removal } from "../../../lib/contract-families.ts";
+import { contracts, errors, json, jsonBody, noContentOr, ok, PageQuery, pageSchema } from "../../../lib/openapi.ts";
 import { RoomSchema } from "../rooms.ts";
 import {
   ChangeBody,
@@ -48,11 +39,12 @@ export const roomCommunities = route(
 
 // One community ----------------------------------------------------------------------------------------------------
 
-export const getCommunity = route(
-  "get",
+export const getCommunity = oneItem(
+  route,
   "/communities/{id}",
   "A community by id or slug (anyone; a private one only to its members and admins)",
-  { request: { params: CommunityKeyParam }, responses: ok(CommunitySchema, 400, 401, 403, 404) },
+  CommunitySchema,
+  CommunityKeyParam,
 );
 
 export const members = route(
@@ -61,13 +53,7 @@ export const members = route(
   "A community's members, the earliest first (as the community: anyone, or its members and admins)",
   {
     request: { params: CommunityKeyParam, query: PageQuery },
-    responses: ok(
-      z.object({ data: z.array(MemberSchema), total: z.number().int() }).openapi("CommunityMemberPage"),
-      400,
-      401,
-      403,
-      404,
-    ),
+    responses: ok(pageSchema(MemberSchema, "CommunityMemberPage"), 400, 401, 403, 404),
   },
 );
 
@@ -112,11 +98,11 @@ export const addMember = authed(
   { request: { params: CommunityUserParams }, responses: ok(MembershipSchema, 400, 401, 403, 404) },
 );
 
-export const removeMember = authed(
-  "delete",
+export const removeMember = removal(
+  authed,
   "/communities/{id}/users/{userId}",
   "Remove a member (the community's admins; members may remove themselves)",
-  { request: { params: CommunityUserParams }, responses: noContentOr(400, 401, 403, 404) },
+  CommunityUserParams,
 );
 
 export const rooms = route(
@@ -125,41 +111,39 @@ export const rooms = route(
   "A community's rooms, the busiest first: public listed ones, plus the private or unlisted ones the caller helps run (staff and global moderators: all)",
   {
     request: { params: CommunityKeyParam, query: PageQuery },
-    responses: ok(
-      z.object({ data: z.array(RoomSchema), total: z.number().int() }).openapi("CommunityRoomPage"),
-      400,
-      401,
-      403,
-      404,
-    ),
+    responses: ok(pageSchema(RoomSchema, "CommunityRoomPage"), 400, 401, 403, 404),
   },
 );
 
-const addRoomDoc = {
-  tags,
-  summary:
+/** Puts a room into a community: one contract for each of its two paths. */
+const roomAddition = <M extends "put" | "post", P extends string>(method: M, path: P) =>
+  authed(
+    method,
+    path,
     "Put a room into a community (the room's owner or co-owners: into a public community, or one they run); putting it in again answers 200",
-  security: bearer,
-  request: { params: CommunityRoomParams },
-  responses: {
-    200: json(CommunityRoomSchema),
-    201: json(CommunityRoomSchema, "Created"),
-    ...errors(400, 401, 403, 404),
-  },
-};
-const removeRoomDoc = {
-  tags,
-  summary: "Take a room out of a community (the community's admins, or the room's owner or co-owners)",
-  security: bearer,
-  request: { params: CommunityRoomParams },
-  responses: { ...noContent, ...errors(400, 401, 403, 404) },
-};
+    {
+      request: { params: CommunityRoomParams },
+      responses: {
+        200: json(CommunityRoomSchema),
+        201: json(CommunityRoomSchema, "Created"),
+        ...errors(400, 401, 403, 404),
+      },
+    },
+  );
+/** Takes a room out of a community: one contract for each of its two paths. */
+const roomRemoval = <P extends string>(path: P) =>
+  removal(
+    authed,
+    path,
+    "Take a room out of a community (the community's admins, or the room's owner or co-owners)",
+    CommunityRoomParams,
+  );
 
-export const addRoom = createRoute({ method: "put", path: "/communities/{id}/rooms/{roomId}", ...addRoomDoc });
+export const addRoom = roomAddition("put", "/communities/{id}/rooms/{roomId}");
 
-export const removeRoom = createRoute({ method: "delete", path: "/communities/{id}/rooms/{roomId}", ...removeRoomDoc });
+export const removeRoom = roomRemoval("/communities/{id}/rooms/{roomId}");
 
 // The spec's short forms of the two above; registered last so /join, /leave, /add and /remove win.
-export const addRoomShort = createRoute({ method: "post", path: "/communities/{id}/{roomId}", ...addRoomDoc });
+export const addRoomShort = roomAddition("post", "/communities/{id}/{roomId}");
 
-export const removeRoomShort = createRoute({ method: "delete", path: "/communities/{id}/{roomId}", ...removeRoomDoc });
+export const removeRoomShort = roomRemoval("/communities/{id}/{roomId}");

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { pageSchema } from "../../../lib/openapi.ts";
 import { plainText, SlugInput } from "../slugs.ts";
 
 // The bodies and answers of the community routes (communities.routes.ts, admin.routes.ts).
@@ -19,9 +20,7 @@ const CommunityFields = {
 export const CommunitySchema = z
   .object({ ...CommunityFields, joined: z.boolean().openapi({ description: "Whether the caller is a member" }) })
   .openapi("Community");
-export const CommunityPage = z
-  .object({ data: z.array(CommunitySchema), total: z.number().int() })
-  .openapi("CommunityPage");
+export const CommunityPage = pageSchema(CommunitySchema, "CommunityPage");
 export const AdminCommunitySchema = z.object(CommunityFields).partial().openapi("AdminCommunity");
 
 export const CommunityKeyParam = z.object({
