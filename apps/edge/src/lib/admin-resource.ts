@@ -82,18 +82,23 @@ type AnyContext = Context<AppEnv, string, { out: { json: never; query: never; pa
 const handler = <R extends RouteConfig>(run: (c: AnyContext) => Promise<Response>) =>
   run as unknown as AppRouteHandler<R>;
 
+/** The value of the one path parameter of `route` (an item's key: its id or slug) in a request. */
+function keyOf(route: RouteConfig) {
+  const params = route.request?.params as z.ZodObject | undefined;
+  const [name = "id"] = Object.keys(params?.shape ?? {});
+  return (c: AnyContext) => c.req.valid("param")[name] as string;
+}
+
 /**
  * The standard handlers of an admin catalogue whose items are `Row`s, shown as `view` and found by `find` (a 404 when
- * there is none) under the path parameter `key`. Each method takes the contract it serves (its body, query and answer
- * are checked against the domain function and the view) and the domain function that does the work.
+ * there is none) by the key in the contract's path. Each method takes the contract it serves (its body, query and
+ * answer are checked against the domain function and the view) and the domain function that does the work.
  */
 export function adminHandlers<Row, View>(domain: {
   view: (row: Row) => View;
   find: (db: Db, key: string) => Promise<Row>;
-  key?: string;
 }) {
-  const { view, find, key = "id" } = domain;
-  const keyOf = (c: AnyContext) => c.req.valid("param")[key] as string;
+  const { view, find } = domain;
   return {
     create: <R extends RouteConfig>(
       _route: R,
@@ -121,28 +126,36 @@ export function adminHandlers<Row, View>(domain: {
       }),
     count: <R extends RouteConfig>(_route: R, count: (db: Db, query: QueryOf<R>) => Promise<number>) =>
       handler<R>(async (c) => c.json({ count: await count(c.var.deps.db, c.req.valid("query")) }, 200)),
-    get: <R extends RouteConfig>(_route: R, ..._fits: Answers<R, 200, View>) =>
-      handler<R>(async (c) => c.json(view(await find(c.var.deps.db, keyOf(c))), 200)),
-    staffGet: <R extends RouteConfig>(_route: R, ..._fits: Answers<R, 200, View>) =>
-      handler<R>(async (c) => {
+    get: <R extends RouteConfig>(route: R, ..._fits: Answers<R, 200, View>) => {
+      const key = keyOf(route);
+      return handler<R>(async (c) => c.json(view(await find(c.var.deps.db, key(c))), 200));
+    },
+    staffGet: <R extends RouteConfig>(route: R, ..._fits: Answers<R, 200, View>) => {
+      const key = keyOf(route);
+      return handler<R>(async (c) => {
         await requireUser(c, { roles: STAFF });
-        return c.json(view(await find(c.var.deps.db, keyOf(c))), 200);
-      }),
+        return c.json(view(await find(c.var.deps.db, key(c))), 200);
+      });
+    },
     update: <R extends RouteConfig>(
-      _route: R,
+      route: R,
       change: (db: Db, key: string, patch: BodyOf<R>, now: Date) => Promise<Row>,
       ..._fits: Answers<R, 200, View>
-    ) =>
-      handler<R>(async (c) => {
+    ) => {
+      const key = keyOf(route);
+      return handler<R>(async (c) => {
         await requireUser(c, { roles: ADMINS });
         const { db, clock } = c.var.deps;
-        return c.json(view(await change(db, keyOf(c), c.req.valid("json"), clock.now())), 200);
-      }),
-    remove: <R extends RouteConfig>(_route: R, remove: (db: Db, key: string) => Promise<void>) =>
-      handler<R>(async (c) => {
+        return c.json(view(await change(db, key(c), c.req.valid("json"), clock.now())), 200);
+      });
+    },
+    remove: <R extends RouteConfig>(route: R, remove: (db: Db, key: string) => Promise<void>) => {
+      const key = keyOf(route);
+      return handler<R>(async (c) => {
         await requireUser(c, { roles: ADMINS });
-        await remove(c.var.deps.db, keyOf(c));
+        await remove(c.var.deps.db, key(c));
         return c.body(null, 204);
-      }),
+      });
+    },
   };
 }

@@ -20,7 +20,7 @@ import {
   mayWear as wearing,
 } from "./avatars.ts";
 
-const catalogue = adminHandlers({ view: avatarView, find: avatars.find, key: "slug" });
+const catalogue = adminHandlers({ view: avatarView, find: avatars.find });
 
 export const createAvatar = catalogue.create(routes.createAvatar, createRow);
 export const updateAvatar = catalogue.update(routes.updateAvatar, updateRow);
