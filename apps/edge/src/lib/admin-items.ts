@@ -1,6 +1,6 @@
 import type { Db, Tx } from "@booth/db";
 import { eq, type InferSelectModel } from "drizzle-orm";
-import type { PgColumn, PgTable, PgUpdateSetSource } from "drizzle-orm/pg-core";
+import type { PgColumn, PgInsertValue, PgTable, PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { found, notFound } from "./errors.ts";
 
 /**
@@ -17,6 +17,15 @@ export function adminItems<T extends PgTable>(table: T, key: PgColumn, message: 
     async find(db: Db | Tx, value: string): Promise<Row> {
       const [row] = await db.select().from(anyTable).where(eq(key, value));
       return found(row as Row | undefined, message);
+    },
+    /** Inserts one item and answers it. */
+    async insert(db: Db | Tx, values: PgInsertValue<T>): Promise<Row> {
+      const [row] = await db
+        .insert(anyTable)
+        .values(values as PgInsertValue<PgTable>)
+        .returning();
+      if (!row) throw new Error("the insert returned no row");
+      return row as Row;
     },
     /** Applies `patch` and answers the changed item, or a 404 when there is none. */
     async update(db: Db | Tx, value: string, patch: PgUpdateSetSource<T>): Promise<Row> {

@@ -160,6 +160,12 @@ export async function requireService(c: Context<AppEnv>): Promise<void> {
   await requireUser(c, { roles: ADMINS });
 }
 
+/** A service token, or a signed-in user holding one of `roles`: answers the user, or null for a service. */
+export async function requireServiceOrRole(c: Context<AppEnv>, roles: readonly Role[]): Promise<User | null> {
+  if (c.var.auth?.type === "service") return null;
+  return (await requireUser(c, { roles })).user;
+}
+
 /** The claims of any valid token (user, guest, bot or service); live tokens only with `live`. */
 export function requireToken(c: Context<AppEnv>, options: { live?: boolean } = {}): TokenClaims {
   if (!c.var.auth) throw unauthorized();

@@ -18,3 +18,9 @@ export async function uniqueOr<T>(write: () => Promise<T>, refusal: () => HttpEr
     throw err;
   }
 }
+
+/** The SQLSTATE of a statement PostgreSQL refused, whether the driver's error carries it or Drizzle's wrapper does. */
+export function postgresCode(err: unknown): string | undefined {
+  const e = err as { code?: string; cause?: { code?: string } } | null | undefined;
+  return e?.code ?? e?.cause?.code;
+}

@@ -2,10 +2,16 @@
 // events, and a test certificate authority that signs App Store notifications the way Apple does. Used by tests only.
 import "reflect-metadata";
 import { createServer, type Server } from "node:http";
+import { schema } from "@booth/db";
 import { BasicConstraintsExtension, Extension, type X509Certificate, X509CertificateGenerator } from "@peculiar/x509";
+import { eq } from "drizzle-orm";
 import { CompactSign } from "jose";
 import Stripe from "stripe";
+import { expect } from "vitest";
+import { defaultConfig, type PaymentConfig } from "../deps.ts";
 import { APPLE_INTERMEDIATE_OID, APPLE_LEAF_OID } from "../services/payment/apple.ts";
+import { ok } from "./api.ts";
+import { createTestApp, type TestApp } from "./app.ts";
 import { closeServer, listenLocally, requestText } from "./local-server.ts";
 
 export interface FakeStripeRequest {
@@ -157,3 +163,36 @@ export async function createTestCa(
         .sign(leafKeys.privateKey),
   };
 }
+
+/** A test app with these payment settings; its providers stay on a closed local port, as every test app's do. */
+export function createPaymentTestApp(payments: PaymentConfig) {
+  return createTestApp({
+    config: {
+      ...defaultConfig,
+      providers: { spotifyApiUrl: "http://127.0.0.1:9", appleMusicApiUrl: "http://127.0.0.1:9" },
+      payments,
+    },
+  });
+}
+
+/** A one-time product of `priceCents` that sells a merch bundle of `tokens` (both made by the admin `adminToken`). */
+export async function tokenBundleProduct(t: TestApp, adminToken: string, tokens: number, priceCents: number) {
+  const admin = t.api(adminToken);
+  const name = `${tokens} tokens`;
+  const product = await admin.payment.POST("/api/v1/products", { body: { name, priceCents } });
+  expect(product.response.status).toBe(201);
+  const { id } = ok(product);
+  const bundle = await admin.merch.POST("/api/v1/token-bundles", { body: { productId: id, name, tokens } });
+  expect(bundle.response.status).toBe(201);
+  return { id, name };
+}
+
+/** A user's token balance; null when they have no token account. */
+export async function tokenBalance(t: TestApp, userUuid: string) {
+  const [row] = await t.db.select().from(schema.tokenAccounts).where(eq(schema.tokenAccounts.userUuid, userUuid));
+  return row?.balance ?? null;
+}
+
+/** The call of `token`'s bearer (nobody signed in without one) to start buying product `id`. */
+export const startCheckout = (t: TestApp, token: string | undefined, id: string) =>
+  t.api(token).payment.POST("/api/v1/products/{id}/checkout", { params: { path: { id } } });

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { rateLimit, requireToken, requireUser, STAFF } from "../../lib/auth.ts";
+import { rateLimit, requireServiceOrRole, requireToken, requireUser, STAFF } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { forbidden } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
@@ -9,10 +9,7 @@ import type * as routes from "./events.routes.ts";
 import { eventView } from "./views.ts";
 
 /** Staff, or a service (the live rooms and monitors check the pipeline). */
-async function requireStaffOrService(c: Context<AppEnv>) {
-  if (c.var.auth?.type === "service") return;
-  await requireUser(c, { roles: STAFF });
-}
+const requireStaffOrService = (c: Context<AppEnv>) => requireServiceOrRole(c, STAFF);
 
 export const recordEvent: AppRouteHandler<typeof routes.recordEvent> = async (c) => {
   // Browsers report listening with their live token.

@@ -1,6 +1,4 @@
-import type { Context } from "hono";
-import { ADMINS, MODERATORS, type Role, requireUser, STAFF } from "../../lib/auth.ts";
-import type { AppEnv } from "../../lib/context.ts";
+import { ADMINS, MODERATORS, type Role, requireServiceOrRole, requireUser, STAFF } from "../../lib/auth.ts";
 import { parseCrudQuery, parseSelection } from "../../lib/crud/index.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import type * as routes from "./moderation-actions.routes.ts";
@@ -12,14 +10,8 @@ const READERS: readonly Role[] = MODERATORS;
 const WRITERS: readonly Role[] = STAFF;
 const ERASERS: readonly Role[] = ADMINS;
 
-/** A service token, or a signed-in user holding one of `roles`. Answers the user, or null for a service. */
-async function callerWith(c: Context<AppEnv>, roles: readonly Role[]) {
-  if (c.var.auth?.type === "service") return null;
-  return (await requireUser(c, { roles })).user;
-}
-
 export const listActions: AppRouteHandler<typeof routes.listActions> = async (c) => {
-  await callerWith(c, READERS);
+  await requireServiceOrRole(c, READERS);
   const params = c.req.valid("query");
   log.refuseNul(params);
   const query = parseCrudQuery(params, log.MODERATION_ACTION_CRUD);
@@ -27,13 +19,13 @@ export const listActions: AppRouteHandler<typeof routes.listActions> = async (c)
 };
 
 export const getAction: AppRouteHandler<typeof routes.getAction> = async (c) => {
-  await callerWith(c, READERS);
+  await requireServiceOrRole(c, READERS);
   const selection = parseSelection(c.req.valid("query"), log.MODERATION_ACTION_CRUD);
   return c.json(await log.actionItem(c.var.deps.db, c.req.valid("param").id, selection), 200);
 };
 
 export const recordAction: AppRouteHandler<typeof routes.recordAction> = async (c) => {
-  const caller = await callerWith(c, WRITERS);
+  const caller = await requireServiceOrRole(c, WRITERS);
   const input = c.req.valid("json");
   const moderatorUuid = log.moderatorOf(caller, input);
   const { db, clock } = c.var.deps;
@@ -42,7 +34,7 @@ export const recordAction: AppRouteHandler<typeof routes.recordAction> = async (
 };
 
 export const recordActions: AppRouteHandler<typeof routes.recordActions> = async (c) => {
-  const caller = await callerWith(c, WRITERS);
+  const caller = await requireServiceOrRole(c, WRITERS);
   const { bulk } = c.req.valid("json");
   const entries = bulk.map((input) => ({ input, moderatorUuid: log.moderatorOf(caller, input) }));
   const { db, clock } = c.var.deps;
@@ -51,14 +43,14 @@ export const recordActions: AppRouteHandler<typeof routes.recordActions> = async
 };
 
 export const patchAction: AppRouteHandler<typeof routes.patchAction> = async (c) => {
-  await callerWith(c, WRITERS);
+  await requireServiceOrRole(c, WRITERS);
   const { db, clock } = c.var.deps;
   const row = await log.updateAction(db, c.req.valid("param").id, c.req.valid("json"), false, clock.now());
   return c.json(moderationActionView(row), 200);
 };
 
 export const replaceAction: AppRouteHandler<typeof routes.replaceAction> = async (c) => {
-  await callerWith(c, WRITERS);
+  await requireServiceOrRole(c, WRITERS);
   const { db, clock } = c.var.deps;
   const row = await log.updateAction(db, c.req.valid("param").id, c.req.valid("json"), true, clock.now());
   return c.json(moderationActionView(row), 200);

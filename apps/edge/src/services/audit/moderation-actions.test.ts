@@ -18,6 +18,13 @@ beforeAll(async () => {
 });
 
 const A = "/api/audit-service/moderation-actions";
+const ONE = "/moderation-actions/{id}";
+/** A call and the status it must be answered with. */
+type Case = [call: () => Promise<{ response: { status: number } }>, status: number];
+/** Makes each call in turn; each must be answered with its status (a failure names the call). */
+async function expectStatuses(cases: Case[]) {
+  for (const [call, status] of cases) expect((await call()).response.status, call.toString()).toBe(status);
+}
 const stored = async () => (await t.db.select({ n: count() }).from(schema.moderationActions))[0]?.n ?? 0;
 const create = async (body: Record<string, unknown>, token = staff.token) =>
   t.request("POST", A, { token, body: { actionType: "kickUser", targetUuid: user.user.uuid, ...body } });
@@ -278,113 +285,46 @@ describe("one moderation action: GET, PATCH, PUT, DELETE /moderation-actions/{id
 
   it("refuses callers without the right role, and changes nothing", async () => {
     const created = (await create({ reason: "keep" })).body;
-    expect(
-      (await t.api().audit.GET("/moderation-actions/{id}", { params: { path: { id: created.id } } })).response.status,
-    ).toBe(401);
-    expect(
-      (await t.api(user.token).audit.GET("/moderation-actions/{id}", { params: { path: { id: created.id } } })).response
-        .status,
-    ).toBe(403);
-    const patch = { reason: "changed" };
-    expect(
-      (
-        await t
-          .api(moderator.token)
-          .audit.PATCH("/moderation-actions/{id}", { params: { path: { id: created.id } }, body: patch })
-      ).response.status,
-    ).toBe(403);
-    expect(
-      (await t.api().audit.PATCH("/moderation-actions/{id}", { params: { path: { id: created.id } }, body: patch }))
-        .response.status,
-    ).toBe(401);
-    const put = { actionType: "kickUser" as const, targetUuid: user.user.uuid };
-    expect(
-      (
-        await t
-          .api(moderator.token)
-          .audit.PUT("/moderation-actions/{id}", { params: { path: { id: created.id } }, body: put })
-      ).response.status,
-    ).toBe(403);
-    expect(
-      (await t.api(staff.token).audit.DELETE("/moderation-actions/{id}", { params: { path: { id: created.id } } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (
-        await t
-          .api(await t.serviceToken())
-          .audit.DELETE("/moderation-actions/{id}", { params: { path: { id: created.id } } })
-      ).response.status,
-    ).toBe(401);
-    expect(
-      (await t.api(staff.token).audit.GET("/moderation-actions/{id}", { params: { path: { id: created.id } } })).data
-        ?.reason,
-    ).toBe("keep");
+    const byId = { params: { path: { id: created.id } } };
+    const patch = { ...byId, body: { reason: "changed" } };
+    const put = { ...byId, body: { actionType: "kickUser" as const, targetUuid: user.user.uuid } };
+    const service = await t.serviceToken();
+    await expectStatuses([
+      [() => t.api().audit.GET(ONE, byId), 401],
+      [() => t.api(user.token).audit.GET(ONE, byId), 403],
+      [() => t.api(moderator.token).audit.PATCH(ONE, patch), 403],
+      [() => t.api().audit.PATCH(ONE, patch), 401],
+      [() => t.api(moderator.token).audit.PUT(ONE, put), 403],
+      [() => t.api(staff.token).audit.DELETE(ONE, byId), 403],
+      [() => t.api(service).audit.DELETE(ONE, byId), 401],
+    ]);
+    expect((await t.api(staff.token).audit.GET(ONE, byId)).data?.reason).toBe("keep");
   });
 
   it("refuses bad ids and bodies, and answers 404 for unknown actions", async () => {
     const created = (await create({ reason: "keep" })).body;
-    const ghost = crypto.randomUUID();
-    expect(
-      (await t.api(staff.token).audit.GET("/moderation-actions/{id}", { params: { path: { id: "not-a-uuid" } } }))
-        .response.status,
-    ).toBe(400);
-    expect(
-      (await t.api(staff.token).audit.GET("/moderation-actions/{id}", { params: { path: { id: ghost } } })).response
-        .status,
-    ).toBe(404);
-    expect(
-      (
-        await t
-          .api(staff.token)
-          .audit.GET("/moderation-actions/{id}", { params: { path: { id: created.id }, query: { join: "x" } } })
-      ).response.status,
-    ).toBe(400);
+    const at = (id: string) => ({ params: { path: { id } } });
+    const ghost = at(crypto.randomUUID());
+    const staffApi = t.api(staff.token).audit;
+    const adminApi = t.api(admin.token).audit;
     // Raw: malformed bodies, which the typed client cannot send.
-    for (const body of [{}, { reason: 5 }, { moderatorUuid: admin.user.uuid }, { actionType: "hug" }])
-      expect(
-        (
-          await t.request("PATCH", `/api/audit-service/moderation-actions/${created.id}`, {
-            token: staff.token,
-            body,
-          })
-        ).status,
-      ).toBe(400);
-    expect(
-      (
-        await t.api(staff.token).audit.PATCH("/moderation-actions/{id}", {
-          params: { path: { id: created.id } },
-          body: { targetUuid: ghost },
-        })
-      ).response.status,
-    ).toBe(404);
-    // Raw: a PUT without its required fields, which the typed client cannot send.
-    expect(
-      (
-        await t.request("PUT", `/api/audit-service/moderation-actions/${created.id}`, {
-          token: staff.token,
-          body: { reason: "x" },
-        })
-      ).status,
-    ).toBe(400);
-    expect(
-      (
-        await t
-          .api(staff.token)
-          .audit.PATCH("/moderation-actions/{id}", { params: { path: { id: ghost } }, body: { reason: "x" } })
-      ).response.status,
-    ).toBe(404);
-    expect(
-      (await t.api(admin.token).audit.DELETE("/moderation-actions/{id}", { params: { path: { id: ghost } } })).response
-        .status,
-    ).toBe(404);
-    expect(
-      (await t.api(admin.token).audit.DELETE("/moderation-actions/{id}", { params: { path: { id: "x" } } })).response
-        .status,
-    ).toBe(400);
-    expect(
-      (await t.api(staff.token).audit.GET("/moderation-actions/{id}", { params: { path: { id: created.id } } })).data
-        ?.reason,
-    ).toBe("keep");
+    const raw = (method: string, body: unknown) => async () => ({
+      response: await t.request(method, `${A}/${created.id}`, { token: staff.token, body }),
+    });
+    await expectStatuses([
+      [() => staffApi.GET(ONE, at("not-a-uuid")), 400],
+      [() => staffApi.GET(ONE, ghost), 404],
+      [() => staffApi.GET(ONE, { params: { path: { id: created.id }, query: { join: "x" } } }), 400],
+      ...[{}, { reason: 5 }, { moderatorUuid: admin.user.uuid }, { actionType: "hug" }].map(
+        (body): Case => [raw("PATCH", body), 400],
+      ),
+      [() => staffApi.PATCH(ONE, { ...at(created.id), body: { targetUuid: ghost.params.path.id } }), 404],
+      // A PUT without its required fields.
+      [raw("PUT", { reason: "x" }), 400],
+      [() => staffApi.PATCH(ONE, { ...ghost, body: { reason: "x" } }), 404],
+      [() => adminApi.DELETE(ONE, ghost), 404],
+      [() => adminApi.DELETE(ONE, at("x")), 400],
+    ]);
+    expect((await staffApi.GET(ONE, at(created.id))).data?.reason).toBe("keep");
   });
 });

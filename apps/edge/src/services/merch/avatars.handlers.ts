@@ -1,7 +1,8 @@
+import { adminHandlers } from "../../lib/admin-resource.ts";
 import { ADMINS, requireService, requireUser, STAFF } from "../../lib/auth.ts";
 import { notFound } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
-import type * as routes from "./avatars.routes.ts";
+import * as routes from "./avatars.routes.ts";
 import {
   AVATAR_NOT_FOUND,
   assignments,
@@ -19,11 +20,14 @@ import {
   mayWear as wearing,
 } from "./avatars.ts";
 
-export const createAvatar: AppRouteHandler<typeof routes.createAvatar> = async (c) => {
-  await requireUser(c, { roles: ADMINS });
-  const { db, clock } = c.var.deps;
-  return c.json(avatarView(await createRow(db, c.req.valid("json"), clock.now())), 201);
-};
+const catalogue = adminHandlers({ view: avatarView, find: avatars.find });
+
+export const createAvatar = catalogue.create(routes.createAvatar, createRow);
+export const updateAvatar = catalogue.update(routes.updateAvatar, updateRow);
+export const deleteAvatar = catalogue.remove(routes.deleteAvatar, avatars.remove);
+export const adminDeleteAvatar = catalogue.remove(routes.adminDeleteAvatar, avatars.remove);
+export const adminListAvatars = catalogue.staffList(routes.adminListAvatars, (db) => listAvatars(db, "all"));
+export const adminGetAvatar = catalogue.staffGet(routes.adminGetAvatar);
 
 export const wearableAvatars: AppRouteHandler<typeof routes.wearableAvatars> = async (c) => {
   const { user } = await requireUser(c, { types: ["user", "bot"] });
@@ -54,28 +58,6 @@ export const getAvatar: AppRouteHandler<typeof routes.getAvatar> = async (c) => 
 export const mayWear: AppRouteHandler<typeof routes.mayWear> = async (c) => {
   const { slug, uuid } = c.req.valid("param");
   return c.json(await wearing(c.var.deps.db, slug, uuid), 200);
-};
-
-export const updateAvatar: AppRouteHandler<typeof routes.updateAvatar> = async (c) => {
-  await requireUser(c, { roles: ADMINS });
-  const { db, clock } = c.var.deps;
-  return c.json(avatarView(await updateRow(db, c.req.valid("param").slug, c.req.valid("json"), clock.now())), 200);
-};
-
-export const deleteAvatar: AppRouteHandler<typeof routes.deleteAvatar> = async (c) => {
-  await requireUser(c, { roles: ADMINS });
-  await avatars.remove(c.var.deps.db, c.req.valid("param").slug);
-  return c.body(null, 204);
-};
-
-export const adminListAvatars: AppRouteHandler<typeof routes.adminListAvatars> = async (c) => {
-  await requireUser(c, { roles: STAFF });
-  return c.json((await listAvatars(c.var.deps.db, "all")).map(avatarView), 200);
-};
-
-export const adminGetAvatar: AppRouteHandler<typeof routes.adminGetAvatar> = async (c) => {
-  await requireUser(c, { roles: STAFF });
-  return c.json(avatarView(await avatars.find(c.var.deps.db, c.req.valid("param").slug)), 200);
 };
 
 export const serviceGetAvatar: AppRouteHandler<typeof routes.serviceGetAvatar> = async (c) => {
@@ -109,10 +91,4 @@ export const backfillSeasonAvatars: AppRouteHandler<typeof routes.backfillSeason
   const { seasonId } = c.req.valid("param");
   const { db, clock } = c.var.deps;
   return c.json({ seasonId, awarded: await backfill(db, seasonId, clock.now(), c.req.valid("query").limit) }, 200);
-};
-
-export const adminDeleteAvatar: AppRouteHandler<typeof routes.adminDeleteAvatar> = async (c) => {
-  await requireUser(c, { roles: ADMINS });
-  await avatars.remove(c.var.deps.db, c.req.valid("param").slug);
-  return c.body(null, 204);
 };

@@ -1,5 +1,6 @@
 import { AvatarAssignmentType, AvatarStatus, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
+import { adminContracts } from "../../lib/admin-resource.ts";
 import { contracts, created, Int, json, jsonBody, noContentOr, ok } from "../../lib/openapi.ts";
 
 const { authed, route } = contracts(["Avatars"]);
@@ -38,10 +39,19 @@ const AvatarBody = z.object({
   fileId: z.uuid().nullable().optional(),
 });
 
-export const createAvatar = authed("post", "/avatars", "Create an avatar (admins)", {
-  request: jsonBody(AvatarBody),
-  responses: created(AvatarSchema, 400, 401, 403, 409),
-});
+const catalogueAt = <const Path extends string>(path: Path) =>
+  adminContracts({
+    tags: ["Avatars"],
+    path,
+    item: AvatarSchema,
+    body: AvatarBody,
+    patch: AvatarBody.omit({ slug: true }).partial(),
+    key: SlugParam,
+  });
+const catalogue = catalogueAt("/avatars");
+const admin = catalogueAt("/admin/avatars");
+
+export const createAvatar = catalogue.create("Create an avatar (admins)", 409);
 
 export const wearableAvatars = authed(
   "get",
@@ -66,10 +76,7 @@ export const avatarImages = route(
   },
 );
 
-export const getAvatar = route("get", "/avatars/{slug}", "One avatar (private ones to staff only)", {
-  request: { params: SlugParam },
-  responses: ok(AvatarSchema, 400, 404),
-});
+export const getAvatar = catalogue.get("One avatar (private ones to staff only)");
 
 export const mayWear = route("get", "/avatars/{slug}/{uuid}", "Whether user {uuid} may wear avatar {slug}", {
   request: { params: SlugParam.extend({ uuid: z.uuid().openapi({ param: { name: "uuid", in: "path" } }) }) },
@@ -87,27 +94,12 @@ export const mayWear = route("get", "/avatars/{slug}/{uuid}", "Whether user {uui
   ),
 });
 
-export const updateAvatar = authed("patch", "/avatars/{slug}", "Change an avatar (admins)", {
-  request: { params: SlugParam, ...jsonBody(AvatarBody.omit({ slug: true }).partial()) },
-  responses: ok(AvatarSchema, 400, 401, 403, 404),
-});
-
-const deleteAt = (path: "/avatars/{slug}" | "/admin/avatars/{slug}") =>
-  authed("delete", path, "Delete an avatar and its assignments (admins)", {
-    request: { params: SlugParam },
-    responses: noContentOr(400, 401, 403, 404),
-  });
-export const deleteAvatar = deleteAt("/avatars/{slug}");
-export const adminDeleteAvatar = deleteAt("/admin/avatars/{slug}");
-
-export const adminListAvatars = authed("get", "/admin/avatars", "Every avatar, private ones included (staff)", {
-  responses: ok(z.array(AvatarSchema), 401, 403),
-});
-
-export const adminGetAvatar = authed("get", "/admin/avatars/{slug}", "One avatar (staff)", {
-  request: { params: SlugParam },
-  responses: ok(AvatarSchema, 400, 401, 403, 404),
-});
+export const updateAvatar = catalogue.update("Change an avatar (admins)");
+const DELETE_AVATAR = "Delete an avatar and its assignments (admins)";
+export const deleteAvatar = catalogue.remove("delete", DELETE_AVATAR);
+export const adminDeleteAvatar = admin.remove("delete", DELETE_AVATAR);
+export const adminListAvatars = admin.staffList("Every avatar, private ones included (staff)");
+export const adminGetAvatar = admin.staffGet("One avatar (staff)");
 
 export const serviceGetAvatar = authed("get", "/service/avatar/{avatarSlug}", "One avatar (services)", {
   tags: ["Service"],

@@ -2,7 +2,7 @@ import { type Db, schema, type Tx } from "@booth/db";
 import type { AvatarAssignmentType, AvatarStatus } from "@booth/db/schema";
 import { and, asc, eq, gte, isNotNull, isNull, ne, notExists, or, sql } from "drizzle-orm";
 import { adminItems } from "../../lib/admin-items.ts";
-import { isUniqueViolation } from "../../lib/db-errors.ts";
+import { isUniqueViolation, postgresCode } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, conflict, found, HttpError, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { fileUrl } from "./files.ts";
@@ -39,8 +39,7 @@ const ordered = asc(schema.avatars.name);
 
 /** A missing season or file (a foreign key, PostgreSQL 23503) is the caller's mistake: a 400. */
 const missingReference = (err: unknown): never => {
-  const e = err as { code?: string; cause?: { code?: string } };
-  if (e?.cause?.code === "23503" || e?.code === "23503") throw badRequest(MISSING_REFERENCE);
+  if (postgresCode(err) === "23503") throw badRequest(MISSING_REFERENCE);
   throw err;
 };
 
@@ -57,16 +56,10 @@ export interface AvatarFields {
 export async function createAvatar(db: Db, { avatarStatus, ...body }: AvatarFields, now: Date) {
   if (avatarStatus === "SEASON_AWARD" && !body.seasonId)
     throw badRequest(["seasonId: a season award needs its season"]);
-  const [row] = await db
-    .insert(schema.avatars)
-    .values({ ...body, status: avatarStatus, createdAt: now, updatedAt: now })
-    .returning()
-    .catch((err) => {
-      if (isUniqueViolation(err)) throw conflict(AVATAR_TAKEN);
-      return missingReference(err);
-    });
-  if (!row) throw new Error("avatar insert returned nothing");
-  return row;
+  return avatars.insert(db, { ...body, status: avatarStatus, createdAt: now, updatedAt: now }).catch((err) => {
+    if (isUniqueViolation(err)) throw conflict(AVATAR_TAKEN);
+    return missingReference(err);
+  });
 }
 
 export async function updateAvatar(

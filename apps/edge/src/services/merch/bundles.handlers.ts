@@ -1,6 +1,7 @@
+import { adminHandlers } from "../../lib/admin-resource.ts";
 import { ADMINS, requireUser } from "../../lib/auth.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
-import type * as routes from "./bundles.routes.ts";
+import * as routes from "./bundles.routes.ts";
 import {
   bundles,
   bundleView,
@@ -12,32 +13,14 @@ import {
 } from "./bundles.ts";
 import { imageFile } from "./files.ts";
 
-export const createBundle: AppRouteHandler<typeof routes.createBundle> = async (c) => {
-  await requireUser(c, { roles: ADMINS });
-  const { db, clock } = c.var.deps;
-  return c.json(bundleView(await createRow(db, c.req.valid("json"), clock.now())), 201);
-};
+const admin = adminHandlers({ view: bundleView, find: bundles.find });
 
-export const listBundles: AppRouteHandler<typeof routes.listBundles> = async (c) =>
-  c.json((await listRows(c.var.deps.db, c.req.valid("query"))).map(bundleView), 200);
-
-export const countBundles: AppRouteHandler<typeof routes.countBundles> = async (c) =>
-  c.json({ count: await countRows(c.var.deps.db, c.req.valid("query")) }, 200);
-
-export const getBundle: AppRouteHandler<typeof routes.getBundle> = async (c) =>
-  c.json(bundleView(await bundles.find(c.var.deps.db, c.req.valid("param").id)), 200);
-
-export const updateBundle: AppRouteHandler<typeof routes.updateBundle> = async (c) => {
-  await requireUser(c, { roles: ADMINS });
-  const { db, clock } = c.var.deps;
-  return c.json(bundleView(await updateRow(db, c.req.valid("param").id, c.req.valid("json"), clock.now())), 200);
-};
-
-export const deleteBundle: AppRouteHandler<typeof routes.deleteBundle> = async (c) => {
-  await requireUser(c, { roles: ADMINS });
-  await bundles.remove(c.var.deps.db, c.req.valid("param").id);
-  return c.body(null, 204);
-};
+export const createBundle = admin.create(routes.createBundle, createRow);
+export const listBundles = admin.list(routes.listBundles, listRows);
+export const countBundles = admin.count(routes.countBundles, countRows);
+export const getBundle = admin.get(routes.getBundle);
+export const updateBundle = admin.update(routes.updateBundle, updateRow);
+export const deleteBundle = admin.remove(routes.deleteBundle, bundles.remove);
 
 export const setThumbnail: AppRouteHandler<typeof routes.setThumbnail> = async (c) => {
   await requireUser(c, { roles: ADMINS });

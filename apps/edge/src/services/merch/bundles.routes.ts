@@ -1,18 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import {
-  contracts,
-  created,
-  fileBody,
-  jsonBody,
-  noContentOr,
-  Offset,
-  ok,
-  UuidCsv,
-  UuidParam,
-} from "../../lib/openapi.ts";
+import { adminContracts } from "../../lib/admin-resource.ts";
+import { contracts, fileBody, Offset, ok, UuidCsv, UuidParam } from "../../lib/openapi.ts";
 import { MERCH_PAGE } from "./consumables.ts";
 
-const { authed, route } = contracts(["Token bundles"]);
+const { authed } = contracts(["Token bundles"]);
 
 const BundleSchema = z
   .object({
@@ -37,37 +28,24 @@ const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(MERCH_PAGE),
 });
 
-export const createBundle = authed("post", "/api/v1/token-bundles", "Create a token bundle (admins)", {
-  request: jsonBody(BundleBody),
-  responses: created(BundleSchema, 400, 401, 403, 409),
+const admin = adminContracts({
+  tags: ["Token bundles"],
+  path: "/api/v1/token-bundles",
+  item: BundleSchema,
+  body: BundleBody,
+  patch: BundleBody.partial(),
 });
 
-export const listBundles = route("get", "/api/v1/token-bundles", "Token bundles, fewest tokens first (anyone)", {
-  request: { query: ListQuery },
-  responses: ok(z.array(BundleSchema), 400),
-});
-
-export const countBundles = route("get", "/api/v1/token-bundles/count", "How many bundles match", {
-  request: { query: ListQuery.pick({ id: true, productId: true }) },
-  responses: ok(z.object({ count: z.number().int() }).openapi("BundleCount"), 400),
-});
-
-export const getBundle = route("get", "/api/v1/token-bundles/{id}", "One token bundle", {
-  request: { params: UuidParam },
-  responses: ok(BundleSchema, 400, 404),
-});
-
-export const updateBundle = authed("patch", "/api/v1/token-bundles/{id}", "Change a token bundle (admins)", {
-  request: { params: UuidParam, ...jsonBody(BundleBody.partial()) },
-  responses: ok(BundleSchema, 400, 401, 403, 404, 409),
-});
-
-export const deleteBundle = authed(
-  "post",
-  "/api/v1/token-bundles/{id}",
-  "Delete a token bundle (admins; the spec's clients delete with POST)",
-  { request: { params: UuidParam }, responses: noContentOr(400, 401, 403, 404) },
+export const createBundle = admin.create("Create a token bundle (admins)", 409);
+export const listBundles = admin.list("Token bundles, fewest tokens first (anyone)", ListQuery);
+export const countBundles = admin.count(
+  "How many bundles match",
+  ListQuery.pick({ id: true, productId: true }),
+  "BundleCount",
 );
+export const getBundle = admin.get("One token bundle");
+export const updateBundle = admin.update("Change a token bundle (admins)", 409);
+export const deleteBundle = admin.remove("post", "Delete a token bundle (admins; the spec's clients delete with POST)");
 
 export const setThumbnail = authed(
   "patch",

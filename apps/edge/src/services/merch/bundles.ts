@@ -50,16 +50,7 @@ export const listBundles = (db: Db, q: BundleFilter & { offset: number; limit: n
 export const countBundles = (db: Db, q: BundleFilter) => db.$count(schema.tokenBundles, bundleWhere(q));
 
 export async function createBundle(db: Db, body: NewBundle, now: Date) {
-  const [row] = await uniqueOr(
-    () =>
-      db
-        .insert(schema.tokenBundles)
-        .values({ ...body, createdAt: now, updatedAt: now })
-        .returning(),
-    duplicate,
-  );
-  if (!row) throw new Error("bundle insert returned nothing");
-  return row;
+  return uniqueOr(() => bundles.insert(db, { ...body, createdAt: now, updatedAt: now }), duplicate);
 }
 
 export const updateBundle = (db: Db, id: string, patch: Partial<NewBundle>, now: Date) =>

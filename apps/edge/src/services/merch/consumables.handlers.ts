@@ -1,7 +1,8 @@
-import { ADMINS, rateLimit, requireUser } from "../../lib/auth.ts";
+import { adminHandlers } from "../../lib/admin-resource.ts";
+import { rateLimit, requireUser } from "../../lib/auth.ts";
 import { found } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
-import type * as routes from "./consumables.routes.ts";
+import * as routes from "./consumables.routes.ts";
 import {
   announcePurchase,
   consumables,
@@ -17,35 +18,14 @@ import {
 } from "./consumables.ts";
 import { ACCOUNT_NOT_FOUND, findAccount, inLedger } from "./ledger.ts";
 
-export const createConsumable: AppRouteHandler<typeof routes.createConsumable> = async (c) => {
-  await requireUser(c, { roles: ADMINS });
-  const { db, clock } = c.var.deps;
-  return c.json(consumableView(await createRow(db, c.req.valid("json"), clock.now())), 201);
-};
+const admin = adminHandlers({ view: consumableView, find: consumables.find });
 
-export const listConsumables: AppRouteHandler<typeof routes.listConsumables> = async (c) => {
-  const rows = await listRows(c.var.deps.db, c.req.valid("query"));
-  return c.json(rows.map(consumableView), 200);
-};
-
-export const countConsumables: AppRouteHandler<typeof routes.countConsumables> = async (c) =>
-  c.json({ count: await countRows(c.var.deps.db, c.req.valid("query")) }, 200);
-
-export const getConsumable: AppRouteHandler<typeof routes.getConsumable> = async (c) =>
-  c.json(consumableView(await consumables.find(c.var.deps.db, c.req.valid("param").id)), 200);
-
-export const updateConsumable: AppRouteHandler<typeof routes.updateConsumable> = async (c) => {
-  await requireUser(c, { roles: ADMINS });
-  const { db, clock } = c.var.deps;
-  const row = await updateRow(db, c.req.valid("param").id, c.req.valid("json"), clock.now());
-  return c.json(consumableView(row), 200);
-};
-
-export const deleteConsumable: AppRouteHandler<typeof routes.deleteConsumable> = async (c) => {
-  await requireUser(c, { roles: ADMINS });
-  await deleteRow(c.var.deps.db, c.req.valid("param").id);
-  return c.body(null, 204);
-};
+export const createConsumable = admin.create(routes.createConsumable, createRow);
+export const listConsumables = admin.list(routes.listConsumables, listRows);
+export const countConsumables = admin.count(routes.countConsumables, countRows);
+export const getConsumable = admin.get(routes.getConsumable);
+export const updateConsumable = admin.update(routes.updateConsumable, updateRow);
+export const deleteConsumable = admin.remove(routes.deleteConsumable, deleteRow);
 
 export const purchaseConsumable: AppRouteHandler<typeof routes.purchaseConsumable> = async (c) => {
   const { user } = await requireUser(c, { types: ["user", "bot"] });

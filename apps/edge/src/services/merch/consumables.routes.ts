@@ -1,21 +1,11 @@
 import { ConsumableDisplayType, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
-import {
-  contracts,
-  created,
-  DateTime,
-  Int,
-  jsonBody,
-  noContentOr,
-  Offset,
-  ok,
-  UuidCsv,
-  UuidParam,
-} from "../../lib/openapi.ts";
+import { adminContracts } from "../../lib/admin-resource.ts";
+import { contracts, created, DateTime, Int, jsonBody, Offset, UuidCsv } from "../../lib/openapi.ts";
 import { MERCH_PAGE } from "./consumables.ts";
 import { TokenAccountSchema } from "./tokens.routes.ts";
 
-const { authed, route } = contracts(["Consumables"]);
+const { authed } = contracts(["Consumables"]);
 
 const ConsumableSchema = z
   .object({
@@ -39,11 +29,6 @@ const ConsumableBody = z.object({
   fileId: z.uuid().nullable().optional(),
 });
 
-export const createConsumable = authed("post", "/api/v1/consumables", "Create a consumable (admins)", {
-  request: jsonBody(ConsumableBody),
-  responses: created(ConsumableSchema, 400, 401, 403),
-});
-
 const ListQuery = z.object({
   id: UuidCsv.optional(),
   createdBefore: DateTime.optional(),
@@ -52,32 +37,24 @@ const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(MERCH_PAGE),
 });
 
-export const listConsumables = route("get", "/api/v1/consumables", "Consumables (anyone)", {
-  request: { query: ListQuery },
-  responses: ok(z.array(ConsumableSchema), 400),
+const admin = adminContracts({
+  tags: ["Consumables"],
+  path: "/api/v1/consumables",
+  item: ConsumableSchema,
+  body: ConsumableBody,
+  patch: ConsumableBody.partial(),
 });
 
-export const countConsumables = route("get", "/api/v1/consumables/count", "How many consumables match", {
-  request: { query: ListQuery.pick({ id: true, createdBefore: true }) },
-  responses: ok(z.object({ count: z.number().int() }).openapi("Count"), 400),
-});
-
-export const getConsumable = route("get", "/api/v1/consumables/{id}", "One consumable", {
-  request: { params: UuidParam },
-  responses: ok(ConsumableSchema, 400, 404),
-});
-
-export const updateConsumable = authed("patch", "/api/v1/consumables/{id}", "Change a consumable (admins)", {
-  request: { params: UuidParam, ...jsonBody(ConsumableBody.partial()) },
-  responses: ok(ConsumableSchema, 400, 401, 403, 404),
-});
-
-export const deleteConsumable = authed(
-  "delete",
-  "/api/v1/consumables/{id}",
-  "Delete a consumable that nobody has bought (admins)",
-  { request: { params: UuidParam }, responses: noContentOr(400, 401, 403, 404, 409) },
+export const createConsumable = admin.create("Create a consumable (admins)");
+export const listConsumables = admin.list("Consumables (anyone)", ListQuery);
+export const countConsumables = admin.count(
+  "How many consumables match",
+  ListQuery.pick({ id: true, createdBefore: true }),
+  "Count",
 );
+export const getConsumable = admin.get("One consumable");
+export const updateConsumable = admin.update("Change a consumable (admins)");
+export const deleteConsumable = admin.remove("delete", "Delete a consumable that nobody has bought (admins)", 409);
 
 // ---- purchases
 

@@ -73,12 +73,7 @@ export const countConsumables = (db: Db, q: ConsumableFilter) => db.$count(schem
 
 export async function createConsumable(db: Db, body: NewConsumable, now: Date) {
   await checkFile(db, body.fileId);
-  const [row] = await db
-    .insert(schema.consumables)
-    .values({ ...body, createdAt: now, updatedAt: now })
-    .returning();
-  if (!row) throw new Error("consumable insert returned nothing");
-  return row;
+  return consumables.insert(db, { ...body, createdAt: now, updatedAt: now });
 }
 
 export async function updateConsumable(db: Db, id: string, patch: Partial<NewConsumable>, now: Date) {

@@ -1,6 +1,6 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import { and, eq, sql } from "drizzle-orm";
-import { uniqueOr } from "../../lib/db-errors.ts";
+import { postgresCode, uniqueOr } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { forbidden, HttpError, notFound } from "../../lib/errors.ts";
 import { orNull } from "../../lib/or-null.ts";
@@ -167,9 +167,9 @@ export async function inLedger<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise
   try {
     return await db.transaction(work);
   } catch (err) {
-    const e = err as { code?: string; cause?: { code?: string } };
-    if (e?.code === "23505" || e?.cause?.code === "23505") throw new HttpError(409, HOLD_RESOLVED);
-    if (e?.code === "23514" || e?.cause?.code === "23514") throw new HttpError(402, INSUFFICIENT_TOKENS);
+    const code = postgresCode(err);
+    if (code === "23505") throw new HttpError(409, HOLD_RESOLVED);
+    if (code === "23514") throw new HttpError(402, INSUFFICIENT_TOKENS);
     throw err;
   }
 }

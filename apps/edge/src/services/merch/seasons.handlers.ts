@@ -1,6 +1,7 @@
-import { ADMINS, requireService, requireUser, STAFF } from "../../lib/auth.ts";
+import { adminHandlers } from "../../lib/admin-resource.ts";
+import { requireService, requireUser, STAFF } from "../../lib/auth.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
-import type * as routes from "./seasons.routes.ts";
+import * as routes from "./seasons.routes.ts";
 import {
   adjacentSeason,
   awardPoints as award,
@@ -19,32 +20,14 @@ import {
   updateSeason as updateRow,
 } from "./seasons.ts";
 
-export const createSeason: AppRouteHandler<typeof routes.createSeason> = async (c) => {
-  await requireUser(c, { roles: ADMINS });
-  const { db, clock } = c.var.deps;
-  return c.json(seasonView(await createRow(db, c.req.valid("json"), clock.now())), 201);
-};
+const admin = adminHandlers({ view: seasonView, find: seasons.find });
 
-export const updateSeason: AppRouteHandler<typeof routes.updateSeason> = async (c) => {
-  await requireUser(c, { roles: ADMINS });
-  return c.json(seasonView(await updateRow(c.var.deps.db, c.req.valid("param").id, c.req.valid("json"))), 200);
-};
-
-export const deleteSeason: AppRouteHandler<typeof routes.deleteSeason> = async (c) => {
-  await requireUser(c, { roles: ADMINS });
-  await seasons.remove(c.var.deps.db, c.req.valid("param").id);
-  return c.body(null, 204);
-};
-
-export const listSeasons: AppRouteHandler<typeof routes.listSeasons> = async (c) => {
-  await requireUser(c, { roles: STAFF });
-  return c.json((await listRows(c.var.deps.db)).map(seasonView), 200);
-};
-
-export const getSeason: AppRouteHandler<typeof routes.getSeason> = async (c) => {
-  await requireUser(c, { roles: STAFF });
-  return c.json(seasonView(await seasons.find(c.var.deps.db, c.req.valid("param").id)), 200);
-};
+export const createSeason = admin.create(routes.createSeason, createRow);
+export const updateSeason = admin.update(routes.updateSeason, updateRow);
+export const deleteSeason = admin.remove(routes.deleteSeason, seasons.remove);
+export const adminDeleteSeason = admin.remove(routes.adminDeleteSeason, seasons.remove);
+export const listSeasons = admin.staffList(routes.listSeasons, listRows);
+export const getSeason = admin.staffGet(routes.getSeason);
 
 export const currentSeason: AppRouteHandler<typeof routes.currentSeason> = async (c) =>
   c.json(seasonView(await runningSeason(c.var.deps.db, c.var.deps.clock.now())), 200);
@@ -116,10 +99,4 @@ export const adminLifetimeRanking: AppRouteHandler<typeof routes.adminLifetimeRa
 export const adminLifetimeEntry: AppRouteHandler<typeof routes.adminLifetimeEntry> = async (c) => {
   await requireUser(c, { roles: STAFF });
   return c.json(await lifetimeEntry(c.var.deps.db, c.req.valid("param").id), 200);
-};
-
-export const adminDeleteSeason: AppRouteHandler<typeof routes.adminDeleteSeason> = async (c) => {
-  await requireUser(c, { roles: ADMINS });
-  await seasons.remove(c.var.deps.db, c.req.valid("param").id);
-  return c.body(null, 204);
 };

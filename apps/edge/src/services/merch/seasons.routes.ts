@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { contracts, created, DateTime, jsonBody, noContentOr, Offset, ok, UuidParam } from "../../lib/openapi.ts";
+import { adminContracts } from "../../lib/admin-resource.ts";
+import { contracts, DateTime, jsonBody, Offset, ok, UuidParam } from "../../lib/openapi.ts";
 
 const { authed, route } = contracts(["Seasons"]);
 
@@ -39,32 +40,17 @@ const SeasonBody = z.object({
   end: DateTime,
 });
 
-export const createSeason = authed("post", "/points/season", "Create a season (admins); seasons may not overlap", {
-  request: jsonBody(SeasonBody),
-  responses: created(SeasonSchema, 400, 401, 403, 409),
-});
+const catalogue = { tags: ["Seasons"], item: SeasonSchema, body: SeasonBody, patch: SeasonBody.partial() };
+const points = adminContracts({ ...catalogue, path: "/points/season" });
+const admin = adminContracts({ ...catalogue, path: "/admin/seasons" });
 
-export const updateSeason = authed("patch", "/points/season/{id}", "Change a season (admins)", {
-  request: { params: UuidParam, ...jsonBody(SeasonBody.partial()) },
-  responses: ok(SeasonSchema, 400, 401, 403, 404, 409),
-});
-
-const deleteAt = (path: "/points/season/{id}" | "/admin/seasons/{id}") =>
-  authed("delete", path, "Delete a season and its points (admins)", {
-    request: { params: UuidParam },
-    responses: noContentOr(400, 401, 403, 404),
-  });
-export const deleteSeason = deleteAt("/points/season/{id}");
-export const adminDeleteSeason = deleteAt("/admin/seasons/{id}");
-
-export const listSeasons = authed("get", "/admin/seasons", "Every season, newest first (staff)", {
-  responses: ok(z.array(SeasonSchema), 401, 403),
-});
-
-export const getSeason = authed("get", "/admin/seasons/{id}", "One season (staff)", {
-  request: { params: UuidParam },
-  responses: ok(SeasonSchema, 400, 401, 403, 404),
-});
+export const createSeason = points.create("Create a season (admins); seasons may not overlap", 409);
+export const updateSeason = points.update("Change a season (admins)", 409);
+const DELETE_SEASON = "Delete a season and its points (admins)";
+export const deleteSeason = points.remove("delete", DELETE_SEASON);
+export const adminDeleteSeason = admin.remove("delete", DELETE_SEASON);
+export const listSeasons = admin.staffList("Every season, newest first (staff)");
+export const getSeason = admin.staffGet("One season (staff)");
 
 export const currentSeason = route("get", "/seasons/current", "The season running now", {
   responses: ok(SeasonSchema, 404),

@@ -68,12 +68,7 @@ export async function createSeason(db: Db, body: SeasonFields, now: Date) {
   const start = new Date(body.start);
   const end = new Date(body.end);
   await checkPeriod(db, start, end);
-  const [row] = await uniqueOr(
-    () => db.insert(schema.seasons).values({ name: body.name, start, end, createdAt: now }).returning(),
-    nameTaken,
-  );
-  if (!row) throw new Error("season insert returned nothing");
-  return row;
+  return uniqueOr(() => seasons.insert(db, { name: body.name, start, end, createdAt: now }), nameTaken);
 }
 
 export async function updateSeason(db: Db, id: string, body: Partial<SeasonFields>) {

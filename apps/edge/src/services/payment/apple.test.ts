@@ -1,8 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultConfig } from "../../deps.ts";
-import { createTestCa, type TestCa } from "../../testing/payment.ts";
+import { createPaymentTestApp, createTestCa, type TestCa, tokenBalance } from "../../testing/payment.ts";
 import { createTestApp, ok, type TestApp, type TestUser } from "../../testing.ts";
 import { APPLE_UNCONFIGURED } from "./apple.ts";
 import { OTHER_APP } from "./webhooks.ts";
@@ -15,13 +14,7 @@ let admin: TestUser;
 let tokensProductId: string;
 beforeAll(async () => {
   ca = await createTestCa();
-  t = await createTestApp({
-    config: {
-      ...defaultConfig,
-      providers: { spotifyApiUrl: "http://127.0.0.1:9", appleMusicApiUrl: "http://127.0.0.1:9" },
-      payments: { appleRootCaPem: ca.rootPem, appleBundleId: BUNDLE },
-    },
-  });
+  t = await createPaymentTestApp({ appleRootCaPem: ca.rootPem, appleBundleId: BUNDLE });
   admin = await t.createUser({ roles: ["user", "admin"] });
   const product = await t.api(admin.token).payment.POST("/api/v1/products", {
     body: { name: "Bag of 300", priceCents: 299, appleProductId: "com.booth.tokens.300" },
@@ -68,10 +61,7 @@ async function notification(
 }
 // Raw: some tests send a signedPayload of the wrong type, which the typed client cannot.
 const send = (signedPayload: unknown) => t.request("POST", `${P}/webhook/apple`, { body: { signedPayload } });
-async function balanceOf(userUuid: string) {
-  const [row] = await t.db.select().from(schema.tokenAccounts).where(eq(schema.tokenAccounts.userUuid, userUuid));
-  return row?.balance ?? 0;
-}
+const balanceOf = async (userUuid: string) => (await tokenBalance(t, userUuid)) ?? 0;
 const consumable = (userUuid: string, transactionId: string) => ({
   transactionId,
   originalTransactionId: transactionId,

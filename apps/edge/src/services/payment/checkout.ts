@@ -7,7 +7,7 @@ import { errorMessage } from "../../lib/error-codes.ts";
 import { conflict, unavailable } from "../../lib/errors.ts";
 import { GeoUnavailableError, ipScope, parseIp } from "../../ports/geo.ts";
 import type { Checkout } from "./fulfilment.ts";
-import { providerFailure, stripeClient } from "./stripe.ts";
+import { askStripe, providerFailure, stripeClient } from "./stripe.ts";
 
 export const PAYMENT_PREFIX = "/api/payment-service";
 export const NO_BUNDLE = errorMessage("NO_TOKEN_BUNDLE");
@@ -48,28 +48,28 @@ export async function callerRegion(geo: AppDeps["geo"], address: string): Promis
   }
 }
 
+/** The user's Stripe customer id, if they have had one. */
+export async function knownStripeCustomer(db: Db, userUuid: string) {
+  const [row] = await db
+    .select({ customerId: schema.paymentCustomers.customerId })
+    .from(schema.paymentCustomers)
+    .where(and(eq(schema.paymentCustomers.provider, "stripe"), eq(schema.paymentCustomers.userUuid, userUuid)));
+  return row?.customerId;
+}
+
 /** The user's Stripe customer, created at Stripe on their first checkout. */
 async function stripeCustomer(db: Db, stripe: NonNullable<ReturnType<typeof stripeClient>>, user: User, now: Date) {
-  const find = async () => {
-    const [row] = await db
-      .select({ customerId: schema.paymentCustomers.customerId })
-      .from(schema.paymentCustomers)
-      .where(and(eq(schema.paymentCustomers.provider, "stripe"), eq(schema.paymentCustomers.userUuid, user.uuid)));
-    return row;
-  };
-  const known = await find();
-  if (known) return known.customerId;
-  const customer = await stripe.customers
-    .create({ ...(user.email ? { email: user.email } : {}), metadata: { userUuid: user.uuid } })
-    .catch((err) => {
-      throw providerFailure(err);
-    });
+  const known = await knownStripeCustomer(db, user.uuid);
+  if (known) return known;
+  const customer = await askStripe(
+    stripe.customers.create({ ...(user.email ? { email: user.email } : {}), metadata: { userUuid: user.uuid } }),
+  );
   await db
     .insert(schema.paymentCustomers)
     .values({ provider: "stripe", userUuid: user.uuid, customerId: customer.id, createdAt: now })
     .onConflictDoNothing();
   // Two first checkouts at once: the customer stored first is the one kept.
-  return (await find())?.customerId ?? customer.id;
+  return (await knownStripeCustomer(db, user.uuid)) ?? customer.id;
 }
 
 /** The web app's page of a local test checkout (the page reads and completes it through checkouts.routes.ts). */
@@ -124,8 +124,8 @@ export async function startCheckout(
       const customer = await stripeCustomer(db, stripe, user, now);
       const back = `${config.webUrl}/shop?checkout=${row.id}`;
       const metadata = { checkoutId: row.id, userUuid: user.uuid, productId: product.id, region: row.region ?? "" };
-      const session = await stripe.checkout.sessions
-        .create({
+      const session = await askStripe(
+        stripe.checkout.sessions.create({
           mode,
           customer,
           client_reference_id: row.id,
@@ -146,10 +146,8 @@ export async function startCheckout(
           ...(mode === "subscription" ? { subscription_data: { metadata } } : {}),
           success_url: `${back}&result=success`,
           cancel_url: `${back}&result=cancelled`,
-        })
-        .catch((err) => {
-          throw providerFailure(err);
-        });
+        }),
+      );
       if (!session.url) throw providerFailure(new Error("Stripe gave no checkout URL"));
       update = { url: session.url, providerSessionId: session.id };
     } catch (err) {

@@ -45,7 +45,8 @@ function requireLocal(config: AppDeps["config"]) {
   requireLocalCheckout(config.payments);
 }
 
-async function loadCheckout(deps: Deps, id: string) {
+/** The buyer's own local checkout, with its product. */
+async function ownCheckout(deps: Deps, userUuid: string, id: string) {
   requireLocal(deps.config);
   const [loaded] = await deps.db
     .select({ checkout: schema.paymentCheckouts, product: schema.paymentProducts })
@@ -54,6 +55,7 @@ async function loadCheckout(deps: Deps, id: string) {
     .where(eq(schema.paymentCheckouts.id, id));
   const row = found(loaded, CHECKOUT_NOT_FOUND);
   if (row.checkout.provider !== "local") throw conflict("This checkout is paid through a payment provider.");
+  if (row.checkout.userUuid !== userUuid) throw forbidden(NOT_YOUR_CHECKOUT);
   return row;
 }
 
@@ -63,8 +65,7 @@ export interface LocalCheckoutView extends ReturnType<typeof checkoutView> {
 
 /** The buyer's own local checkout, for the web's checkout page: what it buys and for how much. */
 export async function localCheckoutOf(deps: Deps, userUuid: string, id: string): Promise<LocalCheckoutView> {
-  const { checkout, product } = await loadCheckout(deps, id);
-  if (checkout.userUuid !== userUuid) throw forbidden(NOT_YOUR_CHECKOUT);
+  const { checkout, product } = await ownCheckout(deps, userUuid, id);
   return {
     ...checkoutView(checkout),
     product: { name: product.name, interval: product.interval, level: product.level },
@@ -76,8 +77,7 @@ export async function localCheckoutOf(deps: Deps, userUuid: string, id: string):
  * completed checkout and the buyer's token balance. A checkout that is no longer open answers 409.
  */
 export async function completeLocalCheckout(deps: Deps, userUuid: string, id: string) {
-  const { checkout } = await loadCheckout(deps, id);
-  if (checkout.userUuid !== userUuid) throw forbidden(NOT_YOUR_CHECKOUT);
+  const { checkout } = await ownCheckout(deps, userUuid, id);
   if (checkout.status !== "open") throw conflict(checkoutClosed(checkout.status));
   const { db, clock } = deps;
   const now = clock.now();

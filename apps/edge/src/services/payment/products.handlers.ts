@@ -1,9 +1,10 @@
 import type { Context } from "hono";
+import { adminHandlers } from "../../lib/admin-resource.ts";
 import { ADMINS, clientAddress, hasAnyRole, rateLimit, requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { callerRegion, startCheckout } from "./checkout.ts";
-import type * as routes from "./products.routes.ts";
+import * as routes from "./products.routes.ts";
 import {
   createProduct as createRow,
   deleteProduct as deleteRow,
@@ -11,7 +12,6 @@ import {
   loadProduct,
   oneTimeProduct,
   productRowView,
-  productView,
   updateProduct as updateRow,
 } from "./products.ts";
 
@@ -24,11 +24,13 @@ async function isAdmin(c: Context<AppEnv>) {
   );
 }
 
-export const createProduct: AppRouteHandler<typeof routes.createProduct> = async (c) => {
-  await requireUser(c, { roles: ADMINS });
-  const { db, clock } = c.var.deps;
-  return c.json(productView(await createRow(db, c.req.valid("json"), clock.now()), null), 201);
-};
+const admin = adminHandlers({ view: productRowView, find: loadProduct });
+
+// A new product sells no bundle yet: a bundle names its product once the product exists.
+export const createProduct = admin.create(routes.createProduct, async (db, body, now) => ({
+  product: await createRow(db, body, now),
+  tokens: null,
+}));
 
 export const listProducts: AppRouteHandler<typeof routes.listProducts> = async (c) => {
   const q = c.req.valid("query");
@@ -36,20 +38,9 @@ export const listProducts: AppRouteHandler<typeof routes.listProducts> = async (
   return c.json(rows.map(productRowView), 200);
 };
 
-export const getProduct: AppRouteHandler<typeof routes.getProduct> = async (c) =>
-  c.json(productRowView(await loadProduct(c.var.deps.db, c.req.valid("param").id)), 200);
-
-export const updateProduct: AppRouteHandler<typeof routes.updateProduct> = async (c) => {
-  await requireUser(c, { roles: ADMINS });
-  const { db, clock } = c.var.deps;
-  return c.json(productRowView(await updateRow(db, c.req.valid("param").id, c.req.valid("json"), clock.now())), 200);
-};
-
-export const deleteProduct: AppRouteHandler<typeof routes.deleteProduct> = async (c) => {
-  await requireUser(c, { roles: ADMINS });
-  await deleteRow(c.var.deps.db, c.req.valid("param").id);
-  return c.body(null, 204);
-};
+export const getProduct = admin.get(routes.getProduct);
+export const updateProduct = admin.update(routes.updateProduct, updateRow);
+export const deleteProduct = admin.remove(routes.deleteProduct, deleteRow);
 
 export const checkoutProduct: AppRouteHandler<typeof routes.checkoutProduct> = async (c) => {
   const { user } = await requireUser(c);

@@ -1,8 +1,9 @@
 import { BillingInterval, CheckoutMode, CheckoutStatus, PaymentProvider, PaymentType, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
-import { contracts, created, jsonBody, noContentOr, ok, UuidCsv, UuidParam } from "../../lib/openapi.ts";
+import { adminContracts } from "../../lib/admin-resource.ts";
+import { contracts, created, UuidCsv, UuidParam } from "../../lib/openapi.ts";
 
-const { authed, route } = contracts(["Products"]);
+const { authed } = contracts(["Products"]);
 
 export const ProductSchema = z
   .object({
@@ -67,49 +68,40 @@ const CreateBody = z.object({
 });
 const UpdateBody = z.object(Fields).partial();
 
-export const createProduct = authed(
-  "post",
-  "/api/v1/products",
+const admin = adminContracts({
+  tags: ["Products"],
+  path: "/api/v1/products",
+  item: ProductSchema,
+  body: CreateBody,
+  patch: UpdateBody,
+});
+
+export const createProduct = admin.create(
   "Create a product (admins). A one_time product sells the token bundle whose productId is its id.",
-  { request: jsonBody(CreateBody), responses: created(ProductSchema, 400, 401, 403, 409) },
+  409,
 );
 
-export const listProducts = route(
-  "get",
-  "/api/v1/products",
+export const listProducts = admin.list(
   "Products, cheapest first (anyone; products no longer for sale only to admins)",
-  {
-    request: {
-      query: z.object({
-        id: UuidCsv.optional(),
-        paymentType: z.enum(values(PaymentType)).optional(),
-        offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
-        limit: z.coerce.number().int().min(1).max(100).default(32),
-      }),
-    },
-    responses: ok(z.array(ProductSchema), 400),
-  },
+  z.object({
+    id: UuidCsv.optional(),
+    paymentType: z.enum(values(PaymentType)).optional(),
+    offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+    limit: z.coerce.number().int().min(1).max(100).default(32),
+  }),
 );
 
-export const getProduct = route(
-  "get",
-  "/api/v1/products/{id}",
-  "One product (anyone; `active` says whether it is for sale)",
-  { request: { params: UuidParam }, responses: ok(ProductSchema, 400, 404) },
-);
+export const getProduct = admin.get("One product (anyone; `active` says whether it is for sale)");
 
-export const updateProduct = authed(
-  "patch",
-  "/api/v1/products/{id}",
+export const updateProduct = admin.update(
   "Change a product (admins; its paymentType stays). Checkouts already started keep their price.",
-  { request: { params: UuidParam, ...jsonBody(UpdateBody) }, responses: ok(ProductSchema, 400, 401, 403, 404, 409) },
+  409,
 );
 
-export const deleteProduct = authed(
+export const deleteProduct = admin.remove(
   "delete",
-  "/api/v1/products/{id}",
   "Delete a product nobody has bought (admins; a bought one is retired with active: false)",
-  { request: { params: UuidParam }, responses: noContentOr(400, 401, 403, 404, 409) },
+  409,
 );
 
 export const checkoutProduct = authed(

@@ -1,6 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { startCheckout, tokenBalance, tokenBundleProduct } from "../../testing/payment.ts";
 import { createTestApp, ok, openForTests, statusOf, type TestApp, type TestUser } from "../../testing.ts";
 import { NO_BUNDLE, NO_PAYMENTS, NOT_FOR_SALE } from "./checkout.ts";
 import { CHECKOUT_NOT_FOUND, checkoutClosed, NOT_YOUR_CHECKOUT } from "./local-checkout.ts";
@@ -20,18 +21,8 @@ async function product(body: Record<string, unknown> = {}) {
   return ok(res) as { id: string; name: string };
 }
 /** A one-time product with the merch bundle it sells. */
-async function bundleProduct(tokens: number, priceCents = 499) {
-  const p = await product({ name: `${tokens} tokens`, priceCents });
-  const bundle = await t
-    .api(admin.token)
-    .merch.POST("/api/v1/token-bundles", { body: { productId: p.id, name: `${tokens} tokens`, tokens } });
-  expect(bundle.response.status).toBe(201);
-  return p;
-}
-async function balanceOf(userUuid: string) {
-  const [row] = await t.db.select().from(schema.tokenAccounts).where(eq(schema.tokenAccounts.userUuid, userUuid));
-  return row?.balance ?? null;
-}
+const bundleProduct = (tokens: number, priceCents = 499) => tokenBundleProduct(t, admin.token, tokens, priceCents);
+const balanceOf = (userUuid: string) => tokenBalance(t, userUuid);
 
 describe("products", () => {
   it("admins create, change and delete products; others may not", async () => {
@@ -154,9 +145,7 @@ describe("checkout without Stripe: the local test checkout", () => {
   it("answers the web's checkout page, whose Pay completes the buyer's checkout once and credits the tokens", async () => {
     const p = await bundleProduct(500);
     const buyer = await t.createUser();
-    const started = await t
-      .api(buyer.token)
-      .payment.POST("/api/v1/products/{id}/checkout", { params: { path: { id: p.id } } });
+    const started = await startCheckout(t, buyer.token, p.id);
     expect(started.response.status).toBe(201);
     expect(started.data).toMatchObject({ provider: "local", status: "open", tokens: 500, amountCents: 499 });
     expect(started.data?.url).toBe(`${t.deps.config.webUrl}/checkout/${ok(started).id}`);
@@ -225,39 +214,24 @@ describe("checkout without Stripe: the local test checkout", () => {
   it("refuses checkouts that cannot sell anything, and callers who are not signed in", async () => {
     const noBundle = await product();
     const buyer = await t.createUser();
-    const r1 = await t
-      .api(buyer.token)
-      .payment.POST("/api/v1/products/{id}/checkout", { params: { path: { id: noBundle.id } } });
+    const r1 = await startCheckout(t, buyer.token, noBundle.id);
     expect(r1.response.status).toBe(409);
     expect(r1.error?.message).toBe(NO_BUNDLE);
     const plan = await product({ paymentType: "recurring", interval: "month", level: "pro" });
-    const r2 = await t
-      .api(buyer.token)
-      .payment.POST("/api/v1/products/{id}/checkout", { params: { path: { id: plan.id } } });
+    const r2 = await startCheckout(t, buyer.token, plan.id);
     expect(r2.response.status).toBe(409);
     expect(r2.error?.message).toBe(NOT_ONE_TIME);
     const retired = await bundleProduct(10);
     await t
       .api(admin.token)
       .payment.PATCH("/api/v1/products/{id}", { params: { path: { id: retired.id } }, body: { active: false } });
-    const r3 = await t
-      .api(buyer.token)
-      .payment.POST("/api/v1/products/{id}/checkout", { params: { path: { id: retired.id } } });
+    const r3 = await startCheckout(t, buyer.token, retired.id);
     expect(r3.response.status).toBe(409);
     expect(r3.error?.message).toBe(NOT_FOR_SALE);
-    expect(
-      (await t.api().payment.POST("/api/v1/products/{id}/checkout", { params: { path: { id: retired.id } } })).response
-        .status,
-    ).toBe(401);
+    expect((await startCheckout(t, undefined, retired.id)).response.status).toBe(401);
     const missing = crypto.randomUUID();
-    expect(
-      (await t.api(buyer.token).payment.POST("/api/v1/products/{id}/checkout", { params: { path: { id: missing } } }))
-        .response.status,
-    ).toBe(404);
-    expect(
-      (await t.api(buyer.token).payment.POST("/api/v1/products/{id}/checkout", { params: { path: { id: "x" } } }))
-        .response.status,
-    ).toBe(400);
+    expect((await startCheckout(t, buyer.token, missing)).response.status).toBe(404);
+    expect((await startCheckout(t, buyer.token, "x")).response.status).toBe(400);
     expect(await t.db.$count(schema.paymentCheckouts, eq(schema.paymentCheckouts.userUuid, buyer.user.uuid))).toBe(0);
     const unknown = await t
       .api(buyer.token)
@@ -277,9 +251,7 @@ describe("the local test checkout on a production instance", () => {
     const plan = await product({ paymentType: "recurring", interval: "month", level: "pro" });
     const buyer = await t.createUser();
     // A checkout opened before the instance went to production must not complete either.
-    const opened = await t
-      .api(buyer.token)
-      .payment.POST("/api/v1/products/{id}/checkout", { params: { path: { id: p.id } } });
+    const opened = await startCheckout(t, buyer.token, p.id);
     expect(opened.response.status).toBe(201);
     const before = await t.db.$count(schema.paymentCheckouts, eq(schema.paymentCheckouts.userUuid, buyer.user.uuid));
 

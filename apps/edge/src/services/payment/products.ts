@@ -2,7 +2,7 @@ import { type Db, schema } from "@booth/db";
 import type { PaymentType } from "@booth/db/schema";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { adminItems } from "../../lib/admin-items.ts";
-import { uniqueOr } from "../../lib/db-errors.ts";
+import { postgresCode, uniqueOr } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, conflict, found } from "../../lib/errors.ts";
 import { uuidList } from "../../lib/openapi.ts";
@@ -93,16 +93,7 @@ type NewProduct = Omit<typeof schema.paymentProducts.$inferInsert, "id" | "creat
 
 export async function createProduct(db: Db, body: NewProduct & { paymentType: PaymentType }, now: Date) {
   checkShape(body);
-  const [row] = await uniqueOr(
-    () =>
-      db
-        .insert(schema.paymentProducts)
-        .values({ ...body, createdAt: now, updatedAt: now })
-        .returning(),
-    appleIdTaken,
-  );
-  if (!row) throw new Error("product insert returned nothing");
-  return row;
+  return uniqueOr(() => products.insert(db, { ...body, createdAt: now, updatedAt: now }), appleIdTaken);
 }
 
 /** Changes a product (its paymentType stays); answers it with its bundle's tokens. */
@@ -116,9 +107,8 @@ export async function updateProduct(db: Db, id: string, patch: Partial<Omit<NewP
 /** Deletes a product nobody has bought; a bought one is refused (it is retired with active: false). */
 export async function deleteProduct(db: Db, id: string) {
   await products.remove(db, id).catch((err) => {
-    const e = err as { code?: string; cause?: { code?: string } };
     // ON DELETE RESTRICT answers 23001; a foreign key checked at the end of the statement, 23503.
-    const code = e.code ?? e.cause?.code;
+    const code = postgresCode(err);
     if (code === "23001" || code === "23503") throw conflict(PRODUCT_IN_USE);
     throw err;
   });

@@ -1,9 +1,15 @@
 import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultConfig } from "../../deps.ts";
-import { signedStripeEvent, startFakeStripe } from "../../testing/payment.ts";
-import { createTestApp, ok, type TestApp, type TestUser } from "../../testing.ts";
+import {
+  createPaymentTestApp,
+  signedStripeEvent,
+  startCheckout,
+  startFakeStripe,
+  tokenBalance,
+  tokenBundleProduct,
+} from "../../testing/payment.ts";
+import { createTestApp, ok, statusOf, type TestApp, type TestUser } from "../../testing.ts";
 import { LOCAL_ONLY } from "./local-checkout.ts";
 import { SIGNATURE_INVALID, SIGNATURE_TOO_OLD, STRIPE_WEBHOOK_UNCONFIGURED } from "./stripe.ts";
 import { ALREADY_SUBSCRIBED, NO_BILLING_ACCOUNT } from "./subscriptions.ts";
@@ -16,12 +22,10 @@ let admin: TestUser;
 let staff: TestUser;
 beforeAll(async () => {
   fake = await startFakeStripe();
-  t = await createTestApp({
-    config: {
-      ...defaultConfig,
-      providers: { spotifyApiUrl: "http://127.0.0.1:9", appleMusicApiUrl: "http://127.0.0.1:9" },
-      payments: { stripeSecretKey: "sk_test_booth", stripeWebhookSecret: SECRET, stripeApiUrl: fake.url },
-    },
+  t = await createPaymentTestApp({
+    stripeSecretKey: "sk_test_booth",
+    stripeWebhookSecret: SECRET,
+    stripeApiUrl: fake.url,
   });
   admin = await t.createUser({ roles: ["user", "admin"] });
   staff = await t.createUser({ roles: ["user", "staff"] });
@@ -51,25 +55,12 @@ const post = (payload: string, signature: string) =>
     headers: { "content-type": "application/json", "stripe-signature": signature },
   });
 
-async function tokenProduct(tokens: number) {
-  const p = await t
-    .api(admin.token)
-    .payment.POST("/api/v1/products", { body: { name: `${tokens} tokens`, priceCents: 999 } });
-  await t
-    .api(admin.token)
-    .merch.POST("/api/v1/token-bundles", { body: { productId: ok(p).id, name: `${tokens} tokens`, tokens } });
-  return ok(p) as { id: string };
-}
-async function balanceOf(userUuid: string) {
-  const [row] = await t.db.select().from(schema.tokenAccounts).where(eq(schema.tokenAccounts.userUuid, userUuid));
-  return row?.balance ?? 0;
-}
+const tokenProduct = (tokens: number) => tokenBundleProduct(t, admin.token, tokens, 999);
+const balanceOf = async (userUuid: string) => (await tokenBalance(t, userUuid)) ?? 0;
 async function checkoutFor(tokens: number) {
   const p = await tokenProduct(tokens);
   const buyer = await t.createUser();
-  const started = await t
-    .api(buyer.token)
-    .payment.POST("/api/v1/products/{id}/checkout", { params: { path: { id: p.id } } });
+  const started = await startCheckout(t, buyer.token, p.id);
   expect(started.response.status).toBe(201);
   const [row] = await t.db
     .select()
@@ -89,9 +80,7 @@ describe("token purchase through Stripe", () => {
   it("starts a Stripe checkout session for the buyer's Stripe customer", async () => {
     const p = await tokenProduct(1200);
     const buyer = await t.createUser();
-    const res = await t
-      .api(buyer.token)
-      .payment.POST("/api/v1/products/{id}/checkout", { params: { path: { id: p.id } } });
+    const res = await startCheckout(t, buyer.token, p.id);
     expect(res.response.status).toBe(201);
     expect(res.data).toMatchObject({ provider: "stripe", status: "open", tokens: 1200, amountCents: 999 });
     expect(res.data?.url).toMatch(/^https:\/\/checkout\.stripe\.test\//);
@@ -103,7 +92,7 @@ describe("token purchase through Stripe", () => {
     expect(session?.params.get("client_reference_id")).toBe(ok(res).id);
     expect(session?.params.get("line_items[0][price_data][unit_amount]")).toBe("999");
     // The second checkout reuses the customer.
-    await t.api(buyer.token).payment.POST("/api/v1/products/{id}/checkout", { params: { path: { id: p.id } } });
+    await startCheckout(t, buyer.token, p.id);
     expect(fake.requests.filter((r) => r.path === "/v1/customers")).toHaveLength(1);
     // The local test checkout does not exist while Stripe is configured.
     const byId = { params: { path: { id: ok(res).id } } };
@@ -119,11 +108,9 @@ describe("token purchase through Stripe", () => {
   it("answers 502 when Stripe refuses, leaving no checkout behind", async () => {
     const p = await tokenProduct(10);
     const buyer = await t.createUser();
-    await t.api(buyer.token).payment.POST("/api/v1/products/{id}/checkout", { params: { path: { id: p.id } } }); // creates the customer
+    await startCheckout(t, buyer.token, p.id); // creates the customer
     fake.state.failNext = true;
-    const res = await t
-      .api(buyer.token)
-      .payment.POST("/api/v1/products/{id}/checkout", { params: { path: { id: p.id } } });
+    const res = await startCheckout(t, buyer.token, p.id);
     expect(res.response.status).toBe(502);
     expect(res.error?.message).toContain("declined by the fake");
     expect(await t.db.$count(schema.paymentCheckouts, eq(schema.paymentCheckouts.userUuid, buyer.user.uuid))).toBe(1);
@@ -383,53 +370,26 @@ describe("subscriptions through Stripe", () => {
   it("guards the subscription routes", async () => {
     const user = await t.createUser();
     const other = await t.createUser();
-    expect((await t.api().payment.GET("/subscription")).response.status).toBe(401);
-    expect((await t.api().payment.GET("/subscription/count")).response.status).toBe(401);
-    expect((await t.api(user.token).payment.GET("/subscription/count")).response.status).toBe(403);
-    const bad = await t
-      .api(staff.token)
-      .payment.GET("/subscription/count", { params: { query: { startDate: "2026-07-01", endDate: "2026-06-01" } } });
-    expect(bad.response.status).toBe(400);
-    expect(
-      (await t.api(staff.token).payment.GET("/subscription/count", { params: { query: { startDate: "yesterday" } } }))
-        .response.status,
-    ).toBe(400);
-    expect(
-      (await t.api(user.token).payment.GET("/subscription/user/{id}", { params: { path: { id: other.user.uuid } } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (await t.api().payment.GET("/subscription/user/{id}", { params: { path: { id: other.user.uuid } } })).response
-        .status,
-    ).toBe(401);
-    expect(
-      (await t.api(staff.token).payment.GET("/subscription/user/{id}", { params: { path: { id: "nope" } } })).response
-        .status,
-    ).toBe(400);
-    expect(
-      (
-        await t
-          .api(staff.token)
-          .payment.GET("/subscription/user/{id}", { params: { path: { id: crypto.randomUUID() } } })
-      ).response.status,
-    ).toBe(404);
-    expect((await t.api().payment.POST("/subscription/portal")).response.status).toBe(401);
-    expect(
-      (await t.api().payment.POST("/subscription/checkout/{id}", { params: { path: { id: crypto.randomUUID() } } }))
-        .response.status,
-    ).toBe(401);
-    expect(
-      (
-        await t
-          .api(user.token)
-          .payment.POST("/subscription/checkout/{id}", { params: { path: { id: crypto.randomUUID() } } })
-      ).response.status,
-    ).toBe(404);
     const oneTime = await tokenProduct(1);
-    expect(
-      (await t.api(user.token).payment.POST("/subscription/checkout/{id}", { params: { path: { id: oneTime.id } } }))
-        .response.status,
-    ).toBe(409);
+    const at = (id: string) => ({ params: { path: { id } } });
+    const count = (query: { startDate?: string; endDate?: string }) => ({ params: { query } });
+    const backwards = count({ startDate: "2026-07-01", endDate: "2026-06-01" });
+    const cases: [call: () => Promise<{ response: Response }>, status: number][] = [
+      [() => t.api().payment.GET("/subscription"), 401],
+      [() => t.api().payment.GET("/subscription/count"), 401],
+      [() => t.api(user.token).payment.GET("/subscription/count"), 403],
+      [() => t.api(staff.token).payment.GET("/subscription/count", backwards), 400],
+      [() => t.api(staff.token).payment.GET("/subscription/count", count({ startDate: "yesterday" })), 400],
+      [() => t.api(user.token).payment.GET("/subscription/user/{id}", at(other.user.uuid)), 403],
+      [() => t.api().payment.GET("/subscription/user/{id}", at(other.user.uuid)), 401],
+      [() => t.api(staff.token).payment.GET("/subscription/user/{id}", at("nope")), 400],
+      [() => t.api(staff.token).payment.GET("/subscription/user/{id}", at(crypto.randomUUID())), 404],
+      [() => t.api().payment.POST("/subscription/portal"), 401],
+      [() => t.api().payment.POST("/subscription/checkout/{id}", at(crypto.randomUUID())), 401],
+      [() => t.api(user.token).payment.POST("/subscription/checkout/{id}", at(crypto.randomUUID())), 404],
+      [() => t.api(user.token).payment.POST("/subscription/checkout/{id}", at(oneTime.id)), 409],
+    ];
+    for (const [call, status] of cases) expect(await statusOf(call()), call.toString()).toBe(status);
   });
 
   it("answers 503 naming the setting when the webhook secret is not configured", async () => {

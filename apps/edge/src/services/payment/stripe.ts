@@ -39,6 +39,12 @@ export function providerFailure(err: unknown): HttpError {
   return new HttpError(502, `The payment provider refused or did not answer: ${message}`);
 }
 
+/** A call to Stripe, its failure a 502 (`providerFailure`). */
+export const askStripe = <T>(call: Promise<T>): Promise<T> =>
+  call.catch((err) => {
+    throw providerFailure(err);
+  });
+
 export interface VerifiedStripeEvent {
   id: string;
   type: string;

@@ -2,10 +2,10 @@ import { type Db, schema } from "@booth/db";
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { badRequest, conflict, found, USER_NOT_FOUND } from "../../lib/errors.ts";
-import { PAYMENT_PREFIX, requireLocalCheckout } from "./checkout.ts";
+import { knownStripeCustomer, PAYMENT_PREFIX, requireLocalCheckout } from "./checkout.ts";
 import { type Subscription, UNLOCKING } from "./fulfilment.ts";
 import { loadProduct, selectProducts } from "./products.ts";
-import { providerFailure, stripeClient } from "./stripe.ts";
+import { askStripe, stripeClient } from "./stripe.ts";
 
 export const ALREADY_SUBSCRIBED = "You already have an active subscription; change it in the customer portal.";
 export const NOT_RECURRING = "This product is not a subscription: buy it with POST /api/v1/products/{id}/checkout.";
@@ -121,15 +121,9 @@ export async function portalLink(deps: Pick<AppDeps, "db" | "config" | "cache">,
     await cache.set(`payment:portal:${token}`, userUuid, PORTAL_TTL_SECONDS);
     return { url: `${config.publicUrl}${PAYMENT_PREFIX}/local-portal/${token}`, provider: "local" as const };
   }
-  const [customer] = await db
-    .select({ customerId: schema.paymentCustomers.customerId })
-    .from(schema.paymentCustomers)
-    .where(and(eq(schema.paymentCustomers.provider, "stripe"), eq(schema.paymentCustomers.userUuid, userUuid)));
-  const { customerId } = found(customer, NO_BILLING_ACCOUNT);
-  const session = await stripe.billingPortal.sessions
-    .create({ customer: customerId, return_url: `${config.webUrl}/shop` })
-    .catch((err) => {
-      throw providerFailure(err);
-    });
+  const customer = found(await knownStripeCustomer(db, userUuid), NO_BILLING_ACCOUNT);
+  const session = await askStripe(
+    stripe.billingPortal.sessions.create({ customer, return_url: `${config.webUrl}/shop` }),
+  );
   return { url: session.url, provider: "stripe" as const };
 }
