@@ -232,6 +232,25 @@ export interface LiveState {
   grabs: number;
 }
 
+/** A room's state before anyone has joined: nobody in it, nothing playing, no votes. */
+export function emptyLiveState(settings: RoomSettings): LiveState {
+  return {
+    allUserData: {},
+    allUsers: [],
+    audienceUsers: [],
+    floorUsers: [],
+    djs: [],
+    visibleDjs: [],
+    nowPlaying: null,
+    settings,
+    songsRemainingForDj: null,
+    vibeMeter: 0,
+    voteCounts: { likes: 0, dislikes: 0, stars: 0 },
+    waitlist: [],
+    grabs: 0,
+  };
+}
+
 /** A consumable someone bought for the room, shown in its chat. */
 export const ChatConsumableSchema = z.object({
   id: z.string(),
