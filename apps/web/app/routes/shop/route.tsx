@@ -64,7 +64,7 @@ function BundleCard({ bundle, signedIn }: { bundle: Data["bundles"][number]; sig
   const buying = navigation.state !== "idle" && navigation.formData?.get("productId") === bundle.productId;
   return (
     <li className={styles.bundle} data-testid="bundle">
-      <div className={styles.bundleArt}>
+      <div className={`art-frame ${styles.bundleArt}`}>
         {bundle.thumbnail ? (
           <img src={absolute(bundle.thumbnail, root?.env.apiUrl ?? "")} alt="" />
         ) : (
@@ -100,7 +100,7 @@ function ConsumableCard({ item }: { item: Data["consumables"][number] }) {
   const short = account ? account.balance < item.tokenCost : false;
   return (
     <li className={`${styles.consumable} ${item.displayType === "cover" ? styles.cover : ""}`} data-testid="consumable">
-      <div className={styles.consumableArt}>
+      <div className={`art-frame ${styles.consumableArt}`}>
         {item.fileUrl ? <img src={absolute(item.fileUrl, apiUrl)} alt="" /> : <span>✦</span>}
       </div>
       <div className={styles.consumableText}>
