@@ -174,7 +174,7 @@ export default function Shop() {
       <section className="stack">
         <h2>{t("bundles")}</h2>
         {d.bundles.length ? (
-          <ul className={styles.bundles}>
+          <ul className={`card-grid ${styles.bundles}`}>
             {d.bundles.map((b) => (
               <BundleCard key={b.id} bundle={b} signedIn={d.signedIn} />
             ))}
@@ -188,7 +188,7 @@ export default function Shop() {
         <h2>{t("consumables")}</h2>
         <p className="muted small">{t("consumablesHelp")}</p>
         {d.consumables.length ? (
-          <ul className={styles.consumables}>
+          <ul className={`card-grid ${styles.consumables}`}>
             {d.consumables.map((c) => (
               <ConsumableCard key={c.id} item={c} />
             ))}
