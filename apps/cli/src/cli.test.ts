@@ -1,52 +1,28 @@
 import { execFile, spawn } from "node:child_process";
-import { mkdtemp, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { createTestApp, type TestApp } from "@booth/edge/testing";
-import { serve } from "@hono/node-server";
+import type { TestApp } from "@booth/edge/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoCatalogue } from "../../edge/src/seed/demo-catalogue.ts";
-import { buildCli } from "../scripts/build.mjs";
+import { type CliWorld, startCliWorld } from "./testing.ts";
 
 const run = promisify(execFile);
-// The CLI bundled as it ships (scripts/build.mjs): one file Node starts at once, not the sources through tsx.
+let world: CliWorld;
 let BIN: string;
-
 let t: TestApp;
-let server: ReturnType<typeof serve>;
 let home: string;
 let api: string;
 beforeAll(async () => {
-  BIN = await buildCli();
-  t = await createTestApp();
   // The CLI runs as its own process against a real HTTP server of the edge.
-  t.clock.now = () => new Date();
-  server = serve({ fetch: t.app.fetch, port: 0, hostname: "127.0.0.1" });
-  await new Promise((r) => server.once("listening", r));
-  api = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  home = await mkdtemp(join(tmpdir(), "booth-cli-"));
+  world = await startCliWorld({ homePrefix: "booth-cli-", timeout: 30_000 });
+  ({ bin: BIN, t, home, api } = world);
   // What the edge does at start: a small demo catalogue (4 short tracks instead of 20).
   await seedDemoCatalogue(t.deps, { perArtist: 1, seconds: 2 });
 });
-afterAll(async () => {
-  server.close();
-  await t.close();
-  await rm(home, { recursive: true, force: true });
-});
+afterAll(() => world.close());
 
-async function booth(...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], {
-      env: { ...process.env, XDG_CONFIG_HOME: home, BOOTH_API_URL: api },
-      timeout: 30_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const booth = (...args: string[]) => world.booth(...args);
 
 /**
  * The CLI at a terminal: run under `script`, which gives it a pseudo-terminal, typing `typed` once it has printed

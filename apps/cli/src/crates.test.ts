@@ -1,53 +1,25 @@
 // `booth crates import <link>`: a provider playlist becomes a crate, with a running count on stderr and the crate's id
 // on stdout; the providers are the edge's local fakes.
-import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import { schema } from "@booth/db";
-import { createTestApp, type FakeProviders, startFakeProviders, type TestApp } from "@booth/edge/testing";
-import { serve } from "@hono/node-server";
+import { type FakeProviders, startFakeProviders, type TestApp } from "@booth/edge/testing";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCli } from "../scripts/build.mjs";
+import { type CliWorld, startCliWorld } from "./testing.ts";
 
-const run = promisify(execFile);
-let BIN: string;
+let world: CliWorld;
 let fake: FakeProviders;
 let t: TestApp;
-let server: ReturnType<typeof serve>;
-let home: string;
-let api: string;
 beforeAll(async () => {
-  BIN = await buildCli();
   fake = await startFakeProviders();
-  t = await createTestApp({ config: fake.config });
-  t.clock.now = () => new Date();
-  server = serve({ fetch: t.app.fetch, port: 0, hostname: "127.0.0.1" });
-  await new Promise((r) => server.once("listening", r));
-  api = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  home = await mkdtemp(join(tmpdir(), "booth-cli-crates-"));
+  world = await startCliWorld({ homePrefix: "booth-cli-crates-", timeout: 60_000, app: { config: fake.config } });
+  t = world.t;
 });
 afterAll(async () => {
-  server?.close();
-  await t?.close();
+  await world?.close();
   await fake?.close();
-  await rm(home, { recursive: true, force: true });
 });
 
-async function booth(...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], {
-      env: { ...process.env, XDG_CONFIG_HOME: home, BOOTH_API_URL: api },
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const booth = (...args: string[]) => world.booth(...args);
 
 const video = (id: string, title: string) => ({
   id,

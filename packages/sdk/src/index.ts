@@ -2,13 +2,7 @@ import createClient, { type Client, type Middleware } from "openapi-fetch";
 import type { ServiceComponents, ServicePaths } from "./generated/index.ts";
 import { SERVICE_NAMES, type ServiceName } from "./services.ts";
 
-export {
-  LiveRoomClient,
-  type LiveRoomClientOptions,
-  LiveRoomError,
-  type WebSocketConstructor,
-  type WebSocketLike,
-} from "./live/client.ts";
+export * from "./live/client.ts";
 export type {
   ChatMessage,
   Dj,

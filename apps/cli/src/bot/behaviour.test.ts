@@ -1,4 +1,10 @@
-import type { ChatMessage, LiveSong, LiveState, StatelessServerMessage } from "@booth/sdk/live";
+import {
+  type ChatMessage,
+  emptyLiveState,
+  type LiveSong,
+  type LiveState,
+  type StatelessServerMessage,
+} from "@booth/sdk/live";
 import { describe, expect, it } from "vitest";
 import { BoothBot, type BotRoom } from "./behaviour.ts";
 
@@ -9,21 +15,7 @@ const dj = (uuid: string) => ({ uuid, tokenRole: "user" as const, canDj: true, n
 
 /** A room that does what the live room would, as far as the bot can tell. */
 class FakeRoom implements BotRoom {
-  state: LiveState = {
-    allUserData: {},
-    allUsers: [],
-    audienceUsers: [],
-    floorUsers: [],
-    djs: [],
-    visibleDjs: [],
-    nowPlaying: null,
-    settings: { numberOfDjs: 2 } as LiveState["settings"],
-    songsRemainingForDj: null,
-    vibeMeter: 0,
-    voteCounts: { likes: 0, dislikes: 0, stars: 0 },
-    waitlist: [],
-    grabs: 0,
-  };
+  state: LiveState = emptyLiveState({ numberOfDjs: 2 } as LiveState["settings"]);
   calls: string[] = [];
   said: string[] = [];
   chatAllowed = true;

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { runBot } from "../bot/run.ts";
-import { action, contextOf, examples, withContext } from "../context.ts";
+import { examples, withContext } from "../context.ts";
 
 export function botCommands(program: Command) {
   const bot = program.command("bot").description("Bots: create one, and run it in a room");
@@ -53,12 +53,11 @@ export function botCommands(program: Command) {
     "booth bot run --room friday-disco",
     "BOOTH_BOT_TOKEN=eyJ... booth bot run --room friday-disco --crate 0b5c...",
   ).action(
-    action(
+    withContext(
       async (
+        ctx,
         o: { room: string; crate?: string; token?: string; password?: string; dj: boolean; like: boolean },
-        command: Command,
       ) => {
-        const ctx = await contextOf(command);
         const token = o.token ?? process.env.BOOTH_BOT_TOKEN ?? ctx.config.token;
         if (!token) throw new Error("give --token (or BOOTH_BOT_TOKEN), or sign in with booth login --token");
         const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { action, type Context, contextOf, examples, table, withContext } from "../context.ts";
+import { type Context, examples, table, withContext } from "../context.ts";
 
 const many = (value: string, previous: string[] = []) => [...previous, value];
 const COLUMNS = ["uuid", "slug", "name", "type", "numberOfDjs", "numberOfUsersInRoom", "promoted"];
@@ -140,8 +140,9 @@ export function roomCommands(program: Command) {
     "booth rooms list --all -f 'type||$eq||PRIVATE' -s createdAt,DESC --json",
     "booth rooms list --promoted",
   ).action(
-    action(
+    withContext(
       async (
+        ctx,
         o: {
           all?: boolean;
           promoted?: boolean;
@@ -151,9 +152,7 @@ export function roomCommands(program: Command) {
           limit: string;
           offset: string;
         },
-        command: Command,
       ) => {
-        const ctx = await contextOf(command);
         const limit = Number(o.limit);
         const offset = Number(o.offset);
         let page: { data: Record<string, unknown>[]; total: number };

@@ -1,7 +1,7 @@
 import { createBoothClient } from "@booth/sdk";
 import type { Command } from "commander";
 import { forgetConfig, writeConfig } from "../config.ts";
-import { action, contextOf, withContext } from "../context.ts";
+import { action, withContext } from "../context.ts";
 
 export function sessionCommands(program: Command) {
   program
@@ -16,37 +16,34 @@ export function sessionCommands(program: Command) {
       "\nExamples:\n  $ booth login -e admin@booth.local -p secret\n  $ BOOTH_PASSWORD=secret booth login -e me@example.com\n  $ booth login --token eyJhbGciOi...",
     )
     .action(
-      action(
-        async (options: { email?: string; password?: string; token?: string; party?: string }, command: Command) => {
-          const ctx = await contextOf(command);
-          let token = options.token;
-          if (!token) {
-            let password = options.password ?? process.env.BOOTH_PASSWORD;
-            // At a terminal, ask for it rather than have it typed into the shell's history.
-            if (options.email && !password && process.stdin.isTTY) password = await askHidden("Password: ");
-            if (!options.email || !password)
-              throw new Error("give --email and --password (or BOOTH_PASSWORD), or --token");
-            const { data } = await ctx.client.user.POST("/auth/login", { body: { email: options.email, password } });
-            token = data?.accessToken;
-          }
-          const session = await createBoothClient({ baseUrl: ctx.baseUrl, token }).user.GET("/auth/session");
-          await writeConfig({
-            apiUrl: ctx.baseUrl,
-            ...(options.party
-              ? { partyUrl: options.party }
-              : ctx.config.partyUrl
-                ? { partyUrl: ctx.config.partyUrl }
-                : {}),
-            token: session.data?.accessToken ?? token,
-            email: session.data?.user.email ?? undefined,
-          });
-          ctx.print(
-            { uuid: session.data?.user.uuid, email: session.data?.user.email, roles: session.data?.user.roles },
-            () =>
-              `Signed in as ${session.data?.user.email ?? session.data?.user.profile?.nickname} (${session.data?.user.roles.join(", ")})`,
-          );
-        },
-      ),
+      withContext(async (ctx, options: { email?: string; password?: string; token?: string; party?: string }) => {
+        let token = options.token;
+        if (!token) {
+          let password = options.password ?? process.env.BOOTH_PASSWORD;
+          // At a terminal, ask for it rather than have it typed into the shell's history.
+          if (options.email && !password && process.stdin.isTTY) password = await askHidden("Password: ");
+          if (!options.email || !password)
+            throw new Error("give --email and --password (or BOOTH_PASSWORD), or --token");
+          const { data } = await ctx.client.user.POST("/auth/login", { body: { email: options.email, password } });
+          token = data?.accessToken;
+        }
+        const session = await createBoothClient({ baseUrl: ctx.baseUrl, token }).user.GET("/auth/session");
+        await writeConfig({
+          apiUrl: ctx.baseUrl,
+          ...(options.party
+            ? { partyUrl: options.party }
+            : ctx.config.partyUrl
+              ? { partyUrl: ctx.config.partyUrl }
+              : {}),
+          token: session.data?.accessToken ?? token,
+          email: session.data?.user.email ?? undefined,
+        });
+        ctx.print(
+          { uuid: session.data?.user.uuid, email: session.data?.user.email, roles: session.data?.user.roles },
+          () =>
+            `Signed in as ${session.data?.user.email ?? session.data?.user.profile?.nickname} (${session.data?.user.roles.join(", ")})`,
+        );
+      }),
     );
 
   program

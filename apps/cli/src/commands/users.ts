@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { action, contextOf, examples, table, withContext } from "../context.ts";
+import { examples, table, withContext } from "../context.ts";
 
 const many = (value: string, previous: string[] = []) => [...previous, value];
 const BADGES = ["VERIFIED", "PLATINUM", "DOUBLE_PLATINUM", "JQBX", "STAFF", "IDENTITY_VERIFIED"] as const;
@@ -22,12 +22,11 @@ export function userCommands(program: Command) {
     "booth users list -f 'email||$contL||gmail' -s createdAt,DESC --json",
     "booth users list -f 'isBot||$eq||true' -s nickname,ASC",
   ).action(
-    action(
+    withContext(
       async (
+        ctx,
         options: { filter?: string[]; or?: string[]; sort?: string[]; search?: string; limit: string; page: string },
-        command: Command,
       ) => {
-        const ctx = await contextOf(command);
         const { data } = await ctx.client.user.GET("/admin/users", {
           params: {
             query: {
@@ -70,21 +69,18 @@ export function userCommands(program: Command) {
     "booth users create dj@example.com -p 'a long password' -n 'DJ Example'",
     "booth users create mod@example.com -p 'a long password' -r user -r moderator",
   ).action(
-    action(
-      async (email: string, options: { password?: string; nickname?: string; role?: string[] }, command: Command) => {
-        const ctx = await contextOf(command);
-        const password = options.password ?? process.env.BOOTH_NEW_PASSWORD;
-        const { data } = await ctx.client.user.POST("/users/admin/sign-up", {
-          body: {
-            email,
-            ...(password ? { password } : {}),
-            ...(options.nickname ? { nickname: options.nickname } : {}),
-            ...(options.role ? { roles: options.role as never } : {}),
-          },
-        });
-        ctx.print(data, () => `Created ${data?.email} (${data?.uuid})`);
-      },
-    ),
+    withContext(async (ctx, email: string, options: { password?: string; nickname?: string; role?: string[] }) => {
+      const password = options.password ?? process.env.BOOTH_NEW_PASSWORD;
+      const { data } = await ctx.client.user.POST("/users/admin/sign-up", {
+        body: {
+          email,
+          ...(password ? { password } : {}),
+          ...(options.nickname ? { nickname: options.nickname } : {}),
+          ...(options.role ? { roles: options.role as never } : {}),
+        },
+      });
+      ctx.print(data, () => `Created ${data?.email} (${data?.uuid})`);
+    }),
   );
   const sanction = (
     name: "kick" | "ban" | "unban",
@@ -197,13 +193,12 @@ export function userCommands(program: Command) {
       .option("--json", "print JSON"),
     "booth users profile 5f0c2a8e-... -n 'DJ Aurora' --color '#8B5CF6' --bio 'Ambient at dawn'",
   ).action(
-    action(
+    withContext(
       async (
+        ctx,
         uuid: string,
         o: { nickname?: string; color?: string; firstName?: string; lastName?: string; bio?: string; avatar?: string },
-        command: Command,
       ) => {
-        const ctx = await contextOf(command);
         const patch = {
           nickname: o.nickname,
           color: o.color,

@@ -1,5 +1,13 @@
 /** What a room holds beyond the public state, how it is configured, and the state it starts from. */
-import type { ChatMessage, LiveSong, LiveState, RoomRole, RoomSettings, TokenRole } from "@booth/sdk/live/protocol";
+import {
+  type ChatMessage,
+  emptyLiveState,
+  type LiveSong,
+  type LiveState,
+  type RoomRole,
+  type RoomSettings,
+  type TokenRole,
+} from "@booth/sdk/live/protocol";
 import { roomRules, splitSettings } from "./rules.ts";
 
 export interface Member {
@@ -95,21 +103,7 @@ export function initialState(fromEdge: RoomSettings): RoomState {
   const { settings, sanctions } = splitSettings(fromEdge);
   return {
     seq: 0,
-    live: {
-      allUserData: {},
-      allUsers: [],
-      audienceUsers: [],
-      floorUsers: [],
-      djs: [],
-      visibleDjs: [],
-      nowPlaying: null,
-      settings,
-      songsRemainingForDj: null,
-      vibeMeter: 0,
-      voteCounts: { likes: 0, dislikes: 0, stars: 0 },
-      waitlist: [],
-      grabs: 0,
-    },
+    live: emptyLiveState(settings),
     members: {},
     djMeta: {},
     playing: null,

@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import type { ReactNode } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { InputField } from "./field.tsx";
 
@@ -75,6 +75,13 @@ export function EmailField({ defaultValue }: { defaultValue?: string }) {
       defaultValue={defaultValue}
     />
   );
+}
+
+/** A person's nickname, 2 to 32 characters as the user service takes it: every other prop is the input's own. */
+export function NicknameField(
+  props: Omit<ComponentProps<typeof InputField>, "id" | "name" | "minLength" | "maxLength">,
+) {
+  return <InputField id="nickname" name="nickname" minLength={2} maxLength={32} {...props} />;
 }
 
 /** A new password, with what it needs under it. */

@@ -57,4 +57,4 @@ export function CrateCard({ crate, apiUrl, to }: { crate: CrateLike; apiUrl: str
   );
 }
 
-export const crateGridClass = styles.grid;
+export const crateGridClass = `card-grid ${styles.grid}`;

@@ -57,4 +57,4 @@ export function PersonCard({ person, apiUrl, children }: { person: PersonLike; a
   );
 }
 
-export const peopleGridClass = styles.grid;
+export const peopleGridClass = `card-grid ${styles.grid}`;

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { useRoomSession } from "../lib/player/room-session.tsx";
+import { IconButton } from "./icon-button.tsx";
 import styles from "./player-controls.module.css";
 
 /** Mute and volume for the room's player (all of its providers), remembered by this browser. */
@@ -10,17 +11,14 @@ export function VolumeControl() {
   const silent = volume.muted || volume.level === 0;
   return (
     <div className={styles.volume}>
-      <button
-        type="button"
-        className="btn btn-ghost btn-small"
+      <IconButton
+        label={volume.muted ? t("player.unmute") : t("player.mute")}
         onClick={playback.toggleMute}
         aria-pressed={volume.muted}
-        aria-label={volume.muted ? t("player.unmute") : t("player.mute")}
-        title={volume.muted ? t("player.unmute") : t("player.mute")}
         data-testid="mute"
       >
         {silent ? "🔇" : "🔊"}
-      </button>
+      </IconButton>
       <input
         type="range"
         min={0}

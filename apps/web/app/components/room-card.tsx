@@ -30,7 +30,11 @@ export function RoomCard({ room, canFavorite }: { room: Room; canFavorite: boole
   const song = room.song as { trackName?: string; artistName?: string } | null;
   return (
     <article className={styles.card} data-testid="room-card" data-slug={room.slug}>
-      <Link to={`/rooms/${room.slug}`} className={styles.art} style={{ background: DESIGN_GRADIENTS[room.design] }}>
+      <Link
+        to={`/rooms/${room.slug}`}
+        className={`art-frame ${styles.art}`}
+        style={{ background: DESIGN_GRADIENTS[room.design] }}
+      >
         {room.posterUrl ? <img src={room.posterUrl} alt="" /> : <span className={styles.initial}>{room.name[0]}</span>}
         {room.isLive ? <span className={`pill pill-live ${styles.live}`}>● {t("live")}</span> : null}
       </Link>

@@ -73,4 +73,4 @@ export function SongRow({
   );
 }
 
-export const songListClass = styles.list;
+export const songListClass = `plain-list ${styles.list}`;

@@ -1,13 +1,12 @@
 import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { createdAt, id, timestamps } from "./columns.ts";
 import { ModerationActionType, values } from "./enums.ts";
-
-const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
 /** Analytics events posted by clients and services (`POST /kinesis`). */
 export const analyticsEvents = pgTable(
   "analytics_events",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     /** The stream the event belongs to: `user-events` or `socket-events`. */
     topic: text().notNull(),
     /** The event itself (the API's `topic`): pageView, likedTrack, playedSong... */
@@ -26,7 +25,7 @@ export const analyticsEvents = pgTable(
 export const moderationActions = pgTable(
   "moderation_actions",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     actionType: text({ enum: values(ModerationActionType) }).notNull(),
     moderatorUuid: uuid(),
     targetUuid: uuid().notNull(),
@@ -35,15 +34,14 @@ export const moderationActions = pgTable(
     reason: text(),
     expiresAt: timestamp({ withTimezone: true }),
     metadata: jsonb(),
-    createdAt: createdAt(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [index("moderation_actions_target_idx").on(t.targetUuid, t.createdAt)],
 );
 
 /** Errors reported through the error-reporting port when no provider is configured. */
 export const errorReports = pgTable("error_reports", {
-  id: uuid().primaryKey().defaultRandom(),
+  id: id(),
   service: text().notNull(),
   message: text().notNull(),
   stack: text(),

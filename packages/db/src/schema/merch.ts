@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { cascadeRef, createdAt, id, timestamps, updatedAt } from "./columns.ts";
 import {
   AvatarAssignmentType,
   AvatarStatus,
@@ -10,8 +11,6 @@ import {
 } from "./enums.ts";
 import { users } from "./user.ts";
 
-const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
-
 /**
  * A user's tokens. `balance` is what they may spend; `held` is set aside by holds until committed or voided. Both are
  * changed only by the ledger, in transactions that lock this row, and can never go negative.
@@ -19,18 +18,14 @@ const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow()
 export const tokenAccounts = pgTable(
   "token_accounts",
   {
-    id: uuid().primaryKey().defaultRandom(),
-    userUuid: uuid()
-      .notNull()
-      .unique()
-      .references(() => users.uuid, { onDelete: "cascade" }),
+    id: id(),
+    userUuid: cascadeRef(() => users.uuid).unique(),
     balance: integer().notNull().default(0),
     held: integer().notNull().default(0),
     status: text({ enum: values(TokenAccountStatus) })
       .notNull()
       .default("active"),
-    createdAt: createdAt(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     check("token_accounts_balance_nonnegative", sql`${t.balance} >= 0`),
@@ -42,10 +37,8 @@ export const tokenAccounts = pgTable(
 export const tokenTransactions = pgTable(
   "token_transactions",
   {
-    id: uuid().primaryKey().defaultRandom(),
-    accountId: uuid()
-      .notNull()
-      .references(() => tokenAccounts.id, { onDelete: "cascade" }),
+    id: id(),
+    accountId: cascadeRef(() => tokenAccounts.id),
     type: text({ enum: values(TokenTransactionType) }).notNull(),
     amount: integer().notNull(),
     /** For commit and voided rows: the hold they resolve. */
@@ -69,7 +62,7 @@ export const tokenTransactions = pgTable(
 
 /** Stored files of the merch service (consumable art, bundle thumbnails). */
 export const merchFiles = pgTable("merch_files", {
-  id: uuid().primaryKey().defaultRandom(),
+  id: id(),
   storageKey: text().notNull(),
   contentType: text().notNull(),
   size: integer().notNull(),
@@ -79,7 +72,7 @@ export const merchFiles = pgTable("merch_files", {
 export const consumables = pgTable(
   "consumables",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     name: text().notNull(),
     description: text(),
     tokenCost: integer().notNull(),
@@ -87,8 +80,7 @@ export const consumables = pgTable(
       .notNull()
       .default("small"),
     fileId: uuid().references(() => merchFiles.id, { onDelete: "set null" }),
-    createdAt: createdAt(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [check("consumables_cost_positive", sql`${t.tokenCost} > 0`)],
 );
@@ -96,10 +88,8 @@ export const consumables = pgTable(
 export const consumablePurchases = pgTable(
   "consumable_purchases",
   {
-    id: uuid().primaryKey().defaultRandom(),
-    accountId: uuid()
-      .notNull()
-      .references(() => tokenAccounts.id, { onDelete: "cascade" }),
+    id: id(),
+    accountId: cascadeRef(() => tokenAccounts.id),
     userUuid: uuid().notNull(),
     consumableId: uuid()
       .notNull()
@@ -113,20 +103,19 @@ export const consumablePurchases = pgTable(
 );
 
 export const tokenBundles = pgTable("token_bundles", {
-  id: uuid().primaryKey().defaultRandom(),
+  id: id(),
   productId: text().notNull().unique(),
   name: text().notNull(),
   tokens: integer().notNull(),
   thumbnailFileId: uuid().references(() => merchFiles.id, { onDelete: "set null" }),
-  createdAt: createdAt(),
-  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  ...timestamps(),
 });
 
 /** A ranking season: points earned between start and end count for it. */
 export const seasons = pgTable(
   "seasons",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     name: text().notNull().unique(),
     start: timestamp({ withTimezone: true }).notNull(),
     end: timestamp({ withTimezone: true }).notNull(),
@@ -141,15 +130,11 @@ export const seasons = pgTable(
 export const rankingStatuses = pgTable(
   "ranking_statuses",
   {
-    id: uuid().primaryKey().defaultRandom(),
-    userUuid: uuid()
-      .notNull()
-      .references(() => users.uuid, { onDelete: "cascade" }),
-    seasonId: uuid()
-      .notNull()
-      .references(() => seasons.id, { onDelete: "cascade" }),
+    id: id(),
+    userUuid: cascadeRef(() => users.uuid),
+    seasonId: cascadeRef(() => seasons.id),
     balance: integer().notNull().default(0),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("ranking_statuses_user_season_key").on(t.userUuid, t.seasonId),
@@ -161,11 +146,9 @@ export const rankingStatuses = pgTable(
 export const pointAwards = pgTable(
   "point_awards",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     userUuid: uuid().notNull(),
-    seasonId: uuid()
-      .notNull()
-      .references(() => seasons.id, { onDelete: "cascade" }),
+    seasonId: cascadeRef(() => seasons.id),
     points: integer().notNull(),
     reason: text(),
     roomUuid: uuid(),
@@ -186,20 +169,17 @@ export const avatars = pgTable("avatars", {
   minPoints: integer(),
   discordOnly: boolean().notNull().default(false),
   fileId: uuid().references(() => merchFiles.id, { onDelete: "set null" }),
-  createdAt: createdAt(),
-  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  ...timestamps(),
 });
 
 export const avatarAssignments = pgTable(
   "avatar_assignments",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     avatarSlug: text()
       .notNull()
       .references(() => avatars.slug, { onDelete: "cascade", onUpdate: "cascade" }),
-    userUuid: uuid()
-      .notNull()
-      .references(() => users.uuid, { onDelete: "cascade" }),
+    userUuid: cascadeRef(() => users.uuid),
     assignmentType: text({ enum: values(AvatarAssignmentType) }).notNull(),
     createdAt: createdAt(),
   },

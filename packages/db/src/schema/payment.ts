@@ -1,3 +1,4 @@
+import { type EnumValue, enumOf } from "@booth/sdk/enumeration";
 import { sql } from "drizzle-orm";
 import {
   boolean,
@@ -11,46 +12,45 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { cascadeRef, createdAt, id, timestamps } from "./columns.ts";
 import { values } from "./enums.ts";
 import { users } from "./user.ts";
 
 /** one_time products sell a token bundle (the merch service's bundle whose productId is the product's id). */
-export const PaymentType = { one_time: "one_time", recurring: "recurring" } as const;
-export type PaymentType = (typeof PaymentType)[keyof typeof PaymentType];
+export const PaymentType = enumOf("one_time", "recurring");
+export type PaymentType = EnumValue<typeof PaymentType>;
 
-export const BillingInterval = { month: "month", year: "year" } as const;
-export type BillingInterval = (typeof BillingInterval)[keyof typeof BillingInterval];
+export const BillingInterval = enumOf("month", "year");
+export type BillingInterval = EnumValue<typeof BillingInterval>;
 
 /** Who took the money: Stripe, the App Store, or the embedded local checkout (no money, no provider configured). */
-export const PaymentProvider = { stripe: "stripe", apple: "apple", local: "local" } as const;
-export type PaymentProvider = (typeof PaymentProvider)[keyof typeof PaymentProvider];
+export const PaymentProvider = enumOf("stripe", "apple", "local");
+export type PaymentProvider = EnumValue<typeof PaymentProvider>;
 
-export const CheckoutMode = { payment: "payment", subscription: "subscription" } as const;
-export type CheckoutMode = (typeof CheckoutMode)[keyof typeof CheckoutMode];
+export const CheckoutMode = enumOf("payment", "subscription");
+export type CheckoutMode = EnumValue<typeof CheckoutMode>;
 
-export const CheckoutStatus = { open: "open", completed: "completed", expired: "expired" } as const;
-export type CheckoutStatus = (typeof CheckoutStatus)[keyof typeof CheckoutStatus];
+export const CheckoutStatus = enumOf("open", "completed", "expired");
+export type CheckoutStatus = EnumValue<typeof CheckoutStatus>;
 
 /** Stripe's subscription statuses; App Store states are mapped onto them. */
-export const SubscriptionStatus = {
-  incomplete: "incomplete",
-  incomplete_expired: "incomplete_expired",
-  trialing: "trialing",
-  active: "active",
-  past_due: "past_due",
-  canceled: "canceled",
-  unpaid: "unpaid",
-  paused: "paused",
-} as const;
-export type SubscriptionStatus = (typeof SubscriptionStatus)[keyof typeof SubscriptionStatus];
-
-const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+export const SubscriptionStatus = enumOf(
+  "incomplete",
+  "incomplete_expired",
+  "trialing",
+  "active",
+  "past_due",
+  "canceled",
+  "unpaid",
+  "paused",
+);
+export type SubscriptionStatus = EnumValue<typeof SubscriptionStatus>;
 
 /** What the payment service sells: token bundles (one_time) and subscription plans (recurring). */
 export const paymentProducts = pgTable(
   "payment_products",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     name: text().notNull(),
     description: text(),
     paymentType: text({ enum: values(PaymentType) })
@@ -67,8 +67,7 @@ export const paymentProducts = pgTable(
     /** The App Store product id that sells the same thing in the app. */
     appleProductId: text().unique(),
     active: boolean().notNull().default(true),
-    createdAt: createdAt(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [check("payment_products_price_positive", sql`${t.priceCents} > 0`)],
 );
@@ -77,10 +76,8 @@ export const paymentProducts = pgTable(
 export const paymentCheckouts = pgTable(
   "payment_checkouts",
   {
-    id: uuid().primaryKey().defaultRandom(),
-    userUuid: uuid()
-      .notNull()
-      .references(() => users.uuid, { onDelete: "cascade" }),
+    id: id(),
+    userUuid: cascadeRef(() => users.uuid),
     productId: uuid()
       .notNull()
       .references(() => paymentProducts.id, { onDelete: "restrict" }),
@@ -116,9 +113,7 @@ export const paymentCustomers = pgTable(
   "payment_customers",
   {
     provider: text({ enum: values(PaymentProvider) }).notNull(),
-    userUuid: uuid()
-      .notNull()
-      .references(() => users.uuid, { onDelete: "cascade" }),
+    userUuid: cascadeRef(() => users.uuid),
     customerId: text().notNull(),
     createdAt: createdAt(),
   },
@@ -131,10 +126,8 @@ export const paymentCustomers = pgTable(
 export const subscriptions = pgTable(
   "subscriptions",
   {
-    id: uuid().primaryKey().defaultRandom(),
-    userUuid: uuid()
-      .notNull()
-      .references(() => users.uuid, { onDelete: "cascade" }),
+    id: id(),
+    userUuid: cascadeRef(() => users.uuid),
     productId: uuid().references(() => paymentProducts.id, { onDelete: "restrict" }),
     provider: text({ enum: values(PaymentProvider) }).notNull(),
     /** Stripe's `sub_...`; the App Store's original transaction id. */
@@ -153,8 +146,7 @@ export const subscriptions = pgTable(
     renewals: integer().notNull().default(0),
     /** The provider's time of the newest event applied: an older event delivered late changes nothing. */
     lastEventAt: timestamp({ withTimezone: true }).notNull(),
-    createdAt: createdAt(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("subscriptions_provider_key").on(t.provider, t.providerSubscriptionId),

@@ -1,12 +1,11 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { cascadeRef, createdAt, id, timestamps } from "./columns.ts";
 import { CrateKind, ImportStatus, values } from "./enums.ts";
 import { users } from "./user.ts";
 
-const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
-
 export const artists = pgTable("artists", {
-  id: uuid().primaryKey().defaultRandom(),
+  id: id(),
   shortId: text().notNull().unique(),
   name: text().notNull(),
   createdAt: createdAt(),
@@ -15,7 +14,7 @@ export const artists = pgTable("artists", {
 export const albums = pgTable(
   "albums",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     shortId: text().notNull().unique(),
     title: text().notNull(),
     artistId: uuid().references(() => artists.id, { onDelete: "set null" }),
@@ -27,7 +26,7 @@ export const albums = pgTable(
 );
 
 export const genres = pgTable("genres", {
-  id: uuid().primaryKey().defaultRandom(),
+  id: id(),
   name: text().notNull().unique(),
   createdAt: createdAt(),
 });
@@ -36,7 +35,7 @@ export const genres = pgTable("genres", {
 export const songs = pgTable(
   "songs",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     shortId: text().notNull().unique(),
     trackName: text().notNull(),
     artistName: text().notNull(),
@@ -73,11 +72,9 @@ export const songs = pgTable(
 export const crates = pgTable(
   "crates",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     shortId: text().notNull().unique(),
-    userUuid: uuid()
-      .notNull()
-      .references(() => users.uuid, { onDelete: "cascade" }),
+    userUuid: cascadeRef(() => users.uuid),
     kind: text({ enum: values(CrateKind) })
       .notNull()
       .default("default"),
@@ -86,8 +83,7 @@ export const crates = pgTable(
     importStatus: text({ enum: values(ImportStatus) }),
     importMessage: text(),
     currentPosition: integer().notNull().default(0),
-    createdAt: createdAt(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index("crates_user_idx").on(t.userUuid, t.createdAt),
@@ -99,13 +95,9 @@ export const crates = pgTable(
 export const crateSongs = pgTable(
   "crate_songs",
   {
-    id: uuid().primaryKey().defaultRandom(),
-    crateId: uuid()
-      .notNull()
-      .references(() => crates.id, { onDelete: "cascade" }),
-    songId: uuid()
-      .notNull()
-      .references(() => songs.id, { onDelete: "cascade" }),
+    id: id(),
+    crateId: cascadeRef(() => crates.id),
+    songId: cascadeRef(() => songs.id),
     position: integer().notNull(),
     addedAt: createdAt(),
   },

@@ -13,20 +13,13 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { cascadeRef, createdAt, id, timestamps } from "./columns.ts";
 import { DjType, RoomDesign, RoomRole, RoomType, values } from "./enums.ts";
 import { crates } from "./playlist.ts";
 import { users } from "./user.ts";
 
-const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
-const updatedAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
-const userRef = () =>
-  uuid()
-    .notNull()
-    .references(() => users.uuid, { onDelete: "cascade" });
-const roomRef = () =>
-  uuid()
-    .notNull()
-    .references(() => rooms.uuid, { onDelete: "cascade" });
+const userRef = () => cascadeRef(() => users.uuid);
+const roomRef = () => cascadeRef(() => rooms.uuid);
 
 export interface PinnedMessage {
   id: string;
@@ -39,7 +32,7 @@ export interface PinnedMessage {
 export const rooms = pgTable(
   "rooms",
   {
-    uuid: uuid().primaryKey().defaultRandom(),
+    uuid: id(),
     slug: text().notNull(),
     name: text().notNull(),
     description: text().notNull().default(""),
@@ -87,8 +80,7 @@ export const rooms = pgTable(
     discordGuildId: text(),
     conversationId: text(),
     ownerUuid: userRef(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("rooms_slug_key").on(t.slug),
@@ -101,7 +93,7 @@ export const rooms = pgTable(
 export const roomUserRoles = pgTable(
   "room_user_roles",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     roomUuid: roomRef(),
     userUuid: userRef(),
     role: text({ enum: values(RoomRole) }).notNull(),
@@ -131,7 +123,7 @@ export const roomVisits = pgTable(
 
 export const roomFavorites = pgTable(
   "room_favorites",
-  { id: uuid().primaryKey().defaultRandom(), userUuid: userRef(), roomUuid: roomRef(), createdAt: createdAt() },
+  { id: id(), userUuid: userRef(), roomUuid: roomRef(), createdAt: createdAt() },
   (t) => [uniqueIndex("room_favorites_pair_key").on(t.userUuid, t.roomUuid)],
 );
 
@@ -145,7 +137,7 @@ export interface VoteCounts {
 export const roomPlays = pgTable(
   "room_plays",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     roomUuid: roomRef(),
     djUuid: uuid(),
     song: jsonb().$type<Record<string, unknown>>().notNull(),
@@ -159,15 +151,14 @@ export const roomPlays = pgTable(
 export const communities = pgTable(
   "communities",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     slug: text().notNull(),
     name: text().notNull(),
     description: text().notNull().default(""),
     imageUrl: text(),
     isPublic: boolean().notNull().default(true),
     createdBy: uuid(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("communities_slug_key").on(t.slug)],
 );
@@ -175,9 +166,7 @@ export const communities = pgTable(
 export const communityMembers = pgTable(
   "community_members",
   {
-    communityId: uuid()
-      .notNull()
-      .references(() => communities.id, { onDelete: "cascade" }),
+    communityId: cascadeRef(() => communities.id),
     userUuid: userRef(),
     joinedAt: createdAt(),
   },
@@ -187,9 +176,7 @@ export const communityMembers = pgTable(
 export const communityRooms = pgTable(
   "community_rooms",
   {
-    communityId: uuid()
-      .notNull()
-      .references(() => communities.id, { onDelete: "cascade" }),
+    communityId: cascadeRef(() => communities.id),
     roomUuid: roomRef(),
     addedAt: createdAt(),
   },
@@ -200,7 +187,7 @@ export const communityRooms = pgTable(
 export const events = pgTable(
   "events",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     slug: text().notNull(),
     name: text().notNull(),
     description: text().notNull().default(""),
@@ -209,8 +196,7 @@ export const events = pgTable(
     hostUuid: userRef(),
     startsAt: timestamp({ withTimezone: true }).notNull(),
     endsAt: timestamp({ withTimezone: true }).notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("events_slug_key").on(t.slug), index("events_starts_idx").on(t.startsAt)],
 );

@@ -1,25 +1,22 @@
 import { sql } from "drizzle-orm";
 import { bigserial, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { cascadeRef, createdAt, id, timestamps } from "./columns.ts";
 import { DevicePlatform, FriendInvitationStatus, PushStatus, values } from "./enums.ts";
 import { users } from "./user.ts";
 
-const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
-const userRef = () =>
-  uuid()
-    .notNull()
-    .references(() => users.uuid, { onDelete: "cascade" });
+const userRef = () => cascadeRef(() => users.uuid);
 
 /** A fan follows a DJ. */
 export const djFans = pgTable(
   "dj_fans",
-  { id: uuid().primaryKey().defaultRandom(), fanUuid: userRef(), djUuid: userRef(), createdAt: createdAt() },
+  { id: id(), fanUuid: userRef(), djUuid: userRef(), createdAt: createdAt() },
   (t) => [uniqueIndex("dj_fans_pair_key").on(t.fanUuid, t.djUuid), index("dj_fans_dj_idx").on(t.djUuid, t.createdAt)],
 );
 
 export const friendInvitations = pgTable(
   "friend_invitations",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     fromUuid: userRef(),
     toUuid: userRef(),
     status: text({ enum: values(FriendInvitationStatus) })
@@ -40,13 +37,13 @@ export const friendInvitations = pgTable(
 /** A friendship is kept as two rows, one per direction, so either side lists it with one index. */
 export const friends = pgTable(
   "friends",
-  { id: uuid().primaryKey().defaultRandom(), userUuid: userRef(), friendUuid: userRef(), createdAt: createdAt() },
+  { id: id(), userUuid: userRef(), friendUuid: userRef(), createdAt: createdAt() },
   (t) => [uniqueIndex("friends_pair_key").on(t.userUuid, t.friendUuid)],
 );
 
 export const blockedUsers = pgTable(
   "blocked_users",
-  { id: uuid().primaryKey().defaultRandom(), blockerUuid: userRef(), blockedUuid: userRef(), createdAt: createdAt() },
+  { id: id(), blockerUuid: userRef(), blockedUuid: userRef(), createdAt: createdAt() },
   (t) => [uniqueIndex("blocked_users_pair_key").on(t.blockerUuid, t.blockedUuid)],
 );
 
@@ -54,19 +51,18 @@ export const blockedUsers = pgTable(
 export const devices = pgTable(
   "devices",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     userUuid: userRef(),
     deviceId: text().notNull(),
     token: text().notNull().unique(),
     platform: text({ enum: values(DevicePlatform) }).notNull(),
-    createdAt: createdAt(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("devices_user_device_key").on(t.userUuid, t.deviceId)],
 );
 
 export const webPushSubscriptions = pgTable("web_push_subscriptions", {
-  id: uuid().primaryKey().defaultRandom(),
+  id: id(),
   userUuid: userRef(),
   endpoint: text().notNull().unique(),
   p256dh: text().notNull(),
@@ -78,7 +74,7 @@ export const webPushSubscriptions = pgTable("web_push_subscriptions", {
 export const pushMessages = pgTable(
   "push_messages",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     channel: text({ enum: ["fcm", "apns", "web", "outbox"] }).notNull(),
     userUuid: uuid(),
     target: text().notNull(),
@@ -107,7 +103,7 @@ export const pushCooldowns = pgTable("push_cooldowns", {
 export const contacts = pgTable(
   "contacts",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     ownerUuid: userRef(),
     phoneHash: text().notNull(),
     name: text(),
@@ -126,7 +122,7 @@ export const contacts = pgTable(
 export const conversations = pgTable(
   "conversations",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     userA: userRef(),
     userB: userRef(),
     createdAt: createdAt(),
@@ -143,12 +139,10 @@ export const conversations = pgTable(
 export const directMessages = pgTable(
   "direct_messages",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     /** The order messages were written in (two can share a timestamp): pages follow it. */
     seq: bigserial({ mode: "number" }).notNull().unique(),
-    conversationId: uuid()
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    conversationId: cascadeRef(() => conversations.id),
     senderUuid: userRef(),
     recipientUuid: userRef(),
     text: text().notNull(),

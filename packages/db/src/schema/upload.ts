@@ -1,4 +1,5 @@
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { id, updatedAt } from "./columns.ts";
 import { SongUploadStatus, TranscodingStatus, values } from "./enums.ts";
 import { songs } from "./playlist.ts";
 
@@ -16,7 +17,7 @@ export interface SongTags {
 export const songUploads = pgTable(
   "song_uploads",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     ownerUuid: uuid().notNull(),
     originalName: text().notNull(),
     status: text({ enum: values(SongUploadStatus) })
@@ -33,7 +34,7 @@ export const songUploads = pgTable(
     songId: uuid().references(() => songs.id, { onDelete: "set null" }),
     error: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (t) => [index("song_uploads_owner_idx").on(t.ownerUuid, t.createdAt)],
 );

@@ -1,5 +1,7 @@
+import { type EnumValue, enumOf } from "@booth/sdk/enumeration";
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { cascadeRef, createdAt, id, timestamps } from "./columns.ts";
 import {
   AuthChannel,
   Badge,
@@ -18,12 +20,10 @@ import {
   values,
 } from "./enums.ts";
 
-const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
-
 export const users = pgTable(
   "users",
   {
-    uuid: uuid().primaryKey().defaultRandom(),
+    uuid: id(),
     // The login email, lower-cased. Null for bots and phone-only accounts.
     email: text(),
     passwordHash: text(),
@@ -45,8 +45,7 @@ export const users = pgTable(
     verifiedAt: timestamp({ withTimezone: true }),
     deactivatedAt: timestamp({ withTimezone: true }),
     lastLoginAt: timestamp({ withTimezone: true }),
-    createdAt: createdAt(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("users_email_key").on(t.email)],
 );
@@ -77,8 +76,7 @@ export const profiles = pgTable(
     priceForGig: integer(),
     allowExplicitAudio: boolean().notNull().default(false),
     musicProviders: text().array().notNull().default(sql`'{}'::text[]`),
-    createdAt: createdAt(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("profiles_nickname_key").on(sql`lower(${t.nickname})`)],
 );
@@ -86,10 +84,8 @@ export const profiles = pgTable(
 export const emails = pgTable(
   "emails",
   {
-    id: uuid().primaryKey().defaultRandom(),
-    userUuid: uuid()
-      .notNull()
-      .references(() => users.uuid, { onDelete: "cascade" }),
+    id: id(),
+    userUuid: cascadeRef(() => users.uuid),
     email: text().notNull(),
     type: text({ enum: values(EmailType) }).notNull(),
     status: text({ enum: values(EmailStatus) }).notNull(),
@@ -107,10 +103,8 @@ export const emails = pgTable(
 export const userIdentities = pgTable(
   "user_identities",
   {
-    id: uuid().primaryKey().defaultRandom(),
-    userUuid: uuid()
-      .notNull()
-      .references(() => users.uuid, { onDelete: "cascade" }),
+    id: id(),
+    userUuid: cascadeRef(() => users.uuid),
     channel: text({ enum: values(IdentityChannel) }).notNull(),
     value: text().notNull(),
     verified: boolean().notNull().default(false),
@@ -124,7 +118,7 @@ export const userIdentities = pgTable(
 );
 
 export const phoneWhitelist = pgTable("phone_whitelist", {
-  id: uuid().primaryKey().defaultRandom(),
+  id: id(),
   phone: text().notNull().unique(),
   note: text(),
   createdBy: uuid(),
@@ -134,7 +128,7 @@ export const phoneWhitelist = pgTable("phone_whitelist", {
 export const phoneValidations = pgTable(
   "phone_validations",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     phone: text().notNull(),
     status: text({ enum: values(PhoneValidationStatus) }).notNull(),
     country: text(),
@@ -146,10 +140,8 @@ export const phoneValidations = pgTable(
 );
 
 export const images = pgTable("images", {
-  id: uuid().primaryKey().defaultRandom(),
-  userUuid: uuid()
-    .notNull()
-    .references(() => users.uuid, { onDelete: "cascade" }),
+  id: id(),
+  userUuid: cascadeRef(() => users.uuid),
   type: text({ enum: values(ImageType) }).notNull(),
   storageKey: text().notNull(),
   contentType: text().notNull(),
@@ -160,10 +152,8 @@ export const images = pgTable("images", {
 export const deactivationRequests = pgTable(
   "deactivation_requests",
   {
-    id: uuid().primaryKey().defaultRandom(),
-    userUuid: uuid()
-      .notNull()
-      .references(() => users.uuid, { onDelete: "cascade" }),
+    id: id(),
+    userUuid: cascadeRef(() => users.uuid),
     reason: text(),
     status: text({ enum: values(DeactivationStatus) }).notNull(),
     resolvedBy: uuid(),
@@ -176,10 +166,8 @@ export const deactivationRequests = pgTable(
 export const sanctions = pgTable(
   "sanctions",
   {
-    id: uuid().primaryKey().defaultRandom(),
-    userUuid: uuid()
-      .notNull()
-      .references(() => users.uuid, { onDelete: "cascade" }),
+    id: id(),
+    userUuid: cascadeRef(() => users.uuid),
     type: text({ enum: values(SanctionType) }).notNull(),
     reason: text(),
     expiresAt: timestamp({ withTimezone: true }),
@@ -194,10 +182,8 @@ export const sanctions = pgTable(
 export const moderationComments = pgTable(
   "moderation_comments",
   {
-    id: uuid().primaryKey().defaultRandom(),
-    userUuid: uuid()
-      .notNull()
-      .references(() => users.uuid, { onDelete: "cascade" }),
+    id: id(),
+    userUuid: cascadeRef(() => users.uuid),
     authorUuid: uuid().notNull(),
     comment: text().notNull(),
     createdAt: createdAt(),
@@ -206,7 +192,7 @@ export const moderationComments = pgTable(
 );
 
 export const vouchers = pgTable("vouchers", {
-  id: uuid().primaryKey().defaultRandom(),
+  id: id(),
   code: text().notNull().unique(),
   status: text({ enum: values(VoucherStatus) })
     .notNull()
@@ -223,7 +209,7 @@ export const vouchers = pgTable("vouchers", {
 export const codes = pgTable(
   "codes",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     purpose: text({ enum: values(CodePurpose) }).notNull(),
     // What the code proves control of: an email address, a phone number, or a user uuid.
     target: text().notNull(),
@@ -242,7 +228,7 @@ export const codes = pgTable(
 export const outbox = pgTable(
   "outbox",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: id(),
     channel: text({ enum: values(OutboxChannel) }).notNull(),
     to: text().notNull(),
     subject: text(),
@@ -254,24 +240,15 @@ export const outbox = pgTable(
 );
 
 /** Accounts a user linked at another service: Discord (sign-in), music providers (their OAuth tokens). */
-export const LinkedProvider = {
-  discord: "discord",
-  spotify: "spotify",
-  youtube: "youtube",
-  soundcloud: "soundcloud",
-  soundcloudMobile: "soundcloudMobile",
-  apple: "apple",
-} as const;
-export type LinkedProvider = (typeof LinkedProvider)[keyof typeof LinkedProvider];
+export const LinkedProvider = enumOf("discord", "spotify", "youtube", "soundcloud", "soundcloudMobile", "apple");
+export type LinkedProvider = EnumValue<typeof LinkedProvider>;
 
 // One row per user and provider. Tokens are the user's own: only the user and service tokens ever read them.
 export const providerAccounts = pgTable(
   "provider_accounts",
   {
-    id: uuid().primaryKey().defaultRandom(),
-    userUuid: uuid()
-      .notNull()
-      .references(() => users.uuid, { onDelete: "cascade" }),
+    id: id(),
+    userUuid: cascadeRef(() => users.uuid),
     provider: text({ enum: values(LinkedProvider) }).notNull(),
     // The account's id at the provider (Discord user id, Spotify user id), when the provider tells it.
     providerUserId: text(),
@@ -282,8 +259,7 @@ export const providerAccounts = pgTable(
     scope: text(),
     // Provider-specific extras (the Apple Music storefront).
     details: jsonb().$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: createdAt(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("provider_accounts_user_provider_key").on(t.userUuid, t.provider),

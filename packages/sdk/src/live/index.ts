@@ -1,10 +1,4 @@
-export {
-  LiveRoomClient,
-  type LiveRoomClientOptions,
-  LiveRoomError,
-  type WebSocketConstructor,
-  type WebSocketLike,
-} from "./client.ts";
+export * from "./client.ts";
 export * from "./edge-events.ts";
 export * from "./permissions.ts";
 export * from "./protocol.ts";

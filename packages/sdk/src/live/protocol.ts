@@ -7,64 +7,66 @@
  *                   {name, statePatch, seq}   stateful: RFC 6902 operations against the client state
  *                   {name, params}            stateless: playedOneTimeAnimation, kickedFromRoom, roomReset, chat...
  */
+
 import { z } from "zod";
+import { type EnumValue, enumOf } from "../enumeration.ts";
 import { DjType, RoomRoleName } from "./enums.ts";
 
 export { DjType, RoomRoleName, SANCTION_ROLES } from "./enums.ts";
 
 // ---- vocabulary -------------------------------------------------------------------------------------------------
 
-export const ClientAction = {
-  joinRoom: "joinRoom",
-  addDj: "addDj",
-  removeDj: "removeDj",
-  updateNextSong: "updateNextSong",
-  skipSong: "skipSong",
-  voteOnSong: "voteOnSong",
-  playOneTimeAnimation: "playOneTimeAnimation",
-  sendChatMessage: "sendChatMessage",
-  editChatMessage: "editChatMessage",
-  deleteChatMessage: "deleteChatMessage",
-  reactToChatMessage: "reactToChatMessage",
-  joinWaitlist: "joinWaitlist",
-  leaveWaitlist: "leaveWaitlist",
-  moveInWaitlist: "moveInWaitlist",
-  grabSong: "grabSong",
-} as const;
-export type ClientAction = (typeof ClientAction)[keyof typeof ClientAction];
+export const ClientAction = enumOf(
+  "joinRoom",
+  "addDj",
+  "removeDj",
+  "updateNextSong",
+  "skipSong",
+  "voteOnSong",
+  "playOneTimeAnimation",
+  "sendChatMessage",
+  "editChatMessage",
+  "deleteChatMessage",
+  "reactToChatMessage",
+  "joinWaitlist",
+  "leaveWaitlist",
+  "moveInWaitlist",
+  "grabSong",
+);
+export type ClientAction = EnumValue<typeof ClientAction>;
 
 /** Stateful messages: each carries `statePatch` and the next `seq`. */
-export const StatefulMessage = {
-  userJoined: "userJoined",
-  userLeft: "userLeft",
-  addedDj: "addedDj",
-  removedDj: "removedDj",
-  playedSong: "playedSong",
-  updatedNextSong: "updatedNextSong",
-  votedOnSong: "votedOnSong",
-  lookedUpSong: "lookedUpSong",
-  updatedRoomSettings: "updatedRoomSettings",
-  updatedGuestPassword: "updatedGuestPassword",
-  updatedUserData: "updatedUserData",
-  updatedUserProfile: "updatedUserProfile",
-  updatedWaitlist: "updatedWaitlist",
-  grabbedSong: "grabbedSong",
-} as const;
-export type StatefulMessageName = (typeof StatefulMessage)[keyof typeof StatefulMessage];
+export const StatefulMessage = enumOf(
+  "userJoined",
+  "userLeft",
+  "addedDj",
+  "removedDj",
+  "playedSong",
+  "updatedNextSong",
+  "votedOnSong",
+  "lookedUpSong",
+  "updatedRoomSettings",
+  "updatedGuestPassword",
+  "updatedUserData",
+  "updatedUserProfile",
+  "updatedWaitlist",
+  "grabbedSong",
+);
+export type StatefulMessageName = EnumValue<typeof StatefulMessage>;
 
 /** Stateless messages: each carries `params`, and no seq. */
-export const StatelessMessage = {
-  playedOneTimeAnimation: "playedOneTimeAnimation",
-  kickedFromRoom: "kickedFromRoom",
-  roomReset: "roomReset",
-  chatMessage: "chatMessage",
-  chatMessageUpdated: "chatMessageUpdated",
-  chatMessageDeleted: "chatMessageDeleted",
-  chatCleared: "chatCleared",
-  updatedSanctions: "updatedSanctions",
-  idleWarning: "idleWarning",
-} as const;
-export type StatelessMessageName = (typeof StatelessMessage)[keyof typeof StatelessMessage];
+export const StatelessMessage = enumOf(
+  "playedOneTimeAnimation",
+  "kickedFromRoom",
+  "roomReset",
+  "chatMessage",
+  "chatMessageUpdated",
+  "chatMessageDeleted",
+  "chatCleared",
+  "updatedSanctions",
+  "idleWarning",
+);
+export type StatelessMessageName = EnumValue<typeof StatelessMessage>;
 
 export const LIMITS = {
   chatHistory: 300,
@@ -228,6 +230,25 @@ export interface LiveState {
   waitlist: string[];
   /** How many people grabbed the song playing into a crate of theirs (each once, however many crates). */
   grabs: number;
+}
+
+/** A room's state before anyone has joined: nobody in it, nothing playing, no votes. */
+export function emptyLiveState(settings: RoomSettings): LiveState {
+  return {
+    allUserData: {},
+    allUsers: [],
+    audienceUsers: [],
+    floorUsers: [],
+    djs: [],
+    visibleDjs: [],
+    nowPlaying: null,
+    settings,
+    songsRemainingForDj: null,
+    vibeMeter: 0,
+    voteCounts: { likes: 0, dislikes: 0, stars: 0 },
+    waitlist: [],
+    grabs: 0,
+  };
 }
 
 /** A consumable someone bought for the room, shown in its chat. */

@@ -15,7 +15,7 @@ export function FriendsActivity({ activity }: { activity: Activity[] }) {
   return (
     <section aria-labelledby="friends-activity" data-testid="friends-activity">
       <h2 id="friends-activity">{t("activity.title")}</h2>
-      <ul className="friends-activity">
+      <ul className="card-grid friends-activity">
         {activity.map((a) => (
           <li key={a.person.uuid} className="card row" data-testid="friend-activity" data-uuid={a.person.uuid}>
             <Link to={`/users/${a.person.uuid}`} aria-label={a.person.nickname}>

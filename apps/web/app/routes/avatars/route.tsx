@@ -66,7 +66,7 @@ export default function Avatars() {
       <section className="card stack" aria-labelledby="owned-avatars">
         <h2 id="owned-avatars">{t("avatars.owned")}</h2>
         {d.owned.length ? (
-          <ul className={styles.grid} data-testid="owned-avatars">
+          <ul className={`card-grid ${styles.grid}`} data-testid="owned-avatars">
             {d.owned.map((a) => {
               const worn = d.wearing === a.slug;
               return (
@@ -115,7 +115,7 @@ export default function Avatars() {
       <section className="card stack" aria-labelledby="locked-avatars">
         <h2 id="locked-avatars">{t("avatars.locked")}</h2>
         {d.locked.length ? (
-          <ul className={styles.grid} data-testid="locked-avatars">
+          <ul className={`card-grid ${styles.grid}`} data-testid="locked-avatars">
             {d.locked.map((a) => (
               <li key={a.slug} className={`${styles.item} ${styles.locked}`} data-testid="avatar" data-slug={a.slug}>
                 <PersonAvatar

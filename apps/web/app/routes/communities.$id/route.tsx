@@ -112,7 +112,7 @@ export default function CommunityPage() {
       <section className="stack" aria-labelledby="rooms-title">
         <h2 id="rooms-title">{t("roomsTitle")}</h2>
         {rooms.length === 0 ? <p className="empty">{t("roomsEmpty")}</p> : null}
-        <ul className={styles.list} data-testid="community-rooms">
+        <ul className={`plain-list ${styles.list}`} data-testid="community-rooms">
           {rooms.map((r) => (
             <LinkItem key={r.uuid} to={`/rooms/${r.slug}`} name={r.name} detail={r.description}>
               {r.removable ? (
@@ -147,7 +147,7 @@ export default function CommunityPage() {
       <section className="stack" aria-labelledby="members-title">
         <h2 id="members-title">{t("membersTitle")}</h2>
         {members.length === 0 ? <p className="empty">{t("membersEmpty")}</p> : null}
-        <ul className={styles.list} data-testid="community-members">
+        <ul className={`plain-list ${styles.list}`} data-testid="community-members">
           {members.map((m) => (
             <li key={m.userUuid} className={`card ${styles.item}`}>
               <Link to={`/users/${m.userUuid}`} className={styles.name}>

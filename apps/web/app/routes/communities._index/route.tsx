@@ -30,7 +30,7 @@ export default function Communities() {
             {t("mineEmpty")}
           </p>
         ) : (
-          <ul className={styles.list} data-testid="my-communities">
+          <ul className={`plain-list ${styles.list}`} data-testid="my-communities">
             {mine.map((c) => (
               <LinkItem
                 key={c.id}
@@ -69,7 +69,7 @@ export default function Communities() {
             <h2 id="all-title">{t("all")}</h2>
             <p className="small muted">{t("allHelp")}</p>
           </div>
-          <ul className={styles.list}>
+          <ul className={`plain-list ${styles.list}`}>
             {all.map((c) => (
               <LinkItem
                 key={c.id}

@@ -2,9 +2,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { type ClientLoaderFunctionArgs, Form, Link, useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { IconButton } from "../../components/icon-button.tsx";
 import { SongRow, songListClass } from "../../components/song-row.tsx";
 import { forgetting, freshOrLoad } from "../../components/stale-cache.ts";
 import { formatDuration } from "../../lib/playback/position.ts";
+import { useRevalidateEvery } from "../../lib/use-interval.ts";
 import { useRootData } from "../../root.tsx";
 import { CRATE_STALE_MS, IMPORT_POLL_MS } from "../crates._index/crates.ts";
 import styles from "./crate.module.css";
@@ -50,7 +52,7 @@ function Header({ owner, special }: { owner: boolean; special: string | null }) 
   const error = (tools.state === "idle" && tools.data?.ok === false && tools.data.error) || null;
   return (
     <section className={styles.header}>
-      <div className={styles.sleeve}>
+      <div className={`art-frame ${styles.sleeve}`}>
         {special ? (
           <span>{special === "queue" ? "☰" : "♥"}</span>
         ) : cover ? (
@@ -264,38 +266,25 @@ function SongList({ owner, special }: { owner: boolean; special: string | null }
                         ▶
                       </button>
                     ) : null}
-                    <button
-                      type="button"
-                      className="btn btn-small btn-ghost"
-                      aria-label={t("moveUp")}
-                      title={t("moveUp")}
+                    <IconButton
+                      label={t("moveUp")}
                       disabled={moving || i === 0}
                       onClick={() => move(at, at - 1)}
                       data-testid="move-up"
                     >
                       ↑
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn-small btn-ghost"
-                      aria-label={t("moveDown")}
-                      title={t("moveDown")}
+                    </IconButton>
+                    <IconButton
+                      label={t("moveDown")}
                       disabled={moving || i === visible.length - 1}
                       onClick={() => move(at, at + 1)}
                       data-testid="move-down"
                     >
                       ↓
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn-small btn-ghost"
-                      aria-label={t("remove")}
-                      title={t("remove")}
-                      onClick={() => remove(song)}
-                      data-testid="remove-song"
-                    >
+                    </IconButton>
+                    <IconButton label={t("remove")} onClick={() => remove(song)} data-testid="remove-song">
                       ✕
-                    </button>
+                    </IconButton>
                   </>
                 ) : null}
               </SongRow>
@@ -320,16 +309,9 @@ function ImportPanel() {
   const { t } = useTranslation("crates");
   const { crate } = useLoaderData<typeof loader>();
   const importer = useFetcher<typeof action>();
-  const { revalidate, state } = useRevalidator();
   const inProgress = crate.importStatus === "IN_PROGRESS";
   // An import still running elsewhere is looked at again every 5 s (spec 4).
-  useEffect(() => {
-    if (!inProgress) return;
-    const id = setInterval(() => {
-      if (document.visibilityState === "visible" && state === "idle") revalidate();
-    }, IMPORT_POLL_MS);
-    return () => clearInterval(id);
-  }, [inProgress, revalidate, state]);
+  useRevalidateEvery(IMPORT_POLL_MS, inProgress);
   const busy = importer.state !== "idle";
   const result = importer.state === "idle" ? importer.data : undefined;
   const form = useRef<HTMLFormElement>(null);

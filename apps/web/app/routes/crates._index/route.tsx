@@ -6,15 +6,14 @@ import {
   useActionData,
   useLoaderData,
   useNavigation,
-  useRevalidator,
 } from "@remix-run/react";
-import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { FormError } from "../../components/auth-card.tsx";
 import { CrateCard, crateGridClass } from "../../components/crate-card.tsx";
 import { PageHero } from "../../components/page-hero.tsx";
 import { Pager } from "../../components/pager.tsx";
 import { forgetting, freshOrLoad } from "../../components/stale-cache.ts";
+import { useRevalidateEvery } from "../../lib/use-interval.ts";
 import { useRootData } from "../../root.tsx";
 import styles from "./crates.module.css";
 import { changeCrates, loadCrates, type PlaylistImport } from "./crates.server.ts";
@@ -87,15 +86,8 @@ function PlaylistImportPanel() {
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const starting = navigation.state === "submitting" && navigation.formData?.get("intent") === "import-playlist";
-  const { revalidate, state } = useRevalidator();
   const underway = running(job);
-  useEffect(() => {
-    if (!underway) return;
-    const id = setInterval(() => {
-      if (document.visibilityState === "visible" && state === "idle") revalidate();
-    }, PLAYLIST_IMPORT_POLL_MS);
-    return () => clearInterval(id);
-  }, [underway, revalidate, state]);
+  useRevalidateEvery(PLAYLIST_IMPORT_POLL_MS, underway);
   return (
     <section className="card stack" data-testid="playlist-import">
       <div>

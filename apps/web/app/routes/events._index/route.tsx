@@ -26,7 +26,7 @@ export default function Events() {
       <section className="stack" aria-labelledby="upcoming-title">
         <h2 id="upcoming-title">{t("upcoming")}</h2>
         {events.length === 0 ? <p className="empty">{t("eventsEmpty")}</p> : null}
-        <ul className={styles.list} data-testid="event-list">
+        <ul className={`plain-list ${styles.list}`} data-testid="event-list">
           {events.map((e) => (
             <LinkItem
               key={e.id}

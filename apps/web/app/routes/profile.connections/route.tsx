@@ -181,7 +181,7 @@ export default function Connections() {
           {notice.key === "failed" ? notice.text : t(`connections.notice.${notice.key}`, { name })}
         </p>
       ) : null}
-      <ul className={styles.list} data-testid="connections">
+      <ul className={`plain-list ${styles.list}`} data-testid="connections">
         {connections.map((c) => (
           <Row key={c.provider} connection={c} appleDeveloperToken={appleDeveloperToken} />
         ))}

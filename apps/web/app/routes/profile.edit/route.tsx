@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { FormError } from "../../components/auth-card.tsx";
+import { FormError, NicknameField } from "../../components/auth-card.tsx";
 import { InputField, SubmitRow, TextAreaField } from "../../components/field.tsx";
 import { PersonAvatar } from "../../components/person-card.tsx";
 import { PushOptIn } from "../../components/push-opt-in.tsx";
@@ -46,16 +46,7 @@ export default function EditProfile() {
       </div>
       <Form method="post" className="stack">
         <FormError error={result?.error} />
-        <InputField
-          id="nickname"
-          name="nickname"
-          label={t("nickname")}
-          required
-          minLength={2}
-          maxLength={32}
-          value={nickname}
-          onChange={(e) => setNickname(e.target.value)}
-        />
+        <NicknameField label={t("nickname")} required value={nickname} onChange={(e) => setNickname(e.target.value)} />
         <TextAreaField
           id="bio"
           name="bio"

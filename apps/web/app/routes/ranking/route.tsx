@@ -52,7 +52,7 @@ export default function Ranking() {
         {d.noSeason ? (
           <p className="empty">{t("noSeason")}</p>
         ) : d.data.length ? (
-          <ol className={styles.table} data-testid="ranking">
+          <ol className={`plain-list ${styles.table}`} data-testid="ranking">
             {d.data.map((row) => (
               <li
                 key={row.userUuid}

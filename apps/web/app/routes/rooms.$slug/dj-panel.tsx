@@ -32,7 +32,7 @@ function SongPicker({ roomUuid, queued }: { roomUuid: string; queued: Set<string
         aria-label={t("search")}
         data-testid="song-search"
       />
-      <ul className={styles.songList} data-testid="song-results">
+      <ul className={`plain-list ${styles.songList}`} data-testid="song-results">
         {(search.data?.songs ?? []).map((s) => (
           <li key={s.songId} className={styles.songRow}>
             <span className={styles.songTitle}>
@@ -156,7 +156,7 @@ export function DjPanel({
       {waitlistOn && waitlist.length ? (
         <div>
           <h3>{t("waitlist")}</h3>
-          <ol className={styles.songList} data-testid="waitlist">
+          <ol className={`plain-list ${styles.songList}`} data-testid="waitlist">
             {waitlist.map((uuid, i) => (
               <li key={uuid} className={styles.songRow} data-testid="waitlist-person">
                 <span className={styles.songTitle}>
@@ -198,7 +198,7 @@ export function DjPanel({
       <div>
         <h3>{t("queue")}</h3>
         {queue.length === 0 ? <p className="small muted">{t("queueEmpty")}</p> : null}
-        <ol className={styles.songList} data-testid="queue">
+        <ol className={`plain-list ${styles.songList}`} data-testid="queue">
           {queue.map((s) => (
             <li
               key={s.crateSongUuid}

@@ -52,7 +52,9 @@ export function NowPlaying({
   const isDj = !np.byRoom && state.djs[0]?.uuid === viewerUuid;
   return (
     <section className={`${styles.nowPlaying} card`} data-testid="now-playing">
-      <div className={styles.art}>{art ? <img src={art} alt="" /> : <span className={styles.disc} aria-hidden />}</div>
+      <div className={`art-frame ${styles.art}`}>
+        {art ? <img src={art} alt="" /> : <span className={styles.disc} aria-hidden />}
+      </div>
       <div className={styles.track}>
         <span className="small muted">{t("nowPlaying")}</span>
         <PreviewLabel />
@@ -164,7 +166,7 @@ export function RecentSongs({ recent, state }: { recent: Schema<"room", "RecentS
   return (
     <section className="card" data-testid="recent-songs">
       <h2>{t("recent")}</h2>
-      <ol className={styles.songList}>
+      <ol className={`plain-list ${styles.songList}`}>
         {recent.map((play) => {
           const song = play.song as { trackName?: string; artistName?: string };
           const dj = play.djUuid ? personOf(state, play.djUuid).nickname : null;

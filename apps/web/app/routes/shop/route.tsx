@@ -64,7 +64,7 @@ function BundleCard({ bundle, signedIn }: { bundle: Data["bundles"][number]; sig
   const buying = navigation.state !== "idle" && navigation.formData?.get("productId") === bundle.productId;
   return (
     <li className={styles.bundle} data-testid="bundle">
-      <div className={styles.bundleArt}>
+      <div className={`art-frame ${styles.bundleArt}`}>
         {bundle.thumbnail ? (
           <img src={absolute(bundle.thumbnail, root?.env.apiUrl ?? "")} alt="" />
         ) : (
@@ -100,7 +100,7 @@ function ConsumableCard({ item }: { item: Data["consumables"][number] }) {
   const short = account ? account.balance < item.tokenCost : false;
   return (
     <li className={`${styles.consumable} ${item.displayType === "cover" ? styles.cover : ""}`} data-testid="consumable">
-      <div className={styles.consumableArt}>
+      <div className={`art-frame ${styles.consumableArt}`}>
         {item.fileUrl ? <img src={absolute(item.fileUrl, apiUrl)} alt="" /> : <span>✦</span>}
       </div>
       <div className={styles.consumableText}>
@@ -174,7 +174,7 @@ export default function Shop() {
       <section className="stack">
         <h2>{t("bundles")}</h2>
         {d.bundles.length ? (
-          <ul className={styles.bundles}>
+          <ul className={`card-grid ${styles.bundles}`}>
             {d.bundles.map((b) => (
               <BundleCard key={b.id} bundle={b} signedIn={d.signedIn} />
             ))}
@@ -188,7 +188,7 @@ export default function Shop() {
         <h2>{t("consumables")}</h2>
         <p className="muted small">{t("consumablesHelp")}</p>
         {d.consumables.length ? (
-          <ul className={styles.consumables}>
+          <ul className={`card-grid ${styles.consumables}`}>
             {d.consumables.map((c) => (
               <ConsumableCard key={c.id} item={c} />
             ))}

@@ -1,7 +1,14 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AuthCard, AuthSubmit, EmailField, FormError, NewPasswordField } from "../../components/auth-card.tsx";
+import {
+  AuthCard,
+  AuthSubmit,
+  EmailField,
+  FormError,
+  NewPasswordField,
+  NicknameField,
+} from "../../components/auth-card.tsx";
 import { InputField } from "../../components/field.tsx";
 import { signUp } from "./signup.server.ts";
 
@@ -18,15 +25,7 @@ export default function SignUp() {
     <AuthCard title={t("signup.title")} subtitle={t("signup.subtitle")}>
       <Form method="post" className="stack">
         <FormError error={result?.error} />
-        <InputField
-          id="nickname"
-          name="nickname"
-          label={t("nickname")}
-          autoComplete="nickname"
-          minLength={2}
-          maxLength={32}
-          defaultValue={result?.nickname}
-        />
+        <NicknameField label={t("nickname")} autoComplete="nickname" defaultValue={result?.nickname} />
         <EmailField defaultValue={result?.email} />
         <NewPasswordField label={t("password")} />
         <InputField

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { IconButton } from "../../components/icon-button.tsx";
 import { PageHero } from "../../components/page-hero.tsx";
 import { Pager } from "../../components/pager.tsx";
 import { SongArt } from "../../components/song-row.tsx";
@@ -267,9 +268,9 @@ function UploadRow({ upload }: { upload: Upload }) {
         >
           <input type="hidden" name="intent" value="delete" />
           <input type="hidden" name="id" value={upload.id} />
-          <button type="submit" className="btn btn-small btn-ghost" aria-label={t("delete")} title={t("delete")}>
+          <IconButton type="submit" label={t("delete")}>
             ✕
-          </button>
+          </IconButton>
         </remove.Form>
       </div>
     </li>

@@ -140,6 +140,32 @@ async function ownInvitations(booth: Booth) {
   };
 }
 
+/** The invitation an answer names, refused before it reaches the edge when it is no uuid. */
+function invitation(invitationId: string) {
+  if (!UUID.test(invitationId)) throw { statusCode: 400, message: "Choose an invitation." };
+  return invitationId;
+}
+
+/** What each intent asks of the social service about the person `uuid` (or the invitation the form names). */
+const SOCIAL_INTENTS: Record<string, (booth: Booth, uuid: string, invitationId: string) => Promise<unknown>> = {
+  follow: (booth, uuid) => booth.social.POST("/dj-fans", { body: { djUuid: uuid } }),
+  unfollow: (booth, uuid) => booth.social.DELETE("/dj-fans/{id}", { params: { path: { id: uuid } } }),
+  invite: (booth, uuid) => booth.social.POST("/friend-invitations", { body: { userUuid: uuid } }),
+  unfriend: (booth, uuid) => booth.social.DELETE("/friends/{id}", { params: { path: { id: uuid } } }),
+  block: (booth, uuid) => booth.social.POST("/blocked-users", { body: { userUuid: uuid } }),
+  unblock: (booth, uuid) => booth.social.DELETE("/blocked-users/{id}", { params: { path: { id: uuid } } }),
+  accept: (booth, _uuid, invitationId) =>
+    booth.social.POST("/friend-invitations/handle-friend", {
+      body: { invitationId: invitation(invitationId), status: "accepted" },
+    }),
+  reject: (booth, _uuid, invitationId) =>
+    booth.social.POST("/friend-invitations/handle-friend", {
+      body: { invitationId: invitation(invitationId), status: "rejected" },
+    }),
+  withdraw: (booth, _uuid, invitationId) =>
+    booth.social.DELETE("/friend-invitations/{id}", { params: { path: { id: invitation(invitationId) } } }),
+};
+
 /** Follow, unfollow, invite, accept, reject, withdraw, unfriend, block, unblock. */
 export async function socialAction(request: Request, id: string | undefined) {
   const { token } = await requireViewer(request);
@@ -147,42 +173,10 @@ export async function socialAction(request: Request, id: string | undefined) {
   const uuid = (id as string).toLowerCase();
   const form = await request.formData();
   const intent = field(form, "intent");
-  const invitationId = field(form, "invitationId");
-  const booth = sdkFor(token);
+  const ask = Object.hasOwn(SOCIAL_INTENTS, intent) ? SOCIAL_INTENTS[intent] : undefined;
+  if (!ask) return data({ intent, error: "Unknown action." }, { status: 400 });
   try {
-    switch (intent) {
-      case "follow":
-        await booth.social.POST("/dj-fans", { body: { djUuid: uuid } });
-        break;
-      case "unfollow":
-        await booth.social.DELETE("/dj-fans/{id}", { params: { path: { id: uuid } } });
-        break;
-      case "invite":
-        await booth.social.POST("/friend-invitations", { body: { userUuid: uuid } });
-        break;
-      case "unfriend":
-        await booth.social.DELETE("/friends/{id}", { params: { path: { id: uuid } } });
-        break;
-      case "block":
-        await booth.social.POST("/blocked-users", { body: { userUuid: uuid } });
-        break;
-      case "unblock":
-        await booth.social.DELETE("/blocked-users/{id}", { params: { path: { id: uuid } } });
-        break;
-      case "accept":
-      case "reject":
-        if (!UUID.test(invitationId)) throw { statusCode: 400, message: "Choose an invitation." };
-        await booth.social.POST("/friend-invitations/handle-friend", {
-          body: { invitationId, status: intent === "accept" ? "accepted" : "rejected" },
-        });
-        break;
-      case "withdraw":
-        if (!UUID.test(invitationId)) throw { statusCode: 400, message: "Choose an invitation." };
-        await booth.social.DELETE("/friend-invitations/{id}", { params: { path: { id: invitationId } } });
-        break;
-      default:
-        return data({ intent, error: "Unknown action." }, { status: 400 });
-    }
+    await ask(sdkFor(token), uuid, field(form, "invitationId"));
     return { intent, error: null };
   } catch (e) {
     return data({ intent, error: userMessage(e, request) }, { status: 400 });

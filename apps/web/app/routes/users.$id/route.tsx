@@ -7,7 +7,7 @@ import {
   useLoaderData,
   useLocation,
 } from "@remix-run/react";
-import { type ComponentProps, useState } from "react";
+import { type ButtonHTMLAttributes, type ComponentProps, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CrateCard, crateGridClass } from "../../components/crate-card.tsx";
 import { Pager } from "../../components/pager.tsx";
@@ -28,6 +28,32 @@ export const clientLoader = ({ request, serverLoader }: ClientLoaderFunctionArgs
 // Following or befriending changes both people's pages.
 export const clientAction = forgetting("/users");
 
+/** One button in a form of its own that posts its `intent` (and the friend invitation it answers, if any). */
+function IntentButton({
+  Form,
+  action,
+  intent,
+  invitationId,
+  children,
+  ...button
+}: {
+  Form: FetcherWithComponents<unknown>["Form"];
+  /** The page whose action takes it, when not this one. */
+  action?: string;
+  intent: string;
+  invitationId?: string;
+} & ButtonHTMLAttributes<HTMLButtonElement>) {
+  return (
+    <Form method="post" action={action}>
+      <input type="hidden" name="intent" value={intent} />
+      {invitationId === undefined ? null : <input type="hidden" name="invitationId" value={invitationId} />}
+      <button type="submit" {...button}>
+        {children}
+      </button>
+    </Form>
+  );
+}
+
 function SocialButtons() {
   const { t } = useTranslation("profile");
   const { relation, profile } = useLoaderData<typeof loader>();
@@ -44,61 +70,58 @@ function SocialButtons() {
   return (
     <div className="stack">
       <div className="row">
-        <follow.Form method="post">
-          <input type="hidden" name="intent" value={following ? "unfollow" : "follow"} />
-          <button
-            type="submit"
-            className={`btn ${following ? "" : "btn-primary"}`}
-            data-testid="follow"
-            data-following={following ? "true" : "false"}
-          >
-            {following ? `✓ ${t("following")}` : `+ ${t("follow")}`}
-          </button>
-        </follow.Form>
+        <IntentButton
+          Form={follow.Form}
+          intent={following ? "unfollow" : "follow"}
+          className={`btn ${following ? "" : "btn-primary"}`}
+          data-testid="follow"
+          data-following={following ? "true" : "false"}
+        >
+          {following ? `✓ ${t("following")}` : `+ ${t("follow")}`}
+        </IntentButton>
         {relation.friends ? (
           <>
-            <friend.Form method="post">
-              <input type="hidden" name="intent" value="unfriend" />
-              <button type="submit" className="btn btn-ghost" title={t("unfriend")}>
-                ♥ {t("friends")}
-              </button>
-            </friend.Form>
+            <IntentButton Form={friend.Form} intent="unfriend" className="btn btn-ghost" title={t("unfriend")}>
+              ♥ {t("friends")}
+            </IntentButton>
             <Link to={`/messages/${profile.uuid}`} className="btn btn-primary" data-testid="message">
               {t("messages:message")}
             </Link>
           </>
         ) : relation.invitationReceived ? (
           <>
-            <friend.Form method="post">
-              <input type="hidden" name="intent" value="accept" />
-              <input type="hidden" name="invitationId" value={relation.invitationReceived.id} />
-              <button type="submit" className="btn">
-                {t("accept")}
-              </button>
-            </friend.Form>
-            <friend.Form method="post">
-              <input type="hidden" name="intent" value="reject" />
-              <input type="hidden" name="invitationId" value={relation.invitationReceived.id} />
-              <button type="submit" className="btn btn-ghost">
-                {t("reject")}
-              </button>
-            </friend.Form>
+            <IntentButton
+              Form={friend.Form}
+              intent="accept"
+              invitationId={relation.invitationReceived.id}
+              className="btn"
+            >
+              {t("accept")}
+            </IntentButton>
+            <IntentButton
+              Form={friend.Form}
+              intent="reject"
+              invitationId={relation.invitationReceived.id}
+              className="btn btn-ghost"
+            >
+              {t("reject")}
+            </IntentButton>
           </>
         ) : relation.invitationSent || friendIntent === "invite" ? (
-          <friend.Form method="post">
-            <input type="hidden" name="intent" value="withdraw" />
-            <input type="hidden" name="invitationId" value={relation.invitationSent?.id ?? ""} />
-            <button type="submit" className="btn btn-ghost" data-testid="invite" title={t("withdraw")}>
-              {t("invited")}
-            </button>
-          </friend.Form>
+          <IntentButton
+            Form={friend.Form}
+            intent="withdraw"
+            invitationId={relation.invitationSent?.id ?? ""}
+            className="btn btn-ghost"
+            data-testid="invite"
+            title={t("withdraw")}
+          >
+            {t("invited")}
+          </IntentButton>
         ) : (
-          <friend.Form method="post">
-            <input type="hidden" name="intent" value="invite" />
-            <button type="submit" className="btn" data-testid="invite">
-              + {t("addFriend")}
-            </button>
-          </friend.Form>
+          <IntentButton Form={friend.Form} intent="invite" className="btn" data-testid="invite">
+            + {t("addFriend")}
+          </IntentButton>
         )}
       </div>
       {error ? (
@@ -129,12 +152,9 @@ function BlockButton({ blocked }: { blocked: boolean }) {
           <p className="small muted" data-testid="blocked-note">
             {t("blockedNote", { name: profile.nickname })}
           </p>
-          <block.Form method="post">
-            <input type="hidden" name="intent" value="unblock" />
-            <button type="submit" className="btn" data-testid="unblock" disabled={busy}>
-              {t("unblock")}
-            </button>
-          </block.Form>
+          <IntentButton Form={block.Form} intent="unblock" className="btn" data-testid="unblock" disabled={busy}>
+            {t("unblock")}
+          </IntentButton>
         </>
       ) : asking ? (
         <block.Form method="post" className="stack" onSubmit={() => setAsking(false)}>
@@ -195,17 +215,17 @@ function InvitationGroup({
           i.person ? (
             <PersonCard key={i.id} person={i.person} apiUrl={apiUrl}>
               {answers.map((intent) => (
-                <Form key={intent} method="post" action={`/users/${i.other}`}>
-                  <input type="hidden" name="intent" value={intent} />
-                  <input type="hidden" name="invitationId" value={i.id} />
-                  <button
-                    type="submit"
-                    className={`btn btn-small ${ANSWERS[intent].className}`}
-                    data-testid={ANSWERS[intent].testId}
-                  >
-                    {t(intent)}
-                  </button>
-                </Form>
+                <IntentButton
+                  key={intent}
+                  Form={Form}
+                  action={`/users/${i.other}`}
+                  intent={intent}
+                  invitationId={i.id}
+                  className={`btn btn-small ${ANSWERS[intent].className}`}
+                  data-testid={ANSWERS[intent].testId}
+                >
+                  {t(intent)}
+                </IntentButton>
               ))}
             </PersonCard>
           ) : null,
