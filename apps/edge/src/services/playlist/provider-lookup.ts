@@ -11,7 +11,7 @@ import {
   spotifyOAuthClient,
   trimSlash,
 } from "../../ports/integrations.ts";
-import { providerFetch, requestToken } from "../../ports/oauth.ts";
+import { providerFetch, providerLimiting, providerObject, providerRefused, requestToken } from "../../ports/oauth.ts";
 import type { Provider } from "./provider-links.ts";
 
 /**
@@ -84,12 +84,10 @@ export async function trackJson(provider: string, res: Response): Promise<Record
     await res.body?.cancel();
     return null;
   }
-  if (res.status === 429) throw new HttpError(503, `${provider} is limiting requests, please try again later.`);
+  if (res.status === 429) throw providerLimiting(provider);
   if (res.status === 401 || res.status === 403) throw new HttpError(502, `${provider} refused Booth's credentials.`);
-  if (!res.ok) throw new HttpError(502, `${provider} answered ${res.status}.`);
-  const json = (await res.json().catch(() => null)) as unknown;
-  if (!json || typeof json !== "object") throw new HttpError(502, `${provider} answered something that is not JSON.`);
-  return json as Record<string, unknown>;
+  if (!res.ok) throw providerRefused(provider, res.status);
+  return providerObject(provider, res);
 }
 
 const str = (v: unknown) => (typeof v === "string" && v ? v : null);
