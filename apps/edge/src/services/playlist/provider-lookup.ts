@@ -282,23 +282,17 @@ export function soundcloudTrackOf(json: Record<string, unknown>, id: string): Pr
  * provider has no track by that id.
  */
 export async function lookUpTrack(deps: AppDeps, provider: LookupProvider, id: string): Promise<string | null> {
-  const track = await fetchProviderTrack(deps, provider, id);
+  const track = await PROVIDER_TRACK[provider](deps, id);
   return track ? catalogueProviderTrack(deps, provider, id, track) : null;
 }
 
-/** Asks the provider for a track; null when it has none by that id. */
-function fetchProviderTrack(deps: AppDeps, provider: LookupProvider, id: string) {
-  switch (provider) {
-    case "spotify":
-      return spotifyTrack(deps, id);
-    case "apple":
-      return appleSong(deps, id);
-    case "youtube":
-      return youtubeVideo(deps, id);
-    case "soundcloud":
-      return soundcloudTrack(deps, id);
-  }
-}
+/** How each provider is asked for a track; null when it has none by that id. */
+const PROVIDER_TRACK: Record<LookupProvider, (deps: AppDeps, id: string) => Promise<ProviderTrack | null>> = {
+  spotify: spotifyTrack,
+  apple: appleSong,
+  youtube: youtubeVideo,
+  soundcloud: soundcloudTrack,
+};
 
 /**
  * Puts a provider's track in the catalogue and answers the song's id: the song already known by that provider id,
