@@ -1,6 +1,6 @@
 import { type Db, schema } from "@booth/db";
-import { count, desc, eq, gte, sql } from "drizzle-orm";
-import { pageOf } from "../../lib/pages.ts";
+import { desc, eq, gte, sql } from "drizzle-orm";
+import { pageWhere } from "../../lib/pages.ts";
 
 /** The songs played in rooms, as the live room records them when a song ends. */
 export type Play = typeof schema.roomPlays.$inferSelect;
@@ -22,16 +22,12 @@ export async function recordPlay(db: Db, values: typeof schema.roomPlays.$inferI
 /** A room's plays, the latest first, with their total. */
 export async function playsOf(db: Db, roomUuid: string, limit: number, offset: number) {
   const where = eq(schema.roomPlays.roomUuid, roomUuid);
-  const { rows, total } = await pageOf(
-    db
-      .select()
-      .from(schema.roomPlays)
-      .where(where)
-      .orderBy(desc(schema.roomPlays.playedAt), desc(schema.roomPlays.id))
-      .limit(limit)
-      .offset(offset),
-    db.select({ n: count() }).from(schema.roomPlays).where(where),
-  );
+  const plays = db
+    .select()
+    .from(schema.roomPlays)
+    .where(where)
+    .orderBy(desc(schema.roomPlays.playedAt), desc(schema.roomPlays.id));
+  const { rows, total } = await pageWhere(db, schema.roomPlays, where, plays, { limit, offset });
   return { data: rows, total };
 }
 
