@@ -1,0 +1,13 @@
+import type { Db, Tx } from "@booth/db";
+import type { SQL } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+
+/** The row of `table` that `where` names (the first, were there several), or null. */
+export async function firstRow<T extends PgTable>(db: Db | Tx, table: T, where: SQL | undefined) {
+  const [row] = await db
+    .select()
+    .from(table as PgTable)
+    .where(where)
+    .limit(1);
+  return (row as T["$inferSelect"] | undefined) ?? null;
+}
