@@ -1,9 +1,10 @@
 import { type Db, schema, type Tx } from "@booth/db";
-import { and, count, desc, eq, or, sql } from "drizzle-orm";
+import { and, desc, eq, or, sql } from "drizzle-orm";
 import { type CrudOptions, type CrudQuery, crudSelectPage, pickFields } from "../../lib/crud/index.ts";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { conflict, notFound } from "../../lib/errors.ts";
-import { profilesOf, usersTotal } from "../../lib/profiles.ts";
+import { firstRow } from "../../lib/first-row.ts";
+import { linkedProfilesPage, usersTotal } from "../../lib/profiles.ts";
 import { socialTarget } from "./relations.ts";
 
 export const CANNOT_FOLLOW = "You cannot follow this DJ.";
@@ -44,23 +45,7 @@ export const followedBy = (db: Db | Tx, fanUuid: string, djUuid?: string) =>
 export async function fansPage(db: Db | Tx, side: "fans" | "followed", uuid: string, skip: number, take: number) {
   const [key, other] =
     side === "fans" ? [schema.djFans.djUuid, schema.djFans.fanUuid] : [schema.djFans.fanUuid, schema.djFans.djUuid];
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({ uuid: other })
-      .from(schema.djFans)
-      .where(eq(key, uuid))
-      .orderBy(desc(schema.djFans.createdAt), desc(schema.djFans.id))
-      .limit(take)
-      .offset(skip),
-    db.select({ n: count() }).from(schema.djFans).where(eq(key, uuid)),
-  ]);
-  return {
-    data: await profilesOf(
-      db,
-      rows.map((r) => r.uuid),
-    ),
-    total: total?.n ?? 0,
-  };
+  return linkedProfilesPage(db, schema.djFans, other, eq(key, uuid), { limit: take, offset: skip });
 }
 
 /** How many fans a user has and how many DJs they follow. */
@@ -73,8 +58,7 @@ export async function fanCounts(db: Db | Tx, uuid: string) {
 }
 
 export async function findFanLink(db: Db | Tx, id: string) {
-  const [link] = await db.select().from(schema.djFans).where(eq(schema.djFans.id, id));
-  return link ?? null;
+  return firstRow(db, schema.djFans, eq(schema.djFans.id, id));
 }
 
 /** Every fan link of a user, both ways, newest first. */

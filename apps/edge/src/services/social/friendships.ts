@@ -1,8 +1,10 @@
 import { type Db, schema, type Tx } from "@booth/db";
-import { and, count, desc, eq, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, or, type SQL } from "drizzle-orm";
 import { uniqueOr } from "../../lib/db-errors.ts";
+import { eitherWay } from "../../lib/either-way.ts";
 import { conflict, forbidden, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
-import { profilesOf } from "../../lib/profiles.ts";
+import { firstRow } from "../../lib/first-row.ts";
+import { linkedProfilesPage } from "../../lib/profiles.ts";
 import { blockedBetween, socialTarget } from "./relations.ts";
 
 export const CANNOT_INVITE = "You cannot invite this user.";
@@ -27,12 +29,7 @@ export const friendshipView = (row: Friendship) => ({
 
 /** User `a`'s friendship with `b`, or null. */
 export async function friendshipOf(db: Db | Tx, a: string, b: string) {
-  const [row] = await db
-    .select()
-    .from(schema.friends)
-    .where(and(eq(schema.friends.userUuid, a), eq(schema.friends.friendUuid, b)))
-    .limit(1);
-  return row ?? null;
+  return firstRow(db, schema.friends, and(eq(schema.friends.userUuid, a), eq(schema.friends.friendUuid, b)));
 }
 
 // ---- invitations
@@ -121,23 +118,8 @@ export async function handleInvitation(
 
 /** A user's friends as public profiles, newest friendship first. */
 export async function friendsPage(db: Db | Tx, uuid: string, skip: number, take: number) {
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({ uuid: schema.friends.friendUuid })
-      .from(schema.friends)
-      .where(eq(schema.friends.userUuid, uuid))
-      .orderBy(desc(schema.friends.createdAt), desc(schema.friends.id))
-      .limit(take)
-      .offset(skip),
-    db.select({ n: count() }).from(schema.friends).where(eq(schema.friends.userUuid, uuid)),
-  ]);
-  return {
-    data: await profilesOf(
-      db,
-      rows.map((r) => r.uuid),
-    ),
-    total: total?.n ?? 0,
-  };
+  const where = eq(schema.friends.userUuid, uuid);
+  return linkedProfilesPage(db, schema.friends, schema.friends.friendUuid, where, { limit: take, offset: skip });
 }
 
 /** The uuids of a user's friends. */
@@ -153,12 +135,7 @@ export async function friendUuids(db: Db | Tx, uuid: string) {
 export async function removeFriendship(db: Db | Tx, a: string, b: string) {
   const deleted = await db
     .delete(schema.friends)
-    .where(
-      or(
-        and(eq(schema.friends.userUuid, a), eq(schema.friends.friendUuid, b)),
-        and(eq(schema.friends.userUuid, b), eq(schema.friends.friendUuid, a)),
-      ),
-    )
+    .where(eitherWay(schema.friends.userUuid, schema.friends.friendUuid, a, b))
     .returning({ id: schema.friends.id });
   return deleted.length;
 }
