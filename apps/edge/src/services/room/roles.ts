@@ -4,7 +4,7 @@ import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { activeBan, banInForce } from "../../lib/auth.ts";
 import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
 import { logModeration } from "../../lib/moderation-log.ts";
-import { ROOM_RANK, type Room, rankFrom, roleInForce, roomRolesOf } from "./access.ts";
+import { ROOM_RANK, type Room, rankFrom, roomRolesOf, roomRolesWhere } from "./access.ts";
 import { loadUser, USER_NOT_FOUND } from "./users.ts";
 
 /** How long a kick keeps someone out of the room. */
@@ -141,14 +141,7 @@ export async function offDancefloor(db: Db, roomUuid: string, ids: string[], now
   const sanctioned = await db
     .select({ uuid: schema.roomUserRoles.userUuid })
     .from(schema.roomUserRoles)
-    .where(
-      and(
-        eq(schema.roomUserRoles.roomUuid, roomUuid),
-        inArray(schema.roomUserRoles.userUuid, ids),
-        inArray(schema.roomUserRoles.role, ["banned", "kicked"]),
-        roleInForce(now),
-      ),
-    );
+    .where(roomRolesWhere(roomUuid, now, { user: ids, roles: ["banned", "kicked"] }));
   const gone = await db
     .select({ uuid: schema.users.uuid })
     .from(schema.users)

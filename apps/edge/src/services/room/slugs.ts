@@ -2,7 +2,7 @@ import type { Db } from "@booth/db";
 import { z } from "@hono/zod-openapi";
 import { eq, or, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import { SLUG_PATTERN } from "./rooms.ts";
+import { dashedWords, SLUG_PATTERN } from "./rooms.ts";
 
 // Slugs and text of communities and events ------------------------------------------------------------------------
 
@@ -32,14 +32,7 @@ export const SlugInput = z
 
 /** A slug from a name: lower-case words joined by dashes, `fallback` when the name has no letters or digits. */
 export function slugFrom(name: string, fallback: string) {
-  const slug = name
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 50)
-    .replace(/-+$/, "");
+  const slug = dashedWords(name, 50);
   return slug.length >= 2 && !looksLikeUuid(slug) ? slug : fallback;
 }
 

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { pathKey } from "../../../lib/openapi.ts";
 import { plainText, SlugInput } from "../slugs.ts";
 
 // The bodies and answers of the community routes (communities.routes.ts, admin.routes.ts).
@@ -24,18 +25,8 @@ export const CommunityPage = z
   .openapi("CommunityPage");
 export const AdminCommunitySchema = z.object(CommunityFields).partial().openapi("AdminCommunity");
 
-export const CommunityKeyParam = z.object({
-  id: z
-    .string()
-    .min(1)
-    .max(100)
-    .openapi({ param: { name: "id", in: "path", description: "The community's id or slug" } }),
-});
-export const roomKey = z
-  .string()
-  .min(1)
-  .max(100)
-  .openapi({ param: { name: "roomId", in: "path", description: "The room's uuid or slug" } });
+export const CommunityKeyParam = z.object({ id: pathKey("id", "The community's id or slug") });
+export const roomKey = pathKey("roomId", "The room's uuid or slug");
 export const CommunityRoomParams = CommunityKeyParam.extend({ roomId: roomKey });
 export const CommunityUserParams = CommunityKeyParam.extend({
   userId: z.uuid().openapi({ param: { name: "userId", in: "path" } }),
