@@ -3,6 +3,7 @@ import { and, count, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm"
 import type { User } from "../../lib/auth.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, forbidden, found, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
+import { firstRow } from "../../lib/first-row.ts";
 import { profilesOf } from "../../lib/profiles.ts";
 import type { Cache } from "../../ports/cache.ts";
 import { friendshipOf } from "./friendships.ts";
@@ -49,11 +50,7 @@ export async function ownConversation(db: Db | Tx, me: string, id: string) {
 /** The caller's conversation with user `other`, or null when they have never written. */
 export async function conversationWith(db: Db | Tx, me: string, other: string) {
   const [a, b] = pair(me, other);
-  const [row] = await db
-    .select()
-    .from(schema.conversations)
-    .where(and(eq(schema.conversations.userA, a), eq(schema.conversations.userB, b)));
-  return row ?? null;
+  return firstRow(db, schema.conversations, and(eq(schema.conversations.userA, a), eq(schema.conversations.userB, b)));
 }
 
 /** How many messages to the user are unread, over all their conversations. */

@@ -4,6 +4,7 @@ import { and, desc, eq, ne, type SQL, sql } from "drizzle-orm";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { conflict } from "../../lib/errors.ts";
+import { firstRow } from "../../lib/first-row.ts";
 import { toE164 } from "./phone-checks.ts";
 
 export const PHONE_TAKEN = errorMessage("PHONE_TAKEN");
@@ -109,8 +110,7 @@ export function findIdentities(
 }
 
 export async function findIdentity(db: Db, id: string) {
-  const [row] = await db.select().from(schema.userIdentities).where(eq(schema.userIdentities.id, id));
-  return row ?? null;
+  return firstRow(db, schema.userIdentities, eq(schema.userIdentities.id, id));
 }
 
 export const deleteIdentity = (db: Db, id: string) =>

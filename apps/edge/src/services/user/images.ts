@@ -2,6 +2,7 @@ import { type Db, schema } from "@booth/db";
 import type { ImageType } from "@booth/db/schema";
 import { eq } from "drizzle-orm";
 import { errorMessage } from "../../lib/error-codes.ts";
+import { firstRow } from "../../lib/first-row.ts";
 import { imageUrl } from "../../lib/images.ts";
 
 export const UNAUTHORIZED_TO_DELETE = errorMessage("UNAUTHORIZED_TO_DELETE");
@@ -44,8 +45,7 @@ export async function saveProfileImage(
 }
 
 export async function findImage(db: Db, id: string) {
-  const [row] = await db.select().from(schema.images).where(eq(schema.images.id, id));
-  return row ?? null;
+  return firstRow(db, schema.images, eq(schema.images.id, id));
 }
 
 /** The roles of an image's owner (null if the account is gone). */

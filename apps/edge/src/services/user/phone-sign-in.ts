@@ -3,6 +3,7 @@ import { and, eq, lt } from "drizzle-orm";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, conflict, notFound } from "../../lib/errors.ts";
+import { firstRow } from "../../lib/first-row.ts";
 import { newestFirst } from "../../lib/pages.ts";
 import { createAccount } from "./accounts.ts";
 import { toE164 } from "./phone-checks.ts";
@@ -102,8 +103,7 @@ export async function whitelistPage(db: Db, page: { limit: number; offset: numbe
 }
 
 export async function whitelistEntry(db: Db, id: string) {
-  const [row] = await db.select().from(schema.phoneWhitelist).where(eq(schema.phoneWhitelist.id, id));
-  return row ?? null;
+  return firstRow(db, schema.phoneWhitelist, eq(schema.phoneWhitelist.id, id));
 }
 
 /** Takes a number off the whitelist, by number or by entry id; 404 when it was not on it. */
