@@ -1,17 +1,11 @@
 import { type Db, schema } from "@booth/db";
 import { desc, eq, gte, sql } from "drizzle-orm";
+import { jsonPick } from "../../lib/json-rows.ts";
 import { pageWhere } from "../../lib/pages.ts";
 
 /** The songs played in rooms, as the live room records them when a song ends. */
 export type Play = typeof schema.roomPlays.$inferSelect;
-export const playView = (p: Play) => ({
-  id: p.id,
-  roomUuid: p.roomUuid,
-  djUuid: p.djUuid,
-  song: p.song,
-  voteCounts: p.voteCounts,
-  playedAt: p.playedAt.toISOString(),
-});
+export const playView = (p: Play) => jsonPick(p, "id", "roomUuid", "djUuid", "song", "voteCounts", "playedAt");
 
 export async function recordPlay(db: Db, values: typeof schema.roomPlays.$inferInsert) {
   const [play] = await db.insert(schema.roomPlays).values(values).returning();

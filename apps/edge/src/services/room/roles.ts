@@ -3,6 +3,7 @@ import type { RoomRole } from "@booth/db/schema";
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { activeBan, banInForce } from "../../lib/auth.ts";
 import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
+import { jsonPick } from "../../lib/json-rows.ts";
 import { logModeration } from "../../lib/moderation-log.ts";
 import { ROOM_RANK, type Room, rankFrom, roomRolesOf, roomRolesWhere } from "./access.ts";
 import { loadUser, USER_NOT_FOUND } from "./users.ts";
@@ -32,14 +33,8 @@ export const ROLE_MESSAGES = {
 } as const;
 
 type RoleRow = typeof schema.roomUserRoles.$inferSelect;
-export const roleView = (r: RoleRow) => ({
-  id: r.id,
-  roomUuid: r.roomUuid,
-  userUuid: r.userUuid,
-  role: r.role,
-  expirationTime: r.expirationTime?.toISOString() ?? null,
-  createdAt: r.createdAt.toISOString(),
-});
+export const roleView = (r: RoleRow) =>
+  jsonPick(r, "id", "roomUuid", "userUuid", "role", "expirationTime", "createdAt");
 
 /** A user (404 when unknown) and their rank in the room. */
 export async function targetRank(db: Db, room: Room, userUuid: string, now: Date) {

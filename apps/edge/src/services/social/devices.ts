@@ -2,15 +2,12 @@ import { type Db, schema, type Tx } from "@booth/db";
 import type { DevicePlatform } from "@booth/db/schema";
 import { and, desc, eq } from "drizzle-orm";
 import { notFound } from "../../lib/errors.ts";
+import { jsonRow } from "../../lib/json-rows.ts";
 
 export const DEVICE_NOT_FOUND = "Device not found.";
 
 type Device = typeof schema.devices.$inferSelect;
-export const deviceView = (d: Device) => ({
-  ...d,
-  createdAt: d.createdAt.toISOString(),
-  updatedAt: d.updatedAt.toISOString(),
-});
+export const deviceView = (d: Device) => jsonRow(d);
 
 /** Registers a user's device; a token registered by another account moves to this one. */
 export async function registerDevice(

@@ -4,6 +4,7 @@ import type { User } from "../../lib/auth.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, forbidden, found, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { firstRow } from "../../lib/first-row.ts";
+import { jsonPick } from "../../lib/json-rows.ts";
 import { profilesOf } from "../../lib/profiles.ts";
 import type { Cache } from "../../ports/cache.ts";
 import { friendshipOf } from "./friendships.ts";
@@ -21,15 +22,8 @@ export const MESSAGE_MAX_LENGTH = 2000;
 type Conversation = typeof schema.conversations.$inferSelect;
 type Message = typeof schema.directMessages.$inferSelect;
 
-export const messageView = (m: Message) => ({
-  id: m.id,
-  conversationId: m.conversationId,
-  senderUuid: m.senderUuid,
-  recipientUuid: m.recipientUuid,
-  text: m.text,
-  createdAt: m.createdAt.toISOString(),
-  readAt: m.readAt?.toISOString() ?? null,
-});
+export const messageView = (m: Message) =>
+  jsonPick(m, "id", "conversationId", "senderUuid", "recipientUuid", "text", "createdAt", "readAt");
 export type MessageView = ReturnType<typeof messageView>;
 
 /** A pair kept once: the smaller uuid first. */

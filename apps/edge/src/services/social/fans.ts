@@ -4,6 +4,7 @@ import { type CrudOptions, type CrudQuery, crudSelectPage, pickFields } from "..
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { conflict, notFound } from "../../lib/errors.ts";
 import { firstRow } from "../../lib/first-row.ts";
+import { jsonRow } from "../../lib/json-rows.ts";
 import { linkedProfilesPage, usersTotal } from "../../lib/profiles.ts";
 import { socialTarget } from "./relations.ts";
 
@@ -16,7 +17,7 @@ export const DJ_NOT_FOUND = "DJ not found.";
 export const FANS_PAGE = 12;
 
 export type FanLink = typeof schema.djFans.$inferSelect;
-export const linkView = (l: FanLink) => ({ ...l, createdAt: l.createdAt.toISOString() });
+export const linkView = (l: FanLink) => jsonRow(l);
 
 /** The caller becomes a fan of a DJ: not themselves, an active account, not across a block, once. */
 export async function follow(db: Db, fanUuid: string, djUuid: string, now: Date) {

@@ -4,6 +4,7 @@ import { uniqueOr } from "../../lib/db-errors.ts";
 import { eitherWay } from "../../lib/either-way.ts";
 import { conflict, forbidden, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { firstRow } from "../../lib/first-row.ts";
+import { jsonRow } from "../../lib/json-rows.ts";
 import { linkedProfilesPage } from "../../lib/profiles.ts";
 import { blockedBetween, socialTarget } from "./relations.ts";
 
@@ -15,11 +16,7 @@ export const INVITATION_NOT_FOUND = "Invitation not found.";
 export const NOT_FRIENDS = "You are not friends.";
 
 export type Invitation = typeof schema.friendInvitations.$inferSelect;
-export const invitationView = (i: Invitation) => ({
-  ...i,
-  handledAt: i.handledAt?.toISOString() ?? null,
-  createdAt: i.createdAt.toISOString(),
-});
+export const invitationView = (i: Invitation) => jsonRow(i);
 export type Friendship = typeof schema.friends.$inferSelect;
 export const friendshipView = (row: Friendship) => ({
   userUuid: row.userUuid,

@@ -5,17 +5,14 @@ import { uniqueOr } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { conflict } from "../../lib/errors.ts";
 import { firstRow } from "../../lib/first-row.ts";
+import { jsonRow } from "../../lib/json-rows.ts";
 import { toE164 } from "./phone-checks.ts";
 
 export const PHONE_TAKEN = errorMessage("PHONE_TAKEN");
 
 type Identity = typeof schema.userIdentities.$inferSelect;
 
-export const identityView = (r: Identity) => ({
-  ...r,
-  verifiedAt: r.verifiedAt?.toISOString() ?? null,
-  createdAt: r.createdAt.toISOString(),
-});
+export const identityView = (r: Identity) => jsonRow(r);
 
 /** The code of an identity verification is bound to the user and the number. */
 export const verificationTarget = (userUuid: string, phone: string) => `${userUuid}:${phone}`;

@@ -4,6 +4,7 @@ import { uniqueOr } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, conflict, notFound } from "../../lib/errors.ts";
 import { firstRow } from "../../lib/first-row.ts";
+import { jsonRow } from "../../lib/json-rows.ts";
 import { newestFirst } from "../../lib/pages.ts";
 import { createAccount } from "./accounts.ts";
 import { toE164 } from "./phone-checks.ts";
@@ -79,7 +80,7 @@ export async function clearValidations(db: Db, olderThan: Date | undefined) {
 
 type WhitelistRow = typeof schema.phoneWhitelist.$inferSelect;
 
-export const whitelistView = (r: WhitelistRow) => ({ ...r, createdAt: r.createdAt.toISOString() });
+export const whitelistView = (r: WhitelistRow) => jsonRow(r);
 
 export async function addToWhitelist(
   db: Db,
