@@ -2,8 +2,9 @@ import { type Db, schema, type Tx } from "@booth/db";
 import { and, desc, eq } from "drizzle-orm";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { eitherWay } from "../../lib/either-way.ts";
-import { conflict, found, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
+import { conflict, found, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { profilesOf } from "../../lib/profiles.ts";
+import { deleteFound } from "../../lib/rows.ts";
 import { removeFriendship } from "./friendships.ts";
 import { socialTarget } from "./relations.ts";
 
@@ -82,9 +83,6 @@ export async function blockOf(db: Db | Tx, blockerUuid: string, blockedUuid: str
 
 /** Lifts a block; a 404 when there was none. */
 export async function unblock(db: Db | Tx, blockerUuid: string, blockedUuid: string) {
-  const deleted = await db
-    .delete(schema.blockedUsers)
-    .where(and(eq(schema.blockedUsers.blockerUuid, blockerUuid), eq(schema.blockedUsers.blockedUuid, blockedUuid)))
-    .returning();
-  if (deleted.length === 0) throw notFound(NOT_BLOCKED);
+  const where = and(eq(schema.blockedUsers.blockerUuid, blockerUuid), eq(schema.blockedUsers.blockedUuid, blockedUuid));
+  await deleteFound(db, schema.blockedUsers, where, NOT_BLOCKED);
 }

@@ -3,9 +3,9 @@ import { and, count, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm"
 import type { User } from "../../lib/auth.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, forbidden, found, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
-import { firstRow } from "../../lib/first-row.ts";
 import { jsonPick } from "../../lib/json-rows.ts";
 import { profilesOf } from "../../lib/profiles.ts";
+import { firstRow } from "../../lib/rows.ts";
 import type { Cache } from "../../ports/cache.ts";
 import { friendshipOf } from "./friendships.ts";
 import { activeUser, blockedBetween } from "./relations.ts";

@@ -2,10 +2,10 @@ import { type Db, schema, type Tx } from "@booth/db";
 import { and, desc, eq, or, sql } from "drizzle-orm";
 import { type CrudOptions, type CrudQuery, crudSelectPage, pickFields } from "../../lib/crud/index.ts";
 import { uniqueOr } from "../../lib/db-errors.ts";
-import { conflict, notFound } from "../../lib/errors.ts";
-import { firstRow } from "../../lib/first-row.ts";
+import { conflict } from "../../lib/errors.ts";
 import { jsonRow } from "../../lib/json-rows.ts";
 import { linkedProfilesPage, usersTotal } from "../../lib/profiles.ts";
+import { deleteFound, firstRow } from "../../lib/rows.ts";
 import { socialTarget } from "./relations.ts";
 
 export const CANNOT_FOLLOW = "You cannot follow this DJ.";
@@ -77,11 +77,8 @@ export async function fanLinksOf(db: Db | Tx, uuid: string) {
 
 /** The fan stops following the DJ; a 404 when they did not. */
 export async function unfollow(db: Db | Tx, fanUuid: string, djUuid: string) {
-  const deleted = await db
-    .delete(schema.djFans)
-    .where(and(eq(schema.djFans.fanUuid, fanUuid), eq(schema.djFans.djUuid, djUuid)))
-    .returning();
-  if (deleted.length === 0) throw notFound(NOT_FOLLOWING);
+  const where = and(eq(schema.djFans.fanUuid, fanUuid), eq(schema.djFans.djUuid, djUuid));
+  await deleteFound(db, schema.djFans, where, NOT_FOLLOWING);
 }
 
 /** The push devices of a DJ's fans. */

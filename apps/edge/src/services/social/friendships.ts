@@ -3,9 +3,9 @@ import { and, desc, eq, or, type SQL } from "drizzle-orm";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { eitherWay } from "../../lib/either-way.ts";
 import { conflict, forbidden, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
-import { firstRow } from "../../lib/first-row.ts";
 import { jsonRow } from "../../lib/json-rows.ts";
 import { linkedProfilesPage } from "../../lib/profiles.ts";
+import { deleteFound, firstRow } from "../../lib/rows.ts";
 import { blockedBetween, socialTarget } from "./relations.ts";
 
 export const CANNOT_INVITE = "You cannot invite this user.";
@@ -64,16 +64,9 @@ export const pendingInvitations = (db: Db | Tx, side: "toUuid" | "fromUuid", uui
 
 /** The sender withdraws, or the recipient dismisses, an invitation; a 404 when it is neither's. */
 export async function deleteInvitation(db: Db | Tx, id: string, userUuid: string) {
-  const deleted = await db
-    .delete(schema.friendInvitations)
-    .where(
-      and(
-        eq(schema.friendInvitations.id, id),
-        or(eq(schema.friendInvitations.fromUuid, userUuid), eq(schema.friendInvitations.toUuid, userUuid)),
-      ),
-    )
-    .returning();
-  if (deleted.length === 0) throw notFound(INVITATION_NOT_FOUND);
+  const i = schema.friendInvitations;
+  const where = and(eq(i.id, id), or(eq(i.fromUuid, userUuid), eq(i.toUuid, userUuid)));
+  await deleteFound(db, i, where, INVITATION_NOT_FOUND);
 }
 
 /** The recipient accepts (they become friends) or rejects a pending invitation, once. */

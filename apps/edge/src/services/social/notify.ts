@@ -19,7 +19,7 @@ import {
 } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { badRequest } from "../../lib/errors.ts";
-import { firstRow } from "../../lib/first-row.ts";
+import { firstRow } from "../../lib/rows.ts";
 import type { Delivery, PushNotice } from "../../ports/push.ts";
 import { roomRolesWhere } from "../room/access.ts";
 

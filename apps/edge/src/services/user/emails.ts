@@ -4,7 +4,7 @@ import type { User } from "../../lib/auth.ts";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { HttpError, notFound } from "../../lib/errors.ts";
-import { firstRow } from "../../lib/first-row.ts";
+import { firstRow } from "../../lib/rows.ts";
 import { ALREADY_REGISTERED, normalizeEmail } from "./accounts.ts";
 
 export const VERIFY_FAILED = errorMessage("EMAIL_VERIFICATION_FAILED");

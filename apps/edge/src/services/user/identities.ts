@@ -4,8 +4,8 @@ import { and, desc, eq, ne, type SQL, sql } from "drizzle-orm";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { conflict } from "../../lib/errors.ts";
-import { firstRow } from "../../lib/first-row.ts";
 import { jsonRow } from "../../lib/json-rows.ts";
+import { firstRow } from "../../lib/rows.ts";
 import { toE164 } from "./phone-checks.ts";
 
 export const PHONE_TAKEN = errorMessage("PHONE_TAKEN");

@@ -2,8 +2,8 @@ import { type Db, schema } from "@booth/db";
 import type { ImageType } from "@booth/db/schema";
 import { eq } from "drizzle-orm";
 import { errorMessage } from "../../lib/error-codes.ts";
-import { firstRow } from "../../lib/first-row.ts";
 import { imageUrl } from "../../lib/images.ts";
+import { firstRow } from "../../lib/rows.ts";
 
 export const UNAUTHORIZED_TO_DELETE = errorMessage("UNAUTHORIZED_TO_DELETE");
 export const IMAGE_NOT_FOUND = "Image not found.";

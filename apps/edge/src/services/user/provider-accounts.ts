@@ -5,7 +5,7 @@ import type { Context } from "hono";
 import { requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { conflict, forbidden, HttpError, notFound, unauthorized } from "../../lib/errors.ts";
-import { firstRow } from "../../lib/first-row.ts";
+import { firstRow } from "../../lib/rows.ts";
 import { type OAuthClient, OAuthGrantError, requestToken, type TokenSet } from "../../ports/oauth.ts";
 
 export type ProviderAccount = typeof schema.providerAccounts.$inferSelect;

@@ -4,7 +4,7 @@ import { ADMINS, type User } from "../../lib/auth.ts";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { forbidden, HttpError, notFound } from "../../lib/errors.ts";
-import { firstRow } from "../../lib/first-row.ts";
+import { firstRow } from "../../lib/rows.ts";
 import { ALREADY_REGISTERED, createAccount, type NewAccount } from "./accounts.ts";
 import { INVALID_VOUCHER, redeemVoucher } from "./vouchers.ts";
 
