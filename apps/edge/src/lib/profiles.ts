@@ -9,8 +9,9 @@ import { and, asc, count, desc, eq, ilike, inArray, isNull, not, type SQL, sql }
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { activeBanCondition, type User } from "./auth.ts";
 import { escapeLike } from "./crud/index.ts";
+import { jsonPick } from "./json-rows.ts";
 import { pageWhere } from "./pages.ts";
-import { isoSql, preparedPerDb, type SqlJson } from "./sql-json.ts";
+import { isoSql, jsonColumns, preparedPerDb, type SqlJson } from "./sql-json.ts";
 
 export type Profile = typeof schema.profiles.$inferSelect;
 
@@ -57,7 +58,7 @@ const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 export function publicProfile(user: User, profile: Profile) {
   return {
     uuid: user.uuid,
-    ...(Object.fromEntries(shownColumns.map((column) => [column, profile[column]])) as Pick<Profile, ShownColumn>),
+    ...jsonPick(profile, ...shownColumns),
     badges: user.badges,
     isBot: user.roles.includes("bot"),
     verifiedAt: iso(user.verifiedAt),
@@ -108,15 +109,10 @@ const profilesJsonQuery = preparedPerDb((db) => {
   const p = schema.profiles;
   // The asked ids with their place in the list, so the answer keeps the caller's order.
   const asked = sql`unnest(${sql.placeholder("uuids")}::uuid[]) with ordinality as asked(uuid, ord)`;
-  // The shown columns as publicProfile copies them: each name (a constant, so written in the statement) and value.
-  const shown = sql.join(
-    shownColumns.map((column) => sql`${sql.raw(`'${column}'`)}, ${p[column]}`),
-    sql`, `,
-  );
   return db
     .select({
       body: sql<string>`coalesce(json_agg(json_build_object(
-        'uuid', ${u.uuid}, ${shown}, 'badges', ${u.badges},
+        'uuid', ${u.uuid}, ${jsonColumns(p, shownColumns)}, 'badges', ${u.badges},
         'isBot', 'bot' = any(${u.roles}), 'verifiedAt', ${isoSql(u.verifiedAt)}, 'createdAt', ${isoSql(p.createdAt)}
       ) order by asked.ord), '[]')::text`,
     })
