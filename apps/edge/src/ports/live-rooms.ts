@@ -22,6 +22,7 @@ export interface LiveRooms {
 export function partyLiveRooms(
   options: ProviderHttp & { baseUrl: string; serviceToken: () => Promise<string> },
 ): LiveRooms {
+  const fetch = options.fetch ?? globalThis.fetch;
   const base = options.baseUrl.replace(/\/+$/, "");
   async function call(roomUuid: string, init: RequestInit) {
     const headers: Record<string, string> = {
@@ -35,7 +36,7 @@ export function partyLiveRooms(
       `${base}/parties/main/${roomUuid}`,
       { ...init, headers },
       {
-        fetch: options.fetch,
+        fetch,
         timeoutMs: options.timeoutMs ?? 5000,
         unreachable: (err) => new HttpError(502, `The live room did not answer (${base}): ${err.message}`),
       },

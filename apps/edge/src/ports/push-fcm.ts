@@ -50,7 +50,8 @@ export function fcmPush({
   baseUrl = "https://fcm.googleapis.com",
   tokenUrl = serviceAccount.token_uri ?? "https://oauth2.googleapis.com/token",
   now = Date.now,
-  ...http
+  fetch = globalThis.fetch,
+  timeoutMs,
 }: FcmOptions): MobilePushSender {
   const sendUrl = `${baseUrl.replace(/\/+$/, "")}/v1/projects/${encodeURIComponent(serviceAccount.project_id)}/messages:send`;
   let signingKey: Promise<CryptoKey> | null = null;
@@ -79,7 +80,7 @@ export function fcmPush({
         headers: { "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion }),
       },
-      http,
+      { fetch, timeoutMs },
     );
     const body = (await res.json().catch(() => null)) as {
       access_token?: string;
@@ -134,7 +135,7 @@ export function fcmPush({
         headers: { authorization: `Bearer ${await accessToken()}`, "content-type": "application/json" },
         body: JSON.stringify({ message: message(token, notice) }),
       },
-      http,
+      { fetch, timeoutMs },
     );
   }
 

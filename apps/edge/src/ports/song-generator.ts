@@ -42,6 +42,7 @@ export const embeddedGenerator: SongGenerator = {
  * answering the audio (audio/mpeg).
  */
 export function httpGenerator(options: ProviderHttp & { baseUrl: string; apiKey: string }): SongGenerator {
+  const fetch = options.fetch ?? globalThis.fetch;
   const url = `${options.baseUrl.replace(/\/+$/, "")}/v1/generate`;
   return {
     kind: "http",
@@ -57,7 +58,7 @@ export function httpGenerator(options: ProviderHttp & { baseUrl: string; apiKey:
           },
           body: JSON.stringify({ prompt, duration: seconds, title }),
         },
-        { fetch: options.fetch, timeoutMs: options.timeoutMs ?? 5 * 60_000 },
+        { fetch, timeoutMs: options.timeoutMs ?? 5 * 60_000 },
       );
       if (!res.ok) throw new Error(answered("the generation provider", res.status));
       return new Uint8Array(await res.arrayBuffer());

@@ -94,7 +94,8 @@ export function webPushSender({
   subject,
   extraHosts = [],
   ttlSeconds = 24 * 3600,
-  ...http
+  fetch = globalThis.fetch,
+  timeoutMs,
 }: WebPushOptions): WebPushSender {
   const allowed = [...KNOWN_PUSH_SERVICES, ...extraHosts];
   return {
@@ -135,7 +136,7 @@ export function webPushSender({
       const res = await fetchProvider(
         details.endpoint,
         { method: "POST", headers, body: details.body ? new Uint8Array(details.body) : null, redirect: "error" },
-        http,
+        { fetch, timeoutMs },
       );
       if (res.ok) {
         await discardBody(res);
