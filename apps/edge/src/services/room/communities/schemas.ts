@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { pathKey } from "../../../lib/openapi.ts";
-import { plainText, SlugInput } from "../slugs.ts";
+import { ImageUrlInput, plainText, SlugInput } from "../slugs.ts";
 
 // The bodies and answers of the community routes (communities.routes.ts, admin.routes.ts).
 
@@ -39,16 +39,12 @@ export const CommunityRoomSchema = z
   .object({ communityId: z.uuid(), roomUuid: z.uuid(), addedAt: z.string() })
   .openapi("CommunityRoom");
 
-const imageUrl = z
-  .url({ protocol: /^https?$/, error: "imageUrl: an http(s) URL" })
-  .max(2000)
-  .nullable();
 export const CommunityInput = z
   .object({
     name: plainText(2, 80),
     slug: SlugInput.optional().openapi({ description: "Made from the name when not given" }),
     description: plainText(0, 2000).optional(),
-    imageUrl: imageUrl.optional(),
+    imageUrl: ImageUrlInput.optional(),
     isPublic: z.boolean().optional(),
     createdBy: z.uuid().nullable().optional().openapi({ description: "The user who runs it (its community admin)" }),
   })
