@@ -123,6 +123,13 @@ function oauthClient(
   return { provider, tokenUrl, clientId, clientSecret };
 }
 
+/** Booth's OAuth client at Discord, whose token endpoint is under its API. */
+export const discordOAuthClient = (i: IntegrationsConfig, apiUrl: string) =>
+  oauthClient("Discord", `${apiUrl}/oauth2/token`, {
+    DISCORD_CLIENT_ID: i.discordClientId,
+    DISCORD_CLIENT_SECRET: i.discordClientSecret,
+  });
+
 /** Booth's OAuth client at Spotify's accounts service (a 503 naming the settings when they are missing). */
 export const spotifyOAuthClient = (i: IntegrationsConfig) =>
   oauthClient("Spotify", `${trimSlash(i.spotifyAccountsUrl || PROVIDER_URLS.spotifyAccounts)}/api/token`, {
