@@ -12,6 +12,7 @@ import {
   trimSlash,
 } from "../../ports/integrations.ts";
 import { providerFetch, providerLimiting, providerObject, providerRefused, requestToken } from "../../ports/oauth.ts";
+import { record, str } from "./provider-json.ts";
 import type { Provider } from "./provider-links.ts";
 
 /**
@@ -90,7 +91,6 @@ export async function trackJson(provider: string, res: Response): Promise<Record
   return providerObject(provider, res);
 }
 
-const str = (v: unknown) => (typeof v === "string" && v ? v : null);
 const year = (date: unknown) => {
   const y = Number.parseInt(String(date ?? "").slice(0, 4), 10);
   return Number.isFinite(y) && y > 0 ? y : null;
@@ -146,11 +146,11 @@ async function spotifyTrack(deps: AppDeps, id: string): Promise<ProviderTrack | 
 export function spotifyTrackOf(json: Record<string, unknown>, id: string): ProviderTrack {
   const name = str(json.name);
   if (!name) throw new HttpError(502, "Spotify answered a track without a name.");
-  const album = (json.album ?? {}) as Record<string, unknown>;
+  const album = record(json.album);
   const artists = Array.isArray(json.artists) ? (json.artists as Record<string, unknown>[]) : [];
   const images = Array.isArray(album.images) ? (album.images as Record<string, unknown>[]) : [];
-  const externalIds = (json.external_ids ?? {}) as Record<string, unknown>;
-  const externalUrls = (json.external_urls ?? {}) as Record<string, unknown>;
+  const externalIds = record(json.external_ids);
+  const externalUrls = record(json.external_urls);
   return {
     trackName: name,
     artistName:
@@ -180,7 +180,7 @@ async function appleSong(deps: AppDeps, id: string): Promise<ProviderTrack | nul
   if (!json || !attributes) return null;
   const name = str(attributes.name);
   if (!name) throw new HttpError(502, "Apple Music answered a song without a name.");
-  const artwork = (attributes.artwork ?? {}) as Record<string, unknown>;
+  const artwork = record(attributes.artwork);
   const previews = Array.isArray(attributes.previews) ? (attributes.previews as Record<string, unknown>[]) : [];
   return {
     trackName: name,
@@ -223,9 +223,9 @@ async function youtubeVideo(deps: AppDeps, id: string): Promise<ProviderTrack | 
 
 /** A YouTube video resource (part snippet and contentDetails) in the catalogue's terms. */
 export function youtubeTrackOf(video: Record<string, unknown>, id: string): ProviderTrack {
-  const snippet = (video.snippet ?? {}) as Record<string, unknown>;
-  const details = (video.contentDetails ?? {}) as Record<string, unknown>;
-  const rating = (details.contentRating ?? {}) as Record<string, unknown>;
+  const snippet = record(video.snippet);
+  const details = record(video.contentDetails);
+  const rating = record(details.contentRating);
   const thumbnails = (snippet.thumbnails ?? {}) as Record<string, { url?: unknown } | undefined>;
   const name = str(snippet.title);
   if (!name) throw new HttpError(502, "YouTube answered a video without a title.");
@@ -260,8 +260,8 @@ async function soundcloudTrack(deps: AppDeps, id: string): Promise<ProviderTrack
 export function soundcloudTrackOf(json: Record<string, unknown>, id: string): ProviderTrack {
   const name = str(json.title);
   if (!name) throw new HttpError(502, "SoundCloud answered a track without a title.");
-  const user = (json.user ?? {}) as Record<string, unknown>;
-  const publisher = (json.publisher_metadata ?? {}) as Record<string, unknown>;
+  const user = record(json.user);
+  const publisher = record(json.publisher_metadata);
   return {
     trackName: name,
     artistName: str(publisher.artist) ?? str(user.username) ?? "Unknown artist",
