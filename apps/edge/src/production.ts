@@ -18,38 +18,59 @@ export const allowsLocalCheckout = (env: Env) =>
 
 const set = (env: Env, name: string) => Boolean(env[name]?.trim());
 
-/** What a production edge lacks to start, one line per setting: every secret must come from the environment. */
-export function missingProductionSettings(env: Env): string[] {
-  const missing: string[] = [];
-  if (!set(env, "JWT_PRIVATE_KEY"))
-    missing.push(
-      "JWT_PRIVATE_KEY: the private JWK (ES256) that signs every token, the same on every instance (npx tsx apps/edge/src/scripts/jwt-key.ts)",
-    );
-  if (!set(env, "BOOTH_SERVICE_SECRET"))
-    missing.push(
-      "BOOTH_SERVICE_SECRET: the secret the edge and the live rooms share to sign their calls to each other, at least 32 characters (openssl rand -base64 48)",
-    );
-  for (const name of ["VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY"])
-    if (!set(env, name)) missing.push(`${name}: the Web Push key pair (npx web-push generate-vapid-keys)`);
-  if (!singleInstance(env)) {
-    const upstash = set(env, "UPSTASH_REDIS_REST_URL") && set(env, "UPSTASH_REDIS_REST_TOKEN");
-    if (!set(env, "REDIS_URL") && !upstash)
-      missing.push(
-        "REDIS_URL (or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN): the cache every instance shares for limits and codes; BOOTH_SINGLE_INSTANCE=true if only one instance runs",
-      );
-    if (!set(env, "DATABASE_URL"))
-      missing.push(
-        "DATABASE_URL: the PostgreSQL every instance shares; BOOTH_SINGLE_INSTANCE=true if only one instance runs (PGlite in DATA_DIR)",
-      );
-    if (!set(env, "S3_BUCKET"))
-      missing.push(
-        "S3_BUCKET (with S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY and, off AWS, S3_ENDPOINT): the object storage every instance and the job worker share for uploads and HLS; BOOTH_SINGLE_INSTANCE=true if one host keeps the files (DATA_DIR/storage)",
-      );
-  }
-  if (set(env, "ADMIN_EMAIL") !== set(env, "ADMIN_PASSWORD"))
-    missing.push("ADMIN_EMAIL and ADMIN_PASSWORD: the first admin needs both (or neither)");
-  return missing;
+/** A setting a production edge must have: whether the environment lacks it, and the line that names it then. */
+interface Requirement {
+  lacks: (env: Env) => boolean;
+  line: string;
 }
+
+const required = (name: string, why: string): Requirement => ({
+  lacks: (env) => !set(env, name),
+  line: `${name}: ${why}`,
+});
+
+/** Needed only where several edge processes serve the instance (not BOOTH_SINGLE_INSTANCE=true). */
+const shared = ({ lacks, line }: Requirement): Requirement => ({
+  lacks: (env) => !singleInstance(env) && lacks(env),
+  line,
+});
+
+/** Every secret must come from the environment; in this order the missing ones are listed. */
+const PRODUCTION_SETTINGS: Requirement[] = [
+  required(
+    "JWT_PRIVATE_KEY",
+    "the private JWK (ES256) that signs every token, the same on every instance (npx tsx apps/edge/src/scripts/jwt-key.ts)",
+  ),
+  required(
+    "BOOTH_SERVICE_SECRET",
+    "the secret the edge and the live rooms share to sign their calls to each other, at least 32 characters (openssl rand -base64 48)",
+  ),
+  required("VAPID_PUBLIC_KEY", "the Web Push key pair (npx web-push generate-vapid-keys)"),
+  required("VAPID_PRIVATE_KEY", "the Web Push key pair (npx web-push generate-vapid-keys)"),
+  shared({
+    lacks: (env) =>
+      !set(env, "REDIS_URL") && !(set(env, "UPSTASH_REDIS_REST_URL") && set(env, "UPSTASH_REDIS_REST_TOKEN")),
+    line: "REDIS_URL (or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN): the cache every instance shares for limits and codes; BOOTH_SINGLE_INSTANCE=true if only one instance runs",
+  }),
+  shared(
+    required(
+      "DATABASE_URL",
+      "the PostgreSQL every instance shares; BOOTH_SINGLE_INSTANCE=true if only one instance runs (PGlite in DATA_DIR)",
+    ),
+  ),
+  shared({
+    lacks: (env) => !set(env, "S3_BUCKET"),
+    line: "S3_BUCKET (with S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY and, off AWS, S3_ENDPOINT): the object storage every instance and the job worker share for uploads and HLS; BOOTH_SINGLE_INSTANCE=true if one host keeps the files (DATA_DIR/storage)",
+  }),
+  {
+    lacks: (env) => set(env, "ADMIN_EMAIL") !== set(env, "ADMIN_PASSWORD"),
+    line: "ADMIN_EMAIL and ADMIN_PASSWORD: the first admin needs both (or neither)",
+  },
+];
+
+/** What a production edge lacks to start, one line per setting. */
+export const missingProductionSettings = (env: Env): string[] =>
+  PRODUCTION_SETTINGS.filter((setting) => setting.lacks(env)).map((setting) => setting.line);
 
 /** Throws one error naming every missing setting when a production instance lacks some; nothing otherwise. */
 export function assertProductionSettings(env: Env) {

@@ -1,7 +1,8 @@
 import type { Db, Tx } from "@booth/db";
 import { eq, type InferSelectModel } from "drizzle-orm";
 import type { PgColumn, PgInsertValue, PgTable, PgUpdateSetSource } from "drizzle-orm/pg-core";
-import { found, notFound } from "./errors.ts";
+import { found } from "./errors.ts";
+import { deleteFound } from "./rows.ts";
 
 /**
  * The admin family of one table's items, by their key (an id or a slug): load it or 404, patch it or 404, delete it
@@ -37,9 +38,6 @@ export function adminItems<T extends PgTable>(table: T, key: PgColumn, message: 
       return found(row as Row | undefined, message);
     },
     /** Deletes the item, or a 404 when there is none. */
-    async remove(db: Db | Tx, value: string): Promise<void> {
-      const deleted = await db.delete(anyTable).where(eq(key, value)).returning();
-      if (deleted.length === 0) throw notFound(message);
-    },
+    remove: (db: Db | Tx, value: string): Promise<void> => deleteFound(db, anyTable, eq(key, value), message),
   };
 }

@@ -178,6 +178,13 @@ export const PageQuery = z.object({
 export const pageSchema = <T extends z.ZodType>(item: T, name: string) =>
   z.object({ data: z.array(item), total: z.number().int() }).openapi(name);
 export const UuidParam = z.object({ id: z.uuid().openapi({ param: { name: "id", in: "path" } }) });
+/** A key named in a path (a slug, or an id that may be a slug): 1 to 100 characters. */
+export const pathKey = (name: string, description: string) =>
+  z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name, in: "path", description } });
 
 export interface DocumentInfo {
   title: string;

@@ -5,37 +5,47 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import { Badge, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
-import { and, asc, count, eq, ilike, inArray, isNull, not, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, inArray, isNull, not, type SQL, sql } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { activeBanCondition, type User } from "./auth.ts";
 import { escapeLike } from "./crud/index.ts";
-import { isoSql, preparedPerDb, type SqlJson } from "./sql-json.ts";
+import { jsonPick } from "./json-rows.ts";
+import { pageWhere } from "./pages.ts";
+import { isoSql, jsonColumns, preparedPerDb, type SqlJson } from "./sql-json.ts";
 
 export type Profile = typeof schema.profiles.$inferSelect;
 
 export const BadgeSchema = z.enum(values(Badge));
 
+/** The profile's columns anyone may see, with their schemas: `Profile` shows them, and its view copies them. */
+const SHOWN_COLUMNS = {
+  nickname: z.string(),
+  color: z.string(),
+  avatarId: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  pronoun: z.string().nullable(),
+  displayPronouns: z.boolean(),
+  songOfTheWeek: z.string().nullable(),
+  zodiac: z.string().nullable(),
+  bio: z.string().nullable(),
+  profilePicture: z.string().nullable(),
+  coverPicture: z.string().nullable(),
+  facebook: z.string().nullable(),
+  instagram: z.string().nullable(),
+  twitter: z.string().nullable(),
+  snapchat: z.string().nullable(),
+  tiktok: z.string().nullable(),
+  priceForGig: z.number().int().nullable(),
+} satisfies Partial<Record<keyof Profile, z.ZodType>>;
+type ShownColumn = keyof typeof SHOWN_COLUMNS;
+const shownColumns = Object.keys(SHOWN_COLUMNS) as ShownColumn[];
+
 /** A profile as anyone sees it. */
 export const PublicProfileSchema = z
   .object({
     uuid: z.uuid(),
-    nickname: z.string(),
-    color: z.string(),
-    avatarId: z.string(),
-    firstName: z.string().nullable(),
-    lastName: z.string().nullable(),
-    pronoun: z.string().nullable(),
-    displayPronouns: z.boolean(),
-    songOfTheWeek: z.string().nullable(),
-    zodiac: z.string().nullable(),
-    bio: z.string().nullable(),
-    profilePicture: z.string().nullable(),
-    coverPicture: z.string().nullable(),
-    facebook: z.string().nullable(),
-    instagram: z.string().nullable(),
-    twitter: z.string().nullable(),
-    snapchat: z.string().nullable(),
-    tiktok: z.string().nullable(),
-    priceForGig: z.number().int().nullable(),
+    ...SHOWN_COLUMNS,
     badges: z.array(BadgeSchema),
     isBot: z.boolean(),
     verifiedAt: z.string().nullable(),
@@ -48,24 +58,7 @@ const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 export function publicProfile(user: User, profile: Profile) {
   return {
     uuid: user.uuid,
-    nickname: profile.nickname,
-    color: profile.color,
-    avatarId: profile.avatarId,
-    firstName: profile.firstName,
-    lastName: profile.lastName,
-    pronoun: profile.pronoun,
-    displayPronouns: profile.displayPronouns,
-    songOfTheWeek: profile.songOfTheWeek,
-    zodiac: profile.zodiac,
-    bio: profile.bio,
-    profilePicture: profile.profilePicture,
-    coverPicture: profile.coverPicture,
-    facebook: profile.facebook,
-    instagram: profile.instagram,
-    twitter: profile.twitter,
-    snapchat: profile.snapchat,
-    tiktok: profile.tiktok,
-    priceForGig: profile.priceForGig,
+    ...jsonPick(profile, ...shownColumns),
     badges: user.badges,
     isBot: user.roles.includes("bot"),
     verifiedAt: iso(user.verifiedAt),
@@ -85,6 +78,32 @@ export async function profilesOf(db: Db | Tx, uuids: string[]) {
   return uuids.flatMap((id) => byId.get(id) ?? []);
 }
 
+/**
+ * A page of people linked by `table`'s rows matching `where` (fans, friends...), the newest link first: `person` is
+ * the column naming them; answered as their public profiles, with how many rows match.
+ */
+export async function linkedProfilesPage(
+  db: Db | Tx,
+  table: PgTable & { createdAt: PgColumn; id: PgColumn },
+  person: PgColumn,
+  where: SQL,
+  page: { limit: number; offset: number },
+) {
+  const people = db
+    .select({ uuid: person })
+    .from(table as PgTable)
+    .where(where)
+    .orderBy(desc(table.createdAt), desc(table.id));
+  const { rows, total } = await pageWhere(db, table, where, people, page);
+  return {
+    data: await profilesOf(
+      db,
+      rows.map((r) => r.uuid as string),
+    ),
+    total,
+  };
+}
+
 const profilesJsonQuery = preparedPerDb((db) => {
   const u = schema.users;
   const p = schema.profiles;
@@ -93,12 +112,7 @@ const profilesJsonQuery = preparedPerDb((db) => {
   return db
     .select({
       body: sql<string>`coalesce(json_agg(json_build_object(
-        'uuid', ${u.uuid}, 'nickname', ${p.nickname}, 'color', ${p.color}, 'avatarId', ${p.avatarId},
-        'firstName', ${p.firstName}, 'lastName', ${p.lastName}, 'pronoun', ${p.pronoun},
-        'displayPronouns', ${p.displayPronouns}, 'songOfTheWeek', ${p.songOfTheWeek}, 'zodiac', ${p.zodiac},
-        'bio', ${p.bio}, 'profilePicture', ${p.profilePicture}, 'coverPicture', ${p.coverPicture},
-        'facebook', ${p.facebook}, 'instagram', ${p.instagram}, 'twitter', ${p.twitter}, 'snapchat', ${p.snapchat},
-        'tiktok', ${p.tiktok}, 'priceForGig', ${p.priceForGig}, 'badges', ${u.badges},
+        'uuid', ${u.uuid}, ${jsonColumns(p, shownColumns)}, 'badges', ${u.badges},
         'isBot', 'bot' = any(${u.roles}), 'verifiedAt', ${isoSql(u.verifiedAt)}, 'createdAt', ${isoSql(p.createdAt)}
       ) order by asked.ord), '[]')::text`,
     })

@@ -4,7 +4,7 @@
  */
 import type { Db } from "@booth/db";
 import { type SQL, sql } from "drizzle-orm";
-import type { PgColumn } from "drizzle-orm/pg-core";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Context, TypedResponse } from "hono";
 import type { JSONParsed } from "hono/utils/types";
 import { oncePer } from "./once-per.ts";
@@ -29,6 +29,16 @@ export function sqlJson<T, S extends 200 | 201>(c: Context, text: SqlJson<T>, st
     "json"
   >;
 }
+
+/**
+ * The `'name', column` pairs of `json_build_object` for the columns `names` of `table`, each under its own name: what
+ * the database writes for the fields a view copies from a row.
+ */
+export const jsonColumns = <T extends PgTable>(table: T, names: readonly (keyof T["$inferSelect"] & string)[]) =>
+  sql.join(
+    names.map((name) => sql`${sql.raw(`'${name}'`)}, ${(table as unknown as Record<string, PgColumn>)[name]}`),
+    sql`, `,
+  );
 
 /** An ISO 8601 timestamp in UTC with milliseconds, as `Date.prototype.toISOString()` writes it. */
 export const isoSql = (column: PgColumn | SQL) =>

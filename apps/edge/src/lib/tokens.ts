@@ -170,20 +170,42 @@ export async function loadKeys(options: {
   return keys;
 }
 
+/** Signs a JWT of this edge's (its key, its issuer) for `sub`, valid `ttl` seconds from `nowSeconds`. */
+const signJwt = (keys: Keys, jwt: SignJWT, sub: string, nowSeconds: number, ttl: number) =>
+  jwt
+    .setProtectedHeader({ alg: TOKEN_ALG, kid: keys.kid, typ: "JWT" })
+    .setSubject(sub)
+    .setIssuer(TOKEN_ISSUER)
+    .setIssuedAt(nowSeconds)
+    .setExpirationTime(nowSeconds + ttl)
+    .sign(keys.privateKey);
+
+/** The payload of a JWT this edge signed (for `audience`, when given), unexpired at `nowSeconds`; null otherwise. */
+async function verifyJwt(keys: Keys, jwt: string, nowSeconds: number, audience?: string) {
+  const key = verificationKey(keys, jwt);
+  if (!key) return null;
+  try {
+    const { payload } = await jwtVerify(jwt, key, {
+      algorithms: [TOKEN_ALG],
+      issuer: TOKEN_ISSUER,
+      ...(audience === undefined ? {} : { audience }),
+      currentDate: new Date(nowSeconds * 1000),
+    });
+    return payload;
+  } catch {
+    return null;
+  }
+}
+
 export async function signToken(keys: Keys, claims: TokenInput, nowSeconds: number, ttl = TOKEN_TTL[claims.type]) {
-  return new SignJWT({
+  const jwt = new SignJWT({
     type: claims.type,
     roles: claims.roles,
     badges: claims.badges,
     ver: claims.ver,
     purpose: claims.purpose ?? TokenPurpose.session,
-  })
-    .setProtectedHeader({ alg: TOKEN_ALG, kid: keys.kid, typ: "JWT" })
-    .setSubject(claims.sub)
-    .setIssuer(TOKEN_ISSUER)
-    .setIssuedAt(nowSeconds)
-    .setExpirationTime(nowSeconds + ttl)
-    .sign(keys.privateKey);
+  });
+  return signJwt(keys, jwt, claims.sub, nowSeconds, ttl);
 }
 
 export async function verifyToken(keys: Keys, token: string, nowSeconds: number): Promise<TokenClaims | null> {
@@ -196,31 +218,22 @@ export async function verifyTokenUntil(
   token: string,
   nowSeconds: number,
 ): Promise<{ claims: TokenClaims; expiresAt: number } | null> {
-  const key = verificationKey(keys, token);
-  if (!key) return null;
-  try {
-    const { payload } = await jwtVerify(token, key, {
-      algorithms: [TOKEN_ALG],
-      issuer: TOKEN_ISSUER,
-      currentDate: new Date(nowSeconds * 1000),
-    });
-    const type = payload.type as TokenType;
-    if (!payload.sub || !(type in TokenType)) return null;
-    const purpose = (payload.purpose ?? TokenPurpose.session) as TokenPurpose;
-    // A purpose this edge does not know opens nothing: it may be a newer edge's narrower token.
-    if (!Object.values(TokenPurpose).includes(purpose)) return null;
-    const claims: TokenClaims = {
-      sub: payload.sub,
-      type,
-      roles: Array.isArray(payload.roles) ? (payload.roles as string[]) : [],
-      badges: Array.isArray(payload.badges) ? (payload.badges as string[]) : [],
-      ver: typeof payload.ver === "number" ? payload.ver : 0,
-      purpose,
-    };
-    return { claims, expiresAt: payload.exp ?? Number.POSITIVE_INFINITY };
-  } catch {
-    return null;
-  }
+  const payload = await verifyJwt(keys, token, nowSeconds);
+  if (!payload) return null;
+  const type = payload.type as TokenType;
+  if (!payload.sub || !(type in TokenType)) return null;
+  const purpose = (payload.purpose ?? TokenPurpose.session) as TokenPurpose;
+  // A purpose this edge does not know opens nothing: it may be a newer edge's narrower token.
+  if (!Object.values(TokenPurpose).includes(purpose)) return null;
+  const claims: TokenClaims = {
+    sub: payload.sub,
+    type,
+    roles: Array.isArray(payload.roles) ? (payload.roles as string[]) : [],
+    badges: Array.isArray(payload.badges) ? (payload.badges as string[]) : [],
+    ver: typeof payload.ver === "number" ? payload.ver : 0,
+    purpose,
+  };
+  return { claims, expiresAt: payload.exp ?? Number.POSITIVE_INFINITY };
 }
 
 /** A token for another process of the platform (the live rooms, the edge calling them), named by `sub`. */
@@ -244,30 +257,12 @@ export function signGrant(
   nowSeconds: number,
   ttl: number,
 ) {
-  return new SignJWT(grant.claims)
-    .setProtectedHeader({ alg: TOKEN_ALG, kid: keys.kid, typ: "JWT" })
-    .setSubject(grant.sub)
-    .setAudience(grant.audience)
-    .setIssuer(TOKEN_ISSUER)
-    .setIssuedAt(nowSeconds)
-    .setExpirationTime(nowSeconds + ttl)
-    .sign(keys.privateKey);
+  return signJwt(keys, new SignJWT(grant.claims).setAudience(grant.audience), grant.sub, nowSeconds, ttl);
 }
 
 /** The grant's claims when it is ours, for `audience`, and not expired; null otherwise. */
 export async function verifyGrant(keys: Keys, grant: string, audience: string, nowSeconds: number) {
-  const key = verificationKey(keys, grant);
-  if (!key) return null;
-  try {
-    const { payload } = await jwtVerify(grant, key, {
-      algorithms: [TOKEN_ALG],
-      issuer: TOKEN_ISSUER,
-      audience,
-      currentDate: new Date(nowSeconds * 1000),
-    });
-    if (typeof payload.sub !== "string" || "type" in payload) return null;
-    return payload as Record<string, unknown> & { sub: string };
-  } catch {
-    return null;
-  }
+  const payload = await verifyJwt(keys, grant, nowSeconds, audience);
+  if (!payload || typeof payload.sub !== "string" || "type" in payload) return null;
+  return payload as Record<string, unknown> & { sub: string };
 }

@@ -1,5 +1,6 @@
 import { HttpError } from "../lib/errors.ts";
 import { DEFAULT_GHOST_UID, type IntegrationsConfig, requireSettings, trimSlash } from "./integrations.ts";
+import { answered, fetchProvider } from "./provider-post.ts";
 
 /** A member's standing in a CometChat group. */
 export type GroupScope = "admin" | "moderator" | "participant";
@@ -76,17 +77,15 @@ export function cometChatClient(options: {
   const { appId, apiKey, base } = options;
 
   async function call(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-    let res: Response;
-    try {
-      res = await fetch(`${base}${path}`, {
+    const res = await fetchProvider(
+      `${base}${path}`,
+      {
         method,
         headers: { apikey: apiKey, appid: appId, accept: "application/json", "content-type": "application/json" },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-    } catch {
-      throw new CometChatError(502, "CometChat could not be reached.", null);
-    }
+      },
+      { timeoutMs: TIMEOUT_MS, unreachable: () => new CometChatError(502, "CometChat could not be reached.", null) },
+    );
     const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
     if (res.ok) return json;
     const error = (json.error ?? {}) as { code?: unknown; message?: unknown };
@@ -95,7 +94,7 @@ export function cometChatClient(options: {
       throw new CometChatError(502, "CometChat refused Booth's API key.", code);
     if (res.status === 429)
       throw new CometChatError(503, "CometChat is limiting requests, please try again later.", code);
-    throw new CometChatError(502, `CometChat answered ${res.status}${code ? ` (${code})` : ""}.`, code);
+    throw new CometChatError(502, `${answered("CometChat", res.status, { aside: code })}.`, code);
   }
 
   const tolerating = async (codes: RegExp, run: () => Promise<unknown>) => {

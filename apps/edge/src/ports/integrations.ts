@@ -112,36 +112,53 @@ export function requireSettings<K extends string>(
 
 export const trimSlash = (url: string) => url.replace(/\/+$/, "");
 
+/** Booth's OAuth client at `provider`: its id and secret settings, in that order (a 503 names those missing). */
+function oauthClient(
+  provider: string,
+  tokenUrl: string,
+  settings: Record<string, string | undefined>,
+  configured = provider,
+): OAuthClient {
+  const [clientId, clientSecret] = Object.values(requireSettings(configured, settings)) as [string, string];
+  return { provider, tokenUrl, clientId, clientSecret };
+}
+
+/** Booth's OAuth client at Discord, whose token endpoint is under its API. */
+export const discordOAuthClient = (i: IntegrationsConfig, apiUrl: string) =>
+  oauthClient("Discord", `${apiUrl}/oauth2/token`, {
+    DISCORD_CLIENT_ID: i.discordClientId,
+    DISCORD_CLIENT_SECRET: i.discordClientSecret,
+  });
+
 /** Booth's OAuth client at Spotify's accounts service (a 503 naming the settings when they are missing). */
-export function spotifyOAuthClient(i: IntegrationsConfig): OAuthClient {
-  const s = requireSettings("Spotify", {
+export const spotifyOAuthClient = (i: IntegrationsConfig) =>
+  oauthClient("Spotify", `${trimSlash(i.spotifyAccountsUrl || PROVIDER_URLS.spotifyAccounts)}/api/token`, {
     SPOTIFY_CLIENT_ID: i.spotifyClientId,
     SPOTIFY_CLIENT_SECRET: i.spotifyClientSecret,
   });
-  return {
-    provider: "Spotify",
-    tokenUrl: `${trimSlash(i.spotifyAccountsUrl || PROVIDER_URLS.spotifyAccounts)}/api/token`,
-    clientId: s.SPOTIFY_CLIENT_ID,
-    clientSecret: s.SPOTIFY_CLIENT_SECRET,
-  };
-}
+
+/** Booth's OAuth client at Google, for YouTube. */
+export const youtubeOAuthClient = (i: IntegrationsConfig) =>
+  oauthClient("YouTube", `${trimSlash(i.youtubeOAuthUrl || PROVIDER_URLS.youtubeOAuth)}/token`, {
+    YOUTUBE_CLIENT_ID: i.youtubeClientId,
+    YOUTUBE_CLIENT_SECRET: i.youtubeClientSecret,
+  });
 
 /** Booth's OAuth client at SoundCloud: the web app's, or the mobile apps' (`mobile`). */
 export function soundcloudOAuthClient(i: IntegrationsConfig, mobile = false): OAuthClient {
-  const s = mobile
-    ? requireSettings("SoundCloud for mobile", {
-        SOUNDCLOUD_MOBILE_CLIENT_ID: i.soundcloudMobileClientId,
-        SOUNDCLOUD_MOBILE_CLIENT_SECRET: i.soundcloudMobileClientSecret,
-      })
-    : requireSettings("SoundCloud", {
+  const tokenUrl = `${trimSlash(i.soundcloudAuthUrl || PROVIDER_URLS.soundcloudAuth)}/oauth/token`;
+  return mobile
+    ? oauthClient(
+        "SoundCloud",
+        tokenUrl,
+        {
+          SOUNDCLOUD_MOBILE_CLIENT_ID: i.soundcloudMobileClientId,
+          SOUNDCLOUD_MOBILE_CLIENT_SECRET: i.soundcloudMobileClientSecret,
+        },
+        "SoundCloud for mobile",
+      )
+    : oauthClient("SoundCloud", tokenUrl, {
         SOUNDCLOUD_CLIENT_ID: i.soundcloudClientId,
         SOUNDCLOUD_CLIENT_SECRET: i.soundcloudClientSecret,
       });
-  const [clientId, clientSecret] = Object.values(s) as [string, string];
-  return {
-    provider: "SoundCloud",
-    tokenUrl: `${trimSlash(i.soundcloudAuthUrl || PROVIDER_URLS.soundcloudAuth)}/oauth/token`,
-    clientId,
-    clientSecret,
-  };
 }

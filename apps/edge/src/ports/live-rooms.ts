@@ -1,6 +1,7 @@
 import type { LiveRoomEvent } from "@booth/sdk/live/edge-events";
 import { HttpError } from "../lib/errors.ts";
 import { currentRequestId } from "../lib/request-id.ts";
+import { answered, fetchProvider, type ProviderHttp } from "./provider-post.ts";
 
 /** What the edge tells a live room after a change made over REST: the room's own contract (`@booth/sdk/live`). */
 export type { LiveRoomEvent };
@@ -18,13 +19,10 @@ export interface LiveRooms {
  * with a service token of a minute, signed per call with the edge's key (its `kid` names it in the JWKS the rooms
  * check it against).
  */
-export function partyLiveRooms(options: {
-  baseUrl: string;
-  serviceToken: () => Promise<string>;
-  fetch?: typeof fetch;
-  timeoutMs?: number;
-}): LiveRooms {
-  const doFetch = options.fetch ?? fetch;
+export function partyLiveRooms(
+  options: ProviderHttp & { baseUrl: string; serviceToken: () => Promise<string> },
+): LiveRooms {
+  const fetch = options.fetch ?? globalThis.fetch;
   const base = options.baseUrl.replace(/\/+$/, "");
   async function call(roomUuid: string, init: RequestInit) {
     const headers: Record<string, string> = {
@@ -34,15 +32,15 @@ export function partyLiveRooms(options: {
     // The room logs its side of the request under the same id.
     const requestId = currentRequestId();
     if (requestId) headers["x-request-id"] = requestId;
-    try {
-      return await doFetch(`${base}/parties/main/${roomUuid}`, {
-        ...init,
-        headers,
-        signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
-      });
-    } catch (err) {
-      throw new HttpError(502, `The live room did not answer (${base}): ${(err as Error).message}`);
-    }
+    return fetchProvider(
+      `${base}/parties/main/${roomUuid}`,
+      { ...init, headers },
+      {
+        fetch,
+        timeoutMs: options.timeoutMs ?? 5000,
+        unreachable: (err) => new HttpError(502, `The live room did not answer (${base}): ${err.message}`),
+      },
+    );
   }
   return {
     async notify(roomUuid, event) {
@@ -58,7 +56,7 @@ export function partyLiveRooms(options: {
       }
       if (!res.ok) {
         await res.body?.cancel();
-        throw new HttpError(502, `The live room answered ${res.status}.`);
+        throw new HttpError(502, `${answered("The live room", res.status)}.`);
       }
       return res.json();
     },

@@ -1,4 +1,5 @@
 import { HttpError } from "../lib/errors.ts";
+import { answered, fetchProvider } from "./provider-post.ts";
 
 /** An OAuth 2 client of one provider: its token endpoint and Booth's credentials there. */
 export interface OAuthClient {
@@ -35,13 +36,19 @@ export class OAuthGrantError extends HttpError {
 }
 
 /** A request to a provider, with a timeout; a provider that cannot be reached is a 502 naming it. */
-export async function providerFetch(provider: string, url: string, init: RequestInit = {}) {
-  try {
-    return await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
-  } catch {
-    throw new HttpError(502, `${provider} could not be reached.`);
-  }
-}
+export const providerFetch = (provider: string, url: string, init: RequestInit = {}) =>
+  fetchProvider(url, init, {
+    timeoutMs: TIMEOUT_MS,
+    unreachable: () => new HttpError(502, `${provider} could not be reached.`),
+  });
+
+/** A 502: the provider refused with a status that says nothing Booth can act on. */
+export const providerRefused = (provider: string, status: number) =>
+  new HttpError(502, `${answered(provider, status)}.`);
+
+/** A 503: the provider is limiting Booth's requests. */
+export const providerLimiting = (provider: string) =>
+  new HttpError(503, `${provider} is limiting requests, please try again later.`);
 
 /**
  * Calls the token endpoint (client credentials in a Basic header, RFC 6749 section 2.3.1). A refused grant is a
@@ -67,13 +74,12 @@ export async function requestToken(
   const json = (await res.json().catch(() => null)) as Record<string, unknown> | null;
   const oauthError = typeof json?.error === "string" ? json.error : null;
   if (!res.ok) {
-    if (res.status === 429)
-      throw new HttpError(503, `${client.provider} is limiting requests, please try again later.`);
+    if (res.status === 429) throw providerLimiting(client.provider);
     if (oauthError === "invalid_client" || oauthError === "unauthorized_client")
       throw new HttpError(502, `${client.provider} refused Booth's client credentials (${oauthError}).`);
     if (res.status < 500 && oauthError && GRANT_ERRORS.has(oauthError))
       throw new OAuthGrantError(`${client.provider} refused the ${what} (${oauthError}).`, oauthError);
-    throw new HttpError(502, `${client.provider} answered ${res.status}.`);
+    throw providerRefused(client.provider, res.status);
   }
   if (!json || typeof json.access_token !== "string" || !json.access_token)
     throw new HttpError(502, `${client.provider} answered without an access token.`);
@@ -99,8 +105,13 @@ export async function providerJson(
   const res = await providerFetch(provider, url, rest);
   if (res.status === 401 || res.status === 403)
     throw new HttpError(400, tokenRefused ?? `${provider} refused the access token.`);
-  if (res.status === 429) throw new HttpError(503, `${provider} is limiting requests, please try again later.`);
-  if (!res.ok) throw new HttpError(502, `${provider} answered ${res.status}.`);
+  if (res.status === 429) throw providerLimiting(provider);
+  if (!res.ok) throw providerRefused(provider, res.status);
+  return providerObject(provider, res);
+}
+
+/** The JSON object a provider answered; anything else is a 502. */
+export async function providerObject(provider: string, res: Response): Promise<Record<string, unknown>> {
   const json = (await res.json().catch(() => null)) as unknown;
   if (!json || typeof json !== "object") throw new HttpError(502, `${provider} answered something that is not JSON.`);
   return json as Record<string, unknown>;

@@ -1,5 +1,6 @@
 import { type ClientHttp2Session, connect, constants } from "node:http2";
 import { type CryptoKey, importPKCS8, SignJWT } from "jose";
+import { answered } from "./provider-post.ts";
 import type { Delivery, MobilePushSender, PushNotice } from "./push.ts";
 
 export interface ApnsOptions {
@@ -137,7 +138,7 @@ export function apnsPush({
       }
       if (res.status === 200) return { status: "sent" };
       const reason = reasonOf(res.body);
-      const error = `APNs answered ${res.status}${reason ? ` ${reason}` : ""}`;
+      const error = answered("APNs", res.status, { code: reason });
       return { status: res.status === 410 || GONE.has(reason) ? "invalid" : "failed", error };
     },
     async close() {

@@ -1,4 +1,5 @@
 import { type CryptoKey, importPKCS8, SignJWT } from "jose";
+import { answered, discardBody, fetchProvider, type ProviderHttp } from "./provider-post.ts";
 import type { Delivery, MobilePushSender, PushNotice } from "./push.ts";
 
 /** The fields of a Google service account key file (JSON) that FCM needs. */
@@ -10,14 +11,12 @@ export interface ServiceAccount {
   token_uri?: string | undefined;
 }
 
-export interface FcmOptions {
+export interface FcmOptions extends ProviderHttp {
   serviceAccount: ServiceAccount;
   /** Where FCM is (default https://fcm.googleapis.com; tests point it at a local fake). */
   baseUrl?: string | undefined;
   /** Google's OAuth2 token endpoint (default: the key file's `token_uri`, else https://oauth2.googleapis.com/token). */
   tokenUrl?: string | undefined;
-  fetch?: typeof globalThis.fetch | undefined;
-  timeoutMs?: number | undefined;
   now?: (() => number) | undefined;
 }
 
@@ -50,9 +49,9 @@ export function fcmPush({
   serviceAccount,
   baseUrl = "https://fcm.googleapis.com",
   tokenUrl = serviceAccount.token_uri ?? "https://oauth2.googleapis.com/token",
-  fetch = globalThis.fetch,
-  timeoutMs = 10_000,
   now = Date.now,
+  fetch = globalThis.fetch,
+  timeoutMs,
 }: FcmOptions): MobilePushSender {
   const sendUrl = `${baseUrl.replace(/\/+$/, "")}/v1/projects/${encodeURIComponent(serviceAccount.project_id)}/messages:send`;
   let signingKey: Promise<CryptoKey> | null = null;
@@ -74,12 +73,15 @@ export function fcmPush({
       .setIssuedAt(iat)
       .setExpirationTime(iat + 3600)
       .sign(await signingKey);
-    const res = await fetch(tokenUrl, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion }),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    const res = await fetchProvider(
+      tokenUrl,
+      {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion }),
+      },
+      { fetch, timeoutMs },
+    );
     const body = (await res.json().catch(() => null)) as {
       access_token?: string;
       expires_in?: number;
@@ -88,9 +90,7 @@ export function fcmPush({
     } | null;
     if (!res.ok || !body?.access_token)
       throw new Error(
-        `Google's token endpoint answered ${res.status}${body?.error ? `: ${body.error}` : ""}${
-          body?.error_description ? ` (${body.error_description})` : ""
-        }`,
+        answered("Google's token endpoint", res.status, { detail: body?.error, aside: body?.error_description }),
       );
     const lifetime = typeof body.expires_in === "number" ? body.expires_in : 3600;
     // Renewed a minute early, so a token never expires between the check and the send.
@@ -128,12 +128,15 @@ export function fcmPush({
   }
 
   async function post(token: string, notice: PushNotice) {
-    return fetch(sendUrl, {
-      method: "POST",
-      headers: { authorization: `Bearer ${await accessToken()}`, "content-type": "application/json" },
-      body: JSON.stringify({ message: message(token, notice) }),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    return fetchProvider(
+      sendUrl,
+      {
+        method: "POST",
+        headers: { authorization: `Bearer ${await accessToken()}`, "content-type": "application/json" },
+        body: JSON.stringify({ message: message(token, notice) }),
+      },
+      { fetch, timeoutMs },
+    );
   }
 
   return {
@@ -142,18 +145,18 @@ export function fcmPush({
       let res = await post(token, notice);
       if (res.status === 401) {
         // The access token was revoked or expired early: one fresh exchange, one retry.
-        await res.body?.cancel().catch(() => {});
+        await discardBody(res);
         cached = null;
         res = await post(token, notice);
       }
       if (res.ok) {
-        await res.body?.cancel().catch(() => {});
+        await discardBody(res);
         return { status: "sent" };
       }
       const body = (await res.json().catch(() => null)) as FcmErrorBody | null;
       const code = body?.error?.details?.find((d) => d.errorCode)?.errorCode ?? body?.error?.status ?? "";
       const text = body?.error?.message ?? "";
-      const error = `FCM answered ${res.status}${code ? ` ${code}` : ""}${text ? `: ${text}` : ""}`;
+      const error = answered("FCM", res.status, { code, detail: text });
       const gone =
         code === "UNREGISTERED" ||
         code === "SENDER_ID_MISMATCH" ||

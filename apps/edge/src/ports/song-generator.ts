@@ -1,4 +1,5 @@
 import { synthesizeMp3 } from "../services/upload/audio.ts";
+import { answered, fetchProvider, type ProviderHttp } from "./provider-post.ts";
 
 export interface GenerateRequest {
   prompt: string;
@@ -40,27 +41,26 @@ export const embeddedGenerator: SongGenerator = {
  * A generation provider over HTTP: POST {baseUrl}/v1/generate with a bearer key and {prompt, duration, title},
  * answering the audio (audio/mpeg).
  */
-export function httpGenerator(options: {
-  baseUrl: string;
-  apiKey: string;
-  fetch?: typeof globalThis.fetch;
-  timeoutMs?: number;
-}): SongGenerator {
-  const fetcher = options.fetch ?? globalThis.fetch;
+export function httpGenerator(options: ProviderHttp & { baseUrl: string; apiKey: string }): SongGenerator {
+  const fetch = options.fetch ?? globalThis.fetch;
+  const url = `${options.baseUrl.replace(/\/+$/, "")}/v1/generate`;
   return {
     kind: "http",
     async generate({ prompt, seconds, title }) {
-      const res = await fetcher(`${options.baseUrl.replace(/\/+$/, "")}/v1/generate`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${options.apiKey}`,
-          "content-type": "application/json",
-          accept: "audio/mpeg",
+      const res = await fetchProvider(
+        url,
+        {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${options.apiKey}`,
+            "content-type": "application/json",
+            accept: "audio/mpeg",
+          },
+          body: JSON.stringify({ prompt, duration: seconds, title }),
         },
-        body: JSON.stringify({ prompt, duration: seconds, title }),
-        signal: AbortSignal.timeout(options.timeoutMs ?? 5 * 60_000),
-      });
-      if (!res.ok) throw new Error(`the generation provider answered ${res.status}`);
+        { fetch, timeoutMs: options.timeoutMs ?? 5 * 60_000 },
+      );
+      if (!res.ok) throw new Error(answered("the generation provider", res.status));
       return new Uint8Array(await res.arrayBuffer());
     },
   };

@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import webpush from "web-push";
+import { answered, discardBody, fetchProvider, type ProviderHttp } from "./provider-post.ts";
 import type { Delivery, PushNotice } from "./push-notice.ts";
 
 /** A browser's push subscription, as `PushSubscription.toJSON()` gives it (keys base64url). */
@@ -70,7 +71,7 @@ export async function loadVapidKeys(options: {
   return keys;
 }
 
-export interface WebPushOptions {
+export interface WebPushOptions extends ProviderHttp {
   vapid: VapidKeys;
   /** A `mailto:` or `https:` URL the push services may contact about this sender. */
   subject: string;
@@ -81,8 +82,6 @@ export interface WebPushOptions {
   extraHosts?: string[] | undefined;
   /** Seconds a push service keeps a message for an offline browser. */
   ttlSeconds?: number | undefined;
-  fetch?: typeof globalThis.fetch | undefined;
-  timeoutMs?: number | undefined;
 }
 
 /**
@@ -96,7 +95,7 @@ export function webPushSender({
   extraHosts = [],
   ttlSeconds = 24 * 3600,
   fetch = globalThis.fetch,
-  timeoutMs = 10_000,
+  timeoutMs,
 }: WebPushOptions): WebPushSender {
   const allowed = [...KNOWN_PUSH_SERVICES, ...extraHosts];
   return {
@@ -134,19 +133,17 @@ export function webPushSender({
       const headers = Object.fromEntries(Object.entries(details.headers).map(([k, v]) => [k, String(v)]));
       // fetch sets the length itself.
       delete headers["Content-Length"];
-      const res = await fetch(details.endpoint, {
-        method: "POST",
-        headers,
-        body: details.body ? new Uint8Array(details.body) : null,
-        redirect: "error",
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      const detail = res.ok ? "" : (await res.text().catch(() => "")).slice(0, 200);
+      const res = await fetchProvider(
+        details.endpoint,
+        { method: "POST", headers, body: details.body ? new Uint8Array(details.body) : null, redirect: "error" },
+        { fetch, timeoutMs },
+      );
       if (res.ok) {
-        await res.body?.cancel().catch(() => {});
+        await discardBody(res);
         return { status: "sent" };
       }
-      const error = `push service answered ${res.status}${detail ? `: ${detail}` : ""}`;
+      const detail = (await res.text().catch(() => "")).slice(0, 200);
+      const error = answered("push service", res.status, { detail });
       return { status: res.status === 404 || res.status === 410 ? "invalid" : "failed", error };
     },
   };

@@ -190,40 +190,31 @@ export function condition(
 
   if (raw === undefined || (fromString && raw === ""))
     throw badRequest(`Operator ${op} for field "${name}" in ${ctx.where} needs a value.`);
-  const value = coerceValue(name, spec, op, raw, ctx);
-  const s = value as string;
-  switch (op) {
-    case "$eq":
-      return eq(col, value);
-    case "$ne":
-      return ne(col, value);
-    case "$gt":
-      return gt(col, value);
-    case "$lt":
-      return lt(col, value);
-    case "$gte":
-      return gte(col, value);
-    case "$lte":
-      return lte(col, value);
-    case "$starts":
-      return like(col, `${escapeLike(s)}%`);
-    case "$ends":
-      return like(col, `%${escapeLike(s)}`);
-    case "$cont":
-      return spec.type === "array" ? arrayContains(col, [s]) : like(col, `%${escapeLike(s)}%`);
-    case "$excl":
-      return spec.type === "array" ? not(arrayContains(col, [s])) : notLike(col, `%${escapeLike(s)}%`);
-    case "$eqL":
-      return eq(lower(col), s.toLowerCase());
-    case "$neL":
-      return ne(lower(col), s.toLowerCase());
-    case "$startsL":
-      return ilike(col, `${escapeLike(s)}%`);
-    case "$endsL":
-      return ilike(col, `%${escapeLike(s)}`);
-    case "$contL":
-      return ilike(col, `%${escapeLike(s)}%`);
-    default:
-      return notIlike(col, `%${escapeLike(s)}%`);
-  }
+  return ONE_VALUE_SQL[op as OneValueOperator](col, coerceValue(name, spec, op, raw, ctx), spec.type === "array");
 }
+
+const startingWith = (value: unknown) => `${escapeLike(value as string)}%`;
+const endingWith = (value: unknown) => `%${escapeLike(value as string)}`;
+const containing = (value: unknown) => `%${escapeLike(value as string)}%`;
+const lowered = (value: unknown) => (value as string).toLowerCase();
+
+type OneValueOperator = Exclude<Operator, "$isnull" | "$notnull" | "$between" | "$in" | "$notin" | "$inL" | "$notinL">;
+/** The SQL of each operator that takes one value (checked already), on a column; `onArray` when it is an array. */
+const ONE_VALUE_SQL: Record<OneValueOperator, (col: AnyColumn, value: unknown, onArray: boolean) => SQL> = {
+  $eq: eq,
+  $ne: ne,
+  $gt: gt,
+  $lt: lt,
+  $gte: gte,
+  $lte: lte,
+  $starts: (col, value) => like(col, startingWith(value)),
+  $ends: (col, value) => like(col, endingWith(value)),
+  $cont: (col, value, onArray) => (onArray ? arrayContains(col, [value]) : like(col, containing(value))),
+  $excl: (col, value, onArray) => (onArray ? not(arrayContains(col, [value])) : notLike(col, containing(value))),
+  $eqL: (col, value) => eq(lower(col), lowered(value)),
+  $neL: (col, value) => ne(lower(col), lowered(value)),
+  $startsL: (col, value) => ilike(col, startingWith(value)),
+  $endsL: (col, value) => ilike(col, endingWith(value)),
+  $contL: (col, value) => ilike(col, containing(value)),
+  $exclL: (col, value) => notIlike(col, containing(value)),
+};

@@ -37,40 +37,38 @@ export interface SortSpec {
 
 export function columnSpec(column: AnyColumn): FieldSpec {
   const c = column as AnyColumn & { enumValues?: string[]; baseColumn?: AnyColumn & { enumValues?: string[] } };
-  const values = c.enumValues?.length ? c.enumValues : undefined;
-  switch (c.columnType) {
-    case "PgUUID":
-      return { column, type: "uuid" };
-    case "PgInteger":
-    case "PgSmallInt":
-    case "PgSerial":
-    case "PgSmallSerial":
-    case "PgBigInt53":
-    case "PgBigSerial53":
-      return { column, type: "integer" };
-    case "PgReal":
-    case "PgDoublePrecision":
-    case "PgNumeric":
-    case "PgNumericNumber":
-      return { column, type: "number" };
-    case "PgBoolean":
-      return { column, type: "boolean" };
-    case "PgTimestamp":
-    case "PgTimestampString":
-    case "PgDate":
-    case "PgDateString":
-      return { column, type: "date" };
-    case "PgArray": {
-      const base = c.baseColumn?.enumValues;
-      return { column, type: "array", ...(base?.length ? { values: base } : {}) };
-    }
-    case "PgJson":
-    case "PgJsonb":
-      return { column, type: "json" };
-    default:
-      return { column, type: "string", ...(values ? { values } : {}) };
+  const type = COLUMN_TYPES[c.columnType];
+  if (type === "array") {
+    const base = c.baseColumn?.enumValues;
+    return { column, type, ...(base?.length ? { values: base } : {}) };
   }
+  if (type) return { column, type };
+  const values = c.enumValues;
+  return { column, type: "string", ...(values?.length ? { values } : {}) };
 }
+
+/** The field type of each drizzle column type that is not text (text, and any type not named, is a string). */
+const COLUMN_TYPES: Partial<Record<string, Exclude<FieldType, "string">>> = {
+  PgUUID: "uuid",
+  PgInteger: "integer",
+  PgSmallInt: "integer",
+  PgSerial: "integer",
+  PgSmallSerial: "integer",
+  PgBigInt53: "integer",
+  PgBigSerial53: "integer",
+  PgReal: "number",
+  PgDoublePrecision: "number",
+  PgNumeric: "number",
+  PgNumericNumber: "number",
+  PgBoolean: "boolean",
+  PgTimestamp: "date",
+  PgTimestampString: "date",
+  PgDate: "date",
+  PgDateString: "date",
+  PgArray: "array",
+  PgJson: "json",
+  PgJsonb: "json",
+};
 
 export const specOf = (entry: AnyColumn | FieldSpec): FieldSpec =>
   entry instanceof Column ? columnSpec(entry) : (entry as FieldSpec);

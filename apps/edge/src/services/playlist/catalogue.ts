@@ -1,11 +1,11 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { type Db, schema } from "@booth/db";
-import { and, asc, count, desc, eq, ilike, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, inArray, type SQL, sql } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { escapeLike } from "../../lib/crud/index.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, found, HttpError, notFound, unauthorized } from "../../lib/errors.ts";
-import { pageOf } from "../../lib/pages.ts";
+import { pageWhere } from "../../lib/pages.ts";
 import { preparedPerDb, type SqlJson } from "../../lib/sql-json.ts";
 import { songJsonFields, songView } from "./crates.ts";
 import { PROVIDERS, type Provider, parseProviderLink } from "./provider-links.ts";
@@ -26,13 +26,12 @@ export const songsWithAlbum = (db: Db, where: SQL | undefined) =>
 
 /** A page of songs, by artist and title. */
 export async function listSongs(db: Db, where: SQL | undefined, limit: number, offset: number) {
-  const { rows, total } = await pageOf(
-    songsWithAlbum(db, where)
-      .orderBy(asc(schema.songs.artistName), asc(schema.songs.trackName), asc(schema.songs.id))
-      .limit(limit)
-      .offset(offset),
-    db.select({ n: count() }).from(schema.songs).where(where),
+  const songs = songsWithAlbum(db, where).orderBy(
+    asc(schema.songs.artistName),
+    asc(schema.songs.trackName),
+    asc(schema.songs.id),
   );
+  const { rows, total } = await pageWhere(db, schema.songs, where, songs, { limit, offset });
   return { data: rows.map((r) => songView(r.song, r.album)), total };
 }
 
@@ -146,13 +145,8 @@ export async function search(db: Db, q: SearchQuery) {
   );
   // Best match first when there are words to rank by (a bare constant in ORDER BY would name a column).
   const byRank = tsquery ? [desc(sql`ts_rank(${document}, to_tsquery('simple', ${tsquery}))`)] : [];
-  const { rows, total } = await pageOf(
-    songsWithAlbum(db, where)
-      .orderBy(...byRank, asc(schema.songs.trackName), asc(schema.songs.id))
-      .limit(q.limit)
-      .offset(q.offset),
-    db.select({ n: count() }).from(schema.songs).where(where),
-  );
+  const songs = songsWithAlbum(db, where).orderBy(...byRank, asc(schema.songs.trackName), asc(schema.songs.id));
+  const { rows, total } = await pageWhere(db, schema.songs, where, songs, q);
   return { songs: rows.map((r) => songView(r.song, r.album)), total };
 }
 

@@ -4,8 +4,9 @@ import { and, asc, eq, gt, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, conflict, forbidden, found, notFound } from "../../lib/errors.ts";
 import { shortId } from "../../lib/ids.ts";
+import { jsonPick } from "../../lib/json-rows.ts";
 import { newestFirst } from "../../lib/pages.ts";
-import { preparedPerDb, type SqlJson } from "../../lib/sql-json.ts";
+import { jsonColumns, preparedPerDb, type SqlJson } from "../../lib/sql-json.ts";
 
 export const MAX_CRATE_SONGS = 5000;
 export const SONG_ALREADY_IN_CRATE = errorMessage("SONG_ALREADY_IN_CRATE");
@@ -60,24 +61,29 @@ export const CrateSchema = z
   })
   .openapi("Crate");
 
+/** The song's columns a Song answer shows under their own names, after its ids, its names and its album. */
+const SONG_DETAILS = [
+  "genre",
+  "duration",
+  "explicit",
+  "isrc",
+  "musicProviders",
+  "thumbnails",
+  "links",
+  "previews",
+  "streamUrls",
+  "description",
+  "isGenerated",
+  "releaseYear",
+] as const;
+
 export const songView = (song: Song, albumTitle: string | null = null) => ({
   songId: song.id,
   songShortId: song.shortId,
   trackName: song.trackName,
   artistName: song.artistName,
   album: albumTitle,
-  genre: song.genre,
-  duration: song.duration,
-  explicit: song.explicit,
-  isrc: song.isrc,
-  musicProviders: song.musicProviders,
-  thumbnails: song.thumbnails,
-  links: song.links,
-  previews: song.previews,
-  streamUrls: song.streamUrls,
-  description: song.description,
-  isGenerated: song.isGenerated,
-  releaseYear: song.releaseYear,
+  ...jsonPick(song, ...SONG_DETAILS),
 });
 
 /** The songs of a crate in order, with their crate ids and positions. */
@@ -102,10 +108,7 @@ export async function crateSongs(db: Db | Tx, crateId: string, limit = MAX_CRATE
 /** `songView` written by the database: the same fields, as JSON (keep the two in step: crates.test.ts compares them). */
 export const songJsonFields = (s: typeof schema.songs, albumTitle: typeof schema.albums.title) => sql`
   'songId', ${s.id}, 'songShortId', ${s.shortId}, 'trackName', ${s.trackName}, 'artistName', ${s.artistName},
-  'album', ${albumTitle}, 'genre', ${s.genre}, 'duration', ${s.duration}, 'explicit', ${s.explicit}, 'isrc', ${s.isrc},
-  'musicProviders', ${s.musicProviders}, 'thumbnails', ${s.thumbnails}, 'links', ${s.links}, 'previews', ${s.previews},
-  'streamUrls', ${s.streamUrls}, 'description', ${s.description}, 'isGenerated', ${s.isGenerated},
-  'releaseYear', ${s.releaseYear}`;
+  'album', ${albumTitle}, ${jsonColumns(s, SONG_DETAILS)}`;
 
 const crateSongsJsonQuery = preparedPerDb((db) => {
   const page = db

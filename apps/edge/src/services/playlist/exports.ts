@@ -1,19 +1,15 @@
 import type { AppDeps } from "../../deps.ts";
 import { HttpError } from "../../lib/errors.ts";
+import { providerFetch, providerRefused } from "../../ports/oauth.ts";
 import { type Crate, crateSongs } from "./crates.ts";
 
 /** Copies of a crate at a music provider, made with the user's own provider token. */
 
 /** Calls a provider's JSON API; a refusal becomes a 502 naming the provider and its status. */
 async function providerCall(provider: string, url: string, init: RequestInit) {
-  let res: Response;
-  try {
-    res = await fetch(url, { ...init, signal: AbortSignal.timeout(15_000) });
-  } catch {
-    throw new HttpError(502, `${provider} could not be reached.`);
-  }
+  const res = await providerFetch(provider, url, init);
   if (res.status === 401) throw new HttpError(401, `${provider} refused the access token.`);
-  if (!res.ok) throw new HttpError(502, `${provider} answered ${res.status}.`);
+  if (!res.ok) throw providerRefused(provider, res.status);
   return (await res.json().catch(() => ({}))) as Record<string, unknown>;
 }
 

@@ -3,6 +3,7 @@ import { errorMessage } from "../../lib/error-codes.ts";
 import { HttpError } from "../../lib/errors.ts";
 import { PROVIDER_URLS, requireSettings, trimSlash } from "../../ports/integrations.ts";
 import type { PlaylistLink, PlaylistProvider } from "./playlist-links.ts";
+import { list, record, str } from "./provider-json.ts";
 import {
   call,
   type ProviderTrack,
@@ -67,9 +68,6 @@ export async function openPlaylist(deps: AppDeps, link: PlaylistLink): Promise<P
   return source;
 }
 
-const str = (v: unknown) => (typeof v === "string" && v ? v : null);
-const record = (v: unknown) => (v && typeof v === "object" ? (v as Record<string, unknown>) : {});
-const list = (v: unknown) => (Array.isArray(v) ? (v as unknown[]).map(record) : []);
 const count = (v: unknown) => (Number.isInteger(Number(v)) && Number(v) >= 0 ? Number(v) : 0);
 const gone = (provider: string) => new HttpError(404, `${provider} no longer has this playlist.`);
 

@@ -11,7 +11,8 @@ import {
   spotifyOAuthClient,
   trimSlash,
 } from "../../ports/integrations.ts";
-import { providerFetch, requestToken } from "../../ports/oauth.ts";
+import { providerFetch, providerLimiting, providerObject, providerRefused, requestToken } from "../../ports/oauth.ts";
+import { record, str } from "./provider-json.ts";
 import type { Provider } from "./provider-links.ts";
 
 /**
@@ -84,15 +85,12 @@ export async function trackJson(provider: string, res: Response): Promise<Record
     await res.body?.cancel();
     return null;
   }
-  if (res.status === 429) throw new HttpError(503, `${provider} is limiting requests, please try again later.`);
+  if (res.status === 429) throw providerLimiting(provider);
   if (res.status === 401 || res.status === 403) throw new HttpError(502, `${provider} refused Booth's credentials.`);
-  if (!res.ok) throw new HttpError(502, `${provider} answered ${res.status}.`);
-  const json = (await res.json().catch(() => null)) as unknown;
-  if (!json || typeof json !== "object") throw new HttpError(502, `${provider} answered something that is not JSON.`);
-  return json as Record<string, unknown>;
+  if (!res.ok) throw providerRefused(provider, res.status);
+  return providerObject(provider, res);
 }
 
-const str = (v: unknown) => (typeof v === "string" && v ? v : null);
 const year = (date: unknown) => {
   const y = Number.parseInt(String(date ?? "").slice(0, 4), 10);
   return Number.isFinite(y) && y > 0 ? y : null;
@@ -148,11 +146,11 @@ async function spotifyTrack(deps: AppDeps, id: string): Promise<ProviderTrack | 
 export function spotifyTrackOf(json: Record<string, unknown>, id: string): ProviderTrack {
   const name = str(json.name);
   if (!name) throw new HttpError(502, "Spotify answered a track without a name.");
-  const album = (json.album ?? {}) as Record<string, unknown>;
+  const album = record(json.album);
   const artists = Array.isArray(json.artists) ? (json.artists as Record<string, unknown>[]) : [];
   const images = Array.isArray(album.images) ? (album.images as Record<string, unknown>[]) : [];
-  const externalIds = (json.external_ids ?? {}) as Record<string, unknown>;
-  const externalUrls = (json.external_urls ?? {}) as Record<string, unknown>;
+  const externalIds = record(json.external_ids);
+  const externalUrls = record(json.external_urls);
   return {
     trackName: name,
     artistName:
@@ -182,7 +180,7 @@ async function appleSong(deps: AppDeps, id: string): Promise<ProviderTrack | nul
   if (!json || !attributes) return null;
   const name = str(attributes.name);
   if (!name) throw new HttpError(502, "Apple Music answered a song without a name.");
-  const artwork = (attributes.artwork ?? {}) as Record<string, unknown>;
+  const artwork = record(attributes.artwork);
   const previews = Array.isArray(attributes.previews) ? (attributes.previews as Record<string, unknown>[]) : [];
   return {
     trackName: name,
@@ -225,9 +223,9 @@ async function youtubeVideo(deps: AppDeps, id: string): Promise<ProviderTrack | 
 
 /** A YouTube video resource (part snippet and contentDetails) in the catalogue's terms. */
 export function youtubeTrackOf(video: Record<string, unknown>, id: string): ProviderTrack {
-  const snippet = (video.snippet ?? {}) as Record<string, unknown>;
-  const details = (video.contentDetails ?? {}) as Record<string, unknown>;
-  const rating = (details.contentRating ?? {}) as Record<string, unknown>;
+  const snippet = record(video.snippet);
+  const details = record(video.contentDetails);
+  const rating = record(details.contentRating);
   const thumbnails = (snippet.thumbnails ?? {}) as Record<string, { url?: unknown } | undefined>;
   const name = str(snippet.title);
   if (!name) throw new HttpError(502, "YouTube answered a video without a title.");
@@ -262,8 +260,8 @@ async function soundcloudTrack(deps: AppDeps, id: string): Promise<ProviderTrack
 export function soundcloudTrackOf(json: Record<string, unknown>, id: string): ProviderTrack {
   const name = str(json.title);
   if (!name) throw new HttpError(502, "SoundCloud answered a track without a title.");
-  const user = (json.user ?? {}) as Record<string, unknown>;
-  const publisher = (json.publisher_metadata ?? {}) as Record<string, unknown>;
+  const user = record(json.user);
+  const publisher = record(json.publisher_metadata);
   return {
     trackName: name,
     artistName: str(publisher.artist) ?? str(user.username) ?? "Unknown artist",
@@ -284,23 +282,17 @@ export function soundcloudTrackOf(json: Record<string, unknown>, id: string): Pr
  * provider has no track by that id.
  */
 export async function lookUpTrack(deps: AppDeps, provider: LookupProvider, id: string): Promise<string | null> {
-  const track = await fetchProviderTrack(deps, provider, id);
+  const track = await PROVIDER_TRACK[provider](deps, id);
   return track ? catalogueProviderTrack(deps, provider, id, track) : null;
 }
 
-/** Asks the provider for a track; null when it has none by that id. */
-function fetchProviderTrack(deps: AppDeps, provider: LookupProvider, id: string) {
-  switch (provider) {
-    case "spotify":
-      return spotifyTrack(deps, id);
-    case "apple":
-      return appleSong(deps, id);
-    case "youtube":
-      return youtubeVideo(deps, id);
-    case "soundcloud":
-      return soundcloudTrack(deps, id);
-  }
-}
+/** How each provider is asked for a track; null when it has none by that id. */
+const PROVIDER_TRACK: Record<LookupProvider, (deps: AppDeps, id: string) => Promise<ProviderTrack | null>> = {
+  spotify: spotifyTrack,
+  apple: appleSong,
+  youtube: youtubeVideo,
+  soundcloud: soundcloudTrack,
+};
 
 /**
  * Puts a provider's track in the catalogue and answers the song's id: the song already known by that provider id,

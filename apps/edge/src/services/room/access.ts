@@ -2,10 +2,11 @@ import { type Db, schema } from "@booth/db";
 import type { RoomRole } from "@booth/db/schema";
 import { roomRank as sharedRoomRank } from "@booth/sdk/live/permissions";
 import { z } from "@hono/zod-openapi";
-import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { type AnyColumn, and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import type { User } from "../../lib/auth.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { forbidden, found } from "../../lib/errors.ts";
+import { pathKey } from "../../lib/openapi.ts";
 import { preparedPerDb } from "../../lib/sql-json.ts";
 
 export type Room = typeof schema.rooms.$inferSelect;
@@ -16,13 +17,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (key: string) => UUID.test(key);
 
 /** A room named in a path: by its slug, or by its uuid. */
-export const RoomSlugParam = z.object({
-  slug: z
-    .string()
-    .min(1)
-    .max(100)
-    .openapi({ param: { name: "slug", in: "path", description: "the room's slug (or uuid)" } }),
-});
+export const RoomSlugParam = z.object({ slug: pathKey("slug", "the room's slug (or uuid)") });
 /** The lookup `findRoom` takes for a path's room key. */
 export const roomKey = (key: string) => (isUuid(key) ? { uuid: key.toLowerCase() } : { slug: key });
 
@@ -37,22 +32,36 @@ export { ROOM_RANK } from "@booth/sdk/live/permissions";
 export const roleInForce = (now: Date) =>
   or(isNull(schema.roomUserRoles.expirationTime), gt(schema.roomUserRoles.expirationTime, now));
 
-const roomByUuid = preparedPerDb((db) =>
-  db
-    .select()
-    .from(schema.rooms)
-    .where(eq(schema.rooms.uuid, sql.placeholder("key")))
-    .limit(1)
-    .prepare("room_by_uuid"),
-);
-const roomBySlug = preparedPerDb((db) =>
-  db
-    .select()
-    .from(schema.rooms)
-    .where(eq(schema.rooms.slug, sql.placeholder("key")))
-    .limit(1)
-    .prepare("room_by_slug"),
-);
+/**
+ * A room's roles in force: all of them, or those held by `user` (a uuid, a column, or any of several uuids), of the
+ * `roles` given.
+ */
+export function roomRolesWhere(
+  roomUuid: string,
+  now: Date,
+  { user, roles }: { user?: string | AnyColumn | string[]; roles?: RoomRole[] } = {},
+) {
+  const r = schema.roomUserRoles;
+  return and(
+    eq(r.roomUuid, roomUuid),
+    user === undefined ? undefined : Array.isArray(user) ? inArray(r.userUuid, user) : eq(r.userUuid, user),
+    roles ? inArray(r.role, roles) : undefined,
+    roleInForce(now),
+  );
+}
+
+/** The prepared lookup of a room by one of its keys. */
+const roomBy = (key: "uuid" | "slug") =>
+  preparedPerDb((db) =>
+    db
+      .select()
+      .from(schema.rooms)
+      .where(eq(schema.rooms[key], sql.placeholder("key")))
+      .limit(1)
+      .prepare(`room_by_${key}`),
+  );
+const roomByUuid = roomBy("uuid");
+const roomBySlug = roomBy("slug");
 
 export async function findRoom(db: Db, key: { uuid?: string; slug?: string }): Promise<Room | null> {
   const [room] = key.uuid
@@ -69,9 +78,7 @@ export async function roomRolesOf(db: Db, roomUuid: string, userUuid: string, no
   const rows = await db
     .select({ role: schema.roomUserRoles.role })
     .from(schema.roomUserRoles)
-    .where(
-      and(eq(schema.roomUserRoles.roomUuid, roomUuid), eq(schema.roomUserRoles.userUuid, userUuid), roleInForce(now)),
-    );
+    .where(roomRolesWhere(roomUuid, now, { user: userUuid }));
   return rows.map((r) => r.role);
 }
 

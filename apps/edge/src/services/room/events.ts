@@ -5,7 +5,7 @@ import { hasAnyRole, STAFF, type User } from "../../lib/auth.ts";
 import { type CrudOptions, type CrudQuery, crudSelectPage, pickFields } from "../../lib/crud/index.ts";
 import { isUniqueViolation, uniqueOr } from "../../lib/db-errors.ts";
 import { badRequest, forbidden, found, notFound } from "../../lib/errors.ts";
-import { pageOf } from "../../lib/pages.ts";
+import { pageWhere } from "../../lib/pages.ts";
 import { findRoom, loadRoom, ROOM_RANK, requireRoomRank, roomRank } from "./access.ts";
 import { freeSlugIn, slugFrom } from "./slugs.ts";
 
@@ -113,14 +113,10 @@ const listFilter = (q: EventFilter) => [
 ];
 
 async function page(db: Db, where: SQL | undefined, orderBy: (SQL | PgColumn)[], limit: number, offset: number) {
-  const { rows, total } = await pageOf(
-    selectEvents(db)
-      .where(where)
-      .orderBy(...orderBy)
-      .limit(limit)
-      .offset(offset),
-    db.select({ n: count() }).from(schema.events).where(where),
-  );
+  const events = selectEvents(db)
+    .where(where)
+    .orderBy(...orderBy);
+  const { rows, total } = await pageWhere(db, schema.events, where, events, { limit, offset });
   return { rows: rows.map(toRow), total };
 }
 

@@ -1,11 +1,12 @@
 import { type Db, schema } from "@booth/db";
 import { and, desc, eq, inArray, or } from "drizzle-orm";
 import { forbidden, found, notFound } from "../../lib/errors.ts";
+import { jsonRow } from "../../lib/json-rows.ts";
 import { loadRoom, ROOM_NOT_FOUND } from "./access.ts";
 
 /** A user's favourite rooms (room_favorites). */
 export type Favorite = typeof schema.roomFavorites.$inferSelect;
-export const favoriteView = (f: Favorite) => ({ ...f, createdAt: f.createdAt.toISOString() });
+export const favoriteView = (f: Favorite) => jsonRow(f);
 
 /** Favourites `userUuid`'s room (which must exist); `created` is false when it was a favourite already. */
 export async function addFavorite(db: Db, userUuid: string, roomUuid: string, now: Date) {

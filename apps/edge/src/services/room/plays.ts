@@ -1,17 +1,11 @@
 import { type Db, schema } from "@booth/db";
-import { count, desc, eq, gte, sql } from "drizzle-orm";
-import { pageOf } from "../../lib/pages.ts";
+import { desc, eq, gte, sql } from "drizzle-orm";
+import { jsonPick } from "../../lib/json-rows.ts";
+import { pageWhere } from "../../lib/pages.ts";
 
 /** The songs played in rooms, as the live room records them when a song ends. */
 export type Play = typeof schema.roomPlays.$inferSelect;
-export const playView = (p: Play) => ({
-  id: p.id,
-  roomUuid: p.roomUuid,
-  djUuid: p.djUuid,
-  song: p.song,
-  voteCounts: p.voteCounts,
-  playedAt: p.playedAt.toISOString(),
-});
+export const playView = (p: Play) => jsonPick(p, "id", "roomUuid", "djUuid", "song", "voteCounts", "playedAt");
 
 export async function recordPlay(db: Db, values: typeof schema.roomPlays.$inferInsert) {
   const [play] = await db.insert(schema.roomPlays).values(values).returning();
@@ -22,16 +16,12 @@ export async function recordPlay(db: Db, values: typeof schema.roomPlays.$inferI
 /** A room's plays, the latest first, with their total. */
 export async function playsOf(db: Db, roomUuid: string, limit: number, offset: number) {
   const where = eq(schema.roomPlays.roomUuid, roomUuid);
-  const { rows, total } = await pageOf(
-    db
-      .select()
-      .from(schema.roomPlays)
-      .where(where)
-      .orderBy(desc(schema.roomPlays.playedAt), desc(schema.roomPlays.id))
-      .limit(limit)
-      .offset(offset),
-    db.select({ n: count() }).from(schema.roomPlays).where(where),
-  );
+  const plays = db
+    .select()
+    .from(schema.roomPlays)
+    .where(where)
+    .orderBy(desc(schema.roomPlays.playedAt), desc(schema.roomPlays.id));
+  const { rows, total } = await pageWhere(db, schema.roomPlays, where, plays, { limit, offset });
   return { data: rows, total };
 }
 

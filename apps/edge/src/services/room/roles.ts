@@ -3,8 +3,9 @@ import type { RoomRole } from "@booth/db/schema";
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { activeBan, banInForce } from "../../lib/auth.ts";
 import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
+import { jsonPick } from "../../lib/json-rows.ts";
 import { logModeration } from "../../lib/moderation-log.ts";
-import { ROOM_RANK, type Room, rankFrom, roleInForce, roomRolesOf } from "./access.ts";
+import { ROOM_RANK, type Room, rankFrom, roomRolesOf, roomRolesWhere } from "./access.ts";
 import { loadUser, USER_NOT_FOUND } from "./users.ts";
 
 /** How long a kick keeps someone out of the room. */
@@ -32,14 +33,8 @@ export const ROLE_MESSAGES = {
 } as const;
 
 type RoleRow = typeof schema.roomUserRoles.$inferSelect;
-export const roleView = (r: RoleRow) => ({
-  id: r.id,
-  roomUuid: r.roomUuid,
-  userUuid: r.userUuid,
-  role: r.role,
-  expirationTime: r.expirationTime?.toISOString() ?? null,
-  createdAt: r.createdAt.toISOString(),
-});
+export const roleView = (r: RoleRow) =>
+  jsonPick(r, "id", "roomUuid", "userUuid", "role", "expirationTime", "createdAt");
 
 /** A user (404 when unknown) and their rank in the room. */
 export async function targetRank(db: Db, room: Room, userUuid: string, now: Date) {
@@ -141,14 +136,7 @@ export async function offDancefloor(db: Db, roomUuid: string, ids: string[], now
   const sanctioned = await db
     .select({ uuid: schema.roomUserRoles.userUuid })
     .from(schema.roomUserRoles)
-    .where(
-      and(
-        eq(schema.roomUserRoles.roomUuid, roomUuid),
-        inArray(schema.roomUserRoles.userUuid, ids),
-        inArray(schema.roomUserRoles.role, ["banned", "kicked"]),
-        roleInForce(now),
-      ),
-    );
+    .where(roomRolesWhere(roomUuid, now, { user: ids, roles: ["banned", "kicked"] }));
   const gone = await db
     .select({ uuid: schema.users.uuid })
     .from(schema.users)

@@ -2,8 +2,9 @@ import { type Db, schema, type Tx } from "@booth/db";
 import { and, arrayOverlaps, count, desc, eq, gt, inArray, isNull, notExists, or, type SQL, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { type CrudQuery, crudSelectPage } from "../../lib/crud/index.ts";
+import { eitherWay } from "../../lib/either-way.ts";
 import { found } from "../../lib/errors.ts";
-import { pageOf } from "../../lib/pages.ts";
+import { pageWhere } from "../../lib/pages.ts";
 import { verifyPassword } from "../../lib/password.ts";
 import { isoSql, preparedPerDb, type SqlJson } from "../../lib/sql-json.ts";
 import { isUuid, ROOM_NOT_FOUND } from "./access.ts";
@@ -20,13 +21,14 @@ async function roomPage(
   limit: number,
   offset: number,
 ) {
-  return pageOf(
+  return pageWhere(
+    db,
+    schema.rooms,
+    where,
     selectRooms(db)
       .where(where)
-      .orderBy(...orderBy)
-      .limit(limit)
-      .offset(offset),
-    db.select({ n: count() }).from(schema.rooms).where(where),
+      .orderBy(...orderBy),
+    { limit, offset },
   );
 }
 
@@ -261,12 +263,7 @@ export async function friendsActivity(db: Db, userUuid: string) {
   const blocked = db
     .select({ one: sql`1` })
     .from(schema.blockedUsers)
-    .where(
-      or(
-        and(eq(schema.blockedUsers.blockerUuid, userUuid), eq(schema.blockedUsers.blockedUuid, p.userUuid)),
-        and(eq(schema.blockedUsers.blockerUuid, p.userUuid), eq(schema.blockedUsers.blockedUuid, userUuid)),
-      ),
-    );
+    .where(eitherWay(schema.blockedUsers.blockerUuid, schema.blockedUsers.blockedUuid, userUuid, p.userUuid));
   return db
     .select({
       userUuid: p.userUuid,

@@ -7,26 +7,26 @@ import type { AppEnv } from "../../lib/context.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
 import { hashPassword } from "../../lib/password.ts";
-import { type Room, roleInForce } from "./access.ts";
+import { type Room, roomRolesWhere } from "./access.ts";
 
 export const MAX_DJ_SEATS = 10;
 export const MAX_PINNED_MESSAGES = 5;
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+/** `name` as lower-case words joined by dashes (accents dropped, anything else a dash), at most `max` characters. */
+export const dashedWords = (name: string, max: number) =>
+  name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, max)
+    .replace(/-+$/, "");
+
 /** A room's slug from its name: lower-case words joined by dashes. */
-export function slugify(name: string) {
-  return (
-    name
-      .normalize("NFKD")
-      .replace(/[\u0300-\u036f]/g, "")
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-+|-+$/g, "")
-      .slice(0, 60)
-      .replace(/-+$/, "") || "room"
-  );
-}
+export const slugify = (name: string) => dashedWords(name, 60) || "room";
 
 /** `wanted`, or `wanted-2`, `wanted-3`... whichever is free. */
 export async function freeSlug(db: Db, wanted: string, exceptUuid?: string) {
@@ -172,7 +172,7 @@ export async function rolesInForce(db: Db, roomUuid: string, now: Date) {
   const rows = await db
     .select()
     .from(schema.roomUserRoles)
-    .where(and(eq(schema.roomUserRoles.roomUuid, roomUuid), roleInForce(now)))
+    .where(roomRolesWhere(roomUuid, now))
     .orderBy(schema.roomUserRoles.createdAt);
   return rows.map((r) => ({ userUuid: r.userUuid, role: r.role, expirationTime: iso(r.expirationTime) }));
 }

@@ -2,7 +2,8 @@ import type { Db } from "@booth/db";
 import { z } from "@hono/zod-openapi";
 import { eq, or, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import { SLUG_PATTERN } from "./rooms.ts";
+import { escapeLike } from "../../lib/crud/index.ts";
+import { dashedWords, SLUG_PATTERN } from "./rooms.ts";
 
 // Slugs and text of communities and events ------------------------------------------------------------------------
 
@@ -30,20 +31,17 @@ export const SlugInput = z
   .regex(SLUG_PATTERN, "slug: lower-case words joined by dashes")
   .refine((s) => !looksLikeUuid(s), "slug: must not look like a uuid");
 
+/** The image of a community or an event: an http(s) URL, or null for none. */
+export const ImageUrlInput = z
+  .url({ protocol: /^https?$/, error: "imageUrl: an http(s) URL" })
+  .max(2000)
+  .nullable();
+
 /** A slug from a name: lower-case words joined by dashes, `fallback` when the name has no letters or digits. */
 export function slugFrom(name: string, fallback: string) {
-  const slug = name
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 50)
-    .replace(/-+$/, "");
+  const slug = dashedWords(name, 50);
   return slug.length >= 2 && !looksLikeUuid(slug) ? slug : fallback;
 }
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 /** `wanted`, or `wanted-2`, `wanted-3`... whichever no row holds in `column` (a unique slug column). */
 export async function freeSlugIn(db: Db, column: PgColumn, wanted: string) {

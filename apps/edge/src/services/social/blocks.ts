@@ -1,8 +1,10 @@
 import { type Db, schema, type Tx } from "@booth/db";
-import { and, desc, eq, or } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { uniqueOr } from "../../lib/db-errors.ts";
-import { conflict, found, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
+import { eitherWay } from "../../lib/either-way.ts";
+import { conflict, found, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { profilesOf } from "../../lib/profiles.ts";
+import { deleteFound } from "../../lib/rows.ts";
 import { removeFriendship } from "./friendships.ts";
 import { socialTarget } from "./relations.ts";
 
@@ -36,19 +38,11 @@ export async function block(db: Db, blockerUuid: string, blockedUuid: string, no
         await tx
           .delete(schema.friendInvitations)
           .where(
-            or(
-              and(eq(schema.friendInvitations.fromUuid, blockerUuid), eq(schema.friendInvitations.toUuid, blockedUuid)),
-              and(eq(schema.friendInvitations.fromUuid, blockedUuid), eq(schema.friendInvitations.toUuid, blockerUuid)),
-            ),
+            eitherWay(schema.friendInvitations.fromUuid, schema.friendInvitations.toUuid, blockerUuid, blockedUuid),
           );
         await tx
           .delete(schema.djFans)
-          .where(
-            or(
-              and(eq(schema.djFans.fanUuid, blockerUuid), eq(schema.djFans.djUuid, blockedUuid)),
-              and(eq(schema.djFans.fanUuid, blockedUuid), eq(schema.djFans.djUuid, blockerUuid)),
-            ),
-          );
+          .where(eitherWay(schema.djFans.fanUuid, schema.djFans.djUuid, blockerUuid, blockedUuid));
         return created;
       }),
     () => conflict(ALREADY_BLOCKED),
@@ -89,9 +83,6 @@ export async function blockOf(db: Db | Tx, blockerUuid: string, blockedUuid: str
 
 /** Lifts a block; a 404 when there was none. */
 export async function unblock(db: Db | Tx, blockerUuid: string, blockedUuid: string) {
-  const deleted = await db
-    .delete(schema.blockedUsers)
-    .where(and(eq(schema.blockedUsers.blockerUuid, blockerUuid), eq(schema.blockedUsers.blockedUuid, blockedUuid)))
-    .returning();
-  if (deleted.length === 0) throw notFound(NOT_BLOCKED);
+  const where = and(eq(schema.blockedUsers.blockerUuid, blockerUuid), eq(schema.blockedUsers.blockedUuid, blockedUuid));
+  await deleteFound(db, schema.blockedUsers, where, NOT_BLOCKED);
 }

@@ -4,6 +4,7 @@ import type { CountryCode } from "libphonenumber-js/max";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { badRequest } from "../../lib/errors.ts";
 import { sha256 } from "../../lib/hash.ts";
+import { jsonPick } from "../../lib/json-rows.ts";
 import { profilesOf } from "../../lib/profiles.ts";
 
 /** Contacts one upload may carry. */
@@ -12,12 +13,7 @@ export const MAX_CONTACTS_PER_UPLOAD = 1000;
 export const MAX_CONTACTS = 5000;
 
 type Contact = typeof schema.contacts.$inferSelect;
-export const contactView = (r: Contact) => ({
-  id: r.id,
-  name: r.name,
-  phoneHash: r.phoneHash,
-  createdAt: r.createdAt.toISOString(),
-});
+export const contactView = (r: Contact) => jsonPick(r, "id", "name", "phoneHash", "createdAt");
 
 /** The hash a contact's number is kept as: SHA-256 of its E.164 form, so matching needs no stored number. */
 export const phoneHash = (e164: string) => sha256(e164);

@@ -1,16 +1,13 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import type { DevicePlatform } from "@booth/db/schema";
 import { and, desc, eq } from "drizzle-orm";
-import { notFound } from "../../lib/errors.ts";
+import { jsonRow } from "../../lib/json-rows.ts";
+import { deleteFound } from "../../lib/rows.ts";
 
 export const DEVICE_NOT_FOUND = "Device not found.";
 
 type Device = typeof schema.devices.$inferSelect;
-export const deviceView = (d: Device) => ({
-  ...d,
-  createdAt: d.createdAt.toISOString(),
-  updatedAt: d.updatedAt.toISOString(),
-});
+export const deviceView = (d: Device) => jsonRow(d);
 
 /** Registers a user's device; a token registered by another account moves to this one. */
 export async function registerDevice(
@@ -59,8 +56,7 @@ const byPair = (userUuid: string, deviceId: string) =>
 
 /** Forgets device `deviceId` of a user; a 404 when there is none. */
 export async function deleteUserDevice(db: Db | Tx, userUuid: string, deviceId: string) {
-  const deleted = await db.delete(schema.devices).where(byPair(userUuid, deviceId)).returning();
-  if (deleted.length === 0) throw notFound(DEVICE_NOT_FOUND);
+  await deleteFound(db, schema.devices, byPair(userUuid, deviceId), DEVICE_NOT_FOUND);
 }
 
 export async function userDevice(db: Db | Tx, userUuid: string, deviceId: string) {

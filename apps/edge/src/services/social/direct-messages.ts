@@ -3,7 +3,9 @@ import { and, count, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm"
 import type { User } from "../../lib/auth.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, forbidden, found, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
+import { jsonPick } from "../../lib/json-rows.ts";
 import { profilesOf } from "../../lib/profiles.ts";
+import { firstRow } from "../../lib/rows.ts";
 import type { Cache } from "../../ports/cache.ts";
 import { friendshipOf } from "./friendships.ts";
 import { activeUser, blockedBetween } from "./relations.ts";
@@ -20,15 +22,8 @@ export const MESSAGE_MAX_LENGTH = 2000;
 type Conversation = typeof schema.conversations.$inferSelect;
 type Message = typeof schema.directMessages.$inferSelect;
 
-export const messageView = (m: Message) => ({
-  id: m.id,
-  conversationId: m.conversationId,
-  senderUuid: m.senderUuid,
-  recipientUuid: m.recipientUuid,
-  text: m.text,
-  createdAt: m.createdAt.toISOString(),
-  readAt: m.readAt?.toISOString() ?? null,
-});
+export const messageView = (m: Message) =>
+  jsonPick(m, "id", "conversationId", "senderUuid", "recipientUuid", "text", "createdAt", "readAt");
 export type MessageView = ReturnType<typeof messageView>;
 
 /** A pair kept once: the smaller uuid first. */
@@ -49,11 +44,7 @@ export async function ownConversation(db: Db | Tx, me: string, id: string) {
 /** The caller's conversation with user `other`, or null when they have never written. */
 export async function conversationWith(db: Db | Tx, me: string, other: string) {
   const [a, b] = pair(me, other);
-  const [row] = await db
-    .select()
-    .from(schema.conversations)
-    .where(and(eq(schema.conversations.userA, a), eq(schema.conversations.userB, b)));
-  return row ?? null;
+  return firstRow(db, schema.conversations, and(eq(schema.conversations.userA, a), eq(schema.conversations.userB, b)));
 }
 
 /** How many messages to the user are unread, over all their conversations. */

@@ -1,9 +1,11 @@
 import { type Db, schema, type Tx } from "@booth/db";
-import { and, count, desc, eq, or, sql } from "drizzle-orm";
+import { and, desc, eq, or, sql } from "drizzle-orm";
 import { type CrudOptions, type CrudQuery, crudSelectPage, pickFields } from "../../lib/crud/index.ts";
 import { uniqueOr } from "../../lib/db-errors.ts";
-import { conflict, notFound } from "../../lib/errors.ts";
-import { profilesOf, usersTotal } from "../../lib/profiles.ts";
+import { conflict } from "../../lib/errors.ts";
+import { jsonRow } from "../../lib/json-rows.ts";
+import { linkedProfilesPage, usersTotal } from "../../lib/profiles.ts";
+import { deleteFound, firstRow } from "../../lib/rows.ts";
 import { socialTarget } from "./relations.ts";
 
 export const CANNOT_FOLLOW = "You cannot follow this DJ.";
@@ -15,7 +17,7 @@ export const DJ_NOT_FOUND = "DJ not found.";
 export const FANS_PAGE = 12;
 
 export type FanLink = typeof schema.djFans.$inferSelect;
-export const linkView = (l: FanLink) => ({ ...l, createdAt: l.createdAt.toISOString() });
+export const linkView = (l: FanLink) => jsonRow(l);
 
 /** The caller becomes a fan of a DJ: not themselves, an active account, not across a block, once. */
 export async function follow(db: Db, fanUuid: string, djUuid: string, now: Date) {
@@ -44,23 +46,7 @@ export const followedBy = (db: Db | Tx, fanUuid: string, djUuid?: string) =>
 export async function fansPage(db: Db | Tx, side: "fans" | "followed", uuid: string, skip: number, take: number) {
   const [key, other] =
     side === "fans" ? [schema.djFans.djUuid, schema.djFans.fanUuid] : [schema.djFans.fanUuid, schema.djFans.djUuid];
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({ uuid: other })
-      .from(schema.djFans)
-      .where(eq(key, uuid))
-      .orderBy(desc(schema.djFans.createdAt), desc(schema.djFans.id))
-      .limit(take)
-      .offset(skip),
-    db.select({ n: count() }).from(schema.djFans).where(eq(key, uuid)),
-  ]);
-  return {
-    data: await profilesOf(
-      db,
-      rows.map((r) => r.uuid),
-    ),
-    total: total?.n ?? 0,
-  };
+  return linkedProfilesPage(db, schema.djFans, other, eq(key, uuid), { limit: take, offset: skip });
 }
 
 /** How many fans a user has and how many DJs they follow. */
@@ -73,8 +59,7 @@ export async function fanCounts(db: Db | Tx, uuid: string) {
 }
 
 export async function findFanLink(db: Db | Tx, id: string) {
-  const [link] = await db.select().from(schema.djFans).where(eq(schema.djFans.id, id));
-  return link ?? null;
+  return firstRow(db, schema.djFans, eq(schema.djFans.id, id));
 }
 
 /** Every fan link of a user, both ways, newest first. */
@@ -92,11 +77,8 @@ export async function fanLinksOf(db: Db | Tx, uuid: string) {
 
 /** The fan stops following the DJ; a 404 when they did not. */
 export async function unfollow(db: Db | Tx, fanUuid: string, djUuid: string) {
-  const deleted = await db
-    .delete(schema.djFans)
-    .where(and(eq(schema.djFans.fanUuid, fanUuid), eq(schema.djFans.djUuid, djUuid)))
-    .returning();
-  if (deleted.length === 0) throw notFound(NOT_FOLLOWING);
+  const where = and(eq(schema.djFans.fanUuid, fanUuid), eq(schema.djFans.djUuid, djUuid));
+  await deleteFound(db, schema.djFans, where, NOT_FOLLOWING);
 }
 
 /** The push devices of a DJ's fans. */

@@ -1,8 +1,11 @@
 import { type Db, schema, type Tx } from "@booth/db";
-import { and, count, desc, eq, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, or, type SQL } from "drizzle-orm";
 import { uniqueOr } from "../../lib/db-errors.ts";
+import { eitherWay } from "../../lib/either-way.ts";
 import { conflict, forbidden, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
-import { profilesOf } from "../../lib/profiles.ts";
+import { jsonRow } from "../../lib/json-rows.ts";
+import { linkedProfilesPage } from "../../lib/profiles.ts";
+import { deleteFound, firstRow } from "../../lib/rows.ts";
 import { blockedBetween, socialTarget } from "./relations.ts";
 
 export const CANNOT_INVITE = "You cannot invite this user.";
@@ -13,11 +16,7 @@ export const INVITATION_NOT_FOUND = "Invitation not found.";
 export const NOT_FRIENDS = "You are not friends.";
 
 export type Invitation = typeof schema.friendInvitations.$inferSelect;
-export const invitationView = (i: Invitation) => ({
-  ...i,
-  handledAt: i.handledAt?.toISOString() ?? null,
-  createdAt: i.createdAt.toISOString(),
-});
+export const invitationView = (i: Invitation) => jsonRow(i);
 export type Friendship = typeof schema.friends.$inferSelect;
 export const friendshipView = (row: Friendship) => ({
   userUuid: row.userUuid,
@@ -27,12 +26,7 @@ export const friendshipView = (row: Friendship) => ({
 
 /** User `a`'s friendship with `b`, or null. */
 export async function friendshipOf(db: Db | Tx, a: string, b: string) {
-  const [row] = await db
-    .select()
-    .from(schema.friends)
-    .where(and(eq(schema.friends.userUuid, a), eq(schema.friends.friendUuid, b)))
-    .limit(1);
-  return row ?? null;
+  return firstRow(db, schema.friends, and(eq(schema.friends.userUuid, a), eq(schema.friends.friendUuid, b)));
 }
 
 // ---- invitations
@@ -70,16 +64,9 @@ export const pendingInvitations = (db: Db | Tx, side: "toUuid" | "fromUuid", uui
 
 /** The sender withdraws, or the recipient dismisses, an invitation; a 404 when it is neither's. */
 export async function deleteInvitation(db: Db | Tx, id: string, userUuid: string) {
-  const deleted = await db
-    .delete(schema.friendInvitations)
-    .where(
-      and(
-        eq(schema.friendInvitations.id, id),
-        or(eq(schema.friendInvitations.fromUuid, userUuid), eq(schema.friendInvitations.toUuid, userUuid)),
-      ),
-    )
-    .returning();
-  if (deleted.length === 0) throw notFound(INVITATION_NOT_FOUND);
+  const i = schema.friendInvitations;
+  const where = and(eq(i.id, id), or(eq(i.fromUuid, userUuid), eq(i.toUuid, userUuid)));
+  await deleteFound(db, i, where, INVITATION_NOT_FOUND);
 }
 
 /** The recipient accepts (they become friends) or rejects a pending invitation, once. */
@@ -121,23 +108,8 @@ export async function handleInvitation(
 
 /** A user's friends as public profiles, newest friendship first. */
 export async function friendsPage(db: Db | Tx, uuid: string, skip: number, take: number) {
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({ uuid: schema.friends.friendUuid })
-      .from(schema.friends)
-      .where(eq(schema.friends.userUuid, uuid))
-      .orderBy(desc(schema.friends.createdAt), desc(schema.friends.id))
-      .limit(take)
-      .offset(skip),
-    db.select({ n: count() }).from(schema.friends).where(eq(schema.friends.userUuid, uuid)),
-  ]);
-  return {
-    data: await profilesOf(
-      db,
-      rows.map((r) => r.uuid),
-    ),
-    total: total?.n ?? 0,
-  };
+  const where = eq(schema.friends.userUuid, uuid);
+  return linkedProfilesPage(db, schema.friends, schema.friends.friendUuid, where, { limit: take, offset: skip });
 }
 
 /** The uuids of a user's friends. */
@@ -153,12 +125,7 @@ export async function friendUuids(db: Db | Tx, uuid: string) {
 export async function removeFriendship(db: Db | Tx, a: string, b: string) {
   const deleted = await db
     .delete(schema.friends)
-    .where(
-      or(
-        and(eq(schema.friends.userUuid, a), eq(schema.friends.friendUuid, b)),
-        and(eq(schema.friends.userUuid, b), eq(schema.friends.friendUuid, a)),
-      ),
-    )
+    .where(eitherWay(schema.friends.userUuid, schema.friends.friendUuid, a, b))
     .returning({ id: schema.friends.id });
   return deleted.length;
 }

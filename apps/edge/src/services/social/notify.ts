@@ -19,8 +19,9 @@ import {
 } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { badRequest } from "../../lib/errors.ts";
+import { firstRow } from "../../lib/rows.ts";
 import type { Delivery, PushNotice } from "../../ports/push.ts";
-import { roleInForce } from "../room/access.ts";
+import { roomRolesWhere } from "../room/access.ts";
 
 // ---- what a notification may carry -----------------------------------------------------------------------------
 
@@ -131,14 +132,7 @@ export function roomUsersAudience(db: Db, roomUuid: string, now: Date, sender?: 
             db
               .select({ one: schema.roomUserRoles.id })
               .from(schema.roomUserRoles)
-              .where(
-                and(
-                  eq(schema.roomUserRoles.roomUuid, roomUuid),
-                  eq(schema.roomUserRoles.userUuid, user),
-                  eq(schema.roomUserRoles.role, "banned"),
-                  roleInForce(now),
-                ),
-              ),
+              .where(roomRolesWhere(roomUuid, now, { user, roles: ["banned"] })),
           ),
         ),
         sender ? ne(user, sender) : undefined,
@@ -354,6 +348,5 @@ async function claimWhere(db: Db, key: string, now: Date, stale: SQL) {
 }
 
 export async function cooldownOf(db: Db, key: string) {
-  const [row] = await db.select().from(schema.pushCooldowns).where(eq(schema.pushCooldowns.key, key));
-  return row ?? null;
+  return firstRow(db, schema.pushCooldowns, eq(schema.pushCooldowns.key, key));
 }

@@ -1,5 +1,6 @@
 import { type Db, schema, type Tx } from "@booth/db";
-import { and, eq, isNull, or } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
+import { eitherWay } from "../../lib/either-way.ts";
 import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
 
 /** Whether either of two users has blocked the other: then they cannot invite, follow or message each other. */
@@ -7,12 +8,7 @@ export async function blockedBetween(db: Db | Tx, a: string, b: string) {
   const [row] = await db
     .select({ id: schema.blockedUsers.id })
     .from(schema.blockedUsers)
-    .where(
-      or(
-        and(eq(schema.blockedUsers.blockerUuid, a), eq(schema.blockedUsers.blockedUuid, b)),
-        and(eq(schema.blockedUsers.blockerUuid, b), eq(schema.blockedUsers.blockedUuid, a)),
-      ),
-    )
+    .where(eitherWay(schema.blockedUsers.blockerUuid, schema.blockedUsers.blockedUuid, a, b))
     .limit(1);
   return !!row;
 }

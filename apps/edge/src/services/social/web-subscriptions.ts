@@ -2,6 +2,7 @@ import { schema } from "@booth/db";
 import { and, desc, eq, notInArray } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { badRequest, notFound } from "../../lib/errors.ts";
+import { jsonPick } from "../../lib/json-rows.ts";
 import { validSubscriptionKeys } from "../../ports/web-push.ts";
 
 export const NOT_SUBSCRIBED = "This browser is not subscribed to your notifications.";
@@ -11,11 +12,7 @@ export const BAD_SUBSCRIPTION_KEYS =
 export const MAX_SUBSCRIPTIONS_PER_USER = 20;
 
 type Subscription = typeof schema.webPushSubscriptions.$inferSelect;
-export const subscriptionView = (row: Subscription) => ({
-  id: row.id,
-  endpoint: row.endpoint,
-  createdAt: row.createdAt.toISOString(),
-});
+export const subscriptionView = (row: Subscription) => jsonPick(row, "id", "endpoint", "createdAt");
 
 /**
  * Registers a user's browser for Web Push (an endpoint registered by another account moves to this one), keeping

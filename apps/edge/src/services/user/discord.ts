@@ -2,8 +2,8 @@ import { type Db, schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
 import { isUniqueViolation, uniqueOr } from "../../lib/db-errors.ts";
 import { conflict, HttpError } from "../../lib/errors.ts";
-import { type IntegrationsConfig, PROVIDER_URLS, requireSettings, trimSlash } from "../../ports/integrations.ts";
-import { type OAuthClient, providerJson, requestToken } from "../../ports/oauth.ts";
+import { discordOAuthClient, type IntegrationsConfig, PROVIDER_URLS, trimSlash } from "../../ports/integrations.ts";
+import { providerJson, requestToken } from "../../ports/oauth.ts";
 import { createAccount, findUserByEmail, nicknameTaken } from "./accounts.ts";
 
 export const DISCORD_MESSAGES = {
@@ -19,18 +19,8 @@ export const DISCORD_MESSAGES = {
 /** Booth's Discord app (a 503 naming the missing settings when it is not configured). */
 export function discordSettings(integrations: IntegrationsConfig | undefined) {
   const i = integrations ?? {};
-  const s = requireSettings("Discord", {
-    DISCORD_CLIENT_ID: i.discordClientId,
-    DISCORD_CLIENT_SECRET: i.discordClientSecret,
-  });
   const apiUrl = trimSlash(i.discordApiUrl || PROVIDER_URLS.discordApi);
-  const client: OAuthClient = {
-    provider: "Discord",
-    tokenUrl: `${apiUrl}/oauth2/token`,
-    clientId: s.DISCORD_CLIENT_ID,
-    clientSecret: s.DISCORD_CLIENT_SECRET,
-  };
-  return { client, apiUrl, redirectUri: i.discordRedirectUri };
+  return { client: discordOAuthClient(i, apiUrl), apiUrl, redirectUri: i.discordRedirectUri };
 }
 
 export interface DiscordGrant {

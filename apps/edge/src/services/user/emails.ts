@@ -4,6 +4,7 @@ import type { User } from "../../lib/auth.ts";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { HttpError, notFound } from "../../lib/errors.ts";
+import { firstRow } from "../../lib/rows.ts";
 import { ALREADY_REGISTERED, normalizeEmail } from "./accounts.ts";
 
 export const VERIFY_FAILED = errorMessage("EMAIL_VERIFICATION_FAILED");
@@ -33,33 +34,26 @@ export const liveEmailsOf = (db: Db, userUuid: string) =>
     .where(and(eq(schema.emails.userUuid, userUuid), ne(schema.emails.status, "DELETED")))
     .orderBy(asc(schema.emails.createdAt));
 
-export const liveEmailOf = async (db: Db | Tx, userUuid: string, address: string) => {
-  const [row] = await db
-    .select()
-    .from(schema.emails)
-    .where(
-      and(
-        eq(schema.emails.userUuid, userUuid),
-        eq(schema.emails.email, normalizeEmail(address)),
-        ne(schema.emails.status, "DELETED"),
-      ),
-    )
-    .limit(1);
-  return row ?? null;
-};
+export const liveEmailOf = (db: Db | Tx, userUuid: string, address: string) =>
+  firstRow(
+    db,
+    schema.emails,
+    and(
+      eq(schema.emails.userUuid, userUuid),
+      eq(schema.emails.email, normalizeEmail(address)),
+      ne(schema.emails.status, "DELETED"),
+    ),
+  );
 
-export const liveEmailById = async (db: Db | Tx, userUuid: string, id: string) => {
-  const [row] = await db
-    .select()
-    .from(schema.emails)
-    .where(and(eq(schema.emails.id, id), eq(schema.emails.userUuid, userUuid), ne(schema.emails.status, "DELETED")))
-    .limit(1);
-  return row ?? null;
-};
+export const liveEmailById = (db: Db | Tx, userUuid: string, id: string) =>
+  firstRow(
+    db,
+    schema.emails,
+    and(eq(schema.emails.id, id), eq(schema.emails.userUuid, userUuid), ne(schema.emails.status, "DELETED")),
+  );
 
 export async function emailById(db: Db, id: string) {
-  const [row] = await db.select().from(schema.emails).where(eq(schema.emails.id, id));
-  return row ?? null;
+  return firstRow(db, schema.emails, eq(schema.emails.id, id));
 }
 
 /** Adds a pending address to the user; 403 when anyone has it already (a live email row or a login email). */

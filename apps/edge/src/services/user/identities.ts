@@ -4,17 +4,15 @@ import { and, desc, eq, ne, type SQL, sql } from "drizzle-orm";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { conflict } from "../../lib/errors.ts";
+import { jsonRow } from "../../lib/json-rows.ts";
+import { firstRow } from "../../lib/rows.ts";
 import { toE164 } from "./phone-checks.ts";
 
 export const PHONE_TAKEN = errorMessage("PHONE_TAKEN");
 
 type Identity = typeof schema.userIdentities.$inferSelect;
 
-export const identityView = (r: Identity) => ({
-  ...r,
-  verifiedAt: r.verifiedAt?.toISOString() ?? null,
-  createdAt: r.createdAt.toISOString(),
-});
+export const identityView = (r: Identity) => jsonRow(r);
 
 /** The code of an identity verification is bound to the user and the number. */
 export const verificationTarget = (userUuid: string, phone: string) => `${userUuid}:${phone}`;
@@ -109,8 +107,7 @@ export function findIdentities(
 }
 
 export async function findIdentity(db: Db, id: string) {
-  const [row] = await db.select().from(schema.userIdentities).where(eq(schema.userIdentities.id, id));
-  return row ?? null;
+  return firstRow(db, schema.userIdentities, eq(schema.userIdentities.id, id));
 }
 
 export const deleteIdentity = (db: Db, id: string) =>

@@ -3,6 +3,7 @@ import type { ImageType } from "@booth/db/schema";
 import { eq } from "drizzle-orm";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { imageUrl } from "../../lib/images.ts";
+import { firstRow } from "../../lib/rows.ts";
 
 export const UNAUTHORIZED_TO_DELETE = errorMessage("UNAUTHORIZED_TO_DELETE");
 export const IMAGE_NOT_FOUND = "Image not found.";
@@ -44,8 +45,7 @@ export async function saveProfileImage(
 }
 
 export async function findImage(db: Db, id: string) {
-  const [row] = await db.select().from(schema.images).where(eq(schema.images.id, id));
-  return row ?? null;
+  return firstRow(db, schema.images, eq(schema.images.id, id));
 }
 
 /** The roles of an image's owner (null if the account is gone). */

@@ -4,6 +4,7 @@ import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { type Caller, outranks, type Role, type User } from "../../lib/auth.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { forbidden, found, HttpError, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
+import { jsonPick, jsonRow } from "../../lib/json-rows.ts";
 import { logModeration } from "../../lib/moderation-log.ts";
 import { findUser, loadUser } from "./accounts.ts";
 
@@ -13,15 +14,8 @@ export const NOTHING_TO_LIFT = "This user has no ban in force.";
 
 export type Sanction = typeof schema.sanctions.$inferSelect;
 
-export const sanctionView = (s: Sanction) => ({
-  id: s.id,
-  userUuid: s.userUuid,
-  type: s.type,
-  reason: s.reason,
-  expiresAt: s.expiresAt?.toISOString() ?? null,
-  createdBy: s.createdBy,
-  createdAt: s.createdAt.toISOString(),
-});
+export const sanctionView = (s: Sanction) =>
+  jsonPick(s, "id", "userUuid", "type", "reason", "expiresAt", "createdBy", "createdAt");
 
 /**
  * Runs a moderation change in one transaction with the target's row locked. The caller must outrank the target
@@ -170,7 +164,7 @@ export async function changeCapability(
 
 type Comment = typeof schema.moderationComments.$inferSelect;
 
-export const commentView = (r: Comment) => ({ ...r, createdAt: r.createdAt.toISOString() });
+export const commentView = (r: Comment) => jsonRow(r);
 
 /** A moderator's note about a user (404 when there is no such user). */
 export async function addComment(db: Db, input: { userUuid: string; authorUuid: string; comment: string; now: Date }) {

@@ -1,29 +1,15 @@
 import type { Cache } from "../../ports/cache.ts";
 import {
   type IntegrationsConfig,
-  PROVIDER_URLS,
-  requireSettings,
   soundcloudOAuthClient,
   spotifyOAuthClient,
-  trimSlash,
+  youtubeOAuthClient,
 } from "../../ports/integrations.ts";
 import { type OAuthClient, requestToken } from "../../ports/oauth.ts";
 
 export const spotifyClient = (i: IntegrationsConfig | undefined) => spotifyOAuthClient(i ?? {});
 
-export function youtubeClient(integrations: IntegrationsConfig | undefined): OAuthClient {
-  const i = integrations ?? {};
-  const s = requireSettings("YouTube", {
-    YOUTUBE_CLIENT_ID: i.youtubeClientId,
-    YOUTUBE_CLIENT_SECRET: i.youtubeClientSecret,
-  });
-  return {
-    provider: "YouTube",
-    tokenUrl: `${trimSlash(i.youtubeOAuthUrl || PROVIDER_URLS.youtubeOAuth)}/token`,
-    clientId: s.YOUTUBE_CLIENT_ID,
-    clientSecret: s.YOUTUBE_CLIENT_SECRET,
-  };
-}
+export const youtubeClient = (i: IntegrationsConfig | undefined) => youtubeOAuthClient(i ?? {});
 
 export const soundcloudClient = (i: IntegrationsConfig | undefined, mobile: boolean) =>
   soundcloudOAuthClient(i ?? {}, mobile);

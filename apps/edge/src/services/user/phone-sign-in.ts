@@ -2,8 +2,10 @@ import { type Db, schema } from "@booth/db";
 import { and, eq, lt } from "drizzle-orm";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
-import { badRequest, conflict, notFound } from "../../lib/errors.ts";
+import { badRequest, conflict } from "../../lib/errors.ts";
+import { jsonRow } from "../../lib/json-rows.ts";
 import { newestFirst } from "../../lib/pages.ts";
+import { deleteFound, firstRow } from "../../lib/rows.ts";
 import { createAccount } from "./accounts.ts";
 import { toE164 } from "./phone-checks.ts";
 
@@ -78,7 +80,7 @@ export async function clearValidations(db: Db, olderThan: Date | undefined) {
 
 type WhitelistRow = typeof schema.phoneWhitelist.$inferSelect;
 
-export const whitelistView = (r: WhitelistRow) => ({ ...r, createdAt: r.createdAt.toISOString() });
+export const whitelistView = (r: WhitelistRow) => jsonRow(r);
 
 export async function addToWhitelist(
   db: Db,
@@ -102,15 +104,11 @@ export async function whitelistPage(db: Db, page: { limit: number; offset: numbe
 }
 
 export async function whitelistEntry(db: Db, id: string) {
-  const [row] = await db.select().from(schema.phoneWhitelist).where(eq(schema.phoneWhitelist.id, id));
-  return row ?? null;
+  return firstRow(db, schema.phoneWhitelist, eq(schema.phoneWhitelist.id, id));
 }
 
 /** Takes a number off the whitelist, by number or by entry id; 404 when it was not on it. */
 export async function removeFromWhitelist(db: Db, by: { phone: string } | { id: string }) {
-  const deleted = await db
-    .delete(schema.phoneWhitelist)
-    .where("phone" in by ? eq(schema.phoneWhitelist.phone, by.phone) : eq(schema.phoneWhitelist.id, by.id))
-    .returning();
-  if (deleted.length === 0) throw notFound(NOT_WHITELISTED);
+  const where = "phone" in by ? eq(schema.phoneWhitelist.phone, by.phone) : eq(schema.phoneWhitelist.id, by.id);
+  await deleteFound(db, schema.phoneWhitelist, where, NOT_WHITELISTED);
 }

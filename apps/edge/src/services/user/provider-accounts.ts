@@ -5,6 +5,7 @@ import type { Context } from "hono";
 import { requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { conflict, forbidden, HttpError, notFound, unauthorized } from "../../lib/errors.ts";
+import { firstRow } from "../../lib/rows.ts";
 import { type OAuthClient, OAuthGrantError, requestToken, type TokenSet } from "../../ports/oauth.ts";
 
 export type ProviderAccount = typeof schema.providerAccounts.$inferSelect;
@@ -22,12 +23,8 @@ export const tokenView = (row: ProviderAccount) => ({
 });
 
 export async function findLinked(db: Db, userUuid: string, provider: LinkedProvider) {
-  const [row] = await db
-    .select()
-    .from(schema.providerAccounts)
-    .where(and(eq(schema.providerAccounts.userUuid, userUuid), eq(schema.providerAccounts.provider, provider)))
-    .limit(1);
-  return row ?? null;
+  const p = schema.providerAccounts;
+  return firstRow(db, p, and(eq(p.userUuid, userUuid), eq(p.provider, provider)));
 }
 
 /** The provider name a profile lists once an account there is linked (profile.musicProviders). */

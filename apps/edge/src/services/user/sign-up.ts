@@ -4,6 +4,7 @@ import { ADMINS, type User } from "../../lib/auth.ts";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { forbidden, HttpError, notFound } from "../../lib/errors.ts";
+import { firstRow } from "../../lib/rows.ts";
 import { ALREADY_REGISTERED, createAccount, type NewAccount } from "./accounts.ts";
 import { INVALID_VOUCHER, redeemVoucher } from "./vouchers.ts";
 
@@ -33,8 +34,7 @@ export const signUpWithVoucher = (db: Db, input: NewAccount, voucherCode: string
 
 /** The email row made with a new account, to send its verification code to. */
 export async function firstEmailOf(db: Db, userUuid: string) {
-  const [row] = await db.select().from(schema.emails).where(eq(schema.emails.userUuid, userUuid)).limit(1);
-  return row ?? null;
+  return firstRow(db, schema.emails, eq(schema.emails.userUuid, userUuid));
 }
 
 /** A bot owned by `owner` (at most MAX_BOTS_PER_OWNER each). */

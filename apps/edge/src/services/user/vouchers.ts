@@ -3,6 +3,7 @@ import type { VoucherStatus } from "@booth/db/schema";
 import { and, eq } from "drizzle-orm";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { conflict, notFound } from "../../lib/errors.ts";
+import { jsonRow } from "../../lib/json-rows.ts";
 import { newestFirst } from "../../lib/pages.ts";
 
 export const INVALID_VOUCHER = errorMessage("INVALID_VOUCHER");
@@ -25,12 +26,7 @@ export function voucherCode() {
 
 type Voucher = typeof schema.vouchers.$inferSelect;
 
-export const voucherView = (v: Voucher) => ({
-  ...v,
-  redeemedAt: v.redeemedAt?.toISOString() ?? null,
-  revokedAt: v.revokedAt?.toISOString() ?? null,
-  createdAt: v.createdAt.toISOString(),
-});
+export const voucherView = (v: Voucher) => jsonRow(v);
 
 export function createVouchers(db: Db, input: { count: number; note: string | null; createdBy: string; now: Date }) {
   return db

@@ -1,8 +1,8 @@
 import { type Db, schema } from "@booth/db";
-import { and, count, desc, eq, exists, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, exists, inArray, or, type SQL, sql } from "drizzle-orm";
 import { highestRank, ROLE_RANK, type User } from "../../../lib/auth.ts";
 import { forbidden, found, notFound } from "../../../lib/errors.ts";
-import { pageOf } from "../../../lib/pages.ts";
+import { pageWhere } from "../../../lib/pages.ts";
 import { ROOM_RANK, type Room, roleInForce, roomRank } from "../access.ts";
 import { roomUsersCount, selectRooms } from "../rooms.ts";
 import { COMMUNITY_MESSAGES, type CommunityRow, isCommunityAdmin, iso } from "./community.ts";
@@ -53,14 +53,10 @@ export async function communityRoomPage(
     ),
     roomsVisibleTo(user, now),
   );
-  return pageOf(
-    selectRooms(db)
-      .where(where)
-      .orderBy(desc(roomUsersCount), desc(schema.rooms.createdAt), schema.rooms.uuid)
-      .limit(limit)
-      .offset(offset),
-    db.select({ n: count() }).from(schema.rooms).where(where),
-  );
+  const rooms = selectRooms(db)
+    .where(where)
+    .orderBy(desc(roomUsersCount), desc(schema.rooms.createdAt), schema.rooms.uuid);
+  return pageWhere(db, schema.rooms, where, rooms, { limit, offset });
 }
 
 const inCommunity = (communityId: string, roomUuid: string) =>

@@ -1,7 +1,7 @@
 import { type Db, schema } from "@booth/db";
-import { asc, count, desc, eq, exists, inArray, or, sql } from "drizzle-orm";
+import { asc, desc, eq, exists, inArray, or, sql } from "drizzle-orm";
 import type { User } from "../../../lib/auth.ts";
-import { pageOf } from "../../../lib/pages.ts";
+import { pageWhere } from "../../../lib/pages.ts";
 import type { Room } from "../access.ts";
 import { selectCommunities, visibleTo } from "./community.ts";
 
@@ -13,14 +13,10 @@ export async function communitiesOf(db: Db, userUuid: string, limit: number, off
     exists(sql`(select 1 from ${m} where ${m.communityId} = ${schema.communities.id} and ${m.userUuid} = ${userUuid})`),
   );
   const joinedAt = sql`(select ${m.joinedAt} from ${m} where ${m.communityId} = ${schema.communities.id} and ${m.userUuid} = ${userUuid})`;
-  return pageOf(
-    selectCommunities(db, userUuid)
-      .where(mine)
-      .orderBy(sql`${joinedAt} desc nulls last`, desc(schema.communities.createdAt), schema.communities.id)
-      .limit(limit)
-      .offset(offset),
-    db.select({ n: count() }).from(schema.communities).where(mine),
-  );
+  const communities = selectCommunities(db, userUuid)
+    .where(mine)
+    .orderBy(sql`${joinedAt} desc nulls last`, desc(schema.communities.createdAt), schema.communities.id);
+  return pageWhere(db, schema.communities, mine, communities, { limit, offset });
 }
 
 /** The communities a room is in that `user` may see, by name. */

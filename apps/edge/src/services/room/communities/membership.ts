@@ -117,24 +117,13 @@ export async function addAll(
 
 /** Takes rooms and members out at once, all or none; ones not in it are skipped. */
 export async function removeAll(db: Db, communityId: string, change: { roomUuids: string[]; userUuids: string[] }) {
+  const rooms = schema.communityRooms;
+  const members = schema.communityMembers;
   await db.transaction(async (tx) => {
-    if (change.roomUuids.length)
-      await tx
-        .delete(schema.communityRooms)
-        .where(
-          and(
-            eq(schema.communityRooms.communityId, communityId),
-            inArray(schema.communityRooms.roomUuid, change.roomUuids),
-          ),
-        );
-    if (change.userUuids.length)
-      await tx
-        .delete(schema.communityMembers)
-        .where(
-          and(
-            eq(schema.communityMembers.communityId, communityId),
-            inArray(schema.communityMembers.userUuid, change.userUuids),
-          ),
-        );
+    for (const [table, column, uuids] of [
+      [rooms, rooms.roomUuid, change.roomUuids],
+      [members, members.userUuid, change.userUuids],
+    ] as const)
+      if (uuids.length) await tx.delete(table).where(and(eq(table.communityId, communityId), inArray(column, uuids)));
   });
 }

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { pageSchema } from "../../../lib/openapi.ts";
-import { plainText, SlugInput } from "../slugs.ts";
+import { pageSchema, pathKey } from "../../../lib/openapi.ts";
+import { ImageUrlInput, plainText, SlugInput } from "../slugs.ts";
 
 // The bodies and answers of the community routes (communities.routes.ts, admin.routes.ts).
 
@@ -23,18 +23,8 @@ export const CommunitySchema = z
 export const CommunityPage = pageSchema(CommunitySchema, "CommunityPage");
 export const AdminCommunitySchema = z.object(CommunityFields).partial().openapi("AdminCommunity");
 
-export const CommunityKeyParam = z.object({
-  id: z
-    .string()
-    .min(1)
-    .max(100)
-    .openapi({ param: { name: "id", in: "path", description: "The community's id or slug" } }),
-});
-export const roomKey = z
-  .string()
-  .min(1)
-  .max(100)
-  .openapi({ param: { name: "roomId", in: "path", description: "The room's uuid or slug" } });
+export const CommunityKeyParam = z.object({ id: pathKey("id", "The community's id or slug") });
+export const roomKey = pathKey("roomId", "The room's uuid or slug");
 export const CommunityRoomParams = CommunityKeyParam.extend({ roomId: roomKey });
 export const CommunityUserParams = CommunityKeyParam.extend({
   userId: z.uuid().openapi({ param: { name: "userId", in: "path" } }),
@@ -47,16 +37,12 @@ export const CommunityRoomSchema = z
   .object({ communityId: z.uuid(), roomUuid: z.uuid(), addedAt: z.string() })
   .openapi("CommunityRoom");
 
-const imageUrl = z
-  .url({ protocol: /^https?$/, error: "imageUrl: an http(s) URL" })
-  .max(2000)
-  .nullable();
 export const CommunityInput = z
   .object({
     name: plainText(2, 80),
     slug: SlugInput.optional().openapi({ description: "Made from the name when not given" }),
     description: plainText(0, 2000).optional(),
-    imageUrl: imageUrl.optional(),
+    imageUrl: ImageUrlInput.optional(),
     isPublic: z.boolean().optional(),
     createdBy: z.uuid().nullable().optional().openapi({ description: "The user who runs it (its community admin)" }),
   })
