@@ -4,17 +4,10 @@
  * run on every screenshot (harness.ts `shot`).
  */
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectCount, expectText, type Stack, shot } from "./harness.ts";
-import { startStack } from "./harness-b.ts";
+import { describe, expect, it } from "vitest";
+import { expectCount, expectText, shot, suiteStack } from "./harness.ts";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ songs: 4 });
-}, 300_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
+const stack = suiteStack({ songs: 4 });
 
 /** What the keyboard is on, and whether a person can see it there (an outline or a ring). */
 const focused = (page: Page) =>

@@ -10,22 +10,21 @@ import { schema } from "@booth/db";
 import { type FakeProviders, startFakeProviders } from "@booth/edge/testing";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, expectText, type Stack, shot } from "./harness.ts";
-import { asUser, type SignedUp, signedUp, startStack } from "./harness-b.ts";
+import { eventually, expectText, shot, suiteStack } from "./harness.ts";
+import { asUser, type SignedUp, signedUp } from "./harness-b.ts";
 
-let stack: Stack;
+const stack = suiteStack({ songs: 0 });
 let fake: FakeProviders;
 let ana: SignedUp;
 let ben: SignedUp;
 beforeAll(async () => {
-  [stack, fake] = await Promise.all([startStack({ songs: 0 }), startFakeProviders()]);
+  fake = await startFakeProviders();
   stack.t.deps.config.integrations = fake.integrations;
   stack.t.deps.config.providers = { ...stack.t.deps.config.providers, ...fake.providers };
   ana = await signedUp(stack, "Ana");
   ben = await signedUp(stack, "Ben");
 }, 300_000);
 afterAll(async () => {
-  await stack?.stop();
   await fake?.close();
 }, 60_000);
 

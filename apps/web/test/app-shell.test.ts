@@ -7,18 +7,8 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  emailFor,
-  eventually,
-  expectCount,
-  expectText,
-  type Stack,
-  shot,
-  signUp,
-  startStack,
-  verifyEmail,
-} from "./harness.ts";
+import { describe, expect, it } from "vitest";
+import { emailFor, eventually, expectCount, expectText, shot, signUp, suiteStack, verifyEmail } from "./harness.ts";
 
 /**
  * How long a disconnected person keeps their place: shorter than the production default (20 s), as the test waits it
@@ -28,13 +18,7 @@ const GRACE_MS = 6_000;
 /** Short songs: the way back to the room waits for the start of one. */
 const SONG_SECONDS = 18;
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ songs: 4, songSeconds: SONG_SECONDS, graceMs: GRACE_MS });
-}, 300_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
+const stack = suiteStack({ songs: 4, songSeconds: SONG_SECONDS, graceMs: GRACE_MS });
 
 const audioTime = (page: Page) =>
   page.$eval("[data-testid=room-audio]", (a) => {

@@ -2,7 +2,7 @@
  * The sign-in screens in a real browser: sign-up with email verification, log out and in, the emailed sign-in link,
  * a password reset, phone sign-in's refusal of a VoIP number and its code, guests browsing, and the language switch.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { openDemo } from "../../edge/src/bootstrap.ts";
 import { outboxMailer } from "../../edge/src/ports/messaging.ts";
 import {
@@ -10,21 +10,15 @@ import {
   eventually,
   expectCount,
   expectText,
-  type Stack,
   shot,
   signUp,
-  startStack,
+  suiteStack,
   until,
   verifyEmail,
 } from "./harness.ts";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-}, 240_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
+const stack = suiteStack();
+beforeAll(async () => {}, 240_000);
 
 const linkIn = (text: string | null, path: string) => {
   const match = new RegExp(`https?://\\S+${path}\\?token=[\\w-]+`).exec(text ?? "");

@@ -4,19 +4,18 @@
  * taken back meanwhile shown in its words.
  */
 import { multipart, ok } from "@booth/edge/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectCount, expectText, type Stack, shot } from "./harness.ts";
-import { asAdmin, type SignedUp, signedUp, startStack } from "./harness-b.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { expectCount, expectText, shot, suiteStack } from "./harness.ts";
+import { asAdmin, type SignedUp, signedUp } from "./harness-b.ts";
 import { discPng } from "./images.ts";
 
-let stack: Stack;
+const stack = suiteStack();
 let ana: SignedUp;
 let admin: Awaited<ReturnType<typeof asAdmin>>;
 let goldenAssignment: string;
 const files: Record<string, string> = {};
 
 beforeAll(async () => {
-  stack = await startStack();
   admin = await asAdmin(stack);
   const staff = await stack.t.createUser({ roles: ["admin"] });
   for (const [name, rgb] of [
@@ -64,9 +63,6 @@ beforeAll(async () => {
   });
   if (res.status !== 200) throw new Error(JSON.stringify(res.body));
 }, 300_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
 
 describe("avatars", { timeout: 180_000 }, () => {
   it("lists the avatars one owns and how to unlock the others, and wears one: its picture shows everywhere", async () => {

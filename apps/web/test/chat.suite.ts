@@ -4,17 +4,11 @@
  * Links: http(s) addresses are plain links (no preview is fetched), other schemes and markup stay text.
  */
 import { schema } from "@booth/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, expectCount, expectText, type Stack, shot, startStack } from "./harness.ts";
+import { describe, expect, it } from "vitest";
+import { eventually, expectCount, expectText, shot, suiteStack } from "./harness.ts";
 import { listener, roomWithDj } from "./listening.ts";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ songs: 1, songSeconds: 90 });
-}, 300_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
+const stack = suiteStack({ songs: 1, songSeconds: 90 });
 
 describe("chat", { timeout: 240_000 }, () => {
   it("replies quote what they answer, reactions come and go per person, and the playing song is shared as a card", async () => {

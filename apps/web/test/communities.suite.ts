@@ -5,11 +5,11 @@
  * in her room, edits and cancels it; Ben sees it, goes to its room, and cannot change it; a co-owner of the room
  * may, until that role is taken back, when the edge's refusal is shown.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectCount, expectText, type Person, type Stack, shot } from "./harness.ts";
-import { asAdmin, asUser, type SignedUp, signedUpAll, startStack } from "./harness-b.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { expectCount, expectText, type Person, shot, suiteStack } from "./harness.ts";
+import { asAdmin, asUser, type SignedUp, signedUpAll } from "./harness-b.ts";
 
-let stack: Stack;
+const stack = suiteStack();
 let olga: SignedUp;
 let ben: SignedUp;
 let carl: SignedUp;
@@ -24,7 +24,6 @@ const community = async () =>
   (await stack.t.request("GET", `/api/room-service/communities/${SLUG}`)).body as Record<string, unknown>;
 
 beforeAll(async () => {
-  stack = await startStack();
   [olga, ben, carl] = await signedUpAll(stack, "Olga", "Ben", "Carl");
   // An admin of the platform, signed in through the login form.
   const admin = await stack.t.createUser({ roles: ["admin"], nickname: "Ada" });
@@ -46,9 +45,6 @@ beforeAll(async () => {
   });
   if (given.status >= 300) throw new Error(JSON.stringify(given.body));
 }, 300_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
 
 describe("communities", { timeout: 180_000 }, () => {
   it("lets an admin create a community run by someone else, and rename it", async () => {

@@ -4,21 +4,20 @@
  */
 import { type FakeProviders, startFakeProviders } from "@booth/edge/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changeAnswered, expectText, type Stack, shot } from "./harness.ts";
-import { type SignedUp, signedUp, startStack } from "./harness-b.ts";
+import { changeAnswered, expectText, shot, suiteStack } from "./harness.ts";
+import { type SignedUp, signedUp } from "./harness-b.ts";
 
-let stack: Stack;
+const stack = suiteStack({ songs: 0 });
 let fake: FakeProviders;
 let ana: SignedUp;
 beforeAll(async () => {
-  [stack, fake] = await Promise.all([startStack({ songs: 0 }), startFakeProviders()]);
+  fake = await startFakeProviders();
   // The stack's edge reads its providers from its configuration at each request: from now on, the fakes.
   stack.t.deps.config.integrations = fake.integrations;
   stack.t.deps.config.providers = { ...stack.t.deps.config.providers, ...fake.providers };
   ana = await signedUp(stack, "Ana");
 }, 300_000);
 afterAll(async () => {
-  await stack?.stop();
   await fake?.close();
 }, 60_000);
 

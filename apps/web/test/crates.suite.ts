@@ -6,19 +6,15 @@ import { randomUUID } from "node:crypto";
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changeAnswered, eventually, expectCount, expectText, type Stack, shot } from "./harness.ts";
-import { type SignedUp, signedUp, startStack } from "./harness-b.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { changeAnswered, eventually, expectCount, expectText, shot, suiteStack } from "./harness.ts";
+import { type SignedUp, signedUp } from "./harness-b.ts";
 
-let stack: Stack;
+const stack = suiteStack({ songs: 4 });
 let ana: SignedUp;
 beforeAll(async () => {
-  stack = await startStack({ songs: 4 });
   ana = await signedUp(stack, "Ana");
 }, 300_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
 
 const titles = (page: Page) => page.locator("[data-testid=crate-song] [data-testid=song-title]").allTextContents();
 

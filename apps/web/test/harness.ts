@@ -2,12 +2,12 @@
  * The whole product for a browser test: the edge (a real HTTP server on a fresh database), `wrangler dev`, and the
  * built web app as its own process, with Debian's chromium driven by playwright-core.
  *
- *   const stack = await startStack();            // in beforeAll (allow ~3 minutes)
+ *   const stack = suiteStack();                  // started before the suite's tests, stopped after them
+ *   // (or: const stack = await startStack() in beforeAll, allowing ~3 minutes, and await stack.stop() in afterAll)
  *   const alice = await stack.person();          // a browser context of its own (own cookies)
  *   await signUp(alice.page, { nickname: "alice" });
  *   await verifyEmail(stack, alice.page, email);
  *   await shot(alice.page, "room");              // test/screenshots/room.png
- *   await stack.stop();                          // in afterAll
  */
 import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import { createTestApp, type TestApp } from "@booth/edge/testing";
 import { serve } from "@hono/node-server";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, onTestFinished } from "vitest";
+import { afterAll, beforeAll, describe, onTestFinished } from "vitest";
 import { defaultConfig } from "../../edge/src/deps.ts";
 import { generateKeys, type Keys } from "../../edge/src/lib/tokens.ts";
 import { partyLiveRooms } from "../../edge/src/ports/live-rooms.ts";
@@ -237,6 +237,18 @@ export function shareStacks(defaults: { webEnv?: Record<string, string> } = {}) 
   }, 60_000);
 }
 
+/**
+ * A group file's body: the suites `./<name>.suite.ts` one after another, each in a `describe` of its name, their
+ * stacks sharing one set of processes (`shareStacks`, with its `defaults`).
+ */
+export function sharedSuites(names: string[], defaults: { webEnv?: Record<string, string> } = {}) {
+  shareStacks(defaults);
+  for (const name of names)
+    describe(name, async () => {
+      await import(`./${name}.suite.ts`);
+    });
+}
+
 export async function startStack(asked: StartOptions = {}) {
   const options = { ...asked, webEnv: { ...sharedWebEnv, ...asked.webEnv } };
   const reused = shared?.find((p) => !p.busy && p.key === processKey(options));
@@ -250,6 +262,29 @@ export async function startStack(asked: StartOptions = {}) {
     else processes.busy = false;
     throw error;
   }
+}
+
+/**
+ * The stack of a suite (its file, or the `describe` it is called in): started before the suite's tests, stopped after
+ * them. What it answers stands for that stack once started, in hooks and tests, so a suite writes
+ * `const stack = suiteStack({ songs: 4 })` at its top and then `stack.t`, `stack.person()` as with any stack; its own
+ * `beforeAll` (people, fixtures) runs after the start.
+ */
+export function suiteStack(options: StartOptions = {}): Stack {
+  let started: Stack | null = null;
+  beforeAll(async () => {
+    started = await startStack(options);
+  }, 300_000);
+  afterAll(async () => {
+    await started?.stop();
+    started = null;
+  }, 60_000);
+  return new Proxy({} as Stack, {
+    get(_, key) {
+      if (!started) throw new Error(`the suite's stack is not running: stack.${String(key)} read outside its tests`);
+      return Reflect.get(started, key);
+    },
+  });
 }
 
 /** A fresh edge (its own database and cache) on `processes`, with the demo songs the options ask for. */

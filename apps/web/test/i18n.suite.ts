@@ -1,15 +1,8 @@
 /** Language switching: `?lang=es` turns the screens Spanish and is remembered on the next page; `?lang=en` back. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { emailFor, expectText, type Stack, shot, signUp } from "./harness.ts";
-import { startStack } from "./harness-b.ts";
+import { describe, expect, it } from "vitest";
+import { emailFor, expectText, shot, signUp, suiteStack } from "./harness.ts";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ songs: 4 });
-}, 300_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
+const stack = suiteStack({ songs: 4 });
 
 describe("languages", { timeout: 120_000 }, () => {
   it("follows the browser's Accept-Language on a first visit, until the person picks a language", async () => {

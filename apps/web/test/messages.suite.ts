@@ -3,16 +3,15 @@
  * sees the message arrive without a reload, with the unread count in the header and on the conversation; opening it
  * reads it and the count goes. Someone who is not a friend gets no form, only the reason.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectCount, expectText, type Stack, shot } from "./harness.ts";
-import { asUser, type SignedUp, signedUp, signedUpAll, startStack } from "./harness-b.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { expectCount, expectText, shot, suiteStack } from "./harness.ts";
+import { asUser, type SignedUp, signedUp, signedUpAll } from "./harness-b.ts";
 
-let stack: Stack;
+const stack = suiteStack();
 let ana: SignedUp;
 let ben: SignedUp;
 let cleo: SignedUp;
 beforeAll(async () => {
-  stack = await startStack();
   [ana, ben] = await signedUpAll(stack, "Ana", "Ben");
   cleo = await signedUp(stack, "Cleo");
   // Ana and Ben are friends (set up through the edge: the invitation screens have their own tests).
@@ -26,9 +25,6 @@ beforeAll(async () => {
   });
   expect(accepted.status).toBe(200);
 }, 300_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
 
 describe("direct messages", { timeout: 180_000 }, () => {
   it("two friends exchange messages: the other sees them arrive live with the unread count, reads them, and the count goes", async () => {

@@ -6,20 +6,16 @@
  */
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changeAnswered, emailFor, expectCount, expectText, type Stack, shot, until } from "./harness.ts";
-import { asAdmin, asUser, type SignedUp, signedUpAll, startStack } from "./harness-b.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { changeAnswered, emailFor, expectCount, expectText, shot, suiteStack, until } from "./harness.ts";
+import { asAdmin, asUser, type SignedUp, signedUpAll } from "./harness-b.ts";
 
-let stack: Stack;
+const stack = suiteStack();
 let ana: SignedUp;
 let ben: SignedUp;
 beforeAll(async () => {
-  stack = await startStack();
   [ana, ben] = await signedUpAll(stack, "Ana", "Ben");
 }, 300_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
 
 describe("people", { timeout: 180_000 }, () => {
   it("blocks a person from their profile, which ends their follow and refuses a new one, and unblocks them", async () => {

@@ -2,23 +2,19 @@
  * Profiles in the browser: editing one's own (nickname, bio, colour, avatar), following another DJ (at once, and
  * kept), followers and following lists, a friend invitation accepted, unfollowing.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changeAnswered, expectCount, expectText, type Stack, shot } from "./harness.ts";
-import { asAdmin, type SignedUp, signedUpAll, startStack } from "./harness-b.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { changeAnswered, expectCount, expectText, shot, suiteStack } from "./harness.ts";
+import { asAdmin, type SignedUp, signedUpAll } from "./harness-b.ts";
 
-let stack: Stack;
+const stack = suiteStack();
 let ana: SignedUp;
 let ben: SignedUp;
 beforeAll(async () => {
-  stack = await startStack();
   const admin = await asAdmin(stack);
   await admin("POST", "/api/merch-service/avatars", { slug: "neon-cat", name: "Neon Cat" });
   await admin("POST", "/api/merch-service/avatars", { slug: "disco-owl", name: "Disco Owl" });
   [ana, ben] = await signedUpAll(stack, "Ana", "Ben");
 }, 300_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
 
 describe("profile", { timeout: 180_000 }, () => {
   it("edits one's own profile: nickname, bio, colour and avatar", async () => {

@@ -20,27 +20,16 @@ import { eq } from "drizzle-orm";
 import { type CDPSession, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localPushService, testSubscriber } from "../../edge/src/testing/web-push.ts";
-import {
-  CHROMIUM,
-  eventually,
-  expectText,
-  hydrated,
-  SCREENSHOTS,
-  type Stack,
-  shot,
-  startStack,
-  until,
-} from "./harness.ts";
+import { CHROMIUM, eventually, expectText, hydrated, SCREENSHOTS, shot, suiteStack, until } from "./harness.ts";
 import { signedUp } from "./harness-b.ts";
 
-let stack: Stack;
+const stack = suiteStack({ songs: 2 });
 let pushService: Awaited<ReturnType<typeof localPushService>>;
 beforeAll(async () => {
-  [stack, pushService] = await Promise.all([startStack({ songs: 2 }), localPushService()]);
+  pushService = await localPushService();
 }, 300_000);
 afterAll(async () => {
   await pushService?.close();
-  await stack?.stop();
 }, 60_000);
 
 /** The page's service worker registration once it is active: its scope and state. */

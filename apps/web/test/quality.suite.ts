@@ -4,17 +4,11 @@
  * the setting changes, and again after a reload (the setting is kept with the listener's session).
  */
 import { schema } from "@booth/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, expectText, type Stack, startStack } from "./harness.ts";
+import { describe, expect, it } from "vitest";
+import { eventually, expectText, suiteStack } from "./harness.ts";
 import { audioOf, listener, playlistAnswers, roomWithDj, segmentRenditions } from "./listening.ts";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ songs: 1, songSeconds: 60 });
-}, 300_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
+const stack = suiteStack({ songs: 1, songSeconds: 60 });
 
 /**
  * The playlists that were served. The page may ask for the master before the live room has told the edge the listener

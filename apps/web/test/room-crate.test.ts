@@ -5,18 +5,14 @@
  */
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changeAnswered, expectCount, expectText, type Stack, shot } from "./harness.ts";
-import { asUser, type SignedUp, signedUp, startStack } from "./harness-b.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { changeAnswered, expectCount, expectText, shot, suiteStack } from "./harness.ts";
+import { asUser, type SignedUp, signedUp } from "./harness-b.ts";
 
-let stack: Stack;
+const stack = suiteStack({ songs: 4, songSeconds: 60, timeScale: 0.25 });
 beforeAll(async () => {
   // Songs of a minute and more: a quarter of that (15 s) leaves a loaded machine time to show each one.
-  stack = await startStack({ songs: 4, songSeconds: 60, timeScale: 0.25 });
 }, 300_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
 
 /** A room made over REST by someone signed up in the browser, who is on its page. */
 async function ownRoom(owner: SignedUp, body: Record<string, unknown>) {

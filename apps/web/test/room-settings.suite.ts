@@ -4,11 +4,11 @@
  * role was taken back is shown in its words. Entering a room with a password (and, for guests, a guest password):
  * a wrong one refused in the edge's words, the right one lets the person in; the owner is never asked.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectCount, expectText, type Stack, shot } from "./harness.ts";
-import { asAdmin, asUser, type SignedUp, signedUpAll, startStack } from "./harness-b.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { expectCount, expectText, shot, suiteStack } from "./harness.ts";
+import { asAdmin, asUser, type SignedUp, signedUpAll } from "./harness-b.ts";
 
-let stack: Stack;
+const stack = suiteStack();
 let olga: SignedUp;
 let carl: SignedUp;
 let mia: SignedUp;
@@ -21,7 +21,6 @@ const roomNow = async () =>
   (await stack.t.request("GET", `/api/room-service/rooms/${room.slug}`)).body as Record<string, unknown>;
 
 beforeAll(async () => {
-  stack = await startStack();
   [olga, carl, mia, sam] = await signedUpAll(stack, "Olga", "Carl", "Mia", "Sam");
   asOlga = await asUser(stack, olga.uuid);
   const made = await asOlga("POST", "/api/room-service/rooms/infrastructure", { name: "Night Shift" });
@@ -35,9 +34,6 @@ beforeAll(async () => {
     if (given.status >= 300) throw new Error(JSON.stringify(given.body));
   }
 }, 300_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
 
 describe("room settings", { timeout: 180_000 }, () => {
   it("lets the owner change how the room looks, plays and who may enter", async () => {

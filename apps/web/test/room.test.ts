@@ -7,28 +7,23 @@ import { schema } from "@booth/db";
 import { LiveRoomClient } from "@booth/sdk/live";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   changeAnswered,
   emailFor,
   eventually,
   expectCount,
   expectText,
-  type Stack,
   shot,
   signUp,
-  startStack,
+  suiteStack,
   verifyEmail,
 } from "./harness.ts";
 
-let stack: Stack;
+const stack = suiteStack({ songs: 4, songSeconds: 60 });
 beforeAll(async () => {
   // Songs long enough that the first one still plays when the second person arrives on a loaded machine.
-  stack = await startStack({ songs: 4, songSeconds: 60 });
 }, 300_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
 
 const audioTime = (page: Page) =>
   page.$eval("[data-testid=room-audio]", (a) => {

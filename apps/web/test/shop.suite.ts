@@ -3,14 +3,13 @@
  * web's local test checkout page (the balance goes up), a consumable sent to a room for tokens, the ranking
  * of the current season with the viewer's standing.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectCount, expectText, type Stack, shot } from "./harness.ts";
-import { asAdmin, asUser, type SignedUp, signedUp, startStack } from "./harness-b.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { expectCount, expectText, shot, suiteStack } from "./harness.ts";
+import { asAdmin, asUser, type SignedUp, signedUp } from "./harness-b.ts";
 
-let stack: Stack;
+const stack = suiteStack();
 let ana: SignedUp;
 beforeAll(async () => {
-  stack = await startStack();
   const admin = await asAdmin(stack);
   for (const [name, cents, tokens] of [
     ["Starter pack", 499, 500],
@@ -60,9 +59,6 @@ beforeAll(async () => {
   }
   await points(ana.uuid, 180);
 }, 300_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
 
 describe("shop", { timeout: 180_000 }, () => {
   it("buys a token bundle through the local checkout and the balance goes up", async () => {

@@ -4,22 +4,12 @@
  * edge and database: see shareStacks in harness.ts. The web server loads MusicKit JS from the local stand-in
  * (player-stand-ins.ts): the connected-accounts suite signs in to Apple Music through it.
  */
-import { afterAll, describe } from "vitest";
-import { shareStacks } from "./harness.ts";
+import { afterAll } from "vitest";
+import { sharedSuites } from "./harness.ts";
 import { startStandIns } from "./player-stand-ins.ts";
 
 const standIns = await startStandIns();
 afterAll(() => standIns.stop());
-shareStacks({ webEnv: { MUSICKIT_JS_URL: `${standIns.url}/musickit/musickit.js` } });
-describe("people", async () => {
-  await import("./people.suite.ts");
-});
-describe("chat", async () => {
-  await import("./chat.suite.ts");
-});
-describe("accounts", async () => {
-  await import("./accounts.suite.ts");
-});
-describe("messages", async () => {
-  await import("./messages.suite.ts");
+sharedSuites(["people", "chat", "accounts", "messages"], {
+  webEnv: { MUSICKIT_JS_URL: `${standIns.url}/musickit/musickit.js` },
 });

@@ -7,17 +7,11 @@
 import { schema } from "@booth/db";
 import type { NowPlaying } from "@booth/sdk/live";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, expectText, type Stack, startStack } from "./harness.ts";
+import { describe, expect, it } from "vitest";
+import { eventually, expectText, suiteStack } from "./harness.ts";
 import { audioOf, listener, roomWithDj } from "./listening.ts";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ songs: 1, songSeconds: 90 });
-}, 300_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
+const stack = suiteStack({ songs: 1, songSeconds: 90 });
 
 /** The page's audio position and the time it read it (epoch ms, the page's own clock), in one task of the page. */
 const position = (page: Page) =>

@@ -5,19 +5,15 @@
  */
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changeAnswered, eventually, expectCount, expectText, type Stack, shot } from "./harness.ts";
-import { type SignedUp, signedUp, startStack, wavFile } from "./harness-b.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { changeAnswered, eventually, expectCount, expectText, shot, suiteStack } from "./harness.ts";
+import { type SignedUp, signedUp, wavFile } from "./harness-b.ts";
 
-let stack: Stack;
+const stack = suiteStack();
 let ana: SignedUp;
 beforeAll(async () => {
-  stack = await startStack();
   ana = await signedUp(stack, "Ana");
 }, 300_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
 
 describe("upload", { timeout: 180_000 }, () => {
   it("uploads a WAV with progress, asks for its tags, polls until it is ready and queues it", async () => {
