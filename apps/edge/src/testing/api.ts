@@ -1,4 +1,5 @@
 import { createBoothClient } from "@booth/sdk";
+import { expect } from "vitest";
 import type { App } from "../app.ts";
 
 /** The origin test requests are addressed to (never on the network: the app answers them in-process). */
@@ -34,6 +35,22 @@ export function ok<T>(answer: Answer<T>): T {
 /** The status a typed call was answered with: `expect(await statusOf(api.room.DELETE(...))).toBe(403)`. */
 export async function statusOf(call: Promise<{ response: Response }>): Promise<number> {
   return (await call).response.status;
+}
+
+/**
+ * Makes `call` once per case, in order (a later call sees what an earlier one changed), and expects each to be answered
+ * with its case's status: the same route tried by each caller, or with each input.
+ *
+ *   const leave = (token?: string) => t.api(token).room.POST("/communities/{id}/leave", { params: { path: { id } } });
+ *   await expectStatuses(leave, [[undefined, 401], [member.token, 204], [member.token, 204]]);
+ */
+export async function expectStatuses<A>(
+  call: (arg: A) => Promise<{ response: Response }>,
+  cases: readonly (readonly [arg: A, status: number])[],
+): Promise<void> {
+  for (const [i, [arg, status]] of cases.entries()) {
+    expect((await call(arg)).response.status, `case ${i} of ${cases.length}`).toBe(status);
+  }
 }
 
 /**
