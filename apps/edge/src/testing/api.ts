@@ -53,6 +53,31 @@ export async function expectStatuses<A>(
   }
 }
 
+/** The reason phrase the edge's error envelope gives each status (its `error`), as the tests see them. */
+const REASON_PHRASES: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  409: "Conflict",
+  415: "Unsupported Media Type",
+  429: "Too Many Requests",
+  503: "Service Unavailable",
+};
+
+/** An answer a refusal comes in: a typed call's (`response`, `error`) or `t.request`'s (`status`, `body`). */
+type Refusal = { response: Response; error?: unknown } | { status: number; body: unknown };
+
+/**
+ * Expects `answer` to be refused with `status` and the edge's error envelope for it: that status, its reason phrase,
+ * `code` and `message`. `expectRefusal(await login(t, email), 403, "ACCOUNT_BANNED", "This account is banned.")`
+ */
+export function expectRefusal(answer: Refusal, status: number, code: string, message: unknown): void {
+  const [actual, body] = "response" in answer ? [answer.response.status, answer.error] : [answer.status, answer.body];
+  expect(actual).toBe(status);
+  expect(body).toEqual({ statusCode: status, message, error: REASON_PHRASES[status], code });
+}
+
 /**
  * The options that send `form` as the multipart body of a typed call: `api.merch.POST("/files", multipart(form))`.
  * The body's type is left to the route (`never`): the OpenAPI schema types a file as a string, which a form cannot be.

@@ -221,6 +221,11 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
      * says so here, as an operator would have to: the edge's shared cache holds the account up to a minute otherwise.
      */
     accountChanged: (uuid: string) => forgetAccount(deps.cache, uuid),
+    /** Changes the user's row in the database directly, and says so (`accountChanged`), as an operator would. */
+    async changeUser(uuid: string, values: Partial<typeof schema.users.$inferInsert>) {
+      await database.db.update(schema.users).set(values).where(eq(schema.users.uuid, uuid));
+      await forgetAccount(deps.cache, uuid);
+    },
     async close() {
       await deps.jobs.stop();
       await cache.close();

@@ -1,6 +1,6 @@
 // What the edge's tests use: the app on a fresh database, the fakes of outside services, and the helpers that start
 // a server in another process. apps/edge/src/testing.ts re-exports this, for the tests that import it.
-export { expectStatuses, multipart, ok, statusOf, TEST_ORIGIN, type TestApi, testApi } from "./api.ts";
+export { expectRefusal, expectStatuses, multipart, ok, statusOf, TEST_ORIGIN, type TestApi, testApi } from "./api.ts";
 export { createTestApp, type RequestOptions, TEST_PEER, type TestApp, TestClock, type TestUser } from "./app.ts";
 export { expectErrorLog } from "./error-logs.ts";
 export { FAKE_CREDENTIALS, type FakeProviders, startFakeProviders } from "./fake-providers.ts";

@@ -1,9 +1,7 @@
 // Room sanctions (banned, kicked, chatDisabled, djDisabled) are the room's moderators' to see, in every answer that
 // carries the room's roles: the join answer, a promoter's answer, the roles list. The live room reads them all with
 // its service token.
-import { schema } from "@booth/db";
 import type { RoomRole } from "@booth/db/schema";
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
 
@@ -22,11 +20,7 @@ describe("who sees a room's sanctions", () => {
     const moderator = await t.createUser();
     const member = await t.createUser();
     const promoter = await t.createUser();
-    await t.db
-      .update(schema.users)
-      .set({ capabilities: ["promoteRoom"] })
-      .where(eq(schema.users.uuid, promoter.user.uuid));
-    await t.accountChanged(promoter.user.uuid);
+    await t.changeUser(promoter.user.uuid, { capabilities: ["promoteRoom"] });
     const [muted, barred, banned] = [await t.createUser(), await t.createUser(), await t.createUser()];
     const created = await t
       .api(owner.token)

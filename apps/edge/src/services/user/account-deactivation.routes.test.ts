@@ -5,7 +5,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Role } from "../../lib/auth.ts";
-import { createTestApp, login, ok, openForTests, session, type TestApp } from "../../testing.ts";
+import { createTestApp, expectRefusal, login, ok, openForTests, session, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 openForTests(createTestApp, (app) => (t = app));
@@ -32,12 +32,7 @@ describe("request-deactivate", () => {
     const [row] = await requestsOf(user.user.uuid);
     expect(row).toMatchObject({ id: res.body.id, status: "PENDING", reason: "moving on", resolvedAt: null });
     const second = await requestDeactivation(user.token);
-    expect(second.body).toEqual({
-      statusCode: 409,
-      message: "A deactivation request is already pending for this account.",
-      error: "Conflict",
-      code: "CONFLICT",
-    });
+    expectRefusal(second, 409, "CONFLICT", "A deactivation request is already pending for this account.");
     expect(await requestsOf(user.user.uuid)).toHaveLength(1);
     // Asking does not deactivate anything yet.
     expect((await t.userRow(user.user.uuid)).deactivatedAt).toBeNull();
@@ -166,13 +161,7 @@ describe("deactivate", () => {
     expect((await session(t, user.token)).response.status).toBe(401);
     expect((await session(t, await t.tokenFor(user.user.uuid))).response.status).toBe(401);
     const refused = await login(t, user.email);
-    expect(refused.response.status).toBe(403);
-    expect(refused.error).toEqual({
-      statusCode: 403,
-      message: "This account is deactivated.",
-      error: "Forbidden",
-      code: "ACCOUNT_DEACTIVATED",
-    });
+    expectRefusal(refused, 403, "ACCOUNT_DEACTIVATED", "This account is deactivated.");
     const profile = await t.api().user.GET("/profile/{id}", { params: { path: { id: user.user.uuid } } });
     expect(profile.response.status).toBe(404);
     expect(profile.error?.message).toBe("User profile not found.");
@@ -264,12 +253,7 @@ describe("reactivate", () => {
     const again = await t
       .api(admin.token)
       .user.POST("/users/reactivate/{id}", { params: { path: { id: user.user.uuid } } });
-    expect(again.error).toEqual({
-      statusCode: 409,
-      message: "This account is not deactivated.",
-      error: "Conflict",
-      code: "CONFLICT",
-    });
+    expectRefusal(again, 409, "CONFLICT", "This account is not deactivated.");
   });
 
   it("refuses wrong callers and bad ids, leaving the account deactivated", async () => {

@@ -1,8 +1,6 @@
 // The staff users list and single read (served by admin-user-list.routes.ts), through the whole app.
-import { schema } from "@booth/db";
-import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, openForTests, type TestApp, type TestUser } from "../../testing.ts";
+import { createTestApp, expectRefusal, openForTests, type TestApp, type TestUser } from "../../testing.ts";
 
 const P = "/api/user-service";
 
@@ -26,11 +24,7 @@ beforeAll(async () => {
     t.clock.advance(3600);
     people[key] = await t.createUser({ email: `${key}@list.test`, nickname: `Nick-${key}`, roles: [...roles] });
   }
-  await t.db
-    .update(schema.users)
-    .set({ deactivatedAt: t.clock.now() })
-    .where(eq(schema.users.uuid, people.abc3!.user.uuid));
-  await t.accountChanged(people.abc3!.user.uuid);
+  await t.changeUser(people.abc3!.user.uuid, { deactivatedAt: t.clock.now() });
 });
 
 const list = (query: Record<string, string | number> | string, token: string | null = staff.token) =>
@@ -144,8 +138,7 @@ describe("GET /admin/users", () => {
   it("is for staff: 401 without a token, 403 for a plain user or a moderator", async () => {
     expect((await list({}, null)).status).toBe(401);
     const forbidden = await list({}, plain.token);
-    expect(forbidden.status).toBe(403);
-    expect(forbidden.body).toEqual({ statusCode: 403, message: "Forbidden", error: "Forbidden", code: "FORBIDDEN" });
+    expectRefusal(forbidden, 403, "FORBIDDEN", "Forbidden");
     expect((await list({}, moderator.token)).status).toBe(403);
   });
 });

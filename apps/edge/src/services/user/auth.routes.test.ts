@@ -2,7 +2,7 @@ import { base64url, SignJWT, UnsecuredJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { LIVE_TOKEN_REFUSED } from "../../lib/auth.ts";
 import { generateKeys, signToken } from "../../lib/tokens.ts";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { createTestApp, expectRefusal, ok, openForTests, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 openForTests(createTestApp, (app) => (t = app));
@@ -35,13 +35,7 @@ describe("sign-up and login", () => {
     const res = await t
       .api()
       .user.POST("/users/sign-up", { body: { email: "TWICE@example.com", password: "password123" } });
-    expect(res.response.status).toBe(403);
-    expect(res.error).toEqual({
-      statusCode: 403,
-      message: "This email is already registered.",
-      error: "Forbidden",
-      code: "EMAIL_ALREADY_REGISTERED",
-    });
+    expectRefusal(res, 403, "EMAIL_ALREADY_REGISTERED", "This email is already registered.");
   });
 
   it("answers missing fields with the catalogue message and bad fields per field", async () => {
@@ -239,13 +233,7 @@ describe("magic link", () => {
 describe("gateway", () => {
   it("answers unknown routes with the Nest-style 404", async () => {
     const res = await t.request("GET", "/api/user-service/nope");
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual({
-      statusCode: 404,
-      message: "Cannot GET /api/user-service/nope",
-      error: "Not Found",
-      code: "NOT_FOUND",
-    });
+    expectRefusal(res, 404, "NOT_FOUND", "Cannot GET /api/user-service/nope");
   });
 
   it("answers malformed JSON with a 400 envelope", async () => {

@@ -4,7 +4,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestApp, multipart, openForTests, type TestApp } from "../../testing.ts";
+import { createTestApp, expectRefusal, multipart, openForTests, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 openForTests(createTestApp, (app) => (t = app));
@@ -182,13 +182,7 @@ describe("DELETE /users/images/{id}", () => {
     for (const roles of [["user"], ["user", "globalModerator"], ["user", "staff"]] as const) {
       const other = await t.createUser({ roles: [...roles] });
       const res = await t.api(other.token).user.DELETE("/users/images/{id}", { params: { path: { id: up.body.id } } });
-      expect(res.response.status).toBe(403);
-      expect(res.error).toEqual({
-        statusCode: 403,
-        message: "Unauthorized to delete.",
-        error: "Forbidden",
-        code: "UNAUTHORIZED_TO_DELETE",
-      });
+      expectRefusal(res, 403, "UNAUTHORIZED_TO_DELETE", "Unauthorized to delete.");
     }
     expect(
       (await t.api().user.DELETE("/users/images/{id}", { params: { path: { id: up.body.id } } })).response.status,

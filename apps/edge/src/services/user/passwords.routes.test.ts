@@ -43,8 +43,7 @@ describe("POST /users/forgot-password", () => {
 
   it("sends nothing to a deactivated account, with the same answer", async () => {
     const me = await t.createUser();
-    await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, me.user.uuid));
-    await t.accountChanged(me.user.uuid);
+    await t.changeUser(me.user.uuid, { deactivatedAt: t.clock.now() });
     const res = await forgot(me.email);
     expect(res.status).toBe(200);
     expect(await t.lastMessage(me.email)).toBeNull();
@@ -165,8 +164,7 @@ describe("POST /users/reset-password", () => {
 describe("POST /users/set-password", () => {
   it("lets an account without a password set one without a current password", async () => {
     const me = await t.createUser();
-    await t.db.update(schema.users).set({ passwordHash: null }).where(eq(schema.users.uuid, me.user.uuid));
-    await t.accountChanged(me.user.uuid);
+    await t.changeUser(me.user.uuid, { passwordHash: null });
     const res = await t.api(me.token).user.POST("/users/set-password", { body: { password: "first ever password" } });
     expect(res.response.status).toBe(200);
     expect(res.data).toMatchObject({ tokenType: "Bearer" });

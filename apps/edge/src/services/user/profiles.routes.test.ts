@@ -5,7 +5,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { profilesOf } from "../../lib/profiles.ts";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { createTestApp, expectRefusal, ok, openForTests, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 openForTests(createTestApp, (app) => (t = app));
@@ -36,8 +36,7 @@ describe("GET /users/user/{id}", () => {
     const refused = await t
       .api(promoter.token)
       .user.GET("/users/user/{id}", { params: { path: { id: target.user.uuid } } });
-    expect(refused.response.status).toBe(403);
-    expect(refused.error).toEqual({ statusCode: 403, message: "Forbidden", error: "Forbidden", code: "FORBIDDEN" });
+    expectRefusal(refused, 403, "FORBIDDEN", "Forbidden");
     const guest = await t.tokenFor(target.user.uuid, "guest");
     expect(
       (await t.api(guest).user.GET("/users/user/{id}", { params: { path: { id: target.user.uuid } } })).response.status,
@@ -69,11 +68,7 @@ describe("GET /users/user/{id}", () => {
 describe("GET /users/capabilities", () => {
   it("reflects capabilities and roles as they are now in the database, for a bot token too", async () => {
     const me = await t.createUser({ roles: ["user", "promoter"] });
-    await t.db
-      .update(schema.users)
-      .set({ capabilities: ["uploadMusic", "promoteRoom"] })
-      .where(eq(schema.users.uuid, me.user.uuid));
-    await t.accountChanged(me.user.uuid);
+    await t.changeUser(me.user.uuid, { capabilities: ["uploadMusic", "promoteRoom"] });
     const res = await t.api(me.token).user.GET("/users/capabilities");
     expect(res.response.status).toBe(200);
     expect(res.data).toEqual({ capabilities: ["uploadMusic", "promoteRoom"], roles: ["user", "promoter"] });
@@ -255,8 +250,7 @@ describe("GET /profile/{id} and /profile/{id}/service", () => {
       .user.GET("/profile/{id}/service", { params: { path: { id: crypto.randomUUID() } } });
     expect(missing.response.status).toBe(404);
     expect(missing.error?.message).toBe("User profile not found.");
-    await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, owner.user.uuid));
-    await t.accountChanged(owner.user.uuid);
+    await t.changeUser(owner.user.uuid, { deactivatedAt: t.clock.now() });
     const gone = await t.api(service).user.GET("/profile/{id}/service", { params: { path: { id: owner.user.uuid } } });
     expect(gone.response.status).toBe(404);
     expect(gone.error?.message).toBe("User profile not found.");
@@ -267,8 +261,7 @@ describe("GET /users/profiles", () => {
   it("accepts exactly 150 ids, skips deactivated users and answers [] for an empty list", async () => {
     const a = await t.createUser();
     const off = await t.createUser();
-    await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, off.user.uuid));
-    await t.accountChanged(off.user.uuid);
+    await t.changeUser(off.user.uuid, { deactivatedAt: t.clock.now() });
     const ids = [off.user.uuid, a.user.uuid, ...Array.from({ length: 148 }, () => crypto.randomUUID())];
     const res = await t.api().user.GET("/users/profiles", { params: { query: { users: ids.join(",") } } });
     expect(res.response.status).toBe(200);
@@ -371,8 +364,7 @@ describe("service profile reads", () => {
   it("pages all profiles in a stable order without deactivated users, and bounds take and skip", async () => {
     const service = await t.serviceToken();
     const off = await t.createUser();
-    await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, off.user.uuid));
-    await t.accountChanged(off.user.uuid);
+    await t.changeUser(off.user.uuid, { deactivatedAt: t.clock.now() });
     const all = await t.api(service).user.GET("/users/service/all-user-profiles");
     expect(all.response.status).toBe(200);
     expect(all.data?.data.length).toBe(ok(all).total);

@@ -82,8 +82,7 @@ describe("others' profiles", () => {
     const missing = await t.api().user.GET("/profile/{id}", { params: { path: { id: crypto.randomUUID() } } });
     expect(missing.response.status).toBe(404);
     expect(missing.error?.message).toBe("User profile not found.");
-    await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, user.uuid));
-    await t.accountChanged(user.uuid);
+    await t.changeUser(user.uuid, { deactivatedAt: t.clock.now() });
     expect((await t.api().user.GET("/profile/{id}", { params: { path: { id: user.uuid } } })).error?.message).toBe(
       "User profile not found.",
     );

@@ -5,7 +5,16 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Role } from "../../lib/auth.ts";
-import { createTestApp, login, ok, openForTests, session, type TestApp } from "../../testing.ts";
+import {
+  createTestApp,
+  expectRefusal,
+  login,
+  ok,
+  openForTests,
+  session,
+  statusOf,
+  type TestApp,
+} from "../../testing.ts";
 
 let t: TestApp;
 openForTests(createTestApp, (app) => (t = app));
@@ -15,6 +24,18 @@ const sanctionsOf = (uuid: string) => t.db.select().from(schema.sanctions).where
 const commentsOn = (uuid: string) =>
   t.db.select().from(schema.moderationComments).where(eq(schema.moderationComments.userUuid, uuid));
 const withRole = (role: Role) => t.createUser({ roles: ["user", role] });
+/** The caller `token` grants `role` to the user `userUuid`. */
+const addRole = (token: string, userUuid: string, role: "staff" | "promoter" | "superUser") =>
+  t.api(token).user.POST("/users/add-role", { body: { userUuid, role } });
+/** The caller `token` makes the user `userUuid` a global moderator. */
+const addGlobalModerator = (token: string, userUuid: string) =>
+  t.api(token).user.POST("/users/add-global-moderator-role", { body: { userUuid } });
+/** The caller `token` writes a moderation comment on the user `userUuid`. */
+const writeComment = (token: string, userUuid: string, comment: string) =>
+  t.api(token).user.POST("/moderation-comments", { body: { userUuid, comment } });
+/** The caller `token` reads the moderation comments on the user `id`. */
+const readComments = (token: string, id: string) =>
+  t.api(token).user.GET("/moderation-comments/{id}", { params: { path: { id } } });
 
 /** Every moderation route, called on `target`, with a valid body. */
 const routes = (target: string): [string, string, unknown][] => [
@@ -36,18 +57,12 @@ describe("who may call", () => {
     const mod = await withRole("admin");
     const guest = ok(await t.api().user.GET("/auth/guest")).accessToken as string;
     // The admin's token is revoked by a bump of their token version.
-    await t.db.update(schema.users).set({ tokenVersion: 1 }).where(eq(schema.users.uuid, mod.user.uuid));
-    await t.accountChanged(mod.user.uuid);
+    await t.changeUser(mod.user.uuid, { tokenVersion: 1 });
     for (const [method, path, body] of routes(target.user.uuid))
       for (const token of [undefined, guest, mod.token]) {
         const res = await t.request(method, `${P}${path}`, { token, body });
         expect(res.status, `${method} ${path}`).toBe(401);
-        expect(res.body).toEqual({
-          statusCode: 401,
-          message: "Unauthorized",
-          error: "Unauthorized",
-          code: "UNAUTHORIZED",
-        });
+        expectRefusal(res, 401, "UNAUTHORIZED", "Unauthorized");
       }
     expect(await sanctionsOf(target.user.uuid)).toHaveLength(0);
     expect(await commentsOn(target.user.uuid)).toHaveLength(0);
@@ -58,11 +73,7 @@ describe("who may call", () => {
 
   it("answers 403 to a plain user and a promoter, and changes nothing", async () => {
     const target = await t.createUser();
-    await t.db
-      .update(schema.users)
-      .set({ capabilities: ["uploadMusic"] })
-      .where(eq(schema.users.uuid, target.user.uuid));
-    await t.accountChanged(target.user.uuid);
+    await t.changeUser(target.user.uuid, { capabilities: ["uploadMusic"] });
     for (const caller of [await t.createUser(), await withRole("promoter")])
       for (const [method, path, body] of routes(target.user.uuid)) {
         const res = await t.request(method, `${P}${path}`, { token: caller.token, body });
@@ -202,13 +213,7 @@ describe("ban", () => {
     expect(res.data).toMatchObject({ type: "ban", reason: "spam", expiresAt: null, createdBy: mod.user.uuid });
     expect((await session(t, target.token)).response.status).toBe(401);
     const refused = await login(t, target.email);
-    expect(refused.response.status).toBe(403);
-    expect(refused.error).toEqual({
-      statusCode: 403,
-      message: "This account is banned.",
-      error: "Forbidden",
-      code: "ACCOUNT_BANNED",
-    });
+    expectRefusal(refused, 403, "ACCOUNT_BANNED", "This account is banned.");
     const fresh = await session(t, await t.tokenFor(target.user.uuid));
     expect(fresh.response.status).toBe(403);
     expect(fresh.error?.message).toBe("This account is banned.");
@@ -317,13 +322,7 @@ describe("unban", () => {
     const target = await t.createUser();
     const body = { userUuid: target.user.uuid };
     const none = await t.api(mod.token).user.POST("/users/unban", { body });
-    expect(none.response.status).toBe(409);
-    expect(none.error).toEqual({
-      statusCode: 409,
-      message: "This user has no ban in force.",
-      error: "Conflict",
-      code: "CONFLICT",
-    });
+    expectRefusal(none, 409, "CONFLICT", "This user has no ban in force.");
     await t.api(mod.token).user.POST("/users/temporary-ban", { body: { ...body, durationMinutes: 1 } });
     t.clock.advance(61);
     expect((await t.api(mod.token).user.POST("/users/unban", { body })).response.status).toBe(409);
@@ -351,9 +350,7 @@ describe("add-role", () => {
   it("admins grant roles below their own; the role shows in the database and the next token", async () => {
     const admin = await withRole("admin");
     const target = await t.createUser();
-    const res = await t
-      .api(admin.token)
-      .user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "staff" } });
+    const res = await addRole(admin.token, target.user.uuid, "staff");
     expect(res.response.status).toBe(200);
     expect(res.data).toMatchObject({ uuid: target.user.uuid, roles: ["user", "staff"] });
     expect((await t.userRow(target.user.uuid)).roles).toEqual(["user", "staff"]);
@@ -376,9 +373,7 @@ describe("add-role", () => {
       expect(res.status).toBe(403);
     }
     expect((await t.userRow(target.user.uuid)).roles).toEqual(["user"]);
-    const res = await t
-      .api(su.token)
-      .user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "superUser" } });
+    const res = await addRole(su.token, target.user.uuid, "superUser");
     expect(res.response.status).toBe(200);
     expect((await t.userRow(target.user.uuid)).roles).toEqual(["user", "superUser"]);
   });
@@ -389,14 +384,9 @@ describe("add-role", () => {
     const target = await t.createUser();
     for (const role of ["staff", "globalModerator", "moderator"] as Role[]) {
       const caller = await withRole(role);
-      const res = await t
-        .api(caller.token)
-        .user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "promoter" } });
-      expect(res.response.status).toBe(403);
+      expect(await statusOf(addRole(caller.token, target.user.uuid, "promoter"))).toBe(403);
     }
-    const equal = await t
-      .api(admin.token)
-      .user.POST("/users/add-role", { body: { userUuid: otherAdmin.user.uuid, role: "promoter" } });
+    const equal = await addRole(admin.token, otherAdmin.user.uuid, "promoter");
     expect(equal.response.status).toBe(403);
     expect((await t.userRow(target.user.uuid)).roles).toEqual(["user"]);
     expect((await t.userRow(otherAdmin.user.uuid)).roles).toEqual(["user", "admin"]);
@@ -405,15 +395,8 @@ describe("add-role", () => {
   it("answers the catalogue message for a role held already, and 400 for bad input", async () => {
     const admin = await withRole("admin");
     const target = await withRole("promoter");
-    const twice = await t
-      .api(admin.token)
-      .user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "promoter" } });
-    expect(twice.error).toEqual({
-      statusCode: 403,
-      message: "This user has already this role.",
-      error: "Forbidden",
-      code: "ALREADY_HAS_ROLE",
-    });
+    const twice = await addRole(admin.token, target.user.uuid, "promoter");
+    expectRefusal(twice, 403, "ALREADY_HAS_ROLE", "This user has already this role.");
     // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       { userUuid: target.user.uuid },
@@ -422,13 +405,7 @@ describe("add-role", () => {
       { userUuid: "x", role: "staff" },
     ])
       expect((await t.request("POST", `${P}/users/add-role`, { token: admin.token, body })).status).toBe(400);
-    expect(
-      (
-        await t
-          .api(admin.token)
-          .user.POST("/users/add-role", { body: { userUuid: crypto.randomUUID(), role: "staff" } })
-      ).response.status,
-    ).toBe(404);
+    expect(await statusOf(addRole(admin.token, crypto.randomUUID(), "staff"))).toBe(404);
     expect((await t.userRow(target.user.uuid)).roles).toEqual(["user", "promoter"]);
   });
 });
@@ -440,21 +417,16 @@ describe("add-global-moderator-role", () => {
     const mod = await withRole("moderator");
     const gm = await withRole("globalModerator");
     const target = await t.createUser();
-    const body = { userUuid: target.user.uuid };
     for (const caller of [mod, gm])
-      expect((await t.api(caller.token).user.POST("/users/add-global-moderator-role", { body })).response.status).toBe(
-        403,
-      );
+      expect(await statusOf(addGlobalModerator(caller.token, target.user.uuid))).toBe(403);
     expect((await t.userRow(target.user.uuid)).roles).toEqual(["user"]);
-    const accepted = await t.api(staff.token).user.POST("/users/add-global-moderator-role", { body });
+    const accepted = await addGlobalModerator(staff.token, target.user.uuid);
     expect(accepted.response.status).toBe(200);
     expect((await t.userRow(target.user.uuid)).roles).toEqual(["user", "globalModerator"]);
-    const twice = await t.api(staff.token).user.POST("/users/add-global-moderator-role", { body });
+    const twice = await addGlobalModerator(staff.token, target.user.uuid);
     expect(twice.response.status).toBe(403);
     expect(twice.error?.message).toBe("This user has already this role.");
-    const equal = await t
-      .api(staff.token)
-      .user.POST("/users/add-global-moderator-role", { body: { userUuid: otherStaff.user.uuid } });
+    const equal = await addGlobalModerator(staff.token, otherStaff.user.uuid);
     expect(equal.response.status).toBe(403);
     expect((await t.userRow(otherStaff.user.uuid)).roles).toEqual(["user", "staff"]);
   });
@@ -466,13 +438,7 @@ describe("add-global-moderator-role", () => {
       expect(
         (await t.request("POST", `${P}/users/add-global-moderator-role`, { token: staff.token, body })).status,
       ).toBe(400);
-    expect(
-      (
-        await t
-          .api(staff.token)
-          .user.POST("/users/add-global-moderator-role", { body: { userUuid: crypto.randomUUID() } })
-      ).response.status,
-    ).toBe(404);
+    expect(await statusOf(addGlobalModerator(staff.token, crypto.randomUUID()))).toBe(404);
   });
 });
 
@@ -486,12 +452,7 @@ describe("capabilities", () => {
     expect(both.body.capabilities).toEqual(["promoteRoom", "uploadMusic"]);
     expect((await t.userRow(target.user.uuid)).capabilities).toEqual(["promoteRoom", "uploadMusic"]);
     const twice = await t.request("PUT", url("promoteRoom"), { token: mod.token });
-    expect(twice.body).toEqual({
-      statusCode: 403,
-      message: "This user has already this role.",
-      error: "Forbidden",
-      code: "ALREADY_HAS_ROLE",
-    });
+    expectRefusal(twice, 403, "ALREADY_HAS_ROLE", "This user has already this role.");
     const removed = await t.request("DELETE", url("promoteRoom"), { token: mod.token });
     expect(removed.status).toBe(200);
     expect((await t.userRow(target.user.uuid)).capabilities).toEqual(["uploadMusic"]);
@@ -528,9 +489,7 @@ describe("moderation comments", () => {
     const other = await withRole("globalModerator");
     const target = await t.createUser();
     const bystander = await t.createUser();
-    const res = await t
-      .api(mod.token)
-      .user.POST("/moderation-comments", { body: { userUuid: target.user.uuid, comment: "  warned about spam  " } });
+    const res = await writeComment(mod.token, target.user.uuid, "  warned about spam  ");
     expect(res.response.status).toBe(201);
     expect(res.data).toMatchObject({
       userUuid: target.user.uuid,
@@ -540,28 +499,15 @@ describe("moderation comments", () => {
     });
     t.clock.advance(5);
     const long = "x".repeat(2000);
-    expect(
-      (
-        await t
-          .api(other.token)
-          .user.POST("/moderation-comments", { body: { userUuid: target.user.uuid, comment: long } })
-      ).response.status,
-    ).toBe(201);
-    await t
-      .api(mod.token)
-      .user.POST("/moderation-comments", { body: { userUuid: bystander.user.uuid, comment: "someone else" } });
-    const list = await t
-      .api(other.token)
-      .user.GET("/moderation-comments/{id}", { params: { path: { id: target.user.uuid } } });
+    expect(await statusOf(writeComment(other.token, target.user.uuid, long))).toBe(201);
+    await writeComment(mod.token, bystander.user.uuid, "someone else");
+    const list = await readComments(other.token, target.user.uuid);
     expect(list.response.status).toBe(200);
     expect(list.data?.map((c) => [c.authorUuid, c.comment])).toEqual([
       [other.user.uuid, long],
       [mod.user.uuid, "warned about spam"],
     ]);
-    expect(
-      (await t.api(mod.token).user.GET("/moderation-comments/{id}", { params: { path: { id: crypto.randomUUID() } } }))
-        .data,
-    ).toEqual([]);
+    expect((await readComments(mod.token, crypto.randomUUID())).data).toEqual([]);
   });
 
   it("refuses bad input and stores nothing", async () => {
@@ -576,15 +522,10 @@ describe("moderation comments", () => {
       { comment: "no user" },
     ])
       expect((await t.request("POST", `${P}/moderation-comments`, { token: mod.token, body })).status).toBe(400);
-    const unknown = await t
-      .api(mod.token)
-      .user.POST("/moderation-comments", { body: { userUuid: crypto.randomUUID(), comment: "ghost" } });
+    const unknown = await writeComment(mod.token, crypto.randomUUID(), "ghost");
     expect(unknown.response.status).toBe(404);
     expect(unknown.error?.message).toBe("User not found.");
-    expect(
-      (await t.api(mod.token).user.GET("/moderation-comments/{id}", { params: { path: { id: "nope" } } })).response
-        .status,
-    ).toBe(400);
+    expect(await statusOf(readComments(mod.token, "nope"))).toBe(400);
     expect(await commentsOn(target.user.uuid)).toHaveLength(0);
   });
 });

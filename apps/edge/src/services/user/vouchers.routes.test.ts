@@ -3,7 +3,7 @@
 import { schema } from "@booth/db";
 import { count, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
+import { createTestApp, expectRefusal, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
 
 const P = "/api/user-service";
 
@@ -34,13 +34,7 @@ describe("vouchers and voucher sign-up", () => {
     const second = await t.api().user.POST("/users/voucher-sign-up", {
       body: { email: "friend2@voucher.test", password: "password123", voucherCode: voucher!.code },
     });
-    expect(second.response.status).toBe(403);
-    expect(second.error).toEqual({
-      statusCode: 403,
-      message: "This voucher code is not valid.",
-      error: "Forbidden",
-      code: "INVALID_VOUCHER",
-    });
+    expectRefusal(second, 403, "INVALID_VOUCHER", "This voucher code is not valid.");
 
     const other = await t.createUser();
     const redeem = await t.api(other.token).user.PATCH("/vouchers/redeem", { body: { code: voucher!.code } });
