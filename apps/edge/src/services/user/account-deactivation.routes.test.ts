@@ -14,6 +14,12 @@ const P = "/api/user-service";
 const requestsOf = (uuid: string) =>
   t.db.select().from(schema.deactivationRequests).where(eq(schema.deactivationRequests.userUuid, uuid));
 const withRole = (role: Role) => t.createUser({ roles: ["user", role] });
+/** The caller `token` deactivates the account `id`. */
+const deactivate = (token: string | undefined, id: string) =>
+  t.api(token).user.DELETE("/users/deactivate/{id}", { params: { path: { id } } });
+/** The caller `token` reactivates the account `id`. */
+const reactivate = (token: string | undefined, id: string) =>
+  t.api(token).user.POST("/users/reactivate/{id}", { params: { path: { id } } });
 const requestDeactivation = (token: string, reason?: string) =>
   t.request("POST", `${P}/users/request-deactivate`, { token, body: reason === undefined ? {} : { reason } });
 
@@ -149,9 +155,7 @@ describe("deactivate", () => {
     const admin = await withRole("admin");
     const user = await t.createUser({ nickname: "soon-gone" });
     await requestDeactivation(user.token, "done here");
-    const res = await t
-      .api(admin.token)
-      .user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } });
+    const res = await deactivate(admin.token, user.user.uuid);
     expect(res.response.status).toBe(204);
     const row = await t.userRow(user.user.uuid);
     expect(row.deactivatedAt).toEqual(t.clock.now());
@@ -165,9 +169,7 @@ describe("deactivate", () => {
     const profile = await t.api().user.GET("/profile/{id}", { params: { path: { id: user.user.uuid } } });
     expect(profile.response.status).toBe(404);
     expect(profile.error?.message).toBe("User profile not found.");
-    const twice = await t
-      .api(admin.token)
-      .user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } });
+    const twice = await deactivate(admin.token, user.user.uuid);
     expect(twice.response.status).toBe(409);
     expect(twice.error?.message).toBe("This account is already deactivated.");
     expect((await t.userRow(user.user.uuid)).tokenVersion).toBe(1);
@@ -176,10 +178,7 @@ describe("deactivate", () => {
   it("deactivates a user who never asked", async () => {
     const su = await withRole("superUser");
     const user = await t.createUser();
-    expect(
-      (await t.api(su.token).user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } }))
-        .response.status,
-    ).toBe(204);
+    expect((await deactivate(su.token, user.user.uuid)).response.status).toBe(204);
     expect(await requestsOf(user.user.uuid)).toHaveLength(0);
     expect((await login(t, user.email)).error?.message).toBe("This account is deactivated.");
   });
@@ -189,37 +188,17 @@ describe("deactivate", () => {
     const otherAdmin = await withRole("admin");
     const user = await t.createUser();
     await requestDeactivation(user.token);
-    expect(
-      (await t.api().user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } })).response
-        .status,
-    ).toBe(401);
+    expect((await deactivate(undefined, user.user.uuid)).response.status).toBe(401);
     for (const role of ["user", "moderator", "globalModerator", "staff"] as Role[]) {
       const caller = await t.createUser({ roles: [role] });
-      expect(
-        (await t.api(caller.token).user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } }))
-          .response.status,
-        role,
-      ).toBe(403);
+      expect((await deactivate(caller.token, user.user.uuid)).response.status, role).toBe(403);
     }
-    expect(
-      (
-        await t
-          .api(admin.token)
-          .user.DELETE("/users/deactivate/{id}", { params: { path: { id: otherAdmin.user.uuid } } })
-      ).response.status,
-    ).toBe(403);
-    const self = await t
-      .api(admin.token)
-      .user.DELETE("/users/deactivate/{id}", { params: { path: { id: admin.user.uuid } } });
+    expect((await deactivate(admin.token, otherAdmin.user.uuid)).response.status).toBe(403);
+    const self = await deactivate(admin.token, admin.user.uuid);
     expect(self.response.status).toBe(403);
     expect(self.error?.message).toBe("You cannot moderate your own account.");
-    expect(
-      (await t.api(admin.token).user.DELETE("/users/deactivate/{id}", { params: { path: { id: "not-a-uuid" } } }))
-        .response.status,
-    ).toBe(400);
-    const unknown = await t
-      .api(admin.token)
-      .user.DELETE("/users/deactivate/{id}", { params: { path: { id: crypto.randomUUID() } } });
+    expect((await deactivate(admin.token, "not-a-uuid")).response.status).toBe(400);
+    const unknown = await deactivate(admin.token, crypto.randomUUID());
     expect(unknown.response.status).toBe(404);
     expect(unknown.error?.message).toBe("User not found.");
     for (const who of [user, otherAdmin, admin]) {
@@ -236,10 +215,8 @@ describe("reactivate", () => {
   it("lets the user log in again and shows the profile again", async () => {
     const admin = await withRole("admin");
     const user = await t.createUser();
-    await t.api(admin.token).user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } });
-    const res = await t
-      .api(admin.token)
-      .user.POST("/users/reactivate/{id}", { params: { path: { id: user.user.uuid } } });
+    await deactivate(admin.token, user.user.uuid);
+    const res = await reactivate(admin.token, user.user.uuid);
     expect(res.response.status).toBe(204);
     expect((await t.userRow(user.user.uuid)).deactivatedAt).toBeNull();
     // Tokens from before the deactivation stay revoked; a new login works.
@@ -250,35 +227,21 @@ describe("reactivate", () => {
     expect(
       (await t.api().user.GET("/profile/{id}", { params: { path: { id: user.user.uuid } } })).response.status,
     ).toBe(200);
-    const again = await t
-      .api(admin.token)
-      .user.POST("/users/reactivate/{id}", { params: { path: { id: user.user.uuid } } });
+    const again = await reactivate(admin.token, user.user.uuid);
     expectRefusal(again, 409, "CONFLICT", "This account is not deactivated.");
   });
 
   it("refuses wrong callers and bad ids, leaving the account deactivated", async () => {
     const admin = await withRole("admin");
     const user = await t.createUser();
-    await t.api(admin.token).user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } });
-    expect(
-      (await t.api().user.POST("/users/reactivate/{id}", { params: { path: { id: user.user.uuid } } })).response.status,
-    ).toBe(401);
+    await deactivate(admin.token, user.user.uuid);
+    expect((await reactivate(undefined, user.user.uuid)).response.status).toBe(401);
     for (const role of ["user", "moderator", "staff"] as Role[]) {
       const caller = await t.createUser({ roles: [role] });
-      expect(
-        (await t.api(caller.token).user.POST("/users/reactivate/{id}", { params: { path: { id: user.user.uuid } } }))
-          .response.status,
-        role,
-      ).toBe(403);
+      expect((await reactivate(caller.token, user.user.uuid)).response.status, role).toBe(403);
     }
-    expect(
-      (await t.api(admin.token).user.POST("/users/reactivate/{id}", { params: { path: { id: "zzz" } } })).response
-        .status,
-    ).toBe(400);
-    expect(
-      (await t.api(admin.token).user.POST("/users/reactivate/{id}", { params: { path: { id: crypto.randomUUID() } } }))
-        .response.status,
-    ).toBe(404);
+    expect((await reactivate(admin.token, "zzz")).response.status).toBe(400);
+    expect((await reactivate(admin.token, crypto.randomUUID())).response.status).toBe(404);
     expect((await t.userRow(user.user.uuid)).deactivatedAt).not.toBeNull();
     expect((await login(t, user.email)).response.status).toBe(403);
   });

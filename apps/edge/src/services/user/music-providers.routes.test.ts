@@ -22,6 +22,15 @@ async function stored(userUuid: string, provider: "spotify" | "youtube" | "sound
 }
 const musicProviders = async (uuid: string) =>
   (await t.db.select().from(schema.profiles).where(eq(schema.profiles.userUuid, uuid)))[0]?.musicProviders;
+/** A user's Spotify access token, as the caller `token` asks for it (services only). */
+const spotifyAccessToken = (token: string | undefined, id: string) =>
+  t.api(token).user.GET("/spotify/access-token/{id}/service", { params: { path: { id } } });
+/** A user's SoundCloud access token, as the caller `token` asks for it (the user or services). */
+const soundcloudAccessToken = (token: string | undefined, id: string) =>
+  t.api(token).user.GET("/soundcloud/access-token/{id}", { params: { path: { id } } });
+/** A user's Apple Music user token, as the caller `token` asks for it (the user or services). */
+const appleUserToken = (token: string | undefined, id: string) =>
+  t.api(token).user.GET("/apple/user-token/{id}", { params: { path: { id } } });
 const tokenCalls = (path: string) => fake.requests.filter((r) => r.path === path).length;
 
 async function connectSpotify(token: string, subject = "spotify-user") {
@@ -119,51 +128,23 @@ describe("Spotify", () => {
     const me = await t.createUser();
     const first = await connectSpotify(me.token);
     const before = tokenCalls("/spotify-accounts/api/token");
-    const cached = await t
-      .api(await t.serviceToken())
-      .user.GET("/spotify/access-token/{id}/service", { params: { path: { id: me.user.uuid } } });
+    const cached = await spotifyAccessToken(await t.serviceToken(), me.user.uuid);
     expect(cached.response.status).toBe(200);
     expect(cached.data?.accessToken).toBe(first.accessToken);
     expect(tokenCalls("/spotify-accounts/api/token")).toBe(before);
 
     t.clock.advance(3600);
-    const renewed = await t
-      .api(await t.serviceToken())
-      .user.GET("/spotify/access-token/{id}/service", { params: { path: { id: me.user.uuid } } });
+    const renewed = await spotifyAccessToken(await t.serviceToken(), me.user.uuid);
     expect(renewed.data?.accessToken).not.toBe(first.accessToken);
     expect(tokenCalls("/spotify-accounts/api/token")).toBe(before + 1);
 
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    expect(
-      (await t.api(me.token).user.GET("/spotify/access-token/{id}/service", { params: { path: { id: me.user.uuid } } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (
-        await t
-          .api(admin.token)
-          .user.GET("/spotify/access-token/{id}/service", { params: { path: { id: me.user.uuid } } })
-      ).response.status,
-    ).toBe(403);
-    expect(
-      (await t.api().user.GET("/spotify/access-token/{id}/service", { params: { path: { id: me.user.uuid } } }))
-        .response.status,
-    ).toBe(401);
+    expect((await spotifyAccessToken(me.token, me.user.uuid)).response.status).toBe(403);
+    expect((await spotifyAccessToken(admin.token, me.user.uuid)).response.status).toBe(403);
+    expect((await spotifyAccessToken(undefined, me.user.uuid)).response.status).toBe(401);
     const stranger = await t.createUser();
-    expect(
-      (
-        await t
-          .api(await t.serviceToken())
-          .user.GET("/spotify/access-token/{id}/service", { params: { path: { id: stranger.user.uuid } } })
-      ).response.status,
-    ).toBe(404);
-    expect(
-      (
-        await t
-          .api(await t.serviceToken())
-          .user.GET("/spotify/access-token/{id}/service", { params: { path: { id: "not-a-uuid" } } })
-      ).response.status,
-    ).toBe(400);
+    expect((await spotifyAccessToken(await t.serviceToken(), stranger.user.uuid)).response.status).toBe(404);
+    expect((await spotifyAccessToken(await t.serviceToken(), "not-a-uuid")).response.status).toBe(400);
   });
 
   it("forgets a link Spotify no longer honours (409, connect again)", async () => {
@@ -272,9 +253,7 @@ describe("SoundCloud", () => {
     );
     expect(await stored(me.user.uuid, "soundcloudMobile")).not.toBeNull();
     expect(await stored(me.user.uuid, "soundcloud")).toBeNull();
-    const web = await t
-      .api(me.token)
-      .user.GET("/soundcloud/access-token/{id}", { params: { path: { id: me.user.uuid } } });
+    const web = await soundcloudAccessToken(me.token, me.user.uuid);
     expect(web.response.status).toBe(404);
     const mobile = await t
       .api(me.token)
@@ -285,31 +264,15 @@ describe("SoundCloud", () => {
   it("gives a user's access token to that user and to services, never to other users", async () => {
     const me = await t.createUser();
     const linked = await connect(me.token);
-    expect(
-      (await t.api(me.token).user.GET("/soundcloud/access-token/{id}", { params: { path: { id: me.user.uuid } } })).data
-        ?.accessToken,
-    ).toBe(linked.accessToken);
-    expect(
-      (
-        await t
-          .api(await t.serviceToken())
-          .user.GET("/soundcloud/access-token/{id}", { params: { path: { id: me.user.uuid } } })
-      ).data?.accessToken,
-    ).toBe(linked.accessToken);
+    expect((await soundcloudAccessToken(me.token, me.user.uuid)).data?.accessToken).toBe(linked.accessToken);
+    expect((await soundcloudAccessToken(await t.serviceToken(), me.user.uuid)).data?.accessToken).toBe(
+      linked.accessToken,
+    );
     const other = await t.createUser();
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    expect(
-      (await t.api(other.token).user.GET("/soundcloud/access-token/{id}", { params: { path: { id: me.user.uuid } } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (await t.api(admin.token).user.GET("/soundcloud/access-token/{id}", { params: { path: { id: me.user.uuid } } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (await t.api().user.GET("/soundcloud/access-token/{id}", { params: { path: { id: me.user.uuid } } })).response
-        .status,
-    ).toBe(401);
+    expect((await soundcloudAccessToken(other.token, me.user.uuid)).response.status).toBe(403);
+    expect((await soundcloudAccessToken(admin.token, me.user.uuid)).response.status).toBe(403);
+    expect((await soundcloudAccessToken(undefined, me.user.uuid)).response.status).toBe(401);
     // Raw: input the typed client cannot send (it is wrong on purpose).
     expect(
       (
@@ -397,18 +360,16 @@ describe("Apple Music", () => {
     });
     const check = fake.requests.findLast((r) => r.path === "/apple/v1/me/storefront");
     expect(check?.headers["music-user-token"]).toBe("mut-good");
-    const mine = await t.api(me.token).user.GET("/apple/user-token/{id}", { params: { path: { id: me.user.uuid } } });
+    const mine = await appleUserToken(me.token, me.user.uuid);
     expect(mine.data).toEqual(ok(res));
-    const bySevice = await t
-      .api(await t.serviceToken())
-      .user.GET("/apple/user-token/{id}", { params: { path: { id: me.user.uuid } } });
+    const bySevice = await appleUserToken(await t.serviceToken(), me.user.uuid);
     expect(bySevice.data?.musicUserToken).toBe("mut-good");
     expect(await musicProviders(me.user.uuid)).toEqual(["apple"]);
   });
 
   it("answers the developer token with no user token before connecting", async () => {
     const me = await t.createUser();
-    const res = await t.api(me.token).user.GET("/apple/user-token/{id}", { params: { path: { id: me.user.uuid } } });
+    const res = await appleUserToken(me.token, me.user.uuid);
     expect(res.data).toEqual({
       developerToken: FAKE_CREDENTIALS.appleDeveloperToken,
       musicUserToken: null,
@@ -428,13 +389,8 @@ describe("Apple Music", () => {
       400,
     );
     const other = await t.createUser();
-    expect(
-      (await t.api(other.token).user.GET("/apple/user-token/{id}", { params: { path: { id: me.user.uuid } } })).response
-        .status,
-    ).toBe(403);
-    expect(
-      (await t.api().user.GET("/apple/user-token/{id}", { params: { path: { id: me.user.uuid } } })).response.status,
-    ).toBe(401);
+    expect((await appleUserToken(other.token, me.user.uuid)).response.status).toBe(403);
+    expect((await appleUserToken(undefined, me.user.uuid)).response.status).toBe(401);
     const user = await bare.createUser();
     const off = await bare.api(user.token).user.POST("/apple/user-token", { body: { musicUserToken: "x" } });
     expect(off.response.status).toBe(503);

@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestApp, multipart, ok, openForTests, type TestApp } from "../../testing.ts";
+import { createTestApp, expectStatuses, multipart, ok, openForTests, statusOf, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 openForTests(createTestApp, (app) => (t = app));
@@ -58,10 +58,8 @@ describe("own profile", () => {
     const cleared = await t.api(token).user.POST("/users/user-socials", { body: { instagram: "" } });
     expect(cleared.data?.instagram).toBeNull();
     expect(cleared.data?.tiktok).toBe("https://tiktok.com/@spinner");
-    expect(
-      (await t.api(token).user.POST("/users/user-socials", { body: { twitter: "javascript:alert(1)" } })).response
-        .status,
-    ).toBe(400);
+    const script = { body: { twitter: "javascript:alert(1)" } };
+    expect(await statusOf(t.api(token).user.POST("/users/user-socials", script))).toBe(400);
   });
 
   it("tells the caller their capabilities and roles", async () => {
@@ -110,21 +108,14 @@ describe("others' profiles", () => {
     const owner = await t.createUser();
     const stranger = await t.createUser();
     const mod = await t.createUser({ roles: ["user", "moderator"] });
-    expect(
-      (await t.api(owner.token).user.GET("/users/user/{id}", { params: { path: { id: owner.user.uuid } } })).data
-        ?.email,
-    ).toBe(owner.email);
-    expect(
-      (await t.api(stranger.token).user.GET("/users/user/{id}", { params: { path: { id: owner.user.uuid } } })).response
-        .status,
-    ).toBe(403);
-    expect(
-      (await t.api(mod.token).user.GET("/users/user/{id}", { params: { path: { id: owner.user.uuid } } })).response
-        .status,
-    ).toBe(200);
-    expect(
-      (await t.api().user.GET("/users/user/{id}", { params: { path: { id: owner.user.uuid } } })).response.status,
-    ).toBe(401);
+    const accountAs = (token?: string) =>
+      t.api(token).user.GET("/users/user/{id}", { params: { path: { id: owner.user.uuid } } });
+    expect((await accountAs(owner.token)).data?.email).toBe(owner.email);
+    await expectStatuses(accountAs, [
+      [stranger.token, 403],
+      [mod.token, 200],
+      [undefined, 401],
+    ]);
   });
 });
 
@@ -173,14 +164,10 @@ describe("service and admin routes", () => {
     expect(page.data?.data).toHaveLength(2);
     expect(page.data?.total).toBeGreaterThanOrEqual(2);
     expect((await t.api(token).user.GET("/users/service/all-user-profiles")).response.status).toBe(403);
-    expect(
-      (await t.api(service).user.GET("/users/service/{id}/user-profile", { params: { path: { id: user.uuid } } })).data
-        ?.uuid,
-    ).toBe(user.uuid);
-    expect(
-      (await t.api(token).user.GET("/users/service/{id}/user-profile", { params: { path: { id: user.uuid } } }))
-        .response.status,
-    ).toBe(403);
+    const profileAs = (caller: string) =>
+      t.api(caller).user.GET("/users/service/{id}/user-profile", { params: { path: { id: user.uuid } } });
+    expect((await profileAs(service)).data?.uuid).toBe(user.uuid);
+    expect(await statusOf(profileAs(token))).toBe(403);
   });
 
   it("lets admins edit anyone's profile and set badges exactly", async () => {
@@ -190,25 +177,13 @@ describe("service and admin routes", () => {
       .api(admin.token)
       .user.POST("/users/profile-admin", { body: { userUuid: user.uuid, bio: "edited" } });
     expect(edit.data?.bio).toBe("edited");
-    expect(
-      (await t.api(token).user.POST("/users/profile-admin", { body: { userUuid: user.uuid, bio: "mine" } })).response
-        .status,
-    ).toBe(403);
-    const badges = await t
-      .api(admin.token)
-      .user.POST("/users/change-badges-admin", { body: { userUuid: user.uuid, badges: ["PLATINUM"] } });
-    expect(badges.data?.badges).toEqual(["PLATINUM"]);
-    expect(
-      (await t.api(token).user.POST("/users/change-badges-admin", { body: { userUuid: user.uuid, badges: [] } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (
-        await t
-          .api(admin.token)
-          .user.POST("/users/change-badges-admin", { body: { userUuid: crypto.randomUUID(), badges: [] } })
-      ).response.status,
-    ).toBe(404);
+    const mine = { body: { userUuid: user.uuid, bio: "mine" } };
+    expect(await statusOf(t.api(token).user.POST("/users/profile-admin", mine))).toBe(403);
+    const setBadges = (caller: string, userUuid: string, badges: "PLATINUM"[]) =>
+      t.api(caller).user.POST("/users/change-badges-admin", { body: { userUuid, badges } });
+    expect((await setBadges(admin.token, user.uuid, ["PLATINUM"])).data?.badges).toEqual(["PLATINUM"]);
+    expect(await statusOf(setBadges(token, user.uuid, []))).toBe(403);
+    expect(await statusOf(setBadges(admin.token, crypto.randomUUID(), []))).toBe(404);
   });
 });
 
@@ -248,13 +223,9 @@ describe("images", () => {
     const denied = await t.api(other.token).user.DELETE("/users/images/{id}", { params: { path: { id: ok(up).id } } });
     expect(denied.response.status).toBe(403);
     expect(denied.error?.message).toBe("Unauthorized to delete.");
-    expect(
-      (await t.api().user.DELETE("/users/images/{id}", { params: { path: { id: ok(up).id } } })).response.status,
-    ).toBe(401);
-    expect(
-      (await t.api(owner.token).user.DELETE("/users/images/{id}", { params: { path: { id: ok(up).id } } })).response
-        .status,
-    ).toBe(204);
+    const theImage = { params: { path: { id: ok(up).id } } };
+    expect(await statusOf(t.api().user.DELETE("/users/images/{id}", theImage))).toBe(401);
+    expect(await statusOf(t.api(owner.token).user.DELETE("/users/images/{id}", theImage))).toBe(204);
     expect((await t.request("GET", `${P}/users/images/${ok(up).id}`)).status).toBe(404);
     expect(
       (await t.api().user.GET("/profile/{id}", { params: { path: { id: owner.user.uuid } } })).data?.coverPicture,
