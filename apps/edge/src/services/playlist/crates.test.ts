@@ -2,7 +2,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
-import { createTestApp, ok, openForTests, statusOf, type TestApp } from "../../testing.ts";
+import { createTestApp, expectRefusal, ok, openForTests, statusOf, type TestApp } from "../../testing.ts";
 import { crateSongs } from "./crates.ts";
 
 let t: TestApp;
@@ -105,8 +105,7 @@ describe("crates", () => {
     await addToCrate(token, crate.crateUuid, { songId: original.id });
     for (const s of [original, sameIsrc, sameProvider]) {
       const res = await addToCrate(token, crate.crateUuid, { songId: s.id });
-      expect(res.response.status).toBe(409);
-      expect(res.error?.message).toBe("This song is already in the crate.");
+      expectRefusal(res, 409, "This song is already in the crate.");
     }
     expect(await statusOf(addToCrate(token, crate.crateUuid, { songId: crypto.randomUUID() }))).toBe(404);
     expect(await statusOf(addToCrate(token, crate.crateUuid, {}))).toBe(400);

@@ -8,7 +8,7 @@ import { createApp } from "../../app.ts";
 import { type Cache, redisCache } from "../../ports/cache.ts";
 import type { FakeProviders } from "../../testing/fake-providers.ts";
 import { withProviderApps } from "../../testing/provider-apps.ts";
-import { createTestApp, ok, type TestApp, until } from "../../testing.ts";
+import { createTestApp, expectRefusal, ok, type TestApp, until } from "../../testing.ts";
 
 let fake: FakeProviders;
 let t: TestApp;
@@ -184,8 +184,7 @@ describe("importing a YouTube playlist", () => {
   it("answers 404 for a playlist YouTube does not list (missing or private)", async () => {
     const user = await t.createUser();
     const res = await start(user.token, "https://www.youtube.com/playlist?list=PLprivateOrMissing");
-    expect(res.response.status).toBe(404);
-    expect(res.error?.message).toBe("This playlist does not exist or is private.");
+    expectRefusal(res, 404, "This playlist does not exist or is private.");
     expect(await cratesOf(user.user.uuid)).toEqual([]);
   });
 });
@@ -300,8 +299,7 @@ describe("what is refused", () => {
       ).response.status,
     ).toBe(401);
     const stranger = await progress(other.token, started.importId);
-    expect(stranger.response.status).toBe(404);
-    expect(stranger.error?.message).toBe("Playlist import not found.");
+    expectRefusal(stranger, 404, "Playlist import not found.");
     expect((await progress(owner.token, crypto.randomUUID())).response.status).toBe(404);
     expect((await finished(owner.token, started.importId)).last).toMatchObject({ state: "complete", imported: 1 });
   });

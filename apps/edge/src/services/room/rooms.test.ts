@@ -1,7 +1,16 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestApp, multipart, ok, openForTests, reportPresent, statusOf, type TestApp } from "../../testing.ts";
+import {
+  createTestApp,
+  expectRefusal,
+  multipart,
+  ok,
+  openForTests,
+  reportPresent,
+  statusOf,
+  type TestApp,
+} from "../../testing.ts";
 import { publicRooms } from "./room-lists.ts";
 import { favoritedSet, roomView } from "./rooms.ts";
 
@@ -51,8 +60,7 @@ describe("creating and changing rooms", () => {
     const taken = await t
       .api(owner.token)
       .room.POST("/rooms/infrastructure", { body: { name: "x y", slug: "late-night-jazz" } });
-    expect(taken.response.status).toBe(400);
-    expect(taken.error?.message).toBe("This room slug is already taken.");
+    expectRefusal(taken, 400, "This room slug is already taken.");
     expect(
       (await t.api().room.GET("/rooms/{slug}", { params: { path: { slug: "late-night-jazz" } } })).data?.uuid,
     ).toBe(ok(res).uuid);
@@ -151,20 +159,16 @@ describe("creating and changing rooms", () => {
     expect(await serviceRead()).toEqual({ crateId: null, songs: [] });
     // The wrong callers, another's crate, a missing one, a queue or likes crate, junk: refused, nothing changes.
     const coTry = await set(coOwner.token, crate.crateUuid);
-    expect(coTry.response.status).toBe(403);
-    expect(coTry.error?.message).toBe("Only the room's owner picks its room crate.");
+    expectRefusal(coTry, 403, "Only the room's owner picks its room crate.");
     expect((await set(stranger.token, crate.crateUuid)).response.status).toBe(403);
     expect(await statusOf(set(undefined, null))).toBe(401);
     const others = await set(owner.token, strangers.crateUuid);
-    expect(others.response.status).toBe(403);
-    expect(others.error?.message).toBe("The room crate must be one of the room owner's crates.");
+    expectRefusal(others, 403, "The room crate must be one of the room owner's crates.");
     const missing = await set(owner.token, crypto.randomUUID());
-    expect(missing.response.status).toBe(404);
-    expect(missing.error?.message).toBe("Crate not found.");
+    expectRefusal(missing, 404, "Crate not found.");
     const likes = ok(await t.api(owner.token).playlist.GET("/crate/special/likes"));
     const refused = await set(owner.token, likes.crateUuid);
-    expect(refused.response.status).toBe(400);
-    expect(refused.error?.message).toBe("A queue or likes crate cannot be a room crate: pick a playlist.");
+    expectRefusal(refused, 400, "A queue or likes crate cannot be a room crate: pick a playlist.");
     expect((await set(owner.token, "not-a-uuid")).response.status).toBe(400);
     expect(
       ok(await t.api().room.GET("/rooms/uuid/{uuid}", { params: { path: { uuid: room.uuid } } })).roomCrateId,
@@ -549,8 +553,7 @@ describe("joining", () => {
     const join = (token: string, body: unknown) => t.request("POST", `${R}/rooms/${room.uuid}/join`, { token, body });
     expect((await join(listener.token, {})).body.message).toBe("This room needs a password.");
     const wrong = await join(listener.token, { password: "nope" });
-    expect(wrong.status).toBe(403);
-    expect(wrong.body.message).toBe("Wrong room password.");
+    expectRefusal(wrong, 403, "Wrong room password.");
     expect((await join(listener.token, { password: "opensesame" })).status).toBe(200);
     expect((await join(owner.token, {})).status).toBe(200);
   });
@@ -569,8 +572,7 @@ describe("joining", () => {
     });
     expect(ban.response.status).toBe(201);
     const refused = await joinAs(banned.token, room.uuid);
-    expect(refused.response.status).toBe(403);
-    expect(refused.error?.message).toBe("You are banned from this room.");
+    expectRefusal(refused, 403, "You are banned from this room.");
     t.clock.advance(3601);
     const back = await joinAs(await t.tokenFor(banned.user.uuid), room.uuid);
     expect(back.response.status).toBe(200);
@@ -717,8 +719,7 @@ describe("presence, plays and state", () => {
     const reset = (token?: string) => t.request("POST", `${R}/rooms/reset/${room.uuid}/infrastructure`, { token });
     expect((await reset()).status).toBe(401);
     const refused = await reset(coOwner.token);
-    expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe("Only the room's owner may reset it.");
+    expectRefusal(refused, 403, "Only the room's owner may reset it.");
     expect(t.live.events.length).toBe(before);
     expect((await reset(owner.token)).status).toBe(204);
     expect(t.live.events.at(-1)).toEqual({ roomUuid: room.uuid, event: { type: "resetRoom" } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApi, type TestApp } from "../../testing.ts";
+import { createTestApp, expectRefusal, ok, openForTests, type TestApi, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 openForTests(createTestApp, (app) => (t = app));
@@ -169,11 +169,9 @@ describe("blocked users", () => {
     expect((await asA.social.GET("/friends/list/{id}", id(a.user.uuid))).data).toEqual([]);
     expect((await t.api().social.GET("/dj-fans/count/{id}", id(a.user.uuid))).data?.fans).toBe(0);
     const refusedFollow = await follow(asB, a.user.uuid);
-    expect(refusedFollow.response.status).toBe(403);
-    expect(refusedFollow.error?.message).toBe("You cannot follow this DJ.");
+    expectRefusal(refusedFollow, 403, "You cannot follow this DJ.");
     const refusedInvite = await invite(asB, a.user.uuid);
-    expect(refusedInvite.response.status).toBe(403);
-    expect(refusedInvite.error?.message).toBe("You cannot invite this user.");
+    expectRefusal(refusedInvite, 403, "You cannot invite this user.");
     expect((await invite(asA, b.user.uuid)).response.status).toBe(403);
 
     expect(ok(await asA.social.GET("/blocked-users")).map((x) => x.blockedUuid)).toEqual([b.user.uuid]);

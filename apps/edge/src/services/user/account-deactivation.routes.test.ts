@@ -38,7 +38,7 @@ describe("request-deactivate", () => {
     const [row] = await requestsOf(user.user.uuid);
     expect(row).toMatchObject({ id: res.body.id, status: "PENDING", reason: "moving on", resolvedAt: null });
     const second = await requestDeactivation(user.token);
-    expectRefusal(second, 409, "CONFLICT", "A deactivation request is already pending for this account.");
+    expectRefusal(second, 409, "A deactivation request is already pending for this account.", "CONFLICT");
     expect(await requestsOf(user.user.uuid)).toHaveLength(1);
     // Asking does not deactivate anything yet.
     expect((await t.userRow(user.user.uuid)).deactivatedAt).toBeNull();
@@ -120,8 +120,7 @@ describe("cancel-requested-deactivate", () => {
     const none = await t
       .api(mod.token)
       .user.POST("/users/cancel-requested-deactivate", { body: { userUuid: user.user.uuid } });
-    expect(none.response.status).toBe(404);
-    expect(none.error?.message).toBe("This user has no pending deactivation request.");
+    expectRefusal(none, 404, "This user has no pending deactivation request.");
     expect((await requestDeactivation(user.token)).status).toBe(201);
     expect((await requestsOf(user.user.uuid)).map((r) => r.status).sort()).toEqual(["CANCELLED", "PENDING"]);
   });
@@ -165,13 +164,11 @@ describe("deactivate", () => {
     expect((await session(t, user.token)).response.status).toBe(401);
     expect((await session(t, await t.tokenFor(user.user.uuid))).response.status).toBe(401);
     const refused = await login(t, user.email);
-    expectRefusal(refused, 403, "ACCOUNT_DEACTIVATED", "This account is deactivated.");
+    expectRefusal(refused, 403, "This account is deactivated.", "ACCOUNT_DEACTIVATED");
     const profile = await t.api().user.GET("/profile/{id}", { params: { path: { id: user.user.uuid } } });
-    expect(profile.response.status).toBe(404);
-    expect(profile.error?.message).toBe("User profile not found.");
+    expectRefusal(profile, 404, "User profile not found.");
     const twice = await deactivate(admin.token, user.user.uuid);
-    expect(twice.response.status).toBe(409);
-    expect(twice.error?.message).toBe("This account is already deactivated.");
+    expectRefusal(twice, 409, "This account is already deactivated.");
     expect((await t.userRow(user.user.uuid)).tokenVersion).toBe(1);
   });
 
@@ -195,12 +192,10 @@ describe("deactivate", () => {
     }
     expect((await deactivate(admin.token, otherAdmin.user.uuid)).response.status).toBe(403);
     const self = await deactivate(admin.token, admin.user.uuid);
-    expect(self.response.status).toBe(403);
-    expect(self.error?.message).toBe("You cannot moderate your own account.");
+    expectRefusal(self, 403, "You cannot moderate your own account.");
     expect((await deactivate(admin.token, "not-a-uuid")).response.status).toBe(400);
     const unknown = await deactivate(admin.token, crypto.randomUUID());
-    expect(unknown.response.status).toBe(404);
-    expect(unknown.error?.message).toBe("User not found.");
+    expectRefusal(unknown, 404, "User not found.");
     for (const who of [user, otherAdmin, admin]) {
       const row = await t.userRow(who.user.uuid);
       expect(row.deactivatedAt).toBeNull();
@@ -228,7 +223,7 @@ describe("reactivate", () => {
       (await t.api().user.GET("/profile/{id}", { params: { path: { id: user.user.uuid } } })).response.status,
     ).toBe(200);
     const again = await reactivate(admin.token, user.user.uuid);
-    expectRefusal(again, 409, "CONFLICT", "This account is not deactivated.");
+    expectRefusal(again, 409, "This account is not deactivated.", "CONFLICT");
   });
 
   it("refuses wrong callers and bad ids, leaving the account deactivated", async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../deps.ts";
 import { FAKE_CREDENTIALS } from "../../testing/fake-providers.ts";
 import { withProviderApps } from "../../testing/provider-apps.ts";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { createTestApp, expectRefusal, ok, type TestApp } from "../../testing.ts";
 import { AGORA_MESSAGES, AGORA_TOKEN_SECONDS } from "./agora.ts";
 
 /**
@@ -138,8 +138,7 @@ describe("POST /agora/token", () => {
     const body = { channelName: room.uuid, role: "PUBLISHER" as const };
     expect((await t.api(dj.token).user.POST("/agora/token", { body })).response.status).toBe(200);
     const refused = await t.api(listener.token).user.POST("/agora/token", { body });
-    expect(refused.response.status).toBe(403);
-    expect(refused.error?.message).toBe(AGORA_MESSAGES.notSpeaker);
+    expectRefusal(refused, 403, AGORA_MESSAGES.notSpeaker);
   });
 
   it("refuses banned listeners, guests in private rooms, and rooms without live audio", async () => {
@@ -150,8 +149,7 @@ describe("POST /agora/token", () => {
     const body = { channelName: room.uuid };
     // Raw: without a role, which the route defaults (SUBSCRIBER) though the contract marks it required.
     const res = await t.request("POST", "/api/user-service/agora/token", { token: banned.token, body });
-    expect(res.status).toBe(403);
-    expect(res.body.message).toBe("You are banned from this room.");
+    expectRefusal(res, 403, "You are banned from this room.");
 
     const guest = ok(await t.api().user.GET("/auth/guest")).accessToken;
     // Raw: without a role, which the route defaults (SUBSCRIBER) though the contract marks it required.
@@ -170,8 +168,7 @@ describe("POST /agora/token", () => {
       token: stranger.token,
       body: { channelName: secret.uuid },
     });
-    expect(outside.status).toBe(403);
-    expect(outside.body.message).toBe("Join the room first.");
+    expectRefusal(outside, 403, "Join the room first.");
     await t.db.insert(schema.roomPresence).values({ roomUuid: secret.uuid, userUuid: stranger.user.uuid });
     // Raw: without a role, which the route defaults (SUBSCRIBER) though the contract marks it required.
     const inside = await t.request("POST", "/api/user-service/agora/token", {
@@ -186,8 +183,7 @@ describe("POST /agora/token", () => {
       token: owner.token,
       body: { channelName: quiet.uuid },
     });
-    expect(off.status).toBe(409);
-    expect(off.body.message).toBe(AGORA_MESSAGES.audioOff);
+    expectRefusal(off, 409, AGORA_MESSAGES.audioOff);
   });
 
   it("answers 401 without a token, 404 for an unknown room, 400 for bad input", async () => {
@@ -225,8 +221,7 @@ describe("POST /agora/token", () => {
       token: me.token,
       body: { channelName: room.uuid },
     });
-    expect(res.status).toBe(503);
-    expect(res.body.message).toBe("Agora is not configured: set AGORA_APP_ID and AGORA_APP_CERTIFICATE.");
+    expectRefusal(res, 503, "Agora is not configured: set AGORA_APP_ID and AGORA_APP_CERTIFICATE.");
   });
 
   it("answers 503 when the credentials are not in Agora's format", async () => {
@@ -237,8 +232,7 @@ describe("POST /agora/token", () => {
       const me = await odd.createUser();
       const room = await makeRoom(odd, me.user.uuid);
       const res = await odd.request("POST", `${U}/agora/token`, { token: me.token, body: { channelName: room.uuid } });
-      expect(res.status).toBe(503);
-      expect(res.body.message).toBe(AGORA_MESSAGES.badCredentials);
+      expectRefusal(res, 503, AGORA_MESSAGES.badCredentials);
     } finally {
       await odd.close();
     }

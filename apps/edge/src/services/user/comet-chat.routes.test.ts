@@ -3,7 +3,7 @@ import { defaultConfig } from "../../deps.ts";
 import { DEFAULT_GHOST_UID } from "../../ports/integrations.ts";
 import { FAKE_CREDENTIALS, type FakeProviders } from "../../testing/fake-providers.ts";
 import { withProviderApps } from "../../testing/provider-apps.ts";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { createTestApp, expectRefusal, ok, type TestApp } from "../../testing.ts";
 
 let fake: FakeProviders;
 let t: TestApp;
@@ -43,8 +43,7 @@ describe("GET /comet-chat/user-token", () => {
     fake.control.failWith = 500;
     try {
       const res = await t.api(me.token).user.GET("/comet-chat/user-token");
-      expect(res.response.status).toBe(502);
-      expect(res.error?.message).toBe("CometChat answered 500.");
+      expectRefusal(res, 502, "CometChat answered 500.");
     } finally {
       fake.control.failWith = null;
     }
@@ -54,15 +53,13 @@ describe("GET /comet-chat/user-token", () => {
     try {
       const user = await wrongKey.createUser();
       const res = await wrongKey.request("GET", `${U}/comet-chat/user-token`, { token: user.token });
-      expect(res.status).toBe(502);
-      expect(res.body.message).toBe("CometChat refused Booth's API key.");
+      expectRefusal(res, 502, "CometChat refused Booth's API key.");
     } finally {
       await wrongKey.close();
     }
     const user = await bare.createUser();
     const off = await bare.api(user.token).user.GET("/comet-chat/user-token");
-    expect(off.response.status).toBe(503);
-    expect(off.error?.message).toBe("CometChat is not configured: set COMETCHAT_APP_ID and COMETCHAT_API_KEY.");
+    expectRefusal(off, 503, "CometChat is not configured: set COMETCHAT_APP_ID and COMETCHAT_API_KEY.");
   });
 
   it("needs a region or a base URL besides the app id and key", async () => {
@@ -72,8 +69,7 @@ describe("GET /comet-chat/user-token", () => {
     try {
       const user = await noRegion.createUser();
       const res = await noRegion.request("GET", `${U}/comet-chat/user-token`, { token: user.token });
-      expect(res.status).toBe(503);
-      expect(res.body.message).toBe("CometChat is not configured: set COMETCHAT_REGION (or COMETCHAT_BASE_URL).");
+      expectRefusal(res, 503, "CometChat is not configured: set COMETCHAT_REGION (or COMETCHAT_BASE_URL).");
     } finally {
       await noRegion.close();
     }

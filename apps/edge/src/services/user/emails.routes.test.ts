@@ -3,7 +3,7 @@
 import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { createTestApp, expectRefusal, ok, openForTests, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 openForTests(createTestApp, (app) => (t = app));
@@ -93,8 +93,7 @@ describe("POST /users/emails", () => {
       [b.token, a.email],
     ] as const) {
       const res = await t.api(token).user.POST("/users/emails", { body: { email } });
-      expect(res.response.status).toBe(403);
-      expect(res.error?.message).toBe("This email is already registered.");
+      expectRefusal(res, 403, "This email is already registered.");
     }
     expect(await rowsFor(pending)).toHaveLength(1);
     expect(await rowsFor(a.email)).toHaveLength(1);
@@ -163,8 +162,7 @@ describe("DELETE /users/emails/{id}", () => {
     const [row] = await rowsFor(address);
     expect(row?.status).toBe("DELETED");
     const twice = await t.api(me.token).user.DELETE("/users/emails/{id}", { params: { path: { id: ok(added).id } } });
-    expect(twice.response.status).toBe(404);
-    expect(twice.error?.message).toBe("Email not found.");
+    expectRefusal(twice, 404, "Email not found.");
   });
 
   it("never deletes the sign-in email, nor someone else's address", async () => {
@@ -173,11 +171,9 @@ describe("DELETE /users/emails/{id}", () => {
     const list = await t.api(me.token).user.GET("/users/emails");
     const login = ok(list)[0]!.id as string;
     const refused = await t.api(me.token).user.DELETE("/users/emails/{id}", { params: { path: { id: login } } });
-    expect(refused.response.status).toBe(400);
-    expect(refused.error?.message).toBe("The sign-in email of an account cannot be deleted.");
+    expectRefusal(refused, 400, "The sign-in email of an account cannot be deleted.");
     const foreign = await t.api(other.token).user.DELETE("/users/emails/{id}", { params: { path: { id: login } } });
-    expect(foreign.response.status).toBe(404);
-    expect(foreign.error?.message).toBe("Email not found.");
+    expectRefusal(foreign, 404, "Email not found.");
     const [row] = await rowsFor(me.email);
     expect(row?.status).toBe("VERIFIED");
   });
@@ -236,14 +232,12 @@ describe("POST /users/emails/verify", () => {
     const wrong = await t
       .api(me.token)
       .user.POST("/users/emails/verify", { body: { email: address, code: otherCode(code) } });
-    expect(wrong.response.status).toBe(403);
-    expect(wrong.error?.message).toBe("Email verification failed, incorrect code.");
+    expectRefusal(wrong, 403, "Email verification failed, incorrect code.");
     expect((await rowsFor(address))[0]?.status).toBe("PENDING_VERIFICATION");
 
     t.clock.advance(24 * 3600 + 1);
     const expired = await t.api(me.token).user.POST("/users/emails/verify", { body: { email: address, code } });
-    expect(expired.response.status).toBe(403);
-    expect(expired.error?.message).toBe("Email verification failed, incorrect code.");
+    expectRefusal(expired, 403, "Email verification failed, incorrect code.");
     expect((await rowsFor(address))[0]).toMatchObject({ status: "PENDING_VERIFICATION", verifiedAt: null });
   });
 
@@ -255,8 +249,7 @@ describe("POST /users/emails/verify", () => {
     for (let i = 0; i < 5; i++)
       await t.api(me.token).user.POST("/users/emails/verify", { body: { email: address, code: otherCode(code) } });
     const late = await t.api(me.token).user.POST("/users/emails/verify", { body: { email: address, code } });
-    expect(late.response.status).toBe(403);
-    expect(late.error?.message).toBe("Email verification failed, incorrect code.");
+    expectRefusal(late, 403, "Email verification failed, incorrect code.");
     expect((await rowsFor(address))[0]?.status).toBe("PENDING_VERIFICATION");
   });
 
@@ -268,8 +261,7 @@ describe("POST /users/emails/verify", () => {
     const res = await t
       .api(intruder.token)
       .user.POST("/users/emails/verify", { body: { email: address, code: await codeIn(address) } });
-    expect(res.response.status).toBe(404);
-    expect(res.error?.message).toBe("Email not found.");
+    expectRefusal(res, 404, "Email not found.");
     // The owner's code still works: the intruder's try did not use it up.
     const accepted = await t
       .api(owner.token)
@@ -316,8 +308,7 @@ describe("POST /users/confirm-email (deprecated)", () => {
     const wrong = await t
       .api(me.token)
       .user.POST("/users/confirm-email", { body: { email: me.email, code: otherCode(code) } });
-    expect(wrong.response.status).toBe(403);
-    expect(wrong.error?.message).toBe("Email verification failed, incorrect code.");
+    expectRefusal(wrong, 403, "Email verification failed, incorrect code.");
     expect((await t.userRow(me.user.uuid))?.verifiedAt).toBeNull();
     const accepted = await t.api(me.token).user.POST("/users/confirm-email", { body: { email: me.email, code } });
     expect(accepted.response.status).toBe(200);
@@ -333,8 +324,7 @@ describe("POST /users/emails/verification-email", () => {
     const first = await codeIn(address);
     t.clock.advance(t.deps.config.emailResendSeconds - 1);
     const early = await t.api(me.token).user.POST("/users/emails/verification-email", { body: { email: address } });
-    expect(early.response.status).toBe(403);
-    expect(early.error?.message).toBe("The minimum time has not yet elapsed since the last e-mail was sent.");
+    expectRefusal(early, 403, "The minimum time has not yet elapsed since the last e-mail was sent.");
     t.clock.advance(1);
     const res = await t.api(me.token).user.POST("/users/emails/verification-email", { body: { email: address } });
     expect(res.response.status).toBe(204);
@@ -367,8 +357,7 @@ describe("POST /users/emails/verification-email", () => {
       [me.token, other.email],
     ] as const) {
       const res = await t.api(token).user.POST("/users/emails/verification-email", { body: { email } });
-      expect(res.response.status).toBe(404);
-      expect(res.error?.message).toBe("Email not found.");
+      expectRefusal(res, 404, "Email not found.");
     }
     expect(await t.lastMessage(other.email)).toBeNull();
   });

@@ -1,7 +1,16 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestApp, expectStatuses, login, openForTests, session, statusOf, type TestApp } from "../../testing.ts";
+import {
+  createTestApp,
+  expectRefusal,
+  expectStatuses,
+  login,
+  openForTests,
+  session,
+  statusOf,
+  type TestApp,
+} from "../../testing.ts";
 
 let t: TestApp;
 openForTests(createTestApp, (app) => (t = app));
@@ -31,8 +40,7 @@ describe("sanctions", () => {
       (await t.api(mod.token).user.POST("/users/ban", { body: { userUuid: target.user.uuid } })).response.status,
     ).toBe(201);
     const refused = await login(t, target.email);
-    expect(refused.response.status).toBe(403);
-    expect(refused.error?.message).toBe("This account is banned.");
+    expectRefusal(refused, 403, "This account is banned.");
     const unban = await t.api(mod.token).user.POST("/users/unban", { body: { userUuid: target.user.uuid } });
     expect(unban.data).toEqual({ lifted: 1 });
     expect((await login(t, target.email)).response.status).toBe(200);
@@ -128,8 +136,7 @@ describe("roles and capabilities", () => {
     expect(res.response.status).toBe(200);
     expect(res.data?.roles).toEqual(["user", "promoter"]);
     const twice = await grant("promoter");
-    expect(twice.response.status).toBe(403);
-    expect(twice.error?.message).toBe("This user has already this role.");
+    expectRefusal(twice, 403, "This user has already this role.");
     const bot = await grant("bot");
     expect(bot.response.status).toBe(400);
     expect(bot.error?.message).toEqual([
@@ -182,8 +189,7 @@ describe("roles and capabilities", () => {
     expect(await statusOf(give(target.token))).toBe(403);
     expect((await give(mod.token)).data?.capabilities).toEqual(["uploadMusic"]);
     const twice = await give(mod.token);
-    expect(twice.response.status).toBe(403);
-    expect(twice.error?.message).toBe("This user has already this role.");
+    expectRefusal(twice, 403, "This user has already this role.");
     expect((await t.api(target.token).user.GET("/users/capabilities")).data?.capabilities).toEqual(["uploadMusic"]);
     expect((await take()).data?.capabilities).toEqual([]);
     expect(await statusOf(take())).toBe(404);
@@ -245,8 +251,7 @@ describe("deactivation", () => {
       [admin.token, 204],
     ]);
     const refused = await login(t, target.email);
-    expect(refused.response.status).toBe(403);
-    expect(refused.error?.message).toBe("This account is deactivated.");
+    expectRefusal(refused, 403, "This account is deactivated.");
     expect((await session(t, target.token)).response.status).toBe(401);
     expect(await statusOf(t.api().user.GET("/profile/{id}", theTarget))).toBe(404);
     const after = await t.api(mod.token).user.GET("/users/list-deactivate");

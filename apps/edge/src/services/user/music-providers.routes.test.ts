@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { FAKE_CREDENTIALS, type FakeProviders } from "../../testing/fake-providers.ts";
 import { withProviderApps } from "../../testing/provider-apps.ts";
-import { ok, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, type TestApp } from "../../testing.ts";
 
 let fake: FakeProviders;
 let t: TestApp;
@@ -90,13 +90,11 @@ describe("Spotify", () => {
   it("answers 404 to a refresh before connecting, 400 to a refused code or bad input", async () => {
     const me = await t.createUser();
     const none = await t.api(me.token).user.POST("/spotify/refresh-token");
-    expect(none.response.status).toBe(404);
-    expect(none.error?.message).toBe("Spotify is not connected for this user.");
+    expectRefusal(none, 404, "Spotify is not connected for this user.");
     const refused = await t
       .api(me.token)
       .user.POST("/spotify/exchange-code", { body: { code: "made-up", redirectUri: REDIRECT } });
-    expect(refused.response.status).toBe(400);
-    expect(refused.error?.message).toBe("Spotify refused the authorization code (invalid_grant).");
+    expectRefusal(refused, 400, "Spotify refused the authorization code (invalid_grant).");
     // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       {},
@@ -152,8 +150,7 @@ describe("Spotify", () => {
     await connectSpotify(me.token);
     fake.oauth.spotify.refreshTokens.clear();
     const res = await t.api(me.token).user.POST("/spotify/refresh-token");
-    expect(res.response.status).toBe(409);
-    expect(res.error?.message).toBe("The Spotify connection has expired or was revoked: connect Spotify again.");
+    expectRefusal(res, 409, "The Spotify connection has expired or was revoked: connect Spotify again.");
     expect(await stored(me.user.uuid, "spotify")).toBeNull();
   });
 
@@ -164,8 +161,7 @@ describe("Spotify", () => {
       const res = await t
         .api(me.token)
         .user.POST("/spotify/exchange-code", { body: { code: "x", redirectUri: REDIRECT } });
-      expect(res.response.status).toBe(502);
-      expect(res.error?.message).toBe("Spotify answered 503.");
+      expectRefusal(res, 502, "Spotify answered 503.");
     } finally {
       fake.control.failWith = null;
     }
@@ -173,8 +169,7 @@ describe("Spotify", () => {
     const off = await bare
       .api(user.token)
       .user.POST("/spotify/exchange-code", { body: { code: "x", redirectUri: REDIRECT } });
-    expect(off.response.status).toBe(503);
-    expect(off.error?.message).toBe("Spotify is not configured: set SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET.");
+    expectRefusal(off, 503, "Spotify is not configured: set SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET.");
     const svc = await bare.serviceToken();
     const offService = await bare
       .api(svc)
@@ -207,8 +202,7 @@ describe("YouTube", () => {
     const bad = await t
       .api(me.token)
       .user.POST("/youtube/exchange-code", { body: { code: "x", redirectUri: REDIRECT } });
-    expect(bad.response.status).toBe(400);
-    expect(bad.error?.message).toBe("YouTube refused the authorization code (invalid_grant).");
+    expectRefusal(bad, 400, "YouTube refused the authorization code (invalid_grant).");
     // Raw: input the typed client cannot send (it is wrong on purpose).
     expect(
       (await t.request("POST", "/api/user-service/youtube/exchange-code", { token: me.token, body: {} })).status,
@@ -216,8 +210,7 @@ describe("YouTube", () => {
     expect((await t.api().user.POST("/youtube/refresh-token")).response.status).toBe(401);
     const user = await bare.createUser();
     const off = await bare.api(user.token).user.POST("/youtube/refresh-token");
-    expect(off.response.status).toBe(503);
-    expect(off.error?.message).toBe("YouTube is not configured: set YOUTUBE_CLIENT_ID and YOUTUBE_CLIENT_SECRET.");
+    expectRefusal(off, 503, "YouTube is not configured: set YOUTUBE_CLIENT_ID and YOUTUBE_CLIENT_SECRET.");
   });
 });
 
@@ -334,8 +327,7 @@ describe("SoundCloud", () => {
       .user.POST("/soundcloud/refresh-token", { body: { code: "a", redirectUri: REDIRECT, refreshToken: "b" } });
     expect(both.response.status).toBe(400);
     const noRedirect = await t.api(me.token).user.POST("/soundcloud/refresh-token", { body: { code: "a" } });
-    expect(noRedirect.response.status).toBe(400);
-    expect(noRedirect.error?.message).toEqual(["redirectUri: is required with code"]);
+    expectRefusal(noRedirect, 400, ["redirectUri: is required with code"]);
     expect(await stored(me.user.uuid, "soundcloud")).toBeNull();
     expect((await t.api().user.POST("/soundcloud/mobile/refresh-token", { body: {} })).response.status).toBe(401);
     const guest = ok(await bare.api().user.GET("/auth/guest")).accessToken;
@@ -380,8 +372,7 @@ describe("Apple Music", () => {
   it("refuses a token Apple refuses, other users, bad input; 503 without the developer token", async () => {
     const me = await t.createUser();
     const refused = await t.api(me.token).user.POST("/apple/user-token", { body: { musicUserToken: "mut-bad" } });
-    expect(refused.response.status).toBe(400);
-    expect(refused.error?.message).toBe("Apple Music refused the music user token.");
+    expectRefusal(refused, 400, "Apple Music refused the music user token.");
     expect(refused.error?.code).toBe("APPLE_MUSIC_TOKEN_REFUSED");
     expect(await stored(me.user.uuid, "apple")).toBeNull();
     // Raw: input the typed client cannot send (it is wrong on purpose).
@@ -393,7 +384,6 @@ describe("Apple Music", () => {
     expect((await appleUserToken(undefined, me.user.uuid)).response.status).toBe(401);
     const user = await bare.createUser();
     const off = await bare.api(user.token).user.POST("/apple/user-token", { body: { musicUserToken: "x" } });
-    expect(off.response.status).toBe(503);
-    expect(off.error?.message).toBe("Apple Music is not configured: set APPLE_MUSIC_DEVELOPER_TOKEN.");
+    expectRefusal(off, 503, "Apple Music is not configured: set APPLE_MUSIC_DEVELOPER_TOKEN.");
   });
 });

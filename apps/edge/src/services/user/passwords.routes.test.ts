@@ -4,7 +4,7 @@ import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { verifyPassword } from "../../lib/password.ts";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { createTestApp, expectRefusal, ok, openForTests, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 openForTests(createTestApp, (app) => (t = app));
@@ -114,8 +114,7 @@ describe("POST /users/reset-password", () => {
         body: { token, password: "sneaky password" },
         headers: from(),
       });
-      expect(res.status).toBe(403);
-      expect(res.body.message).toBe("Can not reset password.");
+      expectRefusal(res, 403, "Can not reset password.");
     }
     const after = await t.userRow(me.user.uuid);
     expect(after?.passwordHash).toBe(before?.passwordHash);
@@ -182,8 +181,7 @@ describe("POST /users/set-password", () => {
       { password: "hijacked password", currentPassword: "guess" },
     ]) {
       const res = await t.request("POST", `${P}/users/set-password`, { token: me.token, body });
-      expect(res.status).toBe(403);
-      expect(res.body.message).toBe("The current password is incorrect.");
+      expectRefusal(res, 403, "The current password is incorrect.");
     }
     const after = await t.userRow(me.user.uuid);
     expect(after?.passwordHash).toBe(before?.passwordHash);

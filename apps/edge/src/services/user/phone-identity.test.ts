@@ -3,7 +3,15 @@ import { eq } from "drizzle-orm";
 import { getExampleNumber } from "libphonenumber-js/max";
 import examples from "libphonenumber-js/mobile/examples";
 import { describe, expect, it } from "vitest";
-import { createTestApp, expectStatuses, ok, openForTests, statusOf, type TestApp } from "../../testing.ts";
+import {
+  createTestApp,
+  expectRefusal,
+  expectStatuses,
+  ok,
+  openForTests,
+  statusOf,
+  type TestApp,
+} from "../../testing.ts";
 
 let t: TestApp;
 openForTests(createTestApp, (app) => (t = app));
@@ -84,8 +92,7 @@ describe("sign-in by phone", () => {
     // Raw: malformed input, which the typed client cannot send.
     for (const phone of [ukVoip, ukLandline, "12"]) {
       const res = await t.request("POST", `${P}/mobile-auth/send-code`, { body: { phone } });
-      expect(res.status).toBe(400);
-      expect(res.body.message).toBe(REFUSED);
+      expectRefusal(res, 400, REFUSED);
     }
     expect(await t.lastMessage(ukVoip)).toBeNull();
   });
@@ -99,8 +106,7 @@ describe("sign-in by phone", () => {
     const guess = (body: object, headers = stranger) =>
       t.request("POST", `${P}/mobile-auth/verify-code`, { body, headers });
     const res = await guess({ phone, code: wrong });
-    expect(res.status).toBe(401);
-    expect(res.body.message).toBe("The code is incorrect or has expired.");
+    expectRefusal(res, 401, "The code is incorrect or has expired.");
     for (let i = 0; i < 4; i++) expect((await guess({ phone, code: wrong })).status).toBe(401);
     const stopped = await guess({ phone, code });
     expect(stopped.status).toBe(429);

@@ -36,7 +36,7 @@ describe("GET /users/user/{id}", () => {
     const refused = await t
       .api(promoter.token)
       .user.GET("/users/user/{id}", { params: { path: { id: target.user.uuid } } });
-    expectRefusal(refused, 403, "FORBIDDEN", "Forbidden");
+    expectRefusal(refused, 403, "Forbidden", "FORBIDDEN");
     const guest = await t.tokenFor(target.user.uuid, "guest");
     expect(
       (await t.api(guest).user.GET("/users/user/{id}", { params: { path: { id: target.user.uuid } } })).response.status,
@@ -48,8 +48,7 @@ describe("GET /users/user/{id}", () => {
     const missing = await t
       .api(mod.token)
       .user.GET("/users/user/{id}", { params: { path: { id: crypto.randomUUID() } } });
-    expect(missing.response.status).toBe(404);
-    expect(missing.error?.message).toBe("User not found.");
+    expectRefusal(missing, 404, "User not found.");
     const bad = await t.api(mod.token).user.GET("/users/user/{id}", { params: { path: { id: "not-a-uuid" } } });
     expect(bad.response.status).toBe(400);
     expect(bad.error?.message[0]).toMatch(/^id: /);
@@ -60,8 +59,7 @@ describe("GET /users/user/{id}", () => {
     await t.db.insert(schema.sanctions).values({ userUuid: me.user.uuid, type: "ban", createdAt: t.clock.now() });
     await t.accountChanged(me.user.uuid);
     const res = await t.api(me.token).user.GET("/users/user/{id}", { params: { path: { id: me.user.uuid } } });
-    expect(res.response.status).toBe(403);
-    expect(res.error?.message).toBe("This account is banned.");
+    expectRefusal(res, 403, "This account is banned.");
   });
 });
 
@@ -173,8 +171,7 @@ describe("POST /users/profile", () => {
     });
     await t.accountChanged(me.user.uuid);
     const banned = await t.api(me.token).user.POST("/users/profile", { body: { bio: "x" } });
-    expect(banned.response.status).toBe(403);
-    expect(banned.error?.message).toBe("This account is banned.");
+    expectRefusal(banned, 403, "This account is banned.");
     expect((await profileRow(me.user.uuid))?.bio).toBeNull();
   });
 });
@@ -248,12 +245,10 @@ describe("GET /profile/{id} and /profile/{id}/service", () => {
     const missing = await t
       .api(service)
       .user.GET("/profile/{id}/service", { params: { path: { id: crypto.randomUUID() } } });
-    expect(missing.response.status).toBe(404);
-    expect(missing.error?.message).toBe("User profile not found.");
+    expectRefusal(missing, 404, "User profile not found.");
     await t.changeUser(owner.user.uuid, { deactivatedAt: t.clock.now() });
     const gone = await t.api(service).user.GET("/profile/{id}/service", { params: { path: { id: owner.user.uuid } } });
-    expect(gone.response.status).toBe(404);
-    expect(gone.error?.message).toBe("User profile not found.");
+    expectRefusal(gone, 404, "User profile not found.");
   });
 });
 
@@ -300,8 +295,7 @@ describe("GET /users/profiles", () => {
     const half = Array.from({ length: 76 }, () => crypto.randomUUID());
     const other = Array.from({ length: 75 }, () => crypto.randomUUID());
     const res = await t.request("GET", `${P}/users/profiles?users=${half.join(",")}&users=${other.join(",")}`);
-    expect(res.status).toBe(400);
-    expect(res.body.message).toEqual(["users: at most 150 ids per call"]);
+    expectRefusal(res, 400, ["users: at most 150 ids per call"]);
     // Raw: input the typed client cannot send (it is wrong on purpose).
     expect((await t.request("GET", "/api/user-service/users/profiles")).status).toBe(400);
     const bad = await t
@@ -341,8 +335,7 @@ describe("badges by services", () => {
     const unknown = await t
       .api(service)
       .user.POST("/users/remove-badges-service", { body: { userUuid: crypto.randomUUID(), badges: ["VERIFIED"] } });
-    expect(unknown.response.status).toBe(404);
-    expect(unknown.error?.message).toBe("User not found.");
+    expectRefusal(unknown, 404, "User not found.");
     const empty = await t
       .api(service)
       .user.POST("/users/remove-badges-service", { body: { userUuid: user.uuid, badges: [] } });
@@ -392,8 +385,7 @@ describe("service profile reads", () => {
     const missing = await t
       .api(service)
       .user.GET("/users/service/{id}/user-profile", { params: { path: { id: crypto.randomUUID() } } });
-    expect(missing.response.status).toBe(404);
-    expect(missing.error?.message).toBe("User profile not found.");
+    expectRefusal(missing, 404, "User profile not found.");
     expect(
       (await t.api().user.GET("/users/service/{id}/user-profile", { params: { path: { id: owner.user.uuid } } }))
         .response.status,
@@ -422,13 +414,11 @@ describe("admin profile and badge edits", () => {
     const taken = await t
       .api(admin.token)
       .user.POST("/users/profile-admin", { body: { userUuid: user.uuid, nickname: "OCCUPIED" } });
-    expect(taken.response.status).toBe(409);
-    expect(taken.error?.message).toBe("This nickname is already taken.");
+    expectRefusal(taken, 409, "This nickname is already taken.");
     const missing = await t
       .api(admin.token)
       .user.POST("/users/profile-admin", { body: { userUuid: crypto.randomUUID(), bio: "x" } });
-    expect(missing.response.status).toBe(404);
-    expect(missing.error?.message).toBe("User profile not found.");
+    expectRefusal(missing, 404, "User profile not found.");
     const bad = await t
       .api(admin.token)
       .user.POST("/users/profile-admin", { body: { userUuid: user.uuid, bio: "x".repeat(1001) } });

@@ -1,7 +1,16 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestApp, expectStatuses, multipart, ok, openForTests, statusOf, type TestApp } from "../../testing.ts";
+import {
+  createTestApp,
+  expectRefusal,
+  expectStatuses,
+  multipart,
+  ok,
+  openForTests,
+  statusOf,
+  type TestApp,
+} from "../../testing.ts";
 
 let t: TestApp;
 openForTests(createTestApp, (app) => (t = app));
@@ -37,8 +46,7 @@ describe("own profile", () => {
     await t.createUser({ nickname: "TakenName" });
     const { token } = await t.createUser({ nickname: "mine" });
     const taken = await t.api(token).user.POST("/users/profile", { body: { nickname: "takenname" } });
-    expect(taken.response.status).toBe(409);
-    expect(taken.error?.message).toBe("This nickname is already taken.");
+    expectRefusal(taken, 409, "This nickname is already taken.");
     const bad = await t.api(token).user.POST("/users/profile", { body: { color: "purple", priceForGig: -1 } });
     expect(bad.response.status).toBe(400);
     expect(bad.error?.message).toHaveLength(2);
@@ -78,8 +86,7 @@ describe("others' profiles", () => {
     expect(res.data?.nickname).toBe("publicdj");
     expect((res.data as Record<string, unknown> | undefined)?.allowExplicitAudio).toBeUndefined();
     const missing = await t.api().user.GET("/profile/{id}", { params: { path: { id: crypto.randomUUID() } } });
-    expect(missing.response.status).toBe(404);
-    expect(missing.error?.message).toBe("User profile not found.");
+    expectRefusal(missing, 404, "User profile not found.");
     await t.changeUser(user.uuid, { deactivatedAt: t.clock.now() });
     expect((await t.api().user.GET("/profile/{id}", { params: { path: { id: user.uuid } } })).error?.message).toBe(
       "User profile not found.",
@@ -221,8 +228,7 @@ describe("images", () => {
     const other = await t.createUser();
     const up = await t.api(owner.token).user.POST("/users/images", multipart(form(PNG, "coverPicture")));
     const denied = await t.api(other.token).user.DELETE("/users/images/{id}", { params: { path: { id: ok(up).id } } });
-    expect(denied.response.status).toBe(403);
-    expect(denied.error?.message).toBe("Unauthorized to delete.");
+    expectRefusal(denied, 403, "Unauthorized to delete.");
     const theImage = { params: { path: { id: ok(up).id } } };
     expect(await statusOf(t.api().user.DELETE("/users/images/{id}", theImage))).toBe(401);
     expect(await statusOf(t.api(owner.token).user.DELETE("/users/images/{id}", theImage))).toBe(204);

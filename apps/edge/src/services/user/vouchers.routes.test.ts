@@ -34,12 +34,11 @@ describe("vouchers and voucher sign-up", () => {
     const second = await t.api().user.POST("/users/voucher-sign-up", {
       body: { email: "friend2@voucher.test", password: "password123", voucherCode: voucher!.code },
     });
-    expectRefusal(second, 403, "INVALID_VOUCHER", "This voucher code is not valid.");
+    expectRefusal(second, 403, "This voucher code is not valid.", "INVALID_VOUCHER");
 
     const other = await t.createUser();
     const redeem = await t.api(other.token).user.PATCH("/vouchers/redeem", { body: { code: voucher!.code } });
-    expect(redeem.response.status).toBe(403);
-    expect(redeem.error?.message).toBe("This voucher code is not valid.");
+    expectRefusal(redeem, 403, "This voucher code is not valid.");
     expect(await voucherRow(voucher!.id)).toEqual(used);
 
     const revoke = await t.api(admin.token).user.DELETE("/vouchers/{id}", { params: { path: { id: voucher!.id } } });
@@ -56,8 +55,7 @@ describe("vouchers and voucher sign-up", () => {
     const res = await t.api().user.POST("/users/voucher-sign-up", {
       body: { email: "late@voucher.test", password: "password123", voucherCode: voucher!.code },
     });
-    expect(res.response.status).toBe(403);
-    expect(res.error?.message).toBe("This voucher code is not valid.");
+    expectRefusal(res, 403, "This voucher code is not valid.");
     const [account] = await t.db.select().from(schema.users).where(eq(schema.users.email, "late@voucher.test"));
     expect(account).toBeUndefined();
     expect((await voucherRow(voucher!.id))?.status).toBe("REVOKED");
@@ -102,8 +100,7 @@ describe("bad input changes nothing", () => {
       (await t.request("PATCH", "/api/user-service/vouchers/redeem", { token: user.token, body: {} })).status,
     ).toBe(400);
     const unknown = await t.api(user.token).user.PATCH("/vouchers/redeem", { body: { code: "ZZZZ-ZZZZ-ZZZZ" } });
-    expect(unknown.response.status).toBe(403);
-    expect(unknown.error?.message).toBe("This voucher code is not valid.");
+    expectRefusal(unknown, 403, "This voucher code is not valid.");
     expect((await voucherRow(voucher!.id))?.status).toBe("PENDING");
     expect(
       (await t.api(admin.token).user.DELETE("/vouchers/{id}", { params: { path: { id: "not-a-uuid" } } })).response

@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { createTestApp, expectRefusal, ok, openForTests, type TestApp } from "../../testing.ts";
 
 let t: TestApp;
 openForTests(createTestApp, (app) => (t = app));
@@ -96,8 +96,7 @@ describe("vouchers", () => {
     const second = await t.api().user.POST("/users/voucher-sign-up", {
       body: { email: "invited2@example.com", password: "password123", voucherCode: voucher!.code },
     });
-    expect(second.response.status).toBe(403);
-    expect(second.error?.message).toBe("This voucher code is not valid.");
+    expectRefusal(second, 403, "This voucher code is not valid.");
     const [account] = await t.db.select().from(schema.users).where(eq(schema.users.email, "invited2@example.com"));
     expect(account).toBeUndefined();
     const missing = await t
@@ -107,7 +106,6 @@ describe("vouchers", () => {
     const taken = await t.api().user.POST("/users/voucher-sign-up", {
       body: { email: "invited@example.com", password: "password123", voucherCode: "ANY" },
     });
-    expect(taken.response.status).toBe(403);
-    expect(taken.error?.message).toBe("This email is already registered.");
+    expectRefusal(taken, 403, "This email is already registered.");
   });
 });
