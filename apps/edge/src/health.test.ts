@@ -4,10 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Cache } from "./ports/cache.ts";
-import { createTestApp, openForTests, type TestApp } from "./testing.ts";
+import { openTestApp, type TestApp } from "./testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const STATUS_ROUTES = [
   "/api/user-service/info-admin/user-service-status",

@@ -7,6 +7,7 @@ export { FAKE_CREDENTIALS, type FakeProviders, startFakeProviders } from "./fake
 export { createTestAppWithRoomsDown, publicRoom, reportPresent } from "./live-rooms.ts";
 export { testLogger } from "./logger.ts";
 export { openForTests } from "./open-for-tests.ts";
+export { openTestApp } from "./open-test-app.ts";
 export { type ProviderApps, startProviderApps, withProviderApps } from "./provider-apps.ts";
 export { login, session } from "./sessions.ts";
 export { until } from "./until.ts";

@@ -2,11 +2,10 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
-import { createTestApp, expectRefusal, ok, openForTests, statusOf, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp, statusOf } from "../../testing.ts";
 import { crateSongs } from "./crates.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const L = "/api/playlist-service";
 

@@ -3,18 +3,9 @@
 import { schema } from "@booth/db";
 import { describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
-import {
-  createTestApp,
-  createTestAppWithRoomsDown,
-  ok,
-  openForTests,
-  publicRoom,
-  reportPresent,
-  type TestApp,
-} from "../../testing.ts";
+import { createTestAppWithRoomsDown, ok, openTestApp, publicRoom, reportPresent, type TestApp } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const L = "/api/playlist-service";
 

@@ -2,12 +2,11 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
-import { createTestApp, ok, openForTests, statusOf, type TestApp } from "../../testing.ts";
+import { ok, openTestApp, statusOf } from "../../testing.ts";
 import { SONG_NOT_FOUND, SONG_NOT_READY } from "./queue.ts";
 
-let t: TestApp;
+const t = openTestApp();
 let service: string;
-openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
   service = await t.serviceToken();
 });

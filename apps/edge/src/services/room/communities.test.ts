@@ -2,21 +2,11 @@ import { schema } from "@booth/db";
 import { count, eq } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  createTestApp,
-  expectRefusal,
-  expectStatuses,
-  ok,
-  openForTests,
-  statusOf,
-  type TestApp,
-  type TestUser,
-} from "../../testing.ts";
+import { expectRefusal, expectStatuses, ok, openTestApp, statusOf, type TestUser } from "../../testing.ts";
 
-let t: TestApp;
+const t = openTestApp();
 let admin: TestUser;
 let staff: TestUser;
-openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
   admin = await t.createUser({ roles: ["user", "admin"] });
   staff = await t.createUser({ roles: ["user", "staff"] });

@@ -1,11 +1,10 @@
 import { schema } from "@booth/db";
 import { count, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, expectRefusal, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp, type TestUser } from "../../testing.ts";
 
-let t: TestApp;
+const t = openTestApp();
 let staff: TestUser;
-openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
   staff = await t.createUser({ roles: ["user", "staff"] });
 });

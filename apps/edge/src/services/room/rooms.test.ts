@@ -1,21 +1,11 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import {
-  createTestApp,
-  expectRefusal,
-  multipart,
-  ok,
-  openForTests,
-  reportPresent,
-  statusOf,
-  type TestApp,
-} from "../../testing.ts";
+import { expectRefusal, multipart, ok, openTestApp, reportPresent, statusOf } from "../../testing.ts";
 import { publicRooms } from "./room-lists.ts";
 import { favoritedSet, roomView } from "./rooms.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const R = "/api/room-service";
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);

@@ -3,10 +3,9 @@
 // its service token.
 import type { RoomRole } from "@booth/db/schema";
 import { describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { ok, openTestApp } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const R = "/api/room-service";
 const SANCTIONS = ["banned", "kicked", "chatDisabled", "djDisabled"];

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../app.ts";
 import type { Cache } from "../../ports/cache.ts";
 import { sharedCaches } from "../../testing/shared-caches.ts";
-import { createTestApp, expectRefusal, ok, openForTests, type TestApi, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp, type TestApi } from "../../testing.ts";
 import { MESSAGES_PER_MINUTE } from "./direct-messages.handlers.ts";
 import {
   CONVERSATION_NOT_FOUND,
@@ -14,8 +14,7 @@ import {
   MESSAGE_UNVERIFIED,
 } from "./direct-messages.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const S = "/api/social-service";
 const send = (api: TestApi, toUuid: string, text: string) =>

@@ -2,7 +2,7 @@ import { schema } from "@booth/db";
 import type { Schema } from "@booth/sdk";
 import { desc, eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createTestApp, expectRefusal, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp, type TestUser } from "../../testing.ts";
 import {
   CUSTOM_MESSAGES_PER_HOUR,
   DJ_NOT_FOUND,
@@ -16,11 +16,10 @@ import {
 } from "./notifications.ts";
 import { NOTICE_TOO_LARGE } from "./notify.ts";
 
-let t: TestApp;
+const t = openTestApp();
 let service = "";
 let admin: TestUser;
 let staffer: TestUser;
-openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
   service = await t.serviceToken();
   admin = await t.createUser({ roles: ["user", "admin"] });

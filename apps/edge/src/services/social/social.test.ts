@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createTestApp, expectRefusal, ok, openForTests, type TestApi, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp, type TestApi } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const id = (value: string) => ({ params: { path: { id: value } } });
 const follow = (api: TestApi, djUuid: string) => api.social.POST("/dj-fans", { body: { djUuid } });

@@ -5,10 +5,9 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Role } from "../../lib/auth.ts";
-import { createTestApp, expectRefusal, login, ok, openForTests, session, type TestApp } from "../../testing.ts";
+import { expectRefusal, login, ok, openTestApp, session } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const P = "/api/user-service";
 const requestsOf = (uuid: string) =>

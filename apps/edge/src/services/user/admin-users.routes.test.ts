@@ -1,16 +1,15 @@
 // The staff users list and single read (served by admin-user-list.routes.ts), through the whole app.
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, expectRefusal, openForTests, type TestApp, type TestUser } from "../../testing.ts";
+import { expectRefusal, openTestApp, type TestUser } from "../../testing.ts";
 
 const P = "/api/user-service";
 
-let t: TestApp;
+const t = openTestApp();
 let staff: TestUser;
 let plain: TestUser;
 let moderator: TestUser;
 const people: Record<string, TestUser> = {};
 
-openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
   staff = await t.createUser({ roles: ["user", "staff"], email: "staff@team.test", nickname: "Staffer" });
   plain = await t.createUser({ email: "plain@team.test", nickname: "Plain" });

@@ -2,10 +2,9 @@ import { base64url, SignJWT, UnsecuredJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { LIVE_TOKEN_REFUSED } from "../../lib/auth.ts";
 import { generateKeys, signToken } from "../../lib/tokens.ts";
-import { createTestApp, expectRefusal, ok, openForTests, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const P = "/api/user-service";
 

@@ -4,10 +4,9 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestApp, expectRefusal, multipart, openForTests, type TestApp } from "../../testing.ts";
+import { expectRefusal, multipart, openTestApp, type TestApp } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const P = "/api/user-service";
 const b64 = (s: string) => Uint8Array.from(atob(s), (ch) => ch.charCodeAt(0));

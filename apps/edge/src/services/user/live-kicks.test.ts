@@ -4,19 +4,10 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { LiveRoomEvent } from "../../ports/live-rooms.ts";
-import {
-  createTestApp,
-  createTestAppWithRoomsDown,
-  ok,
-  openForTests,
-  publicRoom,
-  reportPresent,
-  type TestApp,
-} from "../../testing.ts";
+import { createTestAppWithRoomsDown, ok, openTestApp, publicRoom, reportPresent } from "../../testing.ts";
 import { LIVE_KICK_REASONS } from "../room/presence.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const U = "/api/user-service";
 

@@ -1,19 +1,9 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import {
-  createTestApp,
-  expectRefusal,
-  expectStatuses,
-  login,
-  openForTests,
-  session,
-  statusOf,
-  type TestApp,
-} from "../../testing.ts";
+import { expectRefusal, expectStatuses, login, openTestApp, session, statusOf } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const P = "/api/user-service";
 /** The moderation actions recorded against the user. */

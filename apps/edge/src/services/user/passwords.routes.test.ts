@@ -4,10 +4,9 @@ import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { verifyPassword } from "../../lib/password.ts";
-import { createTestApp, expectRefusal, ok, openForTests, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const P = "/api/user-service";
 const resetTokenIn = async (to: string) => (await t.lastMessage(to))?.body.match(/token=([\w-]+)/)?.[1] ?? "";

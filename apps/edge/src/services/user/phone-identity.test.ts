@@ -3,18 +3,9 @@ import { eq } from "drizzle-orm";
 import { getExampleNumber } from "libphonenumber-js/max";
 import examples from "libphonenumber-js/mobile/examples";
 import { describe, expect, it } from "vitest";
-import {
-  createTestApp,
-  expectRefusal,
-  expectStatuses,
-  ok,
-  openForTests,
-  statusOf,
-  type TestApp,
-} from "../../testing.ts";
+import { expectRefusal, expectStatuses, ok, openTestApp, statusOf } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const P = "/api/user-service";
 const REFUSED = "Phone number is invalid. Only real, non-VoIP mobile numbers are allowed.";

@@ -5,10 +5,9 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { profilesOf } from "../../lib/profiles.ts";
-import { createTestApp, expectRefusal, ok, openForTests, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const P = "/api/user-service";
 const profileRow = async (uuid: string) =>

@@ -3,13 +3,12 @@
 import { schema } from "@booth/db";
 import { count, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, expectRefusal, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp, type TestUser } from "../../testing.ts";
 
 const P = "/api/user-service";
 
-let t: TestApp;
+const t = openTestApp();
 let admin: TestUser;
-openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => (admin = await t.createUser({ roles: ["user", "admin"] })));
 
 const voucherRow = async (id: string) =>
