@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { schema } from "@booth/db";
-import { createTestApp, type TestApp } from "@booth/edge/testing";
+import { createTestApp, publicRoom, type TestApp } from "@booth/edge/testing";
 import { type ChatMessage, LiveRoomClient, LiveRoomError, type ServerMessage } from "@booth/sdk";
 import { serve } from "@hono/node-server";
 import { eq } from "drizzle-orm";
@@ -304,11 +304,7 @@ describe("a live session", () => {
       },
     });
     expect(crown.status, JSON.stringify(crown.body)).toBe(201);
-    const room = await t.request("POST", `${P.room}/rooms/infrastructure`, {
-      token: dj.token,
-      body: { name: "Season room", type: "PUBLIC" },
-    });
-    const roomUuid: string = room.body.uuid;
+    const roomUuid = await publicRoom(t, dj, "Season room");
     const tune = await song("Points Tune", 2);
 
     const D = clientFor(dj.token, roomUuid);
@@ -380,11 +376,7 @@ describe("a live session", () => {
   it("plays what the catalogue says of a song a DJ names, never the stream or duration the DJ sends", async () => {
     const dj = await t.createUser({ nickname: "forger" });
     const fan = await t.createUser({ nickname: "listener" });
-    const room = await t.request("POST", `${P.room}/rooms/infrastructure`, {
-      token: dj.token,
-      body: { name: "Forgery room", type: "PUBLIC" },
-    });
-    const roomUuid: string = room.body.uuid;
+    const roomUuid = await publicRoom(t, dj, "Forgery room");
     const [row] = await t.db
       .insert(schema.songs)
       .values({
@@ -449,11 +441,7 @@ describe("a live session", () => {
   it("plays a song the DJ queues over REST after sitting down with an empty queue, at once", async () => {
     const dj = await t.createUser({ nickname: "newcomer" });
     const fan = await t.createUser({ nickname: "early-fan" });
-    const room = await t.request("POST", `${P.room}/rooms/infrastructure`, {
-      token: dj.token,
-      body: { name: "Empty queue room", type: "PUBLIC" },
-    });
-    const roomUuid: string = room.body.uuid;
+    const roomUuid = await publicRoom(t, dj, "Empty queue room");
     const D = clientFor(dj.token, roomUuid);
     const L = clientFor(fan.token, roomUuid);
     await D.client.connect();
@@ -498,11 +486,7 @@ describe("the waitlist", () => {
     const owner = await t.createUser({ nickname: "wl-owner" });
     const fan = await t.createUser({ nickname: "wl-fan" });
     const late = await t.createUser({ nickname: "wl-late" });
-    const room = await t.request("POST", `${P.room}/rooms/infrastructure`, {
-      token: owner.token,
-      body: { name: "Waitlist room", type: "PUBLIC" },
-    });
-    const roomUuid: string = room.body.uuid;
+    const roomUuid = await publicRoom(t, owner, "Waitlist room");
     const O = clientFor(owner.token, roomUuid);
     const F = clientFor(fan.token, roomUuid);
     const L = clientFor(late.token, roomUuid);
@@ -551,11 +535,7 @@ describe("the room crate", () => {
   it("plays an empty booth from the owner's room crate, set over REST, until a DJ sits with a song", async () => {
     const owner = await t.createUser({ nickname: "rc-owner" });
     const fan = await t.createUser({ nickname: "rc-fan" });
-    const room = await t.request("POST", `${P.room}/rooms/infrastructure`, {
-      token: owner.token,
-      body: { name: "Room crate room", type: "PUBLIC" },
-    });
-    const roomUuid: string = room.body.uuid;
+    const roomUuid = await publicRoom(t, owner, "Room crate room");
     const crate = await t.request("POST", `${P.playlist}/crate`, { token: owner.token, body: { name: "Fill-in" } });
     const [c1, c2] = [await song("Crate One", 2), await song("Crate Two", 2)];
     await t.request("POST", `${P.playlist}/crate/${crate.body.crateUuid}/songs`, {
@@ -618,11 +598,7 @@ describe("the Durable Object runtime", () => {
     const dj = await t.createUser({ nickname: "sleepydj" });
     const fan = await t.createUser({ nickname: "sleepyfan" });
     const guestRes = await t.request("GET", "/api/user-service/auth/guest");
-    const room = await t.request("POST", `${P.room}/rooms/infrastructure`, {
-      token: dj.token,
-      body: { name: "Hibernating room", type: "PUBLIC" },
-    });
-    const roomUuid: string = room.body.uuid;
+    const roomUuid = await publicRoom(t, dj, "Hibernating room");
     const long = await song("A long one", 900);
     await t.request("POST", `${P.playlist}/crate/special/queue/songs`, { token: dj.token, body: { songId: long.id } });
     const D = clientFor(dj.token, roomUuid);
@@ -670,15 +646,12 @@ describe("the Durable Object runtime", () => {
 
   it("answers a client's close at once, so the client sees a clean close rather than waiting for a timeout", async () => {
     const user = await t.createUser({ nickname: "closer" });
-    const room = await t.request("POST", `${P.room}/rooms/infrastructure`, {
-      token: user.token,
-      body: { name: "Closing room", type: "PUBLIC" },
-    });
-    const ws = new WebSocket(`${party.url.replace("http", "ws")}/parties/main/${room.body.uuid}?token=${user.token}`);
+    const roomUuid = await publicRoom(t, user, "Closing room");
+    const ws = new WebSocket(`${party.url.replace("http", "ws")}/parties/main/${roomUuid}?token=${user.token}`);
     await new Promise((r) => ws.once("open", r));
     const replies: unknown[] = [];
     ws.on("message", (d) => replies.push(JSON.parse(String(d))));
-    ws.send(JSON.stringify({ action: "joinRoom", params: { roomUuid: room.body.uuid }, requestId: 1 }));
+    ws.send(JSON.stringify({ action: "joinRoom", params: { roomUuid }, requestId: 1 }));
     await until(() => replies.length === 1, "the join answer");
     const started = Date.now();
     const closed = new Promise<{ code: number; ms: number }>((done) =>
@@ -703,14 +676,6 @@ describe("votes, sanctions and bans against hostile users", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.accessToken as string;
   };
-  async function publicRoom(owner: { token: string }, name: string) {
-    const res = await t.request("POST", `${P.room}/rooms/infrastructure`, {
-      token: owner.token,
-      body: { name, type: "PUBLIC" },
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body.uuid as string;
-  }
 
   it("pays a DJ nothing for 50 guests' likes, and counts a listener's three sockets once", async () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
@@ -722,7 +687,7 @@ describe("votes, sanctions and bans against hostile users", () => {
       body: { name: "Flood season", start: at(5), end: at(900) },
     });
     expect(season.status, JSON.stringify(season.body)).toBe(201);
-    const roomUuid = await publicRoom(dj, "Flood room");
+    const roomUuid = await publicRoom(t, dj, "Flood room");
     const tune = await song("Flood Tune", 8);
     await t.request("POST", `${P.playlist}/crate/special/queue/songs`, {
       token: dj.token,
@@ -771,7 +736,7 @@ describe("votes, sanctions and bans against hostile users", () => {
     const owner = await t.createUser({ nickname: "modowner" });
     const member = await t.createUser({ nickname: "plainmember" });
     const muted = await t.createUser({ nickname: "mutedone" });
-    const roomUuid = await publicRoom(owner, "Sanctions room");
+    const roomUuid = await publicRoom(t, owner, "Sanctions room");
     const O = clientFor(owner.token, roomUuid);
     const M = clientFor(member.token, roomUuid);
     const X = clientFor(muted.token, roomUuid);
@@ -812,7 +777,7 @@ describe("votes, sanctions and bans against hostile users", () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const owner = await t.createUser({ nickname: "banroomowner" });
     const troll = await t.createUser({ nickname: "troll" });
-    const [first, second] = [await publicRoom(owner, "Ban room one"), await publicRoom(owner, "Ban room two")];
+    const [first, second] = [await publicRoom(t, owner, "Ban room one"), await publicRoom(t, owner, "Ban room two")];
     const O = clientFor(owner.token, first);
     const T1 = clientFor(troll.token, first);
     const T2 = clientFor(troll.token, second);
