@@ -154,6 +154,13 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     return { user, profile: profile!, token, email, password: "password123" };
   }
 
+  /** A user (createUser's defaults) for each name, made in that order: `const { owner, dj } = await t.createUsers("owner", "dj")`. */
+  async function createUsers<K extends string>(...names: K[]) {
+    const users = {} as Record<K, Awaited<ReturnType<typeof createUser>>>;
+    for (const name of names) users[name] = await createUser();
+    return users;
+  }
+
   /** The user's row as stored (an error when there is none). */
   async function userRow(uuid: string) {
     const [user] = await database.db.select().from(schema.users).where(eq(schema.users.uuid, uuid));
@@ -202,6 +209,7 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     request,
     api,
     createUser,
+    createUsers,
     userRow,
     tokenFor,
     serviceToken,

@@ -4,10 +4,10 @@ export { expectRefusal, expectStatuses, multipart, ok, statusOf, TEST_ORIGIN, ty
 export { createTestApp, type RequestOptions, TEST_PEER, type TestApp, TestClock, type TestUser } from "./app.ts";
 export { expectErrorLog } from "./error-logs.ts";
 export { FAKE_CREDENTIALS, type FakeProviders, startFakeProviders } from "./fake-providers.ts";
-export { createTestAppWithRoomsDown, publicRoom, reportPresent } from "./live-rooms.ts";
+export { createTestAppWithRoomsDown, presentInTwoRooms, publicRoom, reportPresent } from "./live-rooms.ts";
 export { testLogger } from "./logger.ts";
 export { openForTests } from "./open-for-tests.ts";
-export { openTestApp } from "./open-test-app.ts";
+export { openTestApp, withTestApp } from "./open-test-app.ts";
 export { type ProviderApps, startProviderApps, withProviderApps } from "./provider-apps.ts";
 export { login, session } from "./sessions.ts";
 export { until } from "./until.ts";

@@ -27,3 +27,21 @@ export async function reportPresent(app: TestApp, userUuid: string, roomUuid: st
     .room.PATCH("/rooms/user/{user}", { params: { path: { user: userUuid } }, body: { roomUuid } });
   expect(res.response.status).toBe(204);
 }
+
+/**
+ * Three public rooms of a new owner: `user` is present in the first two (`a` and `b`), a bystander in the third
+ * (`elsewhere`). What the rooms are told of `user` must reach `a` and `b`, and not `elsewhere`.
+ */
+export async function presentInTwoRooms(app: TestApp, user: { user: { uuid: string } }) {
+  const owner = await app.createUser();
+  const bystander = await app.createUser();
+  const [a, b, elsewhere] = [
+    await publicRoom(app, owner, "Room A"),
+    await publicRoom(app, owner, "Room B"),
+    await publicRoom(app, owner, "Room C"),
+  ];
+  await reportPresent(app, user.user.uuid, a);
+  await reportPresent(app, user.user.uuid, b);
+  await reportPresent(app, bystander.user.uuid, elsewhere);
+  return { a, b, elsewhere };
+}

@@ -24,3 +24,16 @@ export function openTestApp(overrides?: Partial<AppDeps>): TestApp {
     },
   });
 }
+
+/**
+ * A test app of one test's own (`createTestApp(overrides)`: other settings, other ports), handed to `use` and closed
+ * after it, whether it passed or failed: `await withTestApp({ config }, async (app) => { ... })`.
+ */
+export async function withTestApp<T>(overrides: Partial<AppDeps>, use: (app: TestApp) => Promise<T>): Promise<T> {
+  const app = await createTestApp(overrides);
+  try {
+    return await use(app);
+  } finally {
+    await app.close();
+  }
+}

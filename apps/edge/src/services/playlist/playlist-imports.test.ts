@@ -54,6 +54,9 @@ const spotifyItem = (name: string, id = spotifyId()) => ({
     external_urls: { spotify: `https://open.spotify.com/track/${id}` },
   },
 });
+/** A playlist of `length` tracks named `${prefix} 1`, `${prefix} 2`... that the fake Spotify answers for `id`. */
+const spotifyPlaylist = (id: string, name: string, length: number, prefix: string) =>
+  fake.spotifyPlaylists.set(id, { name, items: Array.from({ length }, (_, i) => spotifyItem(`${prefix} ${i + 1}`)) });
 const video = (id: string, title: string) => ({
   id,
   snippet: { title, channelTitle: "Lumen - Topic", publishedAt: "2023-01-02T00:00:00Z", thumbnails: {} },
@@ -118,10 +121,7 @@ describe("importing a Spotify playlist", () => {
   it("imports the first 500 tracks of a longer playlist and says so", async () => {
     const user = await t.createUser();
     const playlistId = "1ongP1ay1istWith520Trk";
-    fake.spotifyPlaylists.set(playlistId, {
-      name: "Everything",
-      items: Array.from({ length: 520 }, (_, i) => spotifyItem(`Long ${i + 1}`)),
-    });
+    spotifyPlaylist(playlistId, "Everything", 520, "Long");
     const started = ok(await start(user.token, `spotify:playlist:${playlistId}`));
     expect(started).toMatchObject({ total: 500, playlistTracks: 520 });
     const { last } = await finished(user.token, started.importId);
@@ -140,10 +140,7 @@ describe("importing a Spotify playlist", () => {
   it("ends as failed, keeping what it added, when Spotify fails part-way", async () => {
     const user = await t.createUser();
     const playlistId = "0utageP1ay1istHa1fWay0";
-    fake.spotifyPlaylists.set(playlistId, {
-      name: "Half way",
-      items: Array.from({ length: 103 }, (_, i) => spotifyItem(`Half ${i + 1}`)),
-    });
+    spotifyPlaylist(playlistId, "Half way", 103, "Half");
     fake.outages.push({ match: new RegExp(`/v1/playlists/${playlistId}/tracks\\?offset=100`), status: 500 });
     const started = ok(await start(user.token, `https://open.spotify.com/playlist/${playlistId}`));
     const { last } = await finished(user.token, started.importId);

@@ -98,14 +98,16 @@ describe("POST /roomUserRoles/cometchat/join/{id}", () => {
 
 describe("POST /roomUserRoles/cometchat/sync/{id}", () => {
   it("brings the group in line with the room: scopes, presence, bans, kicks, demotions", async () => {
-    const owner = await t.createUser();
-    const coOwner = await t.createUser();
-    const mod = await t.createUser();
-    const present = await t.createUser();
-    const named = await t.createUser();
-    const troll = await t.createUser();
-    const kicked = await t.createUser();
-    const exMod = await t.createUser();
+    const { owner, coOwner, mod, present, named, troll, kicked, exMod } = await t.createUsers(
+      "owner",
+      "coOwner",
+      "mod",
+      "present",
+      "named",
+      "troll",
+      "kicked",
+      "exMod",
+    );
     const room = await makeRoom(t, owner.user.uuid, { passwordHash: "x" });
 
     // Earlier: the ex-moderator and the kicked user joined while they were moderators / welcome.

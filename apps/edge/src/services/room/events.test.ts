@@ -88,9 +88,7 @@ describe("scheduling events", () => {
   });
 
   it("in a room, only its moderators and up may schedule one", async () => {
-    const owner = await t.createUser();
-    const mod = await t.createUser();
-    const stranger = await t.createUser();
+    const { owner, mod, stranger } = await t.createUsers("owner", "mod", "stranger");
     const room = await insertRoom(owner.user.uuid);
     await grant(room.uuid, mod.user.uuid, "moderator");
     const before = await eventCount();
@@ -162,10 +160,7 @@ describe("reading events", () => {
 
 describe("changing and cancelling events", () => {
   it("the host, the room's owner or co-owners and staff may change an event; others may not", async () => {
-    const owner = await t.createUser();
-    const coOwner = await t.createUser();
-    const mod = await t.createUser();
-    const stranger = await t.createUser();
+    const { owner, coOwner, mod, stranger } = await t.createUsers("owner", "coOwner", "mod", "stranger");
     const room = await insertRoom(owner.user.uuid);
     await grant(room.uuid, coOwner.user.uuid, "coOwner");
     await grant(room.uuid, mod.user.uuid, "moderator");

@@ -20,9 +20,7 @@ async function createRoom(token: string, body: Record<string, unknown> = {}) {
 
 /** A room of its owner's, with a co-owner the database names, and a stranger to it. */
 async function roomWithCoOwner() {
-  const owner = await t.createUser();
-  const coOwner = await t.createUser();
-  const stranger = await t.createUser();
+  const { owner, coOwner, stranger } = await t.createUsers("owner", "coOwner", "stranger");
   const room = await createRoom(owner.token);
   await t.db.insert(schema.roomUserRoles).values({ roomUuid: room.uuid, userUuid: coOwner.user.uuid, role: "coOwner" });
   return { owner, coOwner, stranger, room };
@@ -208,9 +206,7 @@ describe("creating and changing rooms", () => {
   });
 
   it("pins messages, sets a poster and an external link, for the right ranks", async () => {
-    const owner = await t.createUser();
-    const mod = await t.createUser();
-    const stranger = await t.createUser();
+    const { owner, mod, stranger } = await t.createUsers("owner", "mod", "stranger");
     const room = await createRoom(owner.token);
     await t.db.insert(schema.roomUserRoles).values({ roomUuid: room.uuid, userUuid: mod.user.uuid, role: "moderator" });
     const pin = (token: string, pinnedMessages: unknown) =>
@@ -409,9 +405,7 @@ describe("lists", () => {
   });
 
   it("favourites: add once, list with the flag, hide others' private favourites, remove by room", async () => {
-    const owner = await t.createUser();
-    const fan = await t.createUser();
-    const other = await t.createUser();
+    const { owner, fan, other } = await t.createUsers("owner", "fan", "other");
     const room = await createRoom(owner.token);
     const secret = await createRoom(owner.token, { type: "PRIVATE" });
     const add = (roomUuid: string) =>
@@ -722,10 +716,7 @@ describe("presence, plays and state", () => {
 
 describe("room roles", () => {
   async function staffedRoom() {
-    const owner = await t.createUser();
-    const coOwner = await t.createUser();
-    const mod = await t.createUser();
-    const listener = await t.createUser();
+    const { owner, coOwner, mod, listener } = await t.createUsers("owner", "coOwner", "mod", "listener");
     const room = await createRoom(owner.token);
     const grant = (token: string, userUuid: string, role: string, expirationTime?: string) =>
       t.request("POST", `${R}/roomUserRoles/${room.uuid}`, { token, body: { userUuid, role, expirationTime } });

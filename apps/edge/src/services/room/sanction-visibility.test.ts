@@ -15,10 +15,7 @@ const rolesIn = (body: { roomRoles: unknown[] }) =>
 
 describe("who sees a room's sanctions", () => {
   it("moderators and the live room do; a member, a guest and a promoter never do", async () => {
-    const owner = await t.createUser();
-    const moderator = await t.createUser();
-    const member = await t.createUser();
-    const promoter = await t.createUser();
+    const { owner, moderator, member, promoter } = await t.createUsers("owner", "moderator", "member", "promoter");
     await t.changeUser(promoter.user.uuid, { capabilities: ["promoteRoom"] });
     const [muted, barred, banned] = [await t.createUser(), await t.createUser(), await t.createUser()];
     const created = await t

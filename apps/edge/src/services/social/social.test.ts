@@ -9,6 +9,13 @@ const invite = (api: TestApi, userUuid: string) => api.social.POST("/friend-invi
 const handle = (api: TestApi, invitationId: string, status: "accepted" | "rejected") =>
   api.social.POST("/friend-invitations/handle-friend", { body: { invitationId, status } });
 
+/** Two new users, `a` and `b`, and the typed client of each (`asA`, `asB`). */
+async function twoUsers() {
+  const a = await t.createUser();
+  const b = await t.createUser();
+  return { a, b, asA: t.api(a.token), asB: t.api(b.token) };
+}
+
 describe("DJ fans", () => {
   it("follows, counts, pages and unfollows", async () => {
     const dj = await t.createUser({ nickname: "djstar" });
@@ -83,10 +90,7 @@ describe("DJ fans", () => {
 
 describe("friends and invitations", () => {
   it("invite, see it on both sides, accept: both are friends", async () => {
-    const a = await t.createUser();
-    const b = await t.createUser();
-    const asA = t.api(a.token);
-    const asB = t.api(b.token);
+    const { a, b, asA, asB } = await twoUsers();
     const inv = await invite(asA, b.user.uuid);
     expect(inv.response.status).toBe(201);
     expect(inv.data?.status).toBe("pending");
@@ -118,10 +122,7 @@ describe("friends and invitations", () => {
   });
 
   it("a rejected invitation makes no friends; a withdrawn one disappears", async () => {
-    const a = await t.createUser();
-    const b = await t.createUser();
-    const asA = t.api(a.token);
-    const asB = t.api(b.token);
+    const { a, b, asA, asB } = await twoUsers();
     const inv = ok(await invite(asA, b.user.uuid));
     const rejected = await handle(asB, inv.id, "rejected");
     expect(rejected.data?.status).toBe("rejected");
@@ -155,10 +156,7 @@ describe("friends and invitations", () => {
 
 describe("blocked users", () => {
   it("blocking ends friendship, invitations and follows, and stops new ones both ways", async () => {
-    const a = await t.createUser();
-    const b = await t.createUser();
-    const asA = t.api(a.token);
-    const asB = t.api(b.token);
+    const { a, b, asA, asB } = await twoUsers();
     const inv = ok(await invite(asA, b.user.uuid));
     ok(await handle(asB, inv.id, "accepted"));
     ok(await follow(asB, a.user.uuid));

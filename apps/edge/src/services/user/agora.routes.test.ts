@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../deps.ts";
 import { FAKE_CREDENTIALS } from "../../testing/fake-providers.ts";
 import { withProviderApps } from "../../testing/provider-apps.ts";
-import { createTestApp, expectRefusal, ok, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, type TestApp, withTestApp } from "../../testing.ts";
 import { AGORA_MESSAGES, AGORA_TOKEN_SECONDS } from "./agora.ts";
 
 /**
@@ -130,9 +130,7 @@ describe("POST /agora/token", () => {
   });
 
   it("lets a DJ of the room speak, and refuses speaking to an ordinary listener", async () => {
-    const owner = await t.createUser();
-    const dj = await t.createUser();
-    const listener = await t.createUser();
+    const { owner, dj, listener } = await t.createUsers("owner", "dj", "listener");
     const room = await makeRoom(t, owner.user.uuid);
     await t.db.insert(schema.roomUserRoles).values({ roomUuid: room.uuid, userUuid: dj.user.uuid, role: "dj" });
     const body = { channelName: room.uuid, role: "PUBLISHER" as const };
@@ -225,16 +223,12 @@ describe("POST /agora/token", () => {
   });
 
   it("answers 503 when the credentials are not in Agora's format", async () => {
-    const odd = await createTestApp({
-      config: { ...defaultConfig, integrations: { agoraAppId: "short", agoraAppCertificate: "short" } },
-    });
-    try {
+    const integrations = { agoraAppId: "short", agoraAppCertificate: "short" };
+    await withTestApp({ config: { ...defaultConfig, integrations } }, async (odd) => {
       const me = await odd.createUser();
       const room = await makeRoom(odd, me.user.uuid);
       const res = await odd.request("POST", `${U}/agora/token`, { token: me.token, body: { channelName: room.uuid } });
       expectRefusal(res, 503, AGORA_MESSAGES.badCredentials);
-    } finally {
-      await odd.close();
-    }
+    });
   });
 });

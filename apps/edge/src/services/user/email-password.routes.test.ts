@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { expectRefusal, ok, openTestApp } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp, statusOf } from "../../testing.ts";
 
 const t = openTestApp();
 
@@ -117,13 +117,10 @@ describe("email addresses", () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toHaveLength(2);
-    expect(
-      (await t.api(token).user.POST("/users/emails/verify", { body: { email: "a@b.co", code: "12" } })).response.status,
-    ).toBe(400);
-    expect(
-      (await t.api(token).user.DELETE("/users/emails/{id}", { params: { path: { id: "not-a-uuid" } } })).response
-        .status,
-    ).toBe(400);
+    const shortCode = { body: { email: "a@b.co", code: "12" } };
+    expect(await statusOf(t.api(token).user.POST("/users/emails/verify", shortCode))).toBe(400);
+    const notAUuid = { params: { path: { id: "not-a-uuid" } } };
+    expect(await statusOf(t.api(token).user.DELETE("/users/emails/{id}", notAUuid))).toBe(400);
   });
 });
 

@@ -5,7 +5,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { profilesOf } from "../../lib/profiles.ts";
-import { expectRefusal, ok, openTestApp } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp, statusOf } from "../../testing.ts";
 
 const t = openTestApp();
 
@@ -377,22 +377,13 @@ describe("service profile reads", () => {
   it("reads one user's account for services; unknown users are not found; users are refused", async () => {
     const service = await t.serviceToken();
     const owner = await t.createUser({ nickname: "oneuser" });
-    const res = await t
-      .api(service)
-      .user.GET("/users/service/{id}/user-profile", { params: { path: { id: owner.user.uuid } } });
+    const account = (token: string | undefined, id: string) =>
+      t.api(token).user.GET("/users/service/{id}/user-profile", { params: { path: { id } } });
+    const res = await account(service, owner.user.uuid);
     expect(res.data).toMatchObject({ uuid: owner.user.uuid, email: owner.email, profile: { nickname: "oneuser" } });
-    const missing = await t
-      .api(service)
-      .user.GET("/users/service/{id}/user-profile", { params: { path: { id: crypto.randomUUID() } } });
-    expectRefusal(missing, 404, "User profile not found.");
-    expect(
-      (await t.api().user.GET("/users/service/{id}/user-profile", { params: { path: { id: owner.user.uuid } } }))
-        .response.status,
-    ).toBe(401);
-    expect(
-      (await t.api(service).user.GET("/users/service/{id}/user-profile", { params: { path: { id: "bad" } } })).response
-        .status,
-    ).toBe(400);
+    expectRefusal(await account(service, crypto.randomUUID()), 404, "User profile not found.");
+    expect(await statusOf(account(undefined, owner.user.uuid))).toBe(401);
+    expect(await statusOf(account(service, "bad"))).toBe(400);
   });
 });
 
