@@ -168,6 +168,12 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     return user;
   }
 
+  /** The user row with this email, if any (a sign-up a test expects refused leaves none). */
+  async function userByEmail(email: string) {
+    const [user] = await database.db.select().from(schema.users).where(eq(schema.users.email, email));
+    return user;
+  }
+
   async function tokenFor(uuid: string, type: TokenType = "user") {
     const user = await userRow(uuid);
     return signToken(
@@ -211,6 +217,7 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     createUser,
     createUsers,
     userRow,
+    userByEmail,
     tokenFor,
     serviceToken,
     // The secret and keys the app uses: the ones generated here, or those a test passed in `overrides`.

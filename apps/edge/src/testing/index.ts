@@ -9,6 +9,6 @@ export { testLogger } from "./logger.ts";
 export { openForTests } from "./open-for-tests.ts";
 export { openTestApp, withTestApp } from "./open-test-app.ts";
 export { type ProviderApps, startProviderApps, withProviderApps } from "./provider-apps.ts";
-export { login, session } from "./sessions.ts";
+export { expectLogsIn, login, session } from "./sessions.ts";
 export { until } from "./until.ts";
 export { sendAudio, settledUpload, uploaderOf, uploadTicket } from "./uploads.ts";

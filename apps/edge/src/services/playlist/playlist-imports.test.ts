@@ -37,6 +37,14 @@ async function finished(token: string, importId: string, app = t) {
 }
 const crateSongs = async (token: string, id: string) =>
   ok(await t.api(token).playlist.GET("/crate/{id}/songs", { params: { path: { id } } })).map((s) => s.trackName);
+/** Waits for the import to complete with these counts; answers the names of the songs it put in the crate it made. */
+async function completed(token: string, importId: string, counts: { done: number; imported: number; skipped: number }) {
+  const { last } = await finished(token, importId);
+  expect(last).toMatchObject({ state: "complete", ...counts });
+  const songs = await crateSongs(token, last.crateUuid);
+  expect(songs).toHaveLength(counts.imported);
+  return songs;
+}
 const cratesOf = (userUuid: string) => t.db.select().from(schema.crates).where(eq(schema.crates.userUuid, userUuid));
 
 let counter = 0;
@@ -164,10 +172,7 @@ describe("importing a YouTube playlist", () => {
 
     const started = ok(await start(user.token, `https://www.youtube.com/watch?v=${videoIds[0]}&list=${listId}`));
     expect(started).toMatchObject({ provider: "youtube", playlistName: "Lumen live", total: 57 });
-    const { last } = await finished(user.token, started.importId);
-    expect(last).toMatchObject({ state: "complete", done: 57, imported: 55, skipped: 2 });
-    const songs = await crateSongs(user.token, last.crateUuid);
-    expect(songs).toHaveLength(55);
+    const songs = await completed(user.token, started.importId, { done: 57, imported: 55, skipped: 2 });
     expect(songs.slice(2, 4)).toEqual(["Clip 2", "Clip 4"]);
     const [song] = await t.db.select().from(schema.songs).where(eq(schema.songs.trackName, "Clip 4"));
     expect(song).toMatchObject({ artistName: "Lumen", duration: 185, musicProviders: { youtube: videoIds[4] } });
@@ -201,10 +206,7 @@ describe("importing a SoundCloud set", () => {
 
     const started = ok(await start(user.token, "https://soundcloud.com/tidal-echo/sets/waves"));
     expect(started).toMatchObject({ provider: "soundcloud", playlistName: "Waves", total: 53 });
-    const { last } = await finished(user.token, started.importId);
-    expect(last).toMatchObject({ state: "complete", done: 53, imported: 52, skipped: 1 });
-    const songs = await crateSongs(user.token, last.crateUuid);
-    expect(songs).toHaveLength(52);
+    const songs = await completed(user.token, started.importId, { done: 53, imported: 52, skipped: 1 });
     expect(songs.slice(9, 11)).toEqual(["Wave 9", "Wave 11"]);
     // The catalogue knows each track by its path, as a link to it does.
     const found = ok(

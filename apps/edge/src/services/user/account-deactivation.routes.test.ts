@@ -5,7 +5,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Role } from "../../lib/auth.ts";
-import { expectRefusal, login, ok, openTestApp, session } from "../../testing.ts";
+import { expectLogsIn, expectRefusal, login, ok, openTestApp, session } from "../../testing.ts";
 
 const t = openTestApp();
 
@@ -215,9 +215,7 @@ describe("reactivate", () => {
     expect((await t.userRow(user.user.uuid)).deactivatedAt).toBeNull();
     // Tokens from before the deactivation stay revoked; a new login works.
     expect((await session(t, user.token)).response.status).toBe(401);
-    const back = await login(t, user.email);
-    expect(back.response.status).toBe(200);
-    expect((await session(t, ok(back).accessToken)).response.status).toBe(200);
+    await expectLogsIn(t, user.email);
     expect(
       (await t.api().user.GET("/profile/{id}", { params: { path: { id: user.user.uuid } } })).response.status,
     ).toBe(200);

@@ -75,11 +75,7 @@ describe("POST /auth/discord-auth", () => {
     fake.foreignDiscordTokens.set("stolen-token", victim.id);
     const foreign = await t.api().user.POST("/auth/discord-auth", { body: { accessToken: "stolen-token" } });
     expectRefusal(foreign, 400, DISCORD_MESSAGES.foreignToken);
-    const [made] = await t.db
-      .select()
-      .from(schema.users)
-      .where(eq(schema.users.email, String(victim.email)));
-    expect(made).toBeUndefined();
+    expect(await t.userByEmail(String(victim.email))).toBeUndefined();
   });
 
   it("never takes over an existing account by its email: asks to link instead", async () => {
@@ -147,11 +143,7 @@ describe("POST /auth/exchange-code", () => {
     expect(res.data).toMatchObject({ tokenType: "Bearer", scope: expect.any(String) });
     expect(res.data?.expiresAt).toBe(new Date(t.clock.now().getTime() + 3600_000).toISOString());
     expect((res.data as Record<string, unknown> | undefined)?.refreshToken).toBeUndefined();
-    const [made] = await t.db
-      .select()
-      .from(schema.users)
-      .where(eq(schema.users.email, String(person.email)));
-    expect(made).toBeUndefined();
+    expect(await t.userByEmail(String(person.email))).toBeUndefined();
   });
 
   it("answers 400 for a refused code or bad input, 503 unconfigured", async () => {

@@ -12,6 +12,16 @@ const codeIn = async (to: string) => (await t.lastMessage(to))?.body.match(/code
 const otherCode = (code: string) => (code === "000000" ? "111111" : "000000");
 const rowsFor = (email: string) => t.db.select().from(schema.emails).where(eq(schema.emails.email, email));
 const unique = (name: string) => `${name}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+/** The caller `token` adds `email` to their account (as a personal address unless `type` says otherwise). */
+const addEmail = (token: string | undefined, email: string, type?: "work" | "payment") =>
+  t.api(token).user.POST("/users/emails", { body: type ? { email, type } : { email } });
+/** A new address of the user's, added and then deleted. */
+async function deletedAddress(user: { token: string }, name: string) {
+  const address = unique(name);
+  const added = await addEmail(user.token, address);
+  await t.api(user.token).user.DELETE("/users/emails/{id}", { params: { path: { id: ok(added).id } } });
+  return address;
+}
 
 describe("GET /users/emails", () => {
   it("lists only the caller's live addresses, flagging the sign-in one", async () => {
@@ -19,10 +29,10 @@ describe("GET /users/emails", () => {
     const other = await t.createUser();
     const spare = unique("spare");
     const gone = unique("gone");
-    const added = await t.api(me.token).user.POST("/users/emails", { body: { email: spare, type: "work" } });
-    const deleted = await t.api(me.token).user.POST("/users/emails", { body: { email: gone } });
+    const added = await addEmail(me.token, spare, "work");
+    const deleted = await addEmail(me.token, gone);
     await t.api(me.token).user.DELETE("/users/emails/{id}", { params: { path: { id: ok(deleted).id } } });
-    await t.api(other.token).user.POST("/users/emails", { body: { email: unique("theirs") } });
+    await addEmail(other.token, unique("theirs"));
 
     const res = await t.api(me.token).user.GET("/users/emails");
     expect(res.response.status).toBe(200);
@@ -48,7 +58,7 @@ describe("POST /users/emails", () => {
   it("stores the address pending, normalised, and emails it a code that verifies it", async () => {
     const me = await t.createUser();
     const address = unique("Payment").toUpperCase();
-    const res = await t.api(me.token).user.POST("/users/emails", { body: { email: address, type: "payment" } });
+    const res = await addEmail(me.token, address, "payment");
     expect(res.response.status).toBe(201);
     const stored = address.toLowerCase();
     expect(res.data).toMatchObject({
@@ -67,7 +77,7 @@ describe("POST /users/emails", () => {
 
   it("defaults the type to personal and accepts every documented type", async () => {
     const me = await t.createUser();
-    const plain = await t.api(me.token).user.POST("/users/emails", { body: { email: unique("p") } });
+    const plain = await addEmail(me.token, unique("p"));
     expect(plain.data?.type).toBe("personal");
     for (const type of ["work", "payment", "spotify", "discord"]) {
       const res = await t.request("POST", `${P}/users/emails`, {
@@ -83,7 +93,7 @@ describe("POST /users/emails", () => {
     const a = await t.createUser();
     const b = await t.createUser();
     const pending = unique("pending");
-    await t.api(a.token).user.POST("/users/emails", { body: { email: pending } });
+    await addEmail(a.token, pending);
     for (const [token, email] of [
       [b.token, pending],
       [b.token, pending.toUpperCase()],
@@ -91,7 +101,7 @@ describe("POST /users/emails", () => {
       [a.token, a.email],
       [b.token, a.email],
     ] as const) {
-      const res = await t.api(token).user.POST("/users/emails", { body: { email } });
+      const res = await addEmail(token, email);
       expectRefusal(res, 403, "This email is already registered.");
     }
     expect(await rowsFor(pending)).toHaveLength(1);
@@ -101,10 +111,8 @@ describe("POST /users/emails", () => {
   it("lets an address deleted by one account be added again", async () => {
     const a = await t.createUser();
     const b = await t.createUser();
-    const address = unique("moving");
-    const added = await t.api(a.token).user.POST("/users/emails", { body: { email: address } });
-    await t.api(a.token).user.DELETE("/users/emails/{id}", { params: { path: { id: ok(added).id } } });
-    const again = await t.api(b.token).user.POST("/users/emails", { body: { email: address } });
+    const address = await deletedAddress(a, "moving");
+    const again = await addEmail(b.token, address);
     expect(again.response.status).toBe(201);
     const rows = await rowsFor(address);
     expect(rows.map((r) => [r.userUuid, r.status]).sort()).toEqual(
@@ -117,7 +125,7 @@ describe("POST /users/emails", () => {
 
   it("refuses callers without a token and bad input, storing and sending nothing", async () => {
     const address = unique("nobody");
-    expect((await t.api().user.POST("/users/emails", { body: { email: address } })).response.status).toBe(401);
+    expect((await addEmail(undefined, address)).response.status).toBe(401);
     const me = await t.createUser();
     // Raw: malformed input, which the typed client cannot send.
     for (const body of [
@@ -155,7 +163,7 @@ describe("DELETE /users/emails/{id}", () => {
   it("marks the caller's address DELETED", async () => {
     const me = await t.createUser();
     const address = unique("bye");
-    const added = await t.api(me.token).user.POST("/users/emails", { body: { email: address } });
+    const added = await addEmail(me.token, address);
     const res = await t.api(me.token).user.DELETE("/users/emails/{id}", { params: { path: { id: ok(added).id } } });
     expect(res.response.status).toBe(204);
     const [row] = await rowsFor(address);
@@ -198,7 +206,7 @@ describe("POST /users/emails/verify", () => {
   it("verifies an extra address without touching the account's verified mark", async () => {
     const me = await t.createUser({ verified: false });
     const address = unique("extra");
-    await t.api(me.token).user.POST("/users/emails", { body: { email: address } });
+    await addEmail(me.token, address);
     t.clock.advance(5);
     const res = await t
       .api(me.token)
@@ -226,7 +234,7 @@ describe("POST /users/emails/verify", () => {
   it("refuses a wrong, expired or used code, changing nothing", async () => {
     const me = await t.createUser({ verified: false });
     const address = unique("careful");
-    await t.api(me.token).user.POST("/users/emails", { body: { email: address } });
+    await addEmail(me.token, address);
     const code = await codeIn(address);
     const wrong = await t
       .api(me.token)
@@ -243,7 +251,7 @@ describe("POST /users/emails/verify", () => {
   it("burns a code after five wrong guesses", async () => {
     const me = await t.createUser();
     const address = unique("guessed");
-    await t.api(me.token).user.POST("/users/emails", { body: { email: address } });
+    await addEmail(me.token, address);
     const code = await codeIn(address);
     for (let i = 0; i < 5; i++)
       await t.api(me.token).user.POST("/users/emails/verify", { body: { email: address, code: otherCode(code) } });
@@ -256,7 +264,7 @@ describe("POST /users/emails/verify", () => {
     const owner = await t.createUser();
     const intruder = await t.createUser();
     const address = unique("owned");
-    await t.api(owner.token).user.POST("/users/emails", { body: { email: address } });
+    await addEmail(owner.token, address);
     const res = await t
       .api(intruder.token)
       .user.POST("/users/emails/verify", { body: { email: address, code: await codeIn(address) } });
@@ -319,7 +327,7 @@ describe("POST /users/emails/verification-email", () => {
   it("waits exactly the configured interval, and a new code replaces the old one", async () => {
     const me = await t.createUser();
     const address = unique("again");
-    await t.api(me.token).user.POST("/users/emails", { body: { email: address } });
+    await addEmail(me.token, address);
     const first = await codeIn(address);
     t.clock.advance(t.deps.config.emailResendSeconds - 1);
     const early = await t.api(me.token).user.POST("/users/emails/verification-email", { body: { email: address } });
@@ -347,9 +355,7 @@ describe("POST /users/emails/verification-email", () => {
   it("answers 404 for a deleted address or another account's", async () => {
     const me = await t.createUser();
     const other = await t.createUser();
-    const address = unique("deleted");
-    const added = await t.api(me.token).user.POST("/users/emails", { body: { email: address } });
-    await t.api(me.token).user.DELETE("/users/emails/{id}", { params: { path: { id: ok(added).id } } });
+    const address = await deletedAddress(me, "deleted");
     t.clock.advance(61);
     for (const [token, email] of [
       [me.token, address],

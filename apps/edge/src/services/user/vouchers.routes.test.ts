@@ -55,8 +55,7 @@ describe("vouchers and voucher sign-up", () => {
       body: { email: "late@voucher.test", password: "password123", voucherCode: voucher!.code },
     });
     expectRefusal(res, 403, "This voucher code is not valid.");
-    const [account] = await t.db.select().from(schema.users).where(eq(schema.users.email, "late@voucher.test"));
-    expect(account).toBeUndefined();
+    expect(await t.userByEmail("late@voucher.test")).toBeUndefined();
     expect((await voucherRow(voucher!.id))?.status).toBe("REVOKED");
   });
 });

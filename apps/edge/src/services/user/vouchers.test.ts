@@ -96,8 +96,7 @@ describe("vouchers", () => {
       body: { email: "invited2@example.com", password: "password123", voucherCode: voucher!.code },
     });
     expectRefusal(second, 403, "This voucher code is not valid.");
-    const [account] = await t.db.select().from(schema.users).where(eq(schema.users.email, "invited2@example.com"));
-    expect(account).toBeUndefined();
+    expect(await t.userByEmail("invited2@example.com")).toBeUndefined();
     const missing = await t
       .api()
       .user.POST("/users/voucher-sign-up", { body: { email: "x@example.com", password: "password123" } });
