@@ -86,6 +86,13 @@ function clientFor(
   return { client, seen, names: () => seen.map((m) => ("name" in m ? m.name : "reply")) };
 }
 
+/** A client in the room for each token, in order (`const [A, B] = clientsFor(roomUuid, a.token, b.token)`). */
+function clientsFor<const T extends readonly string[]>(roomUuid: string, ...tokens: T) {
+  return tokens.map((token) => clientFor(token, roomUuid)) as {
+    -readonly [K in keyof T]: ReturnType<typeof clientFor>;
+  };
+}
+
 const serverState = async (roomUuid: string) => {
   const res = await fetch(`${party.url}/parties/main/${roomUuid}`, {
     headers: { authorization: `Bearer ${await t.serviceToken()}` },
@@ -142,10 +149,7 @@ describe("a live session", () => {
     ]);
     raw.close();
 
-    const A = clientFor(owner.token, roomUuid);
-    const B = clientFor(bob.token, roomUuid);
-    const C = clientFor(carol.token, roomUuid);
-    const D = clientFor(dave.token, roomUuid);
+    const [A, B, C, D] = clientsFor(roomUuid, owner.token, bob.token, carol.token, dave.token);
     const joined = await A.client.connect();
     expect(joined.state.allUsers.map((u) => u.uuid)).toEqual([owner.user.uuid]);
     expect(joined.state.settings.slug).toBe(created.body.slug);
@@ -307,8 +311,7 @@ describe("a live session", () => {
     const roomUuid = await publicRoom(t, dj, "Season room");
     const tune = await song("Points Tune", 2);
 
-    const D = clientFor(dj.token, roomUuid);
-    const F = clientFor(fan.token, roomUuid);
+    const [D, F] = clientsFor(roomUuid, dj.token, fan.token);
     await D.client.connect();
     await F.client.connect();
     await D.client.addDj({ songId: tune.id });
@@ -442,8 +445,7 @@ describe("a live session", () => {
     const dj = await t.createUser({ nickname: "newcomer" });
     const fan = await t.createUser({ nickname: "early-fan" });
     const roomUuid = await publicRoom(t, dj, "Empty queue room");
-    const D = clientFor(dj.token, roomUuid);
-    const L = clientFor(fan.token, roomUuid);
+    const [D, L] = clientsFor(roomUuid, dj.token, fan.token);
     await D.client.connect();
     await L.client.connect();
     await D.client.addDj();
@@ -487,9 +489,7 @@ describe("the waitlist", () => {
     const fan = await t.createUser({ nickname: "wl-fan" });
     const late = await t.createUser({ nickname: "wl-late" });
     const roomUuid = await publicRoom(t, owner, "Waitlist room");
-    const O = clientFor(owner.token, roomUuid);
-    const F = clientFor(fan.token, roomUuid);
-    const L = clientFor(late.token, roomUuid);
+    const [O, F, L] = clientsFor(roomUuid, owner.token, fan.token, late.token);
     for (const x of [O, F, L]) await x.client.connect();
     await until(
       async () =>
@@ -542,8 +542,7 @@ describe("the room crate", () => {
       token: owner.token,
       body: { songIds: [c1.id, c2.id] },
     });
-    const O = clientFor(owner.token, roomUuid);
-    const F = clientFor(fan.token, roomUuid);
+    const [O, F] = clientsFor(roomUuid, owner.token, fan.token);
     for (const x of [O, F]) await x.client.connect();
     expect(F.client.state?.nowPlaying).toBeNull();
 
@@ -601,9 +600,7 @@ describe("the Durable Object runtime", () => {
     const roomUuid = await publicRoom(t, dj, "Hibernating room");
     const long = await song("A long one", 900);
     await t.request("POST", `${P.playlist}/crate/special/queue/songs`, { token: dj.token, body: { songId: long.id } });
-    const D = clientFor(dj.token, roomUuid);
-    const F = clientFor(fan.token, roomUuid);
-    const G = clientFor(guestRes.body.accessToken, roomUuid);
+    const [D, F, G] = clientsFor(roomUuid, dj.token, fan.token, guestRes.body.accessToken);
     for (const x of [D, F, G]) await x.client.connect();
     await D.client.addDj();
     await until(() => G.client.state?.nowPlaying?.song.songId === long.id, "the song playing");
@@ -737,10 +734,7 @@ describe("votes, sanctions and bans against hostile users", () => {
     const member = await t.createUser({ nickname: "plainmember" });
     const muted = await t.createUser({ nickname: "mutedone" });
     const roomUuid = await publicRoom(t, owner, "Sanctions room");
-    const O = clientFor(owner.token, roomUuid);
-    const M = clientFor(member.token, roomUuid);
-    const X = clientFor(muted.token, roomUuid);
-    const G = clientFor(await guestToken(), roomUuid);
+    const [O, M, X, G] = clientsFor(roomUuid, owner.token, member.token, muted.token, await guestToken());
     for (const x of [O, M, X, G]) await x.client.connect();
     await until(() => O.client.state?.allUsers.length === 4, "four in the room");
 
