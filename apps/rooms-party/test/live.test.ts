@@ -7,13 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { schema } from "@booth/db";
-import { createTestApp, publicRoom, type TestApp } from "@booth/edge/testing";
+import { createTestAppForParty, publicRoom, serveTestApp, type TestApp } from "@booth/edge/testing";
 import { type ChatMessage, LiveRoomClient, LiveRoomError, type ServerMessage } from "@booth/sdk";
-import { serve } from "@hono/node-server";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { partyLiveRooms } from "../../edge/src/ports/live-rooms.ts";
 import { freePort, startParty, until } from "./helpers.ts";
 
 /**
@@ -24,8 +22,7 @@ const GRACE_MS = 10_000;
 const P = { room: "/api/room-service", playlist: "/api/playlist-service", merch: "/api/merch-service" };
 
 let t: TestApp;
-let edgeServer: ReturnType<typeof serve>;
-let edgeUrl: string;
+let edgeServer: Awaited<ReturnType<typeof serveTestApp>>;
 let party: Awaited<ReturnType<typeof startParty>>;
 let partyPort: number;
 let persistDir: string;
@@ -34,18 +31,11 @@ let secrets: Record<string, string>;
 
 beforeAll(async () => {
   partyPort = await freePort();
-  t = await createTestApp({
-    // The edge tells the real party about REST changes.
-    liveRooms: partyLiveRooms({ baseUrl: `http://127.0.0.1:${partyPort}`, serviceToken: () => t.serviceToken() }),
-  });
-  // Tokens are checked by another process, against the real time.
-  t.clock.now = () => new Date();
-  edgeServer = serve({ fetch: t.app.fetch, port: 0, hostname: "127.0.0.1" });
-  await new Promise((r) => edgeServer.once("listening", r));
-  edgeUrl = `http://127.0.0.1:${(edgeServer.address() as { port: number }).port}`;
+  t = await createTestAppForParty(`http://127.0.0.1:${partyPort}`);
+  edgeServer = await serveTestApp(t);
   persistDir = await mkdtemp(join(tmpdir(), "booth-party-"));
   vars = {
-    BOOTH_EDGE_URL: edgeUrl,
+    BOOTH_EDGE_URL: edgeServer.url,
     BOOTH_PRESENCE_GRACE_MS: String(GRACE_MS),
   };
   secrets = { BOOTH_SERVICE_SECRET: t.serviceSecret };

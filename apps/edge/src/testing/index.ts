@@ -4,7 +4,14 @@ export { expectRefusal, expectStatuses, multipart, ok, statusOf, TEST_ORIGIN, ty
 export { createTestApp, type RequestOptions, TEST_PEER, type TestApp, TestClock, type TestUser } from "./app.ts";
 export { expectErrorLog } from "./error-logs.ts";
 export { FAKE_CREDENTIALS, type FakeProviders, startFakeProviders } from "./fake-providers.ts";
-export { createTestAppWithRoomsDown, presentInTwoRooms, publicRoom, reportPresent } from "./live-rooms.ts";
+export {
+  createTestAppForParty,
+  createTestAppWithRoomsDown,
+  presentInTwoRooms,
+  publicRoom,
+  reportPresent,
+} from "./live-rooms.ts";
+export { serveTestApp } from "./local-server.ts";
 export { testLogger } from "./logger.ts";
 export { openForTests } from "./open-for-tests.ts";
 export { openTestApp, withTestApp } from "./open-test-app.ts";

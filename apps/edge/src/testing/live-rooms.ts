@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { unreachableLiveRooms } from "../ports/live-rooms.ts";
+import { partyLiveRooms, unreachableLiveRooms } from "../ports/live-rooms.ts";
 import { ok } from "./api.ts";
 import { createTestApp, type TestApp } from "./app.ts";
 
@@ -11,6 +11,18 @@ export async function createTestAppWithRoomsDown() {
   const logged: Record<string, unknown>[] = [];
   const app = await createTestApp({ liveRooms: unreachableLiveRooms(), logger: (e) => logged.push(e) });
   return { app, logged };
+}
+
+/**
+ * A test app that tells the live rooms served at `partyUrl` (a real party a test started) of changes made over REST, and
+ * tells the time by the real clock: the party checks the tokens it signs. Close it after the tests.
+ */
+export async function createTestAppForParty(partyUrl: string) {
+  const app: TestApp = await createTestApp({
+    liveRooms: partyLiveRooms({ baseUrl: partyUrl, serviceToken: () => app.serviceToken() }),
+  });
+  app.clock.now = () => new Date();
+  return app;
 }
 
 /** A public room `owner` creates over REST; answers its uuid. */
