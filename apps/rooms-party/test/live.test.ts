@@ -83,6 +83,19 @@ function clientsFor<const T extends readonly string[]>(roomUuid: string, ...toke
   };
 }
 
+/** The time `s` seconds from now by the real clock (the party's), as the edge takes dates. */
+const secondsFromNow = (s: number) => new Date(Date.now() + s * 1000).toISOString();
+
+/** A points season `admin` opens over REST, from `start` to `end` seconds from now; answers it as the edge does. */
+async function openSeason(admin: { token: string }, name: string, start: number, end: number) {
+  const season = await t.request("POST", `${P.merch}/points/season`, {
+    token: admin.token,
+    body: { name, start: secondsFromNow(start), end: secondsFromNow(end) },
+  });
+  expect(season.status, JSON.stringify(season.body)).toBe(201);
+  return season.body as { id: string; start: string };
+}
+
 const serverState = async (roomUuid: string) => {
   const res = await fetch(`${party.url}/parties/main/${roomUuid}`, {
     headers: { authorization: `Bearer ${await t.serviceToken()}` },
@@ -281,19 +294,14 @@ describe("a live session", () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const dj = await t.createUser({ nickname: "seasondj" });
     const fan = await t.createUser({ nickname: "seasonfan" });
-    const at = (s: number) => new Date(Date.now() + s * 1000).toISOString();
-    const season = await t.request("POST", `${P.merch}/points/season`, {
-      token: admin.token,
-      body: { name: "Live season", start: at(-60), end: at(600) },
-    });
-    expect(season.status, JSON.stringify(season.body)).toBe(201);
+    const season = await openSeason(admin, "Live season", -60, 600);
     const crown = await t.request("POST", `${P.merch}/avatars`, {
       token: admin.token,
       body: {
         slug: "live-crown",
         name: "Live crown",
         avatarStatus: "SEASON_AWARD",
-        seasonId: season.body.id,
+        seasonId: season.id,
         minPoints: 3,
       },
     });
@@ -347,15 +355,15 @@ describe("a live session", () => {
 
     // The season ends; closing it gives the crown to the DJ, who earned 3 points, and not to the fan.
     await D.client.removeDj();
-    const ended = await t.request("PATCH", `${P.merch}/points/season/${season.body.id}`, {
+    const ended = await t.request("PATCH", `${P.merch}/points/season/${season.id}`, {
       token: admin.token,
-      body: { end: at(1) },
+      body: { end: secondsFromNow(1) },
     });
     expect(ended.status, JSON.stringify(ended.body)).toBe(200);
     await new Promise((r) => setTimeout(r, 1500));
     const handled = await t.request("POST", `${P.merch}/points/season/admin/handle-points`, {
       token: admin.token,
-      body: { seasonId: season.body.id },
+      body: { seasonId: season.id },
     });
     expect(handled.status, JSON.stringify(handled.body)).toBe(200);
     expect(handled.body.awarded).toBe(1);
@@ -668,12 +676,7 @@ describe("votes, sanctions and bans against hostile users", () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const dj = await t.createUser({ nickname: "floodeddj" });
     const fan = await t.createUser({ nickname: "threetabs" });
-    const at = (s: number) => new Date(Date.now() + s * 1000).toISOString();
-    const season = await t.request("POST", `${P.merch}/points/season`, {
-      token: admin.token,
-      body: { name: "Flood season", start: at(5), end: at(900) },
-    });
-    expect(season.status, JSON.stringify(season.body)).toBe(201);
+    const season = await openSeason(admin, "Flood season", 5, 900);
     const roomUuid = await publicRoom(t, dj, "Flood room");
     const tune = await song("Flood Tune", 8);
     await t.request("POST", `${P.playlist}/crate/special/queue/songs`, {
@@ -689,7 +692,7 @@ describe("votes, sanctions and bans against hostile users", () => {
     await Promise.all(guests.map((g) => g.client.connect()));
     await until(() => D.client.state?.allUsers.length === 52, "the DJ, the fan and 50 guests in the room");
     // The season starts once everyone is in, so this song is the only one that can earn points in it.
-    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(season.body.start) - Date.now())));
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(season.start) - Date.now())));
 
     await D.client.addDj();
     await until(() => D.client.state?.nowPlaying?.song.trackName === "Flood Tune", "the song");
