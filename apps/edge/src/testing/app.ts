@@ -154,7 +154,10 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     return { user, profile: profile!, token, email, password: "password123" };
   }
 
-  /** A user (createUser's defaults) for each name, made in that order: `const { owner, dj } = await t.createUsers("owner", "dj")`. */
+  /**
+   * A user (createUser's defaults) for each name, made in that order:
+   * `const { owner, dj } = await t.createUsers("owner", "dj")`.
+   */
   async function createUsers<K extends string>(...names: K[]) {
     const users = {} as Record<K, Awaited<ReturnType<typeof createUser>>>;
     for (const name of names) users[name] = await createUser();
