@@ -22,6 +22,18 @@ export const FAKE_CREDENTIALS = {
   agora: { appId: "970CA35de60c44645bbae8a215061b33", certificate: "5CFd2fd1755d40ecb72977518be15d3b" },
 } as const;
 
+/**
+ * A YouTube video resource as the Data API answers it (for `fake.youtubeVideos`): its id, title, channel and ISO 8601
+ * duration.
+ */
+export function youtubeVideo(id: string, title: string, channelTitle = "Lumen - Topic", duration = "PT3M5S") {
+  return {
+    id,
+    snippet: { title, channelTitle, publishedAt: "2023-01-02T00:00:00Z", thumbnails: {} },
+    contentDetails: { duration },
+  };
+}
+
 export interface DiscordFakeUser {
   id: string;
   username: string;

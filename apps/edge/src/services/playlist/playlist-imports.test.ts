@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../app.ts";
 import { type Cache, redisCache } from "../../ports/cache.ts";
-import type { FakeProviders } from "../../testing/fake-providers.ts";
+import { type FakeProviders, youtubeVideo } from "../../testing/fake-providers.ts";
 import { withProviderApps } from "../../testing/provider-apps.ts";
 import { createTestApp, expectRefusal, ok, type TestApp, until } from "../../testing.ts";
 
@@ -65,11 +65,6 @@ const spotifyItem = (name: string, id = spotifyId()) => ({
 /** A playlist of `length` tracks named `${prefix} 1`, `${prefix} 2`... that the fake Spotify answers for `id`. */
 const spotifyPlaylist = (id: string, name: string, length: number, prefix: string) =>
   fake.spotifyPlaylists.set(id, { name, items: Array.from({ length }, (_, i) => spotifyItem(`${prefix} ${i + 1}`)) });
-const video = (id: string, title: string) => ({
-  id,
-  snippet: { title, channelTitle: "Lumen - Topic", publishedAt: "2023-01-02T00:00:00Z", thumbnails: {} },
-  contentDetails: { duration: "PT3M5S" },
-});
 
 describe("importing a Spotify playlist", () => {
   it("pages through the playlist into a crate named after it, skipping and counting what Spotify cannot give", async () => {
@@ -166,7 +161,7 @@ describe("importing a YouTube playlist", () => {
     const videoIds = Array.from({ length: 57 }, (_, i) => `vid${String(i).padStart(8, "0")}`);
     // Videos 3 and 55 are private or deleted: the playlist lists them, /videos does not answer them.
     for (const [i, id] of videoIds.entries())
-      if (i !== 3 && i !== 55) fake.youtubeVideos.set(id, video(id, `Clip ${i}`));
+      if (i !== 3 && i !== 55) fake.youtubeVideos.set(id, youtubeVideo(id, `Clip ${i}`));
     fake.youtubePlaylists.set(listId, { title: "Lumen live", videoIds });
     const before = fake.requests.length;
 
@@ -283,7 +278,7 @@ describe("what is refused", () => {
     const owner = await t.createUser();
     const other = await t.createUser();
     fake.youtubePlaylists.set("PLsmall", { title: "Small", videoIds: ["small000001"] });
-    fake.youtubeVideos.set("small000001", video("small000001", "Small one"));
+    fake.youtubeVideos.set("small000001", youtubeVideo("small000001", "Small one"));
     const anonymous = await t.api().playlist.POST("/api/v1/playlist-imports", {
       body: { link: "https://www.youtube.com/playlist?list=PLsmall" },
     });
