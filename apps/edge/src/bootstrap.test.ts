@@ -3,10 +3,9 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { ensureAdmin, mailerFromEnv, smsFromEnv } from "./bootstrap.ts";
 import { listenLocally, requestText } from "./testing/local-server.ts";
-import { createTestApp, openForTests, type TestApp } from "./testing.ts";
+import { openTestApp } from "./testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const login = (email: string, password: string) =>
   t.request("POST", "/api/user-service/auth/login", { body: { email, password } });

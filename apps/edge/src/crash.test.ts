@@ -2,14 +2,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type ChildRun, freePort, spawnChild, waitForServer } from "./testing/child-server.ts";
+import { type ChildRun, freePort, waitForServer } from "./testing/child-server.ts";
+import { spawnEdgeEntry } from "./testing/edge-entry.ts";
 
 /*
  * Kill -9 during writes on the embedded PGlite (#19): the Node entry on its default database in a data folder takes a
  * stream of writes (crates created four at a time), is killed without warning in the middle, and is started again on
  * the same folder. It starts, and every write it had answered 2xx is there.
  */
-const edgeDir = new URL("..", import.meta.url).pathname;
 let dataDir: string | undefined;
 let run: ChildRun | undefined;
 afterAll(async () => {
@@ -18,20 +18,7 @@ afterAll(async () => {
 });
 
 async function start(port: number) {
-  const child = spawnChild({
-    command: process.execPath,
-    args: ["--import", "tsx", "src/main.node.ts"],
-    cwd: edgeDir,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATA_DIR: dataDir as string,
-      DATABASE_URL: "",
-      REDIS_URL: "",
-      INIT_CWD: "",
-      SEED_DEMO: "false",
-    },
-  });
+  const child = spawnEdgeEntry({ port, dataDir: dataDir as string, env: { SEED_DEMO: "false" } });
   await waitForServer(child, {
     name: "the edge",
     ready: async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok || undefined,

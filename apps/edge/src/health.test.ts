@@ -4,10 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Cache } from "./ports/cache.ts";
-import { createTestApp, openForTests, type TestApp } from "./testing.ts";
+import { openTestApp, type TestApp } from "./testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const STATUS_ROUTES = [
   "/api/user-service/info-admin/user-service-status",
@@ -32,33 +31,32 @@ function hangingDb(db: TestApp["deps"]["db"]) {
   });
 }
 
+/** Expects /readyz to answer `status` and `ready`, and each status route `status` and what `routes` says. */
+async function expectReadiness(status: number, ready: object, routes: object) {
+  const res = await t.app.request("/readyz");
+  expect(res.status).toBe(status);
+  expect(await res.json()).toEqual(ready);
+  for (const path of STATUS_ROUTES) {
+    const res = await t.app.request(path);
+    expect(res.status, path).toBe(status);
+    expect(await res.json()).toMatchObject(routes);
+  }
+}
+
 describe("health", () => {
   it("is alive and ready when the database and the cache answer", async () => {
     const alive = await t.app.request("/healthz");
     expect(alive.status).toBe(200);
     expect(alive.headers.get("cache-control")).toBe("no-store");
-    const ready = await t.app.request("/readyz");
-    expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: "ok", database: "ok", cache: "ok" });
-    for (const path of STATUS_ROUTES) {
-      const res = await t.app.request(path);
-      expect(res.status, path).toBe(200);
-      expect(await res.json()).toMatchObject({ status: "ok" });
-    }
+    await expectReadiness(200, { status: "ok", database: "ok", cache: "ok" }, { status: "ok" });
   });
 
   it("answers 503 naming what is down when the cache fails or the database hangs, and recovers with them", async () => {
     const { cache, db } = t.deps;
     t.deps.cache = downCache(cache);
     try {
-      const ready = await t.app.request("/readyz");
-      expect(ready.status).toBe(503);
-      expect(await ready.json()).toEqual({ status: "degraded", database: "ok", cache: "unreachable" });
-      for (const path of STATUS_ROUTES) {
-        const res = await t.app.request(path);
-        expect(res.status, path).toBe(503);
-        expect(await res.json()).toMatchObject({ status: "degraded", cache: "unreachable" });
-      }
+      const ready = { status: "degraded", database: "ok", cache: "unreachable" };
+      await expectReadiness(503, ready, { status: "degraded", cache: "unreachable" });
       // Alive all the same: restarting the process would not bring the cache back.
       expect((await t.app.request("/healthz")).status).toBe(200);
     } finally {

@@ -4,20 +4,17 @@
  * would be parsed from.
  */
 import { Agent, request } from "node:http";
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { MAX_BODY_BYTES } from "./app.ts";
-import { createTestApp, type TestApp } from "./testing.ts";
+import { createTestApp, serveTestApp, type TestApp } from "./testing.ts";
 
 let t: TestApp;
-let server: ReturnType<typeof serve>;
+let server: Awaited<ReturnType<typeof serveTestApp>>;
 let port: number;
 beforeAll(async () => {
   t = await createTestApp();
-  server = serve({ fetch: t.app.fetch, port: 0, hostname: "127.0.0.1" });
-  await new Promise((r) => server.once("listening", r));
-  port = (server.address() as AddressInfo).port;
+  server = await serveTestApp(t);
+  port = server.port;
 });
 afterAll(async () => {
   server.close();

@@ -6,15 +6,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { generateKeys } from "./lib/tokens.ts";
-import { freePort, spawnChild, waitForServer } from "./testing/child-server.ts";
+import { freePort, waitForServer } from "./testing/child-server.ts";
+import { EDGE_DIR, NODE_ENTRY, spawnEdgeEntry } from "./testing/edge-entry.ts";
 import { expectSettingsListed, SECRETS_CACHE_AND_DATABASE } from "./testing/production.ts";
 import { hasFrameIn, sentryIngest } from "./testing/sentry.ts";
 import { until } from "./testing/until.ts";
 
 // The entries only build dependencies from the environment and serve the app; these tests start each one as a user
 // would, on the embedded defaults in a fresh data folder, and call it over HTTP.
-const edgeDir = new URL("..", import.meta.url).pathname;
-
 let child: ChildProcess | undefined;
 let dataDir: string | undefined;
 afterEach(async () => {
@@ -22,23 +21,14 @@ afterEach(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-async function startEntry(command: string, args: string[], env: Record<string, string> = { SEED_DEMO: "false" }) {
+async function startEntry(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string> = { SEED_DEMO: "false" },
+) {
   const port = await freePort();
   dataDir = await mkdtemp(join(tmpdir(), "booth-entry-"));
-  const run = spawnChild({
-    command,
-    args,
-    cwd: edgeDir,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      REDIS_URL: "",
-      INIT_CWD: "",
-      ...env,
-    },
-  });
+  const run = spawnEdgeEntry({ port, dataDir, env, command, args });
   child = run.child;
   const key = await waitForServer(run, {
     name: "the entry",
@@ -102,7 +92,7 @@ async function expectGracefulStop(port: number, output: () => string) {
 
 describe("entries", () => {
   it("the Node entry serves the API and the docs, and prints a working first admin", async () => {
-    const { port, output, key } = await startEntry(process.execPath, ["--import", "tsx", "src/main.node.ts"]);
+    const { port, output, key } = await startEntry(process.execPath, NODE_ENTRY);
     expect(key.alg).toBe("ES256");
     const docs = await fetch(`http://127.0.0.1:${port}/docs`);
     expect(docs.status).toBe(200);
@@ -121,7 +111,7 @@ describe("entries", () => {
   }, 90_000);
 
   it("in production, stops naming every missing setting; with them, starts without a password, seed or token file", async () => {
-    const node: [string, string[]] = [process.execPath, ["--import", "tsx", "src/main.node.ts"]];
+    const node: [string, readonly string[]] = [process.execPath, NODE_ENTRY];
     const refusal = await startEntry(...node, { NODE_ENV: "production" }).then(
       () => "",
       (err: Error) => err.message,
@@ -156,8 +146,8 @@ describe("entries", () => {
   }, 120_000);
 
   it("the Deno entry serves the same API", async () => {
-    const deno = join(edgeDir, "node_modules/.bin/deno");
-    const bin = existsSync(deno) ? deno : join(edgeDir, "../../node_modules/.bin/deno");
+    const deno = join(EDGE_DIR, "node_modules/.bin/deno");
+    const bin = existsSync(deno) ? deno : join(EDGE_DIR, "../../node_modules/.bin/deno");
     const ingest = await sentryIngest();
     const { key, port, output } = await startEntry(
       bin,

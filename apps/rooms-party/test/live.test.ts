@@ -7,13 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { schema } from "@booth/db";
-import { createTestApp, type TestApp } from "@booth/edge/testing";
+import { createTestAppForParty, publicRoom, serveTestApp, type TestApp } from "@booth/edge/testing";
 import { type ChatMessage, LiveRoomClient, LiveRoomError, type ServerMessage } from "@booth/sdk";
-import { serve } from "@hono/node-server";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { partyLiveRooms } from "../../edge/src/ports/live-rooms.ts";
 import { freePort, startParty, until } from "./helpers.ts";
 
 /**
@@ -24,8 +22,7 @@ const GRACE_MS = 10_000;
 const P = { room: "/api/room-service", playlist: "/api/playlist-service", merch: "/api/merch-service" };
 
 let t: TestApp;
-let edgeServer: ReturnType<typeof serve>;
-let edgeUrl: string;
+let edgeServer: Awaited<ReturnType<typeof serveTestApp>>;
 let party: Awaited<ReturnType<typeof startParty>>;
 let partyPort: number;
 let persistDir: string;
@@ -34,18 +31,11 @@ let secrets: Record<string, string>;
 
 beforeAll(async () => {
   partyPort = await freePort();
-  t = await createTestApp({
-    // The edge tells the real party about REST changes.
-    liveRooms: partyLiveRooms({ baseUrl: `http://127.0.0.1:${partyPort}`, serviceToken: () => t.serviceToken() }),
-  });
-  // Tokens are checked by another process, against the real time.
-  t.clock.now = () => new Date();
-  edgeServer = serve({ fetch: t.app.fetch, port: 0, hostname: "127.0.0.1" });
-  await new Promise((r) => edgeServer.once("listening", r));
-  edgeUrl = `http://127.0.0.1:${(edgeServer.address() as { port: number }).port}`;
+  t = await createTestAppForParty(`http://127.0.0.1:${partyPort}`);
+  edgeServer = await serveTestApp(t);
   persistDir = await mkdtemp(join(tmpdir(), "booth-party-"));
   vars = {
-    BOOTH_EDGE_URL: edgeUrl,
+    BOOTH_EDGE_URL: edgeServer.url,
     BOOTH_PRESENCE_GRACE_MS: String(GRACE_MS),
   };
   secrets = { BOOTH_SERVICE_SECRET: t.serviceSecret };
@@ -84,6 +74,26 @@ function clientFor(
   const seen: ServerMessage[] = [];
   client.on("message", (m) => seen.push(m));
   return { client, seen, names: () => seen.map((m) => ("name" in m ? m.name : "reply")) };
+}
+
+/** A client in the room for each token, in order (`const [A, B] = clientsFor(roomUuid, a.token, b.token)`). */
+function clientsFor<const T extends readonly string[]>(roomUuid: string, ...tokens: T) {
+  return tokens.map((token) => clientFor(token, roomUuid)) as {
+    -readonly [K in keyof T]: ReturnType<typeof clientFor>;
+  };
+}
+
+/** The time `s` seconds from now by the real clock (the party's), as the edge takes dates. */
+const secondsFromNow = (s: number) => new Date(Date.now() + s * 1000).toISOString();
+
+/** A points season `admin` opens over REST, from `start` to `end` seconds from now; answers it as the edge does. */
+async function openSeason(admin: { token: string }, name: string, start: number, end: number) {
+  const season = await t.request("POST", `${P.merch}/points/season`, {
+    token: admin.token,
+    body: { name, start: secondsFromNow(start), end: secondsFromNow(end) },
+  });
+  expect(season.status, JSON.stringify(season.body)).toBe(201);
+  return season.body as { id: string; start: string };
 }
 
 const serverState = async (roomUuid: string) => {
@@ -142,10 +152,7 @@ describe("a live session", () => {
     ]);
     raw.close();
 
-    const A = clientFor(owner.token, roomUuid);
-    const B = clientFor(bob.token, roomUuid);
-    const C = clientFor(carol.token, roomUuid);
-    const D = clientFor(dave.token, roomUuid);
+    const [A, B, C, D] = clientsFor(roomUuid, owner.token, bob.token, carol.token, dave.token);
     const joined = await A.client.connect();
     expect(joined.state.allUsers.map((u) => u.uuid)).toEqual([owner.user.uuid]);
     expect(joined.state.settings.slug).toBe(created.body.slug);
@@ -287,32 +294,22 @@ describe("a live session", () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const dj = await t.createUser({ nickname: "seasondj" });
     const fan = await t.createUser({ nickname: "seasonfan" });
-    const at = (s: number) => new Date(Date.now() + s * 1000).toISOString();
-    const season = await t.request("POST", `${P.merch}/points/season`, {
-      token: admin.token,
-      body: { name: "Live season", start: at(-60), end: at(600) },
-    });
-    expect(season.status, JSON.stringify(season.body)).toBe(201);
+    const season = await openSeason(admin, "Live season", -60, 600);
     const crown = await t.request("POST", `${P.merch}/avatars`, {
       token: admin.token,
       body: {
         slug: "live-crown",
         name: "Live crown",
         avatarStatus: "SEASON_AWARD",
-        seasonId: season.body.id,
+        seasonId: season.id,
         minPoints: 3,
       },
     });
     expect(crown.status, JSON.stringify(crown.body)).toBe(201);
-    const room = await t.request("POST", `${P.room}/rooms/infrastructure`, {
-      token: dj.token,
-      body: { name: "Season room", type: "PUBLIC" },
-    });
-    const roomUuid: string = room.body.uuid;
+    const roomUuid = await publicRoom(t, dj, "Season room");
     const tune = await song("Points Tune", 2);
 
-    const D = clientFor(dj.token, roomUuid);
-    const F = clientFor(fan.token, roomUuid);
+    const [D, F] = clientsFor(roomUuid, dj.token, fan.token);
     await D.client.connect();
     await F.client.connect();
     await D.client.addDj({ songId: tune.id });
@@ -358,15 +355,15 @@ describe("a live session", () => {
 
     // The season ends; closing it gives the crown to the DJ, who earned 3 points, and not to the fan.
     await D.client.removeDj();
-    const ended = await t.request("PATCH", `${P.merch}/points/season/${season.body.id}`, {
+    const ended = await t.request("PATCH", `${P.merch}/points/season/${season.id}`, {
       token: admin.token,
-      body: { end: at(1) },
+      body: { end: secondsFromNow(1) },
     });
     expect(ended.status, JSON.stringify(ended.body)).toBe(200);
     await new Promise((r) => setTimeout(r, 1500));
     const handled = await t.request("POST", `${P.merch}/points/season/admin/handle-points`, {
       token: admin.token,
-      body: { seasonId: season.body.id },
+      body: { seasonId: season.id },
     });
     expect(handled.status, JSON.stringify(handled.body)).toBe(200);
     expect(handled.body.awarded).toBe(1);
@@ -380,11 +377,7 @@ describe("a live session", () => {
   it("plays what the catalogue says of a song a DJ names, never the stream or duration the DJ sends", async () => {
     const dj = await t.createUser({ nickname: "forger" });
     const fan = await t.createUser({ nickname: "listener" });
-    const room = await t.request("POST", `${P.room}/rooms/infrastructure`, {
-      token: dj.token,
-      body: { name: "Forgery room", type: "PUBLIC" },
-    });
-    const roomUuid: string = room.body.uuid;
+    const roomUuid = await publicRoom(t, dj, "Forgery room");
     const [row] = await t.db
       .insert(schema.songs)
       .values({
@@ -449,13 +442,8 @@ describe("a live session", () => {
   it("plays a song the DJ queues over REST after sitting down with an empty queue, at once", async () => {
     const dj = await t.createUser({ nickname: "newcomer" });
     const fan = await t.createUser({ nickname: "early-fan" });
-    const room = await t.request("POST", `${P.room}/rooms/infrastructure`, {
-      token: dj.token,
-      body: { name: "Empty queue room", type: "PUBLIC" },
-    });
-    const roomUuid: string = room.body.uuid;
-    const D = clientFor(dj.token, roomUuid);
-    const L = clientFor(fan.token, roomUuid);
+    const roomUuid = await publicRoom(t, dj, "Empty queue room");
+    const [D, L] = clientsFor(roomUuid, dj.token, fan.token);
     await D.client.connect();
     await L.client.connect();
     await D.client.addDj();
@@ -498,14 +486,8 @@ describe("the waitlist", () => {
     const owner = await t.createUser({ nickname: "wl-owner" });
     const fan = await t.createUser({ nickname: "wl-fan" });
     const late = await t.createUser({ nickname: "wl-late" });
-    const room = await t.request("POST", `${P.room}/rooms/infrastructure`, {
-      token: owner.token,
-      body: { name: "Waitlist room", type: "PUBLIC" },
-    });
-    const roomUuid: string = room.body.uuid;
-    const O = clientFor(owner.token, roomUuid);
-    const F = clientFor(fan.token, roomUuid);
-    const L = clientFor(late.token, roomUuid);
+    const roomUuid = await publicRoom(t, owner, "Waitlist room");
+    const [O, F, L] = clientsFor(roomUuid, owner.token, fan.token, late.token);
     for (const x of [O, F, L]) await x.client.connect();
     await until(
       async () =>
@@ -551,19 +533,14 @@ describe("the room crate", () => {
   it("plays an empty booth from the owner's room crate, set over REST, until a DJ sits with a song", async () => {
     const owner = await t.createUser({ nickname: "rc-owner" });
     const fan = await t.createUser({ nickname: "rc-fan" });
-    const room = await t.request("POST", `${P.room}/rooms/infrastructure`, {
-      token: owner.token,
-      body: { name: "Room crate room", type: "PUBLIC" },
-    });
-    const roomUuid: string = room.body.uuid;
+    const roomUuid = await publicRoom(t, owner, "Room crate room");
     const crate = await t.request("POST", `${P.playlist}/crate`, { token: owner.token, body: { name: "Fill-in" } });
     const [c1, c2] = [await song("Crate One", 2), await song("Crate Two", 2)];
     await t.request("POST", `${P.playlist}/crate/${crate.body.crateUuid}/songs`, {
       token: owner.token,
       body: { songIds: [c1.id, c2.id] },
     });
-    const O = clientFor(owner.token, roomUuid);
-    const F = clientFor(fan.token, roomUuid);
+    const [O, F] = clientsFor(roomUuid, owner.token, fan.token);
     for (const x of [O, F]) await x.client.connect();
     expect(F.client.state?.nowPlaying).toBeNull();
 
@@ -618,16 +595,10 @@ describe("the Durable Object runtime", () => {
     const dj = await t.createUser({ nickname: "sleepydj" });
     const fan = await t.createUser({ nickname: "sleepyfan" });
     const guestRes = await t.request("GET", "/api/user-service/auth/guest");
-    const room = await t.request("POST", `${P.room}/rooms/infrastructure`, {
-      token: dj.token,
-      body: { name: "Hibernating room", type: "PUBLIC" },
-    });
-    const roomUuid: string = room.body.uuid;
+    const roomUuid = await publicRoom(t, dj, "Hibernating room");
     const long = await song("A long one", 900);
     await t.request("POST", `${P.playlist}/crate/special/queue/songs`, { token: dj.token, body: { songId: long.id } });
-    const D = clientFor(dj.token, roomUuid);
-    const F = clientFor(fan.token, roomUuid);
-    const G = clientFor(guestRes.body.accessToken, roomUuid);
+    const [D, F, G] = clientsFor(roomUuid, dj.token, fan.token, guestRes.body.accessToken);
     for (const x of [D, F, G]) await x.client.connect();
     await D.client.addDj();
     await until(() => G.client.state?.nowPlaying?.song.songId === long.id, "the song playing");
@@ -670,15 +641,12 @@ describe("the Durable Object runtime", () => {
 
   it("answers a client's close at once, so the client sees a clean close rather than waiting for a timeout", async () => {
     const user = await t.createUser({ nickname: "closer" });
-    const room = await t.request("POST", `${P.room}/rooms/infrastructure`, {
-      token: user.token,
-      body: { name: "Closing room", type: "PUBLIC" },
-    });
-    const ws = new WebSocket(`${party.url.replace("http", "ws")}/parties/main/${room.body.uuid}?token=${user.token}`);
+    const roomUuid = await publicRoom(t, user, "Closing room");
+    const ws = new WebSocket(`${party.url.replace("http", "ws")}/parties/main/${roomUuid}?token=${user.token}`);
     await new Promise((r) => ws.once("open", r));
     const replies: unknown[] = [];
     ws.on("message", (d) => replies.push(JSON.parse(String(d))));
-    ws.send(JSON.stringify({ action: "joinRoom", params: { roomUuid: room.body.uuid }, requestId: 1 }));
+    ws.send(JSON.stringify({ action: "joinRoom", params: { roomUuid }, requestId: 1 }));
     await until(() => replies.length === 1, "the join answer");
     const started = Date.now();
     const closed = new Promise<{ code: number; ms: number }>((done) =>
@@ -703,26 +671,13 @@ describe("votes, sanctions and bans against hostile users", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.accessToken as string;
   };
-  async function publicRoom(owner: { token: string }, name: string) {
-    const res = await t.request("POST", `${P.room}/rooms/infrastructure`, {
-      token: owner.token,
-      body: { name, type: "PUBLIC" },
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body.uuid as string;
-  }
 
   it("pays a DJ nothing for 50 guests' likes, and counts a listener's three sockets once", async () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const dj = await t.createUser({ nickname: "floodeddj" });
     const fan = await t.createUser({ nickname: "threetabs" });
-    const at = (s: number) => new Date(Date.now() + s * 1000).toISOString();
-    const season = await t.request("POST", `${P.merch}/points/season`, {
-      token: admin.token,
-      body: { name: "Flood season", start: at(5), end: at(900) },
-    });
-    expect(season.status, JSON.stringify(season.body)).toBe(201);
-    const roomUuid = await publicRoom(dj, "Flood room");
+    const season = await openSeason(admin, "Flood season", 5, 900);
+    const roomUuid = await publicRoom(t, dj, "Flood room");
     const tune = await song("Flood Tune", 8);
     await t.request("POST", `${P.playlist}/crate/special/queue/songs`, {
       token: dj.token,
@@ -737,7 +692,7 @@ describe("votes, sanctions and bans against hostile users", () => {
     await Promise.all(guests.map((g) => g.client.connect()));
     await until(() => D.client.state?.allUsers.length === 52, "the DJ, the fan and 50 guests in the room");
     // The season starts once everyone is in, so this song is the only one that can earn points in it.
-    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(season.body.start) - Date.now())));
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(season.start) - Date.now())));
 
     await D.client.addDj();
     await until(() => D.client.state?.nowPlaying?.song.trackName === "Flood Tune", "the song");
@@ -771,11 +726,8 @@ describe("votes, sanctions and bans against hostile users", () => {
     const owner = await t.createUser({ nickname: "modowner" });
     const member = await t.createUser({ nickname: "plainmember" });
     const muted = await t.createUser({ nickname: "mutedone" });
-    const roomUuid = await publicRoom(owner, "Sanctions room");
-    const O = clientFor(owner.token, roomUuid);
-    const M = clientFor(member.token, roomUuid);
-    const X = clientFor(muted.token, roomUuid);
-    const G = clientFor(await guestToken(), roomUuid);
+    const roomUuid = await publicRoom(t, owner, "Sanctions room");
+    const [O, M, X, G] = clientsFor(roomUuid, owner.token, member.token, muted.token, await guestToken());
     for (const x of [O, M, X, G]) await x.client.connect();
     await until(() => O.client.state?.allUsers.length === 4, "four in the room");
 
@@ -812,7 +764,7 @@ describe("votes, sanctions and bans against hostile users", () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const owner = await t.createUser({ nickname: "banroomowner" });
     const troll = await t.createUser({ nickname: "troll" });
-    const [first, second] = [await publicRoom(owner, "Ban room one"), await publicRoom(owner, "Ban room two")];
+    const [first, second] = [await publicRoom(t, owner, "Ban room one"), await publicRoom(t, owner, "Ban room two")];
     const O = clientFor(owner.token, first);
     const T1 = clientFor(troll.token, first);
     const T2 = clientFor(troll.token, second);

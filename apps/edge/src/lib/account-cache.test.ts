@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
 import type { Cache } from "../ports/cache.ts";
 import { sharedCaches } from "../testing/shared-caches.ts";
-import { createTestApp, type TestApp } from "../testing.ts";
+import { createTestApp, expectRefusal, type TestApp } from "../testing.ts";
 import { forgetAccount } from "./account-cache.ts";
 
 /*
@@ -67,8 +67,7 @@ describe.each(sharedCaches())("two edges sharing a %s", (_, makeCaches) => {
     expect((await call(other, "GET", "/auth/session", user.token)).status).toBe(401);
     const fresh = await t.tokenFor(user.user.uuid);
     const refused = await call(other, "GET", "/auth/session", fresh);
-    expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe("This account is banned.");
+    expectRefusal(refused, 403, "This account is banned.");
 
     // Lifted on the other edge, the first lets the account in again.
     expect((await call(other, "POST", "/users/unban", admin.token, { userUuid: user.user.uuid })).status).toBe(200);

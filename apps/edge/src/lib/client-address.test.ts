@@ -3,14 +3,13 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
 import { cacheFromEnv } from "../bootstrap.ts";
-import { createTestApp, openForTests, type TestApp } from "../testing.ts";
+import { openTestApp } from "../testing.ts";
 import { parseTrustProxy } from "./client-address.ts";
 
 const GUEST = "/api/user-service/auth/guest";
 const GUESTS_PER_ADDRESS = 60;
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 /** The app as main.node.ts serves it (the peer from @hono/node-server's conninfo), over a real socket on loopback. */
 async function serveApp(trustProxy: string[]) {

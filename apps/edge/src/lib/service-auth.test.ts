@@ -5,11 +5,10 @@
 import { ROOMS_TOKEN_TTL, signRoomsToken } from "@booth/sdk/live/service-auth";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
-import { createTestApp, openForTests, type TestApp } from "../testing.ts";
+import { openTestApp } from "../testing.ts";
 import { generateKeys, type Keys, serviceToken, signToken, withPreviousKeys } from "./tokens.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const R = "/api/room-service";
 

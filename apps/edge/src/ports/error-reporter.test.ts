@@ -4,13 +4,12 @@ import { describe, expect, it } from "vitest";
 import { sentryFromEnv } from "../sentry.node.ts";
 import { expectErrorLog } from "../testing/error-logs.ts";
 import { hasFrameIn, sentryIngest } from "../testing/sentry.ts";
-import { createTestApp, openForTests, type TestApp } from "../testing.ts";
+import { createTestApp, openTestApp } from "../testing.ts";
 import { reported } from "../worker.ts";
 import { type SentrySdk, sentryReporter } from "./error-reporter.ts";
 import type { JobHandlers } from "./jobs.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 describe("error reporting", () => {
   it("POST /sentry-testing puts a test error in the outbox, for admins only", async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectErrorLog } from "../testing/error-logs.ts";
 import { testLogger } from "../testing/logger.ts";
 import { until } from "../testing/until.ts";
-import { type JobHandlers, type Jobs, pgBossJobs } from "./jobs.ts";
+import { type JobHandlers, type JobKind, type Jobs, pgBossJobs } from "./jobs.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let jobs: Jobs;
@@ -40,27 +40,22 @@ describe("the job queue (pg-boss on the test's database)", () => {
       title: "t",
       artist: "a",
     });
-    const done = await until(
-      async () => {
-        const job = await jobs.get("transcode", ok ?? "");
-        return job?.state === "completed" && job;
-      },
-      "the job to complete",
-      10_000,
-      50,
-    );
+    /** The job once it reached `state`, polled every 50 ms for 10 s. */
+    const jobIn = (kind: JobKind, id: string | null, state: "completed" | "failed", what: string) =>
+      until(
+        async () => {
+          const job = await jobs.get(kind, id ?? "");
+          return job?.state === state && job;
+        },
+        what,
+        10_000,
+        50,
+      );
+    const done = await jobIn("transcode", ok, "completed", "the job to complete");
     expect(done).toMatchObject({ kind: "transcode", attempts: 1, lastError: null, data: { uploadId: "u1" } });
     expect(ran).toEqual(["u1"]);
     // Two runs (the first and one retry), then failed for good with the last error.
-    const failed = await until(
-      async () => {
-        const job = await jobs.get("generate-song", bad ?? "");
-        return job?.state === "failed" && job;
-      },
-      "the job to fail for good",
-      10_000,
-      50,
-    );
+    const failed = await jobIn("generate-song", bad, "failed", "the job to fail for good");
     expect(failed).toMatchObject({ attempts: 2, lastError: "the provider is down" });
     expect((await jobs.list({ state: "failed", limit: 10 })).map((j) => j.id)).toEqual([bad]);
     expect((await jobs.list({ limit: 10 })).map((j) => j.kind).sort()).toEqual(["generate-song", "transcode"]);

@@ -1,10 +1,9 @@
 import { schema } from "@booth/db";
 import { describe, expect, it } from "vitest";
-import { createTestApp, openForTests, type TestApp } from "../testing.ts";
+import { openTestApp } from "../testing.ts";
 import { DEMO_ARTISTS, seedDemoCatalogue } from "./demo-catalogue.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 describe("demo catalogue", () => {
   it("loads playable, searchable tracks across artists and albums, once", async () => {

@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { openDemo } from "../bootstrap.ts";
-import { createTestApp, openForTests, type TestApp } from "../testing.ts";
+import { openTestApp } from "../testing.ts";
 import { DEMO_BUNDLES, DEMO_CONSUMABLES } from "./demo-shop.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 describe("a fresh instance's demo", () => {
   it("opens its rooms before any track is loaded, stocks the shop, then loads the catalogue", async () => {

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { openDemo } from "../bootstrap.ts";
-import { createTestApp, openForTests, type TestApp } from "../testing.ts";
+import { createTestApp, openTestApp } from "../testing.ts";
 import { DEMO_ARTISTS } from "./demo-catalogue.ts";
 import { DEMO_PROGRESS_KEY } from "./demo-progress.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const progress = async () => {
   const res = await t.request("GET", "/api/upload-service/demo/progress");

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { createAccount } from "../services/user/accounts.ts";
-import { createTestApp, openForTests, type TestApp } from "../testing.ts";
+import { openTestApp } from "../testing.ts";
 import { DEMO_EMAIL } from "./demo-catalogue.ts";
 import { seedDemoRooms } from "./demo-rooms.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 describe("demo rooms", () => {
   it("open once the demo account exists, in the public list with the lounge promoted, and only once", async () => {

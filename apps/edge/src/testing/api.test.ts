@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ok } from "./api.ts";
-import { createTestApp, type TestApp } from "./app.ts";
-import { openForTests } from "./open-for-tests.ts";
+import { openTestApp } from "./open-test-app.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 describe("the typed test client", () => {
   it("answers the data of a success, signed with the caller's token", async () => {

@@ -154,10 +154,26 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     return { user, profile: profile!, token, email, password: "password123" };
   }
 
+  /**
+   * A user (createUser's defaults) for each name, made in that order:
+   * `const { owner, dj } = await t.createUsers("owner", "dj")`.
+   */
+  async function createUsers<K extends string>(...names: K[]) {
+    const users = {} as Record<K, Awaited<ReturnType<typeof createUser>>>;
+    for (const name of names) users[name] = await createUser();
+    return users;
+  }
+
   /** The user's row as stored (an error when there is none). */
   async function userRow(uuid: string) {
     const [user] = await database.db.select().from(schema.users).where(eq(schema.users.uuid, uuid));
     if (!user) throw new Error(`no user ${uuid}`);
+    return user;
+  }
+
+  /** The user row with this email, if any (a sign-up a test expects refused leaves none). */
+  async function userByEmail(email: string) {
+    const [user] = await database.db.select().from(schema.users).where(eq(schema.users.email, email));
     return user;
   }
 
@@ -202,7 +218,9 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     request,
     api,
     createUser,
+    createUsers,
     userRow,
+    userByEmail,
     tokenFor,
     serviceToken,
     // The secret and keys the app uses: the ones generated here, or those a test passed in `overrides`.
@@ -221,6 +239,11 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
      * says so here, as an operator would have to: the edge's shared cache holds the account up to a minute otherwise.
      */
     accountChanged: (uuid: string) => forgetAccount(deps.cache, uuid),
+    /** Changes the user's row in the database directly, and says so (`accountChanged`), as an operator would. */
+    async changeUser(uuid: string, values: Partial<typeof schema.users.$inferInsert>) {
+      await database.db.update(schema.users).set(values).where(eq(schema.users.uuid, uuid));
+      await forgetAccount(deps.cache, uuid);
+    },
     async close() {
       await deps.jobs.stop();
       await cache.close();

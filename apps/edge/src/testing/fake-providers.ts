@@ -22,6 +22,18 @@ export const FAKE_CREDENTIALS = {
   agora: { appId: "970CA35de60c44645bbae8a215061b33", certificate: "5CFd2fd1755d40ecb72977518be15d3b" },
 } as const;
 
+/**
+ * A YouTube video resource as the Data API answers it (for `fake.youtubeVideos`): its id, title, channel and ISO 8601
+ * duration.
+ */
+export function youtubeVideo(id: string, title: string, channelTitle = "Lumen - Topic", duration = "PT3M5S") {
+  return {
+    id,
+    snippet: { title, channelTitle, publishedAt: "2023-01-02T00:00:00Z", thumbnails: {} },
+    contentDetails: { duration },
+  };
+}
+
 export interface DiscordFakeUser {
   id: string;
   username: string;
@@ -40,6 +52,18 @@ export interface RecordedRequest {
 }
 
 type OAuthProvider = "discord" | "spotify" | "youtube" | "soundcloud";
+
+/** Each provider's OAuth pages on the fake, by their prefix and path: its token endpoint and its authorize page. */
+const OAUTH_PAGES: Record<string, { provider: OAuthProvider; page: "token" | "authorize" }> = {
+  "discord/oauth2/token": { provider: "discord", page: "token" },
+  "discord-web/oauth2/authorize": { provider: "discord", page: "authorize" },
+  "spotify-accounts/api/token": { provider: "spotify", page: "token" },
+  "spotify-accounts/authorize": { provider: "spotify", page: "authorize" },
+  "google/token": { provider: "youtube", page: "token" },
+  "google-accounts/o/oauth2/v2/auth": { provider: "youtube", page: "authorize" },
+  "soundcloud/oauth/token": { provider: "soundcloud", page: "token" },
+  "soundcloud/authorize": { provider: "soundcloud", page: "authorize" },
+};
 
 interface OAuthState {
   /** code -> what the exchange grants (a Discord user id for Discord). */
@@ -339,20 +363,12 @@ export async function startFakeProviders() {
       const [, prefix, ...rest] = url.pathname.split("/");
       const path = `/${rest.join("/")}`;
       const method = req.method ?? "GET";
+      const oauthPage = OAUTH_PAGES[`${prefix}${path}`];
+      if (oauthPage?.page === "token") return tokenEndpoint(oauthPage.provider, req, res, form);
+      if (oauthPage?.page === "authorize") return authorizePage(oauthPage.provider, url, res);
       switch (prefix) {
-        case "discord-web":
-          if (path === "/oauth2/authorize") return authorizePage("discord", url, res);
-          break;
-        case "google-accounts":
-          if (path === "/o/oauth2/v2/auth") return authorizePage("youtube", url, res);
-          break;
         case "discord":
-          if (path === "/oauth2/token") return tokenEndpoint("discord", req, res, form);
           return discordApi(path, req, res);
-        case "spotify-accounts":
-          if (path === "/api/token") return tokenEndpoint("spotify", req, res, form);
-          if (path === "/authorize") return authorizePage("spotify", url, res);
-          break;
         case "spotify-api":
           if (path === "/v1/me") {
             const subject = oauth.spotify.accessTokens.get(bearer(req) ?? "");
@@ -421,13 +437,6 @@ export async function startFakeProviders() {
             if (!track) return send(res, 404, { error: { status: 404, message: "Resource not found" } });
             return send(res, 200, { id, type: "track", ...track });
           }
-          break;
-        case "google":
-          if (path === "/token") return tokenEndpoint("youtube", req, res, form);
-          break;
-        case "soundcloud":
-          if (path === "/oauth/token") return tokenEndpoint("soundcloud", req, res, form);
-          if (path === "/authorize") return authorizePage("soundcloud", url, res);
           break;
         case "apple":
           if (path === "/v1/me/storefront") {

@@ -1,13 +1,21 @@
 // What the edge's tests use: the app on a fresh database, the fakes of outside services, and the helpers that start
 // a server in another process. apps/edge/src/testing.ts re-exports this, for the tests that import it.
-export { multipart, ok, statusOf, TEST_ORIGIN, type TestApi, testApi } from "./api.ts";
+export { expectRefusal, expectStatuses, multipart, ok, statusOf, TEST_ORIGIN, type TestApi, testApi } from "./api.ts";
 export { createTestApp, type RequestOptions, TEST_PEER, type TestApp, TestClock, type TestUser } from "./app.ts";
 export { expectErrorLog } from "./error-logs.ts";
 export { FAKE_CREDENTIALS, type FakeProviders, startFakeProviders } from "./fake-providers.ts";
-export { createTestAppWithRoomsDown, publicRoom, reportPresent } from "./live-rooms.ts";
+export {
+  createTestAppForParty,
+  createTestAppWithRoomsDown,
+  presentInTwoRooms,
+  publicRoom,
+  reportPresent,
+} from "./live-rooms.ts";
+export { serveTestApp } from "./local-server.ts";
 export { testLogger } from "./logger.ts";
 export { openForTests } from "./open-for-tests.ts";
+export { openTestApp, withTestApp } from "./open-test-app.ts";
 export { type ProviderApps, startProviderApps, withProviderApps } from "./provider-apps.ts";
-export { login, session } from "./sessions.ts";
+export { expectLogsIn, login, session } from "./sessions.ts";
 export { until } from "./until.ts";
 export { sendAudio, settledUpload, uploaderOf, uploadTicket } from "./uploads.ts";

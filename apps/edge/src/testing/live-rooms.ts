@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { unreachableLiveRooms } from "../ports/live-rooms.ts";
+import { partyLiveRooms, unreachableLiveRooms } from "../ports/live-rooms.ts";
 import { ok } from "./api.ts";
 import { createTestApp, type TestApp } from "./app.ts";
 
@@ -11,6 +11,18 @@ export async function createTestAppWithRoomsDown() {
   const logged: Record<string, unknown>[] = [];
   const app = await createTestApp({ liveRooms: unreachableLiveRooms(), logger: (e) => logged.push(e) });
   return { app, logged };
+}
+
+/**
+ * A test app that tells the live rooms served at `partyUrl` (a real party a test started) of changes made over REST, and
+ * tells the time by the real clock: the party checks the tokens it signs. Close it after the tests.
+ */
+export async function createTestAppForParty(partyUrl: string) {
+  const app: TestApp = await createTestApp({
+    liveRooms: partyLiveRooms({ baseUrl: partyUrl, serviceToken: () => app.serviceToken() }),
+  });
+  app.clock.now = () => new Date();
+  return app;
 }
 
 /** A public room `owner` creates over REST; answers its uuid. */
@@ -26,4 +38,22 @@ export async function reportPresent(app: TestApp, userUuid: string, roomUuid: st
     .api(await app.serviceToken())
     .room.PATCH("/rooms/user/{user}", { params: { path: { user: userUuid } }, body: { roomUuid } });
   expect(res.response.status).toBe(204);
+}
+
+/**
+ * Three public rooms of a new owner: `user` is present in the first two (`a` and `b`), a bystander in the third
+ * (`elsewhere`). What the rooms are told of `user` must reach `a` and `b`, and not `elsewhere`.
+ */
+export async function presentInTwoRooms(app: TestApp, user: { user: { uuid: string } }) {
+  const owner = await app.createUser();
+  const bystander = await app.createUser();
+  const [a, b, elsewhere] = [
+    await publicRoom(app, owner, "Room A"),
+    await publicRoom(app, owner, "Room B"),
+    await publicRoom(app, owner, "Room C"),
+  ];
+  await reportPresent(app, user.user.uuid, a);
+  await reportPresent(app, user.user.uuid, b);
+  await reportPresent(app, bystander.user.uuid, elsewhere);
+  return { a, b, elsewhere };
 }

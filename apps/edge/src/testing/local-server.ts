@@ -1,4 +1,6 @@
-import type { Server } from "node:net";
+import type { AddressInfo, Server } from "node:net";
+import { serve } from "@hono/node-server";
+import type { TestApp } from "./app.ts";
 import { openForTests } from "./open-for-tests.ts";
 
 /**
@@ -31,4 +33,16 @@ export function listenForTests(server: Server, take: (baseUrl: string) => void):
     async () => ({ url: await listenLocally(server), close: () => closeServer(server) }),
     ({ url }) => take(url),
   );
+}
+
+/**
+ * Serves the test app over real HTTP on a free port of 127.0.0.1, for what must reach it over the network (a process a
+ * test starts, a keep-alive connection): answers its port, its base URL, and `close()`, which stops it taking new
+ * connections without waiting for the open ones.
+ */
+export async function serveTestApp(t: TestApp) {
+  const server = serve({ fetch: t.app.fetch, port: 0, hostname: "127.0.0.1" });
+  await new Promise((r) => server.once("listening", r));
+  const { port } = server.address() as AddressInfo;
+  return { port, url: `http://127.0.0.1:${port}`, close: () => void server.close() };
 }

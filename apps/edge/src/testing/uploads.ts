@@ -1,5 +1,3 @@
-import { schema } from "@booth/db";
-import { eq } from "drizzle-orm";
 import type { TestApp } from "./app.ts";
 
 const U = "/api/upload-service";
@@ -7,11 +5,7 @@ const U = "/api/upload-service";
 /** A user who may upload music (the uploadMusic capability). */
 export async function uploaderOf(t: TestApp) {
   const user = await t.createUser();
-  await t.db
-    .update(schema.users)
-    .set({ capabilities: ["uploadMusic"] })
-    .where(eq(schema.users.uuid, user.user.uuid));
-  await t.accountChanged(user.user.uuid);
+  await t.changeUser(user.user.uuid, { capabilities: ["uploadMusic"] });
   return user;
 }
 

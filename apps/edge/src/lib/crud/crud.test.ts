@@ -1,7 +1,7 @@
 import { schema } from "@booth/db";
 import { count, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, openForTests, type TestApp } from "../../testing.ts";
+import { openTestApp } from "../../testing.ts";
 import { HttpError } from "../errors.ts";
 import {
   applyCrud,
@@ -36,7 +36,7 @@ const OPTIONS: CrudOptions = {
   defaultSort: [{ field: "createdAt", order: "ASC" }],
 };
 
-let t: TestApp;
+const t = openTestApp();
 const T0 = new Date("2026-06-01T12:00:00Z");
 const hours = (n: number) => new Date(T0.getTime() + n * 3600_000);
 
@@ -52,7 +52,6 @@ const PEOPLE = [
 type Key = (typeof PEOPLE)[number]["key"];
 const uuidOf: Record<string, string> = {};
 
-openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
   for (const [i, p] of PEOPLE.entries()) {
     const { user } = await t.createUser({ email: p.email, nickname: p.nickname, roles: [...p.roles] });

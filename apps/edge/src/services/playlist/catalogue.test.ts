@@ -1,12 +1,11 @@
 import { schema } from "@booth/db";
 import { beforeAll, describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { ok, openTestApp } from "../../testing.ts";
 
-let t: TestApp;
+const t = openTestApp();
 const ids: Record<string, string> = {};
 
-openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
   const [artist] = await t.db.insert(schema.artists).values({ shortId: "ART1", name: "Night Drive" }).returning();
   const [album] = await t.db

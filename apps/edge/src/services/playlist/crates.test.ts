@@ -2,11 +2,10 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp, statusOf } from "../../testing.ts";
 import { crateSongs } from "./crates.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const L = "/api/playlist-service";
 
@@ -17,6 +16,11 @@ async function song(name: string, extra: Partial<typeof schema.songs.$inferInser
     .returning();
   return row!;
 }
+/** Adds songs to the crate `id` as the caller `token` (the body names them: `songId`, `songIds`, `position`). */
+const addToCrate = (token: string, id: string, body: { songId?: string; songIds?: string[]; position?: number }) =>
+  t.api(token).playlist.POST("/crate/{id}/songs", { params: { path: { id } }, body });
+/** The request options that name the crate `id`. */
+const crateAt = (id: string) => ({ params: { path: { id } } });
 const names = (body: { trackName: string }[]) => body.map((s) => s.trackName);
 const positions = (body: { position: number }[]) => body.map((s) => s.position);
 
@@ -43,22 +47,11 @@ describe("crates", () => {
     const { token } = await t.createUser();
     const crate = ok(await t.api(token).playlist.POST("/crate", { body: { name: "Order" } }));
     const [a, b, c, d] = await Promise.all(["A", "B", "C", "D"].map((n) => song(n)));
-    expect(
-      (
-        await t.api(token).playlist.POST("/crate/{id}/songs", {
-          params: { path: { id: crate.crateUuid } },
-          body: { songIds: [a!.id, b!.id] },
-        })
-      ).response.status,
-    ).toBe(201);
-    await t.api(token).playlist.POST("/crate/{id}/songs", {
-      params: { path: { id: crate.crateUuid } },
-      body: { songId: c!.id, position: 0 },
-    });
-    await t
-      .api(token)
-      .playlist.POST("/crate/{id}/songs", { params: { path: { id: crate.crateUuid } }, body: { songId: d!.id } });
-    let songs = ok(await t.api(token).playlist.GET("/crate/{id}/songs", { params: { path: { id: crate.crateUuid } } }));
+    const at = crateAt(crate.crateUuid);
+    expect(await statusOf(addToCrate(token, crate.crateUuid, { songIds: [a!.id, b!.id] }))).toBe(201);
+    await addToCrate(token, crate.crateUuid, { songId: c!.id, position: 0 });
+    await addToCrate(token, crate.crateUuid, { songId: d!.id });
+    let songs = ok(await t.api(token).playlist.GET("/crate/{id}/songs", at));
     expect(names(songs)).toEqual(["C", "A", "B", "D"]);
     expect(positions(songs)).toEqual([0, 1, 2, 3]);
 
@@ -72,26 +65,16 @@ describe("crates", () => {
       body: { position: 99 },
     });
     expect(names(ok(back))).toEqual(["A", "B", "D", "C"]);
-    expect(
-      (
-        await t.api(token).playlist.DELETE("/crate/{id}/songs/{crateSongUuid}", {
-          params: { path: { id: crate.crateUuid, crateSongUuid: ok(back)[1]!.crateSongUuid } },
-        })
-      ).response.status,
-    ).toBe(204);
-    songs = ok(await t.api(token).playlist.GET("/crate/{id}/songs", { params: { path: { id: crate.crateUuid } } }));
+    const second = { params: { path: { id: crate.crateUuid, crateSongUuid: ok(back)[1]!.crateSongUuid } } };
+    expect(await statusOf(t.api(token).playlist.DELETE("/crate/{id}/songs/{crateSongUuid}", second))).toBe(204);
+    songs = ok(await t.api(token).playlist.GET("/crate/{id}/songs", at));
     expect(names(songs)).toEqual(["A", "D", "C"]);
     expect(positions(songs)).toEqual([0, 1, 2]);
 
-    const shuffled = await t
-      .api(token)
-      .playlist.POST("/crate/{id}/songs/shuffle", { params: { path: { id: crate.crateUuid } } });
+    const shuffled = await t.api(token).playlist.POST("/crate/{id}/songs/shuffle", at);
     expect(names(ok(shuffled)).sort()).toEqual(["A", "C", "D"]);
     expect(positions(ok(shuffled))).toEqual([0, 1, 2]);
-    expect(
-      (await t.api(token).playlist.GET("/crate/{id}", { params: { path: { id: crate.crateUuid } } })).data
-        ?.crateSongsNumber,
-    ).toBe(3);
+    expect((await t.api(token).playlist.GET("/crate/{id}", at)).data?.crateSongsNumber).toBe(3);
   });
 
   it("keeps positions dense and unique under concurrent adds and moves", async () => {
@@ -100,9 +83,7 @@ describe("crates", () => {
     const url = `${L}/crate/${crate.crateUuid}/songs`;
     const many = await Promise.all(Array.from({ length: 12 }, (_, i) => song(`S${i}`)));
     await Promise.all(many.map((s, i) => t.request("POST", url, { token, body: { songId: s.id, position: i % 3 } })));
-    const listed = ok(
-      await t.api(token).playlist.GET("/crate/{id}/songs", { params: { path: { id: crate.crateUuid } } }),
-    );
+    const listed = ok(await t.api(token).playlist.GET("/crate/{id}/songs", crateAt(crate.crateUuid)));
     await Promise.all(
       listed
         .slice(0, 6)
@@ -120,94 +101,39 @@ describe("crates", () => {
     const original = await song("Original", { isrc: "USRC17607839", musicProviders: { spotify: "sp1" } });
     const sameIsrc = await song("Remaster", { isrc: "USRC17607839" });
     const sameProvider = await song("Other upload", { musicProviders: { spotify: "sp1" } });
-    await t
-      .api(token)
-      .playlist.POST("/crate/{id}/songs", { params: { path: { id: crate.crateUuid } }, body: { songId: original.id } });
+    await addToCrate(token, crate.crateUuid, { songId: original.id });
     for (const s of [original, sameIsrc, sameProvider]) {
-      const res = await t
-        .api(token)
-        .playlist.POST("/crate/{id}/songs", { params: { path: { id: crate.crateUuid } }, body: { songId: s.id } });
-      expect(res.response.status).toBe(409);
-      expect(res.error?.message).toBe("This song is already in the crate.");
+      const res = await addToCrate(token, crate.crateUuid, { songId: s.id });
+      expectRefusal(res, 409, "This song is already in the crate.");
     }
-    expect(
-      (
-        await t.api(token).playlist.POST("/crate/{id}/songs", {
-          params: { path: { id: crate.crateUuid } },
-          body: { songId: crypto.randomUUID() },
-        })
-      ).response.status,
-    ).toBe(404);
-    expect(
-      (await t.api(token).playlist.POST("/crate/{id}/songs", { params: { path: { id: crate.crateUuid } }, body: {} }))
-        .response.status,
-    ).toBe(400);
+    expect(await statusOf(addToCrate(token, crate.crateUuid, { songId: crypto.randomUUID() }))).toBe(404);
+    expect(await statusOf(addToCrate(token, crate.crateUuid, {}))).toBe(400);
   });
 
   it("renames, copies and deletes; others may read but never change a playlist", async () => {
     const owner = await t.createUser();
     const other = await t.createUser();
     const crate = ok(await t.api(owner.token).playlist.POST("/crate", { body: { name: "Mine" } }));
-    await t.api(owner.token).playlist.POST("/crate/{id}/songs", {
-      params: { path: { id: crate.crateUuid } },
-      body: { songId: (await song("X")).id },
-    });
-    const renamed = await t
-      .api(owner.token)
-      .playlist.PATCH("/crate/{id}", { params: { path: { id: crate.crateUuid } }, body: { name: "Ours" } });
+    const at = crateAt(crate.crateUuid);
+    await addToCrate(owner.token, crate.crateUuid, { songId: (await song("X")).id });
+    const rename = (token: string, id: string, name: string) =>
+      t.api(token).playlist.PATCH("/crate/{id}", { ...crateAt(id), body: { name } });
+    const renamed = await rename(owner.token, crate.crateUuid, "Ours");
     expect(renamed.data?.crateName).toBe("Ours");
-    expect(
-      (await t.api(other.token).playlist.GET("/crate/{id}/songs", { params: { path: { id: crate.crateUuid } } }))
-        .response.status,
-    ).toBe(200);
-    expect(
-      (
-        await t
-          .api(other.token)
-          .playlist.PATCH("/crate/{id}", { params: { path: { id: crate.crateUuid } }, body: { name: "Theirs" } })
-      ).response.status,
-    ).toBe(403);
-    expect(
-      (
-        await t
-          .api(other.token)
-          .playlist.POST("/crate/{id}/songs/shuffle", { params: { path: { id: crate.crateUuid } } })
-      ).response.status,
-    ).toBe(403);
-    expect(
-      (await t.api(other.token).playlist.DELETE("/crate/{id}", { params: { path: { id: crate.crateUuid } } })).response
-        .status,
-    ).toBe(403);
-    const copy = await t
-      .api(other.token)
-      .playlist.PUT("/crate/{id}/copy", { params: { path: { id: crate.crateUuid } } });
+    const asOther = t.api(other.token).playlist;
+    expect(await statusOf(asOther.GET("/crate/{id}/songs", at))).toBe(200);
+    expect(await statusOf(rename(other.token, crate.crateUuid, "Theirs"))).toBe(403);
+    expect(await statusOf(asOther.POST("/crate/{id}/songs/shuffle", at))).toBe(403);
+    expect(await statusOf(asOther.DELETE("/crate/{id}", at))).toBe(403);
+    const copy = await asOther.PUT("/crate/{id}/copy", at);
     expect(copy.response.status).toBe(201);
     expect(copy.data).toMatchObject({ crateName: "Ours (copy)", userUuid: other.user.uuid, crateSongsNumber: 1 });
-    expect(
-      (
-        await t
-          .api(other.token)
-          .playlist.GET("/crate/user/{userUuid}", { params: { path: { userUuid: owner.user.uuid } } })
-      ).data?.total,
-    ).toBe(1);
-    expect(
-      (await t.api(owner.token).playlist.DELETE("/crate/{id}", { params: { path: { id: crate.crateUuid } } })).response
-        .status,
-    ).toBe(204);
-    expect(
-      (await t.api(owner.token).playlist.GET("/crate/{id}", { params: { path: { id: crate.crateUuid } } })).response
-        .status,
-    ).toBe(404);
-    expect(
-      (await t.api().playlist.GET("/crate/{id}", { params: { path: { id: crate.crateUuid } } })).response.status,
-    ).toBe(401);
-    expect(
-      (
-        await t
-          .api(other.token)
-          .playlist.PATCH("/crate/{id}", { params: { path: { id: ok(copy).crateUuid } }, body: { name: "" } })
-      ).response.status,
-    ).toBe(400);
+    const ofOwner = { params: { path: { userUuid: owner.user.uuid } } };
+    expect((await asOther.GET("/crate/user/{userUuid}", ofOwner)).data?.total).toBe(1);
+    expect(await statusOf(t.api(owner.token).playlist.DELETE("/crate/{id}", at))).toBe(204);
+    expect(await statusOf(t.api(owner.token).playlist.GET("/crate/{id}", at))).toBe(404);
+    expect(await statusOf(t.api().playlist.GET("/crate/{id}", at))).toBe(401);
+    expect(await statusOf(rename(other.token, ok(copy).crateUuid, ""))).toBe(400);
   });
 });
 
@@ -257,18 +183,11 @@ describe("queue and likes", () => {
     await t.api(token).playlist.POST("/crate/special/queue/songs", { body: { songIds: [x.id, y.id] } });
     const current = await t.api(token).playlist.PUT("/crate/special/queue/current-position", { body: { position: 1 } });
     expect(current.data?.currentPosition).toBe(1);
-    expect(
-      (await t.api(token).playlist.PUT("/crate/special/queue/current-position", { body: { position: 5 } })).response
-        .status,
-    ).toBe(400);
-    expect(
-      (await t.api(other.token).playlist.GET("/crate/{id}/songs", { params: { path: { id: ok(queue).crateUuid } } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (await t.api(token).playlist.DELETE("/crate/{id}", { params: { path: { id: ok(queue).crateUuid } } })).response
-        .status,
-    ).toBe(403);
+    const pastTheEnd = { body: { position: 5 } };
+    expect(await statusOf(t.api(token).playlist.PUT("/crate/special/queue/current-position", pastTheEnd))).toBe(400);
+    const theQueue = crateAt(ok(queue).crateUuid);
+    expect(await statusOf(t.api(other.token).playlist.GET("/crate/{id}/songs", theQueue))).toBe(403);
+    expect(await statusOf(t.api(token).playlist.DELETE("/crate/{id}", theQueue))).toBe(403);
     expect((await t.api(token).playlist.DELETE("/crate/special/queue/songs")).response.status).toBe(204);
     expect((await t.api(token).playlist.GET("/crate/special/queue/songs")).data).toEqual([]);
 
@@ -282,23 +201,14 @@ describe("queue and likes", () => {
     const { token, user } = await t.createUser();
     await t.api(token).playlist.GET("/crate/special/queue");
     const service = await t.serviceToken();
-    const all = await t
-      .api(service)
-      .playlist.GET("/crate/user/service/{userUuid}", { params: { path: { userUuid: user.uuid } } });
+    const ofUser = { params: { path: { userUuid: user.uuid } } };
+    const all = await t.api(service).playlist.GET("/crate/user/service/{userUuid}", ofUser);
     expect(all.data?.data.map((c) => c.kind)).toEqual(["queue"]);
     const shortId = ok(all).data[0]!.crateShortId;
-    expect(
-      (
-        await t
-          .api(service)
-          .playlist.GET("/crate/service/{crateShortId}/songs", { params: { path: { crateShortId: shortId } } })
-      ).data,
-    ).toEqual([]);
+    const byShortId = { params: { path: { crateShortId: shortId } } };
+    expect((await t.api(service).playlist.GET("/crate/service/{crateShortId}/songs", byShortId)).data).toEqual([]);
     expect((await t.api(service).playlist.GET("/crate/service/all-crates")).data?.total).toBeGreaterThan(0);
     expect((await t.api(token).playlist.GET("/crate/service/all-crates")).response.status).toBe(403);
-    expect(
-      (await t.api(token).playlist.GET("/crate/user/service/{userUuid}", { params: { path: { userUuid: user.uuid } } }))
-        .response.status,
-    ).toBe(403);
+    expect(await statusOf(t.api(token).playlist.GET("/crate/user/service/{userUuid}", ofUser))).toBe(403);
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../deps.ts";
 import { shortId } from "../../lib/ids.ts";
 import { listenLocally, requestText } from "../../testing/local-server.ts";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { createTestApp, expectRefusal, ok, type TestApp, withTestApp } from "../../testing.ts";
 
 // A local stand-in for the Spotify Web API and the Apple Music API: it records requests and answers like them.
 const seen: { method: string; url: string; auth: string; userToken: string; body: unknown }[] = [];
@@ -99,8 +99,7 @@ describe("exports", () => {
 
   it("passes Spotify's refusal of the token on as a 401", async () => {
     const res = await t.api(token).playlist.POST("/exports/spotify", { body: { crateUuid, accessToken: "expired" } });
-    expect(res.response.status).toBe(401);
-    expect(res.error?.message).toBe("Spotify refused the access token.");
+    expectRefusal(res, 401, "Spotify refused the access token.");
   });
 
   it("creates an Apple Music library playlist with the developer and user tokens", async () => {
@@ -191,8 +190,7 @@ describe("migrate links", () => {
 
 describe("unconfigured providers", () => {
   it("answers 503 naming the missing setting", async () => {
-    const bare = await createTestApp();
-    try {
+    await withTestApp({}, async (bare) => {
       const { token: tk } = await bare.createUser();
       const crate = ok(await bare.api(tk).playlist.POST("/crate", { body: {} })).crateUuid;
       const apple = await bare
@@ -202,8 +200,6 @@ describe("unconfigured providers", () => {
       expect(apple.error?.message).toContain("APPLE_MUSIC_DEVELOPER_TOKEN");
       const cyanite = await bare.api().playlist.POST("/cyanite/webhook", { body: {} });
       expect(cyanite.error?.message).toContain("CYANITE_WEBHOOK_SECRET");
-    } finally {
-      await bare.close();
-    }
+    });
   });
 });

@@ -1,11 +1,10 @@
 import { schema } from "@booth/db";
 import { beforeAll, describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { ok, openTestApp } from "../../testing.ts";
 
-let t: TestApp;
+const t = openTestApp();
 let known: { id: string };
-openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
   const rows = await t.db
     .insert(schema.songs)

@@ -4,17 +4,16 @@ import { schema } from "@booth/db";
 import { describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
 import {
-  createTestApp,
   createTestAppWithRoomsDown,
   ok,
-  openForTests,
+  openTestApp,
+  presentInTwoRooms,
   publicRoom,
   reportPresent,
   type TestApp,
 } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const L = "/api/playlist-service";
 
@@ -30,17 +29,8 @@ const queueEventsSince = (from: number) => t.live.events.slice(from).filter((e) 
 
 describe("a queue changed over REST", () => {
   it("tells every room the user is in, and no other, for each kind of change", async () => {
-    const owner = await t.createUser();
     const dj = await t.createUser();
-    const bystander = await t.createUser();
-    const [a, b, elsewhere] = [
-      await publicRoom(t, owner, "Room A"),
-      await publicRoom(t, owner, "Room B"),
-      await publicRoom(t, owner, "Room C"),
-    ];
-    await reportPresent(t, dj.user.uuid, a);
-    await reportPresent(t, dj.user.uuid, b);
-    await reportPresent(t, bystander.user.uuid, elsewhere);
+    const { a, b } = await presentInTwoRooms(t, dj);
     const [x, y] = [await song(t, "X"), await song(t, "Y")];
     const queue = `${L}/crate/special/queue`;
     const told = { type: "queueChanged", userUuid: dj.user.uuid };

@@ -6,9 +6,9 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../app.ts";
 import { type Cache, redisCache } from "../../ports/cache.ts";
-import type { FakeProviders } from "../../testing/fake-providers.ts";
+import { type FakeProviders, youtubeVideo } from "../../testing/fake-providers.ts";
 import { withProviderApps } from "../../testing/provider-apps.ts";
-import { createTestApp, ok, type TestApp, until } from "../../testing.ts";
+import { createTestApp, expectRefusal, ok, type TestApp, until } from "../../testing.ts";
 
 let fake: FakeProviders;
 let t: TestApp;
@@ -37,6 +37,14 @@ async function finished(token: string, importId: string, app = t) {
 }
 const crateSongs = async (token: string, id: string) =>
   ok(await t.api(token).playlist.GET("/crate/{id}/songs", { params: { path: { id } } })).map((s) => s.trackName);
+/** Waits for the import to complete with these counts; answers the names of the songs it put in the crate it made. */
+async function completed(token: string, importId: string, counts: { done: number; imported: number; skipped: number }) {
+  const { last } = await finished(token, importId);
+  expect(last).toMatchObject({ state: "complete", ...counts });
+  const songs = await crateSongs(token, last.crateUuid);
+  expect(songs).toHaveLength(counts.imported);
+  return songs;
+}
 const cratesOf = (userUuid: string) => t.db.select().from(schema.crates).where(eq(schema.crates.userUuid, userUuid));
 
 let counter = 0;
@@ -54,11 +62,9 @@ const spotifyItem = (name: string, id = spotifyId()) => ({
     external_urls: { spotify: `https://open.spotify.com/track/${id}` },
   },
 });
-const video = (id: string, title: string) => ({
-  id,
-  snippet: { title, channelTitle: "Lumen - Topic", publishedAt: "2023-01-02T00:00:00Z", thumbnails: {} },
-  contentDetails: { duration: "PT3M5S" },
-});
+/** A playlist of `length` tracks named `${prefix} 1`, `${prefix} 2`... that the fake Spotify answers for `id`. */
+const spotifyPlaylist = (id: string, name: string, length: number, prefix: string) =>
+  fake.spotifyPlaylists.set(id, { name, items: Array.from({ length }, (_, i) => spotifyItem(`${prefix} ${i + 1}`)) });
 
 describe("importing a Spotify playlist", () => {
   it("pages through the playlist into a crate named after it, skipping and counting what Spotify cannot give", async () => {
@@ -118,10 +124,7 @@ describe("importing a Spotify playlist", () => {
   it("imports the first 500 tracks of a longer playlist and says so", async () => {
     const user = await t.createUser();
     const playlistId = "1ongP1ay1istWith520Trk";
-    fake.spotifyPlaylists.set(playlistId, {
-      name: "Everything",
-      items: Array.from({ length: 520 }, (_, i) => spotifyItem(`Long ${i + 1}`)),
-    });
+    spotifyPlaylist(playlistId, "Everything", 520, "Long");
     const started = ok(await start(user.token, `spotify:playlist:${playlistId}`));
     expect(started).toMatchObject({ total: 500, playlistTracks: 520 });
     const { last } = await finished(user.token, started.importId);
@@ -140,10 +143,7 @@ describe("importing a Spotify playlist", () => {
   it("ends as failed, keeping what it added, when Spotify fails part-way", async () => {
     const user = await t.createUser();
     const playlistId = "0utageP1ay1istHa1fWay0";
-    fake.spotifyPlaylists.set(playlistId, {
-      name: "Half way",
-      items: Array.from({ length: 103 }, (_, i) => spotifyItem(`Half ${i + 1}`)),
-    });
+    spotifyPlaylist(playlistId, "Half way", 103, "Half");
     fake.outages.push({ match: new RegExp(`/v1/playlists/${playlistId}/tracks\\?offset=100`), status: 500 });
     const started = ok(await start(user.token, `https://open.spotify.com/playlist/${playlistId}`));
     const { last } = await finished(user.token, started.importId);
@@ -161,16 +161,13 @@ describe("importing a YouTube playlist", () => {
     const videoIds = Array.from({ length: 57 }, (_, i) => `vid${String(i).padStart(8, "0")}`);
     // Videos 3 and 55 are private or deleted: the playlist lists them, /videos does not answer them.
     for (const [i, id] of videoIds.entries())
-      if (i !== 3 && i !== 55) fake.youtubeVideos.set(id, video(id, `Clip ${i}`));
+      if (i !== 3 && i !== 55) fake.youtubeVideos.set(id, youtubeVideo(id, `Clip ${i}`));
     fake.youtubePlaylists.set(listId, { title: "Lumen live", videoIds });
     const before = fake.requests.length;
 
     const started = ok(await start(user.token, `https://www.youtube.com/watch?v=${videoIds[0]}&list=${listId}`));
     expect(started).toMatchObject({ provider: "youtube", playlistName: "Lumen live", total: 57 });
-    const { last } = await finished(user.token, started.importId);
-    expect(last).toMatchObject({ state: "complete", done: 57, imported: 55, skipped: 2 });
-    const songs = await crateSongs(user.token, last.crateUuid);
-    expect(songs).toHaveLength(55);
+    const songs = await completed(user.token, started.importId, { done: 57, imported: 55, skipped: 2 });
     expect(songs.slice(2, 4)).toEqual(["Clip 2", "Clip 4"]);
     const [song] = await t.db.select().from(schema.songs).where(eq(schema.songs.trackName, "Clip 4"));
     expect(song).toMatchObject({ artistName: "Lumen", duration: 185, musicProviders: { youtube: videoIds[4] } });
@@ -184,8 +181,7 @@ describe("importing a YouTube playlist", () => {
   it("answers 404 for a playlist YouTube does not list (missing or private)", async () => {
     const user = await t.createUser();
     const res = await start(user.token, "https://www.youtube.com/playlist?list=PLprivateOrMissing");
-    expect(res.response.status).toBe(404);
-    expect(res.error?.message).toBe("This playlist does not exist or is private.");
+    expectRefusal(res, 404, "This playlist does not exist or is private.");
     expect(await cratesOf(user.user.uuid)).toEqual([]);
   });
 });
@@ -205,10 +201,7 @@ describe("importing a SoundCloud set", () => {
 
     const started = ok(await start(user.token, "https://soundcloud.com/tidal-echo/sets/waves"));
     expect(started).toMatchObject({ provider: "soundcloud", playlistName: "Waves", total: 53 });
-    const { last } = await finished(user.token, started.importId);
-    expect(last).toMatchObject({ state: "complete", done: 53, imported: 52, skipped: 1 });
-    const songs = await crateSongs(user.token, last.crateUuid);
-    expect(songs).toHaveLength(52);
+    const songs = await completed(user.token, started.importId, { done: 53, imported: 52, skipped: 1 });
     expect(songs.slice(9, 11)).toEqual(["Wave 9", "Wave 11"]);
     // The catalogue knows each track by its path, as a link to it does.
     const found = ok(
@@ -285,7 +278,7 @@ describe("what is refused", () => {
     const owner = await t.createUser();
     const other = await t.createUser();
     fake.youtubePlaylists.set("PLsmall", { title: "Small", videoIds: ["small000001"] });
-    fake.youtubeVideos.set("small000001", video("small000001", "Small one"));
+    fake.youtubeVideos.set("small000001", youtubeVideo("small000001", "Small one"));
     const anonymous = await t.api().playlist.POST("/api/v1/playlist-imports", {
       body: { link: "https://www.youtube.com/playlist?list=PLsmall" },
     });
@@ -300,8 +293,7 @@ describe("what is refused", () => {
       ).response.status,
     ).toBe(401);
     const stranger = await progress(other.token, started.importId);
-    expect(stranger.response.status).toBe(404);
-    expect(stranger.error?.message).toBe("Playlist import not found.");
+    expectRefusal(stranger, 404, "Playlist import not found.");
     expect((await progress(owner.token, crypto.randomUUID())).response.status).toBe(404);
     expect((await finished(owner.token, started.importId)).last).toMatchObject({ state: "complete", imported: 1 });
   });

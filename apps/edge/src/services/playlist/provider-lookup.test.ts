@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
 import type { FakeProviders } from "../../testing/fake-providers.ts";
 import { withProviderApps } from "../../testing/provider-apps.ts";
-import { ok, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, type TestApp } from "../../testing.ts";
 
 let fake: FakeProviders;
 let t: TestApp;
@@ -174,18 +174,15 @@ describe("song data from the providers", () => {
     const missing = await t.api().playlist.GET("/song-data/{providerSongId}/{musicProvider}", {
       params: { path: { providerSongId: "0000000000000000000000", musicProvider: "spotify" } },
     });
-    expect(missing.response.status).toBe(404);
-    expect(missing.error?.message).toBe("Spotify has no track with this id.");
+    expectRefusal(missing, 404, "Spotify has no track with this id.");
     const apple = await t.api().playlist.GET("/song-data/{providerSongId}/{musicProvider}", {
       params: { path: { providerSongId: "999", musicProvider: "apple" } },
     });
-    expect(apple.response.status).toBe(404);
-    expect(apple.error?.message).toBe("Apple Music has no track with this id.");
+    expectRefusal(apple, 404, "Apple Music has no track with this id.");
     expect((await link("https://youtu.be/AAAAAAAAAAA")).error?.message).toBe("YouTube has no track with this id.");
     expect((await link("https://soundcloud.com/nobody/nothing")).response.status).toBe(404);
     const deezer = await link("https://www.deezer.com/track/3135556");
-    expect(deezer.response.status).toBe(404);
-    expect(deezer.error?.message).toBe("This song is not in our catalog, and Booth does not look up deezer tracks.");
+    expectRefusal(deezer, 404, "This song is not in our catalog, and Booth does not look up deezer tracks.");
     fake.control.failWith = 500;
     try {
       const down = await t.api().playlist.GET("/song-data/{providerSongId}/{musicProvider}", {

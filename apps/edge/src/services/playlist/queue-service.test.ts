@@ -2,12 +2,11 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { ok, openTestApp, statusOf } from "../../testing.ts";
 import { SONG_NOT_FOUND, SONG_NOT_READY } from "./queue.ts";
 
-let t: TestApp;
+const t = openTestApp();
 let service: string;
-openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
   service = await t.serviceToken();
 });
@@ -21,24 +20,26 @@ async function song(name: string) {
     .returning();
   return row!;
 }
+/** The next songs of the user's queue, as the live room reads them (with the service token unless another is given). */
+const upcoming = (userUuid: string, token: string | null = service, limit?: number) =>
+  t.api(token).playlist.GET("/crate/service/user/{userUuid}/queue/upcoming", {
+    params: { path: { userUuid }, ...(limit === undefined ? {} : { query: { limit } }) },
+  });
+/** A song starred for the user, as the live room reports it (with the service token unless another is given). */
+const star = (userUuid: string, songId: string, token = service) =>
+  t
+    .api(token)
+    .playlist.POST("/crate/service/user/{userUuid}/likes/songs", { params: { path: { userUuid } }, body: { songId } });
 const names = (songs: { trackName: string }[]) => songs.map((s) => s.trackName);
 
 describe("the live room's view of a DJ's crates", () => {
   it("answers the next songs of the queue and moves past each played song, wrapping around", async () => {
     const { user, token } = await t.createUser();
     const base = `${L}/crate/service/user/${user.uuid}/queue`;
-    expect(
-      (
-        await t
-          .api(service)
-          .playlist.GET("/crate/service/user/{userUuid}/queue/upcoming", { params: { path: { userUuid: user.uuid } } })
-      ).data,
-    ).toEqual({ songs: [] });
+    expect((await upcoming(user.uuid)).data).toEqual({ songs: [] });
     const [a, b, c] = await Promise.all(["A", "B", "C"].map(song));
     await t.api(token).playlist.POST("/crate/special/queue/songs", { body: { songIds: [a!.id, b!.id, c!.id] } });
-    const first = await t
-      .api(service)
-      .playlist.GET("/crate/service/user/{userUuid}/queue/upcoming", { params: { path: { userUuid: user.uuid } } });
+    const first = await upcoming(user.uuid);
     expect(first.response.status).toBe(200);
     expect(names(ok(first).songs)).toEqual(["A", "B"]);
     let next = await t.request("POST", `${base}/advance`, {
@@ -59,16 +60,10 @@ describe("the live room's view of a DJ's crates", () => {
   it("adds a starred song to the likes crate once", async () => {
     const { user, token } = await t.createUser();
     const s = await song("Starred");
-    const added = await t.api(service).playlist.POST("/crate/service/user/{userUuid}/likes/songs", {
-      params: { path: { userUuid: user.uuid } },
-      body: { songId: s.id },
-    });
+    const added = await star(user.uuid, s.id);
     expect(added.response.status).toBe(201);
     expect(added.data).toMatchObject({ song: { trackName: "Starred" } });
-    const again = await t.api(service).playlist.POST("/crate/service/user/{userUuid}/likes/songs", {
-      params: { path: { userUuid: user.uuid } },
-      body: { songId: s.id },
-    });
+    const again = await star(user.uuid, s.id);
     expect(again.response.status).toBe(200);
     expect(again.data?.added).toBe(false);
     const likes = await t.api(token).playlist.GET("/crate/special/likes/songs");
@@ -77,58 +72,16 @@ describe("the live room's view of a DJ's crates", () => {
 
   it("is for services only, and refuses bad input", async () => {
     const { user, token } = await t.createUser();
-    expect(
-      (
-        await t
-          .api()
-          .playlist.GET("/crate/service/user/{userUuid}/queue/upcoming", { params: { path: { userUuid: user.uuid } } })
-      ).response.status,
-    ).toBe(401);
-    expect(
-      (
-        await t
-          .api(token)
-          .playlist.GET("/crate/service/user/{userUuid}/queue/upcoming", { params: { path: { userUuid: user.uuid } } })
-      ).response.status,
-    ).toBe(403);
-    expect(
-      (
-        await t.api(token).playlist.POST("/crate/service/user/{userUuid}/likes/songs", {
-          params: { path: { userUuid: user.uuid } },
-          body: { songId: crypto.randomUUID() },
-        })
-      ).response.status,
-    ).toBe(403);
-    expect(
-      (
-        await t.api(service).playlist.POST("/crate/service/user/{userUuid}/queue/advance", {
-          params: { path: { userUuid: user.uuid } },
-          body: { crateSongUuid: "x" },
-        })
-      ).response.status,
-    ).toBe(400);
-    expect(
-      (
-        await t.api(service).playlist.GET("/crate/service/user/{userUuid}/queue/upcoming", {
-          params: { path: { userUuid: user.uuid }, query: { limit: 0 } },
-        })
-      ).response.status,
-    ).toBe(400);
-    expect(
-      (
-        await t.api(service).playlist.POST("/crate/service/user/{userUuid}/likes/songs", {
-          params: { path: { userUuid: user.uuid } },
-          body: { songId: crypto.randomUUID() },
-        })
-      ).response.status,
-    ).toBe(404);
-    expect(
-      (
-        await t.api(service).playlist.GET("/crate/service/user/{userUuid}/queue/upcoming", {
-          params: { path: { userUuid: crypto.randomUUID() } },
-        })
-      ).response.status,
-    ).toBe(404);
+    expect(await statusOf(upcoming(user.uuid, null))).toBe(401);
+    expect(await statusOf(upcoming(user.uuid, token))).toBe(403);
+    expect(await statusOf(star(user.uuid, crypto.randomUUID(), token))).toBe(403);
+    const advance = { params: { path: { userUuid: user.uuid } }, body: { crateSongUuid: "x" } };
+    expect(await statusOf(t.api(service).playlist.POST("/crate/service/user/{userUuid}/queue/advance", advance))).toBe(
+      400,
+    );
+    expect(await statusOf(upcoming(user.uuid, service, 0))).toBe(400);
+    expect(await statusOf(star(user.uuid, crypto.randomUUID()))).toBe(404);
+    expect(await statusOf(upcoming(crypto.randomUUID()))).toBe(404);
   });
 
   describe("a song a DJ names", () => {
@@ -148,11 +101,7 @@ describe("the live room's view of a DJ's crates", () => {
         })
         .returning();
       await t.api(token).playlist.POST("/crate/special/queue/songs", { body: { songIds: [row!.id] } });
-      const queued = ok(
-        await t
-          .api(service)
-          .playlist.GET("/crate/service/user/{userUuid}/queue/upcoming", { params: { path: { userUuid: user.uuid } } }),
-      ).songs[0];
+      const queued = ok(await upcoming(user.uuid)).songs[0];
       const named = await t.request("GET", url(user.uuid, row!.id), {
         token: service,
         query: { crateSongUuid: queued!.crateSongUuid },
@@ -177,16 +126,8 @@ describe("the live room's view of a DJ's crates", () => {
       const [a, b] = await Promise.all(["Theirs", "Mine"].map(song));
       await t.api(other.token).playlist.POST("/crate/special/queue/songs", { body: { songIds: [a!.id] } });
       await t.api(dj.token).playlist.POST("/crate/special/queue/songs", { body: { songIds: [b!.id] } });
-      const theirs = ok(
-        await t.api(service).playlist.GET("/crate/service/user/{userUuid}/queue/upcoming", {
-          params: { path: { userUuid: other.user.uuid } },
-        }),
-      ).songs[0]!.crateSongUuid;
-      const mine = ok(
-        await t.api(service).playlist.GET("/crate/service/user/{userUuid}/queue/upcoming", {
-          params: { path: { userUuid: dj.user.uuid } },
-        }),
-      ).songs[0]!.crateSongUuid;
+      const theirs = ok(await upcoming(other.user.uuid)).songs[0]!.crateSongUuid;
+      const mine = ok(await upcoming(dj.user.uuid)).songs[0]!.crateSongUuid;
       const stolen = await t.request("GET", url(dj.user.uuid, a!.id), {
         token: service,
         query: { crateSongUuid: theirs },

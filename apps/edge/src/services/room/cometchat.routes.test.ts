@@ -3,7 +3,7 @@ import type { RoomRole } from "@booth/db/schema";
 import { describe, expect, it } from "vitest";
 import type { FakeProviders } from "../../testing/fake-providers.ts";
 import { withProviderApps } from "../../testing/provider-apps.ts";
-import { ok, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, type TestApp } from "../../testing.ts";
 import { ROOM_CHAT_MESSAGES } from "./room-chat.ts";
 
 let fake: FakeProviders;
@@ -56,14 +56,12 @@ describe("POST /roomUserRoles/cometchat/join/{id}", () => {
     const refused = await t
       .api(banned.token)
       .room.POST("/roomUserRoles/cometchat/join/{id}", { params: { path: { id: room.uuid } } });
-    expect(refused.response.status).toBe(403);
-    expect(refused.error?.message).toBe("You are banned from this room.");
+    expectRefusal(refused, 403, "You are banned from this room.");
     const guest = ok(await t.api().user.GET("/auth/guest")).accessToken;
     const asGuest = await t
       .api(guest)
       .room.POST("/roomUserRoles/cometchat/join/{id}", { params: { path: { id: room.uuid } } });
-    expect(asGuest.response.status).toBe(403);
-    expect(asGuest.error?.message).toBe(ROOM_CHAT_MESSAGES.guests);
+    expectRefusal(asGuest, 403, ROOM_CHAT_MESSAGES.guests);
     expect(
       (await t.api().room.POST("/roomUserRoles/cometchat/join/{id}", { params: { path: { id: room.uuid } } })).response
         .status,
@@ -100,14 +98,16 @@ describe("POST /roomUserRoles/cometchat/join/{id}", () => {
 
 describe("POST /roomUserRoles/cometchat/sync/{id}", () => {
   it("brings the group in line with the room: scopes, presence, bans, kicks, demotions", async () => {
-    const owner = await t.createUser();
-    const coOwner = await t.createUser();
-    const mod = await t.createUser();
-    const present = await t.createUser();
-    const named = await t.createUser();
-    const troll = await t.createUser();
-    const kicked = await t.createUser();
-    const exMod = await t.createUser();
+    const { owner, coOwner, mod, present, named, troll, kicked, exMod } = await t.createUsers(
+      "owner",
+      "coOwner",
+      "mod",
+      "present",
+      "named",
+      "troll",
+      "kicked",
+      "exMod",
+    );
     const room = await makeRoom(t, owner.user.uuid, { passwordHash: "x" });
 
     // Earlier: the ex-moderator and the kicked user joined while they were moderators / welcome.
@@ -169,8 +169,7 @@ describe("POST /roomUserRoles/cometchat/sync/{id}", () => {
       token: listener.token,
       body: {},
     });
-    expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe(ROOM_CHAT_MESSAGES.notAllowed);
+    expectRefusal(refused, 403, ROOM_CHAT_MESSAGES.notAllowed);
     expect(fake.chat.groups.has(room.uuid)).toBe(false);
     // Raw: the contract marks userUuids required, though the route takes an empty body (every member).
     expect(
@@ -200,8 +199,7 @@ describe("POST /roomUserRoles/cometchat/sync/{id}", () => {
         token: owner.token,
         body: {},
       });
-      expect(res.status).toBe(502);
-      expect(res.body.message).toBe("CometChat answered 502.");
+      expectRefusal(res, 502, "CometChat answered 502.");
     } finally {
       fake.control.failWith = null;
     }

@@ -1,12 +1,12 @@
 import { schema } from "@booth/db";
 import { count, eq } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
+import { expectRefusal, expectStatuses, ok, openTestApp, statusOf, type TestUser } from "../../testing.ts";
 
-let t: TestApp;
+const t = openTestApp();
 let admin: TestUser;
 let staff: TestUser;
-openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
   admin = await t.createUser({ roles: ["user", "admin"] });
   staff = await t.createUser({ roles: ["user", "staff"] });
@@ -24,6 +24,10 @@ async function insertRoom(ownerUuid: string, extra: Partial<typeof schema.rooms.
   return room!;
 }
 
+/** Adds a room to a community, as the caller `token`. */
+const addToCommunity = (token: string | undefined, id: string, roomId: string) =>
+  t.api(token).room.PUT("/communities/{id}/rooms/{roomId}", { params: { path: { id, roomId } } });
+
 async function grant(roomUuid: string, userUuid: string, role: "owner" | "coOwner" | "moderator") {
   await t.db.insert(schema.roomUserRoles).values({ roomUuid, userUuid, role });
 }
@@ -37,20 +41,11 @@ async function createCommunity(body: Record<string, unknown> = {}) {
 }
 
 const communityCount = async () => (await t.db.select({ n: count() }).from(schema.communities))[0]!.n;
-const membersOf = async (id: string) =>
-  (
-    await t.db
-      .select({ u: schema.communityMembers.userUuid })
-      .from(schema.communityMembers)
-      .where(eq(schema.communityMembers.communityId, id))
-  ).map((r) => r.u);
-const roomsOf = async (id: string) =>
-  (
-    await t.db
-      .select({ r: schema.communityRooms.roomUuid })
-      .from(schema.communityRooms)
-      .where(eq(schema.communityRooms.communityId, id))
-  ).map((r) => r.r);
+/** The uuids in `column` of the rows of its table that link to community `id` (its members, its rooms). */
+const linkedTo = async (id: string, column: AnyPgColumn, communityId: AnyPgColumn) =>
+  (await t.db.select({ uuid: column }).from(column.table).where(eq(communityId, id))).map((r) => r.uuid as string);
+const membersOf = (id: string) => linkedTo(id, schema.communityMembers.userUuid, schema.communityMembers.communityId);
+const roomsOf = (id: string) => linkedTo(id, schema.communityRooms.roomUuid, schema.communityRooms.communityId);
 
 describe("admin communities (nestjsx/crud)", () => {
   it("creates a community: admins only, slug from the name, the creator as its admin", async () => {
@@ -73,13 +68,12 @@ describe("admin communities (nestjsx/crud)", () => {
 
     const before = await communityCount();
     const user = await t.createUser();
-    expect((await t.api().room.POST("/admin/communities", { body: { name: "Nope" } })).response.status).toBe(401);
-    expect((await t.api(user.token).room.POST("/admin/communities", { body: { name: "Nope" } })).response.status).toBe(
-      403,
-    );
-    expect((await t.api(staff.token).room.POST("/admin/communities", { body: { name: "Nope" } })).response.status).toBe(
-      403,
-    );
+    const createAs = (token?: string) => t.api(token).room.POST("/admin/communities", { body: { name: "Nope" } });
+    await expectStatuses(createAs, [
+      [undefined, 401],
+      [user.token, 403],
+      [staff.token, 403],
+    ]);
     // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       { name: "x" },
@@ -140,38 +134,31 @@ describe("admin communities (nestjsx/crud)", () => {
         .response.status,
     ).toBe(400);
     const user = await t.createUser();
-    expect((await t.api(user.token).room.GET("/admin/communities")).response.status).toBe(403);
-    expect((await t.api().room.GET("/admin/communities")).response.status).toBe(401);
+    const listAs = (token?: string) => t.api(token).room.GET("/admin/communities");
+    await expectStatuses(listAs, [
+      [user.token, 403],
+      [undefined, 401],
+    ]);
 
-    const read = await t.api(staff.token).room.GET("/admin/communities/{id}", { params: { path: { id: one.id } } });
-    expect(read.data).toMatchObject({ id: one.id, slug: one.slug });
-    expect(
-      (await t.api(staff.token).room.GET("/admin/communities/{id}", { params: { path: { id: crypto.randomUUID() } } }))
-        .response.status,
-    ).toBe(404);
-    expect(
-      (await t.api(staff.token).room.GET("/admin/communities/{id}", { params: { path: { id: "not-a-uuid" } } }))
-        .response.status,
-    ).toBe(400);
+    const read = (id: string) => t.api(staff.token).room.GET("/admin/communities/{id}", { params: { path: { id } } });
+    expect((await read(one.id)).data).toMatchObject({ id: one.id, slug: one.slug });
+    await expectStatuses(read, [
+      [crypto.randomUUID(), 404],
+      ["not-a-uuid", 400],
+    ]);
 
     const patched = await t.api(admin.token).room.PATCH("/admin/communities/{id}", {
       params: { path: { id: one.id } },
       body: { description: "Now described", isPublic: false },
     });
     expect(patched.data).toMatchObject({ name: `Zeta ${marker}`, description: "Now described", isPublic: false });
-    expect(
-      (
-        await t
-          .api(staff.token)
-          .room.PATCH("/admin/communities/{id}", { params: { path: { id: one.id } }, body: { name: "Staff" } })
-      ).response.status,
-    ).toBe(403);
+    const staffPatch = { params: { path: { id: one.id } }, body: { name: "Staff" } };
+    expect(await statusOf(t.api(staff.token).room.PATCH("/admin/communities/{id}", staffPatch))).toBe(403);
     const other = await createCommunity();
     const clash = await t
       .api(admin.token)
       .room.PATCH("/admin/communities/{id}", { params: { path: { id: one.id } }, body: { slug: other.slug } });
-    expect(clash.response.status).toBe(400);
-    expect(clash.error?.message).toBe("This community slug is already taken.");
+    expectRefusal(clash, 400, "This community slug is already taken.");
     // Raw: input the typed client cannot send (it is wrong on purpose).
     expect(
       (
@@ -185,27 +172,16 @@ describe("admin communities (nestjsx/crud)", () => {
       .api(admin.token)
       .room.PUT("/admin/communities/{id}", { params: { path: { id: one.id } }, body: { name: "Replaced name" } });
     expect(put.data).toMatchObject({ name: "Replaced name", slug: one.slug, description: "Now described" });
-    expect(
-      (
-        await t.api(admin.token).room.PUT("/admin/communities/{id}", {
-          params: { path: { id: crypto.randomUUID() } },
-          body: { name: "Ghost" },
-        })
-      ).response.status,
-    ).toBe(404);
+    const ghost = { params: { path: { id: crypto.randomUUID() } }, body: { name: "Ghost" } };
+    expect(await statusOf(t.api(admin.token).room.PUT("/admin/communities/{id}", ghost))).toBe(404);
 
-    expect(
-      (await t.api(staff.token).room.DELETE("/admin/communities/{id}", { params: { path: { id: one.id } } })).response
-        .status,
-    ).toBe(403);
-    expect(
-      (await t.api(admin.token).room.DELETE("/admin/communities/{id}", { params: { path: { id: one.id } } })).response
-        .status,
-    ).toBe(204);
-    expect(
-      (await t.api(admin.token).room.DELETE("/admin/communities/{id}", { params: { path: { id: one.id } } })).response
-        .status,
-    ).toBe(404);
+    const deleteAs = (token: string) =>
+      t.api(token).room.DELETE("/admin/communities/{id}", { params: { path: { id: one.id } } });
+    await expectStatuses(deleteAs, [
+      [staff.token, 403],
+      [admin.token, 204],
+      [admin.token, 404],
+    ]);
   });
 });
 
@@ -219,41 +195,30 @@ describe("reading, joining and leaving", () => {
     expect(
       (await t.api().room.GET("/communities/{id}", { params: { path: { id: pub.slug.toUpperCase() } } })).data?.id,
     ).toBe(pub.id);
-    expect(
-      (await t.api().room.GET("/communities/{id}", { params: { path: { id: "no-such-community" } } })).response.status,
-    ).toBe(404);
-    expect((await t.api().room.GET("/communities/{id}", { params: { path: { id: "a%00b" } } })).response.status).toBe(
-      404,
-    );
+    const readById = (id: string) => t.api().room.GET("/communities/{id}", { params: { path: { id } } });
+    await expectStatuses(readById, [
+      ["no-such-community", 404],
+      ["a%00b", 404],
+    ]);
     expect(
       (await t.api().room.GET("/room-communities/{roomId}", { params: { path: { roomId: "a%00b" } } })).response.status,
     ).toBe(404);
-    expect(
-      (await t.api().room.GET("/communities/{id}", { params: { path: { id: crypto.randomUUID() } } })).response.status,
-    ).toBe(404);
+    expect(await statusOf(readById(crypto.randomUUID()))).toBe(404);
 
     const creator = await t.createUser();
     const priv = await createCommunity({ isPublic: false, createdBy: creator.user.uuid });
-    expect((await t.api().room.GET("/communities/{id}", { params: { path: { id: priv.id } } })).response.status).toBe(
-      404,
-    );
-    expect(
-      (await t.api(user.token).room.GET("/communities/{id}", { params: { path: { id: priv.id } } })).response.status,
-    ).toBe(404);
-    expect(
-      (await t.api(user.token).room.POST("/communities/{id}/join", { params: { path: { id: priv.id } } })).response
-        .status,
-    ).toBe(404);
-    expect(
-      (await t.api(user.token).room.GET("/communities/{id}/users", { params: { path: { id: priv.id } } })).response
-        .status,
-    ).toBe(404);
-    expect(
-      (await t.api(creator.token).room.GET("/communities/{id}", { params: { path: { id: priv.id } } })).response.status,
-    ).toBe(200);
-    expect(
-      (await t.api(staff.token).room.GET("/communities/{id}", { params: { path: { id: priv.id } } })).response.status,
-    ).toBe(200);
+    const path = { params: { path: { id: priv.id } } };
+    const readPrivate = (token?: string) => t.api(token).room.GET("/communities/{id}", path);
+    await expectStatuses(readPrivate, [
+      [undefined, 404],
+      [user.token, 404],
+    ]);
+    expect(await statusOf(t.api(user.token).room.POST("/communities/{id}/join", path))).toBe(404);
+    expect(await statusOf(t.api(user.token).room.GET("/communities/{id}/users", path))).toBe(404);
+    await expectStatuses(readPrivate, [
+      [creator.token, 200],
+      [staff.token, 200],
+    ]);
     await t
       .api(creator.token)
       .room.PUT("/communities/{id}/users/{userId}", { params: { path: { id: priv.id, userId: user.user.uuid } } });
@@ -264,20 +229,16 @@ describe("reading, joining and leaving", () => {
   it("joins and leaves, idempotently; lists the caller's communities and the members", async () => {
     const community = await createCommunity();
     const [a, b] = [await t.createUser({ nickname: `a${tag()}` }), await t.createUser()];
-    expect(
-      (await t.api().room.POST("/communities/{id}/join", { params: { path: { id: community.id } } })).response.status,
-    ).toBe(401);
+    const byId = { params: { path: { id: community.id } } };
+    expect(await statusOf(t.api().room.POST("/communities/{id}/join", byId))).toBe(401);
     const joined = await t
       .api(a.token)
       .room.POST("/communities/{id}/join", { params: { path: { id: community.slug } } });
     expect(joined.response.status).toBe(200);
     expect(joined.data).toMatchObject({ joined: true, memberCount: 1 });
-    expect(
-      (await t.api(a.token).room.POST("/communities/{id}/join", { params: { path: { id: community.id } } })).data
-        ?.memberCount,
-    ).toBe(1);
+    expect((await t.api(a.token).room.POST("/communities/{id}/join", byId)).data?.memberCount).toBe(1);
     t.clock.advance(1);
-    await t.api(b.token).room.POST("/communities/{id}/join", { params: { path: { id: community.id } } });
+    await t.api(b.token).room.POST("/communities/{id}/join", byId);
 
     const members = await t
       .api()
@@ -306,17 +267,12 @@ describe("reading, joining and leaving", () => {
     expect(mine.data?.data.map((c) => c.id)).toEqual([other.id, community.id]);
     expect((await t.api().room.GET("/user-communities")).response.status).toBe(401);
 
-    expect(
-      (await t.api().room.POST("/communities/{id}/leave", { params: { path: { id: community.id } } })).response.status,
-    ).toBe(401);
-    expect(
-      (await t.api(a.token).room.POST("/communities/{id}/leave", { params: { path: { id: community.id } } })).response
-        .status,
-    ).toBe(204);
-    expect(
-      (await t.api(a.token).room.POST("/communities/{id}/leave", { params: { path: { id: community.id } } })).response
-        .status,
-    ).toBe(204);
+    const leave = (token?: string) => t.api(token).room.POST("/communities/{id}/leave", byId);
+    await expectStatuses(leave, [
+      [undefined, 401],
+      [a.token, 204],
+      [a.token, 204],
+    ]);
     expect(await membersOf(community.id)).toEqual([b.user.uuid]);
   });
 
@@ -359,54 +315,21 @@ describe("rooms in communities", () => {
     const second = await insertRoom(owner.user.uuid);
     await grant(second.uuid, coOwner.user.uuid, "coOwner");
     await grant(room.uuid, mod.user.uuid, "moderator");
-    expect(
-      (
-        await t
-          .api()
-          .room.PUT("/communities/{id}/rooms/{roomId}", { params: { path: { id: community.id, roomId: room.uuid } } })
-      ).response.status,
-    ).toBe(401);
-    expect(
-      (
-        await t
-          .api(stranger.token)
-          .room.PUT("/communities/{id}/rooms/{roomId}", { params: { path: { id: community.id, roomId: room.uuid } } })
-      ).response.status,
-    ).toBe(403);
-    expect(
-      (
-        await t
-          .api(mod.token)
-          .room.PUT("/communities/{id}/rooms/{roomId}", { params: { path: { id: community.id, roomId: room.uuid } } })
-      ).error?.message,
-    ).toBe("Only the room's owner or co-owners may add it to a community.");
-    expect(
-      (
-        await t.api(owner.token).room.PUT("/communities/{id}/rooms/{roomId}", {
-          params: { path: { id: community.id, roomId: crypto.randomUUID() } },
-        })
-      ).response.status,
-    ).toBe(404);
-    expect(
-      (
-        await t
-          .api(owner.token)
-          .room.PUT("/communities/{id}/rooms/{roomId}", { params: { path: { id: "nope-nope", roomId: room.uuid } } })
-      ).response.status,
-    ).toBe(404);
+    const addRoom = (token?: string, id = community.id, roomId = room.uuid) => addToCommunity(token, id, roomId);
+    await expectStatuses(addRoom, [
+      [undefined, 401],
+      [stranger.token, 403],
+    ]);
+    expect((await addRoom(mod.token)).error?.message).toBe(
+      "Only the room's owner or co-owners may add it to a community.",
+    );
+    expect(await statusOf(addRoom(owner.token, community.id, crypto.randomUUID()))).toBe(404);
+    expect(await statusOf(addRoom(owner.token, "nope-nope"))).toBe(404);
     expect(await roomsOf(community.id)).toEqual([]);
-    const added = await t
-      .api(owner.token)
-      .room.PUT("/communities/{id}/rooms/{roomId}", { params: { path: { id: community.id, roomId: room.uuid } } });
+    const added = await addRoom(owner.token);
     expect(added.response.status).toBe(201);
     expect(added.data).toMatchObject({ communityId: community.id, roomUuid: room.uuid });
-    expect(
-      (
-        await t
-          .api(owner.token)
-          .room.PUT("/communities/{id}/rooms/{roomId}", { params: { path: { id: community.id, roomId: room.uuid } } })
-      ).response.status,
-    ).toBe(200);
+    expect(await statusOf(addRoom(owner.token))).toBe(200);
     // The spec's short form, with the room's slug.
     const viaAlias = await t
       .api(coOwner.token)
@@ -433,8 +356,7 @@ describe("rooms in communities", () => {
       t.request("PUT", `${R}/communities/${community.id}/rooms/${uuid}`, { token });
     expect((await add(outsider.token, outsiderRoom.uuid)).status).toBe(404);
     const refused = await add(member.token, memberRoom.uuid);
-    expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe("Only this community's admins may add rooms to a private community.");
+    expectRefusal(refused, 403, "Only this community's admins may add rooms to a private community.");
     // Running the community is not owning the room.
     expect((await add(creator.token, memberRoom.uuid)).status).toBe(403);
     expect((await add(creator.token, creatorRoom.uuid)).status).toBe(201);
@@ -450,35 +372,19 @@ describe("rooms in communities", () => {
     const privateRoom = await insertRoom(owner.user.uuid, { type: "PRIVATE" });
     await grant(privateRoom.uuid, mod.user.uuid, "moderator");
     for (const room of [open, unlisted, privateRoom])
-      expect(
-        (
-          await t
-            .api(owner.token)
-            .room.PUT("/communities/{id}/rooms/{roomId}", { params: { path: { id: community.id, roomId: room.uuid } } })
-        ).response.status,
-      ).toBe(201);
+      expect(await statusOf(addToCommunity(owner.token, community.id, room.uuid))).toBe(201);
     const uuids = (body: { data: { uuid: string }[] }) => body.data.map((r) => r.uuid).sort();
-    const anyone = await t.api().room.GET("/communities/{id}/rooms", { params: { path: { id: community.id } } });
+    const roomsAs = (token?: string) =>
+      t.api(token).room.GET("/communities/{id}/rooms", { params: { path: { id: community.id } } });
+    const anyone = await roomsAs();
     expect(anyone.response.status).toBe(200);
     expect(anyone.data?.total).toBe(1);
     expect(uuids(ok(anyone))).toEqual([open.uuid]);
     const stranger = await t.createUser();
-    expect(
-      uuids(
-        ok(await t.api(stranger.token).room.GET("/communities/{id}/rooms", { params: { path: { id: community.id } } })),
-      ),
-    ).toEqual([open.uuid]);
-    expect(
-      uuids(ok(await t.api(mod.token).room.GET("/communities/{id}/rooms", { params: { path: { id: community.id } } }))),
-    ).toEqual([open.uuid, privateRoom.uuid].sort());
-    expect(
-      (await t.api(owner.token).room.GET("/communities/{id}/rooms", { params: { path: { id: community.id } } })).data
-        ?.total,
-    ).toBe(3);
-    expect(
-      (await t.api(staff.token).room.GET("/communities/{id}/rooms", { params: { path: { id: community.id } } })).data
-        ?.total,
-    ).toBe(3);
+    expect(uuids(ok(await roomsAs(stranger.token)))).toEqual([open.uuid]);
+    expect(uuids(ok(await roomsAs(mod.token)))).toEqual([open.uuid, privateRoom.uuid].sort());
+    expect((await roomsAs(owner.token)).data?.total).toBe(3);
+    expect((await roomsAs(staff.token)).data?.total).toBe(3);
     expect(
       (
         await t
@@ -505,17 +411,11 @@ describe("rooms in communities", () => {
     const pub = await createCommunity();
     const priv = await createCommunity({ isPublic: false, createdBy: creator.user.uuid });
     const room = await insertRoom(creator.user.uuid);
-    for (const c of [pub, priv])
-      await t
-        .api(creator.token)
-        .room.PUT("/communities/{id}/rooms/{roomId}", { params: { path: { id: c.id, roomId: room.uuid } } });
-    expect(
-      (await t.api().room.GET("/room-communities/{roomId}", { params: { path: { roomId: room.uuid } } })).data,
-    ).toHaveLength(1);
-    expect(
-      (await t.api(creator.token).room.GET("/room-communities/{roomId}", { params: { path: { roomId: room.uuid } } }))
-        .data,
-    ).toHaveLength(2);
+    for (const c of [pub, priv]) await addToCommunity(creator.token, c.id, room.uuid);
+    const communitiesAs = (token?: string) =>
+      t.api(token).room.GET("/room-communities/{roomId}", { params: { path: { roomId: room.uuid } } });
+    expect((await communitiesAs()).data).toHaveLength(1);
+    expect((await communitiesAs(creator.token)).data).toHaveLength(2);
   });
 
   it("takes rooms out: the community's admins or the room's owners", async () => {
@@ -528,10 +428,7 @@ describe("rooms in communities", () => {
       await insertRoom(owner.user.uuid),
       await insertRoom(owner.user.uuid),
     ];
-    for (const room of rooms)
-      await t
-        .api(owner.token)
-        .room.PUT("/communities/{id}/rooms/{roomId}", { params: { path: { id: community.id, roomId: room.uuid } } });
+    for (const room of rooms) await addToCommunity(owner.token, community.id, room.uuid);
     const del = (token: string | undefined, uuid: string) =>
       t.request("DELETE", `${R}/communities/${community.id}/rooms/${uuid}`, { token });
     expect((await del(undefined, rooms[0]!.uuid)).status).toBe(401);

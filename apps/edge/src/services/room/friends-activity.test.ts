@@ -1,9 +1,8 @@
 import { schema } from "@booth/db";
 import { describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
+import { ok, openTestApp, type TestUser } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 async function roomOf(owner: TestUser, body: Record<string, unknown> = {}) {
   const made = await t.api(owner.token).room.POST("/rooms/infrastructure", {

@@ -1,12 +1,11 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestApp, multipart, ok, openForTests, statusOf, type TestApp } from "../../testing.ts";
+import { expectRefusal, multipart, ok, openTestApp, reportPresent, statusOf } from "../../testing.ts";
 import { publicRooms } from "./room-lists.ts";
 import { favoritedSet, roomView } from "./rooms.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const R = "/api/room-service";
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
@@ -21,9 +20,7 @@ async function createRoom(token: string, body: Record<string, unknown> = {}) {
 
 /** A room of its owner's, with a co-owner the database names, and a stranger to it. */
 async function roomWithCoOwner() {
-  const owner = await t.createUser();
-  const coOwner = await t.createUser();
-  const stranger = await t.createUser();
+  const { owner, coOwner, stranger } = await t.createUsers("owner", "coOwner", "stranger");
   const room = await createRoom(owner.token);
   await t.db.insert(schema.roomUserRoles).values({ roomUuid: room.uuid, userUuid: coOwner.user.uuid, role: "coOwner" });
   return { owner, coOwner, stranger, room };
@@ -51,8 +48,7 @@ describe("creating and changing rooms", () => {
     const taken = await t
       .api(owner.token)
       .room.POST("/rooms/infrastructure", { body: { name: "x y", slug: "late-night-jazz" } });
-    expect(taken.response.status).toBe(400);
-    expect(taken.error?.message).toBe("This room slug is already taken.");
+    expectRefusal(taken, 400, "This room slug is already taken.");
     expect(
       (await t.api().room.GET("/rooms/{slug}", { params: { path: { slug: "late-night-jazz" } } })).data?.uuid,
     ).toBe(ok(res).uuid);
@@ -85,71 +81,39 @@ describe("creating and changing rooms", () => {
 
   it("lets owners change everything, co-owners how it plays, and nobody else; the live room hears of it", async () => {
     const { owner, coOwner, stranger, room } = await roomWithCoOwner();
+    const at = { params: { path: { id: room.uuid } } };
 
-    const byStranger = await t
-      .api(stranger.token)
-      .room.PATCH("/rooms/{id}", { params: { path: { id: room.uuid } }, body: { name: "Hijacked" } });
+    const byStranger = await t.api(stranger.token).room.PATCH("/rooms/{id}", { ...at, body: { name: "Hijacked" } });
     expect(byStranger.response.status).toBe(403);
-    const byCo = await t.api(coOwner.token).room.PATCH("/rooms/{id}", {
-      params: { path: { id: room.uuid } },
-      body: { name: "Renamed", voteSkipThreshold: 0.5 },
-    });
+    const byCo = await t
+      .api(coOwner.token)
+      .room.PATCH("/rooms/{id}", { ...at, body: { name: "Renamed", voteSkipThreshold: 0.5 } });
     expect(byCo.response.status).toBe(200);
     expect(byCo.data).toMatchObject({ name: "Renamed", voteSkipThreshold: 0.5 });
     expect(t.live.events.at(-1)).toMatchObject({ roomUuid: room.uuid, event: { type: "updateRoomSettings" } });
     // Who may enter is the owner's: co-owners cannot set a password, not even through /rooms/{id}.
-    expect(
-      (
-        await t
-          .api(coOwner.token)
-          .room.PATCH("/rooms/{id}", { params: { path: { id: room.uuid } }, body: { password: "abcd" } })
-      ).response.status,
-    ).toBe(400);
-    expect(
-      (
-        await t
-          .api(coOwner.token)
-          .room.PATCH("/rooms/{id}/infrastructure", { params: { path: { id: room.uuid } }, body: { password: "abcd" } })
-      ).response.status,
-    ).toBe(403);
+    const password = { ...at, body: { password: "abcd" } };
+    expect(await statusOf(t.api(coOwner.token).room.PATCH("/rooms/{id}", password))).toBe(400);
+    expect(await statusOf(t.api(coOwner.token).room.PATCH("/rooms/{id}/infrastructure", password))).toBe(403);
     const byOwner = await t.api(owner.token).room.PATCH("/rooms/{id}/infrastructure", {
-      params: { path: { id: room.uuid } },
+      ...at,
       body: { password: "abcd", type: "PRIVATE", slug: "renamed-room" },
     });
     expect(byOwner.response.status).toBe(200);
     expect(byOwner.data).toMatchObject({ isPasswordProtected: true, type: "PRIVATE", slug: "renamed-room" });
 
-    const seats = await t.api(coOwner.token).room.PATCH("/rooms/dj-seats/{id}/infrastructure", {
-      params: { path: { id: room.uuid } },
-      body: { numberOfDjs: 2 },
-    });
-    expect(seats.data?.numberOfDjs).toBe(2);
-    expect(
-      (
-        await t.api(stranger.token).room.PATCH("/rooms/dj-seats/{id}/infrastructure", {
-          params: { path: { id: room.uuid } },
-          body: { numberOfDjs: 4 },
-        })
-      ).response.status,
-    ).toBe(403);
-    const djType = await t.api(owner.token).room.PATCH("/rooms/dj-type/{id}/infrastructure", {
-      params: { path: { id: room.uuid } },
-      body: { djType: "INVITE_ONLY" },
-    });
+    const seats = (token: string, numberOfDjs: number) =>
+      t.api(token).room.PATCH("/rooms/dj-seats/{id}/infrastructure", { ...at, body: { numberOfDjs } });
+    expect((await seats(coOwner.token, 2)).data?.numberOfDjs).toBe(2);
+    expect(await statusOf(seats(stranger.token, 4))).toBe(403);
+    const djType = await t
+      .api(owner.token)
+      .room.PATCH("/rooms/dj-type/{id}/infrastructure", { ...at, body: { djType: "INVITE_ONLY" } });
     expect(djType.data?.djType).toBe("INVITE_ONLY");
-    expect(
-      (
-        await t.api(coOwner.token).room.PATCH("/rooms/live-audio/{id}/infrastructure", {
-          params: { path: { id: room.uuid } },
-          body: { liveAudio: true },
-        })
-      ).response.status,
-    ).toBe(403);
-    const liveAudio = await t.api(owner.token).room.PATCH("/rooms/live-audio/{id}/infrastructure", {
-      params: { path: { id: room.uuid } },
-      body: { liveAudio: true },
-    });
-    expect(liveAudio.data?.liveAudio).toBe(true);
+    const liveAudio = (token: string) =>
+      t.api(token).room.PATCH("/rooms/live-audio/{id}/infrastructure", { ...at, body: { liveAudio: true } });
+    expect(await statusOf(liveAudio(coOwner.token))).toBe(403);
+    expect((await liveAudio(owner.token)).data?.liveAudio).toBe(true);
   });
 
   it("lets the owner alone pick the room crate, one of their playlists, which the live room reads from its position", async () => {
@@ -170,39 +134,29 @@ describe("creating and changing rooms", () => {
       body: { songIds: songs.map((s) => s.id) },
     });
     const strangers = ok(await t.api(stranger.token).playlist.POST("/crate", { body: { name: "Not the owner's" } }));
-    const set = (token: string, roomCrateId: unknown) =>
+    const set = (token: string | undefined, roomCrateId: unknown) =>
       t.api(token).room.PATCH("/rooms/{id}", {
         params: { path: { id: room.uuid } },
         body: { roomCrateId } as { roomCrateId: string | null },
       });
-    const serviceRead = async (from = 0) =>
-      (
-        await t.api(await t.serviceToken()).room.GET("/rooms/service/room/{id}/crate", {
-          params: { path: { id: room.uuid }, query: { from } },
-        })
-      ).data;
+    const readCrate = async (token: string, from?: number) =>
+      t.api(token).room.GET("/rooms/service/room/{id}/crate", { params: { path: { id: room.uuid }, query: { from } } });
+    const serviceRead = async (from = 0) => (await readCrate(await t.serviceToken(), from)).data;
 
     // Nothing set: nothing to read.
     expect(await serviceRead()).toEqual({ crateId: null, songs: [] });
     // The wrong callers, another's crate, a missing one, a queue or likes crate, junk: refused, nothing changes.
     const coTry = await set(coOwner.token, crate.crateUuid);
-    expect(coTry.response.status).toBe(403);
-    expect(coTry.error?.message).toBe("Only the room's owner picks its room crate.");
+    expectRefusal(coTry, 403, "Only the room's owner picks its room crate.");
     expect((await set(stranger.token, crate.crateUuid)).response.status).toBe(403);
-    expect(
-      (await t.api().room.PATCH("/rooms/{id}", { params: { path: { id: room.uuid } }, body: { roomCrateId: null } }))
-        .response.status,
-    ).toBe(401);
+    expect(await statusOf(set(undefined, null))).toBe(401);
     const others = await set(owner.token, strangers.crateUuid);
-    expect(others.response.status).toBe(403);
-    expect(others.error?.message).toBe("The room crate must be one of the room owner's crates.");
+    expectRefusal(others, 403, "The room crate must be one of the room owner's crates.");
     const missing = await set(owner.token, crypto.randomUUID());
-    expect(missing.response.status).toBe(404);
-    expect(missing.error?.message).toBe("Crate not found.");
+    expectRefusal(missing, 404, "Crate not found.");
     const likes = ok(await t.api(owner.token).playlist.GET("/crate/special/likes"));
     const refused = await set(owner.token, likes.crateUuid);
-    expect(refused.response.status).toBe(400);
-    expect(refused.error?.message).toBe("A queue or likes crate cannot be a room crate: pick a playlist.");
+    expectRefusal(refused, 400, "A queue or likes crate cannot be a room crate: pick a playlist.");
     expect((await set(owner.token, "not-a-uuid")).response.status).toBe(400);
     expect(
       ok(await t.api().room.GET("/rooms/uuid/{uuid}", { params: { path: { uuid: room.uuid } } })).roomCrateId,
@@ -226,10 +180,7 @@ describe("creating and changing rooms", () => {
     expect((await serviceRead(0))?.songs.map((s) => s.trackName)).toEqual(["One", "Two", "Three"]);
     expect((await serviceRead(2))?.songs.map((s) => s.trackName)).toEqual(["Three", "One", "Two"]);
     expect((await serviceRead(7))?.songs.map((s) => s.trackName)).toEqual(["One", "Two", "Three"]);
-    expect(
-      (await t.api(owner.token).room.GET("/rooms/service/room/{id}/crate", { params: { path: { id: room.uuid } } }))
-        .response.status,
-    ).toBe(403);
+    expect(await statusOf(readCrate(owner.token))).toBe(403);
     // The room given to someone else plays nothing of the old owner's crate; the crate deleted clears the setting.
     await t.db.update(schema.rooms).set({ ownerUuid: stranger.user.uuid }).where(eq(schema.rooms.uuid, room.uuid));
     expect(await serviceRead()).toEqual({ crateId: crate.crateUuid, songs: [] });
@@ -244,35 +195,18 @@ describe("creating and changing rooms", () => {
     const owner = await t.createUser();
     const room = await createRoom(owner.token);
     const song = { trackName: "Song", artistName: "Artist", duration: 180 };
-    expect(
-      (
-        await t.api(owner.token).room.PATCH("/rooms/live-state/{id}/infrastructure", {
-          params: { path: { id: room.uuid } },
-          body: { nowPlaying: song },
-        })
-      ).response.status,
-    ).toBe(403);
-    expect(
-      (
-        await t.api(owner.token).room.PATCH("/rooms/live-state/{id}/infrastructure", {
-          params: { path: { id: room.uuid } },
-          body: { isLive: true },
-        })
-      ).data?.isLive,
-    ).toBe(true);
-    const fromRoom = await t.api(await t.serviceToken()).room.PATCH("/rooms/live-state/{id}/infrastructure", {
-      params: { path: { id: room.uuid } },
-      body: { nowPlaying: song, numberOfActiveDjs: 2 },
-    });
+    const report = (token: string, body: { nowPlaying?: typeof song; isLive?: boolean; numberOfActiveDjs?: number }) =>
+      t.api(token).room.PATCH("/rooms/live-state/{id}/infrastructure", { params: { path: { id: room.uuid } }, body });
+    expect(await statusOf(report(owner.token, { nowPlaying: song }))).toBe(403);
+    expect((await report(owner.token, { isLive: true })).data?.isLive).toBe(true);
+    const fromRoom = await report(await t.serviceToken(), { nowPlaying: song, numberOfActiveDjs: 2 });
     expect(fromRoom.response.status).toBe(200);
     const seen = await t.api().room.GET("/rooms/uuid/{uuid}", { params: { path: { uuid: room.uuid } } });
     expect(seen.data).toMatchObject({ song, numberOfActiveDjs: 2, isLive: true });
   });
 
   it("pins messages, sets a poster and an external link, for the right ranks", async () => {
-    const owner = await t.createUser();
-    const mod = await t.createUser();
-    const stranger = await t.createUser();
+    const { owner, mod, stranger } = await t.createUsers("owner", "mod", "stranger");
     const room = await createRoom(owner.token);
     await t.db.insert(schema.roomUserRoles).values({ roomUuid: room.uuid, userUuid: mod.user.uuid, role: "moderator" });
     const pin = (token: string, pinnedMessages: unknown) =>
@@ -296,35 +230,22 @@ describe("creating and changing rooms", () => {
       f.set("file", new File([PNG], "poster.png", { type: "image/png" }));
       return f;
     };
-    expect(
-      (await t.api(mod.token).room.POST("/rooms/{id}/poster", { params: { path: { id: room.uuid } }, body: form() }))
-        .response.status,
-    ).toBe(403);
+    const at = { params: { path: { id: room.uuid } } };
+    expect(await statusOf(t.api(mod.token).room.POST("/rooms/{id}/poster", { ...at, body: form() }))).toBe(403);
     const notImage = new FormData();
     notImage.set("file", new File(["hello"], "poster.png"));
-    expect(
-      (
-        await t
-          .api(owner.token)
-          .room.POST("/rooms/{id}/poster", { params: { path: { id: room.uuid } }, ...multipart(notImage) })
-      ).response.status,
-    ).toBe(415);
-    const poster = await t
-      .api(owner.token)
-      .room.POST("/rooms/{id}/poster", { params: { path: { id: room.uuid } }, body: form() });
+    expect(await statusOf(t.api(owner.token).room.POST("/rooms/{id}/poster", { ...at, ...multipart(notImage) }))).toBe(
+      415,
+    );
+    const poster = await t.api(owner.token).room.POST("/rooms/{id}/poster", { ...at, body: form() });
     expect(poster.response.status).toBe(200);
     const image = await t.app.request(ok(poster).posterUrl!);
     expect(image.status).toBe(200);
     expect(image.headers.get("content-type")).toBe("image/png");
-    expect(
-      (await t.api(owner.token).room.DELETE("/rooms/{id}/poster", { params: { path: { id: room.uuid } } })).data
-        ?.posterUrl,
-    ).toBe(null);
+    const removePoster = () => t.api(owner.token).room.DELETE("/rooms/{id}/poster", at);
+    expect((await removePoster()).data?.posterUrl).toBe(null);
     expect((await t.app.request(ok(poster).posterUrl!)).status).toBe(404);
-    expect(
-      (await t.api(owner.token).room.DELETE("/rooms/{id}/poster", { params: { path: { id: room.uuid } } })).response
-        .status,
-    ).toBe(404);
+    expect(await statusOf(removePoster())).toBe(404);
   });
 
   it("promotes rooms only for staff or the promoteRoom capability", async () => {
@@ -366,17 +287,10 @@ describe("creating and changing rooms", () => {
     const staff = await t.createUser({ roles: ["user", "staff"] });
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const room = await createRoom(owner.token);
-    expect(
-      (
-        await t
-          .api(owner.token)
-          .room.PATCH("/rooms/admin/{id}", { params: { path: { id: room.uuid } }, body: { promoted: true } })
-      ).response.status,
-    ).toBe(403);
-    const changed = await t.api(staff.token).room.PATCH("/rooms/admin/{id}", {
-      params: { path: { id: room.uuid } },
-      body: { promoted: true, ownerUuid: staff.user.uuid },
-    });
+    const change = (token: string, body: { promoted: boolean; ownerUuid?: string }) =>
+      t.api(token).room.PATCH("/rooms/admin/{id}", { params: { path: { id: room.uuid } }, body });
+    expect(await statusOf(change(owner.token, { promoted: true }))).toBe(403);
+    const changed = await change(staff.token, { promoted: true, ownerUuid: staff.user.uuid });
     expect(changed.data).toMatchObject({ promoted: true, ownerUuid: staff.user.uuid });
     const gp = (token: string) =>
       t.request("POST", `${R}/rooms/admin/guest-password`, {
@@ -491,9 +405,7 @@ describe("lists", () => {
   });
 
   it("favourites: add once, list with the flag, hide others' private favourites, remove by room", async () => {
-    const owner = await t.createUser();
-    const fan = await t.createUser();
-    const other = await t.createUser();
+    const { owner, fan, other } = await t.createUsers("owner", "fan", "other");
     const room = await createRoom(owner.token);
     const secret = await createRoom(owner.token, { type: "PRIVATE" });
     const add = (roomUuid: string) =>
@@ -516,14 +428,10 @@ describe("lists", () => {
       .api(fan.token)
       .room.GET("/api/v1/room-favorites", { params: { query: { roomUuidIn: `${secret.uuid}` } } });
     expect(checked.data).toHaveLength(1);
-    expect(
-      (await t.api(fan.token).room.GET("/rooms/uuid/{uuid}", { params: { path: { uuid: room.uuid } } })).data
-        ?.favorited,
-    ).toBe(true);
-    expect(
-      (await t.api(other.token).room.GET("/rooms/uuid/{uuid}", { params: { path: { uuid: room.uuid } } })).data
-        ?.favorited,
-    ).toBe(false);
+    const roomAs = (token: string) =>
+      t.api(token).room.GET("/rooms/uuid/{uuid}", { params: { path: { uuid: room.uuid } } });
+    expect((await roomAs(fan.token)).data?.favorited).toBe(true);
+    expect((await roomAs(other.token)).data?.favorited).toBe(false);
 
     const favs = await t.api(fan.token).room.GET("/rooms/favorites", { params: { query: { includePrivate: "true" } } });
     expect(favs.data).toHaveLength(2);
@@ -532,15 +440,10 @@ describe("lists", () => {
       .room.GET("/rooms/favorites", { params: { query: { userUuid: fan.user.uuid, includePrivate: "true" } } });
     expect(publicOnly.data?.map((r) => r.uuid)).toEqual([room.uuid]);
 
-    const favId = ok(mine)[0]!.id;
-    expect(
-      (await t.api(other.token).room.DELETE("/api/v1/room-favorites/{id}", { params: { path: { id: favId } } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (await t.api(fan.token).room.DELETE("/api/v1/room-favorites/{id}", { params: { path: { id: room.uuid } } }))
-        .response.status,
-    ).toBe(204);
+    const unfavorite = (token: string, id: string) =>
+      t.api(token).room.DELETE("/api/v1/room-favorites/{id}", { params: { path: { id } } });
+    expect(await statusOf(unfavorite(other.token, ok(mine)[0]!.id))).toBe(403);
+    expect(await statusOf(unfavorite(fan.token, room.uuid))).toBe(204);
     expect((await t.api(fan.token).room.GET("/api/v1/room-favorites")).data).toHaveLength(1);
   });
 
@@ -583,10 +486,8 @@ describe("lists", () => {
       .api(staff.token)
       .room.GET("/admin/rooms", { params: { query: { filter: "name||$eq||Crud Findable", fields: "name" } } });
     expect(crud.data).toMatchObject({ total: 1, data: [{ uuid: room.uuid, name: "Crud Findable" }] });
-    expect(
-      (await t.api(staff.token).room.GET("/admin/rooms", { params: { query: { filter: "nope||$eq||1" } } })).response
-        .status,
-    ).toBe(400);
+    const badFilter = { params: { query: { filter: "nope||$eq||1" } } };
+    expect(await statusOf(t.api(staff.token).room.GET("/admin/rooms", badFilter))).toBe(400);
     expect(
       (await t.api(staff.token).room.GET("/admin/rooms/{id}", { params: { path: { id: room.uuid } } })).data?.roomRoles,
     ).toHaveLength(1);
@@ -596,78 +497,37 @@ describe("lists", () => {
     const owner = await t.createUser();
     const stranger = await t.createUser();
     const room = await createRoom(owner.token);
-    expect(
-      (
-        await t.api(stranger.token).room.POST("/rooms/discord/{guild}", {
-          params: { path: { guild: "123456789012345678" } },
-          body: { roomUuid: room.uuid },
-        })
-      ).response.status,
-    ).toBe(403);
-    expect(
-      (
-        await t.api(owner.token).room.POST("/rooms/discord/{guild}", {
-          params: { path: { guild: "123456789012345678" } },
-          body: { roomUuid: room.uuid },
-        })
-      ).response.status,
-    ).toBe(200);
-    const created = await t.api(stranger.token).room.POST("/rooms/discord/{guild}", {
-      params: { path: { guild: "123456789012345678" } },
-      body: { name: "Guild Hangout" },
-    });
+    const guild = "123456789012345678";
+    const link = (token: string, body: { roomUuid?: string; name?: string }, at = guild) =>
+      t.api(token).room.POST("/rooms/discord/{guild}", { params: { path: { guild: at } }, body });
+    expect(await statusOf(link(stranger.token, { roomUuid: room.uuid }))).toBe(403);
+    expect(await statusOf(link(owner.token, { roomUuid: room.uuid }))).toBe(200);
+    const created = await link(stranger.token, { name: "Guild Hangout" });
     expect(created.response.status).toBe(201);
-    expect(
-      (
-        await t
-          .api(owner.token)
-          .room.POST("/rooms/discord/{guild}", { params: { path: { guild: "not-a-guild" } }, body: { name: "x y" } })
-      ).response.status,
-    ).toBe(400);
-    expect(
-      (
-        await t
-          .api(owner.token)
-          .room.POST("/rooms/discord/{guild}", { params: { path: { guild: "123456789012345678" } }, body: {} })
-      ).response.status,
-    ).toBe(400);
-    const list = await t
-      .api()
-      .room.GET("/rooms/discord/list/{guild}", { params: { path: { guild: "123456789012345678" } } });
+    expect(await statusOf(link(owner.token, { name: "x y" }, "not-a-guild"))).toBe(400);
+    expect(await statusOf(link(owner.token, {}))).toBe(400);
+    const list = await t.api().room.GET("/rooms/discord/list/{guild}", { params: { path: { guild } } });
     expect(list.data?.map((r) => r.uuid).sort()).toEqual([room.uuid, ok(created).uuid].sort());
   });
 });
 
 describe("joining", () => {
+  /** Joins the room `slug` (its slug or uuid) with no password, as the caller `token`. */
+  const joinAs = (token: string | undefined, slug: string) =>
+    t.api(token).room.POST("/rooms/{slug}/join", { params: { path: { slug } }, body: {} });
+
   it("admits users, records the visit, and answers the room's config with its roles", async () => {
     const owner = await t.createUser();
     const listener = await t.createUser();
     const room = await createRoom(owner.token);
-    const res = await t
-      .api(listener.token)
-      .room.POST("/rooms/{slug}/join", { params: { path: { slug: room.slug } }, body: {} });
+    const res = await joinAs(listener.token, room.slug);
     expect(res.response.status).toBe(200);
     expect(res.data).toMatchObject({ uuid: room.uuid, roomRoles: [{ userUuid: owner.user.uuid, role: "owner" }] });
     const recent = await t.api(listener.token).room.GET("/rooms/recent");
     expect(recent.data?.map((r) => r.uuid)).toEqual([room.uuid]);
-    expect(
-      (await t.api().room.POST("/rooms/{slug}/join", { params: { path: { slug: room.slug } }, body: {} })).response
-        .status,
-    ).toBe(401);
-    expect(
-      (
-        await t
-          .api(await t.serviceToken())
-          .room.POST("/rooms/{slug}/join", { params: { path: { slug: room.slug } }, body: {} })
-      ).response.status,
-    ).toBe(401);
-    expect(
-      (
-        await t
-          .api(listener.token)
-          .room.POST("/rooms/{slug}/join", { params: { path: { slug: "no-such-room" } }, body: {} })
-      ).response.status,
-    ).toBe(404);
+    expect(await statusOf(joinAs(undefined, room.slug))).toBe(401);
+    expect(await statusOf(joinAs(await t.serviceToken(), room.slug))).toBe(401);
+    expect(await statusOf(joinAs(listener.token, "no-such-room"))).toBe(404);
   });
 
   it("asks for the password, except of co-owners and up", async () => {
@@ -677,8 +537,7 @@ describe("joining", () => {
     const join = (token: string, body: unknown) => t.request("POST", `${R}/rooms/${room.uuid}/join`, { token, body });
     expect((await join(listener.token, {})).body.message).toBe("This room needs a password.");
     const wrong = await join(listener.token, { password: "nope" });
-    expect(wrong.status).toBe(403);
-    expect(wrong.body.message).toBe("Wrong room password.");
+    expectRefusal(wrong, 403, "Wrong room password.");
     expect((await join(listener.token, { password: "opensesame" })).status).toBe(200);
     expect((await join(owner.token, {})).status).toBe(200);
   });
@@ -696,26 +555,16 @@ describe("joining", () => {
       },
     });
     expect(ban.response.status).toBe(201);
-    const refused = await t
-      .api(banned.token)
-      .room.POST("/rooms/{slug}/join", { params: { path: { slug: room.uuid } }, body: {} });
-    expect(refused.response.status).toBe(403);
-    expect(refused.error?.message).toBe("You are banned from this room.");
+    const refused = await joinAs(banned.token, room.uuid);
+    expectRefusal(refused, 403, "You are banned from this room.");
     t.clock.advance(3601);
-    const back = await t
-      .api(await t.tokenFor(banned.user.uuid))
-      .room.POST("/rooms/{slug}/join", { params: { path: { slug: room.uuid } }, body: {} });
+    const back = await joinAs(await t.tokenFor(banned.user.uuid), room.uuid);
     expect(back.response.status).toBe(200);
 
     const guest = ok(await t.api().user.GET("/auth/guest")).accessToken as string;
-    expect(
-      (await t.api(guest).room.POST("/rooms/{slug}/join", { params: { path: { slug: room.uuid } }, body: {} })).response
-        .status,
-    ).toBe(200);
+    expect(await statusOf(joinAs(guest, room.uuid))).toBe(200);
     const locked = await createRoom(owner.token, { password: "members" });
-    const lockedJoin = await t
-      .api(guest)
-      .room.POST("/rooms/{slug}/join", { params: { path: { slug: locked.uuid } }, body: {} });
+    const lockedJoin = await joinAs(guest, locked.uuid);
     expect(lockedJoin.error?.message).toBe("Guests cannot join this room.");
     const admin = await t.createUser({ roles: ["user", "admin"] });
     await t
@@ -733,43 +582,16 @@ describe("joining", () => {
     const room = await createRoom(owner.token, { roomSize: 2 });
     const inside = await Promise.all([1, 2].map(() => t.createUser()));
     const service = await t.serviceToken();
-    for (const u of inside)
-      expect(
-        (
-          await t.api(service).room.PATCH("/rooms/user/{user}", {
-            params: { path: { user: u.user.uuid } },
-            body: { roomUuid: room.uuid },
-          })
-        ).response.status,
-      ).toBe(204);
+    for (const u of inside) await reportPresent(t, u.user.uuid, room.uuid);
     const late = await t.createUser();
-    const full = await t
-      .api(late.token)
-      .room.POST("/rooms/{slug}/join", { params: { path: { slug: room.uuid } }, body: {} });
+    const full = await joinAs(late.token, room.uuid);
     expect(full.error?.message).toBe("This room is full.");
-    expect(
-      (
-        await t
-          .api(inside[0]!.token)
-          .room.POST("/rooms/{slug}/join", { params: { path: { slug: room.uuid } }, body: {} })
-      ).response.status,
-    ).toBe(200);
-    expect(
-      (await t.api(owner.token).room.POST("/rooms/{slug}/join", { params: { path: { slug: room.uuid } }, body: {} }))
-        .response.status,
-    ).toBe(200);
+    expect(await statusOf(joinAs(inside[0]!.token, room.uuid))).toBe(200);
+    expect(await statusOf(joinAs(owner.token, room.uuid))).toBe(200);
     // Someone leaves: there is room again.
-    expect(
-      (
-        await t.api(service).room.DELETE("/rooms/user/{user}", {
-          params: { path: { user: inside[1]!.user.uuid }, query: { roomUuid: room.uuid } },
-        })
-      ).response.status,
-    ).toBe(204);
-    expect(
-      (await t.api(late.token).room.POST("/rooms/{slug}/join", { params: { path: { slug: room.uuid } }, body: {} }))
-        .response.status,
-    ).toBe(200);
+    const leave = { params: { path: { user: inside[1]!.user.uuid }, query: { roomUuid: room.uuid } } };
+    expect(await statusOf(t.api(service).room.DELETE("/rooms/user/{user}", leave))).toBe(204);
+    expect(await statusOf(joinAs(late.token, room.uuid))).toBe(200);
   });
 });
 
@@ -789,18 +611,10 @@ describe("presence, plays and state", () => {
       .api(service)
       .room.GET("/rooms/users/service/{room}", { params: { path: { room: room.uuid } } });
     expect(uuids.data?.userUuids).toEqual([owner.user.uuid]);
-    expect(
-      (await t.api(owner.token).room.GET("/rooms/users/service/{room}", { params: { path: { room: room.uuid } } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (
-        await t.api(service).room.PATCH("/rooms/user/{user}", {
-          params: { path: { user: crypto.randomUUID() } },
-          body: { roomUuid: room.uuid },
-        })
-      ).response.status,
-    ).toBe(404);
+    const inRoom = { params: { path: { room: room.uuid } } };
+    expect(await statusOf(t.api(owner.token).room.GET("/rooms/users/service/{room}", inRoom))).toBe(403);
+    const nobody = { params: { path: { user: crypto.randomUUID() } }, body: { roomUuid: room.uuid } };
+    expect(await statusOf(t.api(service).room.PATCH("/rooms/user/{user}", nobody))).toBe(404);
     await t.api(service).room.DELETE("/rooms/user/{user}", { params: { path: { user: owner.user.uuid } } });
     expect((await t.api().room.GET("/rooms/users/{room}", { params: { path: { room: room.uuid } } })).data).toEqual([]);
   });
@@ -889,29 +703,20 @@ describe("presence, plays and state", () => {
     const reset = (token?: string) => t.request("POST", `${R}/rooms/reset/${room.uuid}/infrastructure`, { token });
     expect((await reset()).status).toBe(401);
     const refused = await reset(coOwner.token);
-    expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe("Only the room's owner may reset it.");
+    expectRefusal(refused, 403, "Only the room's owner may reset it.");
     expect(t.live.events.length).toBe(before);
     expect((await reset(owner.token)).status).toBe(204);
     expect(t.live.events.at(-1)).toEqual({ roomUuid: room.uuid, event: { type: "resetRoom" } });
     expect((await reset(globalModerator.token)).status).toBe(204);
     expect(t.live.events.length).toBe(before + 2);
-    expect(
-      (
-        await t
-          .api(owner.token)
-          .room.POST("/rooms/reset/{id}/infrastructure", { params: { path: { id: crypto.randomUUID() } } })
-      ).response.status,
-    ).toBe(404);
+    const missing = { params: { path: { id: crypto.randomUUID() } } };
+    expect(await statusOf(t.api(owner.token).room.POST("/rooms/reset/{id}/infrastructure", missing))).toBe(404);
   });
 });
 
 describe("room roles", () => {
   async function staffedRoom() {
-    const owner = await t.createUser();
-    const coOwner = await t.createUser();
-    const mod = await t.createUser();
-    const listener = await t.createUser();
+    const { owner, coOwner, mod, listener } = await t.createUsers("owner", "coOwner", "mod", "listener");
     const room = await createRoom(owner.token);
     const grant = (token: string, userUuid: string, role: string, expirationTime?: string) =>
       t.request("POST", `${R}/roomUserRoles/${room.uuid}`, { token, body: { userUuid, role, expirationTime } });
@@ -934,14 +739,8 @@ describe("room roles", () => {
     expect((await grant(owner.token, crypto.randomUUID(), "dj")).status).toBe(404);
     expect((await grant(owner.token, listener.user.uuid, "dj", "2000-01-01T00:00:00Z")).status).toBe(400);
     expect((await grant(owner.token, listener.user.uuid, "superstar")).status).toBe(400);
-    expect(
-      (
-        await t.api().room.POST("/roomUserRoles/{room}", {
-          params: { path: { room: room.uuid } },
-          body: { userUuid: listener.user.uuid, role: "dj" },
-        })
-      ).response.status,
-    ).toBe(401);
+    const dj = { params: { path: { room: room.uuid } }, body: { userUuid: listener.user.uuid, role: "dj" as const } };
+    expect(await statusOf(t.api().room.POST("/roomUserRoles/{room}", dj))).toBe(401);
     // A global moderator outranks the owner.
     const globalMod = await t.createUser({ roles: ["user", "globalModerator"] });
     expect((await grant(globalMod.token, owner.user.uuid, "chatDisabled")).status).toBe(201);
@@ -954,27 +753,19 @@ describe("room roles", () => {
     );
     expect(mute.status).toBe(201);
     expect(t.live.events.at(-1)).toEqual({ roomUuid: room.uuid, event: { type: "updateRoles" } });
-    const roles = await t
-      .api(listener.token)
-      .room.GET("/roomUserRoles/{room}/{user}", { params: { path: { room: room.uuid, user: listener.user.uuid } } });
+    const rolesOf = (token: string, user: string) =>
+      t.api(token).room.GET("/roomUserRoles/{room}/{user}", { params: { path: { room: room.uuid, user } } });
+    const roles = await rolesOf(listener.token, listener.user.uuid);
     expect(roles.data?.map((r) => r.role)).toEqual(["chatDisabled"]);
     // Sanctions are the moderators' business: others see only who runs the room.
     const publicView = await t.api().room.GET("/roomUserRoles/{room}", { params: { path: { room: room.uuid } } });
     expect(publicView.data?.map((r) => r.role).sort()).toEqual(["coOwner", "moderator", "owner"]);
     const modView = await t.api(mod.token).room.GET("/roomUserRoles/{room}", { params: { path: { room: room.uuid } } });
     expect(modView.data?.map((r) => r.role)).toContain("chatDisabled");
-    expect(
-      (
-        await t
-          .api(listener.token)
-          .room.GET("/roomUserRoles/{room}/{user}", { params: { path: { room: room.uuid, user: mod.user.uuid } } })
-      ).response.status,
-    ).toBe(403);
+    expect(await statusOf(rolesOf(listener.token, mod.user.uuid))).toBe(403);
     // The mute clears itself.
     t.clock.advance(61);
-    const later = await t
-      .api(await t.tokenFor(listener.user.uuid))
-      .room.GET("/roomUserRoles/{room}/{user}", { params: { path: { room: room.uuid, user: listener.user.uuid } } });
+    const later = await rolesOf(await t.tokenFor(listener.user.uuid), listener.user.uuid);
     expect(later.data).toEqual([]);
   });
 

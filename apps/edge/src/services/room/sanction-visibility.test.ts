@@ -1,14 +1,11 @@
 // Room sanctions (banned, kicked, chatDisabled, djDisabled) are the room's moderators' to see, in every answer that
 // carries the room's roles: the join answer, a promoter's answer, the roles list. The live room reads them all with
 // its service token.
-import { schema } from "@booth/db";
 import type { RoomRole } from "@booth/db/schema";
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { ok, openTestApp } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const R = "/api/room-service";
 const SANCTIONS = ["banned", "kicked", "chatDisabled", "djDisabled"];
@@ -18,15 +15,8 @@ const rolesIn = (body: { roomRoles: unknown[] }) =>
 
 describe("who sees a room's sanctions", () => {
   it("moderators and the live room do; a member, a guest and a promoter never do", async () => {
-    const owner = await t.createUser();
-    const moderator = await t.createUser();
-    const member = await t.createUser();
-    const promoter = await t.createUser();
-    await t.db
-      .update(schema.users)
-      .set({ capabilities: ["promoteRoom"] })
-      .where(eq(schema.users.uuid, promoter.user.uuid));
-    await t.accountChanged(promoter.user.uuid);
+    const { owner, moderator, member, promoter } = await t.createUsers("owner", "moderator", "member", "promoter");
+    await t.changeUser(promoter.user.uuid, { capabilities: ["promoteRoom"] });
     const [muted, barred, banned] = [await t.createUser(), await t.createUser(), await t.createUser()];
     const created = await t
       .api(owner.token)

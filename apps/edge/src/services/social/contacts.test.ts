@@ -1,9 +1,8 @@
 import { schema } from "@booth/db";
 import { describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { ok, openTestApp } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 /** A user whose phone number is verified. */
 async function withPhone(phone: string, verified = true) {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../app.ts";
 import type { Cache } from "../../ports/cache.ts";
 import { sharedCaches } from "../../testing/shared-caches.ts";
-import { createTestApp, ok, openForTests, type TestApi, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp, type TestApi } from "../../testing.ts";
 import { MESSAGES_PER_MINUTE } from "./direct-messages.handlers.ts";
 import {
   CONVERSATION_NOT_FOUND,
@@ -14,8 +14,7 @@ import {
   MESSAGE_UNVERIFIED,
 } from "./direct-messages.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const S = "/api/social-service";
 const send = (api: TestApi, toUuid: string, text: string) =>
@@ -110,8 +109,7 @@ describe("direct messages", () => {
     const other = ok(await list(t.api(dan.token))).data[0]!;
     const foreign = ok(await messagesOf(t.api(dan.token), other.id)).data[0]!.id;
     const refused = await messagesOf(benApi, id, { before: foreign });
-    expect(refused.response.status).toBe(400);
-    expect(refused.error?.message).toEqual(["before: no such message in this conversation"]);
+    expectRefusal(refused, 400, ["before: no such message in this conversation"]);
 
     // Ana befriends Cleo and writes to her later: that conversation comes first in Ana's list.
     const invite = ok(await anaApi.social.POST("/friend-invitations", { body: { userUuid: cleo.user.uuid } }));
@@ -140,8 +138,7 @@ describe("direct messages", () => {
     const stranger = await t.createUser();
     const strangerApi = t.api(stranger.token);
     const peek = await messagesOf(strangerApi, id);
-    expect(peek.response.status).toBe(404);
-    expect(peek.error?.message).toBe(CONVERSATION_NOT_FOUND);
+    expectRefusal(peek, 404, CONVERSATION_NOT_FOUND);
     expect(peek.error?.code).toBe("CONVERSATION_NOT_FOUND");
     expect((await markRead(strangerApi, id)).response.status).toBe(404);
     expect((await messagesOf(strangerApi, crypto.randomUUID())).response.status).toBe(404);
@@ -167,12 +164,10 @@ describe("direct messages", () => {
     const anaApi = t.api(ana.token);
     const stranger = await t.createUser();
     const toStranger = await send(anaApi, stranger.user.uuid, "hi");
-    expect(toStranger.response.status).toBe(403);
-    expect(toStranger.error?.message).toBe(MESSAGE_FRIENDS_ONLY);
+    expectRefusal(toStranger, 403, MESSAGE_FRIENDS_ONLY);
     expect(toStranger.error?.code).toBe("MESSAGE_FRIENDS_ONLY");
     const toSelf = await send(anaApi, ana.user.uuid, "hi me");
-    expect(toSelf.response.status).toBe(400);
-    expect(toSelf.error?.message).toBe(MESSAGE_SELF);
+    expectRefusal(toSelf, 400, MESSAGE_SELF);
     expect((await send(anaApi, crypto.randomUUID(), "hi")).response.status).toBe(404);
 
     // Once friends write, a block stops them both ways; the history stays readable to both.
@@ -183,8 +178,7 @@ describe("direct messages", () => {
       [ben, ana],
     ] as const) {
       const refused = await send(t.api(from.token), to.user.uuid, "after the block");
-      expect(refused.response.status).toBe(403);
-      expect(refused.error?.message).toBe(MESSAGE_BLOCKED);
+      expectRefusal(refused, 403, MESSAGE_BLOCKED);
     }
     const { id } = ok(await list(anaApi)).data[0]!;
     expect(ok(await messagesOf(anaApi, id)).data.map((m) => m.text)).toEqual(["before the block"]);
@@ -200,8 +194,7 @@ describe("direct messages", () => {
     // An unverified profile may read but not send.
     const [eve, fay] = await friends({ verified: false });
     const unverified = await send(t.api(eve.token), fay.user.uuid, "hello");
-    expect(unverified.response.status).toBe(403);
-    expect(unverified.error?.message).toBe(MESSAGE_UNVERIFIED);
+    expectRefusal(unverified, 403, MESSAGE_UNVERIFIED);
     expect(unverified.error?.code).toBe("MESSAGE_UNVERIFIED");
     ok(await send(t.api(fay.token), eve.user.uuid, "verify your email!"));
     expect(await unread(t.api(eve.token))).toBe(1);
@@ -216,11 +209,9 @@ describe("direct messages", () => {
     const [ana, ben] = await friends();
     const anaApi = t.api(ana.token);
     const empty = await send(anaApi, ben.user.uuid, "   ");
-    expect(empty.response.status).toBe(400);
-    expect(empty.error?.message).toEqual(["text: must not be empty"]);
+    expectRefusal(empty, 400, ["text: must not be empty"]);
     const long = await send(anaApi, ben.user.uuid, "x".repeat(2001));
-    expect(long.response.status).toBe(400);
-    expect(long.error?.message).toEqual(["text: must be at most 2000 characters"]);
+    expectRefusal(long, 400, ["text: must be at most 2000 characters"]);
     expect(ok(await send(anaApi, ben.user.uuid, "x".repeat(2000))).text).toHaveLength(2000);
     const notUuid = await t.request("POST", `${S}/direct-messages`, {
       token: ana.token,

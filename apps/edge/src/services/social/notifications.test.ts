@@ -2,7 +2,7 @@ import { schema } from "@booth/db";
 import type { Schema } from "@booth/sdk";
 import { desc, eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp, type TestUser } from "../../testing.ts";
 import {
   CUSTOM_MESSAGES_PER_HOUR,
   DJ_NOT_FOUND,
@@ -16,11 +16,10 @@ import {
 } from "./notifications.ts";
 import { NOTICE_TOO_LARGE } from "./notify.ts";
 
-let t: TestApp;
+const t = openTestApp();
 let service = "";
 let admin: TestUser;
 let staffer: TestUser;
-openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
   service = await t.serviceToken();
   admin = await t.createUser({ roles: ["user", "admin"] });
@@ -142,11 +141,9 @@ describe("mobile notifications to device tokens", () => {
     expect((await untyped({ tokens: [phone], ...notice, data: { n: 1 } })).status).toBe(400);
     const huge = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`k${i}`, "x".repeat(1000)]));
     const tooLarge = await send({ tokens: [phone], ...notice, data: huge });
-    expect(tooLarge.response.status).toBe(400);
-    expect(tooLarge.error?.message).toBe(NOTICE_TOO_LARGE);
+    expectRefusal(tooLarge, 400, NOTICE_TOO_LARGE);
     const unknown = await send({ tokens: ["nobody-has-this"], ...notice });
-    expect(unknown.response.status).toBe(404);
-    expect(unknown.error?.message).toBe(NO_DEVICE);
+    expectRefusal(unknown, 404, NO_DEVICE);
     expect(await pushCount()).toBe(before);
   });
 
@@ -186,8 +183,7 @@ describe("mobile notifications to users", () => {
     const missing = await social(service).POST("/mobileNotification/user", {
       body: { userUuid: crypto.randomUUID(), ...notice },
     });
-    expect(missing.response.status).toBe(404);
-    expect(missing.error?.message).toBe(USER_NOT_FOUND);
+    expectRefusal(missing, 404, USER_NOT_FOUND);
     const body = { userUuid: u.user.uuid, ...notice };
     const status = async (
       token: string | null,
@@ -299,8 +295,7 @@ describe("mobile notifications to users", () => {
     expect((await send(owner.token, body)).response.status).toBe(403);
     expect((await send(null, body)).response.status).toBe(401);
     const missing = await send(service, { ...body, roomUuid: crypto.randomUUID() });
-    expect(missing.response.status).toBe(404);
-    expect(missing.error?.message).toBe("Room not found.");
+    expectRefusal(missing, 404, "Room not found.");
   });
 });
 
@@ -373,8 +368,7 @@ describe("DJ fans", () => {
     expect((await call(null)).response.status).toBe(401);
     expect((await call(service, { djUuid: "guest-1" })).response.status).toBe(400);
     const missing = await call(service, { djUuid: crypto.randomUUID() });
-    expect(missing.response.status).toBe(404);
-    expect(missing.error?.message).toBe(DJ_NOT_FOUND);
+    expectRefusal(missing, 404, DJ_NOT_FOUND);
     const noRoom = await call(service, { ...body, roomUuid: crypto.randomUUID() });
     expect(noRoom.response.status).toBe(404);
     // Refused calls do not start the quiet window.
@@ -445,8 +439,7 @@ describe("custom messages to friends", () => {
     const send = (body: Schema<"social", "CustomMessageToFriends">, token: string | null = ada.token) =>
       social(token).POST("/notifications/custom-message", { body });
     const res = await send({ userUuids: [bob.user.uuid, stranger.user.uuid], message: "hi" });
-    expect(res.response.status).toBe(403);
-    expect(res.error?.message).toBe(ONLY_FRIENDS);
+    expectRefusal(res, 403, ONLY_FRIENDS);
     expect(await pushesTo(bobPhone)).toEqual([]);
     expect((await send({ userUuids: [ada.user.uuid], message: "me" })).response.status).toBe(403);
     expect((await send({ userUuids: [bob.user.uuid], message: "   " })).response.status).toBe(400);
@@ -510,8 +503,7 @@ describe("messages from a room to its users", () => {
     const waiting = await check(moderator.token);
     expect(waiting.data).toMatchObject({ canSend: false, reason: ROOM_RECENTLY_NOTIFIED });
     const tooSoon = await send(moderator.token);
-    expect(tooSoon.response.status).toBe(429);
-    expect(tooSoon.error?.message).toBe(ROOM_RECENTLY_NOTIFIED);
+    expectRefusal(tooSoon, 429, ROOM_RECENTLY_NOTIFIED);
     t.clock.advance(3601);
     expect((await check(await t.serviceToken())).data?.canSend).toBe(true);
     expect((await send(moderator.token, "Second set")).response.status).toBe(200);
@@ -529,8 +521,7 @@ describe("messages from a room to its users", () => {
     const post = async (token: string | null, b: Schema<"social", "CustomMessageFromRoom"> = body) =>
       social(token).POST("/notifications/custom-message-from-room", { body: b });
     const refused = await post(listener.token);
-    expect(refused.response.status).toBe(403);
-    expect(refused.error?.message).toBe(ROOM_STAFF_ONLY);
+    expectRefusal(refused, 403, ROOM_STAFF_ONLY);
     expect((await post(null)).response.status).toBe(401);
     expect((await post(service)).response.status).toBe(401);
     expect((await post(owner.token, { roomUuid: crypto.randomUUID(), message: "hi" })).response.status).toBe(404);

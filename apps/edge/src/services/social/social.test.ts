@@ -1,14 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApi, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp, type TestApi } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const id = (value: string) => ({ params: { path: { id: value } } });
 const follow = (api: TestApi, djUuid: string) => api.social.POST("/dj-fans", { body: { djUuid } });
 const invite = (api: TestApi, userUuid: string) => api.social.POST("/friend-invitations", { body: { userUuid } });
 const handle = (api: TestApi, invitationId: string, status: "accepted" | "rejected") =>
   api.social.POST("/friend-invitations/handle-friend", { body: { invitationId, status } });
+
+/** Two new users, `a` and `b`, and the typed client of each (`asA`, `asB`). */
+async function twoUsers() {
+  const a = await t.createUser();
+  const b = await t.createUser();
+  return { a, b, asA: t.api(a.token), asB: t.api(b.token) };
+}
 
 describe("DJ fans", () => {
   it("follows, counts, pages and unfollows", async () => {
@@ -84,10 +90,7 @@ describe("DJ fans", () => {
 
 describe("friends and invitations", () => {
   it("invite, see it on both sides, accept: both are friends", async () => {
-    const a = await t.createUser();
-    const b = await t.createUser();
-    const asA = t.api(a.token);
-    const asB = t.api(b.token);
+    const { a, b, asA, asB } = await twoUsers();
     const inv = await invite(asA, b.user.uuid);
     expect(inv.response.status).toBe(201);
     expect(inv.data?.status).toBe("pending");
@@ -119,10 +122,7 @@ describe("friends and invitations", () => {
   });
 
   it("a rejected invitation makes no friends; a withdrawn one disappears", async () => {
-    const a = await t.createUser();
-    const b = await t.createUser();
-    const asA = t.api(a.token);
-    const asB = t.api(b.token);
+    const { a, b, asA, asB } = await twoUsers();
     const inv = ok(await invite(asA, b.user.uuid));
     const rejected = await handle(asB, inv.id, "rejected");
     expect(rejected.data?.status).toBe("rejected");
@@ -156,10 +156,7 @@ describe("friends and invitations", () => {
 
 describe("blocked users", () => {
   it("blocking ends friendship, invitations and follows, and stops new ones both ways", async () => {
-    const a = await t.createUser();
-    const b = await t.createUser();
-    const asA = t.api(a.token);
-    const asB = t.api(b.token);
+    const { a, b, asA, asB } = await twoUsers();
     const inv = ok(await invite(asA, b.user.uuid));
     ok(await handle(asB, inv.id, "accepted"));
     ok(await follow(asB, a.user.uuid));
@@ -169,11 +166,9 @@ describe("blocked users", () => {
     expect((await asA.social.GET("/friends/list/{id}", id(a.user.uuid))).data).toEqual([]);
     expect((await t.api().social.GET("/dj-fans/count/{id}", id(a.user.uuid))).data?.fans).toBe(0);
     const refusedFollow = await follow(asB, a.user.uuid);
-    expect(refusedFollow.response.status).toBe(403);
-    expect(refusedFollow.error?.message).toBe("You cannot follow this DJ.");
+    expectRefusal(refusedFollow, 403, "You cannot follow this DJ.");
     const refusedInvite = await invite(asB, a.user.uuid);
-    expect(refusedInvite.response.status).toBe(403);
-    expect(refusedInvite.error?.message).toBe("You cannot invite this user.");
+    expectRefusal(refusedInvite, 403, "You cannot invite this user.");
     expect((await invite(asA, b.user.uuid)).response.status).toBe(403);
 
     expect(ok(await asA.social.GET("/blocked-users")).map((x) => x.blockedUuid)).toEqual([b.user.uuid]);

@@ -3,7 +3,7 @@ import type { Schema } from "@booth/sdk";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localPushService, testSubscriber, verifyVapid } from "../../testing/web-push.ts";
-import { createTestApp, ok, type TestApp, type TestUser } from "../../testing.ts";
+import { createTestApp, expectRefusal, ok, type TestApp, type TestUser } from "../../testing.ts";
 import { FANS_RECENTLY_NOTIFIED } from "./notifications.ts";
 import { BAD_SUBSCRIPTION_KEYS, MAX_SUBSCRIPTIONS_PER_USER, NOT_SUBSCRIBED } from "./web-subscriptions.ts";
 
@@ -105,12 +105,10 @@ describe("web push", () => {
     const post = (body: Schema<"social", "PushSubscriptionJSON">, token: string | null = u.token) =>
       t.api(token).social.POST("/web-notifications/subscription", { body });
     const internal = await post({ endpoint: "https://10.0.0.5/admin", keys });
-    expect(internal.response.status).toBe(400);
-    expect(internal.error?.message).toEqual(["endpoint: Push service 10.0.0.5 is not supported."]);
+    expectRefusal(internal, 400, ["endpoint: Push service 10.0.0.5 is not supported."]);
     expect((await post({ endpoint: "http://fcm.googleapis.com/fcm/send/x", keys })).response.status).toBe(400);
     const badKeys = await post({ endpoint: pushService.endpoint(), keys: { p256dh: "AAAA", auth: browser.auth } });
-    expect(badKeys.response.status).toBe(400);
-    expect(badKeys.error?.message).toEqual([`keys: ${BAD_SUBSCRIPTION_KEYS}`]);
+    expectRefusal(badKeys, 400, [`keys: ${BAD_SUBSCRIPTION_KEYS}`]);
     // Without keys: only an untyped request can leave them out.
     const noKeys = { token: u.token, body: { endpoint: pushService.endpoint() } };
     expect((await t.request("POST", `${S}/web-notifications/subscription`, noKeys)).status).toBe(400);
@@ -131,8 +129,7 @@ describe("web push", () => {
       t.api(token).social.DELETE("/web-notifications/subscription", { body: { endpoint } });
     // Someone else's browser, or one nobody registered: the same 404, nothing forgotten.
     const notTheirs = await remove(leaving.endpoint, other.token);
-    expect(notTheirs.response.status).toBe(404);
-    expect(notTheirs.error?.message).toBe(NOT_SUBSCRIBED);
+    expectRefusal(notTheirs, 404, NOT_SUBSCRIBED);
     expect((await remove(pushService.endpoint())).response.status).toBe(404);
     expect((await remove(leaving.endpoint, null)).response.status).toBe(401);
     expect((await remove(leaving.endpoint, await t.serviceToken())).response.status).toBe(401);

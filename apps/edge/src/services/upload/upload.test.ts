@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, ok, sendAudio, settledUpload, type TestApp, uploaderOf } from "../../testing.ts";
+import { createTestApp, expectRefusal, ok, sendAudio, settledUpload, type TestApp, uploaderOf } from "../../testing.ts";
 import { ffmpegPath, synthesizeMp3 } from "./audio.ts";
 import { HEARING_MESSAGES, KEY_GRANT_TTL } from "./hearing.ts";
 
@@ -150,8 +150,7 @@ describe("uploads", () => {
     const notYours = await t
       .api(other.token)
       .upload.PATCH("/songs/{id}", { params: { path: { id } }, body: { title: "Mine now" } });
-    expect(notYours.response.status).toBe(403);
-    expect(notYours.error?.message).toBe("Unauthorized to edit tags that not belongs to the user");
+    expectRefusal(notYours, 403, "Unauthorized to edit tags that not belongs to the user");
     const tagged = await t
       .api(owner.token)
       .upload.PATCH("/songs/{id}", { params: { path: { id } }, body: { title: "Named", artist: "Someone" } });

@@ -5,15 +5,20 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Role } from "../../lib/auth.ts";
-import { createTestApp, login, ok, openForTests, session, type TestApp } from "../../testing.ts";
+import { expectLogsIn, expectRefusal, login, ok, openTestApp, session } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const P = "/api/user-service";
 const requestsOf = (uuid: string) =>
   t.db.select().from(schema.deactivationRequests).where(eq(schema.deactivationRequests.userUuid, uuid));
 const withRole = (role: Role) => t.createUser({ roles: ["user", role] });
+/** The caller `token` deactivates the account `id`. */
+const deactivate = (token: string | undefined, id: string) =>
+  t.api(token).user.DELETE("/users/deactivate/{id}", { params: { path: { id } } });
+/** The caller `token` reactivates the account `id`. */
+const reactivate = (token: string | undefined, id: string) =>
+  t.api(token).user.POST("/users/reactivate/{id}", { params: { path: { id } } });
 const requestDeactivation = (token: string, reason?: string) =>
   t.request("POST", `${P}/users/request-deactivate`, { token, body: reason === undefined ? {} : { reason } });
 
@@ -32,12 +37,7 @@ describe("request-deactivate", () => {
     const [row] = await requestsOf(user.user.uuid);
     expect(row).toMatchObject({ id: res.body.id, status: "PENDING", reason: "moving on", resolvedAt: null });
     const second = await requestDeactivation(user.token);
-    expect(second.body).toEqual({
-      statusCode: 409,
-      message: "A deactivation request is already pending for this account.",
-      error: "Conflict",
-      code: "CONFLICT",
-    });
+    expectRefusal(second, 409, "A deactivation request is already pending for this account.", "CONFLICT");
     expect(await requestsOf(user.user.uuid)).toHaveLength(1);
     // Asking does not deactivate anything yet.
     expect((await t.userRow(user.user.uuid)).deactivatedAt).toBeNull();
@@ -119,8 +119,7 @@ describe("cancel-requested-deactivate", () => {
     const none = await t
       .api(mod.token)
       .user.POST("/users/cancel-requested-deactivate", { body: { userUuid: user.user.uuid } });
-    expect(none.response.status).toBe(404);
-    expect(none.error?.message).toBe("This user has no pending deactivation request.");
+    expectRefusal(none, 404, "This user has no pending deactivation request.");
     expect((await requestDeactivation(user.token)).status).toBe(201);
     expect((await requestsOf(user.user.uuid)).map((r) => r.status).sort()).toEqual(["CANCELLED", "PENDING"]);
   });
@@ -154,9 +153,7 @@ describe("deactivate", () => {
     const admin = await withRole("admin");
     const user = await t.createUser({ nickname: "soon-gone" });
     await requestDeactivation(user.token, "done here");
-    const res = await t
-      .api(admin.token)
-      .user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } });
+    const res = await deactivate(admin.token, user.user.uuid);
     expect(res.response.status).toBe(204);
     const row = await t.userRow(user.user.uuid);
     expect(row.deactivatedAt).toEqual(t.clock.now());
@@ -166,31 +163,18 @@ describe("deactivate", () => {
     expect((await session(t, user.token)).response.status).toBe(401);
     expect((await session(t, await t.tokenFor(user.user.uuid))).response.status).toBe(401);
     const refused = await login(t, user.email);
-    expect(refused.response.status).toBe(403);
-    expect(refused.error).toEqual({
-      statusCode: 403,
-      message: "This account is deactivated.",
-      error: "Forbidden",
-      code: "ACCOUNT_DEACTIVATED",
-    });
+    expectRefusal(refused, 403, "This account is deactivated.", "ACCOUNT_DEACTIVATED");
     const profile = await t.api().user.GET("/profile/{id}", { params: { path: { id: user.user.uuid } } });
-    expect(profile.response.status).toBe(404);
-    expect(profile.error?.message).toBe("User profile not found.");
-    const twice = await t
-      .api(admin.token)
-      .user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } });
-    expect(twice.response.status).toBe(409);
-    expect(twice.error?.message).toBe("This account is already deactivated.");
+    expectRefusal(profile, 404, "User profile not found.");
+    const twice = await deactivate(admin.token, user.user.uuid);
+    expectRefusal(twice, 409, "This account is already deactivated.");
     expect((await t.userRow(user.user.uuid)).tokenVersion).toBe(1);
   });
 
   it("deactivates a user who never asked", async () => {
     const su = await withRole("superUser");
     const user = await t.createUser();
-    expect(
-      (await t.api(su.token).user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } }))
-        .response.status,
-    ).toBe(204);
+    expect((await deactivate(su.token, user.user.uuid)).response.status).toBe(204);
     expect(await requestsOf(user.user.uuid)).toHaveLength(0);
     expect((await login(t, user.email)).error?.message).toBe("This account is deactivated.");
   });
@@ -200,39 +184,17 @@ describe("deactivate", () => {
     const otherAdmin = await withRole("admin");
     const user = await t.createUser();
     await requestDeactivation(user.token);
-    expect(
-      (await t.api().user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } })).response
-        .status,
-    ).toBe(401);
+    expect((await deactivate(undefined, user.user.uuid)).response.status).toBe(401);
     for (const role of ["user", "moderator", "globalModerator", "staff"] as Role[]) {
       const caller = await t.createUser({ roles: [role] });
-      expect(
-        (await t.api(caller.token).user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } }))
-          .response.status,
-        role,
-      ).toBe(403);
+      expect((await deactivate(caller.token, user.user.uuid)).response.status, role).toBe(403);
     }
-    expect(
-      (
-        await t
-          .api(admin.token)
-          .user.DELETE("/users/deactivate/{id}", { params: { path: { id: otherAdmin.user.uuid } } })
-      ).response.status,
-    ).toBe(403);
-    const self = await t
-      .api(admin.token)
-      .user.DELETE("/users/deactivate/{id}", { params: { path: { id: admin.user.uuid } } });
-    expect(self.response.status).toBe(403);
-    expect(self.error?.message).toBe("You cannot moderate your own account.");
-    expect(
-      (await t.api(admin.token).user.DELETE("/users/deactivate/{id}", { params: { path: { id: "not-a-uuid" } } }))
-        .response.status,
-    ).toBe(400);
-    const unknown = await t
-      .api(admin.token)
-      .user.DELETE("/users/deactivate/{id}", { params: { path: { id: crypto.randomUUID() } } });
-    expect(unknown.response.status).toBe(404);
-    expect(unknown.error?.message).toBe("User not found.");
+    expect((await deactivate(admin.token, otherAdmin.user.uuid)).response.status).toBe(403);
+    const self = await deactivate(admin.token, admin.user.uuid);
+    expectRefusal(self, 403, "You cannot moderate your own account.");
+    expect((await deactivate(admin.token, "not-a-uuid")).response.status).toBe(400);
+    const unknown = await deactivate(admin.token, crypto.randomUUID());
+    expectRefusal(unknown, 404, "User not found.");
     for (const who of [user, otherAdmin, admin]) {
       const row = await t.userRow(who.user.uuid);
       expect(row.deactivatedAt).toBeNull();
@@ -247,54 +209,31 @@ describe("reactivate", () => {
   it("lets the user log in again and shows the profile again", async () => {
     const admin = await withRole("admin");
     const user = await t.createUser();
-    await t.api(admin.token).user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } });
-    const res = await t
-      .api(admin.token)
-      .user.POST("/users/reactivate/{id}", { params: { path: { id: user.user.uuid } } });
+    await deactivate(admin.token, user.user.uuid);
+    const res = await reactivate(admin.token, user.user.uuid);
     expect(res.response.status).toBe(204);
     expect((await t.userRow(user.user.uuid)).deactivatedAt).toBeNull();
     // Tokens from before the deactivation stay revoked; a new login works.
     expect((await session(t, user.token)).response.status).toBe(401);
-    const back = await login(t, user.email);
-    expect(back.response.status).toBe(200);
-    expect((await session(t, ok(back).accessToken)).response.status).toBe(200);
+    await expectLogsIn(t, user.email);
     expect(
       (await t.api().user.GET("/profile/{id}", { params: { path: { id: user.user.uuid } } })).response.status,
     ).toBe(200);
-    const again = await t
-      .api(admin.token)
-      .user.POST("/users/reactivate/{id}", { params: { path: { id: user.user.uuid } } });
-    expect(again.error).toEqual({
-      statusCode: 409,
-      message: "This account is not deactivated.",
-      error: "Conflict",
-      code: "CONFLICT",
-    });
+    const again = await reactivate(admin.token, user.user.uuid);
+    expectRefusal(again, 409, "This account is not deactivated.", "CONFLICT");
   });
 
   it("refuses wrong callers and bad ids, leaving the account deactivated", async () => {
     const admin = await withRole("admin");
     const user = await t.createUser();
-    await t.api(admin.token).user.DELETE("/users/deactivate/{id}", { params: { path: { id: user.user.uuid } } });
-    expect(
-      (await t.api().user.POST("/users/reactivate/{id}", { params: { path: { id: user.user.uuid } } })).response.status,
-    ).toBe(401);
+    await deactivate(admin.token, user.user.uuid);
+    expect((await reactivate(undefined, user.user.uuid)).response.status).toBe(401);
     for (const role of ["user", "moderator", "staff"] as Role[]) {
       const caller = await t.createUser({ roles: [role] });
-      expect(
-        (await t.api(caller.token).user.POST("/users/reactivate/{id}", { params: { path: { id: user.user.uuid } } }))
-          .response.status,
-        role,
-      ).toBe(403);
+      expect((await reactivate(caller.token, user.user.uuid)).response.status, role).toBe(403);
     }
-    expect(
-      (await t.api(admin.token).user.POST("/users/reactivate/{id}", { params: { path: { id: "zzz" } } })).response
-        .status,
-    ).toBe(400);
-    expect(
-      (await t.api(admin.token).user.POST("/users/reactivate/{id}", { params: { path: { id: crypto.randomUUID() } } }))
-        .response.status,
-    ).toBe(404);
+    expect((await reactivate(admin.token, "zzz")).response.status).toBe(400);
+    expect((await reactivate(admin.token, crypto.randomUUID())).response.status).toBe(404);
     expect((await t.userRow(user.user.uuid)).deactivatedAt).not.toBeNull();
     expect((await login(t, user.email)).response.status).toBe(403);
   });

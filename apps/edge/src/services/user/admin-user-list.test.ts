@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createTestApp, openForTests, type TestApp } from "../../testing.ts";
+import { openTestApp } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const P = "/api/user-service";
 

@@ -1,18 +1,15 @@
 // The staff users list and single read (served by admin-user-list.routes.ts), through the whole app.
-import { schema } from "@booth/db";
-import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, openForTests, type TestApp, type TestUser } from "../../testing.ts";
+import { expectRefusal, openTestApp, type TestUser } from "../../testing.ts";
 
 const P = "/api/user-service";
 
-let t: TestApp;
+const t = openTestApp();
 let staff: TestUser;
 let plain: TestUser;
 let moderator: TestUser;
 const people: Record<string, TestUser> = {};
 
-openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => {
   staff = await t.createUser({ roles: ["user", "staff"], email: "staff@team.test", nickname: "Staffer" });
   plain = await t.createUser({ email: "plain@team.test", nickname: "Plain" });
@@ -26,11 +23,7 @@ beforeAll(async () => {
     t.clock.advance(3600);
     people[key] = await t.createUser({ email: `${key}@list.test`, nickname: `Nick-${key}`, roles: [...roles] });
   }
-  await t.db
-    .update(schema.users)
-    .set({ deactivatedAt: t.clock.now() })
-    .where(eq(schema.users.uuid, people.abc3!.user.uuid));
-  await t.accountChanged(people.abc3!.user.uuid);
+  await t.changeUser(people.abc3!.user.uuid, { deactivatedAt: t.clock.now() });
 });
 
 const list = (query: Record<string, string | number> | string, token: string | null = staff.token) =>
@@ -144,8 +137,7 @@ describe("GET /admin/users", () => {
   it("is for staff: 401 without a token, 403 for a plain user or a moderator", async () => {
     expect((await list({}, null)).status).toBe(401);
     const forbidden = await list({}, plain.token);
-    expect(forbidden.status).toBe(403);
-    expect(forbidden.body).toEqual({ statusCode: 403, message: "Forbidden", error: "Forbidden", code: "FORBIDDEN" });
+    expectRefusal(forbidden, 403, "Forbidden", "FORBIDDEN");
     expect((await list({}, moderator.token)).status).toBe(403);
   });
 });
@@ -170,8 +162,7 @@ describe("GET /admin/users/{id}", () => {
 
   it("answers 404 for an unknown user and 400 for a bad id or field", async () => {
     const missing = await one(crypto.randomUUID());
-    expect(missing.status).toBe(404);
-    expect(missing.body.message).toBe("User not found.");
+    expectRefusal(missing, 404, "User not found.");
     expect((await one("not-a-uuid")).status).toBe(400);
     const field = await one(people.xyz!.user.uuid, { fields: "passwordHash" });
     expect(field.status).toBe(400);

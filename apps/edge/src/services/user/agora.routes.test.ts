@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../deps.ts";
 import { FAKE_CREDENTIALS } from "../../testing/fake-providers.ts";
 import { withProviderApps } from "../../testing/provider-apps.ts";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, type TestApp, withTestApp } from "../../testing.ts";
 import { AGORA_MESSAGES, AGORA_TOKEN_SECONDS } from "./agora.ts";
 
 /**
@@ -130,16 +130,13 @@ describe("POST /agora/token", () => {
   });
 
   it("lets a DJ of the room speak, and refuses speaking to an ordinary listener", async () => {
-    const owner = await t.createUser();
-    const dj = await t.createUser();
-    const listener = await t.createUser();
+    const { owner, dj, listener } = await t.createUsers("owner", "dj", "listener");
     const room = await makeRoom(t, owner.user.uuid);
     await t.db.insert(schema.roomUserRoles).values({ roomUuid: room.uuid, userUuid: dj.user.uuid, role: "dj" });
     const body = { channelName: room.uuid, role: "PUBLISHER" as const };
     expect((await t.api(dj.token).user.POST("/agora/token", { body })).response.status).toBe(200);
     const refused = await t.api(listener.token).user.POST("/agora/token", { body });
-    expect(refused.response.status).toBe(403);
-    expect(refused.error?.message).toBe(AGORA_MESSAGES.notSpeaker);
+    expectRefusal(refused, 403, AGORA_MESSAGES.notSpeaker);
   });
 
   it("refuses banned listeners, guests in private rooms, and rooms without live audio", async () => {
@@ -150,8 +147,7 @@ describe("POST /agora/token", () => {
     const body = { channelName: room.uuid };
     // Raw: without a role, which the route defaults (SUBSCRIBER) though the contract marks it required.
     const res = await t.request("POST", "/api/user-service/agora/token", { token: banned.token, body });
-    expect(res.status).toBe(403);
-    expect(res.body.message).toBe("You are banned from this room.");
+    expectRefusal(res, 403, "You are banned from this room.");
 
     const guest = ok(await t.api().user.GET("/auth/guest")).accessToken;
     // Raw: without a role, which the route defaults (SUBSCRIBER) though the contract marks it required.
@@ -170,8 +166,7 @@ describe("POST /agora/token", () => {
       token: stranger.token,
       body: { channelName: secret.uuid },
     });
-    expect(outside.status).toBe(403);
-    expect(outside.body.message).toBe("Join the room first.");
+    expectRefusal(outside, 403, "Join the room first.");
     await t.db.insert(schema.roomPresence).values({ roomUuid: secret.uuid, userUuid: stranger.user.uuid });
     // Raw: without a role, which the route defaults (SUBSCRIBER) though the contract marks it required.
     const inside = await t.request("POST", "/api/user-service/agora/token", {
@@ -186,8 +181,7 @@ describe("POST /agora/token", () => {
       token: owner.token,
       body: { channelName: quiet.uuid },
     });
-    expect(off.status).toBe(409);
-    expect(off.body.message).toBe(AGORA_MESSAGES.audioOff);
+    expectRefusal(off, 409, AGORA_MESSAGES.audioOff);
   });
 
   it("answers 401 without a token, 404 for an unknown room, 400 for bad input", async () => {
@@ -225,22 +219,16 @@ describe("POST /agora/token", () => {
       token: me.token,
       body: { channelName: room.uuid },
     });
-    expect(res.status).toBe(503);
-    expect(res.body.message).toBe("Agora is not configured: set AGORA_APP_ID and AGORA_APP_CERTIFICATE.");
+    expectRefusal(res, 503, "Agora is not configured: set AGORA_APP_ID and AGORA_APP_CERTIFICATE.");
   });
 
   it("answers 503 when the credentials are not in Agora's format", async () => {
-    const odd = await createTestApp({
-      config: { ...defaultConfig, integrations: { agoraAppId: "short", agoraAppCertificate: "short" } },
-    });
-    try {
+    const integrations = { agoraAppId: "short", agoraAppCertificate: "short" };
+    await withTestApp({ config: { ...defaultConfig, integrations } }, async (odd) => {
       const me = await odd.createUser();
       const room = await makeRoom(odd, me.user.uuid);
       const res = await odd.request("POST", `${U}/agora/token`, { token: me.token, body: { channelName: room.uuid } });
-      expect(res.status).toBe(503);
-      expect(res.body.message).toBe(AGORA_MESSAGES.badCredentials);
-    } finally {
-      await odd.close();
-    }
+      expectRefusal(res, 503, AGORA_MESSAGES.badCredentials);
+    });
   });
 });

@@ -2,10 +2,9 @@ import { base64url, SignJWT, UnsecuredJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { LIVE_TOKEN_REFUSED } from "../../lib/auth.ts";
 import { generateKeys, signToken } from "../../lib/tokens.ts";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const P = "/api/user-service";
 
@@ -35,19 +34,12 @@ describe("sign-up and login", () => {
     const res = await t
       .api()
       .user.POST("/users/sign-up", { body: { email: "TWICE@example.com", password: "password123" } });
-    expect(res.response.status).toBe(403);
-    expect(res.error).toEqual({
-      statusCode: 403,
-      message: "This email is already registered.",
-      error: "Forbidden",
-      code: "EMAIL_ALREADY_REGISTERED",
-    });
+    expectRefusal(res, 403, "This email is already registered.", "EMAIL_ALREADY_REGISTERED");
   });
 
   it("answers missing fields with the catalogue message and bad fields per field", async () => {
     const missing = await t.api().user.POST("/users/sign-up", { body: { email: "x@example.com" } });
-    expect(missing.response.status).toBe(400);
-    expect(missing.error?.message).toBe("Email or password is missing in request.");
+    expectRefusal(missing, 400, "Email or password is missing in request.");
     const bad = await t.api().user.POST("/users/sign-up", { body: { email: "not-an-email", password: "short" } });
     expect(bad.response.status).toBe(400);
     expect(bad.error?.message).toHaveLength(2);
@@ -156,8 +148,7 @@ describe("tokens", () => {
       });
     }
     const botSession = await t.api(botLive).user.GET("/auth/session");
-    expect(botSession.response.status).toBe(401);
-    expect(botSession.error?.message).toBe(LIVE_TOKEN_REFUSED);
+    expectRefusal(botSession, 401, LIVE_TOKEN_REFUSED);
     // The session still works, and a token signed before purposes existed is a session.
     expect((await t.api(token).user.GET("/auth/session")).response.status).toBe(200);
     const now = Math.floor(t.clock.now().getTime() / 1000);
@@ -231,21 +222,14 @@ describe("magic link", () => {
     const token = (await t.lastMessage(email))?.body.match(/token=([\w-]+)/)?.[1];
     t.clock.advance(16 * 60);
     const res = await t.api().user.POST("/auth/validate-magic-link", { body: { token: token! } });
-    expect(res.response.status).toBe(401);
-    expect(res.error?.message).toBe("This sign-in link is invalid or has expired.");
+    expectRefusal(res, 401, "This sign-in link is invalid or has expired.");
   });
 });
 
 describe("gateway", () => {
   it("answers unknown routes with the Nest-style 404", async () => {
     const res = await t.request("GET", "/api/user-service/nope");
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual({
-      statusCode: 404,
-      message: "Cannot GET /api/user-service/nope",
-      error: "Not Found",
-      code: "NOT_FOUND",
-    });
+    expectRefusal(res, 404, "Cannot GET /api/user-service/nope", "NOT_FOUND");
   });
 
   it("answers malformed JSON with a 400 envelope", async () => {

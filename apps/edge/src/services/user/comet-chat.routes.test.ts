@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { defaultConfig } from "../../deps.ts";
+import { type AppDeps, defaultConfig } from "../../deps.ts";
 import { DEFAULT_GHOST_UID } from "../../ports/integrations.ts";
 import { FAKE_CREDENTIALS, type FakeProviders } from "../../testing/fake-providers.ts";
 import { withProviderApps } from "../../testing/provider-apps.ts";
-import { createTestApp, ok, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, type TestApp, withTestApp } from "../../testing.ts";
 
 let fake: FakeProviders;
 let t: TestApp;
@@ -11,6 +11,14 @@ let bare: TestApp;
 withProviderApps({ bare: true }, (apps) => ({ fake, t, bare } = apps));
 
 const U = "/api/user-service";
+/** A test app of its own configured with `integrations` (and no other), for one test. */
+const withIntegrations = (integrations: AppDeps["config"]["integrations"], use: (app: TestApp) => Promise<void>) =>
+  withTestApp({ config: { ...defaultConfig, integrations } }, use);
+/** A new user of `app` asks it for a CometChat user token. */
+const userTokenOf = async (app: TestApp) => {
+  const user = await app.createUser();
+  return app.request("GET", `${U}/comet-chat/user-token`, { token: user.token });
+};
 
 describe("GET /comet-chat/user-token", () => {
   it("creates the caller's CometChat user (nickname as name) and answers an auth token", async () => {
@@ -43,40 +51,23 @@ describe("GET /comet-chat/user-token", () => {
     fake.control.failWith = 500;
     try {
       const res = await t.api(me.token).user.GET("/comet-chat/user-token");
-      expect(res.response.status).toBe(502);
-      expect(res.error?.message).toBe("CometChat answered 500.");
+      expectRefusal(res, 502, "CometChat answered 500.");
     } finally {
       fake.control.failWith = null;
     }
-    const wrongKey = await createTestApp({
-      config: { ...defaultConfig, integrations: { ...fake.integrations, cometchatApiKey: "stale" } },
+    await withIntegrations({ ...fake.integrations, cometchatApiKey: "stale" }, async (wrongKey) => {
+      expectRefusal(await userTokenOf(wrongKey), 502, "CometChat refused Booth's API key.");
     });
-    try {
-      const user = await wrongKey.createUser();
-      const res = await wrongKey.request("GET", `${U}/comet-chat/user-token`, { token: user.token });
-      expect(res.status).toBe(502);
-      expect(res.body.message).toBe("CometChat refused Booth's API key.");
-    } finally {
-      await wrongKey.close();
-    }
     const user = await bare.createUser();
     const off = await bare.api(user.token).user.GET("/comet-chat/user-token");
-    expect(off.response.status).toBe(503);
-    expect(off.error?.message).toBe("CometChat is not configured: set COMETCHAT_APP_ID and COMETCHAT_API_KEY.");
+    expectRefusal(off, 503, "CometChat is not configured: set COMETCHAT_APP_ID and COMETCHAT_API_KEY.");
   });
 
   it("needs a region or a base URL besides the app id and key", async () => {
-    const noRegion = await createTestApp({
-      config: { ...defaultConfig, integrations: { cometchatAppId: "a", cometchatApiKey: "k" } },
+    await withIntegrations({ cometchatAppId: "a", cometchatApiKey: "k" }, async (noRegion) => {
+      const refused = await userTokenOf(noRegion);
+      expectRefusal(refused, 503, "CometChat is not configured: set COMETCHAT_REGION (or COMETCHAT_BASE_URL).");
     });
-    try {
-      const user = await noRegion.createUser();
-      const res = await noRegion.request("GET", `${U}/comet-chat/user-token`, { token: user.token });
-      expect(res.status).toBe(503);
-      expect(res.body.message).toBe("CometChat is not configured: set COMETCHAT_REGION (or COMETCHAT_BASE_URL).");
-    } finally {
-      await noRegion.close();
-    }
   });
 });
 

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { FAKE_CREDENTIALS, type FakeProviders } from "../../testing/fake-providers.ts";
 import { withProviderApps } from "../../testing/provider-apps.ts";
-import { ok, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, type TestApp } from "../../testing.ts";
 
 let fake: FakeProviders;
 let t: TestApp;
@@ -78,8 +78,7 @@ describe("connected accounts", () => {
       params: { path: { provider: "spotify" } },
       body: { redirectUri: REDIRECT, state: STATE },
     });
-    expect(res.response.status).toBe(503);
-    expect(res.error?.message).toBe("Spotify is not configured: set SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET.");
+    expectRefusal(res, 503, "Spotify is not configured: set SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET.");
     const me = await bare.createUser();
     const list = ok(await bare.api(me.token).user.GET("/connections"));
     expect(list.map((c) => [c.provider, c.notConfigured])).toEqual([
@@ -133,8 +132,7 @@ describe("connected accounts", () => {
     const again = await t.api(me.token).user.DELETE("/connections/{provider}", {
       params: { path: { provider: "youtube" } },
     });
-    expect(again.response.status).toBe(404);
-    expect(again.error?.message).toBe("YouTube is not connected.");
+    expectRefusal(again, 404, "YouTube is not connected.");
     expect((await t.request("DELETE", "/api/user-service/connections/spotify")).status).toBe(401);
   });
 

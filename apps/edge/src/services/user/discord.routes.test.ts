@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { FAKE_CREDENTIALS, type FakeProviders } from "../../testing/fake-providers.ts";
 import { withProviderApps } from "../../testing/provider-apps.ts";
-import { ok, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, type TestApp } from "../../testing.ts";
 import { DISCORD_MESSAGES } from "./discord.ts";
 
 let fake: FakeProviders;
@@ -74,21 +74,15 @@ describe("POST /auth/discord-auth", () => {
     fake.discordUsers.set(victim.id, victim);
     fake.foreignDiscordTokens.set("stolen-token", victim.id);
     const foreign = await t.api().user.POST("/auth/discord-auth", { body: { accessToken: "stolen-token" } });
-    expect(foreign.response.status).toBe(400);
-    expect(foreign.error?.message).toBe(DISCORD_MESSAGES.foreignToken);
-    const [made] = await t.db
-      .select()
-      .from(schema.users)
-      .where(eq(schema.users.email, String(victim.email)));
-    expect(made).toBeUndefined();
+    expectRefusal(foreign, 400, DISCORD_MESSAGES.foreignToken);
+    expect(await t.userByEmail(String(victim.email))).toBeUndefined();
   });
 
   it("never takes over an existing account by its email: asks to link instead", async () => {
     const existing = await t.createUser();
     const person = discordUser({ email: existing.email });
     const res = await t.api().user.POST("/auth/discord-auth", { body: { code: fake.discordCode(person) } });
-    expect(res.response.status).toBe(409);
-    expect(res.error?.message).toBe(DISCORD_MESSAGES.emailTaken);
+    expectRefusal(res, 409, DISCORD_MESSAGES.emailTaken);
     expect(await discordLinks(existing.user.uuid)).toHaveLength(0);
   });
 
@@ -107,15 +101,13 @@ describe("POST /auth/discord-auth", () => {
       .values({ userUuid: ok(first).user.uuid, type: "ban", createdAt: t.clock.now() });
     await t.accountChanged(ok(first).user.uuid);
     const res = await t.api().user.POST("/auth/discord-auth", { body: { code: fake.discordCode(person) } });
-    expect(res.response.status).toBe(403);
-    expect(res.error?.message).toBe("This account is banned.");
+    expectRefusal(res, 403, "This account is banned.");
   });
 
   it("answers 400 for a code Discord refuses and for bad input, creating nothing", async () => {
     const before = (await t.db.select().from(schema.users)).length;
     const refused = await t.api().user.POST("/auth/discord-auth", { body: { code: "not-a-real-code" } });
-    expect(refused.response.status).toBe(400);
-    expect(refused.error?.message).toBe("Discord refused the authorization code (invalid_grant).");
+    expectRefusal(refused, 400, "Discord refused the authorization code (invalid_grant).");
     // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       {},
@@ -134,14 +126,12 @@ describe("POST /auth/discord-auth", () => {
     fake.control.failWith = 500;
     try {
       const res = await t.api().user.POST("/auth/discord-auth", { body: { code: "any" } });
-      expect(res.response.status).toBe(502);
-      expect(res.error?.message).toBe("Discord answered 500.");
+      expectRefusal(res, 502, "Discord answered 500.");
     } finally {
       fake.control.failWith = null;
     }
     const off = await bare.api().user.POST("/auth/discord-auth", { body: { code: "any" } });
-    expect(off.response.status).toBe(503);
-    expect(off.error?.message).toBe("Discord is not configured: set DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET.");
+    expectRefusal(off, 503, "Discord is not configured: set DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET.");
   });
 });
 
@@ -153,11 +143,7 @@ describe("POST /auth/exchange-code", () => {
     expect(res.data).toMatchObject({ tokenType: "Bearer", scope: expect.any(String) });
     expect(res.data?.expiresAt).toBe(new Date(t.clock.now().getTime() + 3600_000).toISOString());
     expect((res.data as Record<string, unknown> | undefined)?.refreshToken).toBeUndefined();
-    const [made] = await t.db
-      .select()
-      .from(schema.users)
-      .where(eq(schema.users.email, String(person.email)));
-    expect(made).toBeUndefined();
+    expect(await t.userByEmail(String(person.email))).toBeUndefined();
   });
 
   it("answers 400 for a refused code or bad input, 503 unconfigured", async () => {
@@ -186,8 +172,7 @@ describe("POST /auth/link-discord", () => {
     const person = discordUser();
     await t.api(owner.token).user.POST("/auth/link-discord", { body: { code: fake.discordCode(person) } });
     const res = await t.api(other.token).user.POST("/auth/link-discord", { body: { code: fake.discordCode(person) } });
-    expect(res.response.status).toBe(409);
-    expect(res.error?.message).toBe(DISCORD_MESSAGES.linkedElsewhere);
+    expectRefusal(res, 409, DISCORD_MESSAGES.linkedElsewhere);
     expect(await discordLinks(other.user.uuid)).toHaveLength(0);
     expect((await t.api().user.POST("/auth/link-discord", { body: { code: "x" } })).response.status).toBe(401);
     const guest = ok(await t.api().user.GET("/auth/guest")).accessToken;

@@ -1,10 +1,9 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp, statusOf } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const codeIn = async (to: string) => (await t.lastMessage(to))?.body.match(/code is (\d{6})/)?.[1] ?? "";
 
@@ -23,8 +22,7 @@ describe("email addresses", () => {
         code: "000000" === (await codeIn("work@example.com")) ? "111111" : "000000",
       },
     });
-    expect(wrong.response.status).toBe(403);
-    expect(wrong.error?.message).toBe("Email verification failed, incorrect code.");
+    expectRefusal(wrong, 403, "Email verification failed, incorrect code.");
 
     const accepted = await t.api(token).user.POST("/users/emails/verify", {
       body: { email: "work@example.com", code: await codeIn("work@example.com") },
@@ -60,8 +58,7 @@ describe("email addresses", () => {
     const other = await t.createUser();
     const { token } = await t.createUser();
     const res = await t.api(token).user.POST("/users/emails", { body: { email: other.email } });
-    expect(res.response.status).toBe(403);
-    expect(res.error?.message).toBe("This email is already registered.");
+    expectRefusal(res, 403, "This email is already registered.");
   });
 
   it("re-sends only after the minimum interval, never to a verified address, and 404s unknown ones", async () => {
@@ -70,8 +67,7 @@ describe("email addresses", () => {
     const soon = await t
       .api(token)
       .user.POST("/users/emails/verification-email", { body: { email: "resend@example.com" } });
-    expect(soon.response.status).toBe(403);
-    expect(soon.error?.message).toBe("The minimum time has not yet elapsed since the last e-mail was sent.");
+    expectRefusal(soon, 403, "The minimum time has not yet elapsed since the last e-mail was sent.");
     t.clock.advance(61);
     const later = await t
       .api(token)
@@ -84,13 +80,11 @@ describe("email addresses", () => {
     const verified = await t
       .api(token)
       .user.POST("/users/emails/verification-email", { body: { email: "resend@example.com" } });
-    expect(verified.response.status).toBe(403);
-    expect(verified.error?.message).toBe("This email is verified.");
+    expectRefusal(verified, 403, "This email is verified.");
     const unknown = await t
       .api(token)
       .user.POST("/users/emails/verification-email", { body: { email: "never-added@example.com" } });
-    expect(unknown.response.status).toBe(404);
-    expect(unknown.error?.message).toBe("Email not found.");
+    expectRefusal(unknown, 404, "Email not found.");
   });
 
   it("deletes an added address but not the sign-in one, and not someone else's", async () => {
@@ -123,13 +117,10 @@ describe("email addresses", () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toHaveLength(2);
-    expect(
-      (await t.api(token).user.POST("/users/emails/verify", { body: { email: "a@b.co", code: "12" } })).response.status,
-    ).toBe(400);
-    expect(
-      (await t.api(token).user.DELETE("/users/emails/{id}", { params: { path: { id: "not-a-uuid" } } })).response
-        .status,
-    ).toBe(400);
+    const shortCode = { body: { email: "a@b.co", code: "12" } };
+    expect(await statusOf(t.api(token).user.POST("/users/emails/verify", shortCode))).toBe(400);
+    const notAUuid = { params: { path: { id: "not-a-uuid" } } };
+    expect(await statusOf(t.api(token).user.DELETE("/users/emails/{id}", notAUuid))).toBe(400);
   });
 });
 
@@ -149,8 +140,7 @@ describe("passwords", () => {
     const again = await t
       .api()
       .user.POST("/users/reset-password", { body: { token: resetToken!, password: "another password" } });
-    expect(again.response.status).toBe(403);
-    expect(again.error?.message).toBe("Can not reset password.");
+    expectRefusal(again, 403, "Can not reset password.");
   });
 
   it("answers forgot-password the same for unknown emails and sends nothing", async () => {
@@ -168,8 +158,7 @@ describe("passwords", () => {
     const res = await t
       .api()
       .user.POST("/users/reset-password", { body: { token: resetToken!, password: "brand new password" } });
-    expect(res.response.status).toBe(403);
-    expect(res.error?.message).toBe("Can not reset password.");
+    expectRefusal(res, 403, "Can not reset password.");
   });
 
   it("changes the own password only with the current one, and answers a working token", async () => {

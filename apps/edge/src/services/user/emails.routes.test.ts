@@ -3,16 +3,25 @@
 import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const P = "/api/user-service";
 const codeIn = async (to: string) => (await t.lastMessage(to))?.body.match(/code is (\d{6})/)?.[1] ?? "";
 const otherCode = (code: string) => (code === "000000" ? "111111" : "000000");
 const rowsFor = (email: string) => t.db.select().from(schema.emails).where(eq(schema.emails.email, email));
 const unique = (name: string) => `${name}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+/** The caller `token` adds `email` to their account (as a personal address unless `type` says otherwise). */
+const addEmail = (token: string | undefined, email: string, type?: "work" | "payment") =>
+  t.api(token).user.POST("/users/emails", { body: type ? { email, type } : { email } });
+/** A new address of the user's, added and then deleted. */
+async function deletedAddress(user: { token: string }, name: string) {
+  const address = unique(name);
+  const added = await addEmail(user.token, address);
+  await t.api(user.token).user.DELETE("/users/emails/{id}", { params: { path: { id: ok(added).id } } });
+  return address;
+}
 
 describe("GET /users/emails", () => {
   it("lists only the caller's live addresses, flagging the sign-in one", async () => {
@@ -20,10 +29,10 @@ describe("GET /users/emails", () => {
     const other = await t.createUser();
     const spare = unique("spare");
     const gone = unique("gone");
-    const added = await t.api(me.token).user.POST("/users/emails", { body: { email: spare, type: "work" } });
-    const deleted = await t.api(me.token).user.POST("/users/emails", { body: { email: gone } });
+    const added = await addEmail(me.token, spare, "work");
+    const deleted = await addEmail(me.token, gone);
     await t.api(me.token).user.DELETE("/users/emails/{id}", { params: { path: { id: ok(deleted).id } } });
-    await t.api(other.token).user.POST("/users/emails", { body: { email: unique("theirs") } });
+    await addEmail(other.token, unique("theirs"));
 
     const res = await t.api(me.token).user.GET("/users/emails");
     expect(res.response.status).toBe(200);
@@ -49,7 +58,7 @@ describe("POST /users/emails", () => {
   it("stores the address pending, normalised, and emails it a code that verifies it", async () => {
     const me = await t.createUser();
     const address = unique("Payment").toUpperCase();
-    const res = await t.api(me.token).user.POST("/users/emails", { body: { email: address, type: "payment" } });
+    const res = await addEmail(me.token, address, "payment");
     expect(res.response.status).toBe(201);
     const stored = address.toLowerCase();
     expect(res.data).toMatchObject({
@@ -68,7 +77,7 @@ describe("POST /users/emails", () => {
 
   it("defaults the type to personal and accepts every documented type", async () => {
     const me = await t.createUser();
-    const plain = await t.api(me.token).user.POST("/users/emails", { body: { email: unique("p") } });
+    const plain = await addEmail(me.token, unique("p"));
     expect(plain.data?.type).toBe("personal");
     for (const type of ["work", "payment", "spotify", "discord"]) {
       const res = await t.request("POST", `${P}/users/emails`, {
@@ -84,7 +93,7 @@ describe("POST /users/emails", () => {
     const a = await t.createUser();
     const b = await t.createUser();
     const pending = unique("pending");
-    await t.api(a.token).user.POST("/users/emails", { body: { email: pending } });
+    await addEmail(a.token, pending);
     for (const [token, email] of [
       [b.token, pending],
       [b.token, pending.toUpperCase()],
@@ -92,9 +101,8 @@ describe("POST /users/emails", () => {
       [a.token, a.email],
       [b.token, a.email],
     ] as const) {
-      const res = await t.api(token).user.POST("/users/emails", { body: { email } });
-      expect(res.response.status).toBe(403);
-      expect(res.error?.message).toBe("This email is already registered.");
+      const res = await addEmail(token, email);
+      expectRefusal(res, 403, "This email is already registered.");
     }
     expect(await rowsFor(pending)).toHaveLength(1);
     expect(await rowsFor(a.email)).toHaveLength(1);
@@ -103,10 +111,8 @@ describe("POST /users/emails", () => {
   it("lets an address deleted by one account be added again", async () => {
     const a = await t.createUser();
     const b = await t.createUser();
-    const address = unique("moving");
-    const added = await t.api(a.token).user.POST("/users/emails", { body: { email: address } });
-    await t.api(a.token).user.DELETE("/users/emails/{id}", { params: { path: { id: ok(added).id } } });
-    const again = await t.api(b.token).user.POST("/users/emails", { body: { email: address } });
+    const address = await deletedAddress(a, "moving");
+    const again = await addEmail(b.token, address);
     expect(again.response.status).toBe(201);
     const rows = await rowsFor(address);
     expect(rows.map((r) => [r.userUuid, r.status]).sort()).toEqual(
@@ -119,7 +125,7 @@ describe("POST /users/emails", () => {
 
   it("refuses callers without a token and bad input, storing and sending nothing", async () => {
     const address = unique("nobody");
-    expect((await t.api().user.POST("/users/emails", { body: { email: address } })).response.status).toBe(401);
+    expect((await addEmail(undefined, address)).response.status).toBe(401);
     const me = await t.createUser();
     // Raw: malformed input, which the typed client cannot send.
     for (const body of [
@@ -157,14 +163,13 @@ describe("DELETE /users/emails/{id}", () => {
   it("marks the caller's address DELETED", async () => {
     const me = await t.createUser();
     const address = unique("bye");
-    const added = await t.api(me.token).user.POST("/users/emails", { body: { email: address } });
+    const added = await addEmail(me.token, address);
     const res = await t.api(me.token).user.DELETE("/users/emails/{id}", { params: { path: { id: ok(added).id } } });
     expect(res.response.status).toBe(204);
     const [row] = await rowsFor(address);
     expect(row?.status).toBe("DELETED");
     const twice = await t.api(me.token).user.DELETE("/users/emails/{id}", { params: { path: { id: ok(added).id } } });
-    expect(twice.response.status).toBe(404);
-    expect(twice.error?.message).toBe("Email not found.");
+    expectRefusal(twice, 404, "Email not found.");
   });
 
   it("never deletes the sign-in email, nor someone else's address", async () => {
@@ -173,11 +178,9 @@ describe("DELETE /users/emails/{id}", () => {
     const list = await t.api(me.token).user.GET("/users/emails");
     const login = ok(list)[0]!.id as string;
     const refused = await t.api(me.token).user.DELETE("/users/emails/{id}", { params: { path: { id: login } } });
-    expect(refused.response.status).toBe(400);
-    expect(refused.error?.message).toBe("The sign-in email of an account cannot be deleted.");
+    expectRefusal(refused, 400, "The sign-in email of an account cannot be deleted.");
     const foreign = await t.api(other.token).user.DELETE("/users/emails/{id}", { params: { path: { id: login } } });
-    expect(foreign.response.status).toBe(404);
-    expect(foreign.error?.message).toBe("Email not found.");
+    expectRefusal(foreign, 404, "Email not found.");
     const [row] = await rowsFor(me.email);
     expect(row?.status).toBe("VERIFIED");
   });
@@ -203,7 +206,7 @@ describe("POST /users/emails/verify", () => {
   it("verifies an extra address without touching the account's verified mark", async () => {
     const me = await t.createUser({ verified: false });
     const address = unique("extra");
-    await t.api(me.token).user.POST("/users/emails", { body: { email: address } });
+    await addEmail(me.token, address);
     t.clock.advance(5);
     const res = await t
       .api(me.token)
@@ -231,32 +234,29 @@ describe("POST /users/emails/verify", () => {
   it("refuses a wrong, expired or used code, changing nothing", async () => {
     const me = await t.createUser({ verified: false });
     const address = unique("careful");
-    await t.api(me.token).user.POST("/users/emails", { body: { email: address } });
+    await addEmail(me.token, address);
     const code = await codeIn(address);
     const wrong = await t
       .api(me.token)
       .user.POST("/users/emails/verify", { body: { email: address, code: otherCode(code) } });
-    expect(wrong.response.status).toBe(403);
-    expect(wrong.error?.message).toBe("Email verification failed, incorrect code.");
+    expectRefusal(wrong, 403, "Email verification failed, incorrect code.");
     expect((await rowsFor(address))[0]?.status).toBe("PENDING_VERIFICATION");
 
     t.clock.advance(24 * 3600 + 1);
     const expired = await t.api(me.token).user.POST("/users/emails/verify", { body: { email: address, code } });
-    expect(expired.response.status).toBe(403);
-    expect(expired.error?.message).toBe("Email verification failed, incorrect code.");
+    expectRefusal(expired, 403, "Email verification failed, incorrect code.");
     expect((await rowsFor(address))[0]).toMatchObject({ status: "PENDING_VERIFICATION", verifiedAt: null });
   });
 
   it("burns a code after five wrong guesses", async () => {
     const me = await t.createUser();
     const address = unique("guessed");
-    await t.api(me.token).user.POST("/users/emails", { body: { email: address } });
+    await addEmail(me.token, address);
     const code = await codeIn(address);
     for (let i = 0; i < 5; i++)
       await t.api(me.token).user.POST("/users/emails/verify", { body: { email: address, code: otherCode(code) } });
     const late = await t.api(me.token).user.POST("/users/emails/verify", { body: { email: address, code } });
-    expect(late.response.status).toBe(403);
-    expect(late.error?.message).toBe("Email verification failed, incorrect code.");
+    expectRefusal(late, 403, "Email verification failed, incorrect code.");
     expect((await rowsFor(address))[0]?.status).toBe("PENDING_VERIFICATION");
   });
 
@@ -264,12 +264,11 @@ describe("POST /users/emails/verify", () => {
     const owner = await t.createUser();
     const intruder = await t.createUser();
     const address = unique("owned");
-    await t.api(owner.token).user.POST("/users/emails", { body: { email: address } });
+    await addEmail(owner.token, address);
     const res = await t
       .api(intruder.token)
       .user.POST("/users/emails/verify", { body: { email: address, code: await codeIn(address) } });
-    expect(res.response.status).toBe(404);
-    expect(res.error?.message).toBe("Email not found.");
+    expectRefusal(res, 404, "Email not found.");
     // The owner's code still works: the intruder's try did not use it up.
     const accepted = await t
       .api(owner.token)
@@ -316,8 +315,7 @@ describe("POST /users/confirm-email (deprecated)", () => {
     const wrong = await t
       .api(me.token)
       .user.POST("/users/confirm-email", { body: { email: me.email, code: otherCode(code) } });
-    expect(wrong.response.status).toBe(403);
-    expect(wrong.error?.message).toBe("Email verification failed, incorrect code.");
+    expectRefusal(wrong, 403, "Email verification failed, incorrect code.");
     expect((await t.userRow(me.user.uuid))?.verifiedAt).toBeNull();
     const accepted = await t.api(me.token).user.POST("/users/confirm-email", { body: { email: me.email, code } });
     expect(accepted.response.status).toBe(200);
@@ -329,12 +327,11 @@ describe("POST /users/emails/verification-email", () => {
   it("waits exactly the configured interval, and a new code replaces the old one", async () => {
     const me = await t.createUser();
     const address = unique("again");
-    await t.api(me.token).user.POST("/users/emails", { body: { email: address } });
+    await addEmail(me.token, address);
     const first = await codeIn(address);
     t.clock.advance(t.deps.config.emailResendSeconds - 1);
     const early = await t.api(me.token).user.POST("/users/emails/verification-email", { body: { email: address } });
-    expect(early.response.status).toBe(403);
-    expect(early.error?.message).toBe("The minimum time has not yet elapsed since the last e-mail was sent.");
+    expectRefusal(early, 403, "The minimum time has not yet elapsed since the last e-mail was sent.");
     t.clock.advance(1);
     const res = await t.api(me.token).user.POST("/users/emails/verification-email", { body: { email: address } });
     expect(res.response.status).toBe(204);
@@ -358,17 +355,14 @@ describe("POST /users/emails/verification-email", () => {
   it("answers 404 for a deleted address or another account's", async () => {
     const me = await t.createUser();
     const other = await t.createUser();
-    const address = unique("deleted");
-    const added = await t.api(me.token).user.POST("/users/emails", { body: { email: address } });
-    await t.api(me.token).user.DELETE("/users/emails/{id}", { params: { path: { id: ok(added).id } } });
+    const address = await deletedAddress(me, "deleted");
     t.clock.advance(61);
     for (const [token, email] of [
       [me.token, address],
       [me.token, other.email],
     ] as const) {
       const res = await t.api(token).user.POST("/users/emails/verification-email", { body: { email } });
-      expect(res.response.status).toBe(404);
-      expect(res.error?.message).toBe("Email not found.");
+      expectRefusal(res, 404, "Email not found.");
     }
     expect(await t.lastMessage(other.email)).toBeNull();
   });

@@ -4,10 +4,9 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestApp, multipart, openForTests, type TestApp } from "../../testing.ts";
+import { expectRefusal, multipart, openTestApp, type TestApp } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const P = "/api/user-service";
 const b64 = (s: string) => Uint8Array.from(atob(s), (ch) => ch.charCodeAt(0));
@@ -75,8 +74,7 @@ describe("POST /users/images", () => {
     const big = new Uint8Array(5 * 1024 * 1024 + 1);
     big.set(PNG);
     const refused = await upload(me.token, big);
-    expect(refused.status).toBe(413);
-    expect(refused.body.message).toBe("The image is larger than 5 MB.");
+    expectRefusal(refused, 413, "The image is larger than 5 MB.");
     expect(await imageRows(me.user.uuid)).toHaveLength(0);
     expect((await profileRow(me.user.uuid))?.profilePicture).toBeNull();
     const exact = await upload(me.token, big.subarray(0, 5 * 1024 * 1024));
@@ -87,8 +85,7 @@ describe("POST /users/images", () => {
   it("refuses non-images, empty files and malformed forms without storing anything", async () => {
     const me = await t.createUser();
     const svg = await upload(me.token, new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'/>"));
-    expect(svg.status).toBe(415);
-    expect(svg.body.message).toBe("The file is not a png, jpeg, webp or gif image.");
+    expectRefusal(svg, 415, "The file is not a png, jpeg, webp or gif image.");
     expect((await upload(me.token, new Uint8Array(0))).status).toBe(415);
     expect((await upload(me.token, PNG.subarray(0, 4))).status).toBe(415);
 
@@ -124,8 +121,7 @@ describe("POST /users/images", () => {
     await t.db.insert(schema.sanctions).values({ userUuid: me.user.uuid, type: "ban", createdAt: t.clock.now() });
     await t.accountChanged(me.user.uuid);
     const banned = await upload(me.token, PNG);
-    expect(banned.status).toBe(403);
-    expect(banned.body.message).toBe("This account is banned.");
+    expectRefusal(banned, 403, "This account is banned.");
     expect(await imageRows(me.user.uuid)).toHaveLength(0);
   });
 
@@ -133,8 +129,7 @@ describe("POST /users/images", () => {
     const me = await t.createUser();
     for (let i = 0; i < 30; i++) expect((await upload(me.token, PNG)).status).toBe(201);
     const limited = await upload(me.token, PNG);
-    expect(limited.status).toBe(429);
-    expect(limited.body.message).toBe("Too many attempts, please try again later.");
+    expectRefusal(limited, 429, "Too many attempts, please try again later.");
     expect(await imageRows(me.user.uuid)).toHaveLength(30);
     // The window is per user: someone else still uploads.
     expect((await upload((await t.createUser()).token, PNG)).status).toBe(201);
@@ -144,8 +139,7 @@ describe("POST /users/images", () => {
 describe("GET /users/images/{id}", () => {
   it("answers 404 for an unknown image and 400 for a bad id", async () => {
     const missing = await t.request("GET", `${P}/users/images/${crypto.randomUUID()}`);
-    expect(missing.status).toBe(404);
-    expect(missing.body.message).toBe("Image not found.");
+    expectRefusal(missing, 404, "Image not found.");
     expect((await t.request("GET", `${P}/users/images/nope`)).status).toBe(400);
   });
 });
@@ -162,8 +156,7 @@ describe("DELETE /users/images/{id}", () => {
     expect(await t.deps.storage.get(oldRow?.storageKey ?? "")).toBeNull();
     expect((await profileRow(me.user.uuid))?.profilePicture).toBe(current.body.url);
     const again = await t.api(me.token).user.DELETE("/users/images/{id}", { params: { path: { id: old.body.id } } });
-    expect(again.response.status).toBe(404);
-    expect(again.error?.message).toBe("Image not found.");
+    expectRefusal(again, 404, "Image not found.");
   });
 
   it("lets an admin delete anyone's picture, clearing it from the profile", async () => {
@@ -182,13 +175,7 @@ describe("DELETE /users/images/{id}", () => {
     for (const roles of [["user"], ["user", "globalModerator"], ["user", "staff"]] as const) {
       const other = await t.createUser({ roles: [...roles] });
       const res = await t.api(other.token).user.DELETE("/users/images/{id}", { params: { path: { id: up.body.id } } });
-      expect(res.response.status).toBe(403);
-      expect(res.error).toEqual({
-        statusCode: 403,
-        message: "Unauthorized to delete.",
-        error: "Forbidden",
-        code: "UNAUTHORIZED_TO_DELETE",
-      });
+      expectRefusal(res, 403, "Unauthorized to delete.", "UNAUTHORIZED_TO_DELETE");
     }
     expect(
       (await t.api().user.DELETE("/users/images/{id}", { params: { path: { id: up.body.id } } })).response.status,
@@ -207,8 +194,7 @@ describe("DELETE /users/images/{id}", () => {
     const up = await upload(owner.token, PNG);
     const peer = await t.createUser({ roles: ["user", "admin"] });
     const refused = await t.api(peer.token).user.DELETE("/users/images/{id}", { params: { path: { id: up.body.id } } });
-    expect(refused.response.status).toBe(403);
-    expect(refused.error?.message).toBe("Unauthorized to delete.");
+    expectRefusal(refused, 403, "Unauthorized to delete.");
     expect(await imageRows(owner.user.uuid)).toHaveLength(1);
     const su = await t.createUser({ roles: ["user", "superUser"] });
     expect(

@@ -5,18 +5,15 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { LiveRoomEvent } from "../../ports/live-rooms.ts";
 import {
-  createTestApp,
   createTestAppWithRoomsDown,
-  ok,
-  openForTests,
+  openTestApp,
+  presentInTwoRooms,
   publicRoom,
   reportPresent,
-  type TestApp,
 } from "../../testing.ts";
 import { LIVE_KICK_REASONS } from "../room/presence.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const U = "/api/user-service";
 
@@ -45,17 +42,8 @@ describe("a disabled account leaves its live rooms", () => {
   for (const [method, path, body, status, reason] of cases)
     it(`${method} ${path} tells every room the user is in, and no other`, async () => {
       const admin = await t.createUser({ roles: ["user", "admin"] });
-      const owner = await t.createUser();
       const target = await t.createUser();
-      const bystander = await t.createUser();
-      const [a, b, elsewhere] = [
-        await publicRoom(t, owner, "Room A"),
-        await publicRoom(t, owner, "Room B"),
-        await publicRoom(t, owner, "Room C"),
-      ];
-      await reportPresent(t, target.user.uuid, a);
-      await reportPresent(t, target.user.uuid, b);
-      await reportPresent(t, bystander.user.uuid, elsewhere);
+      const { a, b } = await presentInTwoRooms(t, target);
       const from = t.live.events.length;
 
       const res = await t.request(method, `${U}${path.replace("{id}", target.user.uuid)}`, {
@@ -99,13 +87,8 @@ describe("a room that cannot be told", () => {
       const admin = await other.createUser({ roles: ["user", "admin"] });
       const owner = await other.createUser();
       const target = await other.createUser();
-      const created = await other
-        .api(owner.token)
-        .room.POST("/rooms/infrastructure", { body: { name: "Down", type: "PUBLIC" } });
-      await other.api(await other.serviceToken()).room.PATCH("/rooms/user/{user}", {
-        params: { path: { user: target.user.uuid } },
-        body: { roomUuid: ok(created).uuid },
-      });
+      const room = await publicRoom(other, owner, "Down");
+      await reportPresent(other, target.user.uuid, room);
       const res = await other.api(admin.token).user.POST("/users/ban", { body: { userUuid: target.user.uuid } });
       expect(res.response.status).toBe(201);
       const rows = await other.db
@@ -114,7 +97,7 @@ describe("a room that cannot be told", () => {
         .where(eq(schema.sanctions.userUuid, target.user.uuid));
       expect(rows).toHaveLength(1);
       expect(logged).toContainEqual(
-        expect.objectContaining({ level: "warn", roomUuid: ok(created).uuid, error: "Error: the party is down" }),
+        expect.objectContaining({ level: "warn", roomUuid: room, error: "Error: the party is down" }),
       );
     } finally {
       await other.close();

@@ -1,10 +1,9 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestApp, openForTests, type TestApp } from "../../testing.ts";
+import { expectRefusal, openTestApp } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const P = "/api/user-service";
 const login = (email: string, password: string, address: string) =>
@@ -17,8 +16,7 @@ describe("password guessing", () => {
     for (let i = 0; i < 10; i++) expect((await login(owner.email, "not the password", attacker)).status).toBe(401);
 
     const refused = await login(owner.email, owner.password, attacker);
-    expect(refused.status).toBe(429);
-    expect(refused.body.message).toBe("Too many attempts, please try again later.");
+    expectRefusal(refused, 429, "Too many attempts, please try again later.");
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(14 * 60);
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);

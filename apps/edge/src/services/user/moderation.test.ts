@@ -1,12 +1,14 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestApp, login, openForTests, session, statusOf, type TestApp } from "../../testing.ts";
+import { expectRefusal, expectStatuses, login, openTestApp, session, statusOf } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const P = "/api/user-service";
+/** The moderation actions recorded against the user. */
+const actionsOn = (uuid: string) =>
+  t.db.select().from(schema.moderationActions).where(eq(schema.moderationActions.targetUuid, uuid));
 
 describe("sanctions", () => {
   it("a kick ends every session but the user may log in again", async () => {
@@ -28,8 +30,7 @@ describe("sanctions", () => {
       (await t.api(mod.token).user.POST("/users/ban", { body: { userUuid: target.user.uuid } })).response.status,
     ).toBe(201);
     const refused = await login(t, target.email);
-    expect(refused.response.status).toBe(403);
-    expect(refused.error?.message).toBe("This account is banned.");
+    expectRefusal(refused, 403, "This account is banned.");
     const unban = await t.api(mod.token).user.POST("/users/unban", { body: { userUuid: target.user.uuid } });
     expect(unban.data).toEqual({ lifted: 1 });
     expect((await login(t, target.email)).response.status).toBe(200);
@@ -46,10 +47,7 @@ describe("sanctions", () => {
     await t.api(admin.token).user.POST("/users/ban", { body });
     await t.api(admin.token).user.POST("/users/unban", { body: { userUuid: target.user.uuid } });
     await t.api(admin.token).user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "promoter" } });
-    const log = await t.db
-      .select()
-      .from(schema.moderationActions)
-      .where(eq(schema.moderationActions.targetUuid, target.user.uuid));
+    const log = await actionsOn(target.user.uuid);
     expect(log.map((a) => a.actionType).sort()).toEqual([
       "globalBan",
       "globalKick",
@@ -66,10 +64,7 @@ describe("sanctions", () => {
     const mod = await t.createUser({ roles: ["user", "moderator"] });
     const admin = await t.createUser({ roles: ["user", "admin"] });
     await t.api(mod.token).user.POST("/users/ban", { body: { userUuid: admin.user.uuid } });
-    const log = await t.db
-      .select()
-      .from(schema.moderationActions)
-      .where(eq(schema.moderationActions.targetUuid, admin.user.uuid));
+    const log = await actionsOn(admin.user.uuid);
     expect(log).toHaveLength(0);
   });
 
@@ -125,19 +120,14 @@ describe("roles and capabilities", () => {
   it("admins grant roles once, with the catalogue message the second time", async () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const target = await t.createUser();
-    const res = await t
-      .api(admin.token)
-      .user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "promoter" } });
+    const grant = (role: "promoter" | "bot") =>
+      t.api(admin.token).user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role } });
+    const res = await grant("promoter");
     expect(res.response.status).toBe(200);
     expect(res.data?.roles).toEqual(["user", "promoter"]);
-    const twice = await t
-      .api(admin.token)
-      .user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "promoter" } });
-    expect(twice.response.status).toBe(403);
-    expect(twice.error?.message).toBe("This user has already this role.");
-    const bot = await t
-      .api(admin.token)
-      .user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "bot" } });
+    const twice = await grant("promoter");
+    expectRefusal(twice, 403, "This user has already this role.");
+    const bot = await grant("bot");
     expect(bot.response.status).toBe(400);
     expect(bot.error?.message).toEqual([
       "role: the bot role belongs to bot accounts (bot sign-up) and cannot be granted",
@@ -152,11 +142,11 @@ describe("roles and capabilities", () => {
     const mod = await t.createUser({ roles: ["user", "moderator"] });
     const target = await t.createUser();
     const body = { userUuid: target.user.uuid, role: "admin" as const };
-    expect((await t.api(admin.token).user.POST("/users/add-role", { body })).response.status).toBe(403);
-    expect(
-      (await t.api(mod.token).user.POST("/users/add-role", { body: { ...body, role: "staff" } })).response.status,
-    ).toBe(403);
-    expect((await t.api(su.token).user.POST("/users/add-role", { body })).response.status).toBe(200);
+    const grant = (token: string, role: "admin" | "staff" = "admin") =>
+      statusOf(t.api(token).user.POST("/users/add-role", { body: { ...body, role } }));
+    expect(await grant(admin.token)).toBe(403);
+    expect(await grant(mod.token, "staff")).toBe(403);
+    expect(await grant(su.token)).toBe(200);
     // Raw: input the typed client cannot send (it is wrong on purpose).
     expect(
       (
@@ -172,61 +162,28 @@ describe("roles and capabilities", () => {
     const staff = await t.createUser({ roles: ["user", "staff"] });
     const mod = await t.createUser({ roles: ["user", "moderator"] });
     const target = await t.createUser();
-    expect(
-      (await t.api(mod.token).user.POST("/users/add-global-moderator-role", { body: { userUuid: target.user.uuid } }))
-        .response.status,
-    ).toBe(403);
-    const accepted = await t
-      .api(staff.token)
-      .user.POST("/users/add-global-moderator-role", { body: { userUuid: target.user.uuid } });
-    expect(accepted.data?.roles).toContain("globalModerator");
-    const twice = await t
-      .api(staff.token)
-      .user.POST("/users/add-global-moderator-role", { body: { userUuid: target.user.uuid } });
+    const grant = (token: string) =>
+      t.api(token).user.POST("/users/add-global-moderator-role", { body: { userUuid: target.user.uuid } });
+    expect(await statusOf(grant(mod.token))).toBe(403);
+    expect((await grant(staff.token)).data?.roles).toContain("globalModerator");
+    const twice = await grant(staff.token);
     expect(twice.error?.message).toBe("This user has already this role.");
   });
 
   it("moderators give and take capabilities", async () => {
     const mod = await t.createUser({ roles: ["user", "moderator"] });
     const target = await t.createUser();
-    expect(
-      (
-        await t.api(target.token).user.PUT("/users/{id}/capabilities/{capability}", {
-          params: { path: { id: target.user.uuid, capability: "uploadMusic" } },
-        })
-      ).response.status,
-    ).toBe(403);
-    expect(
-      (
-        await t.api(mod.token).user.PUT("/users/{id}/capabilities/{capability}", {
-          params: { path: { id: target.user.uuid, capability: "uploadMusic" } },
-        })
-      ).data?.capabilities,
-    ).toEqual(["uploadMusic"]);
-    const twice = await t.api(mod.token).user.PUT("/users/{id}/capabilities/{capability}", {
-      params: { path: { id: target.user.uuid, capability: "uploadMusic" } },
-    });
-    expect(twice.response.status).toBe(403);
-    expect(twice.error?.message).toBe("This user has already this role.");
+    const upload = { params: { path: { id: target.user.uuid, capability: "uploadMusic" as const } } };
+    const give = (token: string) => t.api(token).user.PUT("/users/{id}/capabilities/{capability}", upload);
+    const take = () => t.api(mod.token).user.DELETE("/users/{id}/capabilities/{capability}", upload);
+    expect(await statusOf(give(target.token))).toBe(403);
+    expect((await give(mod.token)).data?.capabilities).toEqual(["uploadMusic"]);
+    const twice = await give(mod.token);
+    expectRefusal(twice, 403, "This user has already this role.");
     expect((await t.api(target.token).user.GET("/users/capabilities")).data?.capabilities).toEqual(["uploadMusic"]);
-    expect(
-      (
-        await t.api(mod.token).user.DELETE("/users/{id}/capabilities/{capability}", {
-          params: { path: { id: target.user.uuid, capability: "uploadMusic" } },
-        })
-      ).data?.capabilities,
-    ).toEqual([]);
-    expect(
-      (
-        await t.api(mod.token).user.DELETE("/users/{id}/capabilities/{capability}", {
-          params: { path: { id: target.user.uuid, capability: "uploadMusic" } },
-        })
-      ).response.status,
-    ).toBe(404);
-    const log = await t.db
-      .select()
-      .from(schema.moderationActions)
-      .where(eq(schema.moderationActions.targetUuid, target.user.uuid));
+    expect((await take()).data?.capabilities).toEqual([]);
+    expect(await statusOf(take())).toBe(404);
+    const log = await actionsOn(target.user.uuid);
     expect(log.map((a) => `${a.actionType} ${a.role}`).sort()).toEqual([
       "grantRole capability:uploadMusic",
       "removeRole capability:uploadMusic",
@@ -246,32 +203,17 @@ describe("moderation comments", () => {
   it("moderators write and read notes about a user, newest first", async () => {
     const mod = await t.createUser({ roles: ["user", "moderator"] });
     const target = await t.createUser();
-    await t
-      .api(mod.token)
-      .user.POST("/moderation-comments", { body: { userUuid: target.user.uuid, comment: "first" } });
+    const write = (token: string, comment: string) =>
+      t.api(token).user.POST("/moderation-comments", { body: { userUuid: target.user.uuid, comment } });
+    const read = (token: string) =>
+      t.api(token).user.GET("/moderation-comments/{id}", { params: { path: { id: target.user.uuid } } });
+    await write(mod.token, "first");
     t.clock.advance(1);
-    await t
-      .api(mod.token)
-      .user.POST("/moderation-comments", { body: { userUuid: target.user.uuid, comment: "second" } });
-    const list = await t
-      .api(mod.token)
-      .user.GET("/moderation-comments/{id}", { params: { path: { id: target.user.uuid } } });
-    expect(list.data?.map((c) => c.comment)).toEqual(["second", "first"]);
-    expect(
-      (await t.api(target.token).user.GET("/moderation-comments/{id}", { params: { path: { id: target.user.uuid } } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (
-        await t
-          .api(target.token)
-          .user.POST("/moderation-comments", { body: { userUuid: target.user.uuid, comment: "x" } })
-      ).response.status,
-    ).toBe(403);
-    expect(
-      (await t.api(mod.token).user.POST("/moderation-comments", { body: { userUuid: target.user.uuid, comment: "" } }))
-        .response.status,
-    ).toBe(400);
+    await write(mod.token, "second");
+    expect((await read(mod.token)).data?.map((c) => c.comment)).toEqual(["second", "first"]);
+    expect(await statusOf(read(target.token))).toBe(403);
+    expect(await statusOf(write(target.token, "x"))).toBe(403);
+    expect(await statusOf(write(mod.token, ""))).toBe(400);
   });
 });
 
@@ -291,37 +233,26 @@ describe("deactivation", () => {
     });
     expect((await t.api(target.token).user.GET("/users/list-deactivate")).response.status).toBe(403);
 
-    expect(
-      (await t.api(mod.token).user.DELETE("/users/deactivate/{id}", { params: { path: { id: target.user.uuid } } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (await t.api(admin.token).user.DELETE("/users/deactivate/{id}", { params: { path: { id: target.user.uuid } } }))
-        .response.status,
-    ).toBe(204);
+    const theTarget = { params: { path: { id: target.user.uuid } } };
+    const deactivate = (token: string) => t.api(token).user.DELETE("/users/deactivate/{id}", theTarget);
+    const reactivate = (token: string) => t.api(token).user.POST("/users/reactivate/{id}", theTarget);
+    await expectStatuses(deactivate, [
+      [mod.token, 403],
+      [admin.token, 204],
+    ]);
     const refused = await login(t, target.email);
-    expect(refused.response.status).toBe(403);
-    expect(refused.error?.message).toBe("This account is deactivated.");
+    expectRefusal(refused, 403, "This account is deactivated.");
     expect((await session(t, target.token)).response.status).toBe(401);
-    expect(
-      (await t.api().user.GET("/profile/{id}", { params: { path: { id: target.user.uuid } } })).response.status,
-    ).toBe(404);
+    expect(await statusOf(t.api().user.GET("/profile/{id}", theTarget))).toBe(404);
     const after = await t.api(mod.token).user.GET("/users/list-deactivate");
     expect(after.data?.some((r) => r.userUuid === target.user.uuid)).toBe(false);
 
-    expect(
-      (await t.api(mod.token).user.POST("/users/reactivate/{id}", { params: { path: { id: target.user.uuid } } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (await t.api(admin.token).user.POST("/users/reactivate/{id}", { params: { path: { id: target.user.uuid } } }))
-        .response.status,
-    ).toBe(204);
+    await expectStatuses(reactivate, [
+      [mod.token, 403],
+      [admin.token, 204],
+    ]);
     expect((await login(t, target.email)).response.status).toBe(200);
-    expect(
-      (await t.api(admin.token).user.POST("/users/reactivate/{id}", { params: { path: { id: target.user.uuid } } }))
-        .response.status,
-    ).toBe(409);
+    expect(await statusOf(reactivate(admin.token))).toBe(409);
   });
 
   it("a moderator cannot cancel the request of someone who outranks them", async () => {
@@ -342,16 +273,13 @@ describe("deactivation", () => {
     const target = await t.createUser();
     await t.api(target.token).user.POST("/users/request-deactivate", { body: {} });
     const body = { userUuid: target.user.uuid };
-    expect((await t.api(target.token).user.POST("/users/cancel-requested-deactivate", { body })).response.status).toBe(
-      403,
-    );
-    expect((await t.api(mod.token).user.POST("/users/cancel-requested-deactivate", { body })).response.status).toBe(
-      204,
-    );
-    expect((await t.api(mod.token).user.POST("/users/cancel-requested-deactivate", { body })).response.status).toBe(
-      404,
-    );
-    expect((await t.api().user.POST("/users/cancel-requested-deactivate", { body })).response.status).toBe(401);
+    const cancel = (token?: string) => t.api(token).user.POST("/users/cancel-requested-deactivate", { body });
+    await expectStatuses(cancel, [
+      [target.token, 403],
+      [mod.token, 204],
+      [mod.token, 404],
+      [undefined, 401],
+    ]);
     expect((await t.api(target.token).user.POST("/users/request-deactivate", { body: {} })).response.status).toBe(201);
   });
 });

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { FAKE_CREDENTIALS, type FakeProviders } from "../../testing/fake-providers.ts";
 import { withProviderApps } from "../../testing/provider-apps.ts";
-import { ok, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, type TestApp } from "../../testing.ts";
 
 let fake: FakeProviders;
 let t: TestApp;
@@ -22,6 +22,15 @@ async function stored(userUuid: string, provider: "spotify" | "youtube" | "sound
 }
 const musicProviders = async (uuid: string) =>
   (await t.db.select().from(schema.profiles).where(eq(schema.profiles.userUuid, uuid)))[0]?.musicProviders;
+/** A user's Spotify access token, as the caller `token` asks for it (services only). */
+const spotifyAccessToken = (token: string | undefined, id: string) =>
+  t.api(token).user.GET("/spotify/access-token/{id}/service", { params: { path: { id } } });
+/** A user's SoundCloud access token, as the caller `token` asks for it (the user or services). */
+const soundcloudAccessToken = (token: string | undefined, id: string) =>
+  t.api(token).user.GET("/soundcloud/access-token/{id}", { params: { path: { id } } });
+/** A user's Apple Music user token, as the caller `token` asks for it (the user or services). */
+const appleUserToken = (token: string | undefined, id: string) =>
+  t.api(token).user.GET("/apple/user-token/{id}", { params: { path: { id } } });
 const tokenCalls = (path: string) => fake.requests.filter((r) => r.path === path).length;
 
 async function connectSpotify(token: string, subject = "spotify-user") {
@@ -81,13 +90,11 @@ describe("Spotify", () => {
   it("answers 404 to a refresh before connecting, 400 to a refused code or bad input", async () => {
     const me = await t.createUser();
     const none = await t.api(me.token).user.POST("/spotify/refresh-token");
-    expect(none.response.status).toBe(404);
-    expect(none.error?.message).toBe("Spotify is not connected for this user.");
+    expectRefusal(none, 404, "Spotify is not connected for this user.");
     const refused = await t
       .api(me.token)
       .user.POST("/spotify/exchange-code", { body: { code: "made-up", redirectUri: REDIRECT } });
-    expect(refused.response.status).toBe(400);
-    expect(refused.error?.message).toBe("Spotify refused the authorization code (invalid_grant).");
+    expectRefusal(refused, 400, "Spotify refused the authorization code (invalid_grant).");
     // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       {},
@@ -119,51 +126,23 @@ describe("Spotify", () => {
     const me = await t.createUser();
     const first = await connectSpotify(me.token);
     const before = tokenCalls("/spotify-accounts/api/token");
-    const cached = await t
-      .api(await t.serviceToken())
-      .user.GET("/spotify/access-token/{id}/service", { params: { path: { id: me.user.uuid } } });
+    const cached = await spotifyAccessToken(await t.serviceToken(), me.user.uuid);
     expect(cached.response.status).toBe(200);
     expect(cached.data?.accessToken).toBe(first.accessToken);
     expect(tokenCalls("/spotify-accounts/api/token")).toBe(before);
 
     t.clock.advance(3600);
-    const renewed = await t
-      .api(await t.serviceToken())
-      .user.GET("/spotify/access-token/{id}/service", { params: { path: { id: me.user.uuid } } });
+    const renewed = await spotifyAccessToken(await t.serviceToken(), me.user.uuid);
     expect(renewed.data?.accessToken).not.toBe(first.accessToken);
     expect(tokenCalls("/spotify-accounts/api/token")).toBe(before + 1);
 
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    expect(
-      (await t.api(me.token).user.GET("/spotify/access-token/{id}/service", { params: { path: { id: me.user.uuid } } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (
-        await t
-          .api(admin.token)
-          .user.GET("/spotify/access-token/{id}/service", { params: { path: { id: me.user.uuid } } })
-      ).response.status,
-    ).toBe(403);
-    expect(
-      (await t.api().user.GET("/spotify/access-token/{id}/service", { params: { path: { id: me.user.uuid } } }))
-        .response.status,
-    ).toBe(401);
+    expect((await spotifyAccessToken(me.token, me.user.uuid)).response.status).toBe(403);
+    expect((await spotifyAccessToken(admin.token, me.user.uuid)).response.status).toBe(403);
+    expect((await spotifyAccessToken(undefined, me.user.uuid)).response.status).toBe(401);
     const stranger = await t.createUser();
-    expect(
-      (
-        await t
-          .api(await t.serviceToken())
-          .user.GET("/spotify/access-token/{id}/service", { params: { path: { id: stranger.user.uuid } } })
-      ).response.status,
-    ).toBe(404);
-    expect(
-      (
-        await t
-          .api(await t.serviceToken())
-          .user.GET("/spotify/access-token/{id}/service", { params: { path: { id: "not-a-uuid" } } })
-      ).response.status,
-    ).toBe(400);
+    expect((await spotifyAccessToken(await t.serviceToken(), stranger.user.uuid)).response.status).toBe(404);
+    expect((await spotifyAccessToken(await t.serviceToken(), "not-a-uuid")).response.status).toBe(400);
   });
 
   it("forgets a link Spotify no longer honours (409, connect again)", async () => {
@@ -171,8 +150,7 @@ describe("Spotify", () => {
     await connectSpotify(me.token);
     fake.oauth.spotify.refreshTokens.clear();
     const res = await t.api(me.token).user.POST("/spotify/refresh-token");
-    expect(res.response.status).toBe(409);
-    expect(res.error?.message).toBe("The Spotify connection has expired or was revoked: connect Spotify again.");
+    expectRefusal(res, 409, "The Spotify connection has expired or was revoked: connect Spotify again.");
     expect(await stored(me.user.uuid, "spotify")).toBeNull();
   });
 
@@ -183,8 +161,7 @@ describe("Spotify", () => {
       const res = await t
         .api(me.token)
         .user.POST("/spotify/exchange-code", { body: { code: "x", redirectUri: REDIRECT } });
-      expect(res.response.status).toBe(502);
-      expect(res.error?.message).toBe("Spotify answered 503.");
+      expectRefusal(res, 502, "Spotify answered 503.");
     } finally {
       fake.control.failWith = null;
     }
@@ -192,8 +169,7 @@ describe("Spotify", () => {
     const off = await bare
       .api(user.token)
       .user.POST("/spotify/exchange-code", { body: { code: "x", redirectUri: REDIRECT } });
-    expect(off.response.status).toBe(503);
-    expect(off.error?.message).toBe("Spotify is not configured: set SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET.");
+    expectRefusal(off, 503, "Spotify is not configured: set SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET.");
     const svc = await bare.serviceToken();
     const offService = await bare
       .api(svc)
@@ -226,8 +202,7 @@ describe("YouTube", () => {
     const bad = await t
       .api(me.token)
       .user.POST("/youtube/exchange-code", { body: { code: "x", redirectUri: REDIRECT } });
-    expect(bad.response.status).toBe(400);
-    expect(bad.error?.message).toBe("YouTube refused the authorization code (invalid_grant).");
+    expectRefusal(bad, 400, "YouTube refused the authorization code (invalid_grant).");
     // Raw: input the typed client cannot send (it is wrong on purpose).
     expect(
       (await t.request("POST", "/api/user-service/youtube/exchange-code", { token: me.token, body: {} })).status,
@@ -235,8 +210,7 @@ describe("YouTube", () => {
     expect((await t.api().user.POST("/youtube/refresh-token")).response.status).toBe(401);
     const user = await bare.createUser();
     const off = await bare.api(user.token).user.POST("/youtube/refresh-token");
-    expect(off.response.status).toBe(503);
-    expect(off.error?.message).toBe("YouTube is not configured: set YOUTUBE_CLIENT_ID and YOUTUBE_CLIENT_SECRET.");
+    expectRefusal(off, 503, "YouTube is not configured: set YOUTUBE_CLIENT_ID and YOUTUBE_CLIENT_SECRET.");
   });
 });
 
@@ -272,9 +246,7 @@ describe("SoundCloud", () => {
     );
     expect(await stored(me.user.uuid, "soundcloudMobile")).not.toBeNull();
     expect(await stored(me.user.uuid, "soundcloud")).toBeNull();
-    const web = await t
-      .api(me.token)
-      .user.GET("/soundcloud/access-token/{id}", { params: { path: { id: me.user.uuid } } });
+    const web = await soundcloudAccessToken(me.token, me.user.uuid);
     expect(web.response.status).toBe(404);
     const mobile = await t
       .api(me.token)
@@ -285,31 +257,15 @@ describe("SoundCloud", () => {
   it("gives a user's access token to that user and to services, never to other users", async () => {
     const me = await t.createUser();
     const linked = await connect(me.token);
-    expect(
-      (await t.api(me.token).user.GET("/soundcloud/access-token/{id}", { params: { path: { id: me.user.uuid } } })).data
-        ?.accessToken,
-    ).toBe(linked.accessToken);
-    expect(
-      (
-        await t
-          .api(await t.serviceToken())
-          .user.GET("/soundcloud/access-token/{id}", { params: { path: { id: me.user.uuid } } })
-      ).data?.accessToken,
-    ).toBe(linked.accessToken);
+    expect((await soundcloudAccessToken(me.token, me.user.uuid)).data?.accessToken).toBe(linked.accessToken);
+    expect((await soundcloudAccessToken(await t.serviceToken(), me.user.uuid)).data?.accessToken).toBe(
+      linked.accessToken,
+    );
     const other = await t.createUser();
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    expect(
-      (await t.api(other.token).user.GET("/soundcloud/access-token/{id}", { params: { path: { id: me.user.uuid } } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (await t.api(admin.token).user.GET("/soundcloud/access-token/{id}", { params: { path: { id: me.user.uuid } } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (await t.api().user.GET("/soundcloud/access-token/{id}", { params: { path: { id: me.user.uuid } } })).response
-        .status,
-    ).toBe(401);
+    expect((await soundcloudAccessToken(other.token, me.user.uuid)).response.status).toBe(403);
+    expect((await soundcloudAccessToken(admin.token, me.user.uuid)).response.status).toBe(403);
+    expect((await soundcloudAccessToken(undefined, me.user.uuid)).response.status).toBe(401);
     // Raw: input the typed client cannot send (it is wrong on purpose).
     expect(
       (
@@ -371,8 +327,7 @@ describe("SoundCloud", () => {
       .user.POST("/soundcloud/refresh-token", { body: { code: "a", redirectUri: REDIRECT, refreshToken: "b" } });
     expect(both.response.status).toBe(400);
     const noRedirect = await t.api(me.token).user.POST("/soundcloud/refresh-token", { body: { code: "a" } });
-    expect(noRedirect.response.status).toBe(400);
-    expect(noRedirect.error?.message).toEqual(["redirectUri: is required with code"]);
+    expectRefusal(noRedirect, 400, ["redirectUri: is required with code"]);
     expect(await stored(me.user.uuid, "soundcloud")).toBeNull();
     expect((await t.api().user.POST("/soundcloud/mobile/refresh-token", { body: {} })).response.status).toBe(401);
     const guest = ok(await bare.api().user.GET("/auth/guest")).accessToken;
@@ -397,18 +352,16 @@ describe("Apple Music", () => {
     });
     const check = fake.requests.findLast((r) => r.path === "/apple/v1/me/storefront");
     expect(check?.headers["music-user-token"]).toBe("mut-good");
-    const mine = await t.api(me.token).user.GET("/apple/user-token/{id}", { params: { path: { id: me.user.uuid } } });
+    const mine = await appleUserToken(me.token, me.user.uuid);
     expect(mine.data).toEqual(ok(res));
-    const bySevice = await t
-      .api(await t.serviceToken())
-      .user.GET("/apple/user-token/{id}", { params: { path: { id: me.user.uuid } } });
+    const bySevice = await appleUserToken(await t.serviceToken(), me.user.uuid);
     expect(bySevice.data?.musicUserToken).toBe("mut-good");
     expect(await musicProviders(me.user.uuid)).toEqual(["apple"]);
   });
 
   it("answers the developer token with no user token before connecting", async () => {
     const me = await t.createUser();
-    const res = await t.api(me.token).user.GET("/apple/user-token/{id}", { params: { path: { id: me.user.uuid } } });
+    const res = await appleUserToken(me.token, me.user.uuid);
     expect(res.data).toEqual({
       developerToken: FAKE_CREDENTIALS.appleDeveloperToken,
       musicUserToken: null,
@@ -419,8 +372,7 @@ describe("Apple Music", () => {
   it("refuses a token Apple refuses, other users, bad input; 503 without the developer token", async () => {
     const me = await t.createUser();
     const refused = await t.api(me.token).user.POST("/apple/user-token", { body: { musicUserToken: "mut-bad" } });
-    expect(refused.response.status).toBe(400);
-    expect(refused.error?.message).toBe("Apple Music refused the music user token.");
+    expectRefusal(refused, 400, "Apple Music refused the music user token.");
     expect(refused.error?.code).toBe("APPLE_MUSIC_TOKEN_REFUSED");
     expect(await stored(me.user.uuid, "apple")).toBeNull();
     // Raw: input the typed client cannot send (it is wrong on purpose).
@@ -428,16 +380,10 @@ describe("Apple Music", () => {
       400,
     );
     const other = await t.createUser();
-    expect(
-      (await t.api(other.token).user.GET("/apple/user-token/{id}", { params: { path: { id: me.user.uuid } } })).response
-        .status,
-    ).toBe(403);
-    expect(
-      (await t.api().user.GET("/apple/user-token/{id}", { params: { path: { id: me.user.uuid } } })).response.status,
-    ).toBe(401);
+    expect((await appleUserToken(other.token, me.user.uuid)).response.status).toBe(403);
+    expect((await appleUserToken(undefined, me.user.uuid)).response.status).toBe(401);
     const user = await bare.createUser();
     const off = await bare.api(user.token).user.POST("/apple/user-token", { body: { musicUserToken: "x" } });
-    expect(off.response.status).toBe(503);
-    expect(off.error?.message).toBe("Apple Music is not configured: set APPLE_MUSIC_DEVELOPER_TOKEN.");
+    expectRefusal(off, 503, "Apple Music is not configured: set APPLE_MUSIC_DEVELOPER_TOKEN.");
   });
 });

@@ -2,10 +2,9 @@ import { describe, expect, it } from "vitest";
 import { mailerFromEnv, smsFromEnv } from "../../bootstrap.ts";
 import { silentLogger } from "../../deps.ts";
 import type { Mailer } from "../../ports/messaging.ts";
-import { createTestApp, openForTests, type TestApp } from "../../testing.ts";
+import { openTestApp } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const P = "/api/user-service";
 const signUp = (email: string) =>

@@ -4,10 +4,9 @@ import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { verifyPassword } from "../../lib/password.ts";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp, statusOf } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const P = "/api/user-service";
 const resetTokenIn = async (to: string) => (await t.lastMessage(to))?.body.match(/token=([\w-]+)/)?.[1] ?? "";
@@ -43,8 +42,7 @@ describe("POST /users/forgot-password", () => {
 
   it("sends nothing to a deactivated account, with the same answer", async () => {
     const me = await t.createUser();
-    await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, me.user.uuid));
-    await t.accountChanged(me.user.uuid);
+    await t.changeUser(me.user.uuid, { deactivatedAt: t.clock.now() });
     const res = await forgot(me.email);
     expect(res.status).toBe(200);
     expect(await t.lastMessage(me.email)).toBeNull();
@@ -115,8 +113,7 @@ describe("POST /users/reset-password", () => {
         body: { token, password: "sneaky password" },
         headers: from(),
       });
-      expect(res.status).toBe(403);
-      expect(res.body.message).toBe("Can not reset password.");
+      expectRefusal(res, 403, "Can not reset password.");
     }
     const after = await t.userRow(me.user.uuid);
     expect(after?.passwordHash).toBe(before?.passwordHash);
@@ -165,8 +162,7 @@ describe("POST /users/reset-password", () => {
 describe("POST /users/set-password", () => {
   it("lets an account without a password set one without a current password", async () => {
     const me = await t.createUser();
-    await t.db.update(schema.users).set({ passwordHash: null }).where(eq(schema.users.uuid, me.user.uuid));
-    await t.accountChanged(me.user.uuid);
+    await t.changeUser(me.user.uuid, { passwordHash: null });
     const res = await t.api(me.token).user.POST("/users/set-password", { body: { password: "first ever password" } });
     expect(res.response.status).toBe(200);
     expect(res.data).toMatchObject({ tokenType: "Bearer" });
@@ -184,8 +180,7 @@ describe("POST /users/set-password", () => {
       { password: "hijacked password", currentPassword: "guess" },
     ]) {
       const res = await t.request("POST", `${P}/users/set-password`, { token: me.token, body });
-      expect(res.status).toBe(403);
-      expect(res.body.message).toBe("The current password is incorrect.");
+      expectRefusal(res, 403, "The current password is incorrect.");
     }
     const after = await t.userRow(me.user.uuid);
     expect(after?.passwordHash).toBe(before?.passwordHash);
@@ -230,13 +225,14 @@ describe("POST /users/set-password", () => {
 });
 
 describe("POST /users/change-password-admin", () => {
+  /** The caller `token` sets the password of the user `userUuid`. */
+  const setPassword = (token: string, userUuid: string, password: string) =>
+    t.api(token).user.POST("/users/change-password-admin", { body: { userUuid, password } });
+
   it("an admin sets a user's password and ends that user's sessions", async () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     const target = await t.createUser({ roles: ["user", "staff"] });
-    const res = await t
-      .api(admin.token)
-      .user.POST("/users/change-password-admin", { body: { userUuid: target.user.uuid, password: "chosen by admin" } });
-    expect([200, 204]).toContain(res.response.status);
+    expect([200, 204]).toContain(await statusOf(setPassword(admin.token, target.user.uuid, "chosen by admin")));
     const after = await t.userRow(target.user.uuid);
     expect(after?.tokenVersion).toBe(target.user.tokenVersion + 1);
     expect(await verifyPassword("chosen by admin", after?.passwordHash)).toBe(true);
@@ -248,16 +244,10 @@ describe("POST /users/change-password-admin", () => {
   it("a superUser may change an admin's password, an admin may not change a superUser's", async () => {
     const superUser = await t.createUser({ roles: ["user", "superUser"] });
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    const accepted = await t
-      .api(superUser.token)
-      .user.POST("/users/change-password-admin", { body: { userUuid: admin.user.uuid, password: "super set this" } });
-    expect([200, 204]).toContain(accepted.response.status);
+    expect([200, 204]).toContain(await statusOf(setPassword(superUser.token, admin.user.uuid, "super set this")));
     const adminToken = await t.tokenFor(admin.user.uuid);
     const before = await t.userRow(superUser.user.uuid);
-    const refused = await t.api(adminToken).user.POST("/users/change-password-admin", {
-      body: { userUuid: superUser.user.uuid, password: "admin tried this" },
-    });
-    expect(refused.response.status).toBe(403);
+    expect(await statusOf(setPassword(adminToken, superUser.user.uuid, "admin tried this"))).toBe(403);
     const after = await t.userRow(superUser.user.uuid);
     expect(after?.passwordHash).toBe(before?.passwordHash);
     expect(after?.tokenVersion).toBe(before?.tokenVersion);
@@ -265,15 +255,11 @@ describe("POST /users/change-password-admin", () => {
 
   it("refuses everyone below admin", async () => {
     const target = await t.createUser();
-    const body = { userUuid: target.user.uuid, password: "not allowed here" };
     for (const roles of [["user"], ["user", "moderator"], ["user", "globalModerator"], ["user", "staff"]] as const) {
       const caller = await t.createUser({ roles: [...roles] });
-      const res = await t.api(caller.token).user.POST("/users/change-password-admin", { body });
-      expect(res.response.status).toBe(403);
+      expect(await statusOf(setPassword(caller.token, target.user.uuid, "not allowed here"))).toBe(403);
     }
-    expect(
-      (await t.api(await t.serviceToken()).user.POST("/users/change-password-admin", { body })).response.status,
-    ).toBe(401);
+    expect(await statusOf(setPassword(await t.serviceToken(), target.user.uuid, "not allowed here"))).toBe(401);
     expect((await t.userRow(target.user.uuid))?.tokenVersion).toBe(target.user.tokenVersion);
   });
 

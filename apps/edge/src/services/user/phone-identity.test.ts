@@ -3,10 +3,9 @@ import { eq } from "drizzle-orm";
 import { getExampleNumber } from "libphonenumber-js/max";
 import examples from "libphonenumber-js/mobile/examples";
 import { describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { expectRefusal, expectStatuses, ok, openTestApp, statusOf } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const P = "/api/user-service";
 const REFUSED = "Phone number is invalid. Only real, non-VoIP mobile numbers are allowed.";
@@ -49,10 +48,8 @@ describe("phone validation", () => {
     expect((await t.api().user.GET("/phone-validation/recents")).response.status).toBe(401);
     expect((await t.api(user.token).user.GET("/phone-validation/recents")).response.status).toBe(403);
     expect((await t.api(staff.token).user.DELETE("/phone-validation/recents")).response.status).toBe(403);
-    expect(
-      (await t.api(admin.token).user.DELETE("/phone-validation/recents", { params: { query: { olderThan: "soon" } } }))
-        .response.status,
-    ).toBe(400);
+    const notADate = { params: { query: { olderThan: "soon" } } };
+    expect(await statusOf(t.api(admin.token).user.DELETE("/phone-validation/recents", notADate))).toBe(400);
     const cleared = await t.api(admin.token).user.DELETE("/phone-validation/recents");
     expect(cleared.response.status).toBe(200);
     expect((await t.api(staff.token).user.GET("/phone-validation/recents")).data?.total).toBe(0);
@@ -86,8 +83,7 @@ describe("sign-in by phone", () => {
     // Raw: malformed input, which the typed client cannot send.
     for (const phone of [ukVoip, ukLandline, "12"]) {
       const res = await t.request("POST", `${P}/mobile-auth/send-code`, { body: { phone } });
-      expect(res.status).toBe(400);
-      expect(res.body.message).toBe(REFUSED);
+      expectRefusal(res, 400, REFUSED);
     }
     expect(await t.lastMessage(ukVoip)).toBeNull();
   });
@@ -101,8 +97,7 @@ describe("sign-in by phone", () => {
     const guess = (body: object, headers = stranger) =>
       t.request("POST", `${P}/mobile-auth/verify-code`, { body, headers });
     const res = await guess({ phone, code: wrong });
-    expect(res.status).toBe(401);
-    expect(res.body.message).toBe("The code is incorrect or has expired.");
+    expectRefusal(res, 401, "The code is incorrect or has expired.");
     for (let i = 0; i < 4; i++) expect((await guess({ phone, code: wrong })).status).toBe(401);
     const stopped = await guess({ phone, code });
     expect(stopped.status).toBe(429);
@@ -135,34 +130,18 @@ describe("whitelist", () => {
     expect(added.response.status).toBe(201);
     expect(added.data?.phone).toBe("+445612345679");
     expect((await t.api(admin.token).user.POST("/admin/phoneNumbers", { body })).response.status).toBe(409);
-    expect(
-      (await t.api().user.POST("/mobile-auth/send-code", { body: { phone: "+445612345679" } })).response.status,
-    ).toBe(200);
+    const sendCode = () => t.api().user.POST("/mobile-auth/send-code", { body: { phone: "+445612345679" } });
+    expect(await statusOf(sendCode())).toBe(200);
 
     const list = await t.api(staff.token).user.GET("/admin/phoneNumbers");
     expect(list.data?.data.map((r) => r.phone)).toContain("+445612345679");
-    expect(
-      (await t.api(staff.token).user.GET("/admin/phoneNumbers/{id}", { params: { path: { id: ok(added).id } } })).data
-        ?.note,
-    ).toBe("support line");
-    expect(
-      (await t.api(staff.token).user.DELETE("/admin/phoneNumbers/{id}", { params: { path: { id: ok(added).id } } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (
-        await t
-          .api(admin.token)
-          .user.DELETE("/mobile-auth/whitelist/{phone}", { params: { path: { phone: "+445612345679" } } })
-      ).response.status,
-    ).toBe(204);
-    expect(
-      (await t.api(staff.token).user.GET("/admin/phoneNumbers/{id}", { params: { path: { id: ok(added).id } } }))
-        .response.status,
-    ).toBe(404);
-    expect(
-      (await t.api().user.POST("/mobile-auth/send-code", { body: { phone: "+445612345679" } })).response.status,
-    ).toBe(400);
+    const theNumber = { params: { path: { id: ok(added).id } } };
+    expect((await t.api(staff.token).user.GET("/admin/phoneNumbers/{id}", theNumber)).data?.note).toBe("support line");
+    expect(await statusOf(t.api(staff.token).user.DELETE("/admin/phoneNumbers/{id}", theNumber))).toBe(403);
+    const byPhone = { params: { path: { phone: "+445612345679" } } };
+    expect(await statusOf(t.api(admin.token).user.DELETE("/mobile-auth/whitelist/{phone}", byPhone))).toBe(204);
+    expect(await statusOf(t.api(staff.token).user.GET("/admin/phoneNumbers/{id}", theNumber))).toBe(404);
+    expect(await statusOf(sendCode())).toBe(400);
   });
 
   it("manages numbers through the admin panel routes", async () => {
@@ -171,17 +150,13 @@ describe("whitelist", () => {
     const added = await t.api(admin.token).user.POST("/admin/phoneNumbers", { body: { phone: "+15005550006" } });
     expect(added.response.status).toBe(201);
     expect((await t.api(user.token).user.GET("/admin/phoneNumbers")).response.status).toBe(403);
-    expect(
-      (await t.api(admin.token).user.POST("/admin/phoneNumbers", { body: { phone: "call me" } })).response.status,
-    ).toBe(400);
-    expect(
-      (await t.api(admin.token).user.DELETE("/admin/phoneNumbers/{id}", { params: { path: { id: ok(added).id } } }))
-        .response.status,
-    ).toBe(204);
-    expect(
-      (await t.api(admin.token).user.DELETE("/admin/phoneNumbers/{id}", { params: { path: { id: ok(added).id } } }))
-        .response.status,
-    ).toBe(404);
+    expect(await statusOf(t.api(admin.token).user.POST("/admin/phoneNumbers", { body: { phone: "call me" } }))).toBe(
+      400,
+    );
+    const remove = () =>
+      t.api(admin.token).user.DELETE("/admin/phoneNumbers/{id}", { params: { path: { id: ok(added).id } } });
+    expect(await statusOf(remove())).toBe(204);
+    expect(await statusOf(remove())).toBe(404);
   });
 });
 
@@ -202,38 +177,25 @@ describe("identity verification and user identities", () => {
     const other = await t.createUser();
     const taken = await t.api(other.token).user.POST("/api/v1/identity-verifications/request", { body: { phone } });
     expect(taken.response.status).toBe(409);
-    expect(
-      (await t.api().user.POST("/api/v1/identity-verifications/request", { body: { phone } })).response.status,
-    ).toBe(401);
-    expect(
-      (await t.api(token).user.POST("/api/v1/identity-verifications/verify", { body: { phone, code: "000000" } }))
-        .response.status,
-    ).toBe(401);
+    expect(await statusOf(t.api().user.POST("/api/v1/identity-verifications/request", { body: { phone } }))).toBe(401);
+    const wrongCode = { body: { phone, code: "000000" } };
+    expect(await statusOf(t.api(token).user.POST("/api/v1/identity-verifications/verify", wrongCode))).toBe(401);
   });
 
   it("users manage their own identities; services and admins anyone's", async () => {
     const owner = await t.createUser();
     const stranger = await t.createUser();
     const service = await t.serviceToken();
-    const mine = await t
-      .api(owner.token)
-      .user.POST("/api/v1/user-identities", { body: { channel: "sms", value: "+447700900222" } });
+    const add = (body: { value: string; channel?: "sms"; verified?: boolean }) =>
+      t.api(owner.token).user.POST("/api/v1/user-identities", { body });
+    const mine = await add({ channel: "sms", value: "+447700900222" });
     expect(mine.response.status).toBe(201);
     expect(mine.data?.verified).toBe(false);
-    expect(
-      (await t.api(owner.token).user.POST("/api/v1/user-identities", { body: { value: "+447700900222" } })).response
-        .status,
-    ).toBe(409);
-    expect(
-      (
-        await t
-          .api(owner.token)
-          .user.POST("/api/v1/user-identities", { body: { value: "+447700900333", verified: true } })
-      ).response.status,
-    ).toBe(403);
-    expect(
-      (await t.api(owner.token).user.POST("/api/v1/user-identities", { body: { value: "nope" } })).response.status,
-    ).toBe(400);
+    await expectStatuses(add, [
+      [{ value: "+447700900222" }, 409],
+      [{ value: "+447700900333", verified: true }, 403],
+      [{ value: "nope" }, 400],
+    ]);
 
     const byService = await t.api(service).user.POST("/api/v1/user-identities", {
       body: { value: "+447700900333", userUuid: owner.user.uuid, verified: true },
@@ -242,33 +204,20 @@ describe("identity verification and user identities", () => {
     const own = await t.api(owner.token).user.GET("/api/v1/user-identities");
     expect(own.data).toHaveLength(2);
     expect((await t.api(stranger.token).user.GET("/api/v1/user-identities")).data).toHaveLength(0);
-    expect(
-      (
-        await t
-          .api(stranger.token)
-          .user.GET("/api/v1/user-identities", { params: { query: { userUuid: owner.user.uuid } } })
-      ).response.status,
-    ).toBe(403);
+    const ofOwner = { params: { query: { userUuid: owner.user.uuid } } };
+    expect(await statusOf(t.api(stranger.token).user.GET("/api/v1/user-identities", ofOwner))).toBe(403);
     const verifiedOnly = await t.api(service).user.GET("/api/v1/user-identities", {
       params: { query: { userUuid: owner.user.uuid, verified: "true", channel: "sms" } },
     });
     expect(verifiedOnly.data?.map((i) => i.value)).toEqual(["+447700900333"]);
 
-    expect(
-      (
-        await t
-          .api(stranger.token)
-          .user.DELETE("/api/v1/user-identities/{id}", { params: { path: { id: ok(mine).id } } })
-      ).response.status,
-    ).toBe(403);
-    expect(
-      (await t.api(owner.token).user.DELETE("/api/v1/user-identities/{id}", { params: { path: { id: ok(mine).id } } }))
-        .response.status,
-    ).toBe(204);
-    expect(
-      (await t.api(owner.token).user.DELETE("/api/v1/user-identities/{id}", { params: { path: { id: ok(mine).id } } }))
-        .response.status,
-    ).toBe(404);
+    const remove = (token: string) =>
+      t.api(token).user.DELETE("/api/v1/user-identities/{id}", { params: { path: { id: ok(mine).id } } });
+    await expectStatuses(remove, [
+      [stranger.token, 403],
+      [owner.token, 204],
+      [owner.token, 404],
+    ]);
     expect((await t.api().user.GET("/api/v1/user-identities")).response.status).toBe(401);
   });
 });

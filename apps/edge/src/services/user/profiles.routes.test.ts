@@ -5,10 +5,9 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { profilesOf } from "../../lib/profiles.ts";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp, statusOf } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const P = "/api/user-service";
 const profileRow = async (uuid: string) =>
@@ -36,8 +35,7 @@ describe("GET /users/user/{id}", () => {
     const refused = await t
       .api(promoter.token)
       .user.GET("/users/user/{id}", { params: { path: { id: target.user.uuid } } });
-    expect(refused.response.status).toBe(403);
-    expect(refused.error).toEqual({ statusCode: 403, message: "Forbidden", error: "Forbidden", code: "FORBIDDEN" });
+    expectRefusal(refused, 403, "Forbidden", "FORBIDDEN");
     const guest = await t.tokenFor(target.user.uuid, "guest");
     expect(
       (await t.api(guest).user.GET("/users/user/{id}", { params: { path: { id: target.user.uuid } } })).response.status,
@@ -49,8 +47,7 @@ describe("GET /users/user/{id}", () => {
     const missing = await t
       .api(mod.token)
       .user.GET("/users/user/{id}", { params: { path: { id: crypto.randomUUID() } } });
-    expect(missing.response.status).toBe(404);
-    expect(missing.error?.message).toBe("User not found.");
+    expectRefusal(missing, 404, "User not found.");
     const bad = await t.api(mod.token).user.GET("/users/user/{id}", { params: { path: { id: "not-a-uuid" } } });
     expect(bad.response.status).toBe(400);
     expect(bad.error?.message[0]).toMatch(/^id: /);
@@ -61,19 +58,14 @@ describe("GET /users/user/{id}", () => {
     await t.db.insert(schema.sanctions).values({ userUuid: me.user.uuid, type: "ban", createdAt: t.clock.now() });
     await t.accountChanged(me.user.uuid);
     const res = await t.api(me.token).user.GET("/users/user/{id}", { params: { path: { id: me.user.uuid } } });
-    expect(res.response.status).toBe(403);
-    expect(res.error?.message).toBe("This account is banned.");
+    expectRefusal(res, 403, "This account is banned.");
   });
 });
 
 describe("GET /users/capabilities", () => {
   it("reflects capabilities and roles as they are now in the database, for a bot token too", async () => {
     const me = await t.createUser({ roles: ["user", "promoter"] });
-    await t.db
-      .update(schema.users)
-      .set({ capabilities: ["uploadMusic", "promoteRoom"] })
-      .where(eq(schema.users.uuid, me.user.uuid));
-    await t.accountChanged(me.user.uuid);
+    await t.changeUser(me.user.uuid, { capabilities: ["uploadMusic", "promoteRoom"] });
     const res = await t.api(me.token).user.GET("/users/capabilities");
     expect(res.response.status).toBe(200);
     expect(res.data).toEqual({ capabilities: ["uploadMusic", "promoteRoom"], roles: ["user", "promoter"] });
@@ -178,8 +170,7 @@ describe("POST /users/profile", () => {
     });
     await t.accountChanged(me.user.uuid);
     const banned = await t.api(me.token).user.POST("/users/profile", { body: { bio: "x" } });
-    expect(banned.response.status).toBe(403);
-    expect(banned.error?.message).toBe("This account is banned.");
+    expectRefusal(banned, 403, "This account is banned.");
     expect((await profileRow(me.user.uuid))?.bio).toBeNull();
   });
 });
@@ -253,13 +244,10 @@ describe("GET /profile/{id} and /profile/{id}/service", () => {
     const missing = await t
       .api(service)
       .user.GET("/profile/{id}/service", { params: { path: { id: crypto.randomUUID() } } });
-    expect(missing.response.status).toBe(404);
-    expect(missing.error?.message).toBe("User profile not found.");
-    await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, owner.user.uuid));
-    await t.accountChanged(owner.user.uuid);
+    expectRefusal(missing, 404, "User profile not found.");
+    await t.changeUser(owner.user.uuid, { deactivatedAt: t.clock.now() });
     const gone = await t.api(service).user.GET("/profile/{id}/service", { params: { path: { id: owner.user.uuid } } });
-    expect(gone.response.status).toBe(404);
-    expect(gone.error?.message).toBe("User profile not found.");
+    expectRefusal(gone, 404, "User profile not found.");
   });
 });
 
@@ -267,8 +255,7 @@ describe("GET /users/profiles", () => {
   it("accepts exactly 150 ids, skips deactivated users and answers [] for an empty list", async () => {
     const a = await t.createUser();
     const off = await t.createUser();
-    await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, off.user.uuid));
-    await t.accountChanged(off.user.uuid);
+    await t.changeUser(off.user.uuid, { deactivatedAt: t.clock.now() });
     const ids = [off.user.uuid, a.user.uuid, ...Array.from({ length: 148 }, () => crypto.randomUUID())];
     const res = await t.api().user.GET("/users/profiles", { params: { query: { users: ids.join(",") } } });
     expect(res.response.status).toBe(200);
@@ -307,8 +294,7 @@ describe("GET /users/profiles", () => {
     const half = Array.from({ length: 76 }, () => crypto.randomUUID());
     const other = Array.from({ length: 75 }, () => crypto.randomUUID());
     const res = await t.request("GET", `${P}/users/profiles?users=${half.join(",")}&users=${other.join(",")}`);
-    expect(res.status).toBe(400);
-    expect(res.body.message).toEqual(["users: at most 150 ids per call"]);
+    expectRefusal(res, 400, ["users: at most 150 ids per call"]);
     // Raw: input the typed client cannot send (it is wrong on purpose).
     expect((await t.request("GET", "/api/user-service/users/profiles")).status).toBe(400);
     const bad = await t
@@ -348,8 +334,7 @@ describe("badges by services", () => {
     const unknown = await t
       .api(service)
       .user.POST("/users/remove-badges-service", { body: { userUuid: crypto.randomUUID(), badges: ["VERIFIED"] } });
-    expect(unknown.response.status).toBe(404);
-    expect(unknown.error?.message).toBe("User not found.");
+    expectRefusal(unknown, 404, "User not found.");
     const empty = await t
       .api(service)
       .user.POST("/users/remove-badges-service", { body: { userUuid: user.uuid, badges: [] } });
@@ -371,8 +356,7 @@ describe("service profile reads", () => {
   it("pages all profiles in a stable order without deactivated users, and bounds take and skip", async () => {
     const service = await t.serviceToken();
     const off = await t.createUser();
-    await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, off.user.uuid));
-    await t.accountChanged(off.user.uuid);
+    await t.changeUser(off.user.uuid, { deactivatedAt: t.clock.now() });
     const all = await t.api(service).user.GET("/users/service/all-user-profiles");
     expect(all.response.status).toBe(200);
     expect(all.data?.data.length).toBe(ok(all).total);
@@ -393,23 +377,13 @@ describe("service profile reads", () => {
   it("reads one user's account for services; unknown users are not found; users are refused", async () => {
     const service = await t.serviceToken();
     const owner = await t.createUser({ nickname: "oneuser" });
-    const res = await t
-      .api(service)
-      .user.GET("/users/service/{id}/user-profile", { params: { path: { id: owner.user.uuid } } });
+    const account = (token: string | undefined, id: string) =>
+      t.api(token).user.GET("/users/service/{id}/user-profile", { params: { path: { id } } });
+    const res = await account(service, owner.user.uuid);
     expect(res.data).toMatchObject({ uuid: owner.user.uuid, email: owner.email, profile: { nickname: "oneuser" } });
-    const missing = await t
-      .api(service)
-      .user.GET("/users/service/{id}/user-profile", { params: { path: { id: crypto.randomUUID() } } });
-    expect(missing.response.status).toBe(404);
-    expect(missing.error?.message).toBe("User profile not found.");
-    expect(
-      (await t.api().user.GET("/users/service/{id}/user-profile", { params: { path: { id: owner.user.uuid } } }))
-        .response.status,
-    ).toBe(401);
-    expect(
-      (await t.api(service).user.GET("/users/service/{id}/user-profile", { params: { path: { id: "bad" } } })).response
-        .status,
-    ).toBe(400);
+    expectRefusal(await account(service, crypto.randomUUID()), 404, "User profile not found.");
+    expect(await statusOf(account(undefined, owner.user.uuid))).toBe(401);
+    expect(await statusOf(account(service, "bad"))).toBe(400);
   });
 });
 
@@ -430,13 +404,11 @@ describe("admin profile and badge edits", () => {
     const taken = await t
       .api(admin.token)
       .user.POST("/users/profile-admin", { body: { userUuid: user.uuid, nickname: "OCCUPIED" } });
-    expect(taken.response.status).toBe(409);
-    expect(taken.error?.message).toBe("This nickname is already taken.");
+    expectRefusal(taken, 409, "This nickname is already taken.");
     const missing = await t
       .api(admin.token)
       .user.POST("/users/profile-admin", { body: { userUuid: crypto.randomUUID(), bio: "x" } });
-    expect(missing.response.status).toBe(404);
-    expect(missing.error?.message).toBe("User profile not found.");
+    expectRefusal(missing, 404, "User profile not found.");
     const bad = await t
       .api(admin.token)
       .user.POST("/users/profile-admin", { body: { userUuid: user.uuid, bio: "x".repeat(1001) } });

@@ -1,10 +1,9 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestApp, multipart, ok, openForTests, type TestApp } from "../../testing.ts";
+import { expectRefusal, expectStatuses, multipart, ok, openTestApp, statusOf } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const P = "/api/user-service";
 // The smallest valid PNG: a 1x1 transparent pixel.
@@ -37,8 +36,7 @@ describe("own profile", () => {
     await t.createUser({ nickname: "TakenName" });
     const { token } = await t.createUser({ nickname: "mine" });
     const taken = await t.api(token).user.POST("/users/profile", { body: { nickname: "takenname" } });
-    expect(taken.response.status).toBe(409);
-    expect(taken.error?.message).toBe("This nickname is already taken.");
+    expectRefusal(taken, 409, "This nickname is already taken.");
     const bad = await t.api(token).user.POST("/users/profile", { body: { color: "purple", priceForGig: -1 } });
     expect(bad.response.status).toBe(400);
     expect(bad.error?.message).toHaveLength(2);
@@ -58,10 +56,8 @@ describe("own profile", () => {
     const cleared = await t.api(token).user.POST("/users/user-socials", { body: { instagram: "" } });
     expect(cleared.data?.instagram).toBeNull();
     expect(cleared.data?.tiktok).toBe("https://tiktok.com/@spinner");
-    expect(
-      (await t.api(token).user.POST("/users/user-socials", { body: { twitter: "javascript:alert(1)" } })).response
-        .status,
-    ).toBe(400);
+    const script = { body: { twitter: "javascript:alert(1)" } };
+    expect(await statusOf(t.api(token).user.POST("/users/user-socials", script))).toBe(400);
   });
 
   it("tells the caller their capabilities and roles", async () => {
@@ -80,10 +76,8 @@ describe("others' profiles", () => {
     expect(res.data?.nickname).toBe("publicdj");
     expect((res.data as Record<string, unknown> | undefined)?.allowExplicitAudio).toBeUndefined();
     const missing = await t.api().user.GET("/profile/{id}", { params: { path: { id: crypto.randomUUID() } } });
-    expect(missing.response.status).toBe(404);
-    expect(missing.error?.message).toBe("User profile not found.");
-    await t.db.update(schema.users).set({ deactivatedAt: t.clock.now() }).where(eq(schema.users.uuid, user.uuid));
-    await t.accountChanged(user.uuid);
+    expectRefusal(missing, 404, "User profile not found.");
+    await t.changeUser(user.uuid, { deactivatedAt: t.clock.now() });
     expect((await t.api().user.GET("/profile/{id}", { params: { path: { id: user.uuid } } })).error?.message).toBe(
       "User profile not found.",
     );
@@ -111,21 +105,14 @@ describe("others' profiles", () => {
     const owner = await t.createUser();
     const stranger = await t.createUser();
     const mod = await t.createUser({ roles: ["user", "moderator"] });
-    expect(
-      (await t.api(owner.token).user.GET("/users/user/{id}", { params: { path: { id: owner.user.uuid } } })).data
-        ?.email,
-    ).toBe(owner.email);
-    expect(
-      (await t.api(stranger.token).user.GET("/users/user/{id}", { params: { path: { id: owner.user.uuid } } })).response
-        .status,
-    ).toBe(403);
-    expect(
-      (await t.api(mod.token).user.GET("/users/user/{id}", { params: { path: { id: owner.user.uuid } } })).response
-        .status,
-    ).toBe(200);
-    expect(
-      (await t.api().user.GET("/users/user/{id}", { params: { path: { id: owner.user.uuid } } })).response.status,
-    ).toBe(401);
+    const accountAs = (token?: string) =>
+      t.api(token).user.GET("/users/user/{id}", { params: { path: { id: owner.user.uuid } } });
+    expect((await accountAs(owner.token)).data?.email).toBe(owner.email);
+    await expectStatuses(accountAs, [
+      [stranger.token, 403],
+      [mod.token, 200],
+      [undefined, 401],
+    ]);
   });
 });
 
@@ -174,14 +161,10 @@ describe("service and admin routes", () => {
     expect(page.data?.data).toHaveLength(2);
     expect(page.data?.total).toBeGreaterThanOrEqual(2);
     expect((await t.api(token).user.GET("/users/service/all-user-profiles")).response.status).toBe(403);
-    expect(
-      (await t.api(service).user.GET("/users/service/{id}/user-profile", { params: { path: { id: user.uuid } } })).data
-        ?.uuid,
-    ).toBe(user.uuid);
-    expect(
-      (await t.api(token).user.GET("/users/service/{id}/user-profile", { params: { path: { id: user.uuid } } }))
-        .response.status,
-    ).toBe(403);
+    const profileAs = (caller: string) =>
+      t.api(caller).user.GET("/users/service/{id}/user-profile", { params: { path: { id: user.uuid } } });
+    expect((await profileAs(service)).data?.uuid).toBe(user.uuid);
+    expect(await statusOf(profileAs(token))).toBe(403);
   });
 
   it("lets admins edit anyone's profile and set badges exactly", async () => {
@@ -191,25 +174,13 @@ describe("service and admin routes", () => {
       .api(admin.token)
       .user.POST("/users/profile-admin", { body: { userUuid: user.uuid, bio: "edited" } });
     expect(edit.data?.bio).toBe("edited");
-    expect(
-      (await t.api(token).user.POST("/users/profile-admin", { body: { userUuid: user.uuid, bio: "mine" } })).response
-        .status,
-    ).toBe(403);
-    const badges = await t
-      .api(admin.token)
-      .user.POST("/users/change-badges-admin", { body: { userUuid: user.uuid, badges: ["PLATINUM"] } });
-    expect(badges.data?.badges).toEqual(["PLATINUM"]);
-    expect(
-      (await t.api(token).user.POST("/users/change-badges-admin", { body: { userUuid: user.uuid, badges: [] } }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (
-        await t
-          .api(admin.token)
-          .user.POST("/users/change-badges-admin", { body: { userUuid: crypto.randomUUID(), badges: [] } })
-      ).response.status,
-    ).toBe(404);
+    const mine = { body: { userUuid: user.uuid, bio: "mine" } };
+    expect(await statusOf(t.api(token).user.POST("/users/profile-admin", mine))).toBe(403);
+    const setBadges = (caller: string, userUuid: string, badges: "PLATINUM"[]) =>
+      t.api(caller).user.POST("/users/change-badges-admin", { body: { userUuid, badges } });
+    expect((await setBadges(admin.token, user.uuid, ["PLATINUM"])).data?.badges).toEqual(["PLATINUM"]);
+    expect(await statusOf(setBadges(token, user.uuid, []))).toBe(403);
+    expect(await statusOf(setBadges(admin.token, crypto.randomUUID(), []))).toBe(404);
   });
 });
 
@@ -247,15 +218,10 @@ describe("images", () => {
     const other = await t.createUser();
     const up = await t.api(owner.token).user.POST("/users/images", multipart(form(PNG, "coverPicture")));
     const denied = await t.api(other.token).user.DELETE("/users/images/{id}", { params: { path: { id: ok(up).id } } });
-    expect(denied.response.status).toBe(403);
-    expect(denied.error?.message).toBe("Unauthorized to delete.");
-    expect(
-      (await t.api().user.DELETE("/users/images/{id}", { params: { path: { id: ok(up).id } } })).response.status,
-    ).toBe(401);
-    expect(
-      (await t.api(owner.token).user.DELETE("/users/images/{id}", { params: { path: { id: ok(up).id } } })).response
-        .status,
-    ).toBe(204);
+    expectRefusal(denied, 403, "Unauthorized to delete.");
+    const theImage = { params: { path: { id: ok(up).id } } };
+    expect(await statusOf(t.api().user.DELETE("/users/images/{id}", theImage))).toBe(401);
+    expect(await statusOf(t.api(owner.token).user.DELETE("/users/images/{id}", theImage))).toBe(204);
     expect((await t.request("GET", `${P}/users/images/${ok(up).id}`)).status).toBe(404);
     expect(
       (await t.api().user.GET("/profile/{id}", { params: { path: { id: owner.user.uuid } } })).data?.coverPicture,

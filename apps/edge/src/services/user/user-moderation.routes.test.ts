@@ -5,16 +5,27 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Role } from "../../lib/auth.ts";
-import { createTestApp, login, ok, openForTests, session, type TestApp } from "../../testing.ts";
+import { expectLogsIn, expectRefusal, login, ok, openTestApp, session, statusOf } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const P = "/api/user-service";
 const sanctionsOf = (uuid: string) => t.db.select().from(schema.sanctions).where(eq(schema.sanctions.userUuid, uuid));
 const commentsOn = (uuid: string) =>
   t.db.select().from(schema.moderationComments).where(eq(schema.moderationComments.userUuid, uuid));
 const withRole = (role: Role) => t.createUser({ roles: ["user", role] });
+/** The caller `token` grants `role` to the user `userUuid`. */
+const addRole = (token: string, userUuid: string, role: "staff" | "promoter" | "superUser") =>
+  t.api(token).user.POST("/users/add-role", { body: { userUuid, role } });
+/** The caller `token` makes the user `userUuid` a global moderator. */
+const addGlobalModerator = (token: string, userUuid: string) =>
+  t.api(token).user.POST("/users/add-global-moderator-role", { body: { userUuid } });
+/** The caller `token` writes a moderation comment on the user `userUuid`. */
+const writeComment = (token: string, userUuid: string, comment: string) =>
+  t.api(token).user.POST("/moderation-comments", { body: { userUuid, comment } });
+/** The caller `token` reads the moderation comments on the user `id`. */
+const readComments = (token: string, id: string) =>
+  t.api(token).user.GET("/moderation-comments/{id}", { params: { path: { id } } });
 
 /** Every moderation route, called on `target`, with a valid body. */
 const routes = (target: string): [string, string, unknown][] => [
@@ -36,18 +47,12 @@ describe("who may call", () => {
     const mod = await withRole("admin");
     const guest = ok(await t.api().user.GET("/auth/guest")).accessToken as string;
     // The admin's token is revoked by a bump of their token version.
-    await t.db.update(schema.users).set({ tokenVersion: 1 }).where(eq(schema.users.uuid, mod.user.uuid));
-    await t.accountChanged(mod.user.uuid);
+    await t.changeUser(mod.user.uuid, { tokenVersion: 1 });
     for (const [method, path, body] of routes(target.user.uuid))
       for (const token of [undefined, guest, mod.token]) {
         const res = await t.request(method, `${P}${path}`, { token, body });
         expect(res.status, `${method} ${path}`).toBe(401);
-        expect(res.body).toEqual({
-          statusCode: 401,
-          message: "Unauthorized",
-          error: "Unauthorized",
-          code: "UNAUTHORIZED",
-        });
+        expectRefusal(res, 401, "Unauthorized", "UNAUTHORIZED");
       }
     expect(await sanctionsOf(target.user.uuid)).toHaveLength(0);
     expect(await commentsOn(target.user.uuid)).toHaveLength(0);
@@ -58,11 +63,7 @@ describe("who may call", () => {
 
   it("answers 403 to a plain user and a promoter, and changes nothing", async () => {
     const target = await t.createUser();
-    await t.db
-      .update(schema.users)
-      .set({ capabilities: ["uploadMusic"] })
-      .where(eq(schema.users.uuid, target.user.uuid));
-    await t.accountChanged(target.user.uuid);
+    await t.changeUser(target.user.uuid, { capabilities: ["uploadMusic"] });
     for (const caller of [await t.createUser(), await withRole("promoter")])
       for (const [method, path, body] of routes(target.user.uuid)) {
         const res = await t.request(method, `${P}${path}`, { token: caller.token, body });
@@ -86,8 +87,7 @@ describe("who may call", () => {
     // Even with a token of the current version, the ban keeps them out.
     const fresh = await t.tokenFor(mod.user.uuid);
     const res = await t.api(fresh).user.POST("/users/kick", { body: { userUuid: target.user.uuid } });
-    expect(res.response.status).toBe(403);
-    expect(res.error?.message).toBe("This account is banned.");
+    expectRefusal(res, 403, "This account is banned.");
     expect(await sanctionsOf(target.user.uuid)).toHaveLength(0);
   });
 });
@@ -156,12 +156,9 @@ describe("kick", () => {
     expect((await t.userRow(target.user.uuid)).tokenVersion).toBe(1);
     for (const token of [target.token, otherSession]) {
       const old = await session(t, token);
-      expect(old.response.status).toBe(401);
-      expect(old.error?.message).toBe("Unauthorized");
+      expectRefusal(old, 401, "Unauthorized");
     }
-    const again = await login(t, target.email);
-    expect(again.response.status).toBe(200);
-    expect((await session(t, ok(again).accessToken)).response.status).toBe(200);
+    await expectLogsIn(t, target.email);
   });
 
   it("refuses bad input and changes nothing", async () => {
@@ -179,11 +176,9 @@ describe("kick", () => {
       expect(Array.isArray(res.body.message)).toBe(true);
     }
     const unknown = await t.api(mod.token).user.POST("/users/kick", { body: { userUuid: crypto.randomUUID() } });
-    expect(unknown.response.status).toBe(404);
-    expect(unknown.error?.message).toBe("User not found.");
+    expectRefusal(unknown, 404, "User not found.");
     const self = await t.api(mod.token).user.POST("/users/kick", { body: { userUuid: mod.user.uuid } });
-    expect(self.response.status).toBe(403);
-    expect(self.error?.message).toBe("You cannot moderate your own account.");
+    expectRefusal(self, 403, "You cannot moderate your own account.");
     expect(await sanctionsOf(target.user.uuid)).toHaveLength(0);
     expect(await sanctionsOf(mod.user.uuid)).toHaveLength(0);
     expect((await session(t, target.token)).response.status).toBe(200);
@@ -202,16 +197,9 @@ describe("ban", () => {
     expect(res.data).toMatchObject({ type: "ban", reason: "spam", expiresAt: null, createdBy: mod.user.uuid });
     expect((await session(t, target.token)).response.status).toBe(401);
     const refused = await login(t, target.email);
-    expect(refused.response.status).toBe(403);
-    expect(refused.error).toEqual({
-      statusCode: 403,
-      message: "This account is banned.",
-      error: "Forbidden",
-      code: "ACCOUNT_BANNED",
-    });
+    expectRefusal(refused, 403, "This account is banned.", "ACCOUNT_BANNED");
     const fresh = await session(t, await t.tokenFor(target.user.uuid));
-    expect(fresh.response.status).toBe(403);
-    expect(fresh.error?.message).toBe("This account is banned.");
+    expectRefusal(fresh, 403, "This account is banned.");
     // A permanent ban does not wear off.
     t.clock.advance(400 * 24 * 3600);
     expect((await login(t, target.email)).response.status).toBe(403);
@@ -249,12 +237,9 @@ describe("temporary ban", () => {
     expect((await session(t, target.token)).response.status).toBe(401);
     t.clock.advance(2 * 3600 - 60);
     const still = await login(t, target.email);
-    expect(still.response.status).toBe(403);
-    expect(still.error?.message).toBe("This account is banned.");
+    expectRefusal(still, 403, "This account is banned.");
     t.clock.advance(61);
-    const back = await login(t, target.email);
-    expect(back.response.status).toBe(200);
-    expect((await session(t, ok(back).accessToken)).response.status).toBe(200);
+    await expectLogsIn(t, target.email);
   });
 
   it("computes the end from durationMinutes", async () => {
@@ -317,13 +302,7 @@ describe("unban", () => {
     const target = await t.createUser();
     const body = { userUuid: target.user.uuid };
     const none = await t.api(mod.token).user.POST("/users/unban", { body });
-    expect(none.response.status).toBe(409);
-    expect(none.error).toEqual({
-      statusCode: 409,
-      message: "This user has no ban in force.",
-      error: "Conflict",
-      code: "CONFLICT",
-    });
+    expectRefusal(none, 409, "This user has no ban in force.", "CONFLICT");
     await t.api(mod.token).user.POST("/users/temporary-ban", { body: { ...body, durationMinutes: 1 } });
     t.clock.advance(61);
     expect((await t.api(mod.token).user.POST("/users/unban", { body })).response.status).toBe(409);
@@ -351,9 +330,7 @@ describe("add-role", () => {
   it("admins grant roles below their own; the role shows in the database and the next token", async () => {
     const admin = await withRole("admin");
     const target = await t.createUser();
-    const res = await t
-      .api(admin.token)
-      .user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "staff" } });
+    const res = await addRole(admin.token, target.user.uuid, "staff");
     expect(res.response.status).toBe(200);
     expect(res.data).toMatchObject({ uuid: target.user.uuid, roles: ["user", "staff"] });
     expect((await t.userRow(target.user.uuid)).roles).toEqual(["user", "staff"]);
@@ -376,9 +353,7 @@ describe("add-role", () => {
       expect(res.status).toBe(403);
     }
     expect((await t.userRow(target.user.uuid)).roles).toEqual(["user"]);
-    const res = await t
-      .api(su.token)
-      .user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "superUser" } });
+    const res = await addRole(su.token, target.user.uuid, "superUser");
     expect(res.response.status).toBe(200);
     expect((await t.userRow(target.user.uuid)).roles).toEqual(["user", "superUser"]);
   });
@@ -389,14 +364,9 @@ describe("add-role", () => {
     const target = await t.createUser();
     for (const role of ["staff", "globalModerator", "moderator"] as Role[]) {
       const caller = await withRole(role);
-      const res = await t
-        .api(caller.token)
-        .user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "promoter" } });
-      expect(res.response.status).toBe(403);
+      expect(await statusOf(addRole(caller.token, target.user.uuid, "promoter"))).toBe(403);
     }
-    const equal = await t
-      .api(admin.token)
-      .user.POST("/users/add-role", { body: { userUuid: otherAdmin.user.uuid, role: "promoter" } });
+    const equal = await addRole(admin.token, otherAdmin.user.uuid, "promoter");
     expect(equal.response.status).toBe(403);
     expect((await t.userRow(target.user.uuid)).roles).toEqual(["user"]);
     expect((await t.userRow(otherAdmin.user.uuid)).roles).toEqual(["user", "admin"]);
@@ -405,15 +375,8 @@ describe("add-role", () => {
   it("answers the catalogue message for a role held already, and 400 for bad input", async () => {
     const admin = await withRole("admin");
     const target = await withRole("promoter");
-    const twice = await t
-      .api(admin.token)
-      .user.POST("/users/add-role", { body: { userUuid: target.user.uuid, role: "promoter" } });
-    expect(twice.error).toEqual({
-      statusCode: 403,
-      message: "This user has already this role.",
-      error: "Forbidden",
-      code: "ALREADY_HAS_ROLE",
-    });
+    const twice = await addRole(admin.token, target.user.uuid, "promoter");
+    expectRefusal(twice, 403, "This user has already this role.", "ALREADY_HAS_ROLE");
     // Raw: malformed input, which the typed client cannot send.
     for (const body of [
       { userUuid: target.user.uuid },
@@ -422,13 +385,7 @@ describe("add-role", () => {
       { userUuid: "x", role: "staff" },
     ])
       expect((await t.request("POST", `${P}/users/add-role`, { token: admin.token, body })).status).toBe(400);
-    expect(
-      (
-        await t
-          .api(admin.token)
-          .user.POST("/users/add-role", { body: { userUuid: crypto.randomUUID(), role: "staff" } })
-      ).response.status,
-    ).toBe(404);
+    expect(await statusOf(addRole(admin.token, crypto.randomUUID(), "staff"))).toBe(404);
     expect((await t.userRow(target.user.uuid)).roles).toEqual(["user", "promoter"]);
   });
 });
@@ -440,21 +397,15 @@ describe("add-global-moderator-role", () => {
     const mod = await withRole("moderator");
     const gm = await withRole("globalModerator");
     const target = await t.createUser();
-    const body = { userUuid: target.user.uuid };
     for (const caller of [mod, gm])
-      expect((await t.api(caller.token).user.POST("/users/add-global-moderator-role", { body })).response.status).toBe(
-        403,
-      );
+      expect(await statusOf(addGlobalModerator(caller.token, target.user.uuid))).toBe(403);
     expect((await t.userRow(target.user.uuid)).roles).toEqual(["user"]);
-    const accepted = await t.api(staff.token).user.POST("/users/add-global-moderator-role", { body });
+    const accepted = await addGlobalModerator(staff.token, target.user.uuid);
     expect(accepted.response.status).toBe(200);
     expect((await t.userRow(target.user.uuid)).roles).toEqual(["user", "globalModerator"]);
-    const twice = await t.api(staff.token).user.POST("/users/add-global-moderator-role", { body });
-    expect(twice.response.status).toBe(403);
-    expect(twice.error?.message).toBe("This user has already this role.");
-    const equal = await t
-      .api(staff.token)
-      .user.POST("/users/add-global-moderator-role", { body: { userUuid: otherStaff.user.uuid } });
+    const twice = await addGlobalModerator(staff.token, target.user.uuid);
+    expectRefusal(twice, 403, "This user has already this role.");
+    const equal = await addGlobalModerator(staff.token, otherStaff.user.uuid);
     expect(equal.response.status).toBe(403);
     expect((await t.userRow(otherStaff.user.uuid)).roles).toEqual(["user", "staff"]);
   });
@@ -466,13 +417,7 @@ describe("add-global-moderator-role", () => {
       expect(
         (await t.request("POST", `${P}/users/add-global-moderator-role`, { token: staff.token, body })).status,
       ).toBe(400);
-    expect(
-      (
-        await t
-          .api(staff.token)
-          .user.POST("/users/add-global-moderator-role", { body: { userUuid: crypto.randomUUID() } })
-      ).response.status,
-    ).toBe(404);
+    expect(await statusOf(addGlobalModerator(staff.token, crypto.randomUUID()))).toBe(404);
   });
 });
 
@@ -486,18 +431,12 @@ describe("capabilities", () => {
     expect(both.body.capabilities).toEqual(["promoteRoom", "uploadMusic"]);
     expect((await t.userRow(target.user.uuid)).capabilities).toEqual(["promoteRoom", "uploadMusic"]);
     const twice = await t.request("PUT", url("promoteRoom"), { token: mod.token });
-    expect(twice.body).toEqual({
-      statusCode: 403,
-      message: "This user has already this role.",
-      error: "Forbidden",
-      code: "ALREADY_HAS_ROLE",
-    });
+    expectRefusal(twice, 403, "This user has already this role.", "ALREADY_HAS_ROLE");
     const removed = await t.request("DELETE", url("promoteRoom"), { token: mod.token });
     expect(removed.status).toBe(200);
     expect((await t.userRow(target.user.uuid)).capabilities).toEqual(["uploadMusic"]);
     const missing = await t.request("DELETE", url("promoteRoom"), { token: mod.token });
-    expect(missing.status).toBe(404);
-    expect(missing.body.message).toBe("This user does not have this capability.");
+    expectRefusal(missing, 404, "This user does not have this capability.");
     expect((await t.userRow(target.user.uuid)).capabilities).toEqual(["uploadMusic"]);
   });
 
@@ -515,8 +454,7 @@ describe("capabilities", () => {
       const res = await t.request(method, `${P}/users/${crypto.randomUUID()}/capabilities/uploadMusic`, {
         token: mod.token,
       });
-      expect(res.status).toBe(404);
-      expect(res.body.message).toBe("User not found.");
+      expectRefusal(res, 404, "User not found.");
     }
     expect((await t.userRow(target.user.uuid)).capabilities).toEqual([]);
   });
@@ -528,9 +466,7 @@ describe("moderation comments", () => {
     const other = await withRole("globalModerator");
     const target = await t.createUser();
     const bystander = await t.createUser();
-    const res = await t
-      .api(mod.token)
-      .user.POST("/moderation-comments", { body: { userUuid: target.user.uuid, comment: "  warned about spam  " } });
+    const res = await writeComment(mod.token, target.user.uuid, "  warned about spam  ");
     expect(res.response.status).toBe(201);
     expect(res.data).toMatchObject({
       userUuid: target.user.uuid,
@@ -540,28 +476,15 @@ describe("moderation comments", () => {
     });
     t.clock.advance(5);
     const long = "x".repeat(2000);
-    expect(
-      (
-        await t
-          .api(other.token)
-          .user.POST("/moderation-comments", { body: { userUuid: target.user.uuid, comment: long } })
-      ).response.status,
-    ).toBe(201);
-    await t
-      .api(mod.token)
-      .user.POST("/moderation-comments", { body: { userUuid: bystander.user.uuid, comment: "someone else" } });
-    const list = await t
-      .api(other.token)
-      .user.GET("/moderation-comments/{id}", { params: { path: { id: target.user.uuid } } });
+    expect(await statusOf(writeComment(other.token, target.user.uuid, long))).toBe(201);
+    await writeComment(mod.token, bystander.user.uuid, "someone else");
+    const list = await readComments(other.token, target.user.uuid);
     expect(list.response.status).toBe(200);
     expect(list.data?.map((c) => [c.authorUuid, c.comment])).toEqual([
       [other.user.uuid, long],
       [mod.user.uuid, "warned about spam"],
     ]);
-    expect(
-      (await t.api(mod.token).user.GET("/moderation-comments/{id}", { params: { path: { id: crypto.randomUUID() } } }))
-        .data,
-    ).toEqual([]);
+    expect((await readComments(mod.token, crypto.randomUUID())).data).toEqual([]);
   });
 
   it("refuses bad input and stores nothing", async () => {
@@ -576,15 +499,9 @@ describe("moderation comments", () => {
       { comment: "no user" },
     ])
       expect((await t.request("POST", `${P}/moderation-comments`, { token: mod.token, body })).status).toBe(400);
-    const unknown = await t
-      .api(mod.token)
-      .user.POST("/moderation-comments", { body: { userUuid: crypto.randomUUID(), comment: "ghost" } });
-    expect(unknown.response.status).toBe(404);
-    expect(unknown.error?.message).toBe("User not found.");
-    expect(
-      (await t.api(mod.token).user.GET("/moderation-comments/{id}", { params: { path: { id: "nope" } } })).response
-        .status,
-    ).toBe(400);
+    const unknown = await writeComment(mod.token, crypto.randomUUID(), "ghost");
+    expectRefusal(unknown, 404, "User not found.");
+    expect(await statusOf(readComments(mod.token, "nope"))).toBe(400);
     expect(await commentsOn(target.user.uuid)).toHaveLength(0);
   });
 });

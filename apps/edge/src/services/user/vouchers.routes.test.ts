@@ -3,13 +3,12 @@
 import { schema } from "@booth/db";
 import { count, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp, type TestUser } from "../../testing.ts";
 
 const P = "/api/user-service";
 
-let t: TestApp;
+const t = openTestApp();
 let admin: TestUser;
-openForTests(createTestApp, (app) => (t = app));
 beforeAll(async () => (admin = await t.createUser({ roles: ["user", "admin"] })));
 
 const voucherRow = async (id: string) =>
@@ -34,18 +33,11 @@ describe("vouchers and voucher sign-up", () => {
     const second = await t.api().user.POST("/users/voucher-sign-up", {
       body: { email: "friend2@voucher.test", password: "password123", voucherCode: voucher!.code },
     });
-    expect(second.response.status).toBe(403);
-    expect(second.error).toEqual({
-      statusCode: 403,
-      message: "This voucher code is not valid.",
-      error: "Forbidden",
-      code: "INVALID_VOUCHER",
-    });
+    expectRefusal(second, 403, "This voucher code is not valid.", "INVALID_VOUCHER");
 
     const other = await t.createUser();
     const redeem = await t.api(other.token).user.PATCH("/vouchers/redeem", { body: { code: voucher!.code } });
-    expect(redeem.response.status).toBe(403);
-    expect(redeem.error?.message).toBe("This voucher code is not valid.");
+    expectRefusal(redeem, 403, "This voucher code is not valid.");
     expect(await voucherRow(voucher!.id)).toEqual(used);
 
     const revoke = await t.api(admin.token).user.DELETE("/vouchers/{id}", { params: { path: { id: voucher!.id } } });
@@ -62,10 +54,8 @@ describe("vouchers and voucher sign-up", () => {
     const res = await t.api().user.POST("/users/voucher-sign-up", {
       body: { email: "late@voucher.test", password: "password123", voucherCode: voucher!.code },
     });
-    expect(res.response.status).toBe(403);
-    expect(res.error?.message).toBe("This voucher code is not valid.");
-    const [account] = await t.db.select().from(schema.users).where(eq(schema.users.email, "late@voucher.test"));
-    expect(account).toBeUndefined();
+    expectRefusal(res, 403, "This voucher code is not valid.");
+    expect(await t.userByEmail("late@voucher.test")).toBeUndefined();
     expect((await voucherRow(voucher!.id))?.status).toBe("REVOKED");
   });
 });
@@ -108,8 +98,7 @@ describe("bad input changes nothing", () => {
       (await t.request("PATCH", "/api/user-service/vouchers/redeem", { token: user.token, body: {} })).status,
     ).toBe(400);
     const unknown = await t.api(user.token).user.PATCH("/vouchers/redeem", { body: { code: "ZZZZ-ZZZZ-ZZZZ" } });
-    expect(unknown.response.status).toBe(403);
-    expect(unknown.error?.message).toBe("This voucher code is not valid.");
+    expectRefusal(unknown, 403, "This voucher code is not valid.");
     expect((await voucherRow(voucher!.id))?.status).toBe("PENDING");
     expect(
       (await t.api(admin.token).user.DELETE("/vouchers/{id}", { params: { path: { id: "not-a-uuid" } } })).response

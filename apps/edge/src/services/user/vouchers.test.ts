@@ -1,10 +1,9 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { expectRefusal, ok, openTestApp } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const P = "/api/user-service";
 
@@ -96,10 +95,8 @@ describe("vouchers", () => {
     const second = await t.api().user.POST("/users/voucher-sign-up", {
       body: { email: "invited2@example.com", password: "password123", voucherCode: voucher!.code },
     });
-    expect(second.response.status).toBe(403);
-    expect(second.error?.message).toBe("This voucher code is not valid.");
-    const [account] = await t.db.select().from(schema.users).where(eq(schema.users.email, "invited2@example.com"));
-    expect(account).toBeUndefined();
+    expectRefusal(second, 403, "This voucher code is not valid.");
+    expect(await t.userByEmail("invited2@example.com")).toBeUndefined();
     const missing = await t
       .api()
       .user.POST("/users/voucher-sign-up", { body: { email: "x@example.com", password: "password123" } });
@@ -107,7 +104,6 @@ describe("vouchers", () => {
     const taken = await t.api().user.POST("/users/voucher-sign-up", {
       body: { email: "invited@example.com", password: "password123", voucherCode: "ANY" },
     });
-    expect(taken.response.status).toBe(403);
-    expect(taken.error?.message).toBe("This email is already registered.");
+    expectRefusal(taken, 403, "This email is already registered.");
   });
 });
