@@ -18,8 +18,8 @@ export interface SignedUp extends Person {
 /**
  * A new person who signed up and verified their email through the web server's own forms, posted as a browser without
  * scripts posts them (the screens themselves have their tests in auth.suite.ts): the suites that only need someone
- * signed in do not draw the sign-up, verification and home pages in chromium for each person. Their page is blank;
- * the session cookie is in their browser context.
+ * signed in do not draw the sign-up and verification pages in chromium for each person. They end on the home page,
+ * signed in, as the screens leave them.
  */
 export async function signedUp(stack: Stack, nickname: string): Promise<SignedUp> {
   const person = await stack.person();
@@ -29,6 +29,8 @@ export async function signedUp(stack: Stack, nickname: string): Promise<SignedUp
   const code = /\b(\d{6})\b/.exec(message.body)?.[1];
   if (!code) throw new Error(`no code in the email to ${email}: ${message.body}`);
   await postForm(person, "/verify-email", { code }, /^\/$/);
+  // Where the verification leads, as after the screens: tests go on from a page of the site (its fetches, its links).
+  await person.page.goto("/");
   const [user] = await stack.t.db.select().from(schema.users).where(eq(schema.users.email, email));
   if (!user) throw new Error(`no user ${email}`);
   return { ...person, email, uuid: user.uuid, nickname };
