@@ -65,11 +65,11 @@ export function adminContracts<
 
 type JsonSchema<T> = T extends { content: { "application/json": { schema: infer S extends z.ZodType } } } ? S : never;
 /** The validated JSON body of route `R`. */
-type BodyOf<R extends RouteConfig> = R["request"] extends { body?: infer B } ? z.output<JsonSchema<B>> : never;
+export type BodyOf<R extends RouteConfig> = R["request"] extends { body?: infer B } ? z.output<JsonSchema<B>> : never;
 /** The validated query of route `R`. */
 type QueryOf<R extends RouteConfig> = R["request"] extends { query?: infer Q extends z.ZodType } ? z.output<Q> : never;
 /** What route `R` answers with `code`. */
-type AnswerOf<R extends RouteConfig, Code extends number> = R["responses"] extends { [C in Code]: infer A }
+export type AnswerOf<R extends RouteConfig, Code extends number> = R["responses"] extends { [C in Code]: infer A }
   ? z.infer<JsonSchema<A>>
   : never;
 /** An extra argument the call lacks (a type error there) when `Given` is not what route `R` answers with `Code`. */

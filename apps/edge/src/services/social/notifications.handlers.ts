@@ -1,4 +1,7 @@
+import type { RouteConfig } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import type { AppDeps } from "../../deps.ts";
+import type { AnswerOf, BodyOf } from "../../lib/admin-resource.ts";
 import { rateLimit, requireService, requireUser, STAFF } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest } from "../../lib/errors.ts";
@@ -8,6 +11,19 @@ import * as notifications from "./notifications.ts";
 import { checkSize, deliver, deliverToAllDevices } from "./notify.ts";
 
 const staff = (c: Context<AppEnv>) => requireUser(c, { roles: STAFF });
+
+/**
+ * The handler of a notification route: lets in the callers `gate` admits (services or staff), then answers with the
+ * report of `send` for the request's body.
+ */
+const sending = <R extends RouteConfig>(
+  gate: (c: Context<AppEnv>) => Promise<unknown>,
+  send: (deps: AppDeps, body: BodyOf<R>) => Promise<AnswerOf<R, 200>>,
+) =>
+  (async (c: Context<AppEnv, string, { out: { json: BodyOf<R> } }>) => {
+    await gate(c);
+    return c.json(await send(c.var.deps, c.req.valid("json")), 200);
+  }) as unknown as AppRouteHandler<R>;
 
 /** The caller, when they are the room's staff (the room must exist). */
 async function roomSender(c: Context<AppEnv>, roomUuid: string) {
@@ -19,72 +35,45 @@ async function roomSender(c: Context<AppEnv>, roomUuid: string) {
 
 // ---- mobile notifications: to device tokens ----------------------------------------------------------------------
 
-export const toTokens: AppRouteHandler<typeof routes.toTokens> = async (c) => {
-  await requireService(c);
-  const { tokens, ...notice } = c.req.valid("json");
-  return c.json(await notifications.sendToTokens(c.var.deps, tokens, notice), 200);
-};
+const tokensNotice = (deps: AppDeps, { tokens, ...notice }: BodyOf<typeof routes.toTokens>) =>
+  notifications.sendToTokens(deps, tokens, notice);
 
-export const toTokensByStaff: AppRouteHandler<typeof routes.toTokensByStaff> = async (c) => {
-  await staff(c);
-  const { tokens, ...notice } = c.req.valid("json");
-  return c.json(await notifications.sendToTokens(c.var.deps, tokens, notice), 200);
-};
-
-export const silentToTokens: AppRouteHandler<typeof routes.silentToTokens> = async (c) => {
-  await requireService(c);
-  const { tokens, data } = c.req.valid("json");
-  return c.json(await notifications.sendToTokens(c.var.deps, tokens, { data, silent: true }), 200);
-};
+export const toTokens = sending<typeof routes.toTokens>(requireService, tokensNotice);
+export const toTokensByStaff = sending<typeof routes.toTokensByStaff>(staff, tokensNotice);
+export const silentToTokens = sending<typeof routes.silentToTokens>(requireService, (deps, { tokens, data }) =>
+  notifications.sendToTokens(deps, tokens, { data, silent: true }),
+);
 
 // ---- mobile notifications: to users ----------------------------------------------------------------------------
 
-export const toUser: AppRouteHandler<typeof routes.toUser> = async (c) => {
-  await requireService(c);
-  const { userUuid, ...notice } = c.req.valid("json");
-  return c.json(await notifications.sendToUser(c.var.deps, userUuid, notice), 200);
-};
+const userNotice = (deps: AppDeps, { userUuid, ...notice }: BodyOf<typeof routes.toUser>) =>
+  notifications.sendToUser(deps, userUuid, notice);
 
-export const toUserByStaff: AppRouteHandler<typeof routes.toUserByStaff> = async (c) => {
-  await staff(c);
-  const { userUuid, ...notice } = c.req.valid("json");
-  return c.json(await notifications.sendToUser(c.var.deps, userUuid, notice), 200);
-};
+export const toUser = sending<typeof routes.toUser>(requireService, userNotice);
+export const toUserByStaff = sending<typeof routes.toUserByStaff>(staff, userNotice);
+export const silentToUserByStaff = sending<typeof routes.silentToUserByStaff>(staff, (deps, { userUuid, data }) =>
+  notifications.sendToUser(deps, userUuid, { data, silent: true }),
+);
 
-export const silentToUserByStaff: AppRouteHandler<typeof routes.silentToUserByStaff> = async (c) => {
-  await staff(c);
-  const { userUuid, data } = c.req.valid("json");
-  return c.json(await notifications.sendToUser(c.var.deps, userUuid, { data, silent: true }), 200);
-};
+export const mobileCustomMessage = sending<typeof routes.mobileCustomMessage>(
+  requireService,
+  (deps, { senderUuid, userUuids, ...notice }) => notifications.sendFromUser(deps, senderUuid, userUuids, notice),
+);
 
-export const mobileCustomMessage: AppRouteHandler<typeof routes.mobileCustomMessage> = async (c) => {
-  await requireService(c);
-  const { senderUuid, userUuids, ...notice } = c.req.valid("json");
-  return c.json(await notifications.sendFromUser(c.var.deps, senderUuid, userUuids, notice), 200);
-};
-
-export const toAllDevices: AppRouteHandler<typeof routes.toAllDevices> = async (c) => {
-  await staff(c);
-  const { platform, ...notice } = c.req.valid("json");
+export const toAllDevices = sending<typeof routes.toAllDevices>(staff, (deps, { platform, ...notice }) => {
   checkSize(notice);
-  return c.json(await deliverToAllDevices(c.var.deps, notice, platform), 200);
-};
+  return deliverToAllDevices(deps, notice, platform);
+});
 
-export const toRoomUsers: AppRouteHandler<typeof routes.toRoomUsers> = async (c) => {
-  await requireService(c);
-  const { roomUuid, ...notice } = c.req.valid("json");
-  const { deps } = c.var;
-  return c.json(await notifications.sendToRoomUsers(deps, roomUuid, notice, deps.clock.now()), 200);
-};
+export const toRoomUsers = sending<typeof routes.toRoomUsers>(requireService, (deps, { roomUuid, ...notice }) =>
+  notifications.sendToRoomUsers(deps, roomUuid, notice, deps.clock.now()),
+);
 
 // ---- DJ fans ---------------------------------------------------------------------------------------------------
 
-export const notifyDjFans: AppRouteHandler<typeof routes.notifyDjFans> = async (c) => {
-  await requireService(c);
-  const { djUuid, roomUuid } = c.req.valid("json");
-  const { deps } = c.var;
-  return c.json(await notifications.notifyDjFans(deps, djUuid, roomUuid, deps.clock.now()), 200);
-};
+export const notifyDjFans = sending<typeof routes.notifyDjFans>(requireService, (deps, { djUuid, roomUuid }) =>
+  notifications.notifyDjFans(deps, djUuid, roomUuid, deps.clock.now()),
+);
 
 export const djFansCheck: AppRouteHandler<typeof routes.djFansCheck> = async (c) => {
   const query = c.req.valid("query");
