@@ -1,6 +1,11 @@
+import type { Db } from "@booth/db";
 import { type RouteConfig, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AnswerOf } from "./admin-resource.ts";
+import { requireService } from "./auth.ts";
+import type { AppEnv } from "./context.ts";
 import { CrudQuerySchema, CrudSelectionSchema, crudPageSchema } from "./crud/index.ts";
-import { type contracts, noContentOr, Offset, ok, UuidParam } from "./openapi.ts";
+import { type AppRouteHandler, type contracts, noContentOr, Offset, ok, UuidParam } from "./openapi.ts";
 
 /*
  * The families of contracts that many resources have: each is one maker, called with the resource's own `route` or
@@ -47,6 +52,16 @@ export const allForServices = <P extends string, S extends z.ZodType>(
     },
     responses: ok(schema, 400, 401, 403),
   });
+
+/** The handler of an `allForServices` route `R`: for services only, answers `all` (the rows `take` and `skip` name). */
+export const allForServicesHandler = <R extends RouteConfig>(
+  all: (db: Db, take: number, skip: number) => Promise<AnswerOf<R, 200>>,
+) =>
+  (async (c: Context<AppEnv, string, { out: { query: { take: number; skip: number } } }>) => {
+    await requireService(c);
+    const { take, skip } = c.req.valid("query");
+    return c.json(await all(c.var.deps.db, take, skip), 200);
+  }) as unknown as AppRouteHandler<R>;
 
 /** Staff's list of `item`s in the nestjsx/crud query syntax, a page named `pageName`. */
 export const adminCrudList = <P extends string, S extends z.ZodType>(

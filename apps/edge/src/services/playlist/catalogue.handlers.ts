@@ -1,4 +1,5 @@
 import { requireService } from "../../lib/auth.ts";
+import { allForServicesHandler } from "../../lib/contract-families.ts";
 import { type AppRouteHandler, uuidList } from "../../lib/openapi.ts";
 import { sqlJson } from "../../lib/sql-json.ts";
 import type * as routes from "./catalogue.routes.ts";
@@ -51,17 +52,11 @@ export const byProviderId: AppRouteHandler<typeof routes.byProviderId> = async (
 export const byProviderLink: AppRouteHandler<typeof routes.byProviderLink> = async (c) =>
   c.json(await catalogue.byProviderLink(c.var.deps, c.req.valid("param").link), 200);
 
-export const allAlbums: AppRouteHandler<typeof routes.allAlbums> = async (c) => {
-  await requireService(c);
-  const { take, skip } = c.req.valid("query");
-  return c.json(await catalogue.allAlbums(c.var.deps.db, take, skip), 200);
-};
+export const allAlbums = allForServicesHandler<typeof routes.allAlbums>(catalogue.allAlbums);
 
-export const allSongs: AppRouteHandler<typeof routes.allSongs> = async (c) => {
-  await requireService(c);
-  const { take, skip } = c.req.valid("query");
-  return c.json(await catalogue.listSongs(c.var.deps.db, undefined, take, skip), 200);
-};
+export const allSongs = allForServicesHandler<typeof routes.allSongs>((db, take, skip) =>
+  catalogue.listSongs(db, undefined, take, skip),
+);
 
 export const albumSongs: AppRouteHandler<typeof routes.albumSongs> = async (c) => {
   await requireService(c);
@@ -73,11 +68,7 @@ export const songByShortId: AppRouteHandler<typeof routes.songByShortId> = async
   return c.json(await catalogue.catalogueSong(c.var.deps.db, { shortId: c.req.valid("param").songShortId }), 200);
 };
 
-export const allArtists: AppRouteHandler<typeof routes.allArtists> = async (c) => {
-  await requireService(c);
-  const { take, skip } = c.req.valid("query");
-  return c.json(await catalogue.allArtists(c.var.deps.db, take, skip), 200);
-};
+export const allArtists = allForServicesHandler<typeof routes.allArtists>(catalogue.allArtists);
 
 export const albumsByArtists: AppRouteHandler<typeof routes.albumsByArtists> = async (c) => {
   await requireService(c);

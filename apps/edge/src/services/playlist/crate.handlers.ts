@@ -1,4 +1,5 @@
 import { requireService, requireUser } from "../../lib/auth.ts";
+import { allForServicesHandler } from "../../lib/contract-families.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { sqlJson } from "../../lib/sql-json.ts";
 import type * as routes from "./crate.routes.ts";
@@ -108,11 +109,7 @@ export const userCrates: AppRouteHandler<typeof routes.userCrates> = async (c) =
   return c.json(await crates.listCrates(c.var.deps.db, c.req.valid("param").userUuid, limit, offset), 200);
 };
 
-export const allCrates: AppRouteHandler<typeof routes.allCrates> = async (c) => {
-  await requireService(c);
-  const { take, skip } = c.req.valid("query");
-  return c.json(await crates.allCrates(c.var.deps.db, take, skip), 200);
-};
+export const allCrates = allForServicesHandler<typeof routes.allCrates>(crates.allCrates);
 
 export const songsByShortId: AppRouteHandler<typeof routes.songsByShortId> = async (c) => {
   await requireService(c);
