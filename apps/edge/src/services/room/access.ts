@@ -3,7 +3,7 @@ import type { RoomRole } from "@booth/db/schema";
 import { roomRank as sharedRoomRank } from "@booth/sdk/live/permissions";
 import { z } from "@hono/zod-openapi";
 import { type AnyColumn, and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
-import type { User } from "../../lib/auth.ts";
+import { ADMINS, hasAnyRole, type User } from "../../lib/auth.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { forbidden, found } from "../../lib/errors.ts";
 import { pathKey } from "../../lib/openapi.ts";
@@ -72,6 +72,13 @@ export async function findRoom(db: Db, key: { uuid?: string; slug?: string }): P
 
 export async function loadRoom(db: Db, key: { uuid?: string; slug?: string }): Promise<Room> {
   return found(await findRoom(db, key), ROOM_NOT_FOUND);
+}
+
+/** The room `uuid` names, when `user` owns it or is an admin (room roles do not count); else a 403 saying `refusal`. */
+export async function ownedRoom(db: Db, uuid: string, user: Pick<User, "uuid" | "roles">, refusal: string) {
+  const room = await loadRoom(db, { uuid });
+  if (room.ownerUuid !== user.uuid && !hasAnyRole(user.roles, ADMINS)) throw forbidden(refusal);
+  return room;
 }
 
 export async function roomRolesOf(db: Db, roomUuid: string, userUuid: string, now: Date): Promise<RoomRole[]> {

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { adminCrudItem, adminCrudList, removal } from "../../lib/contract-families.ts";
 import { contracts, created, DateTime, jsonBody, ok, PageQuery, pageSchema, UuidParam } from "../../lib/openapi.ts";
-import { plainText, SlugInput } from "./slugs.ts";
+import { ImageUrlInput, plainText, SlugInput } from "./slugs.ts";
 
 const { authed, route } = contracts(["Events"]);
 
@@ -32,16 +32,12 @@ const AdminEventSchema = z
   .partial()
   .openapi("AdminEvent");
 
-const imageUrl = z
-  .url({ protocol: /^https?$/, error: "imageUrl: an http(s) URL" })
-  .max(2000)
-  .nullable();
 export const EventInput = z
   .object({
     name: plainText(2, 100),
     slug: SlugInput.optional().openapi({ description: "Made from the name (with a suffix when taken) if not given" }),
     description: plainText(0, 4000).optional(),
-    imageUrl: imageUrl.optional(),
+    imageUrl: ImageUrlInput.optional(),
     roomUuid: z.uuid().nullable().optional().openapi({ description: "The room it happens in (its moderators and up)" }),
     startsAt: DateTime,
     endsAt: DateTime,

@@ -1,10 +1,10 @@
 import type { RoomRole } from "@booth/db/schema";
 import type { Context } from "hono";
-import { ADMINS, hasAnyRole, requireUser } from "../../lib/auth.ts";
+import { requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, forbidden, unauthorized } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
-import { loadRoom, ROOM_RANK, type Room, rankFrom, roomRolesOf } from "./access.ts";
+import { loadRoom, ownedRoom, ROOM_RANK, type Room, rankFrom, roomRolesOf } from "./access.ts";
 import { markAbsent } from "./presence.ts";
 import type * as routes from "./roles.routes.ts";
 import * as roles from "./roles.ts";
@@ -121,9 +121,7 @@ export const removeRole: AppRouteHandler<typeof routes.removeRole> = async (c) =
 export const changeOwner: AppRouteHandler<typeof routes.changeOwner> = async (c) => {
   const { user } = await requireUser(c);
   const { db, clock, liveRooms } = c.var.deps;
-  const room = await loadRoom(db, { uuid: c.req.valid("param").room });
-  if (room.ownerUuid !== user.uuid && !hasAnyRole(user.roles, ADMINS))
-    throw forbidden("Only the room's owner may give it away.");
+  const room = await ownedRoom(db, c.req.valid("param").room, user, "Only the room's owner may give it away.");
   const now = clock.now();
   const updated = await roles.changeOwner(db, room, c.req.valid("json").userUuid, user.uuid, now);
   const settings = await settingsView(db, updated, now);

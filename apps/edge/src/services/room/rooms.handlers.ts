@@ -6,7 +6,7 @@ import type { AppEnv } from "../../lib/context.ts";
 import { forbidden, notFound } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { hashPassword } from "../../lib/password.ts";
-import { loadRoom, ROOM_RANK, type Room, requireRoomRank, roomRank } from "./access.ts";
+import { loadRoom, ownedRoom, ROOM_RANK, type Room, requireRoomRank, roomRank } from "./access.ts";
 import type { RoomChanges } from "./room-changes.ts";
 import * as changes from "./room-changes.ts";
 import type * as routes from "./rooms.routes.ts";
@@ -64,9 +64,7 @@ export const changeLook = changeSettings<typeof routes.changeLook>(ROOM_RANK.coO
 export const deleteRoom: AppRouteHandler<typeof routes.deleteRoom> = async (c) => {
   const { user } = await requireUser(c);
   const { db, liveRooms } = c.var.deps;
-  const room = await loadRoom(db, { uuid: c.req.valid("param").id });
-  if (room.ownerUuid !== user.uuid && !hasAnyRole(user.roles, ADMINS))
-    throw forbidden("Only the room's owner may delete it.");
+  const room = await ownedRoom(db, c.req.valid("param").id, user, "Only the room's owner may delete it.");
   await changes.deleteRoom(db, room);
   await liveRooms.notify(room.uuid, { type: "resetRoom" });
   return c.body(null, 204);
