@@ -5,7 +5,16 @@ import type { AnswerOf } from "./admin-resource.ts";
 import { requireService } from "./auth.ts";
 import type { AppEnv } from "./context.ts";
 import { CrudQuerySchema, CrudSelectionSchema, crudPageSchema } from "./crud/index.ts";
-import { type AppRouteHandler, type contracts, noContentOr, Offset, ok, UuidParam } from "./openapi.ts";
+import {
+  type AppRouteHandler,
+  type contracts,
+  created,
+  jsonBody,
+  noContentOr,
+  Offset,
+  ok,
+  UuidParam,
+} from "./openapi.ts";
 
 /*
  * The families of contracts that many resources have: each is one maker, called with the resource's own `route` or
@@ -29,6 +38,22 @@ export const removal = <P extends string, Q extends PathParams = typeof UuidPara
   summary: string,
   params: Q = UuidParam as unknown as Q,
 ) => contract("delete", path, summary, { request: { params }, responses: noContentOr(400, 401, 403, 404) });
+
+/**
+ * The caller starts a relation with another user (a follow, a friend invitation, a block): the body names them by
+ * `key`; 201 with the relation as `schema`, or 404 (no such user), 409 (there is one already).
+ */
+export const relationTo = <P extends string, K extends string, S extends z.ZodType>(
+  contract: Contract,
+  path: P,
+  summary: string,
+  key: K,
+  schema: S,
+) =>
+  contract("post", path, summary, {
+    request: jsonBody(z.object({ [key]: z.uuid() } as Record<K, z.ZodUUID>)),
+    responses: created(schema, 400, 401, 403, 404, 409),
+  });
 
 /** What the caller has (its `schema`, often a list): nothing to send, the caller's token names it. */
 export const callersOwn = <P extends string, S extends z.ZodType>(

@@ -9,6 +9,7 @@ import {
   ok,
   PageQuery,
   pageSchema,
+  pathKey,
   UuidParam,
 } from "../../lib/openapi.ts";
 import { PublicProfileSchema } from "../../lib/profiles.ts";
@@ -59,13 +60,7 @@ export const userLeft = authed(
   },
 );
 
-const RoomParam = z.object({
-  room: z
-    .string()
-    .min(1)
-    .max(100)
-    .openapi({ param: { name: "room", in: "path", description: "the room's uuid or slug" } }),
-});
+const RoomParam = z.object({ room: pathKey("room", "the room's uuid or slug") });
 
 export const roomUsers = route(
   "get",

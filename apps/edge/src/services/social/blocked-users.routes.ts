@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { callersOwn, oneItem, removal } from "../../lib/contract-families.ts";
-import { contracts, created, jsonBody } from "../../lib/openapi.ts";
+import { callersOwn, oneItem, relationTo, removal } from "../../lib/contract-families.ts";
+import { contracts } from "../../lib/openapi.ts";
 import { PublicProfileSchema } from "../../lib/profiles.ts";
 
 const { authed } = contracts(["Blocked users"]);
@@ -9,11 +9,12 @@ const BlockSchema = z
   .object({ id: z.uuid(), blockedUuid: z.uuid(), createdAt: z.string(), profile: PublicProfileSchema.nullable() })
   .openapi("BlockedUser");
 
-export const block = authed(
-  "post",
+export const block = relationTo(
+  authed,
   "/blocked-users",
   "Block a user: it ends any friendship, invitation and follow between you, and stops new ones",
-  { request: jsonBody(z.object({ userUuid: z.uuid() })), responses: created(BlockSchema, 400, 401, 403, 404, 409) },
+  "userUuid",
+  BlockSchema,
 );
 
 export const blockedUsers = callersOwn(

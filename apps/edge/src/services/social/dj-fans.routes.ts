@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { adminCrudItem, adminCrudList, removal, skipTake } from "../../lib/contract-families.ts";
-import { contracts, created, errors, json, jsonBody, ok, pageSchema, UuidParam } from "../../lib/openapi.ts";
+import { adminCrudItem, adminCrudList, relationTo, removal, skipTake } from "../../lib/contract-families.ts";
+import { contracts, errors, json, ok, pageSchema, UuidParam } from "../../lib/openapi.ts";
 import { PublicProfileSchema } from "../../lib/profiles.ts";
 import { FANS_PAGE } from "./fans.ts";
 
@@ -14,10 +14,7 @@ const FanLinkSchema = z
 const SkipTake = skipTake(100, FANS_PAGE);
 const ProfilePage = pageSchema(PublicProfileSchema, "ProfilePageOfFans");
 
-export const follow = authed("post", "/dj-fans", "Follow a DJ", {
-  request: jsonBody(z.object({ djUuid: z.uuid() })),
-  responses: created(FanLinkSchema, 400, 401, 403, 404, 409),
-});
+export const follow = relationTo(authed, "/dj-fans", "Follow a DJ", "djUuid", FanLinkSchema);
 
 export const followedDjs = authed(
   "get",

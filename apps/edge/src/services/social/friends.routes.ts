@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { callersOwn, oneItem, removal, skipTake } from "../../lib/contract-families.ts";
-import { contracts, created, jsonBody, ok, pageSchema, UuidParam } from "../../lib/openapi.ts";
+import { callersOwn, oneItem, relationTo, removal, skipTake } from "../../lib/contract-families.ts";
+import { contracts, jsonBody, ok, pageSchema, UuidParam } from "../../lib/openapi.ts";
 import { PublicProfileSchema } from "../../lib/profiles.ts";
 
 const { authed } = contracts(["Friends"]);
@@ -19,10 +19,13 @@ const FriendSchema = z.object({ userUuid: z.uuid(), friendUuid: z.uuid(), since:
 
 // ---- invitations
 
-export const invite = authed("post", "/friend-invitations", "Invite a user to be friends", {
-  request: jsonBody(z.object({ userUuid: z.uuid() })),
-  responses: created(InvitationSchema, 400, 401, 403, 404, 409),
-});
+export const invite = relationTo(
+  authed,
+  "/friend-invitations",
+  "Invite a user to be friends",
+  "userUuid",
+  InvitationSchema,
+);
 
 export const userInvitations = authed(
   "get",
