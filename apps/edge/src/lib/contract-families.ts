@@ -115,6 +115,14 @@ export const adminCrudItem = <P extends string, S extends z.ZodType>(
     responses: ok(item, 400, 401, 403, 404),
   });
 
+/** One item anyone may read, by the `{id}` uuid its path names: `schema`, or 400, 404. */
+export const publicItem = <P extends string, S extends z.ZodType>(
+  contract: Contract,
+  path: P,
+  summary: string,
+  schema: S,
+) => contract("get", path, summary, { request: { params: UuidParam }, responses: ok(schema, 400, 404) });
+
 /** One item by the key its path names (by `params`; the `{id}` uuid unless said), answered with `schema`. */
 export const oneItem = <P extends string, S extends z.ZodType, Q extends PathParams = typeof UuidParam>(
   contract: Contract,

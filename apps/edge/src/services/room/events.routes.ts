@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { adminCrudItem, adminCrudList, removal } from "../../lib/contract-families.ts";
+import { adminCrudItem, adminCrudList, publicItem, removal } from "../../lib/contract-families.ts";
 import { contracts, created, DateTime, jsonBody, ok, PageQuery, pageSchema, UuidParam } from "../../lib/openapi.ts";
 import { ImageUrlInput, plainText, SlugInput } from "./slugs.ts";
 
@@ -103,10 +103,7 @@ export const eventBySlug = route("get", "/events/slug/{slug}", "An event by slug
   responses: ok(EventSchema, 400, 404),
 });
 
-export const getEvent = route("get", "/events/{id}", "An event (anyone)", {
-  request: { params: UuidParam },
-  responses: ok(EventSchema, 400, 404),
-});
+export const getEvent = publicItem(route, "/events/{id}", "An event (anyone)", EventSchema);
 
 export const updateEvent = authed(
   "patch",

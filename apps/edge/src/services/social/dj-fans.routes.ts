@@ -1,5 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { adminCrudItem, adminCrudList, relationTo, removal, skipTake } from "../../lib/contract-families.ts";
+import {
+  adminCrudItem,
+  adminCrudList,
+  publicItem,
+  relationTo,
+  removal,
+  skipTake,
+} from "../../lib/contract-families.ts";
 import { contracts, errors, json, ok, pageSchema, UuidParam } from "../../lib/openapi.ts";
 import { PublicProfileSchema } from "../../lib/profiles.ts";
 import { FANS_PAGE } from "./fans.ts";
@@ -58,10 +65,7 @@ export const fanCounts = route(
   },
 );
 
-export const fanLink = route("get", "/dj-fans/dj-fan/{id}", "One fan link by its id", {
-  request: { params: UuidParam },
-  responses: ok(FanLinkSchema, 400, 404),
-});
+export const fanLink = publicItem(route, "/dj-fans/dj-fan/{id}", "One fan link by its id", FanLinkSchema);
 
 export const adminFanLinks = authed("get", "/dj-fans/admin/{id}", "Every fan link of user {id}, both ways (staff)", {
   tags: ["Admin"],

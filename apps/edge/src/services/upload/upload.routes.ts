@@ -1,6 +1,6 @@
 import { SongUploadStatus, TranscodingStatus, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
-import { removal } from "../../lib/contract-families.ts";
+import { publicItem, removal } from "../../lib/contract-families.ts";
 import { contracts, created, errors, jsonBody, ok, PageQuery, pageSchema, UuidParam } from "../../lib/openapi.ts";
 import { RENDITION_NAMES } from "./audio.ts";
 
@@ -98,10 +98,12 @@ export const hlsKey = route(
   },
 );
 
-export const getSong = route("get", "/songs/{id}", "One uploaded song (its owner, or anyone once it is playable)", {
-  request: { params: UuidParam },
-  responses: ok(UploadSchema, 400, 404),
-});
+export const getSong = publicItem(
+  route,
+  "/songs/{id}",
+  "One uploaded song (its owner, or anyone once it is playable)",
+  UploadSchema,
+);
 
 export const editTags = authed(
   "patch",

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { allForServices, callersOwn, oneItem } from "../../lib/contract-families.ts";
-import { contracts, jsonBody, ok, pageSchema, UuidParam } from "../../lib/openapi.ts";
+import { allForServices, callersOwn, oneItem, publicItem } from "../../lib/contract-families.ts";
+import { contracts, jsonBody, ok, pageSchema } from "../../lib/openapi.ts";
 import { BadgeSchema, MAX_PEOPLE, PublicProfileSchema } from "../../lib/profiles.ts";
 import { MAX_PROFILE_BATCH, MUSIC_PROVIDERS } from "./profiles.ts";
 import { CapabilitySchema, Color, Nickname, OwnProfileSchema, RoleSchema, UserSchema } from "./schemas.ts";
@@ -73,10 +73,7 @@ export const updateProfileAdmin = admin("post", "/users/profile-admin", "An admi
   responses: ok(OwnProfileSchema, 400, 401, 403, 404, 409),
 });
 
-export const getProfile = route("get", "/profile/{id}", "A user's public profile (anyone)", {
-  request: { params: UuidParam },
-  responses: ok(PublicProfileSchema, 400, 404),
-});
+export const getProfile = publicItem(route, "/profile/{id}", "A user's public profile (anyone)", PublicProfileSchema);
 
 export const searchPeople = authed(
   "get",
