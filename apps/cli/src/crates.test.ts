@@ -1,7 +1,7 @@
 // `booth crates import <link>`: a provider playlist becomes a crate, with a running count on stderr and the crate's id
 // on stdout; the providers are the edge's local fakes.
 import { schema } from "@booth/db";
-import { type FakeProviders, startFakeProviders, type TestApp } from "@booth/edge/testing";
+import { type FakeProviders, startFakeProviders, type TestApp, youtubeVideo } from "@booth/edge/testing";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliWorld, startCliWorld } from "./testing.ts";
@@ -21,11 +21,7 @@ afterAll(async () => {
 
 const booth = (...args: string[]) => world.booth(...args);
 
-const video = (id: string, title: string) => ({
-  id,
-  snippet: { title, channelTitle: "Lumen", publishedAt: "2023-01-02T00:00:00Z", thumbnails: {} },
-  contentDetails: { duration: "PT2M" },
-});
+const video = (id: string, title: string) => youtubeVideo(id, title, "Lumen", "PT2M");
 
 describe("booth crates import", () => {
   it("imports a playlist with a running count, then prints the new crate's id", async () => {

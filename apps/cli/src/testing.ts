@@ -5,8 +5,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { createTestApp, type TestApp } from "@booth/edge/testing";
-import { serve } from "@hono/node-server";
+import { createTestApp, serveTestApp, type TestApp } from "@booth/edge/testing";
 import { buildCli } from "../scripts/build.mjs";
 
 const run = promisify(execFile);
@@ -49,9 +48,8 @@ export async function startCliWorld({
   const bin = await buildCli();
   const t = await createTestApp(app);
   t.clock.now = () => new Date();
-  const server = serve({ fetch: t.app.fetch, port: 0, hostname: "127.0.0.1" });
-  await new Promise((r) => server.once("listening", r));
-  const api = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const server = await serveTestApp(t);
+  const api = server.url;
   const home = await mkdtemp(join(tmpdir(), homePrefix));
   return {
     bin,

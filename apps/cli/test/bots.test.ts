@@ -7,11 +7,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { createTestApp, type TestApp } from "@booth/edge/testing";
+import { createTestAppForParty, serveTestApp, type TestApp } from "@booth/edge/testing";
 import { type ChatMessage, LiveRoomClient } from "@booth/sdk";
-import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { partyLiveRooms } from "../../edge/src/ports/live-rooms.ts";
 import { seedDemoCatalogue } from "../../edge/src/seed/demo-catalogue.ts";
 import { spawnChild } from "../../edge/src/testing/child-server.ts";
 import { freePort, startParty, until } from "../../rooms-party/test/helpers.ts";
@@ -23,7 +21,7 @@ let BIN: string;
 const SEASON_SECONDS = 600;
 
 let t: TestApp;
-let edgeServer: ReturnType<typeof serve>;
+let edgeServer: Awaited<ReturnType<typeof serveTestApp>>;
 let api: string;
 let party: Awaited<ReturnType<typeof startParty>>;
 let persistDir: string;
@@ -33,14 +31,10 @@ const bots: ChildProcess[] = [];
 beforeAll(async () => {
   BIN = await buildCli();
   const partyPort = await freePort();
-  t = await createTestApp({
-    liveRooms: partyLiveRooms({ baseUrl: `http://127.0.0.1:${partyPort}`, serviceToken: () => t.serviceToken() }),
-  });
-  // Tokens are checked by other processes, against the real time.
-  t.clock.now = () => new Date();
-  edgeServer = serve({ fetch: t.app.fetch, port: 0, hostname: "127.0.0.1" });
-  await new Promise((r) => edgeServer.once("listening", r));
-  api = `http://127.0.0.1:${(edgeServer.address() as { port: number }).port}`;
+  // The edge tells the party, and its tokens are checked by the party, against the real time.
+  t = await createTestAppForParty(`http://127.0.0.1:${partyPort}`);
+  edgeServer = await serveTestApp(t);
+  api = edgeServer.url;
   // What the edge does at start: the demo catalogue (4 short tracks: 2, 7, 12 and 2 seconds).
   await seedDemoCatalogue(t.deps, { perArtist: 1, seconds: 2 });
   persistDir = await mkdtemp(join(tmpdir(), "booth-cli-party-"));

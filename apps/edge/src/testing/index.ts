@@ -3,7 +3,7 @@
 export { expectRefusal, expectStatuses, multipart, ok, statusOf, TEST_ORIGIN, type TestApi, testApi } from "./api.ts";
 export { createTestApp, type RequestOptions, TEST_PEER, type TestApp, TestClock, type TestUser } from "./app.ts";
 export { expectErrorLog } from "./error-logs.ts";
-export { FAKE_CREDENTIALS, type FakeProviders, startFakeProviders } from "./fake-providers.ts";
+export { FAKE_CREDENTIALS, type FakeProviders, startFakeProviders, youtubeVideo } from "./fake-providers.ts";
 export {
   createTestAppForParty,
   createTestAppWithRoomsDown,
