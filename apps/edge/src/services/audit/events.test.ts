@@ -1,12 +1,11 @@
 import { schema } from "@booth/db";
 import { count } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { ok, openTestApp } from "../../testing.ts";
 import { OWN_EVENTS_ONLY, SOCKET_EVENTS_ONLY_FROM_SERVICES } from "./analytics.ts";
 import { SOCKET_EVENT_NAMES, SocketEvent, USER_EVENT_NAMES, UserEvent } from "./event-names.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const A = "/api/audit-service";
 const stored = async () => (await t.db.select({ n: count() }).from(schema.analyticsEvents))[0]?.n ?? 0;

@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { unavailableGeo } from "../../ports/geo.ts";
-import { createTestApp, expectErrorLog, ok, openForTests, type TestApp } from "../../testing.ts";
+import { expectErrorLog, ok, openTestApp, withTestApp } from "../../testing.ts";
 import { GEO_UNAVAILABLE } from "./geolocation.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const A = "/api/audit-service";
 
@@ -103,16 +102,13 @@ describe("POST /geolocate", () => {
 describe("when the database cannot be read", () => {
   it("answers 503 for public addresses, and still answers private ones", async () => {
     expectErrorLog("geolocation database unavailable");
-    const broken = await createTestApp({ geo: unavailableGeo("no file") });
-    try {
+    await withTestApp({ geo: unavailableGeo("no file") }, async (broken) => {
       const u = await broken.createUser();
       const res = await broken.request("POST", `${A}/geolocate`, { token: u.token, body: { ip: "8.8.8.8" } });
       expect(res.status).toBe(503);
       expect(res.body.message).toBe(GEO_UNAVAILABLE);
       const priv = await broken.request("POST", `${A}/geolocate`, { token: u.token, body: { ip: "10.0.0.1" } });
       expect(priv.status).toBe(200);
-    } finally {
-      await broken.close();
-    }
+    });
   });
 });

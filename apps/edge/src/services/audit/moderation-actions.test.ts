@@ -1,15 +1,14 @@
 import { schema } from "@booth/db";
 import { count } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
+import { ok, openTestApp, type TestUser } from "../../testing.ts";
 import { ACTION_NOT_FOUND, MODERATOR_FROM_SERVICES_ONLY, ROOM_NOT_FOUND } from "./moderation-actions.ts";
 
-let t: TestApp;
 let admin: TestUser;
 let staff: TestUser;
 let moderator: TestUser;
 let user: TestUser;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 beforeAll(async () => {
   admin = await t.createUser({ roles: ["user", "admin"], nickname: "Ada" });
   staff = await t.createUser({ roles: ["user", "staff"], nickname: "Stef" });

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApp } from "../../testing.ts";
+import { ok, openTestApp } from "../../testing.ts";
 import { UNAUTHORIZED_ACTION } from "./user-actions.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 /** A user with two events and one kick on record, done through the real routes. */
 async function userWithHistory() {

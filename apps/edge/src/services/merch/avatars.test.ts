@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, multipart, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
+import { multipart, ok, openTestApp, type TestUser } from "../../testing.ts";
 
-let t: TestApp;
 let admin: TestUser;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 beforeAll(async () => (admin = await t.createUser({ roles: ["user", "admin"] })));
 
 const day = 24 * 3600 * 1000;

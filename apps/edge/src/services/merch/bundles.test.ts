@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createTestApp, multipart, ok, openForTests, type TestApp } from "../../testing.ts";
+import { multipart, ok, openTestApp } from "../../testing.ts";
 
-let t: TestApp;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 
 const PNG = Uint8Array.from(
   atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="),

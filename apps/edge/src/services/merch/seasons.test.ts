@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApi, type TestApp } from "../../testing.ts";
+import { ok, openTestApp, type TestApi } from "../../testing.ts";
 
-let t: TestApp;
 let admin: TestApi;
 let service: TestApi;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 beforeAll(async () => {
   admin = t.api((await t.createUser({ roles: ["user", "admin"] })).token);
   service = t.api(await t.serviceToken());

@@ -2,13 +2,12 @@ import { schema } from "@booth/db";
 import type { ServicePaths } from "@booth/sdk";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, multipart, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
+import { multipart, ok, openTestApp, type TestUser } from "../../testing.ts";
 import { credit, hold } from "./ledger.ts";
 
-let t: TestApp;
 /** The room purchases are made for. */
 let room: string;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 beforeAll(async () => {
   const owner = await t.createUser();
   room = ok(await t.api(owner.token).room.POST("/rooms/infrastructure", { body: { name: "Shop floor" } })).uuid;

@@ -2,15 +2,14 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startCheckout, tokenBalance, tokenBundleProduct } from "../../testing/payment.ts";
-import { createTestApp, ok, openForTests, statusOf, type TestApp, type TestUser } from "../../testing.ts";
+import { ok, openTestApp, statusOf, type TestUser } from "../../testing.ts";
 import { NO_BUNDLE, NO_PAYMENTS, NOT_FOR_SALE } from "./checkout.ts";
 import { CHECKOUT_NOT_FOUND, checkoutClosed, NOT_YOUR_CHECKOUT } from "./local-checkout.ts";
 import { NOT_ONE_TIME, PRODUCT_IN_USE } from "./products.ts";
 
 // Products, and their checkout on an instance without Stripe: the local test checkout (the web's page over JSON routes).
-let t: TestApp;
 let admin: TestUser;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 beforeAll(async () => (admin = await t.createUser({ roles: ["user", "admin"] })));
 
 async function product(body: Record<string, unknown> = {}) {

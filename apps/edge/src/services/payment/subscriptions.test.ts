@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, ok, openForTests, type TestApp, type TestUser } from "../../testing.ts";
+import { ok, openTestApp, type TestUser } from "../../testing.ts";
 import { PORTAL_EXPIRED } from "./local-checkout.ts";
 
 // Subscriptions on an instance without Stripe: the local test checkout starts them, the local test portal ends them.
-let t: TestApp;
 let admin: TestUser;
-openForTests(createTestApp, (app) => (t = app));
+const t = openTestApp();
 beforeAll(async () => (admin = await t.createUser({ roles: ["user", "admin"] })));
 
 const P = "/api/payment-service";
