@@ -15,10 +15,10 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createTestApp, type TestApp } from "@booth/edge/testing";
+import { createTestApp, openedForTests, type TestApp } from "@booth/edge/testing";
 import { serve } from "@hono/node-server";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, onTestFinished } from "vitest";
+import { afterAll, describe, onTestFinished } from "vitest";
 import { defaultConfig } from "../../edge/src/deps.ts";
 import { generateKeys, type Keys } from "../../edge/src/lib/tokens.ts";
 import { partyLiveRooms } from "../../edge/src/ports/live-rooms.ts";
@@ -271,20 +271,12 @@ export async function startStack(asked: StartOptions = {}) {
  * `beforeAll` (people, fixtures) runs after the start.
  */
 export function suiteStack(options: StartOptions = {}): Stack {
-  let started: Stack | null = null;
-  beforeAll(async () => {
-    started = await startStack(options);
-  }, 300_000);
-  afterAll(async () => {
-    await started?.stop();
-    started = null;
-  }, 60_000);
-  return new Proxy({} as Stack, {
-    get(_, key) {
-      if (!started) throw new Error(`the suite's stack is not running: stack.${String(key)} read outside its tests`);
-      return Reflect.get(started, key);
-    },
-  });
+  return openedForTests(
+    "the suite's stack",
+    () => startStack(options),
+    (stack) => stack.stop(),
+    { open: 300_000, close: 60_000 },
+  );
 }
 
 /** A fresh edge (its own database and cache) on `processes`, with the demo songs the options ask for. */

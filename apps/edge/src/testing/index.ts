@@ -14,7 +14,7 @@ export {
 export { serveTestApp } from "./local-server.ts";
 export { testLogger } from "./logger.ts";
 export { openForTests } from "./open-for-tests.ts";
-export { openTestApp, withTestApp } from "./open-test-app.ts";
+export { openedForTests, openTestApp, withTestApp } from "./open-test-app.ts";
 export { type ProviderApps, startProviderApps, withProviderApps } from "./provider-apps.ts";
 export { expectLogsIn, login, session } from "./sessions.ts";
 export { until } from "./until.ts";
