@@ -13,6 +13,7 @@ import {
   shot,
   signUp,
   suiteStack,
+  TEST_PASSWORD,
   until,
   verifyEmail,
 } from "./harness.ts";
@@ -53,7 +54,7 @@ describe("signing in", { timeout: 120_000 }, () => {
     await page.click("form:has(#password) button[type=submit]");
     await expectText(page, "[data-testid=form-error]", "Incorrect email or password.");
     await shot(page, "login");
-    await page.fill("#password", "correct horse battery");
+    await page.fill("#password", TEST_PASSWORD);
     await Promise.all([page.waitForURL(`${stack.webUrl}/`), page.click("form:has(#password) button[type=submit]")]);
     await expectText(page, "[data-testid=viewer]", /Ana/);
     expect(errors).toEqual([]);

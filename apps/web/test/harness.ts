@@ -424,6 +424,17 @@ let counter = 0;
 /** A fresh address for a test person. */
 export const emailFor = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@booth.test`;
 
+/** The password test people sign up with (and sign in with again). */
+export const TEST_PASSWORD = "correct horse battery";
+
+/** The six-digit code in the newest email the edge sent to `email` (a verification). */
+export async function emailedCode(stack: Stack, email: string) {
+  const message = await stack.lastMessage(email);
+  const code = /\b(\d{6})\b/.exec(message.body)?.[1];
+  if (!code) throw new Error(`no code in the email to ${email}: ${message.body}`);
+  return code;
+}
+
 /** Signs up through the form; lands on the verification screen. */
 export async function signUp(page: Page, person: { nickname: string; email: string; password?: string }) {
   // Once the document is there (the form works before the scripts do): on a loaded CI run a page's "load", which
@@ -431,15 +442,13 @@ export async function signUp(page: Page, person: { nickname: string; email: stri
   await page.goto("/signup", { waitUntil: "domcontentloaded" });
   await page.fill("#nickname", person.nickname);
   await page.fill("#email", person.email);
-  await page.fill("#password", person.password ?? "correct horse battery");
+  await page.fill("#password", person.password ?? TEST_PASSWORD);
   await Promise.all([page.waitForURL(/\/verify-email/), page.click("button[type=submit]")]);
 }
 
 /** Reads the code the edge emailed and enters it on the verification screen. */
 export async function verifyEmail(stack: Stack, page: Page, email: string) {
-  const message = await stack.lastMessage(email);
-  const code = /\b(\d{6})\b/.exec(message.body)?.[1];
-  if (!code) throw new Error(`no code in the email to ${email}: ${message.body}`);
+  const code = await emailedCode(stack, email);
   if (!page.url().includes("/verify-email")) await page.goto("/verify-email");
   await page.fill("#code", code);
   await Promise.all([
