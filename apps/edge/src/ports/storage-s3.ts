@@ -1,4 +1,5 @@
 import { AwsClient } from "aws4fetch";
+import { answered } from "./provider-post.ts";
 import type { Storage } from "./storage.ts";
 
 export interface S3Options {
@@ -60,7 +61,7 @@ export function s3Storage(options: S3Options): Storage {
   async function failure(res: Response, what: string, text?: string) {
     const body = text ?? (await res.text().catch(() => ""));
     const code = errorCode(body) ?? res.statusText;
-    return new Error(`object storage ${what} answered ${res.status} ${code} (bucket ${options.bucket})`);
+    return new Error(answered(`object storage ${what}`, res.status, { code, aside: `bucket ${options.bucket}` }));
   }
 
   /** The answer to a GET of an object, or null when there is no such key (no such bucket is a setting to fix). */
