@@ -1,7 +1,7 @@
 import { type Db, schema } from "@booth/db";
 import { ROOMS_SUBJECT, verifyRoomsToken } from "@booth/sdk/live/service-auth";
 import { type AnyColumn, and, eq, gt, isNull, or } from "drizzle-orm";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { decodeProtectedHeader } from "jose";
 import { LRUCache } from "lru-cache";
 import { type Account, readAccount } from "./account-cache.ts";
@@ -45,12 +45,11 @@ export const mayManage = (
 export const hasAnyRole = (roles: readonly Role[], wanted: readonly Role[]) => roles.some((r) => wanted.includes(r));
 
 /** Reads the bearer token, if any. A bad token is the same as none here; routes that need one refuse with 401. */
-export const readToken: MiddlewareHandler<AppEnv> = async (c, next) => {
+export async function authenticate(c: Context<AppEnv>) {
   const header = c.req.header("authorization");
   const token = header?.match(/^Bearer\s+(\S+)$/i)?.[1];
   c.set("auth", token ? await claimsOf(c.var.deps, token) : null);
-  await next();
-};
+}
 
 /**
  * The claims of a bearer token: the edge's own ES256 tokens, or the live rooms' one-minute HS256 token signed with
