@@ -9,6 +9,14 @@ export type Router = ReturnType<typeof createRouter>;
 /** A handler of one route contract (`<resource>.routes.ts`), written in `<resource>.handlers.ts`. */
 export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppEnv>;
 
+type JsonSchema<T> = T extends { content: { "application/json": { schema: infer S extends z.ZodType } } } ? S : never;
+/** The validated JSON body of route `R`. */
+export type BodyOf<R extends RouteConfig> = R["request"] extends { body?: infer B } ? z.output<JsonSchema<B>> : never;
+/** What route `R` answers with `code`. */
+export type AnswerOf<R extends RouteConfig, Code extends number> = R["responses"] extends { [C in Code]: infer A }
+  ? z.infer<JsonSchema<A>>
+  : never;
+
 export const ErrorSchema = z
   .object({
     statusCode: z.number().int(),
