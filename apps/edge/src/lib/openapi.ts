@@ -118,6 +118,9 @@ export function contracts(tags: string[]) {
 
 export const Uuid = z.uuid();
 
+/** When a row was made and last changed (the schema's `timestamps()`), as answers show them: ISO strings. */
+export const Timestamps = { createdAt: z.string(), updatedAt: z.string() };
+
 /*
  * The bounded values a client may send. Every field of a request is one of these (or a string with a maxLength, an
  * enum, a uuid): `request-schemas.test.ts` walks every route's request and fails on a field the database could refuse.
@@ -185,7 +188,14 @@ export const PageQuery = z.object({
 });
 export const pageSchema = <T extends z.ZodType>(item: T, name: string) =>
   z.object({ data: z.array(item), total: z.number().int() }).openapi(name);
-export const UuidParam = z.object({ id: z.uuid().openapi({ param: { name: "id", in: "path" } }) });
+/** Path parameters that are uuids, by their `names`: `uuidParams("room", "user")` for `/roles/{room}/{user}`. */
+export const uuidParams = <const N extends string>(...names: N[]) =>
+  z.object(
+    Object.fromEntries(names.map((name) => [name, z.uuid().openapi({ param: { name, in: "path" } })])) as {
+      [K in N]: z.ZodUUID;
+    },
+  );
+export const UuidParam = uuidParams("id");
 /** A key named in a path (a slug, or an id that may be a slug): 1 to 100 characters. */
 export const pathKey = (name: string, description: string) =>
   z

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { adminContracts } from "../../lib/admin-resource.ts";
-import { contracts, fileBody, Offset, ok, UuidCsv, UuidParam } from "../../lib/openapi.ts";
+import { contracts, fileBody, Offset, ok, Timestamps, UuidCsv, UuidParam } from "../../lib/openapi.ts";
 import { MERCH_PAGE } from "./consumables.ts";
 
 const { authed } = contracts(["Token bundles"]);
@@ -12,8 +12,7 @@ const BundleSchema = z
     name: z.string(),
     tokens: z.number().int(),
     thumbnail: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    ...Timestamps,
   })
   .openapi("TokenBundle");
 const BundleBody = z.object({

@@ -1,7 +1,7 @@
 import { ConsumableDisplayType, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
 import { adminContracts } from "../../lib/admin-resource.ts";
-import { contracts, created, DateTime, Int, jsonBody, Offset, UuidCsv } from "../../lib/openapi.ts";
+import { contracts, created, DateTime, Int, jsonBody, Offset, Timestamps, UuidCsv } from "../../lib/openapi.ts";
 import { MERCH_PAGE } from "./consumables.ts";
 import { TokenAccountSchema } from "./tokens.routes.ts";
 
@@ -16,8 +16,7 @@ const ConsumableSchema = z
     displayType: z.enum(values(ConsumableDisplayType)),
     fileId: z.uuid().nullable(),
     fileUrl: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    ...Timestamps,
   })
   .openapi("Consumable");
 

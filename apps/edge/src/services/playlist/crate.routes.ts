@@ -10,12 +10,13 @@ import {
   ok,
   pageSchema,
   UuidParam,
+  uuidParams,
 } from "../../lib/openapi.ts";
 import { CrateSchema, CrateSongSchema, type SpecialKind } from "./crates.ts";
 
 const { authed } = contracts(["Crates"]);
 
-const CrateSongParams = z.object({ crateSongUuid: z.uuid().openapi({ param: { name: "crateSongUuid", in: "path" } }) });
+const CrateSongParams = uuidParams("crateSongUuid");
 const Paging = z.object({
   limit: z.coerce.number().int().min(1).max(5000).default(5000),
   offset: Offset,
@@ -87,7 +88,7 @@ const CrateBody = z.object({
   description: z.string().trim().max(1000).nullable().optional(),
 });
 const CratePage = pageSchema(CrateSchema, "CratePage");
-const UserParam = z.object({ userUuid: z.uuid().openapi({ param: { name: "userUuid", in: "path" } }) });
+const UserParam = uuidParams("userUuid");
 const CratePaging = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(32),
   offset: Offset,
