@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { cascadeRef, createdAt, id, timestamps } from "./columns.ts";
+import { cascadeRef, createdAt, id, storedFile, timestamps } from "./columns.ts";
 import {
   AuthChannel,
   Badge,
@@ -143,9 +143,7 @@ export const images = pgTable("images", {
   id: id(),
   userUuid: cascadeRef(() => users.uuid),
   type: text({ enum: values(ImageType) }).notNull(),
-  storageKey: text().notNull(),
-  contentType: text().notNull(),
-  size: integer().notNull(),
+  ...storedFile(),
   createdAt: createdAt(),
 });
 
