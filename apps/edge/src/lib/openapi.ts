@@ -181,11 +181,13 @@ export function uuidList(value: string | undefined, field: string): string[] {
   return ids;
 }
 
-/** limit/offset paging for plain lists (admin lists with filters use the nestjsx/crud query instead). */
-export const PageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+/** A list's `limit`, 1 to `max` rows (`byDefault` unless said), and the `offset` to start at: a query's paging fields. */
+export const limitOffset = (max: number, byDefault: number) => ({
+  limit: z.coerce.number().int().min(1).max(max).default(byDefault),
   offset: Offset,
 });
+/** limit/offset paging for plain lists (admin lists with filters use the nestjsx/crud query instead). */
+export const PageQuery = z.object(limitOffset(1000, 100));
 export const pageSchema = <T extends z.ZodType>(item: T, name: string) =>
   z.object({ data: z.array(item), total: z.number().int() }).openapi(name);
 /** Path parameters that are uuids, by their `names`: `uuidParams("room", "user")` for `/roles/{room}/{user}`. */

@@ -28,12 +28,17 @@ const ConsumableBody = z.object({
   fileId: z.uuid().nullable().optional(),
 });
 
+/** The paging of the merch catalogues' lists (consumables, token bundles). */
+export const MerchPaging = {
+  offset: Offset,
+  limit: z.coerce.number().int().min(1).max(100).default(MERCH_PAGE),
+};
+
 const ListQuery = z.object({
   id: UuidCsv.optional(),
   createdBefore: DateTime.optional(),
   orderBy: z.enum(["createdAt", "-createdAt", "tokenCost", "-tokenCost", "name"]).default("-createdAt"),
-  offset: Offset,
-  limit: z.coerce.number().int().min(1).max(100).default(MERCH_PAGE),
+  ...MerchPaging,
 });
 
 const admin = adminContracts({

@@ -5,8 +5,8 @@ import {
   created,
   Int,
   jsonBody,
+  limitOffset,
   noContentOr,
-  Offset,
   ok,
   pageSchema,
   UuidParam,
@@ -17,10 +17,7 @@ import { CrateSchema, CrateSongSchema, type SpecialKind } from "./crates.ts";
 const { authed } = contracts(["Crates"]);
 
 const CrateSongParams = uuidParams("crateSongUuid");
-const Paging = z.object({
-  limit: z.coerce.number().int().min(1).max(5000).default(5000),
-  offset: Offset,
-});
+const Paging = z.object(limitOffset(5000, 5000));
 const AddBody = z
   .object({
     songId: z.uuid().optional(),
@@ -89,10 +86,7 @@ const CrateBody = z.object({
 });
 const CratePage = pageSchema(CrateSchema, "CratePage");
 const UserParam = uuidParams("userUuid");
-const CratePaging = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(32),
-  offset: Offset,
-});
+const CratePaging = z.object(limitOffset(100, 32));
 
 export const createCrate = authed("post", "/crate", 'Create a crate (named "New Playlist #N" when no name is given)', {
   request: jsonBody(CrateBody),
