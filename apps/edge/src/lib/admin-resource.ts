@@ -3,7 +3,17 @@ import { type RouteConfig, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ADMINS, requireUser, STAFF } from "./auth.ts";
 import type { AppEnv } from "./context.ts";
-import { type AppRouteHandler, contracts, created, jsonBody, noContentOr, ok, UuidParam } from "./openapi.ts";
+import {
+  type AnswerOf,
+  type AppRouteHandler,
+  type BodyOf,
+  contracts,
+  created,
+  jsonBody,
+  noContentOr,
+  ok,
+  UuidParam,
+} from "./openapi.ts";
 
 /*
  * An admin catalogue (token bundles, consumables, products, seasons, avatars...): items that admins create, change and
@@ -63,15 +73,8 @@ export function adminContracts<
   };
 }
 
-type JsonSchema<T> = T extends { content: { "application/json": { schema: infer S extends z.ZodType } } } ? S : never;
-/** The validated JSON body of route `R`. */
-export type BodyOf<R extends RouteConfig> = R["request"] extends { body?: infer B } ? z.output<JsonSchema<B>> : never;
 /** The validated query of route `R`. */
 type QueryOf<R extends RouteConfig> = R["request"] extends { query?: infer Q extends z.ZodType } ? z.output<Q> : never;
-/** What route `R` answers with `code`. */
-export type AnswerOf<R extends RouteConfig, Code extends number> = R["responses"] extends { [C in Code]: infer A }
-  ? z.infer<JsonSchema<A>>
-  : never;
 /** An extra argument the call lacks (a type error there) when `Given` is not what route `R` answers with `Code`. */
 type Answers<R extends RouteConfig, Code extends number, Given> = [Given] extends [AnswerOf<R, Code>]
   ? []

@@ -1,11 +1,11 @@
 import type { Db } from "@booth/db";
 import { type RouteConfig, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { AnswerOf } from "./admin-resource.ts";
 import { requireService } from "./auth.ts";
 import type { AppEnv } from "./context.ts";
 import { CrudQuerySchema, CrudSelectionSchema, crudPageSchema } from "./crud/index.ts";
 import {
+  type AnswerOf,
   type AppRouteHandler,
   type contracts,
   created,

@@ -9,6 +9,14 @@ export type Router = ReturnType<typeof createRouter>;
 /** A handler of one route contract (`<resource>.routes.ts`), written in `<resource>.handlers.ts`. */
 export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppEnv>;
 
+type JsonSchema<T> = T extends { content: { "application/json": { schema: infer S extends z.ZodType } } } ? S : never;
+/** The validated JSON body of route `R`. */
+export type BodyOf<R extends RouteConfig> = R["request"] extends { body?: infer B } ? z.output<JsonSchema<B>> : never;
+/** What route `R` answers with `code`. */
+export type AnswerOf<R extends RouteConfig, Code extends number> = R["responses"] extends { [C in Code]: infer A }
+  ? z.infer<JsonSchema<A>>
+  : never;
+
 export const ErrorSchema = z
   .object({
     statusCode: z.number().int(),
@@ -110,6 +118,9 @@ export function contracts(tags: string[]) {
 
 export const Uuid = z.uuid();
 
+/** When a row was made and last changed (the schema's `timestamps()`), as answers show them: ISO strings. */
+export const Timestamps = { createdAt: z.string(), updatedAt: z.string() };
+
 /*
  * The bounded values a client may send. Every field of a request is one of these (or a string with a maxLength, an
  * enum, a uuid): `request-schemas.test.ts` walks every route's request and fails on a field the database could refuse.
@@ -170,14 +181,23 @@ export function uuidList(value: string | undefined, field: string): string[] {
   return ids;
 }
 
-/** limit/offset paging for plain lists (admin lists with filters use the nestjsx/crud query instead). */
-export const PageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+/** A list's `limit`, 1 to `max` rows (`byDefault` unless said), and the `offset` to start at: a query's paging fields. */
+export const limitOffset = (max: number, byDefault: number) => ({
+  limit: z.coerce.number().int().min(1).max(max).default(byDefault),
   offset: Offset,
 });
+/** limit/offset paging for plain lists (admin lists with filters use the nestjsx/crud query instead). */
+export const PageQuery = z.object(limitOffset(1000, 100));
 export const pageSchema = <T extends z.ZodType>(item: T, name: string) =>
   z.object({ data: z.array(item), total: z.number().int() }).openapi(name);
-export const UuidParam = z.object({ id: z.uuid().openapi({ param: { name: "id", in: "path" } }) });
+/** Path parameters that are uuids, by their `names`: `uuidParams("room", "user")` for `/roles/{room}/{user}`. */
+export const uuidParams = <const N extends string>(...names: N[]) =>
+  z.object(
+    Object.fromEntries(names.map((name) => [name, z.uuid().openapi({ param: { name, in: "path" } })])) as {
+      [K in N]: z.ZodUUID;
+    },
+  );
+export const UuidParam = uuidParams("id");
 /** A key named in a path (a slug, or an id that may be a slug): 1 to 100 characters. */
 export const pathKey = (name: string, description: string) =>
   z

@@ -141,5 +141,39 @@ export const RoomDesign = enumOf(
 );
 export type RoomDesign = EnumValue<typeof RoomDesign>;
 
+/** Accounts a user linked at another service: Discord (sign-in), music providers (their OAuth tokens). */
+export const LinkedProvider = enumOf("discord", "spotify", "youtube", "soundcloud", "soundcloudMobile", "apple");
+export type LinkedProvider = EnumValue<typeof LinkedProvider>;
+
+/** one_time products sell a token bundle (the merch service's bundle whose productId is the product's id). */
+export const PaymentType = enumOf("one_time", "recurring");
+export type PaymentType = EnumValue<typeof PaymentType>;
+
+export const BillingInterval = enumOf("month", "year");
+export type BillingInterval = EnumValue<typeof BillingInterval>;
+
+/** Who took the money: Stripe, the App Store, or the embedded local checkout (no money, no provider configured). */
+export const PaymentProvider = enumOf("stripe", "apple", "local");
+export type PaymentProvider = EnumValue<typeof PaymentProvider>;
+
+export const CheckoutMode = enumOf("payment", "subscription");
+export type CheckoutMode = EnumValue<typeof CheckoutMode>;
+
+export const CheckoutStatus = enumOf("open", "completed", "expired");
+export type CheckoutStatus = EnumValue<typeof CheckoutStatus>;
+
+/** Stripe's subscription statuses; App Store states are mapped onto them. */
+export const SubscriptionStatus = enumOf(
+  "incomplete",
+  "incomplete_expired",
+  "trialing",
+  "active",
+  "past_due",
+  "canceled",
+  "unpaid",
+  "paused",
+);
+export type SubscriptionStatus = EnumValue<typeof SubscriptionStatus>;
+
 /** The live room's own enumerations (`@booth/sdk/live`): the schema stores what the room speaks. */
 export { DjType, RoomRoleName as RoomRole } from "@booth/sdk/live/enums";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { cascadeRef, createdAt, id, timestamps, updatedAt } from "./columns.ts";
+import { cascadeRef, createdAt, id, storedFile, timestamps, updatedAt } from "./columns.ts";
 import {
   AvatarAssignmentType,
   AvatarStatus,
@@ -63,9 +63,7 @@ export const tokenTransactions = pgTable(
 /** Stored files of the merch service (consumable art, bundle thumbnails). */
 export const merchFiles = pgTable("merch_files", {
   id: id(),
-  storageKey: text().notNull(),
-  contentType: text().notNull(),
-  size: integer().notNull(),
+  ...storedFile(),
   createdAt: createdAt(),
 });
 

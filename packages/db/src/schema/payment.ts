@@ -1,4 +1,3 @@
-import { type EnumValue, enumOf } from "@booth/sdk/enumeration";
 import { sql } from "drizzle-orm";
 import {
   boolean,
@@ -13,38 +12,16 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { cascadeRef, createdAt, id, timestamps } from "./columns.ts";
-import { values } from "./enums.ts";
+import {
+  BillingInterval,
+  CheckoutMode,
+  CheckoutStatus,
+  PaymentProvider,
+  PaymentType,
+  SubscriptionStatus,
+  values,
+} from "./enums.ts";
 import { users } from "./user.ts";
-
-/** one_time products sell a token bundle (the merch service's bundle whose productId is the product's id). */
-export const PaymentType = enumOf("one_time", "recurring");
-export type PaymentType = EnumValue<typeof PaymentType>;
-
-export const BillingInterval = enumOf("month", "year");
-export type BillingInterval = EnumValue<typeof BillingInterval>;
-
-/** Who took the money: Stripe, the App Store, or the embedded local checkout (no money, no provider configured). */
-export const PaymentProvider = enumOf("stripe", "apple", "local");
-export type PaymentProvider = EnumValue<typeof PaymentProvider>;
-
-export const CheckoutMode = enumOf("payment", "subscription");
-export type CheckoutMode = EnumValue<typeof CheckoutMode>;
-
-export const CheckoutStatus = enumOf("open", "completed", "expired");
-export type CheckoutStatus = EnumValue<typeof CheckoutStatus>;
-
-/** Stripe's subscription statuses; App Store states are mapped onto them. */
-export const SubscriptionStatus = enumOf(
-  "incomplete",
-  "incomplete_expired",
-  "trialing",
-  "active",
-  "past_due",
-  "canceled",
-  "unpaid",
-  "paused",
-);
-export type SubscriptionStatus = EnumValue<typeof SubscriptionStatus>;
 
 /** What the payment service sells: token bundles (one_time) and subscription plans (recurring). */
 export const paymentProducts = pgTable(

@@ -1,7 +1,6 @@
-import { type EnumValue, enumOf } from "@booth/sdk/enumeration";
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { cascadeRef, createdAt, id, timestamps } from "./columns.ts";
+import { cascadeRef, createdAt, id, storedFile, timestamps } from "./columns.ts";
 import {
   AuthChannel,
   Badge,
@@ -12,6 +11,7 @@ import {
   EmailType,
   IdentityChannel,
   ImageType,
+  LinkedProvider,
   OutboxChannel,
   PhoneValidationStatus,
   SanctionType,
@@ -143,9 +143,7 @@ export const images = pgTable("images", {
   id: id(),
   userUuid: cascadeRef(() => users.uuid),
   type: text({ enum: values(ImageType) }).notNull(),
-  storageKey: text().notNull(),
-  contentType: text().notNull(),
-  size: integer().notNull(),
+  ...storedFile(),
   createdAt: createdAt(),
 });
 
@@ -238,10 +236,6 @@ export const outbox = pgTable(
   },
   (t) => [index("outbox_to_idx").on(t.to)],
 );
-
-/** Accounts a user linked at another service: Discord (sign-in), music providers (their OAuth tokens). */
-export const LinkedProvider = enumOf("discord", "spotify", "youtube", "soundcloud", "soundcloudMobile", "apple");
-export type LinkedProvider = EnumValue<typeof LinkedProvider>;
 
 // One row per user and provider. Tokens are the user's own: only the user and service tokens ever read them.
 export const providerAccounts = pgTable(

@@ -1,6 +1,7 @@
 import type { schema } from "@booth/db";
 import { ModerationActionType, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
+import { Timestamps } from "../../lib/openapi.ts";
 import { EventStream } from "./event-names.ts";
 
 export const AnalyticsEventSchema = z
@@ -36,8 +37,7 @@ export const ModerationActionSchema = z
     reason: z.string().nullable(),
     expiresAt: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()).nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    ...Timestamps,
   })
   .openapi("ModerationAction");
 

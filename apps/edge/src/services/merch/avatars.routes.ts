@@ -1,7 +1,7 @@
 import { AvatarAssignmentType, AvatarStatus, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
 import { adminContracts } from "../../lib/admin-resource.ts";
-import { contracts, created, Int, json, jsonBody, noContentOr, ok } from "../../lib/openapi.ts";
+import { contracts, created, Int, json, jsonBody, noContentOr, ok, uuidParams } from "../../lib/openapi.ts";
 
 const { authed, route } = contracts(["Avatars"]);
 
@@ -79,7 +79,7 @@ export const avatarImages = route(
 export const getAvatar = catalogue.get("One avatar (private ones to staff only)");
 
 export const mayWear = route("get", "/avatars/{slug}/{uuid}", "Whether user {uuid} may wear avatar {slug}", {
-  request: { params: SlugParam.extend({ uuid: z.uuid().openapi({ param: { name: "uuid", in: "path" } }) }) },
+  request: { params: SlugParam.extend(uuidParams("uuid").shape) },
   responses: ok(
     z
       .object({
@@ -125,7 +125,7 @@ export const removeAssignment = authed(
   "Take an avatar back (admins)",
   {
     request: {
-      params: z.object({ avatarAssignmentId: z.uuid().openapi({ param: { name: "avatarAssignmentId", in: "path" } }) }),
+      params: uuidParams("avatarAssignmentId"),
     },
     responses: noContentOr(400, 401, 403, 404),
   },
@@ -158,7 +158,7 @@ export const backfillSeasonAvatars = authed(
   {
     tags: ["Seasons"],
     request: {
-      params: z.object({ seasonId: z.uuid().openapi({ param: { name: "seasonId", in: "path" } }) }),
+      params: uuidParams("seasonId"),
       query: z.object({ limit: z.coerce.number().int().min(1).max(10_000).default(1000) }),
     },
     responses: ok(

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { adminContracts } from "../../lib/admin-resource.ts";
-import { contracts, fileBody, Offset, ok, UuidCsv, UuidParam } from "../../lib/openapi.ts";
-import { MERCH_PAGE } from "./consumables.ts";
+import { contracts, fileBody, ok, Timestamps, UuidCsv, UuidParam } from "../../lib/openapi.ts";
+import { MerchPaging } from "./consumables.routes.ts";
 
 const { authed } = contracts(["Token bundles"]);
 
@@ -12,8 +12,7 @@ const BundleSchema = z
     name: z.string(),
     tokens: z.number().int(),
     thumbnail: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    ...Timestamps,
   })
   .openapi("TokenBundle");
 const BundleBody = z.object({
@@ -24,8 +23,7 @@ const BundleBody = z.object({
 const ListQuery = z.object({
   id: UuidCsv.optional(),
   productId: z.string().max(100).optional(),
-  offset: Offset,
-  limit: z.coerce.number().int().min(1).max(100).default(MERCH_PAGE),
+  ...MerchPaging,
 });
 
 const admin = adminContracts({

@@ -1,7 +1,7 @@
 import { ConsumableDisplayType, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
 import { adminContracts } from "../../lib/admin-resource.ts";
-import { contracts, created, DateTime, Int, jsonBody, Offset, UuidCsv } from "../../lib/openapi.ts";
+import { contracts, created, DateTime, Int, jsonBody, Offset, Timestamps, UuidCsv } from "../../lib/openapi.ts";
 import { MERCH_PAGE } from "./consumables.ts";
 import { TokenAccountSchema } from "./tokens.routes.ts";
 
@@ -16,8 +16,7 @@ const ConsumableSchema = z
     displayType: z.enum(values(ConsumableDisplayType)),
     fileId: z.uuid().nullable(),
     fileUrl: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    ...Timestamps,
   })
   .openapi("Consumable");
 
@@ -29,12 +28,17 @@ const ConsumableBody = z.object({
   fileId: z.uuid().nullable().optional(),
 });
 
+/** The paging of the merch catalogues' lists (consumables, token bundles). */
+export const MerchPaging = {
+  offset: Offset,
+  limit: z.coerce.number().int().min(1).max(100).default(MERCH_PAGE),
+};
+
 const ListQuery = z.object({
   id: UuidCsv.optional(),
   createdBefore: DateTime.optional(),
   orderBy: z.enum(["createdAt", "-createdAt", "tokenCost", "-tokenCost", "name"]).default("-createdAt"),
-  offset: Offset,
-  limit: z.coerce.number().int().min(1).max(100).default(MERCH_PAGE),
+  ...MerchPaging,
 });
 
 const admin = adminContracts({

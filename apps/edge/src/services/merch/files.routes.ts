@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { contracts, created, errors, fileBody } from "../../lib/openapi.ts";
+import { contracts, created, errors, fileBody, uuidParams } from "../../lib/openapi.ts";
 
 const { authed, route } = contracts(["Files"]);
 
@@ -21,6 +21,6 @@ export const uploadFile = authed(
 );
 
 export const getFile = route("get", "/files/{fileId}", "A stored image", {
-  request: { params: z.object({ fileId: z.uuid().openapi({ param: { name: "fileId", in: "path" } }) }) },
+  request: { params: uuidParams("fileId") },
   responses: { 200: { description: "The image" }, ...errors(400, 404) },
 });

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { adminContracts } from "../../lib/admin-resource.ts";
-import { contracts, DateTime, jsonBody, Offset, ok, UuidParam } from "../../lib/openapi.ts";
+import { contracts, DateTime, jsonBody, Offset, ok, UuidParam, uuidParams } from "../../lib/openapi.ts";
 
 const { authed, route } = contracts(["Seasons"]);
 
@@ -97,7 +97,7 @@ export const awardPoints = authed(
 const StatusSchema = z
   .object({ seasonId: z.uuid(), seasonName: z.string(), balance: z.number().int() })
   .openapi("RankingStatus");
-const UserParam = z.object({ userUuid: z.uuid().openapi({ param: { name: "userUuid", in: "path" } }) });
+const UserParam = uuidParams("userUuid");
 
 export const rankingStatuses = route("get", "/points/ranking-status/{userUuid}", "A user's points in each season", {
   tags: ["Points"],

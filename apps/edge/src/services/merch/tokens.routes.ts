@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { contracts, created, jsonBody, ok } from "../../lib/openapi.ts";
+import { contracts, created, jsonBody, ok, Timestamps, uuidParams } from "../../lib/openapi.ts";
 
 const { authed } = contracts(["Tokens"]);
 
@@ -10,8 +10,7 @@ export const TokenAccountSchema = z
     balance: z.number().int(),
     held: z.number().int(),
     status: z.enum(["active", "disabled"]),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    ...Timestamps,
   })
   .openapi("TokenAccount");
 export const TokenTransactionSchema = z
@@ -27,7 +26,7 @@ export const TokenTransactionSchema = z
   })
   .openapi("TokenTransaction");
 
-const AccountIdParam = z.object({ accountId: z.uuid().openapi({ param: { name: "accountId", in: "path" } }) });
+const AccountIdParam = uuidParams("accountId");
 const IdempotencyHeader = z.object({ "idempotency-key": z.string().min(1).max(200).optional() });
 
 export const openAccount = authed("post", "/api/v1/token-accounts", "Open the caller's token account (one per user)", {

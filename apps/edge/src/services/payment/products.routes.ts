@@ -1,7 +1,7 @@
 import { BillingInterval, CheckoutMode, CheckoutStatus, PaymentProvider, PaymentType, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
 import { adminContracts } from "../../lib/admin-resource.ts";
-import { contracts, created, UuidCsv, UuidParam } from "../../lib/openapi.ts";
+import { contracts, created, Timestamps, UuidCsv, UuidParam } from "../../lib/openapi.ts";
 
 const { authed } = contracts(["Products"]);
 
@@ -19,8 +19,7 @@ export const ProductSchema = z
     stripePriceId: z.string().nullable(),
     appleProductId: z.string().nullable(),
     active: z.boolean(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    ...Timestamps,
   })
   .openapi("Product");
 

@@ -48,6 +48,12 @@ async function deliver(type: string, object: Record<string, unknown>, options: {
   });
   return post(event.payload, event.signature);
 }
+/** `session`'s checkout.session.completed event `id`, signed (with `secret`) when it was `created`. */
+const completedEvent = (
+  id: string,
+  session: Record<string, unknown>,
+  { secret = SECRET, created = nowSeconds() }: { secret?: string; created?: number } = {},
+) => signedStripeEvent(secret, { id, type: "checkout.session.completed", created, object: session });
 // Raw: the signature covers the exact bytes of the body, which the typed client would serialise itself.
 const post = (payload: string, signature: string) =>
   t.request("POST", `${P}/webhook/stripe`, {
@@ -118,12 +124,7 @@ describe("token purchase through Stripe", () => {
 
   it("credits the tokens once when the completed-checkout event is delivered twice at the same time", async () => {
     const { buyer, started, session } = await checkoutFor(700);
-    const event = await signedStripeEvent(SECRET, {
-      id: "evt_concurrent_1",
-      type: "checkout.session.completed",
-      created: nowSeconds(),
-      object: session,
-    });
+    const event = await completedEvent("evt_concurrent_1", session);
     const [a, b] = await Promise.all([post(event.payload, event.signature), post(event.payload, event.signature)]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect([a.body.duplicate, b.body.duplicate].sort()).toEqual([false, true]);
@@ -153,27 +154,13 @@ describe("token purchase through Stripe", () => {
 
   it("refuses a bad signature, an old timestamp and a changed body, changing nothing", async () => {
     const { buyer, started, session } = await checkoutFor(300);
-    const good = await signedStripeEvent(SECRET, {
-      id: "evt_tamper_1",
-      type: "checkout.session.completed",
-      created: nowSeconds(),
-      object: session,
-    });
-    const forged = await signedStripeEvent("whsec_someone_else", {
-      id: "evt_tamper_1",
-      type: "checkout.session.completed",
-      created: nowSeconds(),
-      object: session,
-    });
+    const good = await completedEvent("evt_tamper_1", session);
+    const forged = await completedEvent("evt_tamper_1", session, { secret: "whsec_someone_else" });
     const badSignature = await post(forged.payload, forged.signature);
     expect(badSignature.status).toBe(401);
     expect(badSignature.body.message).toBe(SIGNATURE_INVALID);
 
-    const old = await signedStripeEvent(
-      SECRET,
-      { id: "evt_tamper_1", type: "checkout.session.completed", created: nowSeconds() - 600, object: session },
-      nowSeconds() - 600,
-    );
+    const old = await completedEvent("evt_tamper_1", session, { created: nowSeconds() - 600 });
     const tooOld = await post(old.payload, old.signature);
     expect(tooOld.status).toBe(401);
     expect(tooOld.body.message).toBe(SIGNATURE_TOO_OLD);

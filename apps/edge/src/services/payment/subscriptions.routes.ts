@@ -1,6 +1,6 @@
 import { PaymentProvider, SubscriptionStatus, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
-import { contracts, created, DateTime, IsoDate, json, ok, UuidParam } from "../../lib/openapi.ts";
+import { contracts, created, DateTime, IsoDate, json, ok, Timestamps, UuidParam } from "../../lib/openapi.ts";
 import { CheckoutSchema, ProductSchema } from "./products.routes.ts";
 
 const { authed, route } = contracts(["Subscriptions"]);
@@ -22,8 +22,7 @@ export const SubscriptionSchema = z
     startedAt: z.string().nullable(),
     endedAt: z.string().nullable(),
     renewals: z.number().int(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    ...Timestamps,
   })
   .openapi("Subscription");
 

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { allForServices, oneItem } from "../../lib/contract-families.ts";
-import { contracts, json, jsonBody, Offset, ok, pageSchema, UuidCsv } from "../../lib/openapi.ts";
+import { contracts, json, jsonBody, limitOffset, ok, pageSchema, UuidCsv, uuidParams } from "../../lib/openapi.ts";
 import { SEARCH_PAGE } from "./catalogue.ts";
 import { SongSchema } from "./crates.ts";
 import { PROVIDERS } from "./provider-links.ts";
@@ -20,8 +20,7 @@ export const songs = route(
       query: z.object({
         idIn: IdList,
         prefix: z.string().trim().max(100).optional(),
-        limit: z.coerce.number().int().min(1).max(300).default(100),
-        offset: Offset,
+        ...limitOffset(300, 100),
       }),
     },
     responses: ok(SongPage, 400),
@@ -30,7 +29,7 @@ export const songs = route(
 
 export const song = route("get", "/api/v1/songs/{songId}", "One song", {
   tags: ["Catalogue"],
-  request: { params: z.object({ songId: z.uuid().openapi({ param: { name: "songId", in: "path" } }) }) },
+  request: { params: uuidParams("songId") },
   responses: ok(SongSchema, 400, 404),
 });
 

@@ -5,21 +5,19 @@ import {
   created,
   Int,
   jsonBody,
+  limitOffset,
   noContentOr,
-  Offset,
   ok,
   pageSchema,
   UuidParam,
+  uuidParams,
 } from "../../lib/openapi.ts";
 import { CrateSchema, CrateSongSchema, type SpecialKind } from "./crates.ts";
 
 const { authed } = contracts(["Crates"]);
 
-const CrateSongParams = z.object({ crateSongUuid: z.uuid().openapi({ param: { name: "crateSongUuid", in: "path" } }) });
-const Paging = z.object({
-  limit: z.coerce.number().int().min(1).max(5000).default(5000),
-  offset: Offset,
-});
+const CrateSongParams = uuidParams("crateSongUuid");
+const Paging = z.object(limitOffset(5000, 5000));
 const AddBody = z
   .object({
     songId: z.uuid().optional(),
@@ -87,11 +85,8 @@ const CrateBody = z.object({
   description: z.string().trim().max(1000).nullable().optional(),
 });
 const CratePage = pageSchema(CrateSchema, "CratePage");
-const UserParam = z.object({ userUuid: z.uuid().openapi({ param: { name: "userUuid", in: "path" } }) });
-const CratePaging = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(32),
-  offset: Offset,
-});
+const UserParam = uuidParams("userUuid");
+const CratePaging = z.object(limitOffset(100, 32));
 
 export const createCrate = authed("post", "/crate", 'Create a crate (named "New Playlist #N" when no name is given)', {
   request: jsonBody(CrateBody),

@@ -5,6 +5,7 @@ import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, conflict, forbidden, found, notFound } from "../../lib/errors.ts";
 import { shortId } from "../../lib/ids.ts";
 import { jsonPick } from "../../lib/json-rows.ts";
+import { Timestamps } from "../../lib/openapi.ts";
 import { newestFirst } from "../../lib/pages.ts";
 import { jsonColumns, preparedPerDb, type SqlJson } from "../../lib/sql-json.ts";
 
@@ -56,8 +57,7 @@ export const CrateSchema = z
     importStatus: z.enum(["IN_PROGRESS", "FAILED", "COMPLETE"]).nullable(),
     importMessage: z.string().nullable(),
     currentPosition: z.number().int(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    ...Timestamps,
   })
   .openapi("Crate");
 

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { contracts, created, jsonBody, ok } from "../../lib/openapi.ts";
+import { contracts, created, jsonBody, ok, uuidParams } from "../../lib/openapi.ts";
 import { CrateSchema, CrateSongSchema } from "./crates.ts";
 
 const { authed } = contracts(["Import"]);
@@ -40,7 +40,7 @@ export const addTrack = authed(
   "Add a catalogue song to a crate, at the end (append) or at the start",
   {
     request: {
-      params: z.object({ crateUuid: z.uuid().openapi({ param: { name: "crateUuid", in: "path" } }) }),
+      params: uuidParams("crateUuid"),
       ...jsonBody(z.object({ songId: z.uuid(), append: z.boolean().default(true) })),
     },
     responses: created(z.array(CrateSongSchema), 400, 401, 403, 404, 409),

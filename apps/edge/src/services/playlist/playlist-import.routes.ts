@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { contracts, errors, json, jsonBody, ok } from "../../lib/openapi.ts";
+import { contracts, errors, json, jsonBody, ok, Timestamps, uuidParams } from "../../lib/openapi.ts";
 import { IMPORT_STATES } from "./playlist-imports.ts";
 import { PLAYLIST_PROVIDERS } from "./playlist-links.ts";
 
@@ -19,8 +19,7 @@ export const PlaylistImportSchema = z
     imported: z.number().int(),
     skipped: z.number().int(),
     message: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    ...Timestamps,
   })
   .openapi("PlaylistImport");
 
@@ -40,7 +39,7 @@ export const getImport = authed(
   "A playlist import's progress (its owner only; kept for a day)",
   {
     request: {
-      params: z.object({ importId: z.uuid().openapi({ param: { name: "importId", in: "path" } }) }),
+      params: uuidParams("importId"),
     },
     responses: ok(PlaylistImportSchema, 400, 401, 403, 404),
   },

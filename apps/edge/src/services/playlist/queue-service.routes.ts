@@ -1,11 +1,11 @@
 import { z } from "@hono/zod-openapi";
-import { contracts, errors, json, jsonBody, ok } from "../../lib/openapi.ts";
+import { contracts, errors, json, jsonBody, ok, uuidParams } from "../../lib/openapi.ts";
 import { CrateSongSchema, SongSchema } from "./crates.ts";
 
 /** What the live room needs of a DJ's crates (services); the rules are in queue.ts. */
 const { authed } = contracts(["Service"]);
 
-const UserParam = z.object({ userUuid: z.uuid().openapi({ param: { name: "userUuid", in: "path" } }) });
+const UserParam = uuidParams("userUuid");
 const Upcoming = z.object({ songs: z.array(CrateSongSchema) }).openapi("UpcomingQueueSongs");
 /** A queue song's shape; the crate entry only when the DJ named one of their own. */
 const PlayableSong = SongSchema.extend({
@@ -46,7 +46,7 @@ export const playableSong = authed(
   "A song a DJ names, as the room plays it: the catalogue's data and stream addresses; the crate entry kept only when it is one of theirs (service tokens only)",
   {
     request: {
-      params: UserParam.extend({ songId: z.uuid().openapi({ param: { name: "songId", in: "path" } }) }),
+      params: uuidParams("userUuid", "songId"),
       query: z.object({ crateSongUuid: z.uuid().optional() }),
     },
     responses: ok(PlayableSong, 400, 401, 403, 404),

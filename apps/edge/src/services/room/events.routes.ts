@@ -1,6 +1,16 @@
 import { z } from "@hono/zod-openapi";
 import { adminCrudItem, adminCrudList, publicItem, removal } from "../../lib/contract-families.ts";
-import { contracts, created, DateTime, jsonBody, ok, PageQuery, pageSchema, UuidParam } from "../../lib/openapi.ts";
+import {
+  contracts,
+  created,
+  DateTime,
+  jsonBody,
+  ok,
+  PageQuery,
+  pageSchema,
+  Timestamps,
+  UuidParam,
+} from "../../lib/openapi.ts";
 import { ImageUrlInput, plainText, SlugInput } from "./slugs.ts";
 
 const { authed, route } = contracts(["Events"]);
@@ -16,8 +26,7 @@ const EventFields = {
   hostUuid: z.uuid(),
   startsAt: z.string(),
   endsAt: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...Timestamps,
 };
 export const EventSchema = z
   .object({

@@ -1,12 +1,12 @@
 import { RoomRole, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
-import { contracts, created, DateTime, jsonBody, noContentOr, ok } from "../../lib/openapi.ts";
+import { contracts, created, DateTime, jsonBody, noContentOr, ok, uuidParams } from "../../lib/openapi.ts";
 import { KICK_SECONDS } from "./roles.ts";
 import { RoomRoleSchema } from "./rooms.ts";
 
 const { authed, route } = contracts(["Room roles"]);
 
-const RoomParam = z.object({ room: z.uuid().openapi({ param: { name: "room", in: "path" } }) });
+const RoomParam = uuidParams("room");
 const RoleView = RoomRoleSchema.extend({ id: z.uuid(), roomUuid: z.uuid(), createdAt: z.string() }).openapi(
   "RoomUserRoleRecord",
 );
@@ -44,7 +44,7 @@ export const userRoles = authed(
   "/roomUserRoles/{room}/{user}",
   "One user's roles in a room (the user, the room's moderators, services)",
   {
-    request: { params: RoomParam.extend({ user: z.uuid().openapi({ param: { name: "user", in: "path" } }) }) },
+    request: { params: uuidParams("room", "user") },
     responses: ok(z.array(RoomRoleSchema), 400, 401, 403, 404),
   },
 );

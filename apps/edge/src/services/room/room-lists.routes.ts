@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { adminCrudItem, adminCrudList, allForServices } from "../../lib/contract-families.ts";
-import { contracts, errors, json, jsonBody, ok, PageQuery, UuidParam } from "../../lib/openapi.ts";
+import { contracts, errors, json, jsonBody, ok, PageQuery, UuidParam, uuidParams } from "../../lib/openapi.ts";
 import { PublicProfileSchema } from "../../lib/profiles.ts";
 import { RoomSlugParam } from "./access.ts";
 import { RoomSchema, RoomSettingsSchema } from "./rooms.ts";
@@ -31,7 +31,7 @@ export const privateCount = route("get", "/rooms/private-count", "How many priva
 });
 
 export const roomByUuid = route("get", "/rooms/uuid/{uuid}", "A room by uuid (anyone)", {
-  request: { params: z.object({ uuid: z.uuid().openapi({ param: { name: "uuid", in: "path" } }) }) },
+  request: { params: uuidParams("uuid") },
   responses: ok(RoomSchema, 400, 404),
 });
 

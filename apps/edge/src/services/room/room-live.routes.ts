@@ -11,6 +11,7 @@ import {
   pageSchema,
   pathKey,
   UuidParam,
+  uuidParams,
 } from "../../lib/openapi.ts";
 import { PublicProfileSchema } from "../../lib/profiles.ts";
 import { CrateSongSchema } from "../playlist/crates.ts";
@@ -36,7 +37,7 @@ export const joinRoom = authed(
 
 // Presence, as the live room reports it -----------------------------------------------------------------------------
 
-const UserParam = z.object({ user: z.uuid().openapi({ param: { name: "user", in: "path" } }) });
+const UserParam = uuidParams("user");
 
 export const userEntered = authed(
   "patch",

@@ -6,6 +6,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../lib/context.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
+import { Timestamps } from "../../lib/openapi.ts";
 import { hashPassword } from "../../lib/password.ts";
 import { type Room, roomRolesWhere } from "./access.ts";
 
@@ -143,8 +144,7 @@ export const RoomSchema = z
     numberOfUsersInRoom: z.number().int(),
     ownerUuid: z.uuid(),
     favorited: z.boolean(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    ...Timestamps,
   })
   .openapi("Room");
 

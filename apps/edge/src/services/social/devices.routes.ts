@@ -1,7 +1,7 @@
 import { DevicePlatform, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
 import { oneItem, removal } from "../../lib/contract-families.ts";
-import { contracts, created, jsonBody, ok, UuidParam } from "../../lib/openapi.ts";
+import { contracts, created, jsonBody, ok, Timestamps, UuidParam } from "../../lib/openapi.ts";
 
 const { authed } = contracts(["Devices"]);
 
@@ -12,8 +12,7 @@ const DeviceSchema = z
     deviceId: z.string(),
     token: z.string(),
     platform: z.enum(values(DevicePlatform)),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    ...Timestamps,
   })
   .openapi("Device");
 const PairParams = z.object({

@@ -1,11 +1,10 @@
 import type { RouteConfig } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppDeps } from "../../deps.ts";
-import type { AnswerOf, BodyOf } from "../../lib/admin-resource.ts";
 import { rateLimit, requireService, requireUser, STAFF } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest } from "../../lib/errors.ts";
-import type { AppRouteHandler } from "../../lib/openapi.ts";
+import type { AnswerOf, AppRouteHandler, BodyOf } from "../../lib/openapi.ts";
 import type * as routes from "./notifications.routes.ts";
 import * as notifications from "./notifications.ts";
 import { checkSize, deliver, deliverToAllDevices } from "./notify.ts";

@@ -1,7 +1,17 @@
 import { SongUploadStatus, TranscodingStatus, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
 import { publicItem, removal } from "../../lib/contract-families.ts";
-import { contracts, created, errors, jsonBody, ok, PageQuery, pageSchema, UuidParam } from "../../lib/openapi.ts";
+import {
+  contracts,
+  created,
+  errors,
+  jsonBody,
+  ok,
+  PageQuery,
+  pageSchema,
+  Timestamps,
+  UuidParam,
+} from "../../lib/openapi.ts";
 import { RENDITION_NAMES } from "./audio.ts";
 
 const tags = ["Uploads"];
@@ -33,8 +43,7 @@ const UploadSchema = z
     thumbnails: z.record(z.string(), z.string()),
     hlsPlaylistUrl: z.string().nullable(),
     error: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    ...Timestamps,
   })
   .openapi("UploadedSong");
 const AudioBody = {

@@ -1,3 +1,4 @@
+import { PhoneValidationStatus, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
 import { oneItem, removal } from "../../lib/contract-families.ts";
 import { contracts, created, DateTime, errors, json, jsonBody, ok, PageQuery, pageSchema } from "../../lib/openapi.ts";
@@ -11,12 +12,14 @@ const Phone = z.string().trim().min(1).max(32).openapi({ example: "+447700900123
 
 const PhoneParam = z.object({ phone: Phone.openapi({ param: { name: "phone", in: "path" } }) });
 
+/** What the lookup told of a number's line: its country and its kind (mobile, landline, VoIP...). */
+const LineFields = { country: z.string().nullable(), lineType: z.string().nullable() };
+
 const PhoneCheckSchema = z
   .object({
     phone: z.string(),
-    status: z.enum(["VALID", "INVALID", "VOIP", "VALIDATION_ERROR"]),
-    country: z.string().nullable(),
-    lineType: z.string().nullable(),
+    status: z.enum(values(PhoneValidationStatus)),
+    ...LineFields,
     whitelisted: z.boolean(),
   })
   .openapi("PhoneValidation");
@@ -26,8 +29,7 @@ const RecentSchema = z
     id: z.uuid(),
     phone: z.string(),
     status: z.string(),
-    country: z.string().nullable(),
-    lineType: z.string().nullable(),
+    ...LineFields,
     userUuid: z.uuid().nullable(),
     createdAt: z.string(),
   })
@@ -119,10 +121,14 @@ export const verifyCode = phoneSignIn.route(
 
 const WhitelistBody = z.object({ phone: Phone, note: z.string().trim().max(500).optional() });
 
-export const whitelistPhone = phoneSignIn.authed("post", "/mobile-auth/whitelist", "Whitelist a number (admins)", {
-  request: jsonBody(WhitelistBody),
-  responses: created(WhitelistSchema, 400, 401, 403, 409),
-});
+/** Whitelists a number (admins): the phone sign-in's path and the admin list's. */
+const whitelisting = <P extends string>(contract: typeof admin, path: P) =>
+  contract("post", path, "Whitelist a number (admins)", {
+    request: jsonBody(WhitelistBody),
+    responses: created(WhitelistSchema, 400, 401, 403, 409),
+  });
+
+export const whitelistPhone = whitelisting(phoneSignIn.authed, "/mobile-auth/whitelist");
 
 export const unwhitelistPhone = removal(
   phoneSignIn.authed,
@@ -132,16 +138,11 @@ export const unwhitelistPhone = removal(
 );
 
 export const listPhoneNumbers = admin("get", "/admin/phoneNumbers", "Whitelisted numbers, newest first (staff)", {
-  request: {
-    query: PageQuery,
-  },
+  request: { query: PageQuery },
   responses: ok(pageSchema(WhitelistSchema, "WhitelistPage"), 400, 401, 403),
 });
 
-export const addPhoneNumber = admin("post", "/admin/phoneNumbers", "Whitelist a number (admins)", {
-  request: jsonBody(WhitelistBody),
-  responses: created(WhitelistSchema, 400, 401, 403, 409),
-});
+export const addPhoneNumber = whitelisting(admin, "/admin/phoneNumbers");
 
 export const getPhoneNumber = oneItem(
   admin,

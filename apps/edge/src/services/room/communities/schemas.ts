@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { pageSchema, pathKey } from "../../../lib/openapi.ts";
+import { pageSchema, pathKey, Timestamps, uuidParams } from "../../../lib/openapi.ts";
 import { ImageUrlInput, plainText, SlugInput } from "../slugs.ts";
 
 // The bodies and answers of the community routes (communities.routes.ts, admin.routes.ts).
@@ -14,8 +14,7 @@ const CommunityFields = {
   createdBy: z.uuid().nullable().openapi({ description: "The community's admin (with staff)" }),
   memberCount: z.number().int(),
   roomCount: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...Timestamps,
 };
 export const CommunitySchema = z
   .object({ ...CommunityFields, joined: z.boolean().openapi({ description: "Whether the caller is a member" }) })
@@ -26,9 +25,7 @@ export const AdminCommunitySchema = z.object(CommunityFields).partial().openapi(
 export const CommunityKeyParam = z.object({ id: pathKey("id", "The community's id or slug") });
 export const roomKey = pathKey("roomId", "The room's uuid or slug");
 export const CommunityRoomParams = CommunityKeyParam.extend({ roomId: roomKey });
-export const CommunityUserParams = CommunityKeyParam.extend({
-  userId: z.uuid().openapi({ param: { name: "userId", in: "path" } }),
-});
+export const CommunityUserParams = CommunityKeyParam.extend(uuidParams("userId").shape);
 
 export const MembershipSchema = z
   .object({ communityId: z.uuid(), userUuid: z.uuid(), joinedAt: z.string() })
