@@ -1,7 +1,8 @@
 // Throughput of the edge's request path, as ratios against a baseline measured in the same run: a bare Hono app
-// answering the same bytes as GET /auth/pub-key. In process, one request at a time (each answer's body read), then
-// over HTTP with autocannon (10 connections, in a process of its own) against both apps served by @hono/node-server.
-// Run with `npm run bench:edge` (BENCH_MS per in-process case, BENCH_HTTP_SECONDS per HTTP case).
+// answering the same bytes as GET /auth/pub-key, and beside it the same bare app whose answer carries every header the
+// edge's answer does. In process, one request at a time (each answer's body read; the cheap cases in alternating
+// slices), then over HTTP with autocannon (10 connections, in a process of its own) against the apps served by
+// @hono/node-server. Run with `npm run bench:edge` (BENCH_MS per in-process case, BENCH_HTTP_SECONDS per HTTP case).
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
@@ -30,8 +31,13 @@ async function measure(name: string, run: () => Promise<unknown>) {
 
 const t = await createTestApp();
 const { token, email, password } = await t.createUser();
-const pubKey = await (await t.app.request("/api/user-service/auth/pub-key")).text();
+const pubKeyAnswer = await t.app.request("/api/user-service/auth/pub-key");
+const pubKey = await pubKeyAnswer.text();
 const bare = new Hono().get("/", (c) => c.body(pubKey, 200, { "content-type": "application/json" }));
+// The second reference: a bare route whose answer carries every header the edge's answer does (its security, CORS and
+// request id headers), so what the headers cost is told apart from what the rest of the stack costs.
+const edgeHeaders = Object.fromEntries(pubKeyAnswer.headers);
+const withHeaders = new Hono().get("/", (c) => c.body(pubKey, 200, edgeHeaders));
 // Every case reads its answer's body, as a client does.
 const read = async (res: Response | Promise<Response>) => (await res).text();
 const stored = await wasmArgon2.hash(password);
@@ -39,12 +45,42 @@ const stored = await wasmArgon2.hash(password);
 console.log(
   `Booth edge bench (${DURATION_MS} ms per case, database: ${process.env.TEST_DATABASE_URL ? "postgres" : "pglite"})`,
 );
-const baseline = await measure("baseline: bare Hono route, pub-key's bytes", () => read(bare.request("/")));
+// The cheap cases in alternating slices (ROUNDS of each in turn), so a change in the machine's load falls on the
+// baseline and the cases alike; the ratios are then of the same moments.
+const ROUNDS = 10;
+async function interleaved(cases: { name: string; run: () => Promise<unknown> }[]) {
+  const counts = cases.map(() => 0);
+  const spent = cases.map(() => 0);
+  for (const c of cases) {
+    const warming = performance.now();
+    while (performance.now() - warming < WARM_UP_MS) await c.run();
+  }
+  for (let round = 0; round < ROUNDS; round++)
+    for (const [i, c] of cases.entries()) {
+      const started = performance.now();
+      while (performance.now() - started < DURATION_MS / ROUNDS) {
+        await c.run();
+        counts[i] = (counts[i] ?? 0) + 1;
+      }
+      spent[i] = (spent[i] ?? 0) + performance.now() - started;
+    }
+  return cases.map((c, i) => {
+    process.stdout.write(`  measured ${c.name}\n`);
+    return { name: c.name, perSecond: (counts[i] ?? 0) / ((spent[i] ?? 1) / 1000) };
+  });
+}
+const [baseline, ...cheap] = await interleaved([
+  { name: "baseline: bare Hono route, pub-key's bytes", run: () => read(bare.request("/")) },
+  { name: "bare Hono route, pub-key's bytes and the edge's answer headers", run: () => read(withHeaders.request("/")) },
+  {
+    name: "GET /auth/pub-key (middleware stack, no db)",
+    run: () => read(t.app.request("/api/user-service/auth/pub-key")),
+  },
+  { name: "GET unknown route (404 envelope)", run: () => read(t.app.request("/api/user-service/nope")) },
+]);
+if (!baseline) throw new Error("no baseline");
 const cases = [
-  await measure("GET /auth/pub-key (middleware stack, no db)", () =>
-    read(t.app.request("/api/user-service/auth/pub-key")),
-  ),
-  await measure("GET unknown route (404 envelope)", () => read(t.app.request("/api/user-service/nope"))),
+  ...cheap,
   await measure("GET /auth/session (cached account, profile query)", () =>
     read(t.app.request("/api/user-service/auth/session", { headers: { authorization: `Bearer ${token}` } })),
   ),
@@ -102,9 +138,14 @@ function run(url: string, headers: Record<string, string>, seconds: number) {
   );
 }
 const bareServer = await listen(bare.fetch);
+const headersServer = await listen(withHeaders.fetch);
 const edgeServer = await listen(t.app.fetch);
 const http = [
   { name: "baseline: bare Hono route, pub-key's bytes", result: await autocannon(`${bareServer.url}/`) },
+  {
+    name: "bare Hono route, pub-key's bytes and the edge's answer headers",
+    result: await autocannon(`${headersServer.url}/`),
+  },
   {
     name: "GET /auth/pub-key (middleware stack, no db)",
     result: await autocannon(`${edgeServer.url}/api/user-service/auth/pub-key`),
@@ -115,6 +156,7 @@ const http = [
   },
 ];
 bareServer.close();
+headersServer.close();
 edgeServer.close();
 await t.close();
 const httpBaseline = http[0]?.result.requests.average ?? 1;

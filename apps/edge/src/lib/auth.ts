@@ -48,7 +48,7 @@ export const hasAnyRole = (roles: readonly Role[], wanted: readonly Role[]) => r
 export async function authenticate(c: Context<AppEnv>) {
   const header = c.req.header("authorization");
   const token = header?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  c.set("auth", token ? await claimsOf(c.var.deps, token) : null);
+  c.set("auth", token ? await claimsOf(c.get("deps"), token) : null);
 }
 
 /**

@@ -254,4 +254,32 @@ describe("gateway", () => {
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("access-control-allow-credentials")).toBeNull();
   });
+
+  it("sends an API's security headers on every answer, and none that only a page or a retired browser reads", async () => {
+    const answers = [
+      await t.app.request(`${P}/auth/pub-key`),
+      await t.app.request(`${P}/no-such-route`),
+      await t.app.request(`${P}/auth/pub-key`, {
+        method: "OPTIONS",
+        headers: { origin: "https://elsewhere.example", "access-control-request-method": "GET" },
+      }),
+    ];
+    expect(answers.map((res) => res.status)).toEqual([200, 404, 204]);
+    for (const res of answers) {
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+      expect(res.headers.get("strict-transport-security")).toBe("max-age=15552000; includeSubDomains");
+      expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+      expect(res.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
+      expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+      for (const pageOnly of [
+        "x-xss-protection",
+        "x-download-options",
+        "x-dns-prefetch-control",
+        "origin-agent-cluster",
+        "x-permitted-cross-domain-policies",
+      ])
+        expect(res.headers.get(pageOnly)).toBeNull();
+    }
+  });
 });
