@@ -12,3 +12,6 @@ export const jsonRow = <T extends object>(row: T) =>
 /** The columns `keys` of a row as an answer gives them, in that order. */
 export const jsonPick = <T extends object, K extends keyof T>(row: T, ...keys: K[]) =>
   Object.fromEntries(keys.map((key) => [key, jsonValue(row[key])])) as { [P in K]: JsonValue<T[P]> };
+
+/** A timestamp as an answer gives it (ISO 8601), or null when there is none. */
+export const isoOrNull = (date: Date | null | undefined) => (date ? date.toISOString() : null);

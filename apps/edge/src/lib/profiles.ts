@@ -9,7 +9,7 @@ import { and, asc, count, desc, eq, ilike, inArray, isNull, not, type SQL, sql }
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { activeBanCondition, type User } from "./auth.ts";
 import { escapeLike } from "./crud/index.ts";
-import { jsonPick } from "./json-rows.ts";
+import { isoOrNull, jsonPick } from "./json-rows.ts";
 import { pageWhere } from "./pages.ts";
 import { isoSql, jsonColumns, preparedPerDb, type SqlJson } from "./sql-json.ts";
 
@@ -53,15 +53,13 @@ export const PublicProfileSchema = z
   })
   .openapi("Profile");
 
-const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
-
 export function publicProfile(user: User, profile: Profile) {
   return {
     uuid: user.uuid,
     ...jsonPick(profile, ...shownColumns),
     badges: user.badges,
     isBot: user.roles.includes("bot"),
-    verifiedAt: iso(user.verifiedAt),
+    verifiedAt: isoOrNull(user.verifiedAt),
     createdAt: profile.createdAt.toISOString(),
   };
 }

@@ -1,6 +1,7 @@
 import type { schema } from "@booth/db";
 import { ModerationActionType, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
+import { isoOrNull } from "../../lib/json-rows.ts";
 import { Timestamps } from "../../lib/openapi.ts";
 import { EventStream } from "./event-names.ts";
 
@@ -50,7 +51,7 @@ export const moderationActionView = (row: ActionRow): z.infer<typeof ModerationA
   roomUuid: row.roomUuid,
   role: row.role,
   reason: row.reason,
-  expiresAt: row.expiresAt?.toISOString() ?? null,
+  expiresAt: isoOrNull(row.expiresAt),
   metadata: (row.metadata as Record<string, unknown> | null) ?? null,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gt, lt, lte, ne, sql } from "drizzle-orm";
 import { adminItems } from "../../lib/admin-items.ts";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { badRequest, conflict, found, USER_NOT_FOUND } from "../../lib/errors.ts";
+import { isoOrNull } from "../../lib/json-rows.ts";
 import { orNull } from "../../lib/or-null.ts";
 import { profilesOf } from "../../lib/profiles.ts";
 
@@ -19,7 +20,7 @@ export const seasonView = (s: Season) => ({
   name: s.name,
   start: s.start.toISOString(),
   end: s.end.toISOString(),
-  handledAt: s.handledAt?.toISOString() ?? null,
+  handledAt: isoOrNull(s.handledAt),
   createdAt: s.createdAt.toISOString(),
 });
 

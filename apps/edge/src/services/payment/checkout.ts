@@ -5,6 +5,7 @@ import type { AppDeps, PaymentConfig } from "../../deps.ts";
 import type { User } from "../../lib/auth.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { conflict, unavailable } from "../../lib/errors.ts";
+import { isoOrNull } from "../../lib/json-rows.ts";
 import { GeoUnavailableError, ipScope, parseIp } from "../../ports/geo.ts";
 import type { Checkout } from "./fulfilment.ts";
 import { askStripe, providerFailure, stripeClient } from "./stripe.ts";
@@ -33,7 +34,7 @@ export const checkoutView = (c: Checkout) => ({
   amountCents: c.amountCents,
   currency: c.currency,
   createdAt: c.createdAt.toISOString(),
-  completedAt: c.completedAt?.toISOString() ?? null,
+  completedAt: isoOrNull(c.completedAt),
 });
 
 /** The caller's country (ISO alpha-2) from their public address, when the geolocation database knows it. */

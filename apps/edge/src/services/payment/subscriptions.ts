@@ -2,6 +2,7 @@ import { type Db, schema } from "@booth/db";
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { badRequest, conflict, found, USER_NOT_FOUND } from "../../lib/errors.ts";
+import { isoOrNull } from "../../lib/json-rows.ts";
 import { knownStripeCustomer, PAYMENT_PREFIX, requireLocalCheckout } from "./checkout.ts";
 import { type Subscription, UNLOCKING } from "./fulfilment.ts";
 import { loadProduct, selectProducts } from "./products.ts";
@@ -13,7 +14,6 @@ export const NO_BILLING_ACCOUNT = "You have no billing account yet: subscribe fi
 /** How long a local customer-portal link works. */
 export const PORTAL_TTL_SECONDS = 3600;
 
-const iso = (d: Date | null) => d?.toISOString() ?? null;
 export const subscriptionView = (s: Subscription) => ({
   id: s.id,
   userUuid: s.userUuid,
@@ -23,12 +23,12 @@ export const subscriptionView = (s: Subscription) => ({
   active: UNLOCKING.includes(s.status),
   level: s.level,
   region: s.region,
-  currentPeriodStart: iso(s.currentPeriodStart),
-  currentPeriodEnd: iso(s.currentPeriodEnd),
+  currentPeriodStart: isoOrNull(s.currentPeriodStart),
+  currentPeriodEnd: isoOrNull(s.currentPeriodEnd),
   cancelAtPeriodEnd: s.cancelAtPeriodEnd,
-  canceledAt: iso(s.canceledAt),
-  startedAt: iso(s.startedAt),
-  endedAt: iso(s.endedAt),
+  canceledAt: isoOrNull(s.canceledAt),
+  startedAt: isoOrNull(s.startedAt),
+  endedAt: isoOrNull(s.endedAt),
   renewals: s.renewals,
   createdAt: s.createdAt.toISOString(),
   updatedAt: s.updatedAt.toISOString(),

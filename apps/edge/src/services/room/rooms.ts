@@ -6,6 +6,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../lib/context.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
+import { isoOrNull } from "../../lib/json-rows.ts";
 import { Timestamps } from "../../lib/openapi.ts";
 import { hashPassword } from "../../lib/password.ts";
 import { type Room, roomRolesWhere } from "./access.ts";
@@ -54,8 +55,6 @@ export async function roomRowsByUuid(db: Db, uuids: string[]): Promise<RoomRow[]
   if (!uuids.length) return [];
   return selectRooms(db).where(inArray(schema.rooms.uuid, uuids));
 }
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** What anyone may see of a room: no password hashes, only whether there are passwords. */
 export function roomView(room: Room & { numberOfUsersInRoom?: number }, extra: { favorited?: boolean } = {}) {
@@ -174,7 +173,7 @@ export async function rolesInForce(db: Db, roomUuid: string, now: Date) {
     .from(schema.roomUserRoles)
     .where(roomRolesWhere(roomUuid, now))
     .orderBy(schema.roomUserRoles.createdAt);
-  return rows.map((r) => ({ userUuid: r.userUuid, role: r.role, expirationTime: iso(r.expirationTime) }));
+  return rows.map((r) => ({ userUuid: r.userUuid, role: r.role, expirationTime: isoOrNull(r.expirationTime) }));
 }
 
 export async function settingsView(db: Db, room: RoomRow | Room, now: Date) {

@@ -4,6 +4,7 @@ import type { AppDeps } from "../../deps.ts";
 import type { User } from "../../lib/auth.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { forbidden, found, HttpError, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
+import { isoOrNull } from "../../lib/json-rows.ts";
 import type { PushNotice } from "../../ports/push.ts";
 import { findRoom, ROOM_NOT_FOUND, ROOM_RANK, type Room, roomRank } from "../room/access.ts";
 import {
@@ -62,7 +63,7 @@ export function sendCheck(reach: Reach, waitingUntil: Date | null, waitingReason
       : reach.devices + reach.webSubscriptions === 0
         ? NOWHERE_TO_NOTIFY
         : null;
-  return { ...reach, canSend: reason === null, reason, nextPossibleAt: waitingUntil?.toISOString() ?? null };
+  return { ...reach, canSend: reason === null, reason, nextPossibleAt: isoOrNull(waitingUntil) };
 }
 
 // ---- mobile notifications --------------------------------------------------------------------------------------

@@ -1,8 +1,7 @@
 import { ADMINS, requireUser } from "../../lib/auth.ts";
+import { isoOrNull } from "../../lib/json-rows.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import type * as routes from "./jobs.routes.ts";
-
-const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 export const listJobs: AppRouteHandler<typeof routes.listJobs> = async (c) => {
   await requireUser(c, { roles: ADMINS });
@@ -12,8 +11,8 @@ export const listJobs: AppRouteHandler<typeof routes.listJobs> = async (c) => {
       data: jobs.map((job) => ({
         ...job,
         createdAt: job.createdAt.toISOString(),
-        startedAt: iso(job.startedAt),
-        finishedAt: iso(job.finishedAt),
+        startedAt: isoOrNull(job.startedAt),
+        finishedAt: isoOrNull(job.finishedAt),
       })),
     },
     200,

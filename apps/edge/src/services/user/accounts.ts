@@ -7,6 +7,7 @@ import type { User } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { HttpError } from "../../lib/errors.ts";
+import { isoOrNull } from "../../lib/json-rows.ts";
 import { oncePer } from "../../lib/once-per.ts";
 import { type Profile, publicProfile } from "../../lib/profiles.ts";
 import { type Keys, LIVE_TOKEN_TTL, signToken, TOKEN_TTL, TokenPurpose, type TokenType } from "../../lib/tokens.ts";
@@ -14,7 +15,6 @@ import { type Keys, LIVE_TOKEN_TTL, signToken, TOKEN_TTL, TokenPurpose, type Tok
 export const ALREADY_REGISTERED = errorMessage("EMAIL_ALREADY_REGISTERED");
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
-const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 export const ownProfile = (user: User, profile: Profile) => ({
   ...publicProfile(user, profile),
@@ -31,9 +31,9 @@ export function userView(user: User, profile: Profile | null | undefined) {
     capabilities: user.capabilities,
     isBot: user.roles.includes("bot"),
     botOwnerUuid: user.botOwnerUuid,
-    verifiedAt: iso(user.verifiedAt),
-    deactivatedAt: iso(user.deactivatedAt),
-    lastLoginAt: iso(user.lastLoginAt),
+    verifiedAt: isoOrNull(user.verifiedAt),
+    deactivatedAt: isoOrNull(user.deactivatedAt),
+    lastLoginAt: isoOrNull(user.lastLoginAt),
     createdAt: user.createdAt.toISOString(),
     profile: profile ? ownProfile(user, profile) : null,
   };

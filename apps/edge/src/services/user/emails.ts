@@ -4,6 +4,7 @@ import type { User } from "../../lib/auth.ts";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { HttpError, notFound } from "../../lib/errors.ts";
+import { isoOrNull } from "../../lib/json-rows.ts";
 import { firstRow } from "../../lib/rows.ts";
 import { ALREADY_REGISTERED, normalizeEmail } from "./accounts.ts";
 
@@ -21,8 +22,8 @@ export const emailView = (row: EmailRow, loginEmail: string | null) => ({
   type: row.type,
   status: row.status,
   isLoginEmail: row.email === loginEmail,
-  verifiedAt: row.verifiedAt?.toISOString() ?? null,
-  lastSentAt: row.lastSentAt?.toISOString() ?? null,
+  verifiedAt: isoOrNull(row.verifiedAt),
+  lastSentAt: isoOrNull(row.lastSentAt),
   createdAt: row.createdAt.toISOString(),
 });
 

@@ -5,6 +5,7 @@ import type { Context } from "hono";
 import { requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { conflict, forbidden, HttpError, notFound, unauthorized } from "../../lib/errors.ts";
+import { isoOrNull } from "../../lib/json-rows.ts";
 import { firstRow } from "../../lib/rows.ts";
 import { type OAuthClient, OAuthGrantError, requestToken, type TokenSet } from "../../ports/oauth.ts";
 
@@ -17,7 +18,7 @@ export const tokenView = (row: ProviderAccount) => ({
   provider: row.provider,
   accessToken: row.accessToken ?? "",
   tokenType: "Bearer",
-  expiresAt: row.accessTokenExpiresAt?.toISOString() ?? null,
+  expiresAt: isoOrNull(row.accessTokenExpiresAt),
   scope: row.scope,
   providerUserId: row.providerUserId,
 });
