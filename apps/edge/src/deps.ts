@@ -20,11 +20,18 @@ export interface Clock {
 export const systemClock: Clock = { now: () => new Date() };
 
 export type Logger = (entry: Record<string, unknown>) => void;
-/** One JSON line per entry, with the time and the id of the request it belongs to (when it belongs to one). */
-export const jsonLogger: Logger = (entry) => {
-  const requestId = currentRequestId();
-  console.log(JSON.stringify({ time: new Date().toISOString(), ...(requestId ? { requestId } : {}), ...entry }));
-};
+/**
+ * One JSON line per entry, with the time and the id of the request it belongs to (when it belongs to one), given to
+ * `write`.
+ */
+export const jsonLinesTo =
+  (write: (line: string) => void): Logger =>
+  (entry) => {
+    const requestId = currentRequestId();
+    write(JSON.stringify({ time: new Date().toISOString(), ...(requestId ? { requestId } : {}), ...entry }));
+  };
+/** JSON lines on the console (the Deno entry, tools); the Node entry writes them through a buffered stream. */
+export const jsonLogger: Logger = jsonLinesTo((line) => console.log(line));
 export const silentLogger: Logger = () => {};
 
 export interface AppConfig {

@@ -107,6 +107,20 @@ describe("entries", () => {
     expect(login.status).toBe(200);
     expect((await login.json()).user.roles).toContain("admin");
     await expectGracefulStop(port, output);
+    // Each request has its access line, the last one (the login answered while stopping) written as the entry exited:
+    // the log's lines leave through an asynchronous stream, and what it still held is written before the exit.
+    const logins = output()
+      .split("\n")
+      .flatMap((line) => {
+        try {
+          return [JSON.parse(line) as { path?: string; status?: number; requestId?: string }];
+        } catch {
+          return [];
+        }
+      })
+      .filter((entry) => entry.path === "/api/user-service/auth/login");
+    expect(logins.map((entry) => entry.status)).toEqual([200, 401]);
+    expect(logins.every((entry) => typeof entry.requestId === "string")).toBe(true);
     // A process that loads TypeScript, migrates a fresh database and hashes a password: slow on a busy machine.
   }, 90_000);
 
