@@ -66,7 +66,6 @@ export function EmailField({ defaultValue }: { defaultValue?: string }) {
   const { t } = useTranslation("auth");
   return (
     <InputField
-      id="email"
       name="email"
       label={t("email")}
       type="email"
@@ -81,7 +80,7 @@ export function EmailField({ defaultValue }: { defaultValue?: string }) {
 export function NicknameField(
   props: Omit<ComponentProps<typeof InputField>, "id" | "name" | "minLength" | "maxLength">,
 ) {
-  return <InputField id="nickname" name="nickname" minLength={2} maxLength={32} {...props} />;
+  return <InputField name="nickname" minLength={2} maxLength={32} {...props} />;
 }
 
 /** A new password, with what it needs under it. */
@@ -89,7 +88,6 @@ export function NewPasswordField({ label }: { label: string }) {
   const { t } = useTranslation("auth");
   return (
     <InputField
-      id="password"
       name="password"
       label={label}
       hint={t("passwordHint")}
@@ -105,7 +103,6 @@ export function NewPasswordField({ label }: { label: string }) {
 export function CodeField({ label }: { label: string }) {
   return (
     <InputField
-      id="code"
       name="code"
       label={label}
       inputMode="numeric"

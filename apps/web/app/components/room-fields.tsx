@@ -1,7 +1,7 @@
 import { type CSSProperties, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DJ_TYPES, ROOM_DESIGNS } from "../lib/room-designs.ts";
-import { InputField, SelectField, TextAreaField } from "./field.tsx";
+import { DescriptionField, InputField, NameField, SelectField } from "./field.tsx";
 import { DESIGN_GRADIENTS } from "./room-card.tsx";
 
 /** A room's fields shared by creating a room (/rooms/new) and its settings (/rooms/{slug}/settings). */
@@ -22,18 +22,8 @@ export function RoomTextFields({
   const { t } = useTranslation("rooms");
   return (
     <>
-      <InputField
-        id="name"
-        name="name"
-        label={t("new.name")}
-        required
-        minLength={2}
-        maxLength={nameMax}
-        defaultValue={values?.name}
-      />
-      <TextAreaField
-        id="description"
-        name="description"
+      <NameField label={t("new.name")} maxLength={nameMax} defaultValue={values?.name} />
+      <DescriptionField
         label={t("new.description")}
         rows={2}
         maxLength={descriptionMax}
@@ -67,7 +57,7 @@ export function RoomDesignPicker({ initial }: { initial: string }) {
 export function RoomTypeField({ defaultValue, fieldStyle }: { defaultValue: string; fieldStyle?: CSSProperties }) {
   const { t } = useTranslation("rooms");
   return (
-    <SelectField id="type" name="type" label={t("new.type")} defaultValue={defaultValue} fieldStyle={fieldStyle}>
+    <SelectField name="type" label={t("new.type")} defaultValue={defaultValue} fieldStyle={fieldStyle}>
       <option value="PUBLIC">{t("new.public")}</option>
       <option value="PRIVATE">{t("new.private")}</option>
     </SelectField>
@@ -79,7 +69,6 @@ export function DjSeatsField({ defaultValue, required }: { defaultValue: number 
   const { t } = useTranslation("rooms");
   return (
     <InputField
-      id="numberOfDjs"
       name="numberOfDjs"
       label={t("new.djs")}
       type="number"
@@ -95,7 +84,7 @@ export function DjSeatsField({ defaultValue, required }: { defaultValue: number 
 export function DjTypeField({ defaultValue, fieldStyle }: { defaultValue: string; fieldStyle?: CSSProperties }) {
   const { t } = useTranslation("rooms");
   return (
-    <SelectField id="djType" name="djType" label={t("new.djType")} defaultValue={defaultValue} fieldStyle={fieldStyle}>
+    <SelectField name="djType" label={t("new.djType")} defaultValue={defaultValue} fieldStyle={fieldStyle}>
       {DJ_TYPES.map((d) => (
         <option key={d} value={d}>
           {t(`new.djTypes.${d}`)}

@@ -36,14 +36,7 @@ export default function Login() {
       <Form method="post" className="stack">
         <FormError error={result?.error} />
         <EmailField defaultValue={result?.email} />
-        <InputField
-          id="password"
-          name="password"
-          label={t("password")}
-          type="password"
-          autoComplete="current-password"
-          required
-        />
+        <InputField name="password" label={t("password")} type="password" autoComplete="current-password" required />
         <AuthSubmit busy={busy}>{t("login.submit")}</AuthSubmit>
       </Form>
       <p className="small">

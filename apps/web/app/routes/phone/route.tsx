@@ -35,7 +35,6 @@ export default function PhoneSignIn() {
         <FormError error={result?.error} />
         <input type="hidden" name="intent" value="send" />
         <InputField
-          id="phone"
           name="phone"
           label={t("phone.number")}
           hint={t("phone.numberHint")}

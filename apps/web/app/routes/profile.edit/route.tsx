@@ -48,7 +48,6 @@ export default function EditProfile() {
         <FormError error={result?.error} />
         <NicknameField label={t("nickname")} required value={nickname} onChange={(e) => setNickname(e.target.value)} />
         <TextAreaField
-          id="bio"
           name="bio"
           label={t("bio")}
           rows={3}
@@ -57,7 +56,6 @@ export default function EditProfile() {
         />
         <div className="row" style={{ alignItems: "flex-start" }}>
           <InputField
-            id="pronoun"
             name="pronoun"
             label={t("pronoun")}
             fieldStyle={{ flex: 1 }}
@@ -65,7 +63,6 @@ export default function EditProfile() {
             defaultValue={values?.pronoun ?? profile.pronoun ?? ""}
           />
           <InputField
-            id="songOfTheWeek"
             name="songOfTheWeek"
             label={t("songOfTheWeek")}
             fieldStyle={{ flex: 2 }}

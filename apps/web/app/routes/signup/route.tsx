@@ -29,7 +29,6 @@ export default function SignUp() {
         <EmailField defaultValue={result?.email} />
         <NewPasswordField label={t("password")} />
         <InputField
-          id="voucherCode"
           name="voucherCode"
           label={t("signup.voucher")}
           hint={t("signup.voucherHint")}
