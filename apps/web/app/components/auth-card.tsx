@@ -1,7 +1,17 @@
-import { Form } from "@remix-run/react";
+import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import type { ComponentProps, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { InputField } from "./field.tsx";
+
+/**
+ * What every sign-in screen works with: the `auth` texts, what its action answered, the page's query (`?token=`,
+ * `?next=`) and whether a submission is under way.
+ */
+export function useAuthScreen<Action>() {
+  const { t } = useTranslation("auth");
+  const [params] = useSearchParams();
+  return { t, result: useActionData<Action>(), params, busy: useNavigation().state !== "idle" };
+}
 
 /** The frame of every sign-in screen. */
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {

@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AuthCard, AuthSubmit, EmailField, FormError, FormNotice } from "../../components/auth-card.tsx";
+import { AuthCard, AuthSubmit, EmailField, FormError, FormNotice, useAuthScreen } from "../../components/auth-card.tsx";
 import { InputField } from "../../components/field.tsx";
 import { takeNotice } from "../../lib/oauth.server.ts";
 import { logIn } from "./login.server.ts";
@@ -15,12 +15,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Login() {
-  const { t } = useTranslation("auth");
+  const { t, result, params, busy } = useAuthScreen<typeof action>();
   const { t: tp } = useTranslation("profile");
   const { notice } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
-  const [params] = useSearchParams();
-  const busy = useNavigation().state !== "idle";
   const next = params.get("next");
   const keep = next ? `?next=${encodeURIComponent(next)}` : "";
   return (

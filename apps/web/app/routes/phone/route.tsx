@@ -1,7 +1,14 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
-import { AuthCard, AuthSubmit, CodeField, FormError, FormNotice, UnsentNotice } from "../../components/auth-card.tsx";
+import { Form, Link } from "@remix-run/react";
+import {
+  AuthCard,
+  AuthSubmit,
+  CodeField,
+  FormError,
+  FormNotice,
+  UnsentNotice,
+  useAuthScreen,
+} from "../../components/auth-card.tsx";
 import { InputField } from "../../components/field.tsx";
 import { phoneSignIn } from "./phone.server.ts";
 
@@ -9,9 +16,7 @@ export const meta: MetaFunction = () => [{ title: "Booth · Phone sign-in" }];
 export const action = ({ request }: ActionFunctionArgs) => phoneSignIn(request);
 
 export default function PhoneSignIn() {
-  const { t } = useTranslation("auth");
-  const result = useActionData<typeof action>();
-  const busy = useNavigation().state !== "idle";
+  const { t, result, busy } = useAuthScreen<typeof action>();
   if (result?.step === "code")
     return (
       <AuthCard title={t("phone.title")}>
