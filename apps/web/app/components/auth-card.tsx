@@ -1,7 +1,7 @@
 import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import type { ComponentProps, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { InputField } from "./field.tsx";
+import { FormError, FormNotice, InputField } from "./field.tsx";
 
 /**
  * What every sign-in screen works with: the `auth` texts, what its action answered, the page's query (`?token=`,
@@ -24,22 +24,6 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
       {children}
     </section>
   );
-}
-
-export function FormError({ error }: { error?: string | null }) {
-  return error ? (
-    <p className="alert alert-error" role="alert" data-testid="form-error">
-      {error}
-    </p>
-  ) : null;
-}
-
-export function FormNotice({ notice }: { notice?: string | null }) {
-  return notice ? (
-    <p className="alert alert-ok" role="status" data-testid="form-notice">
-      {notice}
-    </p>
-  ) : null;
 }
 
 /**

@@ -26,7 +26,7 @@ export function CrateCard({ crate, apiUrl, to }: { crate: CrateLike; apiUrl: str
   return (
     <Link
       to={to}
-      className={`${styles.card} ${crate.kind && crate.kind !== "default" ? styles.special : ""}`}
+      className={`tile ${styles.card} ${crate.kind && crate.kind !== "default" ? styles.special : ""}`}
       data-testid="crate-card"
       data-kind={crate.kind ?? "default"}
     >

@@ -1,21 +1,20 @@
 import { type CSSProperties, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { DJ_TYPES, ROOM_DESIGNS } from "../lib/room-designs.ts";
+import { DESIGN_SWATCHES, DJ_TYPES, ROOM_DESIGNS } from "../lib/room-designs.ts";
 import { DescriptionField, InputField, NameField, SelectField } from "./field.tsx";
-import { DESIGN_GRADIENTS } from "./room-card.tsx";
 
 /** A room's fields shared by creating a room (/rooms/new) and its settings (/rooms/{slug}/settings). */
 
 /**
- * The room's name and description; their longest lengths are the caller's (creating a room allows a longer name and a
- * shorter description than its settings).
+ * How the room looks: its name, description and stage design. The longest name and description are the caller's
+ * (creating a room allows a longer name and a shorter description than its settings).
  */
-export function RoomTextFields({
+export function RoomLookFields({
   values,
   nameMax,
   descriptionMax,
 }: {
-  values?: { name?: string; description?: string };
+  values?: { name?: string; description?: string; design: string };
   nameMax: number;
   descriptionMax: number;
 }) {
@@ -29,12 +28,13 @@ export function RoomTextFields({
         maxLength={descriptionMax}
         defaultValue={values?.description}
       />
+      <RoomDesignPicker initial={values?.design || "CLUB"} />
     </>
   );
 }
 
 /** The stage designs to choose from, each with its swatch; the chosen one is marked. */
-export function RoomDesignPicker({ initial }: { initial: string }) {
+function RoomDesignPicker({ initial }: { initial: string }) {
   const { t } = useTranslation("rooms");
   const [design, setDesign] = useState(initial);
   return (
@@ -44,7 +44,7 @@ export function RoomDesignPicker({ initial }: { initial: string }) {
         {ROOM_DESIGNS.map((d) => (
           <label key={d} className={`design-option ${design === d ? "selected" : ""}`}>
             <input type="radio" name="design" value={d} checked={design === d} onChange={() => setDesign(d)} />
-            <span className="design-swatch" style={{ background: DESIGN_GRADIENTS[d] }} />
+            <span className="design-swatch" style={{ background: DESIGN_SWATCHES[d] }} />
             <span className="small">{t(`designs.${d}`)}</span>
           </label>
         ))}

@@ -1,10 +1,17 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormError, FormNotice } from "../../components/auth-card.tsx";
 import { CardSection } from "../../components/card-section.tsx";
 import styles from "../../components/communities.module.css";
-import { CheckboxField, DescriptionField, NameField, SelectField, SubmitRow } from "../../components/field.tsx";
+import {
+  CheckboxField,
+  DescriptionField,
+  FormError,
+  FormNotice,
+  NameField,
+  SelectField,
+  SubmitRow,
+} from "../../components/field.tsx";
 import { LinkItem } from "../../components/link-item.tsx";
 import { changeCommunity, loadCommunity } from "./community.server.ts";
 

@@ -1,8 +1,8 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AuthCard, AuthSubmit, EmailField, FormError, FormNotice, useAuthScreen } from "../../components/auth-card.tsx";
-import { InputField } from "../../components/field.tsx";
+import { AuthCard, AuthSubmit, EmailField, useAuthScreen } from "../../components/auth-card.tsx";
+import { FormError, FormNotice, InputField } from "../../components/field.tsx";
 import { takeNotice } from "../../lib/oauth.server.ts";
 import { logIn } from "./login.server.ts";
 

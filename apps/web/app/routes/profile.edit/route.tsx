@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { FormError, NicknameField } from "../../components/auth-card.tsx";
-import { InputField, SubmitRow, TextAreaField } from "../../components/field.tsx";
+import { NicknameField } from "../../components/auth-card.tsx";
+import { FormError, InputField, SubmitRow, TextAreaField } from "../../components/field.tsx";
 import { PersonAvatar } from "../../components/person-card.tsx";
 import { PushOptIn } from "../../components/push-opt-in.tsx";
 import { forgetting } from "../../components/stale-cache.ts";

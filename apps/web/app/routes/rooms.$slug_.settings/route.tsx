@@ -2,15 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { type ComponentProps, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { FormError, FormNotice } from "../../components/auth-card.tsx";
-import { CheckboxField, InputField, SubmitRow } from "../../components/field.tsx";
-import {
-  DjSeatsField,
-  DjTypeField,
-  RoomDesignPicker,
-  RoomTextFields,
-  RoomTypeField,
-} from "../../components/room-fields.tsx";
+import { CheckboxField, FormError, FormNotice, InputField, SubmitRow } from "../../components/field.tsx";
+import { DjSeatsField, DjTypeField, RoomLookFields, RoomTypeField } from "../../components/room-fields.tsx";
 import styles from "./room-settings.module.css";
 import { loadRoomSettings, saveRoomSettings } from "./room-settings.server.ts";
 
@@ -86,8 +79,7 @@ export default function RoomSettings() {
         <FormError error={result?.error} />
         <fieldset className={`stack plain ${styles.group}`} disabled={locked}>
           <legend className="label">{t("settings.looks")}</legend>
-          <RoomTextFields values={room} nameMax={80} descriptionMax={2000} />
-          <RoomDesignPicker initial={room.design} />
+          <RoomLookFields values={room} nameMax={80} descriptionMax={2000} />
         </fieldset>
         <fieldset className={`stack plain ${styles.group}`} disabled={locked}>
           <legend className="label">{t("settings.booth")}</legend>

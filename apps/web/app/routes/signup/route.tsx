@@ -4,12 +4,11 @@ import {
   AuthCard,
   AuthSubmit,
   EmailField,
-  FormError,
   NewPasswordField,
   NicknameField,
   useAuthScreen,
 } from "../../components/auth-card.tsx";
-import { InputField } from "../../components/field.tsx";
+import { FormError, InputField } from "../../components/field.tsx";
 import { signUp } from "./signup.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Sign up" }];
