@@ -1,7 +1,8 @@
 import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import type { ComponentProps, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { FormError, FormNotice, InputField } from "./field.tsx";
+import { InputField } from "./field.tsx";
+import { FormError, FormNotice } from "./form-alert.tsx";
 
 /**
  * What every sign-in screen works with: the `auth` texts, what its action answered, the page's query (`?token=`,

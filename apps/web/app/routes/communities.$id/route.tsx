@@ -3,15 +3,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { useTranslation } from "react-i18next";
 import { CardSection } from "../../components/card-section.tsx";
 import styles from "../../components/communities.module.css";
-import {
-  CheckboxField,
-  DescriptionField,
-  FormError,
-  FormNotice,
-  NameField,
-  SelectField,
-  SubmitRow,
-} from "../../components/field.tsx";
+import { CheckboxField, DescriptionField, NameField, SelectField, SubmitRow } from "../../components/field.tsx";
+import { FormError, FormNotice } from "../../components/form-alert.tsx";
 import { LinkItem } from "../../components/link-item.tsx";
 import { changeCommunity, loadCommunity } from "./community.server.ts";
 

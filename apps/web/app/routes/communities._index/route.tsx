@@ -3,15 +3,8 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { useTranslation } from "react-i18next";
 import { CardSection } from "../../components/card-section.tsx";
 import styles from "../../components/communities.module.css";
-import {
-  CheckboxField,
-  DescriptionField,
-  FormError,
-  FormNotice,
-  InputField,
-  NameField,
-  SubmitRow,
-} from "../../components/field.tsx";
+import { CheckboxField, DescriptionField, InputField, NameField, SubmitRow } from "../../components/field.tsx";
+import { FormError, FormNotice } from "../../components/form-alert.tsx";
 import { LinkItem } from "../../components/link-item.tsx";
 import { PageHero } from "../../components/page-hero.tsx";
 import { changeCommunities, loadCommunities } from "./communities.server.ts";

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import styles from "../../components/communities.module.css";
 import { EventForm } from "../../components/event-form.tsx";
-import { FormError, FormNotice } from "../../components/field.tsx";
+import { FormError, FormNotice } from "../../components/form-alert.tsx";
 import { LocalTime } from "../../components/local-time.tsx";
 import { changeEvent, loadEvent } from "./event.server.ts";
 

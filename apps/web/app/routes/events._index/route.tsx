@@ -3,7 +3,7 @@ import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/
 import { useTranslation } from "react-i18next";
 import styles from "../../components/communities.module.css";
 import { EventForm } from "../../components/event-form.tsx";
-import { FormError, FormNotice } from "../../components/field.tsx";
+import { FormError, FormNotice } from "../../components/form-alert.tsx";
 import { LinkItem } from "../../components/link-item.tsx";
 import { LocalTime } from "../../components/local-time.tsx";
 import { PageHero } from "../../components/page-hero.tsx";

@@ -2,7 +2,8 @@ import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard, AuthSubmit, EmailField, useAuthScreen } from "../../components/auth-card.tsx";
-import { FormError, FormNotice, InputField } from "../../components/field.tsx";
+import { InputField } from "../../components/field.tsx";
+import { FormError, FormNotice } from "../../components/form-alert.tsx";
 import { takeNotice } from "../../lib/oauth.server.ts";
 import { logIn } from "./login.server.ts";
 

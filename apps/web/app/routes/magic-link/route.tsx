@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form } from "@remix-run/react";
 import { AuthCard, AuthSubmit, EmailLinkForm, useAuthScreen } from "../../components/auth-card.tsx";
-import { FormError } from "../../components/field.tsx";
+import { FormError } from "../../components/form-alert.tsx";
 import { magicLink } from "./magic-link.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Sign-in link" }];

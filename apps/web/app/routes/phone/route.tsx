@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { AuthCard, AuthSubmit, CodeField, UnsentNotice, useAuthScreen } from "../../components/auth-card.tsx";
-import { FormError, FormNotice, InputField } from "../../components/field.tsx";
+import { InputField } from "../../components/field.tsx";
+import { FormError, FormNotice } from "../../components/form-alert.tsx";
 import { phoneSignIn } from "./phone.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Phone sign-in" }];

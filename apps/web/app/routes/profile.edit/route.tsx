@@ -3,7 +3,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { NicknameField } from "../../components/auth-card.tsx";
-import { FormError, InputField, SubmitRow, TextAreaField } from "../../components/field.tsx";
+import { InputField, SubmitRow, TextAreaField } from "../../components/field.tsx";
+import { FormError } from "../../components/form-alert.tsx";
 import { PersonAvatar } from "../../components/person-card.tsx";
 import { PushOptIn } from "../../components/push-opt-in.tsx";
 import { forgetting } from "../../components/stale-cache.ts";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { AuthCard, AuthSubmit, NewPasswordField, useAuthScreen } from "../../components/auth-card.tsx";
-import { FormError } from "../../components/field.tsx";
+import { FormError } from "../../components/form-alert.tsx";
 import { resetPassword } from "./reset-password.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · New password" }];

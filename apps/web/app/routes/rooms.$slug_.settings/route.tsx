@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { type ComponentProps, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { CheckboxField, FormError, FormNotice, InputField, SubmitRow } from "../../components/field.tsx";
+import { CheckboxField, InputField, SubmitRow } from "../../components/field.tsx";
+import { FormError, FormNotice } from "../../components/form-alert.tsx";
 import { DjSeatsField, DjTypeField, RoomLookFields, RoomTypeField } from "../../components/room-fields.tsx";
 import styles from "./room-settings.module.css";
 import { loadRoomSettings, saveRoomSettings } from "./room-settings.server.ts";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormError } from "../../components/field.tsx";
+import { FormError } from "../../components/form-alert.tsx";
 import { DjSeatsField, DjTypeField, RoomLookFields, RoomTypeField } from "../../components/room-fields.tsx";
 import { requireViewer } from "../../lib/session.server.ts";
 import { createRoom } from "./create-room.server.ts";

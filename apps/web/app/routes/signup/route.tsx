@@ -8,7 +8,8 @@ import {
   NicknameField,
   useAuthScreen,
 } from "../../components/auth-card.tsx";
-import { FormError, InputField } from "../../components/field.tsx";
+import { InputField } from "../../components/field.tsx";
+import { FormError } from "../../components/form-alert.tsx";
 import { signUp } from "./signup.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Sign up" }];
