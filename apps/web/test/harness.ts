@@ -457,6 +457,20 @@ export async function verifyEmail(stack: Stack, page: Page, email: string) {
   ]);
 }
 
+/** Signs up and verifies the address on the screens, as a person does: `signUp`, then `verifyEmail`. */
+export async function signUpVerified(stack: Stack, page: Page, person: { nickname: string; email: string }) {
+  await signUp(page, person);
+  await verifyEmail(stack, page, person.email);
+}
+
+/** Creates a room on /rooms/new with its name alone, and waits on its page (at /rooms/`slug`) until it is in it. */
+export async function newRoom(page: Page, name: string, slug: string) {
+  await page.goto("/rooms/new");
+  await page.fill("#name", name);
+  await Promise.all([page.waitForURL(new RegExp(`/rooms/${slug}`)), page.click("main button[type=submit]")]);
+  await expectText(page, "[data-testid=connection]", /in the room/, 20_000);
+}
+
 /** A screenshot in test/screenshots/<name>.png (committed: they show what the screens look like). */
 /** The phone width every screen must work at (issue 22): screenshots at it, and no sideways scrolling. */
 export const PHONE = { width: 390, height: 844 };
