@@ -11,7 +11,9 @@
  */
 import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type RequestListener } from "node:http";
 import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -276,6 +278,22 @@ export function suiteStack(options: StartOptions = {}): Stack {
     () => startStack(options),
     (stack) => stack.stop(),
     { open: 300_000, close: 60_000 },
+  );
+}
+
+/**
+ * A stand-in for the edge, for the tests of the built web server alone: an HTTP server on loopback that `answer`s
+ * every request, listening for the file's tests (`openedForTests`); its `url` is the web's BOOTH_API_URL.
+ */
+export function edgeStandIn(answer: RequestListener): { url: string } {
+  return openedForTests(
+    "the edge's stand-in",
+    async () => {
+      const server = createServer(answer);
+      await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+      return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    },
+    async ({ server }) => server.close(),
   );
 }
 
