@@ -105,32 +105,23 @@ describe("booth", () => {
     expect(short.code).toBe(1);
     expect(short.stderr).toContain("the demo catalogue has 4 of 5 tracks after 0 s");
 
-    const first = await booth("seed", "--demo-tracks", "4", "--json");
-    expect(first.code, first.stderr).toBe(0);
-    const one = JSON.parse(first.stdout);
-    expect(one).toMatchObject({
-      catalogue: { tracks: 4 },
-      users: { created: 6, existing: 0 },
-      rooms: { created: 3, existing: 0 },
-      crates: { created: 12, existing: 0 },
-      avatars: { created: 4, existing: 0 },
-      season: { created: 1, existing: 0 },
-    });
+    // How many of each kind the demo data has: the first run creates them all, the second finds them all there.
+    const DEMO = { users: 6, rooms: 3, crates: 12, avatars: 4, season: 1 };
+    const seed = async (creates: boolean) => {
+      const run = await booth("seed", "--demo-tracks", "4", "--json");
+      expect(run.code, run.stderr).toBe(0);
+      const seeded = JSON.parse(run.stdout);
+      for (const [kind, n] of Object.entries(DEMO))
+        expect(seeded[kind], kind).toMatchObject({ created: creates ? n : 0, existing: creates ? 0 : n });
+      expect(seeded.catalogue).toMatchObject({ tracks: 4 });
+      return { run, seeded };
+    };
+    const first = await seed(true);
     // Not a terminal: the progress comes as plain lines on stderr, up to the last step.
-    expect(first.stderr).toContain("seed 1/30 catalogue:");
-    expect(first.stderr).toContain("seed 30/30 avatars: Season star");
-
-    const second = await booth("seed", "--demo-tracks", "4", "--json");
-    expect(second.code, second.stderr).toBe(0);
-    const two = JSON.parse(second.stdout);
-    expect(two).toMatchObject({
-      catalogue: { tracks: 4 },
-      users: { created: 0, existing: 6 },
-      rooms: { created: 0, existing: 3 },
-      crates: { created: 0, existing: 12 },
-      avatars: { created: 0, existing: 4 },
-      season: { created: 0, existing: 1, id: one.season.id },
-    });
+    expect(first.run.stderr).toContain("seed 1/30 catalogue:");
+    expect(first.run.stderr).toContain("seed 30/30 avatars: Season star");
+    const second = await seed(false);
+    expect(second.seeded.season.id).toBe(first.seeded.season.id);
 
     // What a user of the instance now sees.
     const rooms = await t.request("GET", "/api/room-service/rooms/public");
@@ -151,7 +142,7 @@ describe("booth", () => {
     expect(profile.body).toMatchObject({ nickname: "DJ Aurora", color: "#8B5CF6" });
     const listed = await booth("rooms", "list", "--json");
     expect(JSON.parse(listed.stdout).total).toBe(3);
-    expect((await booth("seasons", "current")).stdout).toContain(one.season.name);
+    expect((await booth("seasons", "current")).stdout).toContain(first.seeded.season.name);
     expect((await booth("avatars", "list", "-s", "SEASON_AWARD")).stdout).toContain("demo-season-star");
   }, 120_000);
 

@@ -1,5 +1,5 @@
 import { BoothApiError, createBoothClient, LiveRoomError } from "@booth/sdk";
-import type { Command } from "commander";
+import { Command } from "commander";
 import { apiUrl, type Config, partyUrl, readConfig } from "./config.ts";
 
 export interface Context {
@@ -36,6 +36,34 @@ export function examples<C extends Command>(command: C, ...lines: string[]): C {
     "after",
     `\n${lines.length > 1 ? "Examples" : "Example"}:\n${lines.map((l) => `  $ ${l}`).join("\n")}`,
   );
+}
+
+/**
+ * The CLI's commands: commander's, with what nearly every command here declares, in its chain: `--json` for one that
+ * prints data, the examples of its --help, and its body given the context. Its subcommands are BoothCommands too.
+ *
+ *   rooms.command("show <room>").description("One room").json().examples("booth rooms show friday-disco")
+ *     .run(async (ctx, room: string) => { ... });
+ */
+export class BoothCommand extends Command {
+  override createCommand(name?: string) {
+    return new BoothCommand(name);
+  }
+
+  /** `--json`: the command prints JSON (`ctx.print`) rather than its lines for people. */
+  json(description = "print JSON") {
+    return this.option("--json", description);
+  }
+
+  /** Examples at the end of the command's --help. */
+  examples(...lines: string[]) {
+    return examples(this, ...lines);
+  }
+
+  /** The command's body, given the context and then commander's arguments and options (`withContext`). */
+  run<A extends unknown[]>(body: (ctx: Context, ...args: A) => Promise<void>) {
+    return this.action(withContext(body));
+  }
 }
 
 /**

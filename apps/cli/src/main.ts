@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { Command, CommanderError } from "commander";
+import { type Command, CommanderError } from "commander";
 import { avatarCommands } from "./commands/avatars.ts";
 import { botCommands } from "./commands/bot.ts";
 import { crateCommands } from "./commands/crates.ts";
@@ -12,13 +12,13 @@ import { sessionCommands } from "./commands/session.ts";
 import { shopCommands } from "./commands/shop.ts";
 import { tokenCommands, userCommands } from "./commands/users.ts";
 import { voucherCommands } from "./commands/vouchers.ts";
-import { EXIT, examples } from "./context.ts";
+import { BoothCommand, EXIT, examples } from "./context.ts";
 
 /** The CLI's own version, from its package.json. */
 export const VERSION: string = createRequire(import.meta.url)("../package.json").version;
 
 export function program() {
-  const booth = new Command("booth")
+  const booth = new BoothCommand("booth")
     .version(VERSION, "-V, --version", "print the CLI's version")
     .description(
       "Run a Booth instance from the command line: seed it, script users, vouchers, seasons, avatars, rooms and tokens, run bots, read its outbox",

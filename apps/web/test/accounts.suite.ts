@@ -7,26 +7,19 @@
  * `MUSICKIT_JS_URL` at the local stand-in, whose `authorize` plays Apple's sign-in window.
  */
 import { schema } from "@booth/db";
-import { type FakeProviders, startFakeProviders } from "@booth/edge/testing";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { eventually, expectText, shot, suiteStack } from "./harness.ts";
-import { asUser, type SignedUp, signedUp } from "./harness-b.ts";
+import { asUser, type SignedUp, signedUp, suiteFakeProviders } from "./harness-b.ts";
 
 const stack = suiteStack({ songs: 0 });
-let fake: FakeProviders;
+const fake = suiteFakeProviders(stack);
 let ana: SignedUp;
 let ben: SignedUp;
 beforeAll(async () => {
-  fake = await startFakeProviders();
-  stack.t.deps.config.integrations = fake.integrations;
-  stack.t.deps.config.providers = { ...stack.t.deps.config.providers, ...fake.providers };
   ana = await signedUp(stack, "Ana");
   ben = await signedUp(stack, "Ben");
 }, 300_000);
-afterAll(async () => {
-  await fake?.close();
-}, 60_000);
 
 const linked = async (uuid: string, provider: "spotify" | "discord" | "apple") =>
   stack.t.db

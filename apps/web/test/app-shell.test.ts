@@ -4,11 +4,11 @@
  * room, and the DJ still sees them in the audience after the grace period; the bar's link leads back to the room,
  * still on the same song, and its button leaves the room (the bar goes, the music stops, the audience empties).
  */
-import { schema } from "@booth/db";
-import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { emailFor, eventually, expectCount, expectText, shot, signUp, suiteStack, verifyEmail } from "./harness.ts";
+import { emailFor, eventually, expectCount, expectText, newRoom, shot, signUpVerified, suiteStack } from "./harness.ts";
+import { uuidOf } from "./harness-b.ts";
+import { audioOf } from "./listening.ts";
 
 /**
  * How long a disconnected person keeps their place: shorter than the production default (20 s), as the test waits it
@@ -20,27 +20,15 @@ const SONG_SECONDS = 18;
 
 const stack = suiteStack({ songs: 4, songSeconds: SONG_SECONDS, graceMs: GRACE_MS });
 
-const audioTime = (page: Page) =>
-  page.$eval("[data-testid=room-audio]", (a) => {
-    const audio = a as HTMLAudioElement;
-    return { time: audio.currentTime, paused: audio.paused, src: audio.currentSrc };
-  });
-
 /** The audio plays on: its position advances by more than a second over 1.5 s (retried across a song's change). */
 async function expectPlaying(page: Page) {
   await eventually(async () => {
-    const before = await audioTime(page);
+    const before = await audioOf(page);
     await page.waitForTimeout(1500);
-    const after = await audioTime(page);
+    const after = await audioOf(page);
     expect(after.paused).toBe(false);
     expect(after.time).toBeGreaterThan(before.time + 1);
   }, 20_000);
-}
-
-async function uuidOf(email: string) {
-  const [user] = await stack.t.db.select().from(schema.users).where(eq(schema.users.email, email));
-  if (!user) throw new Error(`no user ${email}`);
-  return user.uuid;
 }
 
 describe("the app shell", { timeout: 300_000 }, () => {
@@ -51,29 +39,24 @@ describe("the app shell", { timeout: 300_000 }, () => {
     const listenerEmail = emailFor("shelllistener");
 
     // A DJ plays in their new room, four songs queued.
-    await signUp(dj.page, { nickname: "Shell DJ", email: djEmail });
-    await verifyEmail(stack, dj.page, djEmail);
-    await dj.page.goto("/rooms/new");
-    await dj.page.fill("#name", "Shell Session");
-    await Promise.all([dj.page.waitForURL(/\/rooms\/shell-session/), dj.page.click("main button[type=submit]")]);
-    await expectText(dj.page, "[data-testid=connection]", /in the room/, 20_000);
+    await signUpVerified(stack, dj.page, { nickname: "Shell DJ", email: djEmail });
+    await newRoom(dj.page, "Shell Session", "shell-session");
     await expectCount(dj.page, "[data-testid=song-results] li", 4, 20_000);
     for (let i = 0; i < 4; i++) {
       await dj.page.locator("[data-testid=queue-add]:not([disabled])").first().click();
       await expectCount(dj.page, "[data-testid=queue-song]", i + 1);
     }
     await dj.page.click("[data-testid=take-seat]");
-    const djUuid = await uuidOf(djEmail);
+    const djUuid = await uuidOf(stack, djEmail);
     await expectCount(dj.page, `[data-testid=dj][data-uuid="${djUuid}"][data-playing]`, 1, 20_000);
 
     // The listener joins and hears it; no bar on the room's own page.
-    await signUp(listener.page, { nickname: "Shell Listener", email: listenerEmail });
-    await verifyEmail(stack, listener.page, listenerEmail);
+    await signUpVerified(stack, listener.page, { nickname: "Shell Listener", email: listenerEmail });
     await listener.page.goto("/rooms/shell-session");
     await expectText(listener.page, "[data-testid=connection]", /in the room/, 20_000);
     await expectPlaying(listener.page);
     await expectCount(listener.page, "[data-testid=now-playing-bar]", 0);
-    const listenerUuid = await uuidOf(listenerEmail);
+    const listenerUuid = await uuidOf(stack, listenerEmail);
     const inAudience = `[data-testid=listener][data-uuid="${listenerUuid}"]`;
     await expectCount(dj.page, inAudience, 1, 10_000);
 
@@ -115,20 +98,20 @@ describe("the app shell", { timeout: 300_000 }, () => {
 
     // Back by the bar's link, early in a song (so it cannot end on the way): the same song, at the same place.
     await eventually(async () => {
-      const { time, paused } = await audioTime(listener.page);
+      const { time, paused } = await audioOf(listener.page);
       expect(paused).toBe(false);
       expect(time).toBeGreaterThan(1);
       expect(time).toBeLessThan(SONG_SECONDS - 12);
     }, SONG_SECONDS * 2000);
     const song = (await listener.page.locator("[data-testid=bar-track]").textContent())?.trim() ?? "";
-    const before = await audioTime(listener.page);
+    const before = await audioOf(listener.page);
     await Promise.all([
       listener.page.waitForURL(/\/rooms\/shell-session$/),
       listener.page.click("[data-testid=bar-back]"),
     ]);
     await expectText(listener.page, "[data-testid=track-name]", song);
     await expectText(listener.page, "[data-testid=connection]", /in the room/);
-    const after = await audioTime(listener.page);
+    const after = await audioOf(listener.page);
     expect(after.paused).toBe(false);
     expect(after.src).toBe(before.src);
     expect(after.time).toBeGreaterThanOrEqual(before.time);
@@ -143,10 +126,10 @@ describe("the app shell", { timeout: 300_000 }, () => {
     await expectCount(listener.page, "[data-testid=now-playing-bar]", 1);
     await listener.page.click("[data-testid=bar-leave]");
     await expectCount(listener.page, "[data-testid=now-playing-bar]", 0);
-    await eventually(async () => expect((await audioTime(listener.page)).paused).toBe(true), 5000);
-    const stopped = await audioTime(listener.page);
+    await eventually(async () => expect((await audioOf(listener.page)).paused).toBe(true), 5000);
+    const stopped = await audioOf(listener.page);
     await listener.page.waitForTimeout(1500);
-    expect((await audioTime(listener.page)).time).toBe(stopped.time);
+    expect((await audioOf(listener.page)).time).toBe(stopped.time);
     await expectCount(dj.page, inAudience, 0, GRACE_MS + 15_000);
     await expectCount(dj.page, `[data-testid=dj][data-uuid="${djUuid}"][data-playing]`, 1, 1000);
 

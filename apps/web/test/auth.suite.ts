@@ -2,6 +2,7 @@
  * The sign-in screens in a real browser: sign-up with email verification, log out and in, the emailed sign-in link,
  * a password reset, phone sign-in's refusal of a VoIP number and its code, guests browsing, and the language switch.
  */
+import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openDemo } from "../../edge/src/bootstrap.ts";
 import { outboxMailer } from "../../edge/src/ports/messaging.ts";
@@ -26,6 +27,12 @@ const linkIn = (text: string | null, path: string) => {
   if (!match) throw new Error(`no ${path} link in: ${text}`);
   return new URL(match[0]);
 };
+
+/** Types `value` into the form's field `selector` and sends the form. */
+async function send(page: Page, selector: string, value: string) {
+  await page.fill(selector, value);
+  await page.click("button[type=submit]");
+}
 
 describe("signing in", { timeout: 120_000 }, () => {
   it("signs up, verifies the email, logs out and in again", async () => {
@@ -67,8 +74,7 @@ describe("signing in", { timeout: 120_000 }, () => {
     await page.click("text=Log out");
 
     await page.goto("/magic-link");
-    await page.fill("#email", email);
-    await page.click("button[type=submit]");
+    await send(page, "#email", email);
     await expectText(
       page,
       "[data-testid=form-notice]",
@@ -86,8 +92,7 @@ describe("signing in", { timeout: 120_000 }, () => {
     await expectText(page, "[data-testid=form-error]", "This sign-in link is invalid or has expired.");
 
     await page.goto("/forgot-password");
-    await page.fill("#email", email);
-    await page.click("button[type=submit]");
+    await send(page, "#email", email);
     await expectText(page, "[data-testid=form-notice]", /a link to reset the password has been sent/);
     const reset = linkIn((await stack.lastMessage(email)).body, "/reset-password");
     await page.goto(reset.pathname + reset.search);
@@ -103,8 +108,7 @@ describe("signing in", { timeout: 120_000 }, () => {
     const { page } = await stack.person();
     await page.goto("/phone");
     // A US number in a VoIP range (libphonenumber's metadata).
-    await page.fill("#phone", "+1 800 555 0199");
-    await page.click("button[type=submit]");
+    await send(page, "#phone", "+1 800 555 0199");
     await expectText(
       page,
       "[data-testid=form-error]",
@@ -113,8 +117,7 @@ describe("signing in", { timeout: 120_000 }, () => {
     await shot(page, "phone-refused");
 
     const mobile = "+34612345678";
-    await page.fill("#phone", mobile);
-    await page.click("button[type=submit]");
+    await send(page, "#phone", mobile);
     await expectText(page, "[data-testid=form-notice]", new RegExp(mobile.replace("+", "\\+")));
     const code = /\b(\d{6})\b/.exec((await stack.lastMessage(mobile)).body ?? "")?.[1];
     await page.fill("#code", code ?? "");
@@ -145,8 +148,7 @@ describe("signing in", { timeout: 120_000 }, () => {
     await expectText(page, "header a[href='/login']", "Log in");
 
     await page.goto("/magic-link");
-    await page.fill("#email", email);
-    await page.click("button[type=submit]");
+    await send(page, "#email", email);
     await expectText(page, "[data-testid=form-notice]", /a sign-in link has been sent/);
     await expectText(
       page,
@@ -154,24 +156,21 @@ describe("signing in", { timeout: 120_000 }, () => {
       "No email provider is configured: the link is in the server log.",
     );
     await page.goto("/forgot-password?lang=es");
-    await page.fill("#email", email);
-    await page.click("button[type=submit]");
+    await send(page, "#email", email);
     await expectText(
       page,
       "[data-testid=unsent-notice]",
       "No hay ningún proveedor de correo configurado: el enlace está en el registro del servidor.",
     );
     await page.goto("/phone?lang=en");
-    await page.fill("#phone", "+34612345670");
-    await page.click("button[type=submit]");
+    await send(page, "#phone", "+34612345670");
     await expectText(
       page,
       "[data-testid=unsent-notice]",
       "No SMS or WhatsApp provider is configured: the code is in the server log.",
     );
     // A wrong code keeps the person on the code step, still told where the right one is.
-    await page.fill("#code", "000000");
-    await page.click("button[type=submit]");
+    await send(page, "#code", "000000");
     await expectText(page, "[data-testid=form-error]", /./);
     await expectCount(page, "[data-testid=unsent-notice]", 1);
     expect(errors).toEqual([]);
@@ -184,8 +183,7 @@ describe("signing in", { timeout: 120_000 }, () => {
       const { page } = await stack.person();
       t.deps.mailer = outboxMailer(t.db);
       await page.goto("/magic-link");
-      await page.fill("#email", emailFor("dov"));
-      await page.click("button[type=submit]");
+      await send(page, "#email", emailFor("dov"));
       await expectText(
         page,
         "[data-testid=unsent-notice]",
@@ -194,8 +192,7 @@ describe("signing in", { timeout: 120_000 }, () => {
       // A provider delivers to the person: no word about logs.
       t.deps.mailer = { kind: "resend", send: async () => {} };
       await page.goto("/magic-link");
-      await page.fill("#email", emailFor("dov"));
-      await page.click("button[type=submit]");
+      await send(page, "#email", emailFor("dov"));
       await expectText(page, "[data-testid=form-notice]", /a sign-in link has been sent/);
       await expectCount(page, "[data-testid=unsent-notice]", 0);
     } finally {

@@ -13,7 +13,7 @@ const stack = suiteStack({ songs: 1, songSeconds: 90 });
 describe("chat", { timeout: 240_000 }, () => {
   it("replies quote what they answer, reactions come and go per person, and the playing song is shared as a card", async () => {
     const [track] = await stack.t.db.select().from(schema.songs).limit(1);
-    const { room, client } = await roomWithDj(stack, "Chat DJ", "Talk Show", [track!.id]);
+    const { room, client } = await roomWithDj(stack, "Chat DJ", { name: "Talk Show" }, [track!.id]);
     const [ana, ben] = [await listener(stack, "Chatty Ana"), await listener(stack, "Chatty Ben")];
     for (const p of [ana, ben]) {
       await p.page.goto(`/rooms/${room.slug}`);
@@ -72,7 +72,7 @@ describe("chat", { timeout: 240_000 }, () => {
 
   it("shows http(s) addresses as plain links, fetches no preview, and leaves other schemes and markup as text", async () => {
     const [track] = await stack.t.db.select().from(schema.songs).limit(1);
-    const { room, client } = await roomWithDj(stack, "Link DJ", "Links", [track!.id]);
+    const { room, client } = await roomWithDj(stack, "Link DJ", { name: "Links" }, [track!.id]);
     const [ana, ben] = [await listener(stack, "Linking Ana"), await listener(stack, "Reading Ben")];
     // Whatever Ben's browser would load from the linked site (a preview's page, its picture) is recorded and refused.
     const loaded: string[] = [];

@@ -2,24 +2,16 @@
  * Playlist import on the crates page: a YouTube playlist link (the edge's local fake provider) becomes a crate named
  * after it, with a progress line that updates until the import ends, then a link to the new crate.
  */
-import { type FakeProviders, startFakeProviders } from "@booth/edge/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { changeAnswered, expectText, shot, suiteStack } from "./harness.ts";
-import { type SignedUp, signedUp } from "./harness-b.ts";
+import { type SignedUp, signedUp, suiteFakeProviders } from "./harness-b.ts";
 
 const stack = suiteStack({ songs: 0 });
-let fake: FakeProviders;
+const fake = suiteFakeProviders(stack);
 let ana: SignedUp;
 beforeAll(async () => {
-  fake = await startFakeProviders();
-  // The stack's edge reads its providers from its configuration at each request: from now on, the fakes.
-  stack.t.deps.config.integrations = fake.integrations;
-  stack.t.deps.config.providers = { ...stack.t.deps.config.providers, ...fake.providers };
   ana = await signedUp(stack, "Ana");
 }, 300_000);
-afterAll(async () => {
-  await fake?.close();
-}, 60_000);
 
 const video = (id: string, title: string) => ({
   id,

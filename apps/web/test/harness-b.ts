@@ -4,6 +4,7 @@
  * fixtures made by an admin, and a small WAV file.
  */
 import { schema } from "@booth/db";
+import { type FakeProviders, openedForTests, startFakeProviders } from "@booth/edge/testing";
 import { eq } from "drizzle-orm";
 import { emailedCode, emailFor, type Person, type Stack, TEST_PASSWORD } from "./harness.ts";
 
@@ -32,9 +33,14 @@ export async function signedUp(stack: Stack, nickname: string): Promise<SignedUp
   // found no window of the worker's own to take to the room.
   await person.page.goto("/");
   await person.page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  return { ...person, email, uuid: await uuidOf(stack, email), nickname };
+}
+
+/** The uuid of the user who signed up with `email`. */
+export async function uuidOf(stack: Stack, email: string) {
   const [user] = await stack.t.db.select().from(schema.users).where(eq(schema.users.email, email));
   if (!user) throw new Error(`no user ${email}`);
-  return { ...person, email, uuid: user.uuid, nickname };
+  return user.uuid;
 }
 
 /** Posts a form to the web server in the person's browser context (its cookies) and expects a redirect to `to`. */
@@ -45,6 +51,24 @@ async function postForm(person: Person, path: string, form: Record<string, strin
     throw new Error(
       `POST ${path}: ${res.status()} to ${JSON.stringify(location)}: ${(await res.text()).slice(0, 300)}`,
     );
+}
+
+/**
+ * The edge's local fakes of the providers for a suite's tests (`openedForTests`): started after the stack and handed
+ * to its edge, which reads its providers from its configuration at each request; closed after the suite.
+ */
+export function suiteFakeProviders(stack: Stack): FakeProviders {
+  return openedForTests(
+    "the suite's fake providers",
+    async () => {
+      const fake = await startFakeProviders();
+      stack.t.deps.config.integrations = fake.integrations;
+      stack.t.deps.config.providers = { ...stack.t.deps.config.providers, ...fake.providers };
+      return fake;
+    },
+    (fake) => fake.close(),
+    { close: 60_000 },
+  );
 }
 
 /** People who signed up (as `signedUp`), one after another: each waits for the edge's email before the next. */

@@ -11,7 +11,9 @@
  */
 import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type RequestListener } from "node:http";
 import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -279,6 +281,22 @@ export function suiteStack(options: StartOptions = {}): Stack {
   );
 }
 
+/**
+ * A stand-in for the edge, for the tests of the built web server alone: an HTTP server on loopback that `answer`s
+ * every request, listening for the file's tests (`openedForTests`); its `url` is the web's BOOTH_API_URL.
+ */
+export function edgeStandIn(answer: RequestListener): { url: string } {
+  return openedForTests(
+    "the edge's stand-in",
+    async () => {
+      const server = createServer(answer);
+      await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+      return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    },
+    async ({ server }) => server.close(),
+  );
+}
+
 /** A fresh edge (its own database and cache) on `processes`, with the demo songs the options ask for. */
 async function stackOn(processes: Processes, options: StartOptions) {
   const { edgeUrl, webUrl, party } = processes;
@@ -455,6 +473,20 @@ export async function verifyEmail(stack: Stack, page: Page, email: string) {
     page.waitForURL((url) => !url.pathname.startsWith("/verify-email")),
     page.click("form:has(#code) button[type=submit]"),
   ]);
+}
+
+/** Signs up and verifies the address on the screens, as a person does: `signUp`, then `verifyEmail`. */
+export async function signUpVerified(stack: Stack, page: Page, person: { nickname: string; email: string }) {
+  await signUp(page, person);
+  await verifyEmail(stack, page, person.email);
+}
+
+/** Creates a room on /rooms/new with its name alone, and waits on its page (at /rooms/`slug`) until it is in it. */
+export async function newRoom(page: Page, name: string, slug: string) {
+  await page.goto("/rooms/new");
+  await page.fill("#name", name);
+  await Promise.all([page.waitForURL(new RegExp(`/rooms/${slug}`)), page.click("main button[type=submit]")]);
+  await expectText(page, "[data-testid=connection]", /in the room/, 20_000);
 }
 
 /** A screenshot in test/screenshots/<name>.png (committed: they show what the screens look like). */

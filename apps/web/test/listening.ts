@@ -6,33 +6,41 @@
 import { LiveRoomClient } from "@booth/sdk/live";
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
-import { emailFor, type Stack, signUp, verifyEmail } from "./harness.ts";
+import { emailFor, type Stack, signUpVerified } from "./harness.ts";
 
-/** A room made over REST by a new user who takes a seat with the SDK's live client and plays `queue`. */
-export async function roomWithDj(stack: Stack, nickname: string, name: string, queue: string[]) {
+/**
+ * A room made over REST (`room`: its name and any other field) by a new user who takes a seat with the SDK's live
+ * client and plays `queue`.
+ */
+export async function roomWithDj(
+  stack: Stack,
+  nickname: string,
+  room: { name: string; [field: string]: unknown },
+  queue: string[] = [],
+) {
   const dj = await stack.t.createUser({ nickname });
   const created = await stack.t.request("POST", "/api/room-service/rooms/infrastructure", {
     token: dj.token,
-    body: { type: "PUBLIC", name },
+    body: { type: "PUBLIC", ...room },
   });
   expect(created.status).toBe(201);
-  const queued = await stack.t.request("POST", "/api/playlist-service/crate/special/queue/songs", {
-    token: dj.token,
-    body: { songIds: queue },
-  });
-  expect(queued.status).toBeLessThan(300);
+  if (queue.length) {
+    const queued = await stack.t.request("POST", "/api/playlist-service/crate/special/queue/songs", {
+      token: dj.token,
+      body: { songIds: queue },
+    });
+    expect(queued.status).toBeLessThan(300);
+  }
   const client = new LiveRoomClient({ url: stack.partyUrl, roomUuid: created.body.uuid, token: dj.token });
   await client.connect();
   await client.addDj();
-  return { room: created.body as { uuid: string; slug: string }, client };
+  return { room: created.body as { uuid: string; slug: string; [field: string]: unknown }, client };
 }
 
 /** A person signed up and verified in the browser (not yet in a room). */
 export async function listener(stack: Stack, nickname: string) {
   const person = await stack.person();
-  const email = emailFor(nickname.toLowerCase().replace(/\W+/g, "-"));
-  await signUp(person.page, { nickname, email });
-  await verifyEmail(stack, person.page, email);
+  await signUpVerified(stack, person.page, { nickname, email: emailFor(nickname.toLowerCase().replace(/\W+/g, "-")) });
   return person;
 }
 
@@ -57,8 +65,9 @@ export function segmentRenditions(page: Page) {
   return seen;
 }
 
+/** The page's audio element: where it is, whether it is paused, what it plays. */
 export const audioOf = (page: Page) =>
   page.$eval("[data-testid=room-audio]", (a) => {
     const audio = a as HTMLAudioElement;
-    return { time: audio.currentTime, paused: audio.paused };
+    return { time: audio.currentTime, paused: audio.paused, src: audio.currentSrc };
   });

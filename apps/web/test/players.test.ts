@@ -8,11 +8,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { schema } from "@booth/db";
-import { LiveRoomClient } from "@booth/sdk/live";
+import type { LiveRoomClient } from "@booth/sdk/live";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, expectCount, expectText, type Stack, shot, startStack } from "./harness.ts";
 import { signedUp } from "./harness-b.ts";
+import { audioOf, roomWithDj } from "./listening.ts";
 import { type StandIns, startStandIns } from "./player-stand-ins.ts";
 
 let standIns: StandIns;
@@ -38,26 +39,14 @@ async function song(fields: Partial<typeof schema.songs.$inferInsert> & { trackN
   return row;
 }
 
-/** A room made over REST whose owner sits in the booth with the SDK's live client and plays `songId`. */
+/** A room whose DJ (a new user with the SDK's live client) plays `songId`, and where the room is in it. */
 async function roomPlaying(name: string, songId: string) {
-  const dj = await stack.t.createUser({ nickname: `${name} DJ` });
-  const created = await stack.t.request("POST", "/api/room-service/rooms/infrastructure", {
-    token: dj.token,
-    body: { type: "PUBLIC", name },
-  });
-  expect(created.status).toBe(201);
-  await stack.t.request("POST", "/api/playlist-service/crate/special/queue/songs", {
-    token: dj.token,
-    body: { songIds: [songId] },
-  });
-  const client = new LiveRoomClient({ url: stack.partyUrl, roomUuid: created.body.uuid, token: dj.token });
+  const { room, client } = await roomWithDj(stack, `${name} DJ`, { name }, [songId]);
   clients.push(client);
-  await client.connect();
-  await client.addDj();
   await eventually(() => expect(client.state?.nowPlaying?.song.songId).toBe(songId), 20_000);
   const startTime = client.state?.nowPlaying?.startTime ?? 0;
   return {
-    slug: created.body.slug as string,
+    slug: room.slug,
     startTime,
     /** Where the room is in the song now (one machine, one clock). */
     roomAt: () => (Date.now() - startTime) / 1000,
@@ -158,6 +147,72 @@ async function joinLate(roomAt: () => number, seconds: number) {
   await eventually(() => expect(roomAt()).toBeGreaterThan(seconds), 20_000);
 }
 
+/** Waits until a stand-in plays, started late (more than 3 s in) and where the room is now. */
+async function expectInStep(page: Page, provider: Provider, roomAt: () => number, ms: number) {
+  await eventually(async () => {
+    const player = await standIn(page, provider);
+    expect(player?.playing).toBe(true);
+    expect(player?.position).toBeGreaterThan(3);
+    expect(Math.abs((player?.position ?? 0) - roomAt())).toBeLessThan(1);
+  }, ms);
+}
+
+/** Moves a stand-in `by` seconds away from the room, and waits for the room's player to seek it back. */
+async function expectPutBack(page: Page, provider: Provider, by: number, roomAt: () => number) {
+  const seeks = (await standIn(page, provider))?.seeks.length ?? 0;
+  await drift(page, provider, by);
+  await eventually(async () => {
+    const player = await standIn(page, provider);
+    expect(player?.seeks.length).toBeGreaterThan(seeks);
+    expect(Math.abs((player?.position ?? 0) - roomAt())).toBeLessThan(1);
+  }, 10_000);
+}
+
+/** Waits until the page's audio plays the song's preview. */
+async function expectPreviewPlaying(page: Page, ms: number) {
+  await eventually(async () => {
+    const { paused, src } = await audioOf(page);
+    expect({ paused, src }).toEqual({ paused: false, src: standIns.previewUrl });
+  }, ms);
+}
+
+/** What the web answers the page when its player asks for the viewer's own token at a provider. */
+const providerToken = (page: Page, provider: "spotify" | "apple") =>
+  page.evaluate(
+    (p) => fetch(`/provider-token/${p}`).then(async (r) => ({ status: r.status, body: await r.json() })),
+    provider,
+  );
+
+/**
+ * A room playing a Spotify song (its preview at the stand-ins), on an edge that can connect Spotify accounts and
+ * trades their refresh tokens at the stand-ins' accounts service.
+ */
+async function spotifyRoom(roomName: string, trackName: string, trackId: string) {
+  const config = stack.t.deps.config;
+  config.integrations = {
+    ...config.integrations,
+    spotifyClientId: "booth-test",
+    spotifyClientSecret: "booth-test",
+    spotifyAccountsUrl: `${standIns.url}/spotify-accounts`,
+  };
+  const track = await song({
+    trackName,
+    musicProviders: { spotify: trackId },
+    previews: { spotify: standIns.previewUrl },
+  });
+  return roomPlaying(roomName, track.id);
+}
+
+/** A person's connected Spotify account, its access token expired (`kind` names its refresh token: premium, free). */
+const spotifyAccount = (userUuid: string, kind: "premium" | "free") =>
+  stack.t.db.insert(schema.providerAccounts).values({
+    userUuid,
+    provider: "spotify",
+    refreshToken: `${kind}-${userUuid}`,
+    accessToken: "expired",
+    accessTokenExpiresAt: new Date(Date.now() - 60_000),
+  });
+
 describe("the providers' players", { timeout: 240_000 }, () => {
   it("plays a YouTube video where the room is, moves it back when it drifts, and shows the song to the system", async () => {
     const video = await song({
@@ -173,22 +228,11 @@ describe("the providers' players", { timeout: 240_000 }, () => {
     await expectText(page, "[data-testid=track-name]", "Video Killed", 20_000);
     await expectCount(page, "[data-testid=room-embed] [data-stand-in=youtube][data-video-id=dQw4w9WgXcQ]", 1, 20_000);
     // Started where the room is, not at the start.
-    await eventually(async () => {
-      const player = await standIn(page, "youtube");
-      expect(player?.playing).toBe(true);
-      expect(player?.position).toBeGreaterThan(3);
-      expect(Math.abs((player?.position ?? 0) - room.roomAt())).toBeLessThan(1);
-    }, 20_000);
+    await expectInStep(page, "youtube", room.roomAt, 20_000);
     expect(await page.locator("[data-testid=preview-label]").count()).toBe(0);
 
     // The video falls ten seconds behind: the player puts it back where the room is.
-    const seeks = (await standIn(page, "youtube"))?.seeks.length ?? 0;
-    await drift(page, "youtube", -10);
-    await eventually(async () => {
-      const player = await standIn(page, "youtube");
-      expect(player?.seeks.length).toBeGreaterThan(seeks);
-      expect(Math.abs((player?.position ?? 0) - room.roomAt())).toBeLessThan(1);
-    }, 10_000);
+    await expectPutBack(page, "youtube", -10, room.roomAt);
 
     // The system's media controls show the song and can pause it.
     const session = await page.evaluate(() => ({
@@ -234,19 +278,8 @@ describe("the providers' players", { timeout: 240_000 }, () => {
     const widget = new URL(src ?? "");
     expect(`${widget.origin}${widget.pathname}`).toBe(standIns.webEnv.SOUNDCLOUD_WIDGET_URL);
     expect(widget.searchParams.get("url")).toBe("https://soundcloud.com/stand-in/cloud-nine");
-    await eventually(async () => {
-      const player = await standIn(page, "soundcloud");
-      expect(player?.playing).toBe(true);
-      expect(player?.position).toBeGreaterThan(3);
-      expect(Math.abs((player?.position ?? 0) - room.roomAt())).toBeLessThan(1);
-    }, 20_000);
-    const seeks = (await standIn(page, "soundcloud"))?.seeks.length ?? 0;
-    await drift(page, "soundcloud", 8);
-    await eventually(async () => {
-      const player = await standIn(page, "soundcloud");
-      expect(player?.seeks.length).toBeGreaterThan(seeks);
-      expect(Math.abs((player?.position ?? 0) - room.roomAt())).toBeLessThan(1);
-    }, 10_000);
+    await expectInStep(page, "soundcloud", room.roomAt, 20_000);
+    await expectPutBack(page, "soundcloud", 8, room.roomAt);
 
     // Volume 30 %, then mute: the widget hears both; a reload keeps them.
     await setRange(page, "[data-testid=volume]", 30);
@@ -265,25 +298,14 @@ describe("the providers' players", { timeout: 240_000 }, () => {
   });
 
   it("plays a Spotify song's preview, labelled so, to a listener without a Premium account, whose token is theirs alone", async () => {
-    const track = await song({
-      trackName: "Preview Only",
-      musicProviders: { spotify: "4uLU6hMCjMI75M1A2tKUQC" },
-      previews: { spotify: standIns.previewUrl },
-    });
-    const room = await roomPlaying("Preview Room", track.id);
     // The edge can connect Spotify accounts (its settings are there); this listener connected none.
-    const config = stack.t.deps.config;
-    config.integrations = { ...config.integrations, spotifyClientId: "booth-test", spotifyClientSecret: "booth-test" };
+    const room = await spotifyRoom("Preview Room", "Preview Only", "4uLU6hMCjMI75M1A2tKUQC");
     const listener = await signedUp(stack, "Free Listener");
     await listener.page.goto(`/rooms/${room.slug}`);
     await expectText(listener.page, "[data-testid=track-name]", "Preview Only", 20_000);
     await expectText(listener.page, "[data-testid=preview-label]", "Preview", 20_000);
     await eventually(async () => {
-      const audio = await listener.page.$eval("[data-testid=room-audio]", (a) => ({
-        time: (a as HTMLAudioElement).currentTime,
-        paused: (a as HTMLAudioElement).paused,
-        src: (a as HTMLAudioElement).currentSrc,
-      }));
+      const audio = await audioOf(listener.page);
       expect(audio.paused).toBe(false);
       expect(audio.src).toBe(standIns.previewUrl);
       expect(audio.time).toBeGreaterThan(1);
@@ -292,56 +314,27 @@ describe("the providers' players", { timeout: 240_000 }, () => {
 
     // The player asks the web for the viewer's own Spotify token: without an account there is none to give, and a
     // visitor who is not signed in is refused.
-    const own = await listener.page.evaluate(() =>
-      fetch("/provider-token/spotify").then(async (r) => ({ status: r.status, body: await r.json() })),
-    );
+    const own = await providerToken(listener.page, "spotify");
     expect(own).toEqual({ status: 404, body: { statusCode: 404, message: "Spotify is not connected for this user." } });
     const visitor = await stack.person();
     await visitor.page.goto("/");
-    const refused = await visitor.page.evaluate(() =>
-      fetch("/provider-token/spotify").then(async (r) => ({ status: r.status, body: await r.json() })),
-    );
+    const refused = await providerToken(visitor.page, "spotify");
     expect(refused.status).toBe(401);
     expect(refused.body.accessToken).toBeUndefined();
     expect(listener.errors).toEqual([]);
   });
 
   it("plays a Spotify song in full, from the room's position, for a Premium listener's own account; one without Premium hears the preview", async () => {
-    const config = stack.t.deps.config;
-    config.integrations = {
-      ...config.integrations,
-      spotifyClientId: "booth-test",
-      spotifyClientSecret: "booth-test",
-      spotifyAccountsUrl: `${standIns.url}/spotify-accounts`,
-    };
     const trackId = "1301WleyT98MSxVHPZCA6M";
-    const track = await song({
-      trackName: "Whole Song",
-      musicProviders: { spotify: trackId },
-      previews: { spotify: standIns.previewUrl },
-    });
-    const room = await roomPlaying("Premium Room", track.id);
+    const room = await spotifyRoom("Premium Room", "Whole Song", trackId);
     const premium = await signedUp(stack, "Premium Listener");
     const free = await signedUp(stack, "Free Account");
     // Both connected Spotify (the edge keeps their refresh tokens); only one of the accounts has Premium.
-    for (const [who, kind] of [
-      [premium, "premium"],
-      [free, "free"],
-    ] as const)
-      await stack.t.db.insert(schema.providerAccounts).values({
-        userUuid: who.uuid,
-        provider: "spotify",
-        refreshToken: `${kind}-${who.uuid}`,
-        accessToken: "expired",
-        accessTokenExpiresAt: new Date(Date.now() - 60_000),
-      });
+    await spotifyAccount(premium.uuid, "premium");
+    await spotifyAccount(free.uuid, "free");
     // Each asks for the Spotify token and gets their own, whoever else is connected.
-    const tokenOf = (page: Page) =>
-      page.evaluate(() =>
-        fetch("/provider-token/spotify").then(async (r) => ({ status: r.status, body: await r.json() })),
-      );
-    expect((await tokenOf(premium.page)).body.accessToken).toBe(`premium-${premium.uuid}:access`);
-    expect((await tokenOf(free.page)).body.accessToken).toBe(`free-${free.uuid}:access`);
+    expect((await providerToken(premium.page, "spotify")).body.accessToken).toBe(`premium-${premium.uuid}:access`);
+    expect((await providerToken(free.page, "spotify")).body.accessToken).toBe(`free-${free.uuid}:access`);
 
     await joinLate(() => (Date.now() - room.startTime) / 1000, 4);
     await premium.page.goto(`/rooms/${room.slug}`);
@@ -356,73 +349,33 @@ describe("the providers' players", { timeout: 240_000 }, () => {
     expect(roomAtThen).toBeGreaterThan(3);
     expect(Math.abs((play?.body.position_ms ?? 0) / 1000 - roomAtThen)).toBeLessThan(1.5);
     expect(await premium.page.locator("[data-testid=preview-label]").count()).toBe(0);
-    expect(await premium.page.$eval("[data-testid=room-audio]", (a) => (a as HTMLAudioElement).paused)).toBe(true);
+    expect((await audioOf(premium.page)).paused).toBe(true);
 
     // Without Premium, Spotify's player says so and the preview plays instead, labelled.
     await free.page.goto(`/rooms/${room.slug}`);
     await expectText(free.page, "[data-testid=preview-label]", "Preview", 20_000);
-    await eventually(async () => {
-      const audio = await free.page.$eval("[data-testid=room-audio]", (a) => ({
-        paused: (a as HTMLAudioElement).paused,
-        src: (a as HTMLAudioElement).currentSrc,
-      }));
-      expect(audio).toEqual({ paused: false, src: standIns.previewUrl });
-    }, 45_000); // Spotify's player answers first (account_error), then the preview loads: slow on a loaded machine.
+    // Spotify's player answers first (account_error), then the preview loads: slow on a loaded machine.
+    await expectPreviewPlaying(free.page, 45_000);
     expect(standIns.spotifyPlays.some((p) => p.authorization?.includes(`free-${free.uuid}`))).toBe(false);
     expect(premium.errors).toEqual([]);
     expect(free.errors).toEqual([]);
   });
   it("moves a Premium listener's Spotify song back to the room's position when it drifts", async () => {
-    const config = stack.t.deps.config;
-    config.integrations = {
-      ...config.integrations,
-      spotifyClientId: "booth-test",
-      spotifyClientSecret: "booth-test",
-      spotifyAccountsUrl: `${standIns.url}/spotify-accounts`,
-    };
     const trackId = "3n3Ppam7vgaVa1iaRUc9Lp";
-    const track = await song({
-      trackName: "Drifting Whole",
-      musicProviders: { spotify: trackId },
-      previews: { spotify: standIns.previewUrl },
-    });
-    const room = await roomPlaying("Spotify Drift Room", track.id);
+    const room = await spotifyRoom("Spotify Drift Room", "Drifting Whole", trackId);
     const listener = await signedUp(stack, "Drifting Premium");
-    await stack.t.db.insert(schema.providerAccounts).values({
-      userUuid: listener.uuid,
-      provider: "spotify",
-      refreshToken: `premium-${listener.uuid}`,
-      accessToken: "expired",
-      accessTokenExpiresAt: new Date(Date.now() - 60_000),
-    });
+    await spotifyAccount(listener.uuid, "premium");
     await joinLate(room.roomAt, 4);
     await listener.page.goto(`/rooms/${room.slug}`);
     await expectText(listener.page, "[data-testid=track-name]", "Drifting Whole", 20_000);
     // The SDK's device plays the track where the room is.
-    await eventually(async () => {
-      const player = await standIn(listener.page, "spotify");
-      expect(player?.track).toBe(`spotify:track:${trackId}`);
-      expect(player?.playing).toBe(true);
-      expect(player?.position).toBeGreaterThan(3);
-      expect(Math.abs((player?.position ?? 0) - room.roomAt())).toBeLessThan(1);
-    }, 30_000);
+    await expectInStep(listener.page, "spotify", room.roomAt, 30_000);
+    expect((await standIn(listener.page, "spotify"))?.track).toBe(`spotify:track:${trackId}`);
 
     // The device stalls ten seconds behind (the SDK tells no state of it): the player finds it and seeks it back.
-    const seeks = (await standIn(listener.page, "spotify"))?.seeks.length ?? 0;
-    await drift(listener.page, "spotify", -10);
-    await eventually(async () => {
-      const player = await standIn(listener.page, "spotify");
-      expect(player?.seeks.length).toBeGreaterThan(seeks);
-      expect(Math.abs((player?.position ?? 0) - room.roomAt())).toBeLessThan(1);
-    }, 10_000);
+    await expectPutBack(listener.page, "spotify", -10, room.roomAt);
     // And ahead of the room, back too.
-    const again = (await standIn(listener.page, "spotify"))?.seeks.length ?? 0;
-    await drift(listener.page, "spotify", 6);
-    await eventually(async () => {
-      const player = await standIn(listener.page, "spotify");
-      expect(player?.seeks.length).toBeGreaterThan(again);
-      expect(Math.abs((player?.position ?? 0) - room.roomAt())).toBeLessThan(1);
-    }, 10_000);
+    await expectPutBack(listener.page, "spotify", 6, room.roomAt);
     expect(await listener.page.locator("[data-testid=preview-label]").count()).toBe(0);
     expect(listener.errors).toEqual([]);
   });
@@ -445,11 +398,7 @@ describe("the providers' players", { timeout: 240_000 }, () => {
       provider: "apple",
       accessToken: `apple-mut-${connected.uuid}`,
     });
-    const tokenOf = (page: Page) =>
-      page.evaluate(() =>
-        fetch("/provider-token/apple").then(async (r) => ({ status: r.status, body: await r.json() })),
-      );
-    expect(await tokenOf(connected.page)).toEqual({
+    expect(await providerToken(connected.page, "apple")).toEqual({
       status: 200,
       body: {
         accessToken: `apple-mut-${connected.uuid}`,
@@ -457,7 +406,7 @@ describe("the providers' players", { timeout: 240_000 }, () => {
         expiresAt: null,
       },
     });
-    expect(await tokenOf(other.page)).toEqual({
+    expect(await providerToken(other.page, "apple")).toEqual({
       status: 404,
       body: { statusCode: 404, message: "Apple Music is not connected." },
     });
@@ -480,27 +429,15 @@ describe("the providers' players", { timeout: 240_000 }, () => {
       expect(Math.abs((player?.position ?? 0) - room.roomAt())).toBeLessThan(1);
     }, 30_000);
     expect(await connected.page.locator("[data-testid=preview-label]").count()).toBe(0);
-    expect(await connected.page.$eval("[data-testid=room-audio]", (a) => (a as HTMLAudioElement).paused)).toBe(true);
+    expect((await audioOf(connected.page)).paused).toBe(true);
     // It drifts: the player moves it back.
-    const seeks = (await standIn(connected.page, "apple"))?.seeks.length ?? 0;
-    await drift(connected.page, "apple", -8);
-    await eventually(async () => {
-      const player = await standIn(connected.page, "apple");
-      expect(player?.seeks.length).toBeGreaterThan(seeks);
-      expect(Math.abs((player?.position ?? 0) - room.roomAt())).toBeLessThan(1);
-    }, 10_000);
+    await expectPutBack(connected.page, "apple", -8, room.roomAt);
     await shot(connected.page, "room-apple-music");
 
     // Without Apple Music connected, the preview plays on the page's audio, labelled.
     await other.page.goto(`/rooms/${room.slug}`);
     await expectText(other.page, "[data-testid=preview-label]", "Preview", 20_000);
-    await eventually(async () => {
-      const audio = await other.page.$eval("[data-testid=room-audio]", (a) => ({
-        paused: (a as HTMLAudioElement).paused,
-        src: (a as HTMLAudioElement).currentSrc,
-      }));
-      expect(audio).toEqual({ paused: false, src: standIns.previewUrl });
-    }, 30_000);
+    await expectPreviewPlaying(other.page, 30_000);
     expect(await standIn(other.page, "apple")).toBeNull();
     expect(connected.errors).toEqual([]);
     expect(other.errors).toEqual([]);

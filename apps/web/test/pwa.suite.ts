@@ -186,6 +186,18 @@ async function fakePushSubscription(page: Page) {
 }
 
 /** The id Chromium gives the page's service worker registration (for ServiceWorker.deliverPushMessage). */
+/**
+ * Presses the notifications control on /profile/edit, which subscribes (POST) or unsubscribes (DELETE) this browser
+ * through the web: what the web answered.
+ */
+async function pressPushToggle(page: Page, method: "POST" | "DELETE") {
+  const answered = page.waitForResponse(
+    (r) => r.request().method() === method && r.url().endsWith("/push-subscription"),
+  );
+  await page.click("[data-testid=push-toggle]");
+  return (await answered).status();
+}
+
 async function registrationIdOf(cdp: CDPSession, scope: string) {
   const seen: { registrationId: string; scopeURL: string; isDeleted: boolean }[] = [];
   cdp.on("ServiceWorker.workerRegistrationUpdated", (event) => seen.push(...event.registrations));
@@ -236,11 +248,7 @@ describe("notifications", { timeout: 240_000 }, () => {
     // The control on the person's settings page: off, then on.
     await fan.page.goto("/profile/edit");
     await expectText(fan.page, "[data-testid=push-status]", "Notifications are off in this browser.");
-    const subscribed = fan.page.waitForResponse(
-      (r) => r.request().method() === "POST" && r.url().endsWith("/push-subscription"),
-    );
-    await fan.page.click("[data-testid=push-toggle]");
-    expect((await subscribed).status()).toBe(201);
+    expect(await pressPushToggle(fan.page, "POST")).toBe(201);
     await expectText(fan.page, "[data-testid=push-status]", "Notifications are on in this browser.");
     await expectText(fan.page, "[data-testid=push-toggle]", "Turn off notifications");
     // It subscribed with the edge's VAPID key, and the edge holds this browser for the fan.
@@ -315,11 +323,7 @@ describe("notifications", { timeout: 240_000 }, () => {
     // Turning notifications off: the browser unsubscribes and the edge no longer holds it.
     await fan.page.goto("/profile/edit");
     await expectText(fan.page, "[data-testid=push-status]", "Notifications are on in this browser.");
-    const unsubscribed = fan.page.waitForResponse(
-      (r) => r.request().method() === "DELETE" && r.url().endsWith("/push-subscription"),
-    );
-    await fan.page.click("[data-testid=push-toggle]");
-    expect((await unsubscribed).status()).toBe(204);
+    expect(await pressPushToggle(fan.page, "DELETE")).toBe(204);
     await expectText(fan.page, "[data-testid=push-status]", "Notifications are off in this browser.");
     expect(await held()).toEqual([]);
     expect(await fan.page.evaluate(() => localStorage.getItem("booth-test-push-subscription"))).toBeNull();

@@ -23,7 +23,7 @@ function answered(playlists: { rendition: string | null; status: number }[]) {
 describe("audio quality", { timeout: 240_000 }, () => {
   it("plays the rendition of the listener's quality, and another as soon as they choose it", async () => {
     const [track] = await stack.t.db.select().from(schema.songs).limit(1);
-    const { client } = await roomWithDj(stack, "Quality DJ", "Hi Fi", [track!.id]);
+    const { client } = await roomWithDj(stack, "Quality DJ", { name: "Hi Fi" }, [track!.id]);
     const { page, errors } = await listener(stack, "Audiophile");
     const playlists = playlistAnswers(page);
     const segments = segmentRenditions(page);

@@ -4,9 +4,6 @@
  * first sees the vote and the message; a reload keeps the seat.
  */
 import { schema } from "@booth/db";
-import { LiveRoomClient } from "@booth/sdk/live";
-import { eq } from "drizzle-orm";
-import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   changeAnswered,
@@ -14,28 +11,18 @@ import {
   eventually,
   expectCount,
   expectText,
+  newRoom,
   shot,
-  signUp,
+  signUpVerified,
   suiteStack,
-  verifyEmail,
 } from "./harness.ts";
+import { uuidOf } from "./harness-b.ts";
+import { audioOf, listener, roomWithDj } from "./listening.ts";
 
 const stack = suiteStack({ songs: 4, songSeconds: 60 });
 beforeAll(async () => {
   // Songs long enough that the first one still plays when the second person arrives on a loaded machine.
 }, 300_000);
-
-const audioTime = (page: Page) =>
-  page.$eval("[data-testid=room-audio]", (a) => {
-    const audio = a as HTMLAudioElement;
-    return { time: audio.currentTime, paused: audio.paused };
-  });
-
-async function uuidOf(email: string) {
-  const [user] = await stack.t.db.select().from(schema.users).where(eq(schema.users.email, email));
-  if (!user) throw new Error(`no user ${email}`);
-  return user.uuid;
-}
 
 /** A text as a regular expression that matches it exactly. */
 const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -48,8 +35,7 @@ describe("a room for two", { timeout: 240_000 }, () => {
     const listenerEmail = emailFor("listener");
 
     // The DJ signs up, verifies, creates a room and queues two songs from the catalogue.
-    await signUp(dj.page, { nickname: "Deejay", email: djEmail });
-    await verifyEmail(stack, dj.page, djEmail);
+    await signUpVerified(stack, dj.page, { nickname: "Deejay", email: djEmail });
     await dj.page.goto("/rooms/new");
     await dj.page.fill("#name", "Friday Night Booth");
     await dj.page.fill("#description", "Chords and drones, all night.");
@@ -63,7 +49,7 @@ describe("a room for two", { timeout: 240_000 }, () => {
       await expectCount(dj.page, "[data-testid=queue-song]", i + 1);
     }
     await dj.page.click("[data-testid=take-seat]");
-    const djUuid = await uuidOf(djEmail);
+    const djUuid = await uuidOf(stack, djEmail);
     await expectCount(dj.page, `[data-testid=dj][data-uuid="${djUuid}"][data-playing]`, 1, 20_000);
     const track = (await dj.page.locator("[data-testid=track-name]").textContent())?.trim();
     expect(track).toBeTruthy();
@@ -71,11 +57,10 @@ describe("a room for two", { timeout: 240_000 }, () => {
     const last = (await dj.page.locator("[data-testid=queue-song] strong").nth(2).textContent())?.trim() ?? "";
     await dj.page.locator("[data-testid=queue-song] [data-testid=play-next]").nth(2).click();
     await expectText(dj.page, "[data-testid=next-song]", new RegExp(literally(last)));
-    await eventually(async () => expect((await audioTime(dj.page)).time).toBeGreaterThan(1), 20_000);
+    await eventually(async () => expect((await audioOf(dj.page)).time).toBeGreaterThan(1), 20_000);
 
     // The listener finds the room in the list and joins: same song, same place.
-    await signUp(listener.page, { nickname: "Listener", email: listenerEmail });
-    await verifyEmail(stack, listener.page, listenerEmail);
+    await signUpVerified(stack, listener.page, { nickname: "Listener", email: listenerEmail });
     await listener.page.goto("/");
     await expectCount(listener.page, "[data-testid=room-card][data-slug=friday-night-booth]", 1);
     await shot(listener.page, "rooms");
@@ -89,14 +74,14 @@ describe("a room for two", { timeout: 240_000 }, () => {
       new RegExp(`^Now playing: ${literally(track ?? "")} by `),
     );
     expect(await listener.page.getAttribute("[data-testid=chat-messages]", "role")).toBe("log");
-    await eventually(async () => expect((await audioTime(listener.page)).time).toBeGreaterThan(1), 20_000);
-    const first = await audioTime(listener.page);
+    await eventually(async () => expect((await audioOf(listener.page)).time).toBeGreaterThan(1), 20_000);
+    const first = await audioOf(listener.page);
     await listener.page.waitForTimeout(2000);
-    const later = await audioTime(listener.page);
+    const later = await audioOf(listener.page);
     expect(later.paused).toBe(false);
     expect(later.time).toBeGreaterThan(first.time + 1);
     await eventually(async () => {
-      const [a, b] = await Promise.all([audioTime(dj.page), audioTime(listener.page)]);
+      const [a, b] = await Promise.all([audioOf(dj.page), audioOf(listener.page)]);
       expect(Math.abs(a.time - b.time)).toBeLessThan(1);
     }, 10_000);
 
@@ -106,7 +91,7 @@ describe("a room for two", { timeout: 240_000 }, () => {
     await listener.page.click("[data-testid=star]");
     await expectText(dj.page, "[data-testid=vote-counts]", /1 star$/);
     await expectText(listener.page, "[data-testid=room-notice]", "Added to your likes");
-    const listenerUuid = await uuidOf(listenerEmail);
+    const listenerUuid = await uuidOf(stack, listenerEmail);
     await eventually(async () => {
       const likes = await stack.t.request("GET", "/api/playlist-service/crate/special/likes/songs", {
         token: await stack.t.tokenFor(listenerUuid),
@@ -163,7 +148,7 @@ describe("a room for two", { timeout: 240_000 }, () => {
     await expectText(dj.page, "[data-testid=connection]", /in the room/, 20_000);
     await expectCount(dj.page, `[data-testid=dj][data-uuid="${djUuid}"][data-playing]`, 1);
     await expectText(dj.page, "[data-testid=track-name]", track ?? "");
-    await eventually(async () => expect((await audioTime(dj.page)).time).toBeGreaterThan(1), 20_000);
+    await eventually(async () => expect((await audioOf(dj.page)).time).toBeGreaterThan(1), 20_000);
     await expectText(dj.page, "[data-testid=chat-text]", /What a tune/);
 
     expect(dj.errors).toEqual([]);
@@ -176,18 +161,10 @@ describe("a room for two", { timeout: 240_000 }, () => {
     const guest = await stack.person();
     const ownerEmail = emailFor("owner");
     const memberEmail = emailFor("member");
-    await signUp(owner.page, { nickname: "Owner", email: ownerEmail });
-    await verifyEmail(stack, owner.page, ownerEmail);
-    await owner.page.goto("/rooms/new");
-    await owner.page.fill("#name", "Moderated Lounge");
-    await Promise.all([
-      owner.page.waitForURL(/\/rooms\/moderated-lounge/),
-      owner.page.click("main button[type=submit]"),
-    ]);
-    await expectText(owner.page, "[data-testid=connection]", /in the room/, 20_000);
+    await signUpVerified(stack, owner.page, { nickname: "Owner", email: ownerEmail });
+    await newRoom(owner.page, "Moderated Lounge", "moderated-lounge");
 
-    await signUp(member.page, { nickname: "Member", email: memberEmail });
-    await verifyEmail(stack, member.page, memberEmail);
+    await signUpVerified(stack, member.page, { nickname: "Member", email: memberEmail });
     await member.page.goto("/rooms/moderated-lounge");
     await member.page.fill("[data-testid=chat-input]", "helo everyone");
     await member.page.click("[data-testid=chat-send]");
@@ -252,21 +229,17 @@ describe("a room for two", { timeout: 240_000 }, () => {
     const dj = await stack.person();
     const guest = await stack.person();
     const email = emailFor("guestdj");
-    await signUp(dj.page, { nickname: "Guest DJ", email });
-    await verifyEmail(stack, dj.page, email);
-    await dj.page.goto("/rooms/new");
-    await dj.page.fill("#name", "Open Doors");
-    await Promise.all([dj.page.waitForURL(/\/rooms\/open-doors/), dj.page.click("main button[type=submit]")]);
-    await expectText(dj.page, "[data-testid=connection]", /in the room/, 20_000);
+    await signUpVerified(stack, dj.page, { nickname: "Guest DJ", email });
+    await newRoom(dj.page, "Open Doors", "open-doors");
     await expectCount(dj.page, "[data-testid=song-results] li", 4, 20_000);
     await dj.page.locator("[data-testid=queue-add]:not([disabled])").first().click();
     await expectCount(dj.page, "[data-testid=queue-song]", 1);
     await dj.page.click("[data-testid=take-seat]");
-    await eventually(async () => expect((await audioTime(dj.page)).time).toBeGreaterThan(1), 20_000);
+    await eventually(async () => expect((await audioOf(dj.page)).time).toBeGreaterThan(1), 20_000);
     // The edge gives the song's key to a guest the room admitted, and the page's policy lets it all load.
     await guest.page.goto("/rooms/open-doors");
     await expectText(guest.page, "[data-testid=connection]", /in the room/, 20_000);
-    await eventually(async () => expect((await audioTime(guest.page)).time).toBeGreaterThan(1), 20_000);
+    await eventually(async () => expect((await audioOf(guest.page)).time).toBeGreaterThan(1), 20_000);
     expect(dj.errors).toEqual([]);
     expect(guest.errors).toEqual([]);
   });
@@ -274,18 +247,14 @@ describe("a room for two", { timeout: 240_000 }, () => {
   it("plays the song a DJ queues after taking a seat with an empty queue", async () => {
     const { page, errors } = await stack.person();
     const email = emailFor("emptyqueue");
-    await signUp(page, { nickname: "Early Seat", email });
-    await verifyEmail(stack, page, email);
-    await page.goto("/rooms/new");
-    await page.fill("#name", "Empty Crate Club");
-    await Promise.all([page.waitForURL(/\/rooms\/empty-crate-club/), page.click("main button[type=submit]")]);
-    await expectText(page, "[data-testid=connection]", /in the room/, 20_000);
+    await signUpVerified(stack, page, { nickname: "Early Seat", email });
+    await newRoom(page, "Empty Crate Club", "empty-crate-club");
     // Alone in her new room, its owner is told so rather than shown an empty list of people.
     await expectText(page, "[data-testid=mod-nobody]", "Nobody else is here yet: share the room's link.");
     await expectCount(page, "[data-testid=mod-person]", 0);
     // A seat first, with nothing queued: the booth waits.
     await page.click("[data-testid=take-seat]");
-    const uuid = await uuidOf(email);
+    const uuid = await uuidOf(stack, email);
     await expectCount(page, `[data-testid=dj][data-uuid="${uuid}"]`, 1, 20_000);
     await expectCount(page, `[data-testid=dj][data-uuid="${uuid}"][data-playing]`, 0);
     // Then a song from the catalogue: it plays at once, without leaving the seat.
@@ -293,19 +262,18 @@ describe("a room for two", { timeout: 240_000 }, () => {
     await page.locator("[data-testid=queue-add]:not([disabled])").first().click();
     await expectCount(page, "[data-testid=queue-song]", 1);
     await expectCount(page, `[data-testid=dj][data-uuid="${uuid}"][data-playing]`, 1, 20_000);
-    await eventually(async () => expect((await audioTime(page)).time).toBeGreaterThan(1), 20_000);
+    await eventually(async () => expect((await audioOf(page)).time).toBeGreaterThan(1), 20_000);
     expect(errors).toEqual([]);
   });
 
   it("gives the browser 15-minute tokens for the live room, never the session's own", async () => {
     const { page, errors } = await stack.person();
     const email = emailFor("tokens");
-    await signUp(page, { nickname: "Tokens", email });
-    await verifyEmail(stack, page, email);
+    await signUpVerified(stack, page, { nickname: "Tokens", email });
     const claims = (token: string) => JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString());
     const first = await page.evaluate(() => fetch("/live-token").then((r) => r.json()));
     const payload = claims(first.token);
-    expect(payload.sub).toBe(await uuidOf(email));
+    expect(payload.sub).toBe(await uuidOf(stack, email));
     expect(payload.exp - payload.iat).toBe(15 * 60);
     expect(payload.purpose).toBe("live");
     // The socket's token works where the browser uses it, and is never traded for a session.
@@ -325,44 +293,16 @@ describe("a room for two", { timeout: 240_000 }, () => {
   });
 });
 
-/** A room made over REST by a new user who takes a seat with the SDK's live client, as a bot would. */
-async function roomWithDj(nickname: string, room: Record<string, unknown>, queue: string[] = []) {
-  const dj = await stack.t.createUser({ nickname });
-  const created = await stack.t.request("POST", "/api/room-service/rooms/infrastructure", {
-    token: dj.token,
-    body: { type: "PUBLIC", ...room },
-  });
-  expect(created.status).toBe(201);
-  if (queue.length)
-    await stack.t.request("POST", "/api/playlist-service/crate/special/queue/songs", {
-      token: dj.token,
-      body: { songIds: queue },
-    });
-  const client = new LiveRoomClient({ url: stack.partyUrl, roomUuid: created.body.uuid, token: dj.token });
-  await client.connect();
-  await client.addDj();
-  return { room: created.body, client };
-}
-
-/** A person signed up and verified in the browser, on a room's page. */
-async function listenerIn(slug: string, nickname: string) {
-  const person = await stack.person();
-  const email = emailFor(nickname.toLowerCase().replace(/\W+/g, "-"));
-  await signUp(person.page, { nickname, email });
-  await verifyEmail(stack, person.page, email);
-  await person.page.goto(`/rooms/${slug}`);
-  return person;
-}
-
 describe("the booth beyond the peers", { timeout: 240_000 }, () => {
   it("lines a listener up on a full booth's waitlist, shows their place, and seats them when the DJ steps down", async () => {
-    const { room, client } = await roomWithDj("Waitlist Owner", {
+    const { room, client } = await roomWithDj(stack, "Waitlist Owner", {
       name: "Waitlist Lounge",
       numberOfDjs: 1,
       waitlistEnabled: true,
     });
     expect(room.waitlistEnabled).toBe(true);
-    const { page, errors } = await listenerIn("waitlist-lounge", "Patient Listener");
+    const { page, errors } = await listener(stack, "Patient Listener");
+    await page.goto("/rooms/waitlist-lounge");
     await expectText(page, "[data-testid=connection]", /in the room/, 20_000);
     await expectCount(page, "[data-testid=take-seat]", 0);
     await page.click("[data-testid=join-waitlist]");
@@ -379,8 +319,9 @@ describe("the booth beyond the peers", { timeout: 240_000 }, () => {
 
   it("grabs the song playing into the listener's queue, and the room counts the grab", async () => {
     const [track] = await stack.t.db.select().from(schema.songs).limit(1);
-    const { client } = await roomWithDj("Grab DJ", { name: "Grab Bag" }, [track!.id]);
-    const { page, errors } = await listenerIn("grab-bag", "Grabber");
+    const { client } = await roomWithDj(stack, "Grab DJ", { name: "Grab Bag" }, [track!.id]);
+    const { page, errors } = await listener(stack, "Grabber");
+    await page.goto("/rooms/grab-bag");
     await expectText(page, "[data-testid=track-name]", track!.trackName, 20_000);
     await expectCount(page, "[data-testid=queue-song]", 0);
     await page.click("[data-testid=grab-open]");

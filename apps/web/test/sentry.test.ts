@@ -2,27 +2,21 @@
  * The web server reports its bugs to Sentry through Sentry's Node SDK when SENTRY_DSN is set (#19). The edge here is a
  * stand-in whose answers are not JSON, so the shop's loader breaks as a bug would.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { freePort } from "../../edge/src/testing/child-server.ts";
 import { hasFrameIn, sentryIngest } from "../../edge/src/testing/sentry.ts";
-import { buildOnce, startWeb } from "./harness.ts";
+import { buildOnce, edgeStandIn, startWeb } from "./harness.ts";
 
-const edge = createServer((_req, res) => {
+const edge = edgeStandIn((_req, res) => {
   res.writeHead(200, { "content-type": "application/json" });
   res.end("{ this is not JSON");
 });
-beforeAll(async () => {
-  await new Promise<void>((r) => edge.listen(0, "127.0.0.1", r));
-  await buildOnce();
-}, 240_000);
-afterAll(() => edge.close());
+beforeAll(() => buildOnce(), 240_000);
 
 it("sends a loader's error to Sentry with its stack and the page it broke", async () => {
   const ingest = await sentryIngest();
   const web = await startWeb(await freePort(), {
-    BOOTH_API_URL: `http://127.0.0.1:${(edge.address() as AddressInfo).port}`,
+    BOOTH_API_URL: edge.url,
     SENTRY_DSN: ingest.dsn,
   });
   try {

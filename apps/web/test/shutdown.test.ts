@@ -2,28 +2,22 @@
  * SIGTERM to the web server while a page is being answered: it serves nothing new, finishes that answer, and exits 0
  * saying every request was answered (#19, graceful shutdown). The edge here is a stand-in that answers slowly.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { freePort } from "../../edge/src/testing/child-server.ts";
-import { buildOnce, startWeb, until } from "./harness.ts";
+import { buildOnce, edgeStandIn, startWeb, until } from "./harness.ts";
 
 // The edge's readiness, answered after 1.5 s: the web's /readyz waits for it.
-const edge = createServer((req, res) => {
+const edge = edgeStandIn((req, res) => {
   setTimeout(() => {
     res.writeHead(req.url === "/readyz" ? 200 : 404, { "content-type": "application/json" });
     res.end("{}");
   }, 1500);
 });
-beforeAll(async () => {
-  await new Promise<void>((r) => edge.listen(0, "127.0.0.1", r));
-  await buildOnce();
-}, 240_000);
-afterAll(() => edge.close());
+beforeAll(() => buildOnce(), 240_000);
 
 it("finishes the request in flight, refuses new ones and exits 0 on SIGTERM", async () => {
   const web = await startWeb(await freePort(), {
-    BOOTH_API_URL: `http://127.0.0.1:${(edge.address() as AddressInfo).port}`,
+    BOOTH_API_URL: edge.url,
   });
   const inFlight = fetch(`${web.url}/readyz`);
   await new Promise((r) => setTimeout(r, 400));

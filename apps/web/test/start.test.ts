@@ -90,15 +90,13 @@ describe("npm start", () => {
   it("starts each app on its port, each reaching the others, and stops them all on a signal", {
     timeout: 240_000,
   }, async () => {
-    const [edgePort, partyPort, webPort] = [await freePort(), await freePort(), await freePort()];
+    const ports = await freePorts();
     const run = start({
       DATA_DIR: join(dataDir, "up"),
-      EDGE_PORT: String(edgePort),
-      PARTY_PORT: String(partyPort),
-      WEB_PORT: String(webPort),
+      ...ports.env,
     });
     try {
-      const web = `http://127.0.0.1:${webPort}`;
+      const web = `http://127.0.0.1:${ports.web}`;
       // The web's server reaches the edge: a guest's live token comes from there. The web may answer before the
       // edge does: it waits for it rather than failing.
       const live = await Promise.race([
@@ -117,17 +115,17 @@ describe("npm start", () => {
       expect(live?.token.split(".")).toHaveLength(3);
       // The browser is told where the live rooms are.
       const page = await (await fetch(web)).text();
-      expect(page).toContain(`http://127.0.0.1:${partyPort}`);
-      expect(page).toContain(`http://127.0.0.1:${edgePort}`);
+      expect(page).toContain(`http://127.0.0.1:${ports.party}`);
+      expect(page).toContain(`http://127.0.0.1:${ports.edge}`);
       // The edge answers on its port.
-      const docs = await fetch(`http://127.0.0.1:${edgePort}/api/user-service/auth/pub-key`);
+      const docs = await fetch(`http://127.0.0.1:${ports.edge}/api/user-service/auth/pub-key`);
       expect(docs.status).toBe(200);
       // The rooms answer on theirs and reach the edge: they check a service token signed with the edge's key against
       // the edge's JWKS (a room nobody is in, rather than 503 "The edge cannot be reached.").
       const serviceToken = await edgeServiceToken(join(dataDir, "up"));
       const room = await until(
         async () => {
-          const res = await fetch(`http://127.0.0.1:${partyPort}/parties/main/00000000-0000-4000-8000-000000000001`, {
+          const res = await fetch(`http://127.0.0.1:${ports.party}/parties/main/00000000-0000-4000-8000-000000000001`, {
             headers: { authorization: `Bearer ${serviceToken}` },
           }).catch(() => null);
           return res ? { status: res.status, body: await res.text() } : null;
@@ -146,23 +144,22 @@ describe("npm start", () => {
     }
     expect(await run.exited).toBe(0);
     const output = run.output();
-    expect(output).toContain(`[web] web: Booth is at http://127.0.0.1:${webPort}`);
+    expect(output).toContain(`[web] web: Booth is at http://127.0.0.1:${ports.web}`);
     // Piped output: no escape codes, no blank prefixed lines, no stack traces.
     expect(output).not.toContain("\u001b");
     expect(output).not.toMatch(/^\[\w+\] *$/m);
     expect(output).not.toMatch(/^\[\w+\]\s+at /m);
     // Every app stopped with it: their ports are free again.
-    for (const port of [edgePort, partyPort, webPort]) await until(() => canListen(port), `port ${port} free`, 15_000);
+    for (const port of [ports.edge, ports.party, ports.web])
+      await until(() => canListen(port), `port ${port} free`, 15_000);
   });
 
   it("stops everything, naming the app, when one dies", async () => {
-    const [edgePort, partyPort, webPort] = [await freePort(), await freePort(), await freePort()];
+    const ports = await freePorts();
     // An edge whose database does not answer exits at once; the others must not run on without it.
     const run = start({
       DATA_DIR: join(dataDir, "dies"),
-      EDGE_PORT: String(edgePort),
-      PARTY_PORT: String(partyPort),
-      WEB_PORT: String(webPort),
+      ...ports.env,
       DATABASE_URL: "postgres://nobody@127.0.0.1:9/booth",
     });
     const code = await run.exited;
@@ -171,22 +168,20 @@ describe("npm start", () => {
     // Its lines above: one, no stack trace.
     expect(run.output()).toContain("[edge] Booth edge: 127.0.0.1:9 does not answer (ECONNREFUSED)");
     expect(run.output()).not.toMatch(/^\[\w+\]\s+at /m);
-    for (const port of [partyPort, webPort]) await until(() => canListen(port), `port ${port} free`, 15_000);
+    for (const port of [ports.party, ports.web]) await until(() => canListen(port), `port ${port} free`, 15_000);
   }, 120_000);
 
   it("starts nothing when a port is taken, and says which", async () => {
-    const [edgePort, partyPort, webPort] = [await freePort(), await freePort(), await freePort()];
-    const holder = await hold(partyPort);
+    const ports = await freePorts();
+    const holder = await hold(ports.party);
     try {
       const run = start({
         DATA_DIR: join(dataDir, "taken"),
-        EDGE_PORT: String(edgePort),
-        PARTY_PORT: String(partyPort),
-        WEB_PORT: String(webPort),
+        ...ports.env,
       });
       expect(await run.exited).toBe(1);
       expect(run.output()).toContain(
-        `booth: nothing started. port ${partyPort} (the live rooms) is in use: stop what holds it, or set PARTY_PORT.`,
+        `booth: nothing started. port ${ports.party} (the live rooms) is in use: stop what holds it, or set PARTY_PORT.`,
       );
     } finally {
       holder.close();
@@ -231,6 +226,12 @@ async function edgeServiceToken(dataDir: string) {
     .setIssuedAt()
     .setExpirationTime("60s")
     .sign(await importJWK(jwk, "ES256"));
+}
+
+/** Three free ports, one for each app, and the environment that gives them to `npm start`. */
+async function freePorts() {
+  const [edge, party, web] = [await freePort(), await freePort(), await freePort()];
+  return { edge, party, web, env: { EDGE_PORT: String(edge), PARTY_PORT: String(party), WEB_PORT: String(web) } };
 }
 
 function hold(port: number): Promise<Server> {

@@ -32,7 +32,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 describe("two listeners in sync", { timeout: 240_000 }, () => {
   it("hear the same moment of an HLS upload within 150 ms of each other", async () => {
     const [track] = await stack.t.db.select().from(schema.songs).limit(1);
-    const { room, client } = await roomWithDj(stack, "Sync DJ", "Lockstep", [track!.id]);
+    const { room, client } = await roomWithDj(stack, "Sync DJ", { name: "Lockstep" }, [track!.id]);
     const a = await listener(stack, "Left Ear");
     const b = await listener(stack, "Right Ear");
     for (const { page } of [a, b]) {

@@ -1,6 +1,5 @@
 import type { Schema } from "@booth/sdk";
-import type { Command } from "commander";
-import { examples, withContext } from "../context.ts";
+import type { BoothCommand } from "../context.ts";
 import { progress } from "../progress.ts";
 
 type PlaylistImport = Schema<"playlist", "PlaylistImport">;
@@ -13,21 +12,21 @@ const finished = (job: PlaylistImport) =>
     ...(job.message ? [job.message] : []),
   ].join("\n");
 
-export function crateCommands(program: Command) {
+export function crateCommands(program: BoothCommand) {
   const crates = program.command("crates").description("Your crates (playlists)");
-  examples(
-    crates
-      .command("import")
-      .argument("<link>", "a Spotify, YouTube or SoundCloud playlist link")
-      .description(
-        "Import a Spotify, YouTube or SoundCloud playlist into a new crate named after it (its first 500 tracks), showing the progress until it is done; prints the crate's id",
-      )
-      .option("--interval <seconds>", "how often to ask how far it is", "1")
-      .option("--json", "print the finished import as JSON"),
-    "booth crates import https://open.spotify.com/playlist/37i9dQZF1DXcBWIGoYBM5M",
-    "booth crates import 'https://www.youtube.com/playlist?list=PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf' --json",
-  ).action(
-    withContext(async (ctx, link: string, options: { interval: string }) => {
+  crates
+    .command("import")
+    .argument("<link>", "a Spotify, YouTube or SoundCloud playlist link")
+    .description(
+      "Import a Spotify, YouTube or SoundCloud playlist into a new crate named after it (its first 500 tracks), showing the progress until it is done; prints the crate's id",
+    )
+    .option("--interval <seconds>", "how often to ask how far it is", "1")
+    .option("--json", "print the finished import as JSON")
+    .examples(
+      "booth crates import https://open.spotify.com/playlist/37i9dQZF1DXcBWIGoYBM5M",
+      "booth crates import 'https://www.youtube.com/playlist?list=PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf' --json",
+    )
+    .run(async (ctx, link: string, options: { interval: string }) => {
       const interval = Number(options.interval);
       if (!Number.isFinite(interval) || interval <= 0 || interval > 60)
         throw new Error("--interval: a number of seconds, at most 60");
@@ -55,6 +54,5 @@ export function crateCommands(program: Command) {
           `the import stopped after ${job.done} of ${job.total} tracks: ${job.message ?? "no reason given"} (what was imported is in crate ${job.crateUuid})`,
         );
       ctx.print(job, () => finished(job));
-    }),
-  );
+    });
 }

@@ -1,6 +1,6 @@
 import type { Schema } from "@booth/sdk";
-import { type Command, Option } from "commander";
-import { examples, withContext } from "../context.ts";
+import { Option } from "commander";
+import type { BoothCommand } from "../context.ts";
 
 type Job = Schema<"upload", "Job">;
 
@@ -15,21 +15,18 @@ const line = (job: Job) => {
   return job.lastError ? `${head}\n  last error: ${job.lastError}` : head;
 };
 
-export function jobsCommand(program: Command) {
-  examples(
-    program
-      .command("jobs")
-      .description(
-        "List the latest background jobs (transcoding, generated songs, the demo catalogue) and how they went (admins)",
-      )
-      .addOption(new Option("--state <state>", "only jobs in this state").choices(STATES))
-      .addOption(new Option("--kind <kind>", "only jobs of this kind").choices(KINDS))
-      .option("--limit <n>", "how many (at most 100)", "20")
-      .option("--json", "print JSON"),
-    "booth jobs --state failed",
-    "booth jobs --kind transcode --limit 5 --json",
-  ).action(
-    withContext(async (ctx, options: { limit: string; state?: Job["state"]; kind?: Job["kind"] }) => {
+export function jobsCommand(program: BoothCommand) {
+  program
+    .command("jobs")
+    .description(
+      "List the latest background jobs (transcoding, generated songs, the demo catalogue) and how they went (admins)",
+    )
+    .addOption(new Option("--state <state>", "only jobs in this state").choices(STATES))
+    .addOption(new Option("--kind <kind>", "only jobs of this kind").choices(KINDS))
+    .option("--limit <n>", "how many (at most 100)", "20")
+    .json()
+    .examples("booth jobs --state failed", "booth jobs --kind transcode --limit 5 --json")
+    .run(async (ctx, options: { limit: string; state?: Job["state"]; kind?: Job["kind"] }) => {
       const { data } = await ctx.client.upload.GET("/admin/jobs", {
         params: {
           query: {
@@ -41,6 +38,5 @@ export function jobsCommand(program: Command) {
       });
       const jobs = data?.data ?? [];
       ctx.print(data, () => (jobs.length === 0 ? "(none)" : jobs.map(line).join("\n")));
-    }),
-  );
+    });
 }

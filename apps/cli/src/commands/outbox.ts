@@ -1,6 +1,5 @@
 import type { Schema } from "@booth/sdk";
-import type { Command } from "commander";
-import { examples, withContext } from "../context.ts";
+import type { BoothCommand } from "../context.ts";
 
 type OutboxMessage = Schema<"user", "OutboxMessage">;
 
@@ -14,18 +13,15 @@ const block = (m: OutboxMessage) =>
     ...m.body.split("\n").map((line) => `  ${line}`),
   ].join("\n");
 
-export function outboxCommand(program: Command) {
-  examples(
-    program
-      .command("outbox")
-      .description("List the latest emails and SMS kept in the outbox, where they go without a provider (admins)")
-      .option("--limit <n>", "how many (at most 100)", "10")
-      .option("--to <address>", "only those to this email address or phone number")
-      .option("--json", "print JSON"),
-    "booth outbox --to newcomer@example.com --limit 1",
-    "booth outbox --json",
-  ).action(
-    withContext(async (ctx, options: { limit: string; to?: string }) => {
+export function outboxCommand(program: BoothCommand) {
+  program
+    .command("outbox")
+    .description("List the latest emails and SMS kept in the outbox, where they go without a provider (admins)")
+    .option("--limit <n>", "how many (at most 100)", "10")
+    .option("--to <address>", "only those to this email address or phone number")
+    .json()
+    .examples("booth outbox --to newcomer@example.com --limit 1", "booth outbox --json")
+    .run(async (ctx, options: { limit: string; to?: string }) => {
       const { data } = await ctx.client.user.GET("/outbox", {
         params: { query: { limit: Number(options.limit), ...(options.to ? { to: options.to } : {}) } },
       });
@@ -35,6 +31,5 @@ export function outboxCommand(program: Command) {
           ? "(none)"
           : `${[...messages].reverse().map(block).join("\n\n")}\n\n${messages.length} of ${data?.total} in all`,
       );
-    }),
-  );
+    });
 }

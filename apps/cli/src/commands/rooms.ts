@@ -1,5 +1,4 @@
-import type { Command } from "commander";
-import { type Context, examples, table, withContext } from "../context.ts";
+import { type BoothCommand, type Context, table } from "../context.ts";
 
 const many = (value: string, previous: string[] = []) => [...previous, value];
 const COLUMNS = ["uuid", "slug", "name", "type", "numberOfDjs", "numberOfUsersInRoom", "promoted"];
@@ -60,7 +59,7 @@ function settingsFrom(o: SettingsOptions) {
   return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
 }
 
-const withSettings = (command: Command) =>
+const withSettings = (command: BoothCommand) =>
   command
     .option("--slug <slug>", "its address (made from the name when not given)")
     .option("--description <text>")
@@ -94,22 +93,22 @@ export async function findRoom(ctx: Context, key: string) {
   return data;
 }
 
-export function roomCommands(program: Command) {
+export function roomCommands(program: BoothCommand) {
   const rooms = program
     .command("rooms")
     .description("Rooms: create, list, show, promote, reset (staff for others' rooms)");
-  examples(
-    withSettings(
-      rooms
-        .command("create <name>")
-        .description("Create a room you own (or, staff, give it to --owner)")
-        .option("--owner <userUuid>", "hand the new room to this user (staff)")
-        .option("--json", "print JSON"),
-    ),
-    "booth rooms create 'Friday Disco' --djs 3 --songs-per-dj 2",
-    "booth rooms create 'Late Lounge' --slug late-lounge --owner 5f0c2a8e-... --json",
-  ).action(
-    withContext(async (ctx, name: string, options: SettingsOptions & { owner?: string }) => {
+  withSettings(
+    rooms
+      .command("create <name>")
+      .description("Create a room you own (or, staff, give it to --owner)")
+      .option("--owner <userUuid>", "hand the new room to this user (staff)")
+      .json(),
+  )
+    .examples(
+      "booth rooms create 'Friday Disco' --djs 3 --songs-per-dj 2",
+      "booth rooms create 'Late Lounge' --slug late-lounge --owner 5f0c2a8e-... --json",
+    )
+    .run(async (ctx, name: string, options: SettingsOptions & { owner?: string }) => {
       const { data: created } = await ctx.client.room.POST("/rooms/infrastructure", {
         body: { name, ...settingsFrom(options) } as never,
       });
@@ -122,25 +121,24 @@ export function roomCommands(program: Command) {
         room = data;
       }
       ctx.print(room, () => `Created room ${created?.name} at /${created?.slug} (${created?.uuid})`);
-    }),
-  );
-  examples(
-    rooms
-      .command("list")
-      .description("Public rooms, busiest first; --all lists every room (staff) with the admin filter and sort syntax")
-      .option("--all", "every room, private and unlisted too (staff)")
-      .option("--promoted", "the promoted rooms")
-      .option("--mine", "the rooms you own")
-      .option("-f, --filter <field||$op||value>", "with --all: a filter, repeatable", many)
-      .option("-s, --sort <field,ASC|DESC>", "with --all: a sort, repeatable", many)
-      .option("--limit <n>", "how many", "50")
-      .option("--offset <n>", "from", "0")
-      .option("--json", "print JSON"),
-    "booth rooms list",
-    "booth rooms list --all -f 'type||$eq||PRIVATE' -s createdAt,DESC --json",
-    "booth rooms list --promoted",
-  ).action(
-    withContext(
+    });
+  rooms
+    .command("list")
+    .description("Public rooms, busiest first; --all lists every room (staff) with the admin filter and sort syntax")
+    .option("--all", "every room, private and unlisted too (staff)")
+    .option("--promoted", "the promoted rooms")
+    .option("--mine", "the rooms you own")
+    .option("-f, --filter <field||$op||value>", "with --all: a filter, repeatable", many)
+    .option("-s, --sort <field,ASC|DESC>", "with --all: a sort, repeatable", many)
+    .option("--limit <n>", "how many", "50")
+    .option("--offset <n>", "from", "0")
+    .json()
+    .examples(
+      "booth rooms list",
+      "booth rooms list --all -f 'type||$eq||PRIVATE' -s createdAt,DESC --json",
+      "booth rooms list --promoted",
+    )
+    .run(
       async (
         ctx,
         o: {
@@ -173,18 +171,14 @@ export function roomCommands(program: Command) {
         }
         ctx.print(page, () => `${table(page.data, COLUMNS)}\n${page.total} in all`);
       },
-    ),
-  );
-  examples(
-    rooms
-      .command("show <room>")
-      .description("A room by slug or uuid; --live adds what its live room shows now")
-      .option("--live", "the booth, what plays, the votes")
-      .option("--json", "print JSON"),
-    "booth rooms show friday-disco",
-    "booth rooms show friday-disco --live --json",
-  ).action(
-    withContext(async (ctx, key: string, o: { live?: boolean }) => {
+    );
+  rooms
+    .command("show <room>")
+    .description("A room by slug or uuid; --live adds what its live room shows now")
+    .option("--live", "the booth, what plays, the votes")
+    .json()
+    .examples("booth rooms show friday-disco", "booth rooms show friday-disco --live --json")
+    .run(async (ctx, key: string, o: { live?: boolean }) => {
       const room = await findRoom(ctx, key);
       if (!o.live) return ctx.print(room);
       const { data } = await ctx.client.room.GET("/rooms/room-state/{id}", { params: { path: { id: room.uuid } } });
@@ -202,23 +196,22 @@ export function roomCommands(program: Command) {
           `votes: ${JSON.stringify(state.voteCounts ?? {})}`,
         ].join("\n"),
       );
-    }),
-  );
-  examples(
-    withSettings(
-      rooms
-        .command("update <room>")
-        .description("Change a room's settings (staff, any room)")
-        .option("--name <name>")
-        .option("--owner <userUuid>", "a new owner")
-        .option("--json", "print JSON"),
-    ),
-    "booth rooms update friday-disco --djs 5 --songs-per-dj none",
-    "booth rooms update friday-disco --waitlist on",
-    "booth rooms update friday-disco --room-crate 7d1e9a40-...",
-    "booth rooms update friday-disco --owner 5f0c2a8e-...",
-  ).action(
-    withContext(async (ctx, key: string, o: SettingsOptions & { name?: string; owner?: string }) => {
+    });
+  withSettings(
+    rooms
+      .command("update <room>")
+      .description("Change a room's settings (staff, any room)")
+      .option("--name <name>")
+      .option("--owner <userUuid>", "a new owner")
+      .json(),
+  )
+    .examples(
+      "booth rooms update friday-disco --djs 5 --songs-per-dj none",
+      "booth rooms update friday-disco --waitlist on",
+      "booth rooms update friday-disco --room-crate 7d1e9a40-...",
+      "booth rooms update friday-disco --owner 5f0c2a8e-...",
+    )
+    .run(async (ctx, key: string, o: SettingsOptions & { name?: string; owner?: string }) => {
       const room = await findRoom(ctx, key);
       const body = {
         ...settingsFrom(o),
@@ -231,20 +224,19 @@ export function roomCommands(program: Command) {
         body: body as never,
       });
       ctx.print(data, () => `Updated ${data?.name} (/${data?.slug})`);
-    }),
-  );
-  examples(
-    rooms
-      .command("promote <room>")
-      .description("Promote a room (or with --off stop), optionally only to listeners of some music providers")
-      .option("--off", "stop promoting it")
-      .option("--providers <list>", "comma-separated providers, e.g. spotify,apple")
-      .option("--json", "print JSON"),
-    "booth rooms promote friday-disco",
-    "booth rooms promote friday-disco --providers spotify,apple",
-    "booth rooms promote friday-disco --off",
-  ).action(
-    withContext(async (ctx, key: string, o: { off?: boolean; providers?: string }) => {
+    });
+  rooms
+    .command("promote <room>")
+    .description("Promote a room (or with --off stop), optionally only to listeners of some music providers")
+    .option("--off", "stop promoting it")
+    .option("--providers <list>", "comma-separated providers, e.g. spotify,apple")
+    .json()
+    .examples(
+      "booth rooms promote friday-disco",
+      "booth rooms promote friday-disco --providers spotify,apple",
+      "booth rooms promote friday-disco --off",
+    )
+    .run(async (ctx, key: string, o: { off?: boolean; providers?: string }) => {
       const room = await findRoom(ctx, key);
       const { data } = await ctx.client.room.PATCH("/rooms/promote/{id}/infrastructure", {
         params: { path: { id: room.uuid } },
@@ -254,17 +246,14 @@ export function roomCommands(program: Command) {
         },
       });
       ctx.print(data, () => `${data?.name} is ${o.off ? "no longer promoted" : "promoted"}`);
-    }),
-  );
-  examples(
-    rooms
-      .command("plays <room>")
-      .description("The songs a room played, newest first")
-      .option("--limit <n>", "how many", "20")
-      .option("--json", "print JSON"),
-    "booth rooms plays friday-disco --limit 5",
-  ).action(
-    withContext(async (ctx, key: string, o: { limit: string }) => {
+    });
+  rooms
+    .command("plays <room>")
+    .description("The songs a room played, newest first")
+    .option("--limit <n>", "how many", "20")
+    .json()
+    .examples("booth rooms plays friday-disco --limit 5")
+    .run(async (ctx, key: string, o: { limit: string }) => {
       const { data } = await ctx.client.room.GET("/rooms/{slug}/recent-songs", {
         params: { path: { slug: key }, query: { limit: Number(o.limit) } },
       });
@@ -276,31 +265,26 @@ export function roomCommands(program: Command) {
         stars: p.voteCounts.stars,
       }));
       ctx.print(data, () => `${table(rows, ["playedAt", "track", "djUuid", "likes", "stars"])}\n${data?.total} in all`);
-    }),
-  );
-  examples(
-    rooms.command("delete <room>").description("Delete a room: its live room resets and everyone leaves"),
-    "booth rooms delete friday-disco",
-  ).action(
-    withContext(async (ctx, key: string) => {
+    });
+  rooms
+    .command("delete <room>")
+    .description("Delete a room: its live room resets and everyone leaves")
+    .examples("booth rooms delete friday-disco")
+    .run(async (ctx, key: string) => {
       const room = await findRoom(ctx, key);
       await ctx.client.room.DELETE("/rooms/{id}/infrastructure", { params: { path: { id: room.uuid } } });
       console.log(`Deleted ${room.name}`);
-    }),
-  );
-  examples(
-    rooms
-      .command("reset <room>")
-      .description(
-        "Reset a live room (its owner; global moderators and up): the booth, votes and chat start over, everyone reconnects",
-      )
-      .option("--json", "print JSON"),
-    "booth rooms reset friday-disco",
-  ).action(
-    withContext(async (ctx, key: string) => {
+    });
+  rooms
+    .command("reset <room>")
+    .description(
+      "Reset a live room (its owner; global moderators and up): the booth, votes and chat start over, everyone reconnects",
+    )
+    .json()
+    .examples("booth rooms reset friday-disco")
+    .run(async (ctx, key: string) => {
       const room = await findRoom(ctx, key);
       await ctx.client.room.POST("/rooms/reset/{id}/infrastructure", { params: { path: { id: room.uuid } } });
       ctx.print({ roomUuid: room.uuid, reset: true }, () => `${room.name}: the live room was reset`);
-    }),
-  );
+    });
 }

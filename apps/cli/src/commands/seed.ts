@@ -1,27 +1,26 @@
-import type { Command } from "commander";
-import { examples, withContext } from "../context.ts";
+import type { BoothCommand } from "../context.ts";
 import { progress } from "../progress.ts";
 import { DEMO_TRACKS } from "../seed/demo-data.ts";
 import { SEED_STEPS, seed } from "../seed/seed.ts";
 
 const ADMIN_ROLES = ["admin", "superUser"];
 
-export function seedCommand(program: Command) {
-  examples(
-    program
-      .command("seed")
-      .description(
-        "Load demo data into a running instance (admins): waits for the demo catalogue, then demo users with profiles, rooms, crates, a current season and avatars. Running it again creates nothing new.",
-      )
-      .option("--password <password>", "the demo users' password (else BOOTH_DEMO_PASSWORD, else booth-demo-password)")
-      .option("--demo-tracks <n>", "how many demo catalogue tracks to wait for", String(DEMO_TRACKS))
-      .option("--wait <seconds>", "how long to wait for the demo catalogue", "600")
-      .option("--json", "print the result as JSON"),
-    "booth seed",
-    "booth seed --json > seeded.json",
-    "BOOTH_DEMO_PASSWORD='another password' booth seed --wait 60",
-  ).action(
-    withContext(async (ctx, o: { password?: string; demoTracks: string; wait: string }) => {
+export function seedCommand(program: BoothCommand) {
+  program
+    .command("seed")
+    .description(
+      "Load demo data into a running instance (admins): waits for the demo catalogue, then demo users with profiles, rooms, crates, a current season and avatars. Running it again creates nothing new.",
+    )
+    .option("--password <password>", "the demo users' password (else BOOTH_DEMO_PASSWORD, else booth-demo-password)")
+    .option("--demo-tracks <n>", "how many demo catalogue tracks to wait for", String(DEMO_TRACKS))
+    .option("--wait <seconds>", "how long to wait for the demo catalogue", "600")
+    .json("print the result as JSON")
+    .examples(
+      "booth seed",
+      "booth seed --json > seeded.json",
+      "BOOTH_DEMO_PASSWORD='another password' booth seed --wait 60",
+    )
+    .run(async (ctx, o: { password?: string; demoTracks: string; wait: string }) => {
       const { data: session } = await ctx.client.user.GET("/auth/session");
       if (!session?.user.roles.some((r) => ADMIN_ROLES.includes(r)))
         throw new Error("booth seed needs an admin session: booth login -e <admin email>");
@@ -54,6 +53,5 @@ export function seedCommand(program: Command) {
           `The demo users (aurora, basil, cosmo, delphine, ezra, fern @demo.booth.local) sign in with "${password}".`,
         ].join("\n"),
       );
-    }),
-  );
+    });
 }

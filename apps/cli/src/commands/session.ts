@@ -1,9 +1,8 @@
 import { createBoothClient } from "@booth/sdk";
-import type { Command } from "commander";
 import { forgetConfig, writeConfig } from "../config.ts";
-import { action, withContext } from "../context.ts";
+import { action, type BoothCommand } from "../context.ts";
 
-export function sessionCommands(program: Command) {
+export function sessionCommands(program: BoothCommand) {
   program
     .command("login")
     .description("Sign in with an email and password, or keep a bot token")
@@ -11,45 +10,39 @@ export function sessionCommands(program: Command) {
     .option("-p, --password <password>", "account password (prefer BOOTH_PASSWORD)")
     .option("-t, --token <token>", "a bot token (from `booth bot create`)")
     .option("--party <url>", "also keep the live rooms' URL (for bots and `rooms reset`)")
-    .addHelpText(
-      "after",
-      "\nExamples:\n  $ booth login -e admin@booth.local -p secret\n  $ BOOTH_PASSWORD=secret booth login -e me@example.com\n  $ booth login --token eyJhbGciOi...",
+    .examples(
+      "booth login -e admin@booth.local -p secret",
+      "BOOTH_PASSWORD=secret booth login -e me@example.com",
+      "booth login --token eyJhbGciOi...",
     )
-    .action(
-      withContext(async (ctx, options: { email?: string; password?: string; token?: string; party?: string }) => {
-        let token = options.token;
-        if (!token) {
-          let password = options.password ?? process.env.BOOTH_PASSWORD;
-          // At a terminal, ask for it rather than have it typed into the shell's history.
-          if (options.email && !password && process.stdin.isTTY) password = await askHidden("Password: ");
-          if (!options.email || !password)
-            throw new Error("give --email and --password (or BOOTH_PASSWORD), or --token");
-          const { data } = await ctx.client.user.POST("/auth/login", { body: { email: options.email, password } });
-          token = data?.accessToken;
-        }
-        const session = await createBoothClient({ baseUrl: ctx.baseUrl, token }).user.GET("/auth/session");
-        await writeConfig({
-          apiUrl: ctx.baseUrl,
-          ...(options.party
-            ? { partyUrl: options.party }
-            : ctx.config.partyUrl
-              ? { partyUrl: ctx.config.partyUrl }
-              : {}),
-          token: session.data?.accessToken ?? token,
-          email: session.data?.user.email ?? undefined,
-        });
-        ctx.print(
-          { uuid: session.data?.user.uuid, email: session.data?.user.email, roles: session.data?.user.roles },
-          () =>
-            `Signed in as ${session.data?.user.email ?? session.data?.user.profile?.nickname} (${session.data?.user.roles.join(", ")})`,
-        );
-      }),
-    );
+    .run(async (ctx, options: { email?: string; password?: string; token?: string; party?: string }) => {
+      let token = options.token;
+      if (!token) {
+        let password = options.password ?? process.env.BOOTH_PASSWORD;
+        // At a terminal, ask for it rather than have it typed into the shell's history.
+        if (options.email && !password && process.stdin.isTTY) password = await askHidden("Password: ");
+        if (!options.email || !password) throw new Error("give --email and --password (or BOOTH_PASSWORD), or --token");
+        const { data } = await ctx.client.user.POST("/auth/login", { body: { email: options.email, password } });
+        token = data?.accessToken;
+      }
+      const session = await createBoothClient({ baseUrl: ctx.baseUrl, token }).user.GET("/auth/session");
+      await writeConfig({
+        apiUrl: ctx.baseUrl,
+        ...(options.party ? { partyUrl: options.party } : ctx.config.partyUrl ? { partyUrl: ctx.config.partyUrl } : {}),
+        token: session.data?.accessToken ?? token,
+        email: session.data?.user.email ?? undefined,
+      });
+      ctx.print(
+        { uuid: session.data?.user.uuid, email: session.data?.user.email, roles: session.data?.user.roles },
+        () =>
+          `Signed in as ${session.data?.user.email ?? session.data?.user.profile?.nickname} (${session.data?.user.roles.join(", ")})`,
+      );
+    });
 
   program
     .command("logout")
     .description("Forget the stored session")
-    .addHelpText("after", "\nExample:\n  $ booth logout")
+    .examples("booth logout")
     .action(
       action(async () => {
         await forgetConfig();
@@ -60,19 +53,17 @@ export function sessionCommands(program: Command) {
   program
     .command("whoami")
     .description("Who the stored session is")
-    .option("--json", "print JSON")
-    .addHelpText("after", "\nExamples:\n  $ booth whoami\n  $ booth whoami --json | jq -r .uuid")
-    .action(
-      withContext(async (ctx) => {
-        const { data } = await ctx.client.user.GET("/auth/session");
-        const user = data?.user;
-        ctx.print(
-          { uuid: user?.uuid, email: user?.email, nickname: user?.profile?.nickname, roles: user?.roles },
-          () =>
-            `${user?.profile?.nickname} <${user?.email ?? "no email"}> ${user?.uuid}\nroles: ${user?.roles.join(", ")}`,
-        );
-      }),
-    );
+    .json()
+    .examples("booth whoami", "booth whoami --json | jq -r .uuid")
+    .run(async (ctx) => {
+      const { data } = await ctx.client.user.GET("/auth/session");
+      const user = data?.user;
+      ctx.print(
+        { uuid: user?.uuid, email: user?.email, nickname: user?.profile?.nickname, roles: user?.roles },
+        () =>
+          `${user?.profile?.nickname} <${user?.email ?? "no email"}> ${user?.uuid}\nroles: ${user?.roles.join(", ")}`,
+      );
+    });
 }
 
 /** Asks at the terminal, echoing nothing of the answer. */

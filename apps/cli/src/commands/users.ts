@@ -1,28 +1,27 @@
-import type { Command } from "commander";
-import { examples, table, withContext } from "../context.ts";
+import { type BoothCommand, table } from "../context.ts";
 
 const many = (value: string, previous: string[] = []) => [...previous, value];
 const BADGES = ["VERIFIED", "PLATINUM", "DOUBLE_PLATINUM", "JQBX", "STAFF", "IDENTITY_VERIFIED"] as const;
 type Badge = (typeof BADGES)[number];
 
-export function userCommands(program: Command) {
+export function userCommands(program: BoothCommand) {
   const users = program.command("users").description("Find and moderate accounts (staff, moderators, admins)");
-  examples(
-    users
-      .command("list")
-      .description("List accounts, with the admin list's filter and sort syntax")
-      .option("-f, --filter <field||$op||value>", "a filter, repeatable (e.g. email||$cont||@example.com)", many)
-      .option("--or <field||$op||value>", "an alternative filter, repeatable", many)
-      .option("-s, --sort <field,ASC|DESC>", "a sort, repeatable", many)
-      .option("--search <json>", 'a nestjsx `s` search, e.g. \'{"nickname":{"$cont":"dj"}}\'')
-      .option("--limit <n>", "page size", "25")
-      .option("--page <n>", "page", "1")
-      .option("--json", "print JSON"),
-    "booth users list -f 'roles||$cont||moderator'",
-    "booth users list -f 'email||$contL||gmail' -s createdAt,DESC --json",
-    "booth users list -f 'isBot||$eq||true' -s nickname,ASC",
-  ).action(
-    withContext(
+  users
+    .command("list")
+    .description("List accounts, with the admin list's filter and sort syntax")
+    .option("-f, --filter <field||$op||value>", "a filter, repeatable (e.g. email||$cont||@example.com)", many)
+    .option("--or <field||$op||value>", "an alternative filter, repeatable", many)
+    .option("-s, --sort <field,ASC|DESC>", "a sort, repeatable", many)
+    .option("--search <json>", 'a nestjsx `s` search, e.g. \'{"nickname":{"$cont":"dj"}}\'')
+    .option("--limit <n>", "page size", "25")
+    .option("--page <n>", "page", "1")
+    .json()
+    .examples(
+      "booth users list -f 'roles||$cont||moderator'",
+      "booth users list -f 'email||$contL||gmail' -s createdAt,DESC --json",
+      "booth users list -f 'isBot||$eq||true' -s nickname,ASC",
+    )
+    .run(
       async (
         ctx,
         options: { filter?: string[]; or?: string[]; sort?: string[]; search?: string; limit: string; page: string },
@@ -45,31 +44,30 @@ export function userCommands(program: Command) {
             `${table((data?.data ?? []) as Record<string, unknown>[], ["uuid", "email", "nickname", "roles", "createdAt"])}\npage ${data?.page} of ${data?.pageCount}, ${data?.total} in all`,
         );
       },
-    ),
-  );
-  examples(
-    users.command("show <uuid>").description("One account, with its profile").option("--json", "print JSON"),
-    "booth users show 5f0c2a8e-...",
-  ).action(
-    withContext(async (ctx, uuid: string) => {
+    );
+  users
+    .command("show <uuid>")
+    .description("One account, with its profile")
+    .json()
+    .examples("booth users show 5f0c2a8e-...")
+    .run(async (ctx, uuid: string) => {
       const { data } = await ctx.client.user.GET("/admin/users/{id}", {
         params: { path: { id: uuid }, query: { join: "profile" } },
       });
       ctx.print(data);
-    }),
-  );
-  examples(
-    users
-      .command("create <email>")
-      .description("Create an account (admins); the email is marked as created by an admin")
-      .option("-p, --password <password>", "its password (else BOOTH_NEW_PASSWORD)")
-      .option("-n, --nickname <nickname>", "its nickname")
-      .option("-r, --role <role>", "a role, repeatable (default: user)", many)
-      .option("--json", "print JSON"),
-    "booth users create dj@example.com -p 'a long password' -n 'DJ Example'",
-    "booth users create mod@example.com -p 'a long password' -r user -r moderator",
-  ).action(
-    withContext(async (ctx, email: string, options: { password?: string; nickname?: string; role?: string[] }) => {
+    });
+  users
+    .command("create <email>")
+    .description("Create an account (admins); the email is marked as created by an admin")
+    .option("-p, --password <password>", "its password (else BOOTH_NEW_PASSWORD)")
+    .option("-n, --nickname <nickname>", "its nickname")
+    .option("-r, --role <role>", "a role, repeatable (default: user)", many)
+    .json()
+    .examples(
+      "booth users create dj@example.com -p 'a long password' -n 'DJ Example'",
+      "booth users create mod@example.com -p 'a long password' -r user -r moderator",
+    )
+    .run(async (ctx, email: string, options: { password?: string; nickname?: string; role?: string[] }) => {
       const password = options.password ?? process.env.BOOTH_NEW_PASSWORD;
       const { data } = await ctx.client.user.POST("/users/admin/sign-up", {
         body: {
@@ -80,21 +78,18 @@ export function userCommands(program: Command) {
         },
       });
       ctx.print(data, () => `Created ${data?.email} (${data?.uuid})`);
-    }),
-  );
+    });
   const sanction = (
     name: "kick" | "ban" | "unban",
     path: "/users/kick" | "/users/ban" | "/users/unban",
     what: string,
   ) =>
-    examples(
-      users
-        .command(`${name} <uuid>`)
-        .description(what)
-        .option("-r, --reason <reason>", "why (kept in the moderation log)"),
-      `booth users ${name} 5f0c2a8e-...${name === "unban" ? "" : " -r spam"}`,
-    ).action(
-      withContext(async (ctx, uuid: string, options: { reason?: string }) => {
+    users
+      .command(`${name} <uuid>`)
+      .description(what)
+      .option("-r, --reason <reason>", "why (kept in the moderation log)")
+      .examples(`booth users ${name} 5f0c2a8e-...${name === "unban" ? "" : " -r spam"}`)
+      .run(async (ctx, uuid: string, options: { reason?: string }) => {
         await ctx.client.user.POST(path, {
           body: {
             userUuid: uuid,
@@ -102,20 +97,17 @@ export function userCommands(program: Command) {
           } as never,
         });
         console.log(`${name}: done`);
-      }),
-    );
+      });
   sanction("kick", "/users/kick", "End every session of an account (they may sign in again)");
   sanction("ban", "/users/ban", "Ban an account until unbanned");
   sanction("unban", "/users/unban", "Lift the bans of an account");
-  examples(
-    users
-      .command("temp-ban <uuid>")
-      .description("Ban an account for a while")
-      .requiredOption("-m, --minutes <n>", "how long")
-      .option("-r, --reason <reason>", "why"),
-    "booth users temp-ban 5f0c2a8e-... -m 1440 -r spam",
-  ).action(
-    withContext(async (ctx, uuid: string, options: { minutes: string; reason?: string }) => {
+  users
+    .command("temp-ban <uuid>")
+    .description("Ban an account for a while")
+    .requiredOption("-m, --minutes <n>", "how long")
+    .option("-r, --reason <reason>", "why")
+    .examples("booth users temp-ban 5f0c2a8e-... -m 1440 -r spam")
+    .run(async (ctx, uuid: string, options: { minutes: string; reason?: string }) => {
       const { data } = await ctx.client.user.POST("/users/temporary-ban", {
         body: {
           userUuid: uuid,
@@ -124,50 +116,44 @@ export function userCommands(program: Command) {
         },
       });
       console.log(`banned until ${data?.expiresAt}`);
-    }),
-  );
-  examples(
-    users
-      .command("add-role <uuid> <role>")
-      .description("Grant a global role (global moderators: staff; others: admins)"),
-    "booth users add-role 5f0c2a8e-... moderator",
-    "booth users add-role 5f0c2a8e-... globalModerator",
-  ).action(
-    withContext(async (ctx, uuid: string, role: string) => {
+    });
+  users
+    .command("add-role <uuid> <role>")
+    .description("Grant a global role (global moderators: staff; others: admins)")
+    .examples("booth users add-role 5f0c2a8e-... moderator", "booth users add-role 5f0c2a8e-... globalModerator")
+    .run(async (ctx, uuid: string, role: string) => {
       const { data } =
         role === "globalModerator"
           ? await ctx.client.user.POST("/users/add-global-moderator-role", { body: { userUuid: uuid } })
           : await ctx.client.user.POST("/users/add-role", { body: { userUuid: uuid, role: role as never } });
       console.log(`roles: ${data?.roles.join(", ")}`);
-    }),
-  );
-  examples(
-    users
-      .command("capability <uuid> <capability>")
-      .description("Give (or with --remove take) uploadMusic or promoteRoom")
-      .option("--remove", "take it away"),
-    "booth users capability 5f0c2a8e-... uploadMusic",
-    "booth users capability 5f0c2a8e-... promoteRoom --remove",
-  ).action(
-    withContext(async (ctx, uuid: string, capability: string, options: { remove?: boolean }) => {
+    });
+  users
+    .command("capability <uuid> <capability>")
+    .description("Give (or with --remove take) uploadMusic or promoteRoom")
+    .option("--remove", "take it away")
+    .examples(
+      "booth users capability 5f0c2a8e-... uploadMusic",
+      "booth users capability 5f0c2a8e-... promoteRoom --remove",
+    )
+    .run(async (ctx, uuid: string, capability: string, options: { remove?: boolean }) => {
       const params = { params: { path: { id: uuid, capability: capability as never } } };
       const { data } = options.remove
         ? await ctx.client.user.DELETE("/users/{id}/capabilities/{capability}", params)
         : await ctx.client.user.PUT("/users/{id}/capabilities/{capability}", params);
       console.log(`capabilities: ${data?.capabilities.join(", ") || "(none)"}`);
-    }),
-  );
-  examples(
-    users
-      .command("badges <uuid> [badges...]")
-      .description(`Set an account's badges (admins): any of ${BADGES.join(", ")}; none clears them`)
-      .option("--add", "add these to the badges it has")
-      .option("--remove", "take these from the badges it has"),
-    "booth users badges 5f0c2a8e-... VERIFIED STAFF",
-    "booth users badges 5f0c2a8e-... PLATINUM --add",
-    "booth users badges 5f0c2a8e-...            # clears them",
-  ).action(
-    withContext(async (ctx, uuid: string, given: string[], options: { add?: boolean; remove?: boolean }) => {
+    });
+  users
+    .command("badges <uuid> [badges...]")
+    .description(`Set an account's badges (admins): any of ${BADGES.join(", ")}; none clears them`)
+    .option("--add", "add these to the badges it has")
+    .option("--remove", "take these from the badges it has")
+    .examples(
+      "booth users badges 5f0c2a8e-... VERIFIED STAFF",
+      "booth users badges 5f0c2a8e-... PLATINUM --add",
+      "booth users badges 5f0c2a8e-...            # clears them",
+    )
+    .run(async (ctx, uuid: string, given: string[], options: { add?: boolean; remove?: boolean }) => {
       const unknown = given.filter((b) => !BADGES.includes(b as Badge));
       if (unknown.length) throw new Error(`unknown badge ${unknown.join(", ")}: use ${BADGES.join(", ")}`);
       let badges = given as Badge[];
@@ -178,22 +164,19 @@ export function userCommands(program: Command) {
       }
       const { data } = await ctx.client.user.POST("/users/change-badges-admin", { body: { userUuid: uuid, badges } });
       console.log(`badges: ${(data as { badges?: string[] } | undefined)?.badges?.join(", ") || "(none)"}`);
-    }),
-  );
-  examples(
-    users
-      .command("profile <uuid>")
-      .description("Change an account's profile (admins)")
-      .option("-n, --nickname <nickname>")
-      .option("--color <hex>", "e.g. #8B5CF6")
-      .option("--first-name <name>")
-      .option("--last-name <name>")
-      .option("--bio <text>")
-      .option("--avatar <avatarId>", "the avatar it wears")
-      .option("--json", "print JSON"),
-    "booth users profile 5f0c2a8e-... -n 'DJ Aurora' --color '#8B5CF6' --bio 'Ambient at dawn'",
-  ).action(
-    withContext(
+    });
+  users
+    .command("profile <uuid>")
+    .description("Change an account's profile (admins)")
+    .option("-n, --nickname <nickname>")
+    .option("--color <hex>", "e.g. #8B5CF6")
+    .option("--first-name <name>")
+    .option("--last-name <name>")
+    .option("--bio <text>")
+    .option("--avatar <avatarId>", "the avatar it wears")
+    .json()
+    .examples("booth users profile 5f0c2a8e-... -n 'DJ Aurora' --color '#8B5CF6' --bio 'Ambient at dawn'")
+    .run(
       async (
         ctx,
         uuid: string,
@@ -211,56 +194,51 @@ export function userCommands(program: Command) {
         const { data } = await ctx.client.user.POST("/users/profile-admin", { body: { userUuid: uuid, ...body } });
         ctx.print(data, () => `Profile of ${uuid} updated`);
       },
-    ),
-  );
+    );
   for (const [name, what] of [
     ["deactivate", "Deactivate an account (admins): it can no longer sign in and its profile is hidden"],
     ["reactivate", "Reactivate a deactivated account (admins)"],
   ] as const)
-    examples(users.command(`${name} <uuid>`).description(what), `booth users ${name} 5f0c2a8e-...`).action(
-      withContext(async (ctx, uuid: string) => {
+    users
+      .command(`${name} <uuid>`)
+      .description(what)
+      .examples(`booth users ${name} 5f0c2a8e-...`)
+      .run(async (ctx, uuid: string) => {
         const params = { params: { path: { id: uuid } } };
         if (name === "deactivate") await ctx.client.user.DELETE("/users/deactivate/{id}", params);
         else await ctx.client.user.POST("/users/reactivate/{id}", params);
         console.log(`${name}d`);
-      }),
-    );
-  examples(
-    users
-      .command("deactivation-requests")
-      .description("Pending deactivation requests, oldest first (moderators)")
-      .option("--json", "print JSON"),
-    "booth users deactivation-requests --json",
-  ).action(
-    withContext(async (ctx) => {
+      });
+  users
+    .command("deactivation-requests")
+    .description("Pending deactivation requests, oldest first (moderators)")
+    .json()
+    .examples("booth users deactivation-requests --json")
+    .run(async (ctx) => {
       const { data } = await ctx.client.user.GET("/users/list-deactivate", { params: { query: {} } });
       const rows = ((data as { data?: unknown[] } | undefined)?.data ?? data ?? []) as Record<string, unknown>[];
       ctx.print(data, () => table(rows, ["uuid", "email", "nickname", "requestedDeactivationAt"]));
-    }),
-  );
-  examples(
-    users.command("cancel-deactivation <uuid>").description("Cancel an account's pending deactivation request"),
-    "booth users cancel-deactivation 5f0c2a8e-...",
-  ).action(
-    withContext(async (ctx, uuid: string) => {
+    });
+  users
+    .command("cancel-deactivation <uuid>")
+    .description("Cancel an account's pending deactivation request")
+    .examples("booth users cancel-deactivation 5f0c2a8e-...")
+    .run(async (ctx, uuid: string) => {
       await ctx.client.user.POST("/users/cancel-requested-deactivate", { body: { userUuid: uuid } });
       console.log("deactivation request cancelled");
-    }),
-  );
+    });
 }
 
-export function tokenCommands(program: Command) {
+export function tokenCommands(program: BoothCommand) {
   const tokens = program.command("tokens").description("Token accounts (admins)");
-  examples(
-    tokens
-      .command("credit <accountId> <amount>")
-      .description("Credit tokens to an account, once per --key")
-      .requiredOption("-r, --reason <reason>", "why (kept in the ledger)")
-      .option("-k, --key <key>", "an idempotency key: the same key never credits twice")
-      .option("--json", "print JSON"),
-    "booth tokens credit 8e1a... 500 -r 'contest prize' -k contest-2026-11",
-  ).action(
-    withContext(async (ctx, accountId: string, amount: string, options: { reason: string; key?: string }) => {
+  tokens
+    .command("credit <accountId> <amount>")
+    .description("Credit tokens to an account, once per --key")
+    .requiredOption("-r, --reason <reason>", "why (kept in the ledger)")
+    .option("-k, --key <key>", "an idempotency key: the same key never credits twice")
+    .json()
+    .examples("booth tokens credit 8e1a... 500 -r 'contest prize' -k contest-2026-11")
+    .run(async (ctx, accountId: string, amount: string, options: { reason: string; key?: string }) => {
       const { data } = await ctx.client.merch.POST("/api/v1/token-accounts/{accountId}/credit", {
         params: { path: { accountId } },
         body: {
@@ -270,17 +248,16 @@ export function tokenCommands(program: Command) {
         },
       });
       ctx.print(data, () => `balance now ${data?.account.balance}`);
-    }),
-  );
-  examples(
-    tokens.command("show <accountId>").description("A token account's balance").option("--json", "print JSON"),
-    "booth tokens show 8e1a...",
-  ).action(
-    withContext(async (ctx, accountId: string) => {
+    });
+  tokens
+    .command("show <accountId>")
+    .description("A token account's balance")
+    .json()
+    .examples("booth tokens show 8e1a...")
+    .run(async (ctx, accountId: string) => {
       const { data } = await ctx.client.merch.GET("/api/v1/token-accounts/{accountId}", {
         params: { path: { accountId } },
       });
       ctx.print(data, () => `${accountId}: balance ${data?.balance}, held ${data?.held}`);
-    }),
-  );
+    });
 }

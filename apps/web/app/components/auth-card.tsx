@@ -1,7 +1,18 @@
-import { Form } from "@remix-run/react";
+import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import type { ComponentProps, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { InputField } from "./field.tsx";
+import { FormError, FormNotice } from "./form-alert.tsx";
+
+/**
+ * What every sign-in screen works with: the `auth` texts, what its action answered, the page's query (`?token=`,
+ * `?next=`) and whether a submission is under way.
+ */
+export function useAuthScreen<Action>() {
+  const { t } = useTranslation("auth");
+  const [params] = useSearchParams();
+  return { t, result: useActionData<Action>(), params, busy: useNavigation().state !== "idle" };
+}
 
 /** The frame of every sign-in screen. */
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
@@ -14,22 +25,6 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
       {children}
     </section>
   );
-}
-
-export function FormError({ error }: { error?: string | null }) {
-  return error ? (
-    <p className="alert alert-error" role="alert" data-testid="form-error">
-      {error}
-    </p>
-  ) : null;
-}
-
-export function FormNotice({ notice }: { notice?: string | null }) {
-  return notice ? (
-    <p className="alert alert-ok" role="status" data-testid="form-notice">
-      {notice}
-    </p>
-  ) : null;
 }
 
 /**
@@ -66,7 +61,6 @@ export function EmailField({ defaultValue }: { defaultValue?: string }) {
   const { t } = useTranslation("auth");
   return (
     <InputField
-      id="email"
       name="email"
       label={t("email")}
       type="email"
@@ -81,7 +75,7 @@ export function EmailField({ defaultValue }: { defaultValue?: string }) {
 export function NicknameField(
   props: Omit<ComponentProps<typeof InputField>, "id" | "name" | "minLength" | "maxLength">,
 ) {
-  return <InputField id="nickname" name="nickname" minLength={2} maxLength={32} {...props} />;
+  return <InputField name="nickname" minLength={2} maxLength={32} {...props} />;
 }
 
 /** A new password, with what it needs under it. */
@@ -89,7 +83,6 @@ export function NewPasswordField({ label }: { label: string }) {
   const { t } = useTranslation("auth");
   return (
     <InputField
-      id="password"
       name="password"
       label={label}
       hint={t("passwordHint")}
@@ -105,7 +98,6 @@ export function NewPasswordField({ label }: { label: string }) {
 export function CodeField({ label }: { label: string }) {
   return (
     <InputField
-      id="code"
       name="code"
       label={label}
       inputMode="numeric"

@@ -26,7 +26,7 @@ export function CrateCard({ crate, apiUrl, to }: { crate: CrateLike; apiUrl: str
   return (
     <Link
       to={to}
-      className={`${styles.card} ${crate.kind && crate.kind !== "default" ? styles.special : ""}`}
+      className={`tile ${styles.card} ${crate.kind && crate.kind !== "default" ? styles.special : ""}`}
       data-testid="crate-card"
       data-kind={crate.kind ?? "default"}
     >
@@ -58,3 +58,17 @@ export function CrateCard({ crate, apiUrl, to }: { crate: CrateLike; apiUrl: str
 }
 
 export const crateGridClass = `card-grid ${styles.grid}`;
+
+/** A crate picker's options: the first (the empty value) says what choosing none means, then each crate by name. */
+export function CrateOptions({ none, crates }: { none: string; crates: { crateUuid: string; crateName: string }[] }) {
+  return (
+    <>
+      <option value="">{none}</option>
+      {crates.map((c) => (
+        <option key={c.crateUuid} value={c.crateUuid}>
+          {c.crateName}
+        </option>
+      ))}
+    </>
+  );
+}

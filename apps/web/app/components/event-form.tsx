@@ -1,7 +1,7 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import styles from "./communities.module.css";
-import { InputField, SelectField, SubmitRow, TextAreaField } from "./field.tsx";
+import { DescriptionField, InputField, NameField, SelectField, SubmitRow } from "./field.tsx";
 import { toLocalInput, useTimeZoneName, useTimeZoneOffset } from "./local-time.tsx";
 
 export interface EventFormValues {
@@ -45,15 +45,7 @@ export function EventForm({
     >
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="tzOffset" value={offset ?? 0} />
-      <InputField
-        id="event-name"
-        name="name"
-        label={t("name")}
-        required
-        minLength={2}
-        maxLength={100}
-        defaultValue={values?.name}
-      />
+      <NameField id="event-name" label={t("name")} maxLength={100} defaultValue={values?.name} />
       <div className={styles.grid}>
         {(["startsAt", "endsAt"] as const).map((name) => (
           <InputField
@@ -86,9 +78,8 @@ export function EventForm({
           </option>
         ))}
       </SelectField>
-      <TextAreaField
+      <DescriptionField
         id="event-description"
-        name="description"
         label={t("description")}
         rows={3}
         maxLength={4000}

@@ -1,4 +1,5 @@
 import type {
+  ComponentProps,
   CSSProperties,
   InputHTMLAttributes,
   ReactNode,
@@ -39,46 +40,46 @@ export function Field({
   );
 }
 
-/** Splits a labelled control's props: what frames it (for `Field`), and the control's own. */
-function framed<P extends Framed & { id: string; "aria-describedby"?: string }>({
-  label,
-  hint,
-  hintTestId,
-  fieldStyle,
-  ...control
-}: P) {
-  const frame = { id: control.id, label, hint, hintTestId, fieldStyle, hintId: control["aria-describedby"] };
-  return [frame, control] as const;
+/** What names a labelled control: its form field's `name`, and its `id` when that is not the name. */
+type Named = { name: string; id?: string; "aria-describedby"?: string };
+
+/**
+ * A labelled control: `Field` around what `control` makes of every prop but the frame's, the id (the name unless
+ * given) on both the label and the control.
+ */
+function labelled<P extends Named>(control: (props: P & { id: string }) => ReactNode) {
+  return ({ label, hint, hintTestId, fieldStyle, ...props }: Framed & P) => {
+    const id = props.id ?? props.name;
+    return (
+      <Field {...{ id, label, hint, hintTestId, fieldStyle }} hintId={props["aria-describedby"]}>
+        {/* The rest of P once the frame's props are taken out: TypeScript cannot tell for a generic P. */}
+        {control({ ...props, id } as unknown as P & { id: string })}
+      </Field>
+    );
+  };
 }
 
 /** A labelled `<input>`: every other prop is the input's own. */
-export function InputField(props: Framed & InputHTMLAttributes<HTMLInputElement> & { id: string }) {
-  const [frame, input] = framed(props);
-  return (
-    <Field {...frame}>
-      <input {...input} />
-    </Field>
-  );
-}
+export const InputField = labelled((input: InputHTMLAttributes<HTMLInputElement> & Named) => <input {...input} />);
 
 /** A labelled `<textarea>`: every other prop is the textarea's own. */
-export function TextAreaField(props: Framed & TextareaHTMLAttributes<HTMLTextAreaElement> & { id: string }) {
-  const [frame, textarea] = framed(props);
-  return (
-    <Field {...frame}>
-      <textarea {...textarea} />
-    </Field>
-  );
-}
+export const TextAreaField = labelled((textarea: TextareaHTMLAttributes<HTMLTextAreaElement> & Named) => (
+  <textarea {...textarea} />
+));
 
 /** A labelled `<select>`, its options the children: every other prop is the select's own. */
-export function SelectField(props: Framed & SelectHTMLAttributes<HTMLSelectElement> & { id: string }) {
-  const [frame, select] = framed(props);
-  return (
-    <Field {...frame}>
-      <select {...select} />
-    </Field>
-  );
+export const SelectField = labelled((select: SelectHTMLAttributes<HTMLSelectElement> & Named) => (
+  <select {...select} />
+));
+
+/** What a room, a community or an event is called: at least 2 characters, as the edge takes them. */
+export function NameField(props: Omit<ComponentProps<typeof InputField>, "name" | "required" | "minLength">) {
+  return <InputField name="name" required minLength={2} {...props} />;
+}
+
+/** What a room, a community or an event is about. */
+export function DescriptionField(props: Omit<ComponentProps<typeof TextAreaField>, "name">) {
+  return <TextAreaField name="description" {...props} />;
 }
 
 /** A checkbox with its text after it: every other prop is the input's own. */

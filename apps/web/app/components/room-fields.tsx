@@ -1,50 +1,40 @@
 import { type CSSProperties, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { DJ_TYPES, ROOM_DESIGNS } from "../lib/room-designs.ts";
-import { InputField, SelectField, TextAreaField } from "./field.tsx";
-import { DESIGN_GRADIENTS } from "./room-card.tsx";
+import { DESIGN_SWATCHES, DJ_TYPES, ROOM_DESIGNS } from "../lib/room-designs.ts";
+import { DescriptionField, InputField, NameField, SelectField } from "./field.tsx";
 
 /** A room's fields shared by creating a room (/rooms/new) and its settings (/rooms/{slug}/settings). */
 
 /**
- * The room's name and description; their longest lengths are the caller's (creating a room allows a longer name and a
- * shorter description than its settings).
+ * How the room looks: its name, description and stage design. The longest name and description are the caller's
+ * (creating a room allows a longer name and a shorter description than its settings).
  */
-export function RoomTextFields({
+export function RoomLookFields({
   values,
   nameMax,
   descriptionMax,
 }: {
-  values?: { name?: string; description?: string };
+  values?: { name?: string; description?: string; design: string };
   nameMax: number;
   descriptionMax: number;
 }) {
   const { t } = useTranslation("rooms");
   return (
     <>
-      <InputField
-        id="name"
-        name="name"
-        label={t("new.name")}
-        required
-        minLength={2}
-        maxLength={nameMax}
-        defaultValue={values?.name}
-      />
-      <TextAreaField
-        id="description"
-        name="description"
+      <NameField label={t("new.name")} maxLength={nameMax} defaultValue={values?.name} />
+      <DescriptionField
         label={t("new.description")}
         rows={2}
         maxLength={descriptionMax}
         defaultValue={values?.description}
       />
+      <RoomDesignPicker initial={values?.design || "CLUB"} />
     </>
   );
 }
 
 /** The stage designs to choose from, each with its swatch; the chosen one is marked. */
-export function RoomDesignPicker({ initial }: { initial: string }) {
+function RoomDesignPicker({ initial }: { initial: string }) {
   const { t } = useTranslation("rooms");
   const [design, setDesign] = useState(initial);
   return (
@@ -54,7 +44,7 @@ export function RoomDesignPicker({ initial }: { initial: string }) {
         {ROOM_DESIGNS.map((d) => (
           <label key={d} className={`design-option ${design === d ? "selected" : ""}`}>
             <input type="radio" name="design" value={d} checked={design === d} onChange={() => setDesign(d)} />
-            <span className="design-swatch" style={{ background: DESIGN_GRADIENTS[d] }} />
+            <span className="design-swatch" style={{ background: DESIGN_SWATCHES[d] }} />
             <span className="small">{t(`designs.${d}`)}</span>
           </label>
         ))}
@@ -67,7 +57,7 @@ export function RoomDesignPicker({ initial }: { initial: string }) {
 export function RoomTypeField({ defaultValue, fieldStyle }: { defaultValue: string; fieldStyle?: CSSProperties }) {
   const { t } = useTranslation("rooms");
   return (
-    <SelectField id="type" name="type" label={t("new.type")} defaultValue={defaultValue} fieldStyle={fieldStyle}>
+    <SelectField name="type" label={t("new.type")} defaultValue={defaultValue} fieldStyle={fieldStyle}>
       <option value="PUBLIC">{t("new.public")}</option>
       <option value="PRIVATE">{t("new.private")}</option>
     </SelectField>
@@ -79,7 +69,6 @@ export function DjSeatsField({ defaultValue, required }: { defaultValue: number 
   const { t } = useTranslation("rooms");
   return (
     <InputField
-      id="numberOfDjs"
       name="numberOfDjs"
       label={t("new.djs")}
       type="number"
@@ -95,7 +84,7 @@ export function DjSeatsField({ defaultValue, required }: { defaultValue: number 
 export function DjTypeField({ defaultValue, fieldStyle }: { defaultValue: string; fieldStyle?: CSSProperties }) {
   const { t } = useTranslation("rooms");
   return (
-    <SelectField id="djType" name="djType" label={t("new.djType")} defaultValue={defaultValue} fieldStyle={fieldStyle}>
+    <SelectField name="djType" label={t("new.djType")} defaultValue={defaultValue} fieldStyle={fieldStyle}>
       {DJ_TYPES.map((d) => (
         <option key={d} value={d}>
           {t(`new.djTypes.${d}`)}

@@ -1,3 +1,12 @@
+/** The services' own names: brands, the same in every language. */
+export const PROVIDER_NAMES = {
+  spotify: "Spotify",
+  youtube: "YouTube",
+  soundcloud: "SoundCloud",
+  apple: "Apple Music",
+  discord: "Discord",
+};
+
 const en = {
   nav: "Profile",
   follow: "Follow",
@@ -68,13 +77,7 @@ const en = {
   connections: {
     title: "Connected accounts",
     subtitle: "Connect your music services to export crates and play their songs, and Discord to sign in with it.",
-    names: {
-      spotify: "Spotify",
-      youtube: "YouTube",
-      soundcloud: "SoundCloud",
-      apple: "Apple Music",
-      discord: "Discord",
-    },
+    names: PROVIDER_NAMES,
     connected: "Connected",
     connectedAs: "Connected as {{name}}",
     notConnected: "Not connected",

@@ -17,14 +17,6 @@ export const OAUTH_PROVIDERS = ["spotify", "youtube", "soundcloud", "discord"] a
 export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
 export const isOAuthProvider = (p: unknown): p is OAuthProvider => OAUTH_PROVIDERS.includes(p as OAuthProvider);
 
-export const PROVIDER_NAMES: Record<string, string> = {
-  spotify: "Spotify",
-  youtube: "YouTube",
-  soundcloud: "SoundCloud",
-  apple: "Apple Music",
-  discord: "Discord",
-};
-
 const STATE_MS = 10 * 60_000;
 const CONNECTIONS = "/profile/connections";
 

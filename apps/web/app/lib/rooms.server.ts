@@ -1,17 +1,10 @@
 import type { Schema } from "@booth/sdk";
-import { isApiError } from "./errors.ts";
+import { foundOr404 } from "./errors.server.ts";
 import type { Booth } from "./sdk.server.ts";
 
 /** A room by its slug; a missing one (the edge's 404, or its 400 for a slug of the wrong shape) is a 404 page. */
-export async function roomBySlug(booth: Booth, slug: string): Promise<Schema<"room", "Room">> {
-  try {
-    const found = await booth.room.GET("/rooms/{slug}", { params: { path: { slug: slug.toLowerCase() } } });
-    if (!found.data) throw new Response("Room not found", { status: 404 });
-    return found.data;
-  } catch (error) {
-    if (isApiError(error, 404) || isApiError(error, 400)) throw new Response("Room not found", { status: 404 });
-    throw error;
-  }
+export function roomBySlug(booth: Booth, slug: string): Promise<Schema<"room", "Room">> {
+  return foundOr404("Room", booth.room.GET("/rooms/{slug}", { params: { path: { slug: slug.toLowerCase() } } }));
 }
 
 /** The roles a person holds in a room now (expired grants left out); none when the edge cannot say. */

@@ -1,4 +1,4 @@
-import type { profile as en } from "../profile.ts";
+import { type profile as en, PROVIDER_NAMES } from "../profile.ts";
 
 const es = {
   nav: "Perfil",
@@ -71,13 +71,7 @@ const es = {
     title: "Cuentas conectadas",
     subtitle:
       "Conecta tus servicios de música para exportar cajas y reproducir sus canciones, y Discord para entrar con él.",
-    names: {
-      spotify: "Spotify",
-      youtube: "YouTube",
-      soundcloud: "SoundCloud",
-      apple: "Apple Music",
-      discord: "Discord",
-    },
+    names: PROVIDER_NAMES,
     connected: "Conectada",
     connectedAs: "Conectada como {{name}}",
     notConnected: "Sin conectar",

@@ -1,6 +1,6 @@
 import type { ProviderToken } from "./accounts.ts";
 import { loadMusicKit, type MusicKitInstance } from "./musickit.ts";
-import { type PlayerContext, type SongPlayer, within } from "./song-player.ts";
+import { type PlayerContext, PROVIDER_ANSWER_MS, type SongPlayer, within } from "./song-player.ts";
 
 /**
  * An Apple Music song in full through MusicKit JS, for a listener who connected Apple Music: the edge keeps their music
@@ -35,7 +35,7 @@ export function applePlayer(songId: string, account: () => Promise<ProviderToken
       if (destroyed) return;
       await made.play();
     }),
-    20_000,
+    PROVIDER_ANSWER_MS,
     "MusicKit did not answer",
   );
   const states = () => window.MusicKit?.PlaybackStates;

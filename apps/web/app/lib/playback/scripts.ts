@@ -51,3 +51,19 @@ export function loadScript(url: string, ready?: (done: () => void) => void): Pro
   }
   return promise;
 }
+
+/**
+ * Loads a provider's script whose API calls the global function `callback` once it is there (a function the page set
+ * before is still called); ready at once when `loaded()` says an earlier load already made it.
+ */
+export function loadScriptCalling(url: string, callback: string, loaded: () => boolean): Promise<void> {
+  return loadScript(url, (done) => {
+    if (loaded()) return done();
+    const globals = window as unknown as Record<string, (() => void) | undefined>;
+    const before = globals[callback];
+    globals[callback] = () => {
+      before?.();
+      done();
+    };
+  });
+}

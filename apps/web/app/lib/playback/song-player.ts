@@ -40,6 +40,25 @@ export interface PlayerContext {
   onFailure: (message: string) => void;
 }
 
+/** How long a provider's player may take to be ready before the room's player gives up on it. */
+export const PROVIDER_ANSWER_MS = 20_000;
+
+/**
+ * A provider's player getting ready: once its script is there, `start` (resolve when the song plays, reject with what
+ * went wrong); `silent` is the failure when the provider has not answered within PROVIDER_ANSWER_MS.
+ */
+export function startProvider(
+  script: Promise<void>,
+  silent: string,
+  start: (resolve: () => void, reject: (error: Error) => void) => void,
+): Promise<void> {
+  return within(
+    script.then(() => new Promise<void>(start)),
+    PROVIDER_ANSWER_MS,
+    silent,
+  );
+}
+
 /** A promise that rejects after `ms` with `message`: providers that never call back must not hold the room forever. */
 export function within<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {

@@ -1,5 +1,5 @@
 import { loadScript } from "./scripts.ts";
-import { type PlayerContext, type SongPlayer, within } from "./song-player.ts";
+import { type PlayerContext, type SongPlayer, startProvider } from "./song-player.ts";
 
 /** The part of SoundCloud's Widget API the player uses (positions in milliseconds). */
 interface SCWidget {
@@ -57,46 +57,43 @@ export function soundcloudPlayer(trackUrl: string, context: PlayerContext): Song
   iframe.title = "SoundCloud";
   context.mount.append(iframe);
   const volume = (level: number, muted: boolean) => widget?.setVolume(muted ? 0 : Math.round(level * 100));
-  const ready = within(
-    loadScript(context.scripts.soundcloud).then(
-      () =>
-        new Promise<void>((resolve, reject) => {
-          const SC = window.SC;
-          if (!SC) return reject(new Error("SoundCloud's widget did not load"));
-          const made = SC.Widget(iframe);
-          const { Events } = SC.Widget;
-          made.bind(Events.READY, () => {
-            widget = made;
-            volume(context.level, context.muted);
-            const at = context.at();
-            made.seekTo(Math.round(at * 1000));
-            hear(at * 1000);
-            made.play();
-            resolve();
-          });
-          made.bind(Events.PLAY, () => {
-            playing = true;
-            ended = false;
-          });
-          made.bind(Events.PAUSE, () => {
-            playing = false;
-          });
-          made.bind(Events.FINISH, () => {
-            playing = false;
-            ended = true;
-          });
-          made.bind(Events.PLAY_PROGRESS, (event) => {
-            if (typeof event?.currentPosition === "number") hear(event.currentPosition);
-          });
-          made.bind(Events.ERROR, () => {
-            const reason = "SoundCloud cannot play this track";
-            if (widget) context.onFailure(reason);
-            else reject(new Error(reason));
-          });
-        }),
-    ),
-    20_000,
+  const ready = startProvider(
+    loadScript(context.scripts.soundcloud),
     "SoundCloud's widget did not answer",
+    (resolve, reject) => {
+      const SC = window.SC;
+      if (!SC) return reject(new Error("SoundCloud's widget did not load"));
+      const made = SC.Widget(iframe);
+      const { Events } = SC.Widget;
+      made.bind(Events.READY, () => {
+        widget = made;
+        volume(context.level, context.muted);
+        const at = context.at();
+        made.seekTo(Math.round(at * 1000));
+        hear(at * 1000);
+        made.play();
+        resolve();
+      });
+      made.bind(Events.PLAY, () => {
+        playing = true;
+        ended = false;
+      });
+      made.bind(Events.PAUSE, () => {
+        playing = false;
+      });
+      made.bind(Events.FINISH, () => {
+        playing = false;
+        ended = true;
+      });
+      made.bind(Events.PLAY_PROGRESS, (event) => {
+        if (typeof event?.currentPosition === "number") hear(event.currentPosition);
+      });
+      made.bind(Events.ERROR, () => {
+        const reason = "SoundCloud cannot play this track";
+        if (widget) context.onFailure(reason);
+        else reject(new Error(reason));
+      });
+    },
   );
   return {
     ready,

@@ -1,5 +1,5 @@
-import { loadScript } from "./scripts.ts";
-import { type PlayerContext, type SongPlayer, within } from "./song-player.ts";
+import { loadScriptCalling } from "./scripts.ts";
+import { type PlayerContext, type SongPlayer, startProvider } from "./song-player.ts";
 
 /** The part of Spotify's Web Playback SDK the player uses (positions in milliseconds). */
 interface SpotifyState {
@@ -27,19 +27,10 @@ interface SpotifyNamespace {
 declare global {
   interface Window {
     Spotify?: SpotifyNamespace;
-    onSpotifyWebPlaybackSDKReady?: () => void;
   }
 }
 
-const sdk = (url: string) =>
-  loadScript(url, (done) => {
-    if (window.Spotify?.Player) return done();
-    const before = window.onSpotifyWebPlaybackSDKReady;
-    window.onSpotifyWebPlaybackSDKReady = () => {
-      before?.();
-      done();
-    };
-  });
+const sdk = (url: string) => loadScriptCalling(url, "onSpotifyWebPlaybackSDKReady", () => !!window.Spotify?.Player);
 
 /**
  * A Spotify track in full through the Web Playback SDK, for a listener whose connected account is Premium: the SDK
@@ -63,49 +54,40 @@ export function spotifyPlayer(trackId: string, accessToken: () => Promise<string
       () => undefined,
     );
   }, 1000);
-  const ready = within(
-    sdk(context.scripts.spotify).then(
-      () =>
-        new Promise<void>((resolve, reject) => {
-          const Spotify = window.Spotify;
-          if (!Spotify) return reject(new Error("Spotify's player did not load"));
-          if (destroyed) return resolve();
-          const made = new Spotify.Player({
-            name: "Booth",
-            getOAuthToken: (callback) => void accessToken().then(callback, () => callback("")),
-            volume: context.muted ? 0 : context.level,
-          });
-          player = made;
-          const refuse = (reason: string) => () => reject(new Error(reason));
-          made.addListener("account_error", refuse("Spotify plays whole songs for Premium accounts only"));
-          made.addListener("authentication_error", refuse("Spotify did not accept the account's token"));
-          made.addListener("initialization_error", refuse("Spotify's player cannot run in this browser"));
-          made.addListener("player_state_changed", (s: SpotifyState | null) => heard(s));
-          made.addListener("ready", ({ device_id }: { device_id: string }) => {
-            void accessToken()
-              .then((token) =>
-                fetch(`${context.scripts.spotifyApi}/v1/me/player/play?device_id=${encodeURIComponent(device_id)}`, {
-                  method: "PUT",
-                  headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-                  body: JSON.stringify({
-                    uris: [`spotify:track:${trackId}`],
-                    position_ms: Math.round(context.at() * 1000),
-                  }),
-                }),
-              )
-              .then((res) =>
-                res.ok ? resolve() : reject(new Error(`Spotify refused to play the track (${res.status})`)),
-              )
-              .catch((e: Error) => reject(new Error(`Spotify did not answer: ${e.message}`)));
-          });
-          void made.connect().then((connected) => {
-            if (!connected) reject(new Error("Spotify's player did not connect"));
-          });
-        }),
-    ),
-    20_000,
-    "Spotify's player did not answer",
-  );
+  const ready = startProvider(sdk(context.scripts.spotify), "Spotify's player did not answer", (resolve, reject) => {
+    const Spotify = window.Spotify;
+    if (!Spotify) return reject(new Error("Spotify's player did not load"));
+    if (destroyed) return resolve();
+    const made = new Spotify.Player({
+      name: "Booth",
+      getOAuthToken: (callback) => void accessToken().then(callback, () => callback("")),
+      volume: context.muted ? 0 : context.level,
+    });
+    player = made;
+    const refuse = (reason: string) => () => reject(new Error(reason));
+    made.addListener("account_error", refuse("Spotify plays whole songs for Premium accounts only"));
+    made.addListener("authentication_error", refuse("Spotify did not accept the account's token"));
+    made.addListener("initialization_error", refuse("Spotify's player cannot run in this browser"));
+    made.addListener("player_state_changed", (s: SpotifyState | null) => heard(s));
+    made.addListener("ready", ({ device_id }: { device_id: string }) => {
+      void accessToken()
+        .then((token) =>
+          fetch(`${context.scripts.spotifyApi}/v1/me/player/play?device_id=${encodeURIComponent(device_id)}`, {
+            method: "PUT",
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+            body: JSON.stringify({
+              uris: [`spotify:track:${trackId}`],
+              position_ms: Math.round(context.at() * 1000),
+            }),
+          }),
+        )
+        .then((res) => (res.ok ? resolve() : reject(new Error(`Spotify refused to play the track (${res.status})`))))
+        .catch((e: Error) => reject(new Error(`Spotify did not answer: ${e.message}`)));
+    });
+    void made.connect().then((connected) => {
+      if (!connected) reject(new Error("Spotify's player did not connect"));
+    });
+  });
   return {
     ready,
     play: async () => player?.resume(),

@@ -1,5 +1,5 @@
-import { loadScript } from "./scripts.ts";
-import { type PlayerContext, type SongPlayer, within } from "./song-player.ts";
+import { loadScriptCalling } from "./scripts.ts";
+import { type PlayerContext, type SongPlayer, startProvider } from "./song-player.ts";
 
 /** The part of YouTube's IFrame Player API the player uses. */
 interface YTPlayer {
@@ -32,7 +32,6 @@ interface YTNamespace {
 declare global {
   interface Window {
     YT?: YTNamespace;
-    onYouTubeIframeAPIReady?: () => void;
   }
 }
 
@@ -48,15 +47,7 @@ const REASONS: Record<number, string> = {
   150: "the video's owner does not allow it to be embedded",
 };
 
-const api = (url: string) =>
-  loadScript(url, (done) => {
-    if (window.YT?.Player) return done();
-    const before = window.onYouTubeIframeAPIReady;
-    window.onYouTubeIframeAPIReady = () => {
-      before?.();
-      done();
-    };
-  });
+const api = (url: string) => loadScriptCalling(url, "onYouTubeIframeAPIReady", () => !!window.YT?.Player);
 
 /** A YouTube video through the IFrame Player API, started where the room is. */
 export function youtubePlayer(videoId: string, context: PlayerContext): SongPlayer {
@@ -64,48 +55,41 @@ export function youtubePlayer(videoId: string, context: PlayerContext): SongPlay
   let destroyed = false;
   const element = document.createElement("div");
   context.mount.append(element);
-  const ready = within(
-    api(context.scripts.youtube).then(
-      () =>
-        new Promise<void>((resolve, reject) => {
-          const YT = window.YT;
-          if (destroyed) return resolve();
-          if (!YT) return reject(new Error("YouTube's player did not load"));
-          const made: YTPlayer = new YT.Player(element, {
-            videoId,
-            width: "100%",
-            height: "100%",
-            playerVars: {
-              autoplay: 1,
-              controls: 0,
-              disablekb: 1,
-              playsinline: 1,
-              rel: 0,
-              start: Math.floor(context.at()),
-              origin: location.origin,
-            },
-            events: {
-              onReady: () => {
-                player = made;
-                if (context.muted) made.mute();
-                else made.unMute();
-                made.setVolume(Math.round(context.level * 100));
-                made.seekTo(context.at(), true);
-                made.playVideo();
-                resolve();
-              },
-              onError: (event) => {
-                const reason = `YouTube cannot play this video: ${REASONS[event.data] ?? `error ${event.data}`}`;
-                if (player) context.onFailure(reason);
-                else reject(new Error(reason));
-              },
-            },
-          });
-        }),
-    ),
-    20_000,
-    "YouTube's player did not answer",
-  );
+  const ready = startProvider(api(context.scripts.youtube), "YouTube's player did not answer", (resolve, reject) => {
+    const YT = window.YT;
+    if (destroyed) return resolve();
+    if (!YT) return reject(new Error("YouTube's player did not load"));
+    const made: YTPlayer = new YT.Player(element, {
+      videoId,
+      width: "100%",
+      height: "100%",
+      playerVars: {
+        autoplay: 1,
+        controls: 0,
+        disablekb: 1,
+        playsinline: 1,
+        rel: 0,
+        start: Math.floor(context.at()),
+        origin: location.origin,
+      },
+      events: {
+        onReady: () => {
+          player = made;
+          if (context.muted) made.mute();
+          else made.unMute();
+          made.setVolume(Math.round(context.level * 100));
+          made.seekTo(context.at(), true);
+          made.playVideo();
+          resolve();
+        },
+        onError: (event) => {
+          const reason = `YouTube cannot play this video: ${REASONS[event.data] ?? `error ${event.data}`}`;
+          if (player) context.onFailure(reason);
+          else reject(new Error(reason));
+        },
+      },
+    });
+  });
   return {
     ready,
     play: async () => player?.playVideo(),

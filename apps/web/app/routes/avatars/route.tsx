@@ -8,7 +8,7 @@ import {
   useNavigation,
 } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormError } from "../../components/auth-card.tsx";
+import { FormError } from "../../components/form-alert.tsx";
 import { PersonAvatar } from "../../components/person-card.tsx";
 import { forgetting } from "../../components/stale-cache.ts";
 import { useRootData } from "../../root.tsx";

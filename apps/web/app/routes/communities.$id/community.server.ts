@@ -1,6 +1,6 @@
 import type { Schema } from "@booth/sdk";
 import { data } from "@remix-run/node";
-import { userMessage } from "../../lib/errors.server.ts";
+import { foundOr404, userMessage } from "../../lib/errors.server.ts";
 import { isApiError } from "../../lib/errors.ts";
 import { field } from "../../lib/forms.ts";
 import { ADMIN_ROLES, hasRole, STAFF_ROLES } from "../../lib/roles.ts";
@@ -11,15 +11,8 @@ type Community = Schema<"room", "Community">;
 type Room = Schema<"room", "Room">;
 type Member = Schema<"room", "CommunityMember">;
 
-async function communityOf(booth: Booth, id: string): Promise<Community> {
-  try {
-    const found = await booth.room.GET("/communities/{id}", { params: { path: { id } } });
-    if (!found.data) throw new Response("Community not found", { status: 404 });
-    return found.data;
-  } catch (error) {
-    if (isApiError(error, 404) || isApiError(error, 400)) throw new Response("Community not found", { status: 404 });
-    throw error;
-  }
+function communityOf(booth: Booth, id: string): Promise<Community> {
+  return foundOr404("Community", booth.room.GET("/communities/{id}", { params: { path: { id } } }));
 }
 
 /**

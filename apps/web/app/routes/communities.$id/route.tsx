@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormError, FormNotice } from "../../components/auth-card.tsx";
 import { CardSection } from "../../components/card-section.tsx";
 import styles from "../../components/communities.module.css";
-import { CheckboxField, InputField, SelectField, SubmitRow, TextAreaField } from "../../components/field.tsx";
+import { CheckboxField, DescriptionField, NameField, SelectField, SubmitRow } from "../../components/field.tsx";
+import { FormError, FormNotice } from "../../components/form-alert.tsx";
 import { LinkItem } from "../../components/link-item.tsx";
 import { changeCommunity, loadCommunity } from "./community.server.ts";
 
@@ -172,18 +172,9 @@ export default function CommunityPage() {
         <CardSection id="edit-title" title={t("edit")} help={t("editHelp")} testId="edit-community">
           <Form method="post" replace className="stack" key={community.updatedAt}>
             <input type="hidden" name="intent" value="edit" />
-            <InputField
-              id="community-name"
-              name="name"
-              label={t("name")}
-              required
-              minLength={2}
-              maxLength={80}
-              defaultValue={community.name}
-            />
-            <TextAreaField
+            <NameField id="community-name" label={t("name")} maxLength={80} defaultValue={community.name} />
+            <DescriptionField
               id="community-description"
-              name="description"
               label={t("description")}
               rows={3}
               maxLength={2000}

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormError, FormNotice } from "../../components/auth-card.tsx";
 import { CardSection } from "../../components/card-section.tsx";
 import styles from "../../components/communities.module.css";
-import { CheckboxField, InputField, SubmitRow, TextAreaField } from "../../components/field.tsx";
+import { CheckboxField, DescriptionField, InputField, NameField, SubmitRow } from "../../components/field.tsx";
+import { FormError, FormNotice } from "../../components/form-alert.tsx";
 import { LinkItem } from "../../components/link-item.tsx";
 import { PageHero } from "../../components/page-hero.tsx";
 import { changeCommunities, loadCommunities } from "./communities.server.ts";
@@ -91,7 +91,7 @@ export default function Communities() {
         <CardSection id="create-title" title={t("create")} help={t("createHelp")} testId="create-community">
           <Form method="post" className="stack">
             <input type="hidden" name="intent" value="create" />
-            <InputField id="community-name" name="name" label={t("name")} required minLength={2} maxLength={80} />
+            <NameField id="community-name" label={t("name")} maxLength={80} />
             <InputField
               id="community-slug"
               name="slug"
@@ -101,13 +101,7 @@ export default function Communities() {
               pattern="[a-z0-9]+(-[a-z0-9]+)*"
               aria-describedby="community-slug-help"
             />
-            <TextAreaField
-              id="community-description"
-              name="description"
-              label={t("description")}
-              rows={2}
-              maxLength={2000}
-            />
+            <DescriptionField id="community-description" label={t("description")} rows={2} maxLength={2000} />
             <InputField id="community-created-by" name="createdBy" label={t("runBy")} maxLength={36} />
             <CheckboxField name="isPublic" defaultChecked label={t("isPublic")} />
             <SubmitRow busy={busy} testId="create-community-submit">

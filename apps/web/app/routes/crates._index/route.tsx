@@ -8,8 +8,8 @@ import {
   useNavigation,
 } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormError } from "../../components/auth-card.tsx";
 import { CrateCard, crateGridClass } from "../../components/crate-card.tsx";
+import { FormError } from "../../components/form-alert.tsx";
 import { PageHero } from "../../components/page-hero.tsx";
 import { Pager } from "../../components/pager.tsx";
 import { forgetting, freshOrLoad } from "../../components/stale-cache.ts";

@@ -1,7 +1,6 @@
 import { ROOM_RANK, roomRank } from "@booth/sdk/live/permissions";
 import { data, redirect } from "@remix-run/node";
-import { userMessage } from "../../lib/errors.server.ts";
-import { isApiError } from "../../lib/errors.ts";
+import { foundOr404, userMessage } from "../../lib/errors.server.ts";
 import { type BoothEvent, eventBody, roomsToHost } from "../../lib/events.server.ts";
 import { field } from "../../lib/forms.ts";
 import { hasRole, STAFF_ROLES } from "../../lib/roles.ts";
@@ -9,15 +8,8 @@ import { currentRoomRoles } from "../../lib/rooms.server.ts";
 import { type Booth, sdkFor } from "../../lib/sdk.server.ts";
 import { readSession, requireViewer } from "../../lib/session.server.ts";
 
-async function eventOf(booth: Booth, slug: string): Promise<BoothEvent> {
-  try {
-    const found = await booth.room.GET("/events/slug/{slug}", { params: { path: { slug } } });
-    if (!found.data) throw new Response("Event not found", { status: 404 });
-    return found.data;
-  } catch (error) {
-    if (isApiError(error, 404) || isApiError(error, 400)) throw new Response("Event not found", { status: 404 });
-    throw error;
-  }
+function eventOf(booth: Booth, slug: string): Promise<BoothEvent> {
+  return foundOr404("Event", booth.room.GET("/events/slug/{slug}", { params: { path: { slug } } }));
 }
 
 /**

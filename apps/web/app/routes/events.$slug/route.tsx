@@ -2,9 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { FormError, FormNotice } from "../../components/auth-card.tsx";
 import styles from "../../components/communities.module.css";
 import { EventForm } from "../../components/event-form.tsx";
+import { FormError, FormNotice } from "../../components/form-alert.tsx";
 import { LocalTime } from "../../components/local-time.tsx";
 import { changeEvent, loadEvent } from "./event.server.ts";
 

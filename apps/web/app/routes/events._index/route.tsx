@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormError, FormNotice } from "../../components/auth-card.tsx";
 import styles from "../../components/communities.module.css";
 import { EventForm } from "../../components/event-form.tsx";
+import { FormError, FormNotice } from "../../components/form-alert.tsx";
 import { LinkItem } from "../../components/link-item.tsx";
 import { LocalTime } from "../../components/local-time.tsx";
 import { PageHero } from "../../components/page-hero.tsx";

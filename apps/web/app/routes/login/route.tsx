@@ -1,8 +1,9 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AuthCard, AuthSubmit, EmailField, FormError, FormNotice } from "../../components/auth-card.tsx";
+import { AuthCard, AuthSubmit, EmailField, useAuthScreen } from "../../components/auth-card.tsx";
 import { InputField } from "../../components/field.tsx";
+import { FormError, FormNotice } from "../../components/form-alert.tsx";
 import { takeNotice } from "../../lib/oauth.server.ts";
 import { logIn } from "./login.server.ts";
 
@@ -15,12 +16,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Login() {
-  const { t } = useTranslation("auth");
+  const { t, result, params, busy } = useAuthScreen<typeof action>();
   const { t: tp } = useTranslation("profile");
   const { notice } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
-  const [params] = useSearchParams();
-  const busy = useNavigation().state !== "idle";
   const next = params.get("next");
   const keep = next ? `?next=${encodeURIComponent(next)}` : "";
   return (
@@ -36,14 +34,7 @@ export default function Login() {
       <Form method="post" className="stack">
         <FormError error={result?.error} />
         <EmailField defaultValue={result?.email} />
-        <InputField
-          id="password"
-          name="password"
-          label={t("password")}
-          type="password"
-          autoComplete="current-password"
-          required
-        />
+        <InputField name="password" label={t("password")} type="password" autoComplete="current-password" required />
         <AuthSubmit busy={busy}>{t("login.submit")}</AuthSubmit>
       </Form>
       <p className="small">

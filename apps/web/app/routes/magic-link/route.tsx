@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
-import { AuthCard, AuthSubmit, EmailLinkForm, FormError } from "../../components/auth-card.tsx";
+import { Form } from "@remix-run/react";
+import { AuthCard, AuthSubmit, EmailLinkForm, useAuthScreen } from "../../components/auth-card.tsx";
+import { FormError } from "../../components/form-alert.tsx";
 import { magicLink } from "./magic-link.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Sign-in link" }];
@@ -12,10 +12,7 @@ export const action = ({ request }: ActionFunctionArgs) => magicLink(request);
  * that open links do not spend the one-time token.
  */
 export default function MagicLink() {
-  const { t } = useTranslation("auth");
-  const result = useActionData<typeof action>();
-  const [params] = useSearchParams();
-  const busy = useNavigation().state !== "idle";
+  const { t, result, params, busy } = useAuthScreen<typeof action>();
   const token = params.get("token");
   if (token)
     return (

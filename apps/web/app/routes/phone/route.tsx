@@ -1,17 +1,15 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
-import { AuthCard, AuthSubmit, CodeField, FormError, FormNotice, UnsentNotice } from "../../components/auth-card.tsx";
+import { Form, Link } from "@remix-run/react";
+import { AuthCard, AuthSubmit, CodeField, UnsentNotice, useAuthScreen } from "../../components/auth-card.tsx";
 import { InputField } from "../../components/field.tsx";
+import { FormError, FormNotice } from "../../components/form-alert.tsx";
 import { phoneSignIn } from "./phone.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Phone sign-in" }];
 export const action = ({ request }: ActionFunctionArgs) => phoneSignIn(request);
 
 export default function PhoneSignIn() {
-  const { t } = useTranslation("auth");
-  const result = useActionData<typeof action>();
-  const busy = useNavigation().state !== "idle";
+  const { t, result, busy } = useAuthScreen<typeof action>();
   if (result?.step === "code")
     return (
       <AuthCard title={t("phone.title")}>
@@ -35,7 +33,6 @@ export default function PhoneSignIn() {
         <FormError error={result?.error} />
         <input type="hidden" name="intent" value="send" />
         <InputField
-          id="phone"
           name="phone"
           label={t("phone.number")}
           hint={t("phone.numberHint")}

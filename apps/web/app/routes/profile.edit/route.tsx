@@ -2,8 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { FormError, NicknameField } from "../../components/auth-card.tsx";
+import { NicknameField } from "../../components/auth-card.tsx";
 import { InputField, SubmitRow, TextAreaField } from "../../components/field.tsx";
+import { FormError } from "../../components/form-alert.tsx";
 import { PersonAvatar } from "../../components/person-card.tsx";
 import { PushOptIn } from "../../components/push-opt-in.tsx";
 import { forgetting } from "../../components/stale-cache.ts";
@@ -48,7 +49,6 @@ export default function EditProfile() {
         <FormError error={result?.error} />
         <NicknameField label={t("nickname")} required value={nickname} onChange={(e) => setNickname(e.target.value)} />
         <TextAreaField
-          id="bio"
           name="bio"
           label={t("bio")}
           rows={3}
@@ -57,7 +57,6 @@ export default function EditProfile() {
         />
         <div className="row" style={{ alignItems: "flex-start" }}>
           <InputField
-            id="pronoun"
             name="pronoun"
             label={t("pronoun")}
             fieldStyle={{ flex: 1 }}
@@ -65,7 +64,6 @@ export default function EditProfile() {
             defaultValue={values?.pronoun ?? profile.pronoun ?? ""}
           />
           <InputField
-            id="songOfTheWeek"
             name="songOfTheWeek"
             label={t("songOfTheWeek")}
             fieldStyle={{ flex: 2 }}

@@ -1,17 +1,14 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
-import { AuthCard, AuthSubmit, FormError, NewPasswordField } from "../../components/auth-card.tsx";
+import { Form, Link } from "@remix-run/react";
+import { AuthCard, AuthSubmit, NewPasswordField, useAuthScreen } from "../../components/auth-card.tsx";
+import { FormError } from "../../components/form-alert.tsx";
 import { resetPassword } from "./reset-password.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · New password" }];
 export const action = ({ request }: ActionFunctionArgs) => resetPassword(request);
 
 export default function ResetPassword() {
-  const { t } = useTranslation("auth");
-  const result = useActionData<typeof action>();
-  const [params] = useSearchParams();
-  const busy = useNavigation().state !== "idle";
+  const { t, result, params, busy } = useAuthScreen<typeof action>();
   const token = params.get("token");
   return (
     <AuthCard title={t("reset.title")}>

@@ -8,6 +8,15 @@ import { formatDuration, playbackOffset, playbackProgress } from "../../lib/play
 import styles from "./room.module.css";
 import { personOf } from "./room-model.ts";
 
+type Vote = { like?: boolean; star?: boolean };
+
+/** The song's votes: each button sends its `vote`, and shows pressed (its `pressed` class) while the viewer's holds it. */
+const VOTES = [
+  { kind: "like", icon: "👍", vote: { like: true }, pressed: styles.voteOn },
+  { kind: "dislike", icon: "👎", vote: { like: false }, pressed: styles.voteBad },
+  { kind: "star", icon: "★", vote: { star: true }, pressed: styles.starOn },
+] as const;
+
 export function NowPlaying({
   state,
   clockOffset,
@@ -23,7 +32,7 @@ export function NowPlaying({
   apiUrl: string;
   viewerUuid: string | null;
   canVote: boolean;
-  onVote: (votes: { like?: boolean; star?: boolean }) => void;
+  onVote: (votes: Vote) => void;
   /** The viewer's playlists a grab can go to (their queue and likes besides). */
   crates: { crateUuid: string; crateName: string }[];
   onGrab: (crate: string) => void;
@@ -50,6 +59,7 @@ export function NowPlaying({
   const total = np.song.duration || (np.endTime - np.startTime) / 1000;
   const vibe = Math.round(((state.vibeMeter + 1) / 2) * 100);
   const isDj = !np.byRoom && state.djs[0]?.uuid === viewerUuid;
+  const holds = (vote: Vote) => Object.entries(vote).every(([key, value]) => mine?.[key as keyof Vote] === value);
   return (
     <section className={`${styles.nowPlaying} card`} data-testid="now-playing">
       <div className={`art-frame ${styles.art}`}>
@@ -79,36 +89,19 @@ export function NowPlaying({
       </div>
       <div className={styles.votes}>
         <div className="row">
-          <button
-            type="button"
-            className={`btn ${mine?.like === true ? styles.voteOn : ""}`}
-            aria-pressed={mine?.like === true}
-            disabled={!canVote || isDj}
-            onClick={() => onVote({ like: true })}
-            data-testid="like"
-          >
-            👍 {t("like")}
-          </button>
-          <button
-            type="button"
-            className={`btn ${mine?.like === false ? styles.voteBad : ""}`}
-            aria-pressed={mine?.like === false}
-            disabled={!canVote || isDj}
-            onClick={() => onVote({ like: false })}
-            data-testid="dislike"
-          >
-            👎 {t("dislike")}
-          </button>
-          <button
-            type="button"
-            className={`btn ${mine?.star ? styles.starOn : ""}`}
-            aria-pressed={mine?.star === true}
-            disabled={!canVote || isDj}
-            onClick={() => onVote({ star: true })}
-            data-testid="star"
-          >
-            ★ {t("star")}
-          </button>
+          {VOTES.map(({ kind, icon, vote, pressed }) => (
+            <button
+              key={kind}
+              type="button"
+              className={`btn ${holds(vote) ? pressed : ""}`}
+              aria-pressed={holds(vote)}
+              disabled={!canVote || isDj}
+              onClick={() => onVote(vote)}
+              data-testid={kind}
+            >
+              {icon} {t(kind)}
+            </button>
+          ))}
           {canVote ? (
             <details className={styles.grab} data-testid="grab">
               <summary className={`btn ${mine?.grab ? styles.starOn : ""}`} data-testid="grab-open">

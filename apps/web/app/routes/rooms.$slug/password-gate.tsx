@@ -1,7 +1,7 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { FormError } from "../../components/auth-card.tsx";
+import { FormError } from "../../components/form-alert.tsx";
 
 /** What `checkRoomPassword` (room.server.ts) answers. */
 type Checked =

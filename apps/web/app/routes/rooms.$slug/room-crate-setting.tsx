@@ -1,6 +1,7 @@
 import type { LiveState } from "@booth/sdk/live";
 import { useFetcher } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { CrateOptions } from "../../components/crate-card.tsx";
 
 /**
  * For the room's owner: the room crate, one of their playlists the room plays in order while nobody DJs (or none).
@@ -36,12 +37,7 @@ export function RoomCrateSetting({
           disabled={fetcher.state !== "idle"}
           onChange={(e) => fetcher.submit(e.currentTarget.form)}
         >
-          <option value="">{t("roomCrateNone")}</option>
-          {crates.map((c) => (
-            <option key={c.crateUuid} value={c.crateUuid}>
-              {c.crateName}
-            </option>
-          ))}
+          <CrateOptions none={t("roomCrateNone")} crates={crates} />
         </select>
       </fetcher.Form>
       {fetcher.state === "idle" && fetcher.data?.error ? (

@@ -3,6 +3,7 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "../../components/avatar.tsx";
 import type { Animation } from "../../lib/live/use-live-room.ts";
+import { STAGE_BACKGROUNDS } from "../../lib/room-designs.ts";
 import styles from "./room.module.css";
 import { isGuest, personOf } from "./room-model.ts";
 
@@ -35,7 +36,11 @@ export function Stage({
   const audience = state.audienceUsers.filter((u) => !isGuest(u));
   const guests = state.audienceUsers.length - audience.length;
   return (
-    <section className={`${styles.stage} ${styles[`design_${state.settings.design}`] ?? ""}`} data-testid="stage">
+    <section
+      className={styles.stage}
+      style={{ background: STAGE_BACKGROUNDS[state.settings.design] }}
+      data-testid="stage"
+    >
       <div className={styles.lights} aria-hidden />
       <h2 className={styles.stageTitle}>{t("booth")}</h2>
       <ol className={styles.booth} data-testid="booth">

@@ -1,16 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { useState } from "react";
+import { type ComponentProps, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { FormError, FormNotice } from "../../components/auth-card.tsx";
 import { CheckboxField, InputField, SubmitRow } from "../../components/field.tsx";
-import {
-  DjSeatsField,
-  DjTypeField,
-  RoomDesignPicker,
-  RoomTextFields,
-  RoomTypeField,
-} from "../../components/room-fields.tsx";
+import { FormError, FormNotice } from "../../components/form-alert.tsx";
+import { DjSeatsField, DjTypeField, RoomLookFields, RoomTypeField } from "../../components/room-fields.tsx";
 import styles from "./room-settings.module.css";
 import { loadRoomSettings, saveRoomSettings } from "./room-settings.server.ts";
 
@@ -19,6 +13,30 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 export const loader = ({ request, params }: LoaderFunctionArgs) => loadRoomSettings(request, params.slug ?? "");
 export const action = ({ request, params }: ActionFunctionArgs) => saveRoomSettings(request, params.slug ?? "");
+
+type InputFieldProps = ComponentProps<typeof InputField>;
+
+/**
+ * A limit the room may go without: a whole number from 1 to `max`, or empty for none (`none` says what that means,
+ * as the placeholder).
+ */
+function LimitField({
+  max,
+  none,
+  value,
+  ...field
+}: Pick<InputFieldProps, "name" | "label" | "hint" | "aria-describedby"> & {
+  max: number;
+  none: string;
+  value: number | null;
+}) {
+  return <InputField {...field} type="number" min={1} max={max} placeholder={none} defaultValue={value ?? ""} />;
+}
+
+/** A new password for the room or for its guests, 4 to 128 characters as the room service takes them. */
+function RoomPasswordField(props: Omit<InputFieldProps, "type" | "autoComplete" | "minLength" | "maxLength">) {
+  return <InputField {...props} type="password" autoComplete="new-password" minLength={4} maxLength={128} />;
+}
 
 export default function RoomSettings() {
   const { t } = useTranslation("rooms");
@@ -62,45 +80,35 @@ export default function RoomSettings() {
         <FormError error={result?.error} />
         <fieldset className={`stack plain ${styles.group}`} disabled={locked}>
           <legend className="label">{t("settings.looks")}</legend>
-          <RoomTextFields values={room} nameMax={80} descriptionMax={2000} />
-          <RoomDesignPicker initial={room.design} />
+          <RoomLookFields values={room} nameMax={80} descriptionMax={2000} />
         </fieldset>
         <fieldset className={`stack plain ${styles.group}`} disabled={locked}>
           <legend className="label">{t("settings.booth")}</legend>
           <div className={styles.grid}>
             <DjSeatsField defaultValue={room.numberOfDjs} required />
             <DjTypeField defaultValue={room.djType} />
-            <InputField
-              id="songsPerDj"
+            <LimitField
               name="songsPerDj"
               label={t("settings.songsPerDj")}
-              type="number"
-              min={1}
               max={100}
-              placeholder={t("settings.noLimit")}
-              defaultValue={room.songsPerDj ?? ""}
+              none={t("settings.noLimit")}
+              value={room.songsPerDj}
             />
-            <InputField
-              id="voteSkipPercent"
+            <LimitField
               name="voteSkipPercent"
               label={t("settings.voteSkip")}
               hint={t("settings.voteSkipHelp")}
-              type="number"
-              min={1}
-              max={100}
-              placeholder={t("settings.off")}
               aria-describedby="voteSkipHelp"
-              defaultValue={room.voteSkipThreshold === null ? "" : Math.round(room.voteSkipThreshold * 100)}
+              max={100}
+              none={t("settings.off")}
+              value={room.voteSkipThreshold === null ? null : Math.round(room.voteSkipThreshold * 100)}
             />
-            <InputField
-              id="idleDjMinutes"
+            <LimitField
               name="idleDjMinutes"
               label={t("settings.idleDjMinutes")}
-              type="number"
-              min={1}
               max={240}
-              placeholder={t("settings.off")}
-              defaultValue={room.idleDjMinutes ?? ""}
+              none={t("settings.off")}
+              value={room.idleDjMinutes}
             />
           </div>
           <CheckboxField name="waitlistEnabled" defaultChecked={room.waitlistEnabled} label={t("settings.waitlist")} />
@@ -111,16 +119,11 @@ export default function RoomSettings() {
             <legend className="label">{t("settings.entry")}</legend>
             <div className={styles.grid}>
               <RoomTypeField defaultValue={room.type} />
-              <InputField
-                id="password"
+              <RoomPasswordField
                 name="password"
                 label={room.isPasswordProtected ? t("settings.newPassword") : t("settings.password")}
                 hint={room.isPasswordProtected ? t("settings.hasPassword") : t("settings.noPassword")}
                 hintTestId="password-state"
-                type="password"
-                autoComplete="new-password"
-                minLength={4}
-                maxLength={128}
                 disabled={removePassword}
                 aria-describedby="passwordHelp"
               />
@@ -142,15 +145,10 @@ export default function RoomSettings() {
         {may.guestPassword ? (
           <fieldset className={`stack plain ${styles.group}`} data-testid="guest-password-settings">
             <legend className="label">{t("settings.guestPassword")}</legend>
-            <InputField
-              id="guestPassword"
+            <RoomPasswordField
               name="guestPassword"
               label={room.isGuestPasswordProtected ? t("settings.newGuestPassword") : t("settings.guestPassword")}
               hint={t("settings.guestPasswordHelp")}
-              type="password"
-              autoComplete="new-password"
-              minLength={4}
-              maxLength={128}
               aria-describedby="guestPasswordHelp"
             />
             {room.isGuestPasswordProtected ? (

@@ -1,14 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormError } from "../../components/auth-card.tsx";
-import {
-  DjSeatsField,
-  DjTypeField,
-  RoomDesignPicker,
-  RoomTextFields,
-  RoomTypeField,
-} from "../../components/room-fields.tsx";
+import { FormError } from "../../components/form-alert.tsx";
+import { DjSeatsField, DjTypeField, RoomLookFields, RoomTypeField } from "../../components/room-fields.tsx";
 import { requireViewer } from "../../lib/session.server.ts";
 import { createRoom } from "./create-room.server.ts";
 
@@ -28,8 +22,7 @@ export default function NewRoom() {
       <h1>{t("new.title")}</h1>
       <Form method="post" className="stack">
         <FormError error={result?.error} />
-        <RoomTextFields values={result?.values} nameMax={100} descriptionMax={500} />
-        <RoomDesignPicker initial={result?.values.design || "CLUB"} />
+        <RoomLookFields values={result?.values} nameMax={100} descriptionMax={500} />
         <div className="row" style={{ alignItems: "flex-start" }}>
           <RoomTypeField defaultValue={result?.values.type || "PUBLIC"} fieldStyle={{ flex: 1 }} />
           <DjSeatsField defaultValue={result?.values.numberOfDjs || 5} />

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useFetcher, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { CrateOptions } from "../../components/crate-card.tsx";
 import { PageHero } from "../../components/page-hero.tsx";
 import { Pager } from "../../components/pager.tsx";
 import { PersonCard, peopleGridClass } from "../../components/person-card.tsx";
@@ -54,12 +55,7 @@ function SongActions({ song, crates, inQueue }: { song: Song; crates: CrateSumma
             data-testid="crate-choice"
             required
           >
-            <option value="">{t("chooseCrate")}</option>
-            {crates.map((c) => (
-              <option key={c.crateUuid} value={c.crateUuid}>
-                {c.crateName}
-              </option>
-            ))}
+            <CrateOptions none={t("chooseCrate")} crates={crates} />
           </select>
           <button
             type="submit"

@@ -63,7 +63,7 @@ function BundleCard({ bundle, signedIn }: { bundle: Data["bundles"][number]; sig
   const navigation = useNavigation();
   const buying = navigation.state !== "idle" && navigation.formData?.get("productId") === bundle.productId;
   return (
-    <li className={styles.bundle} data-testid="bundle">
+    <li className={`tile ${styles.bundle}`} data-testid="bundle">
       <div className={`art-frame ${styles.bundleArt}`}>
         {bundle.thumbnail ? (
           <img src={absolute(bundle.thumbnail, root?.env.apiUrl ?? "")} alt="" />

@@ -1,25 +1,22 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { Form, Link } from "@remix-run/react";
 import {
   AuthCard,
   AuthSubmit,
   EmailField,
-  FormError,
   NewPasswordField,
   NicknameField,
+  useAuthScreen,
 } from "../../components/auth-card.tsx";
 import { InputField } from "../../components/field.tsx";
+import { FormError } from "../../components/form-alert.tsx";
 import { signUp } from "./signup.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Sign up" }];
 export const action = ({ request }: ActionFunctionArgs) => signUp(request);
 
 export default function SignUp() {
-  const { t } = useTranslation("auth");
-  const result = useActionData<typeof action>();
-  const [params] = useSearchParams();
-  const busy = useNavigation().state !== "idle";
+  const { t, result, params, busy } = useAuthScreen<typeof action>();
   const next = params.get("next");
   return (
     <AuthCard title={t("signup.title")} subtitle={t("signup.subtitle")}>
@@ -29,7 +26,6 @@ export default function SignUp() {
         <EmailField defaultValue={result?.email} />
         <NewPasswordField label={t("password")} />
         <InputField
-          id="voucherCode"
           name="voucherCode"
           label={t("signup.voucher")}
           hint={t("signup.voucherHint")}

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
-import { AuthCard, AuthSubmit, CodeField, FormError, FormNotice, UnsentNotice } from "../../components/auth-card.tsx";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { AuthCard, AuthSubmit, CodeField, UnsentNotice, useAuthScreen } from "../../components/auth-card.tsx";
+import { FormError, FormNotice } from "../../components/form-alert.tsx";
 import { verifyEmail, verifyEmailPage } from "./verify-email.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Verify your email" }];
@@ -9,11 +9,8 @@ export const loader = ({ request }: LoaderFunctionArgs) => verifyEmailPage(reque
 export const action = ({ request }: ActionFunctionArgs) => verifyEmail(request);
 
 export default function VerifyEmail() {
-  const { t } = useTranslation("auth");
+  const { t, result, params, busy } = useAuthScreen<typeof action>();
   const { email, verified, delivery } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
-  const [params] = useSearchParams();
-  const busy = useNavigation().state !== "idle";
   const next = params.get("next") ?? "/";
   if (verified)
     return (
