@@ -1,5 +1,5 @@
 import { httpInstrumentationMiddleware } from "@hono/otel";
-import { Hono } from "hono";
+import { type ErrorHandler, Hono } from "hono";
 import type { AppDeps } from "./deps.ts";
 import { mountDocs } from "./docs.ts";
 import type { AppEnv } from "./lib/context.ts";
@@ -31,9 +31,25 @@ export function createApp(deps: AppDeps) {
   if (deps.tracing)
     app.use(httpInstrumentationMiddleware({ tracerProvider: deps.tracing.provider, serviceName: "booth-edge" }));
   const metrics = createMetrics(deps);
+  // An error's answer, for the handlers (app.onError below) and for the request path itself (lib/request-path.ts).
+  const answerError: ErrorHandler<AppEnv> = (err, c) => {
+    const res = errorResponse(c, err, deps.logger);
+    // What the edge could not handle goes to its operator (Sentry, or the error_reports table), with the request.
+    if (res.status === 500)
+      void deps.errorReporter
+        .report(err instanceof Error ? err : new Error(String(err)), {
+          service: "edge",
+          requestId: c.get("requestId"),
+          method: c.req.method,
+          path: c.req.path,
+        })
+        .catch((e) => deps.logger({ level: "warn", msg: "error report failed", err: String(e) }));
+    return res;
+  };
+
   // Around every request: its id and context, the body limit, the token, the answer's headers, compression, the
   // metrics and the access line (lib/request-path.ts).
-  app.use(requestPath(deps, metrics, BODY_LIMITS));
+  app.use(requestPath(deps, metrics, BODY_LIMITS, answerError));
 
   for (const service of SERVICES) app.route(service.prefix, service.router);
 
@@ -73,20 +89,7 @@ export function createApp(deps: AppDeps) {
   );
 
   app.notFound((c) => c.json(errorBody(404, `Cannot ${c.req.method} ${c.req.path}`), 404));
-  app.onError((err, c) => {
-    const res = errorResponse(c, err, deps.logger);
-    // What the edge could not handle goes to its operator (Sentry, or the error_reports table), with the request.
-    if (res.status === 500)
-      void deps.errorReporter
-        .report(err instanceof Error ? err : new Error(String(err)), {
-          service: "edge",
-          requestId: c.get("requestId"),
-          method: c.req.method,
-          path: c.req.path,
-        })
-        .catch((e) => deps.logger({ level: "warn", msg: "error report failed", err: String(e) }));
-    return res;
-  });
+  app.onError(answerError);
   return app;
 }
 

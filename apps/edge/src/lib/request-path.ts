@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler, Next } from "hono";
+import type { Context, ErrorHandler, MiddlewareHandler, Next } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { contextStorage } from "hono/context-storage";
@@ -27,7 +27,12 @@ const answered = async () => {};
  * promise each, every promise also seen by the context storage's async hooks), which were a third of a request that
  * reads no database.
  */
-export function requestPath(deps: AppDeps, metrics: Metrics, bodyLimits: BodyLimits): MiddlewareHandler<AppEnv> {
+export function requestPath(
+  deps: AppDeps,
+  metrics: Metrics,
+  bodyLimits: BodyLimits,
+  answerError: ErrorHandler<AppEnv>,
+): MiddlewareHandler<AppEnv> {
   const keepContext = contextStorage();
   // The API's answers are data, never pages to frame or sniff: the headers OWASP's REST Security Cheat Sheet asks of
   // an API (nosniff, no framing, HSTS) and no referrer. Other origins load its images, audio and HLS (the web app,
@@ -67,14 +72,22 @@ export function requestPath(deps: AppDeps, metrics: Metrics, bodyLimits: BodyLim
     const path = c.req.path;
     const sent = c.req.header("content-length") ?? c.req.header("transfer-encoding");
     const method = c.req.method;
-    await authenticate(c);
-    // A GET or HEAD that announces no body has none to limit (asking the request for its body would make Node's
-    // server build a whole Request for nothing).
-    if (!sent && (method === "GET" || method === "HEAD")) await next();
-    else {
-      // The limit's refusal (413) is its answer, as a middleware's return is.
-      const refused = await (limits.find((entry) => entry.path.test(path))?.check ?? general)(c, next);
-      if (refused instanceof Response) c.res = refused;
+    try {
+      await authenticate(c);
+      // A GET or HEAD that announces no body has none to limit (asking the request for its body would make Node's
+      // server build a whole Request for nothing).
+      if (!sent && (method === "GET" || method === "HEAD")) await next();
+      else {
+        // The limit's refusal (413) is its answer, as a middleware's return is.
+        const refused = await (limits.find((entry) => entry.path.test(path))?.check ?? general)(c, next);
+        if (refused instanceof Response) c.res = refused;
+      }
+    } catch (err) {
+      // What fails here, before the handler (reading the token), is answered as a handler's failure is (the
+      // handler's own are answered inside next()), and the answer goes on through the rest of the path.
+      const error = err instanceof Error ? err : new Error(String(err));
+      c.error = error;
+      c.res = await answerError(error, c);
     }
     // A refusal that never read the request's body (413, an early 401 or 404) leaves the rest of that body on the
     // connection, where a keep-alive client's next request would be taken for it and hang: such an answer closes the
