@@ -702,7 +702,8 @@ describe("votes, sanctions and bans against hostile users", () => {
     const [play] = await until(
       async () => {
         const res = await t.request("GET", `${P.room}/rooms/${roomUuid}/recent-songs`);
-        return res.body.total >= 1 ? res.body.data : null;
+        // Rows and total are two queries side by side: wait for the row itself, which may come a moment after its count.
+        return res.body.data?.length >= 1 ? res.body.data : null;
       },
       "the play recorded",
       30_000,
