@@ -20,7 +20,7 @@ const MAX_CHAIN = 256;
 const edits = new WeakMap<object, Edit>();
 /**
  * The keys of each record `editRecord` made, in the order they were added (copying them in that order keeps the
- * record's order): listing a big record's keys costs as much as copying it.
+ * record's order): listing a big record's keys costs as much as copying it. A record is never changed once made.
  */
 const keyLists = new WeakMap<object, readonly string[]>();
 const ids = new WeakMap<object, number>();
