@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { initialState, reduce } from "./reducer.ts";
 import { keyValueStateStore, memoryKeyValue } from "./storage.ts";
-import { settingsFor, userFor } from "./testing.ts";
+import { settingsFor, songFor, userFor } from "./testing.ts";
 
 const T0 = Date.parse("2026-06-01T12:00:00Z");
 const muted = { userUuid: userFor(1).uuid, role: "chatDisabled" as const, expirationTime: null };
@@ -29,5 +29,23 @@ describe("the state store", () => {
     const loaded = await keyValueStateStore(kv).load();
     expect(loaded?.live.settings.roomRoles).toEqual([]);
     expect(loaded?.sanctions).toEqual([muted]);
+  });
+
+  it("writes what a vote counts apart from the core, and reads it back over the core's", async () => {
+    const kv = memoryKeyValue();
+    const store = keyValueStateStore(kv);
+    const settings = settingsFor();
+    let state = initialState(settings);
+    for (const n of [1, 2]) state = reduce(state, { type: "join", user: userFor(n), settings }, T0).state;
+    const addDj = { action: "addDj" as const, params: { song: songFor(1, { duration: 600 }) } };
+    state = reduce(state, { type: "client", userUuid: userFor(1).uuid, request: addDj, id: "a" }, T0).state;
+    await store.save(state);
+    const core = await kv.get("core");
+    const like = { action: "voteOnSong" as const, params: { songVotes: { like: true } } };
+    const voted = reduce(state, { type: "client", userUuid: userFor(2).uuid, request: like, id: "v" }, T0).state;
+    await store.save(voted);
+    expect(await kv.get("core")).toEqual(core);
+    expect(await kv.get("counts")).toEqual({ voteCounts: { likes: 1, dislikes: 0, stars: 0 }, vibeMeter: 1, grabs: 0 });
+    expect(await keyValueStateStore(kv).load()).toEqual(voted);
   });
 });

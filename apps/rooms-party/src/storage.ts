@@ -56,6 +56,13 @@ interface MemberEntry {
 }
 /** Lists that follow from the others (the reducer's `derive`): rebuilt on load, never written. */
 type Derived = "audienceUsers" | "floorUsers" | "visibleDjs";
+/**
+ * What a vote or a grab changes besides a member, under a key of its own so that a vote does not write the core. The
+ * core keeps the counts of when it was last written (rooms stored before had them only there); `counts` wins.
+ */
+const COUNTS = ["voteCounts", "vibeMeter", "grabs"] as const;
+type Counts = Pick<LiveState, (typeof COUNTS)[number]>;
+const isCount = (k: string) => (COUNTS as readonly string[]).includes(k);
 type Core = Omit<LiveState, "allUserData" | "allUsers" | Derived> &
   Pick<RoomState, "djMeta" | "playing"> &
   // Absent in rooms stored before sanctions left the shared settings, and in rooms without a room crate.
@@ -76,9 +83,9 @@ function usersByUuid(users: RoomUser[]) {
 const chatKey = (m: ChatMessage) => `chat:${String(m.date).padStart(15, "0")}:${m.id}`;
 
 /**
- * A room's state split over keys so that one vote writes one member and the seq, not the whole room (a Durable
- * Object value holds at most 128 KiB): `seq`, `core` (booth, now playing, settings, sanctions), `order` (who joined
- * when), `member:{uuid}` and `chat:{time}:{id}`.
+ * A room's state split over keys so that one vote writes one member, the seq and the counts, not the whole room (a
+ * Durable Object value holds at most 128 KiB): `seq`, `core` (booth, now playing, settings, sanctions), `counts` (the
+ * votes and grabs), `order` (who joined when), `member:{uuid}` and `chat:{time}:{id}`.
  */
 export function keyValueStateStore(kv: KeyValue): StateStore {
   let last: RoomState | null = null;
@@ -110,7 +117,8 @@ export function keyValueStateStore(kv: KeyValue): StateStore {
         allUserData[uuid] = entry.data;
         allUsers.push(entry.user);
       }
-      const { djMeta, playing, sanctions: stored, roomCrate, ...kept } = core;
+      const counts = await kv.get<Counts>("counts");
+      const { djMeta, playing, sanctions: stored, roomCrate, ...kept } = { ...core, ...counts };
       const split = stored ? null : splitSettings(kept.settings);
       const live = split ? { ...kept, settings: split.settings } : kept;
       // The audience is everyone not on stage, the floor the audience without guests (as the reducer derives them),
@@ -146,7 +154,7 @@ export function keyValueStateStore(kv: KeyValue): StateStore {
       const puts: Record<string, unknown> = {};
       const deletes: string[] = [];
       if (prev?.seq !== state.seq) puts.seq = state.seq;
-      // A vote changes the counts in the core: it must stay small whatever the size of the room.
+      // The core must stay small whatever the size of the room.
       const { allUserData, allUsers, audienceUsers: _a, floorUsers: _f, visibleDjs: _v, ...rest } = state.live;
       type Own = "djMeta" | "playing" | "sanctions" | "roomCrate";
       const own = (k: keyof Core): k is Own =>
@@ -154,7 +162,8 @@ export function keyValueStateStore(kv: KeyValue): StateStore {
       const changed = (k: keyof Core) =>
         !prev || (own(k) ? prev[k] !== state[k] : prev.live[k as keyof LiveState] !== state.live[k as keyof LiveState]);
       const coreKeys = [...Object.keys(rest), "djMeta", "playing", "sanctions", "roomCrate"] as (keyof Core)[];
-      if (coreKeys.some(changed))
+      if (COUNTS.some(changed)) puts.counts = Object.fromEntries(COUNTS.map((k) => [k, state.live[k]])) as Counts;
+      if (coreKeys.some((k) => !isCount(k) && changed(k)))
         puts.core = {
           ...rest,
           djMeta: state.djMeta,

@@ -11,13 +11,13 @@ export const NO_VOTES: VoteCounts = { likes: 0, dislikes: 0, stars: 0 };
 /** Clears every vote (a new song, or none). */
 export function clearVotes(tx: Tx) {
   const data = tx.live.allUserData;
-  let changed: typeof data | null = null;
+  const cleared: typeof data = {};
   for (const [uuid, d] of Object.entries(data))
-    if (d.songVotes.like !== undefined || d.songVotes.star !== undefined || d.songVotes.grab !== undefined) {
-      changed ??= { ...data };
-      changed[uuid] = { ...d, songVotes: {} };
-    }
-  tx.setLive({ allUserData: changed ?? data, voteCounts: NO_VOTES, grabs: 0 });
+    if (d.songVotes.like !== undefined || d.songVotes.star !== undefined || d.songVotes.grab !== undefined)
+      cleared[uuid] = { ...d, songVotes: {} };
+  // Made by editRecord, the patch and the store look only at the voters, not at the whole room.
+  const allUserData = Object.keys(cleared).length ? editRecord(data, cleared) : data;
+  tx.setLive({ allUserData, voteCounts: NO_VOTES, grabs: 0 });
 }
 
 /**
