@@ -1,7 +1,7 @@
 import { ConsumableDisplayType, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
 import { adminContracts } from "../../lib/admin-resource.ts";
-import { contracts, created, DateTime, Int, jsonBody, Offset, Timestamps, UuidCsv } from "../../lib/openapi.ts";
+import { contracts, created, DateTime, Int, jsonBody, limitOffset, Timestamps, UuidCsv } from "../../lib/openapi.ts";
 import { MERCH_PAGE } from "./consumables.ts";
 import { TokenAccountSchema } from "./tokens.routes.ts";
 
@@ -29,10 +29,7 @@ const ConsumableBody = z.object({
 });
 
 /** The paging of the merch catalogues' lists (consumables, token bundles). */
-export const MerchPaging = {
-  offset: Offset,
-  limit: z.coerce.number().int().min(1).max(100).default(MERCH_PAGE),
-};
+export const MerchPaging = limitOffset(100, MERCH_PAGE);
 
 const ListQuery = z.object({
   id: UuidCsv.optional(),
