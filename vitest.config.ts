@@ -44,8 +44,9 @@ class LongFirst extends BaseSequencer {
 const PROCESS_WIDE = ["apps/edge/src/ports/tracing.test.ts", "apps/edge/src/services/upload/upload-stream.test.ts"];
 
 const shared = {
-  // Migrations run once per run, into a template each test file's database is copied from.
-  globalSetup: ["packages/db/src/testing-setup.ts"],
+  // Migrations run once per run, into a template each test file's database is copied from; and a folder of the
+  // run's own, where the demo songs a browser suite asks for are kept for the next suite that asks (decision 0017).
+  globalSetup: ["packages/db/src/testing-setup.ts", "apps/edge/src/testing/run-setup.ts"],
   // A test that makes an unexpected error log (a 500 on the edge) fails.
   setupFiles: ["apps/edge/src/testing/vitest-setup.ts"],
   testTimeout: 30_000,

@@ -17,7 +17,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createTestApp, openedForTests, type TestApp } from "@booth/edge/testing";
+import { createTestApp, demoCatalogueOnce, openedForTests, type TestApp } from "@booth/edge/testing";
 import { serve } from "@hono/node-server";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, describe, onTestFinished } from "vitest";
@@ -25,7 +25,6 @@ import { defaultConfig } from "../../edge/src/deps.ts";
 import { generateKeys, type Keys } from "../../edge/src/lib/tokens.ts";
 import { partyLiveRooms } from "../../edge/src/ports/live-rooms.ts";
 import { printingOutbox } from "../../edge/src/ports/messaging.ts";
-import { seedDemoCatalogue } from "../../edge/src/seed/demo-catalogue.ts";
 import { answers, startChildServer } from "../../edge/src/testing/child-server.ts";
 import { freePort, startParty, until } from "../../rooms-party/test/helpers.ts";
 import { buildIfStale } from "../server.ts";
@@ -109,7 +108,10 @@ export interface Person {
 }
 
 export interface StartOptions {
-  /** Demo tracks to load (synthesised and transcoded like uploads), 0 for none. */
+  /**
+   * Demo tracks to load (synthesised and transcoded like uploads), 0 for none. Made once per run for each number and
+   * length of songs, and copied into the stacks that ask for the same again (`demoCatalogueOnce`).
+   */
   songs?: number;
   /** How long each of them plays (30 s unless set). */
   songSeconds?: number;
@@ -321,8 +323,7 @@ async function stackOn(processes: Processes, options: StartOptions) {
   processes.edge = (request, env) => t.app.fetch(request, env);
   try {
     const songs = options.songs ?? 0;
-    if (songs > 0)
-      await seedDemoCatalogue(t.deps, { perArtist: Math.ceil(songs / 4), seconds: options.songSeconds ?? 30 });
+    if (songs > 0) await demoCatalogueOnce(t, { tracks: songs, seconds: options.songSeconds ?? 30 });
   } catch (error) {
     processes.edge = null;
     await t.close();

@@ -1,6 +1,6 @@
 import { schema } from "@booth/db";
 import { describe, expect, it } from "vitest";
-import { openTestApp } from "../testing.ts";
+import { openTestApp, withTestApp } from "../testing.ts";
 import { DEMO_ARTISTS, seedDemoCatalogue } from "./demo-catalogue.ts";
 
 const t = openTestApp();
@@ -30,5 +30,18 @@ describe("demo catalogue", () => {
     expect(search.body).toHaveLength(1);
     expect(await seedDemoCatalogue(t.deps, { perArtist: 1, seconds: 2 })).toBe(0);
     expect(await t.db.select().from(schema.songs)).toHaveLength(DEMO_ARTISTS.length);
+  }, 60_000);
+
+  it("makes only as many tracks as asked, the first artists' first", async () => {
+    await withTestApp({}, async (fresh) => {
+      expect(await seedDemoCatalogue(fresh.deps, { perArtist: 1, seconds: 2, tracks: 2 })).toBe(2);
+      const artists = await fresh.db.select({ name: schema.artists.name }).from(schema.artists);
+      expect(artists.map((a) => a.name).sort()).toEqual(
+        DEMO_ARTISTS.slice(0, 2)
+          .map((a) => a.name)
+          .sort(),
+      );
+      expect(await fresh.db.select().from(schema.songs)).toHaveLength(2);
+    });
   }, 60_000);
 });

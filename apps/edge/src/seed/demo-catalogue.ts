@@ -25,6 +25,8 @@ export const DEMO_EMAIL = "demo-catalogue@booth.local";
 export interface DemoOptions {
   /** Tracks per artist (the default makes 20 in all). */
   perArtist?: number;
+  /** At most this many tracks in all (the first of each artist first): a test that needs one song makes one. */
+  tracks?: number;
   seconds?: number;
   /** How many tracks are made at once (default DEMO_CONCURRENCY); 1 makes them one after the other, in order. */
   concurrency?: number;
@@ -104,11 +106,12 @@ export async function loadDemoTracks(deps: AppDeps, ownerUuid: string, options: 
   const seconds = options.seconds ?? 30;
   const { db, clock } = deps;
   const now = clock.now();
-  const total = DEMO_ARTISTS.length * perArtist;
+  const total = Math.min(DEMO_ARTISTS.length * perArtist, options.tracks ?? Number.POSITIVE_INFINITY);
   let done = 0;
   await options.started?.(total);
   const tracks: (() => Promise<void>)[] = [];
   for (const [a, artist] of DEMO_ARTISTS.entries()) {
+    if (tracks.length === total) break;
     // A run that a crash cut short runs again as a job: what it made already is kept, not made twice.
     const artistRow = await existingOr(
       db.select().from(schema.artists).where(eq(schema.artists.name, artist.name)).limit(1),
@@ -129,7 +132,7 @@ export async function loadDemoTracks(deps: AppDeps, ownerUuid: string, options: 
           .returning(),
     );
     await db.insert(schema.genres).values({ name: artist.genre }).onConflictDoNothing();
-    for (let i = 0; i < perArtist; i++) {
+    for (let i = 0; i < perArtist && tracks.length < total; i++) {
       const title = `${TITLES[(a * 3 + i) % TITLES.length]} ${["I", "II", "III", "IV", "V", "VI"][i % 6]}`;
       const root = artist.roots[i % artist.roots.length] ?? 0;
       tracks.push(async () => {
@@ -167,7 +170,9 @@ export async function loadDemoTracks(deps: AppDeps, ownerUuid: string, options: 
           if (finished.transcodingStatus !== "TRANSCODING_SUCCEED")
             throw new Error(`demo track ${title} did not transcode`);
         }
-        await options.progress?.(++done, total, title);
+        // Counted apart from the call: `progress?.(++done)` skips the increment when there is no progress to tell.
+        done += 1;
+        await options.progress?.(done, total, title);
       });
     }
   }
