@@ -4,6 +4,7 @@ import { postgresCode, uniqueOr } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { forbidden, HttpError, notFound } from "../../lib/errors.ts";
 import { orNull } from "../../lib/or-null.ts";
+import { returnedRow } from "../../lib/rows.ts";
 
 export const ACCOUNT_NOT_FOUND = "We were unable to find your token account. Please try again.";
 export const ACCOUNT_DISABLED = "This token account is disabled.";
@@ -32,12 +33,13 @@ export const transactionView = (t: TokenTransaction) => ({
 
 /** A user's token account, or `refusal` when they already have one (one account per user). */
 export async function openTokenAccount(db: Db, userUuid: string, now: Date, refusal: () => HttpError) {
-  const [row] = await uniqueOr(
-    () => db.insert(schema.tokenAccounts).values({ userUuid, createdAt: now, updatedAt: now }).returning(),
-    refusal,
+  return returnedRow(
+    "account insert",
+    uniqueOr(
+      () => db.insert(schema.tokenAccounts).values({ userUuid, createdAt: now, updatedAt: now }).returning(),
+      refusal,
+    ),
   );
-  if (!row) throw new Error("account insert returned nothing");
-  return row;
 }
 
 /** The token account with this id or of this user, unlocked (reads only; balance changes go through lockAccount). */
@@ -94,18 +96,20 @@ async function record(
     .where(eq(schema.tokenAccounts.id, account.id))
     .returning();
   if (!updated) throw notFound(ACCOUNT_NOT_FOUND);
-  const [row] = await tx
-    .insert(schema.tokenTransactions)
-    .values({
-      accountId: account.id,
-      type: move.type,
-      amount: move.amount,
-      ...orNull(move, "holdId", "reason", "referenceType", "referenceId", "idempotencyKey"),
-      balanceAfter: updated.balance,
-      createdAt: now,
-    })
-    .returning();
-  if (!row) throw new Error("ledger insert returned nothing");
+  const row = await returnedRow(
+    "ledger insert",
+    tx
+      .insert(schema.tokenTransactions)
+      .values({
+        accountId: account.id,
+        type: move.type,
+        amount: move.amount,
+        ...orNull(move, "holdId", "reason", "referenceType", "referenceId", "idempotencyKey"),
+        balanceAfter: updated.balance,
+        createdAt: now,
+      })
+      .returning(),
+  );
   return { transaction: row, account: updated };
 }
 

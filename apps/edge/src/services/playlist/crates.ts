@@ -7,6 +7,7 @@ import { shortId } from "../../lib/ids.ts";
 import { jsonPick } from "../../lib/json-rows.ts";
 import { Timestamps } from "../../lib/openapi.ts";
 import { newestFirst } from "../../lib/pages.ts";
+import { returnedRow } from "../../lib/rows.ts";
 import { jsonColumns, preparedPerDb, type SqlJson } from "../../lib/sql-json.ts";
 
 export const MAX_CRATE_SONGS = 5000;
@@ -401,20 +402,21 @@ export async function createCrate(
       .where(eq(schema.users.uuid, userUuid))
       .for("update");
     const name = body.name ?? (await nextPlaylistName(tx, userUuid));
-    const [row] = await tx
-      .insert(schema.crates)
-      .values({
-        userUuid,
-        name,
-        description: body.description ?? null,
-        shortId: shortId(),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    return row;
+    return returnedRow(
+      "crate insert",
+      tx
+        .insert(schema.crates)
+        .values({
+          userUuid,
+          name,
+          description: body.description ?? null,
+          shortId: shortId(),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
   });
-  if (!crate) throw new Error("crate insert returned nothing");
   return crate;
 }
 
@@ -495,18 +497,20 @@ export async function deleteCrate(db: Db, crate: Crate) {
 /** A copy of a crate, its songs in the same order, as a new crate of the user. */
 export async function copyCrate(db: Db, crate: Crate, userUuid: string, now: Date) {
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(schema.crates)
-      .values({
-        userUuid,
-        name: `${crate.name} (copy)`.slice(0, 100),
-        description: crate.description,
-        shortId: shortId(),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    if (!row) throw new Error("crate insert returned nothing");
+    const row = await returnedRow(
+      "crate insert",
+      tx
+        .insert(schema.crates)
+        .values({
+          userUuid,
+          name: `${crate.name} (copy)`.slice(0, 100),
+          description: crate.description,
+          shortId: shortId(),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
     const entries = await tx
       .select()
       .from(schema.crateSongs)

@@ -5,6 +5,7 @@ import { activeBan, banInForce } from "../../lib/auth.ts";
 import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
 import { jsonPick } from "../../lib/json-rows.ts";
 import { logModeration } from "../../lib/moderation-log.ts";
+import { returnedRow } from "../../lib/rows.ts";
 import { ROOM_RANK, type Room, rankFrom, roomRolesOf, roomRolesWhere } from "./access.ts";
 import { loadUser, USER_NOT_FOUND } from "./users.ts";
 
@@ -73,22 +74,24 @@ export async function grantRole(
   g: { userUuid: string; role: RoomRole; expiration: Date | null; by: string; reason: string | null; now: Date },
 ) {
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(schema.roomUserRoles)
-      .values({
-        roomUuid: room.uuid,
-        userUuid: g.userUuid,
-        role: g.role,
-        expirationTime: g.expiration,
-        grantedBy: g.by,
-        createdAt: g.now,
-      })
-      .onConflictDoUpdate({
-        target: [schema.roomUserRoles.roomUuid, schema.roomUserRoles.userUuid, schema.roomUserRoles.role],
-        set: { expirationTime: g.expiration, grantedBy: g.by, createdAt: g.now },
-      })
-      .returning();
-    if (!row) throw new Error("role upsert returned nothing");
+    const row = await returnedRow(
+      "role upsert",
+      tx
+        .insert(schema.roomUserRoles)
+        .values({
+          roomUuid: room.uuid,
+          userUuid: g.userUuid,
+          role: g.role,
+          expirationTime: g.expiration,
+          grantedBy: g.by,
+          createdAt: g.now,
+        })
+        .onConflictDoUpdate({
+          target: [schema.roomUserRoles.roomUuid, schema.roomUserRoles.userUuid, schema.roomUserRoles.role],
+          set: { expirationTime: g.expiration, grantedBy: g.by, createdAt: g.now },
+        })
+        .returning(),
+    );
     await logModeration(tx, {
       actionType:
         g.role in MODERATION_ACTION ? MODERATION_ACTION[g.role as keyof typeof MODERATION_ACTION] : "grantRole",

@@ -10,6 +10,7 @@ import { HttpError } from "../../lib/errors.ts";
 import { isoOrNull } from "../../lib/json-rows.ts";
 import { oncePer } from "../../lib/once-per.ts";
 import { type Profile, publicProfile } from "../../lib/profiles.ts";
+import { returnedRow } from "../../lib/rows.ts";
 import { type Keys, LIVE_TOKEN_TTL, signToken, TOKEN_TTL, TokenPurpose, type TokenType } from "../../lib/tokens.ts";
 
 export const ALREADY_REGISTERED = errorMessage("EMAIL_ALREADY_REGISTERED");
@@ -112,19 +113,21 @@ export async function createAccount(tx: Tx, input: NewAccount) {
   if (email && (await findUserByEmail(tx, email))) throw new HttpError(403, ALREADY_REGISTERED);
   if (input.nickname && (await nicknameTaken(tx, input.nickname)))
     throw new HttpError(409, "This nickname is already taken.");
-  const [user] = await tx
-    .insert(schema.users)
-    .values({
-      email,
-      passwordHash: input.passwordHash ?? null,
-      roles: input.roles ?? ["user"],
-      botOwnerUuid: input.botOwnerUuid ?? null,
-      verifiedAt: input.emailStatus === "VERIFIED" ? input.now : null,
-      createdAt: input.now,
-      updatedAt: input.now,
-    })
-    .returning();
-  if (!user) throw new Error("user insert returned nothing");
+  const user = await returnedRow(
+    "user insert",
+    tx
+      .insert(schema.users)
+      .values({
+        email,
+        passwordHash: input.passwordHash ?? null,
+        roles: input.roles ?? ["user"],
+        botOwnerUuid: input.botOwnerUuid ?? null,
+        verifiedAt: input.emailStatus === "VERIFIED" ? input.now : null,
+        createdAt: input.now,
+        updatedAt: input.now,
+      })
+      .returning(),
+  );
   const nickname = input.nickname ?? (await freeNickname(tx, email?.split("@")[0] ?? "listener"));
   const [profile] = await tx
     .insert(schema.profiles)

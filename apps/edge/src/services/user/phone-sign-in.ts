@@ -5,7 +5,7 @@ import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, conflict } from "../../lib/errors.ts";
 import { jsonRow } from "../../lib/json-rows.ts";
 import { newestFirst } from "../../lib/pages.ts";
-import { deleteFound, firstRow } from "../../lib/rows.ts";
+import { deleteFound, firstRow, returnedRow } from "../../lib/rows.ts";
 import { createAccount } from "./accounts.ts";
 import { toE164 } from "./phone-checks.ts";
 
@@ -86,16 +86,17 @@ export async function addToWhitelist(
   db: Db,
   input: { phone: string; note: string | undefined; createdBy: string; now: Date },
 ) {
-  const [row] = await uniqueOr(
-    () =>
-      db
-        .insert(schema.phoneWhitelist)
-        .values({ phone: input.phone, note: input.note ?? null, createdBy: input.createdBy, createdAt: input.now })
-        .returning(),
-    () => conflict("This phone number is already whitelisted."),
+  return returnedRow(
+    "whitelist insert",
+    uniqueOr(
+      () =>
+        db
+          .insert(schema.phoneWhitelist)
+          .values({ phone: input.phone, note: input.note ?? null, createdBy: input.createdBy, createdAt: input.now })
+          .returning(),
+      () => conflict("This phone number is already whitelisted."),
+    ),
   );
-  if (!row) throw new Error("whitelist insert returned nothing");
-  return row;
 }
 
 export async function whitelistPage(db: Db, page: { limit: number; offset: number }) {
