@@ -4,7 +4,7 @@ import { count, eq, inArray } from "drizzle-orm";
 import { type CrudOptions, type CrudQuery, crudSelectPage, pickFields } from "../../lib/crud/index.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, forbidden, found, HttpError, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
-import { returnedRow } from "../../lib/rows.ts";
+import { firstRow, returnedRow } from "../../lib/rows.ts";
 import { moderationActionView } from "./views.ts";
 
 const table = schema.moderationActions;
@@ -88,7 +88,7 @@ export async function actionPage(db: Db | Tx, query: CrudQuery) {
 
 /** One moderation action, with the fields and joins asked for; a 404 when there is none. */
 export async function actionItem(db: Db | Tx, id: string, selection: Selection) {
-  const [row] = await db.select().from(table).where(eq(table.id, id));
+  const row = await firstRow(db, table, eq(table.id, id));
   const [item] = await itemViews(db, [found(row, ACTION_NOT_FOUND)], selection);
   return item;
 }

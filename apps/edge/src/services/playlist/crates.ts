@@ -7,7 +7,7 @@ import { shortId } from "../../lib/ids.ts";
 import { jsonPick } from "../../lib/json-rows.ts";
 import { Timestamps } from "../../lib/openapi.ts";
 import { newestFirst } from "../../lib/pages.ts";
-import { returnedRow } from "../../lib/rows.ts";
+import { firstRow, returnedRow } from "../../lib/rows.ts";
 import { jsonColumns, preparedPerDb, type SqlJson } from "../../lib/sql-json.ts";
 
 export const MAX_CRATE_SONGS = 5000;
@@ -328,10 +328,11 @@ export async function removeSong(db: Db, crate: Crate, crateSongUuid: string, no
 
 export async function moveSong(db: Db, crate: Crate, crateSongUuid: string, wanted: number, now: Date) {
   await withLockedCrate(db, crate.id, now, async (tx, count) => {
-    const [row] = await tx
-      .select()
-      .from(schema.crateSongs)
-      .where(and(eq(schema.crateSongs.id, crateSongUuid), eq(schema.crateSongs.crateId, crate.id)));
+    const row = await firstRow(
+      tx,
+      schema.crateSongs,
+      and(eq(schema.crateSongs.id, crateSongUuid), eq(schema.crateSongs.crateId, crate.id)),
+    );
     const entry = found(row, NOT_IN_CRATE);
     const to = Math.min(Math.max(wanted, 0), count - 1);
     const from = entry.position;
@@ -452,7 +453,7 @@ export async function allCrates(db: Db, take: number, skip: number) {
 
 /** The songs of a crate by its short id. */
 export async function songsOfShortId(db: Db, crateShortId: string) {
-  const [row] = await db.select().from(schema.crates).where(eq(schema.crates.shortId, crateShortId));
+  const row = await firstRow(db, schema.crates, eq(schema.crates.shortId, crateShortId));
   return crateSongsJson(db, found(row, CRATE_NOT_FOUND).id);
 }
 

@@ -5,7 +5,7 @@ import { activeBan, banInForce } from "../../lib/auth.ts";
 import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
 import { jsonPick } from "../../lib/json-rows.ts";
 import { logModeration } from "../../lib/moderation-log.ts";
-import { returnedRow } from "../../lib/rows.ts";
+import { firstRow, returnedRow } from "../../lib/rows.ts";
 import { ROOM_RANK, type Room, rankFrom, roomRolesOf, roomRolesWhere } from "./access.ts";
 import { loadUser, USER_NOT_FOUND } from "./users.ts";
 
@@ -155,7 +155,7 @@ export async function offDancefloor(db: Db, roomUuid: string, ids: string[], now
 /** Gives the room to `userUuid` (active, not banned); the previous owner stays as co-owner. Answers the room. */
 export async function changeOwner(db: Db, room: Room, userUuid: string, by: string, now: Date) {
   if (userUuid === room.ownerUuid) throw badRequest("This user already owns the room.");
-  const [next] = await db.select().from(schema.users).where(eq(schema.users.uuid, userUuid));
+  const next = await firstRow(db, schema.users, eq(schema.users.uuid, userUuid));
   if (!next || next.deactivatedAt) throw notFound(USER_NOT_FOUND);
   if (await activeBan(db, userUuid, now)) throw forbidden("This account is banned.");
   return db.transaction(async (tx) => {

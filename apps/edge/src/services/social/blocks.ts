@@ -4,7 +4,7 @@ import { uniqueOr } from "../../lib/db-errors.ts";
 import { eitherWay } from "../../lib/either-way.ts";
 import { conflict, found, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { profilesOf } from "../../lib/profiles.ts";
-import { deleteFound, returnedRow } from "../../lib/rows.ts";
+import { deleteFound, firstRow, returnedRow } from "../../lib/rows.ts";
 import { removeFriendship } from "./friendships.ts";
 import { socialTarget } from "./relations.ts";
 
@@ -71,10 +71,11 @@ export async function blocksOf(db: Db | Tx, blockerUuid: string) {
 
 /** Someone's block of one user, with that user's profile; a 404 when there is none. */
 export async function blockOf(db: Db | Tx, blockerUuid: string, blockedUuid: string) {
-  const [row] = await db
-    .select()
-    .from(schema.blockedUsers)
-    .where(and(eq(schema.blockedUsers.blockerUuid, blockerUuid), eq(schema.blockedUsers.blockedUuid, blockedUuid)));
+  const row = await firstRow(
+    db,
+    schema.blockedUsers,
+    and(eq(schema.blockedUsers.blockerUuid, blockerUuid), eq(schema.blockedUsers.blockedUuid, blockedUuid)),
+  );
   const existing = found(row, NOT_BLOCKED);
   const [profile] = await profilesOf(db, [blockedUuid]);
   return blockView(existing, profile);

@@ -32,12 +32,11 @@ const otherOf = (c: Conversation, me: string) => (c.userA === me ? c.userB : c.u
 
 /** The caller's conversation {id}: someone else's answers the same 404 as none, so nobody learns it exists. */
 export async function ownConversation(db: Db | Tx, me: string, id: string) {
-  const [row] = await db
-    .select()
-    .from(schema.conversations)
-    .where(
-      and(eq(schema.conversations.id, id), or(eq(schema.conversations.userA, me), eq(schema.conversations.userB, me))),
-    );
+  const row = await firstRow(
+    db,
+    schema.conversations,
+    and(eq(schema.conversations.id, id), or(eq(schema.conversations.userA, me), eq(schema.conversations.userB, me))),
+  );
   return found(row, CONVERSATION_NOT_FOUND);
 }
 

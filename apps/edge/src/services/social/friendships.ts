@@ -79,10 +79,7 @@ export async function handleInvitation(
   now: Date,
 ) {
   return db.transaction(async (tx) => {
-    const [invitation] = await tx
-      .select()
-      .from(schema.friendInvitations)
-      .where(eq(schema.friendInvitations.id, invitationId));
+    const invitation = await firstRow(tx, schema.friendInvitations, eq(schema.friendInvitations.id, invitationId));
     if (!invitation || invitation.toUuid !== recipientUuid) throw notFound(INVITATION_NOT_FOUND);
     // Conditional on still pending: accepting twice, or accept racing reject, changes it once.
     const [row] = await tx

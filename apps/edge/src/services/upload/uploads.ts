@@ -5,7 +5,7 @@ import type { AppDeps } from "../../deps.ts";
 import { escapeLike } from "../../lib/crud/index.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, forbidden, found, HttpError, notFound } from "../../lib/errors.ts";
-import { returnedRow } from "../../lib/rows.ts";
+import { firstRow, returnedRow } from "../../lib/rows.ts";
 import { type Probe, probeAudio, RENDITION_NAMES, type RenditionName, sniffAudio } from "./audio.ts";
 import {
   coverKey,
@@ -57,7 +57,7 @@ const playable = and(
 
 /** An upload by id, or a 404. */
 export async function loadUpload(db: Db, id: string) {
-  const [row] = await db.select().from(schema.songUploads).where(eq(schema.songUploads.id, id));
+  const row = await firstRow(db, schema.songUploads, eq(schema.songUploads.id, id));
   return found(row, SONG_NOT_FOUND);
 }
 

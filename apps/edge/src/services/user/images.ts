@@ -64,7 +64,7 @@ export async function deleteImage(db: Db, row: Image, now: () => Date) {
   const field = profileField(row.type);
   await db.transaction(async (tx) => {
     await tx.delete(schema.images).where(eq(schema.images.id, row.id));
-    const [profile] = await tx.select().from(schema.profiles).where(eq(schema.profiles.userUuid, row.userUuid));
+    const profile = await firstRow(tx, schema.profiles, eq(schema.profiles.userUuid, row.userUuid));
     if (profile?.[field] === imageUrl(row.id))
       await tx
         .update(schema.profiles)

@@ -30,18 +30,15 @@ export const e164 = (raw: string) => {
 
 /** The account that signs in with this (verified) phone number, if any. */
 export async function verifiedPhoneIdentity(db: Db, phone: string) {
-  const [identity] = await db
-    .select()
-    .from(schema.userIdentities)
-    .where(
-      and(
-        eq(schema.userIdentities.channel, "sms"),
-        eq(schema.userIdentities.value, phone),
-        eq(schema.userIdentities.verified, true),
-      ),
-    )
-    .limit(1);
-  return identity ?? null;
+  return firstRow(
+    db,
+    schema.userIdentities,
+    and(
+      eq(schema.userIdentities.channel, "sms"),
+      eq(schema.userIdentities.value, phone),
+      eq(schema.userIdentities.verified, true),
+    ),
+  );
 }
 
 /** A new account whose sign-in is this phone number (verified by the code just checked). */
