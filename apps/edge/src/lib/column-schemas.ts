@@ -2,19 +2,30 @@ import { z } from "@hono/zod-openapi";
 import { getTableColumns } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 
-/** The zod type an answer shows a column's value with: text, boolean, integer; nullable where the column is. */
+/** The zod type an answer shows a column's value with: text, uuid, boolean, integer; nullable where the column is. */
 type ColumnSchema<C> = C extends { _: { columnType: infer T; notNull: infer NotNull } }
   ? NotNull extends true
     ? BaseSchema<T>
     : z.ZodNullable<BaseSchema<T>>
   : never;
-type BaseSchema<T> = T extends "PgText" ? z.ZodString : T extends "PgBoolean" ? z.ZodBoolean : z.ZodNumber;
+type BaseSchema<T> = T extends "PgText"
+  ? z.ZodString
+  : T extends "PgUUID"
+    ? z.ZodUUID
+    : T extends "PgBoolean"
+      ? z.ZodBoolean
+      : z.ZodNumber;
 
-const BASE = { PgText: () => z.string(), PgBoolean: () => z.boolean(), PgInteger: () => z.number().int() };
+const BASE = {
+  PgText: () => z.string(),
+  PgUUID: () => z.uuid(),
+  PgBoolean: () => z.boolean(),
+  PgInteger: () => z.number().int(),
+};
 
 /**
  * The schemas of the columns `names` of `table`, for an answer that copies them from a row: each column's type, in
- * the order named, so the answer's fields follow the table. Text, boolean and integer columns only.
+ * the order named, so the answer's fields follow the table. Text, uuid, boolean and integer columns only.
  */
 export function columnSchemas<T extends PgTable, const K extends keyof T["_"]["columns"] & string>(
   table: T,
@@ -25,7 +36,7 @@ export function columnSchemas<T extends PgTable, const K extends keyof T["_"]["c
     names.map((name) => {
       const column = columns[name];
       const base = column && BASE[column.columnType as keyof typeof BASE];
-      if (!column || !base) throw new Error(`columnSchemas: ${name} is not a text, boolean or integer column`);
+      if (!column || !base) throw new Error(`columnSchemas: ${name} is not a text, uuid, boolean or integer column`);
       return [name, column.notNull ? base() : base().nullable()];
     }),
   ) as { [N in K]: ColumnSchema<T["_"]["columns"][N]> };
