@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { firstRow } from "./lib/rows.ts";
 import { pgBossJobs } from "./ports/jobs.ts";
 import { localStorage } from "./ports/storage.ts";
 import { synthesizeMp3 } from "./services/upload/audio.ts";
@@ -69,7 +70,7 @@ describe.skipIf(!postgres)("the job worker", () => {
 
     // In the middle of ffmpeg's run, the worker dies (kill -9: no chance to tidy up).
     const transcoding = async () => {
-      const [row] = await t.db.select().from(schema.songUploads).where(eq(schema.songUploads.id, id));
+      const row = await firstRow(t.db, schema.songUploads, eq(schema.songUploads.id, id));
       return row?.transcodingStatus === "TRANSCODING_IN_PROGRESS";
     };
     await until(transcoding, "the transcode to start", 60_000, 50);

@@ -2,6 +2,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { loadDemoCatalogue } from "./bootstrap.ts";
 import type { AppDeps } from "./deps.ts";
+import { firstRow } from "./lib/rows.ts";
 import type { JobHandlers } from "./ports/jobs.ts";
 import { runImport } from "./services/playlist/playlist-imports.ts";
 import { produce } from "./services/upload/gen-songs.ts";
@@ -15,7 +16,7 @@ import { settle } from "./services/upload/pipeline.ts";
 export function jobHandlers(deps: AppDeps, print: (line: string) => void = console.log): JobHandlers {
   return {
     async transcode({ uploadId }) {
-      const [upload] = await deps.db.select().from(schema.songUploads).where(eq(schema.songUploads.id, uploadId));
+      const upload = await firstRow(deps.db, schema.songUploads, eq(schema.songUploads.id, uploadId));
       // Deleted meanwhile: nothing to do.
       if (upload) await settle(deps, upload);
     },

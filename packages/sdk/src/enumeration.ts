@@ -11,3 +11,6 @@ export function enumOf<const Name extends string>(...names: Name[]): { readonly 
 
 /** The union of an enumeration's values: `type Kind = EnumValue<typeof Kind>`. */
 export type EnumValue<E> = E[keyof E];
+
+/** An enumeration's values as the non-empty tuple `z.enum` takes: `z.enum(values(DjType))`. */
+export const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];

@@ -2,7 +2,7 @@ import type { Db, Tx } from "@booth/db";
 import { eq, type InferSelectModel } from "drizzle-orm";
 import type { PgColumn, PgInsertValue, PgTable, PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { found } from "./errors.ts";
-import { deleteFound } from "./rows.ts";
+import { deleteFound, firstRow, returnedRow } from "./rows.ts";
 
 /**
  * The admin family of one table's items, by their key (an id or a slug): load it or 404, patch it or 404, delete it
@@ -16,16 +16,17 @@ export function adminItems<T extends PgTable>(table: T, key: PgColumn, message: 
     message,
     /** The item, or a 404 with `message`. */
     async find(db: Db | Tx, value: string): Promise<Row> {
-      const [row] = await db.select().from(anyTable).where(eq(key, value));
-      return found(row as Row | undefined, message);
+      return found((await firstRow(db, anyTable, eq(key, value))) as Row | null, message);
     },
     /** Inserts one item and answers it. */
     async insert(db: Db | Tx, values: PgInsertValue<T>): Promise<Row> {
-      const [row] = await db
-        .insert(anyTable)
-        .values(values as PgInsertValue<PgTable>)
-        .returning();
-      if (!row) throw new Error("the insert returned no row");
+      const row = await returnedRow(
+        "admin item insert",
+        db
+          .insert(anyTable)
+          .values(values as PgInsertValue<PgTable>)
+          .returning(),
+      );
       return row as Row;
     },
     /** Applies `patch` and answers the changed item, or a 404 when there is none. */

@@ -41,35 +41,38 @@ export function adminContracts<
   return {
     /** POST path (admins): answers the item made. */
     create: (summary: string, ...codes: number[]) =>
-      authed("post", path, summary, {
+      authed("post", path, {
+        summary,
         request: jsonBody(spec.body),
         responses: created(item, 400, 401, 403, ...codes),
       }),
     /** GET path (anyone), filtered and paged by `query`. */
     list: <Query extends z.ZodObject>(summary: string, query: Query) =>
-      route("get", path, summary, { request: { query }, responses: ok(z.array(item), 400) }),
+      route("get", path, { summary, request: { query }, responses: ok(z.array(item), 400) }),
     /** GET path (staff): every item. */
-    staffList: (summary: string) => authed("get", path, summary, { responses: ok(z.array(item), 401, 403) }),
+    staffList: (summary: string) => authed("get", path, { summary, responses: ok(z.array(item), 401, 403) }),
     /** GET path/count (anyone): how many match `query`, answered as the schema `name`. */
     count: <Query extends z.ZodObject>(summary: string, query: Query, name: string) =>
-      route("get", `${path}/count`, summary, {
+      route("get", `${path}/count`, {
+        summary,
         request: { query },
         responses: ok(z.object({ count: z.number().int() }).openapi(name), 400),
       }),
     /** GET path/{key} (anyone). */
-    get: (summary: string) => route("get", one, summary, { request: { params: key }, responses: ok(item, 400, 404) }),
+    get: (summary: string) => route("get", one, { summary, request: { params: key }, responses: ok(item, 400, 404) }),
     /** GET path/{key} (staff). */
     staffGet: (summary: string) =>
-      authed("get", one, summary, { request: { params: key }, responses: ok(item, 400, 401, 403, 404) }),
+      authed("get", one, { summary, request: { params: key }, responses: ok(item, 400, 401, 403, 404) }),
     /** PATCH path/{key} (admins) with the `patch` body: answers the changed item. */
     update: (summary: string, ...codes: number[]) =>
-      authed("patch", one, summary, {
+      authed("patch", one, {
+        summary,
         request: { params: key, ...jsonBody(spec.patch) },
         responses: ok(item, 400, 401, 403, 404, ...codes),
       }),
     /** DELETE path/{key} (admins), or POST where the spec's clients delete with POST. */
     remove: <M extends "delete" | "post">(method: M, summary: string, ...codes: number[]) =>
-      authed(method, one, summary, { request: { params: key }, responses: noContentOr(400, 401, 403, 404, ...codes) }),
+      authed(method, one, { summary, request: { params: key }, responses: noContentOr(400, 401, 403, 404, ...codes) }),
   };
 }
 

@@ -8,6 +8,7 @@ import { type Account, readAccount } from "./account-cache.ts";
 import type { AppEnv } from "./context.ts";
 import { forbidden, HttpError, unauthorized } from "./errors.ts";
 import { oncePer } from "./once-per.ts";
+import { firstRow } from "./rows.ts";
 import { type Keys, type TokenClaims, TokenPurpose, type TokenType, verifyTokenUntil } from "./tokens.ts";
 
 /** An account as the routes see it: its row without the password hash (login and password changes read that themselves). */
@@ -107,8 +108,7 @@ export const activeBanCondition = (userUuid: string | AnyColumn, now: Date) =>
   and(eq(schema.sanctions.userUuid, userUuid), banInForce(now));
 
 export async function activeBan(db: Db, userUuid: string, now: Date) {
-  const [ban] = await db.select().from(schema.sanctions).where(activeBanCondition(userUuid, now)).limit(1);
-  return ban ?? null;
+  return firstRow(db, schema.sanctions, activeBanCondition(userUuid, now));
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

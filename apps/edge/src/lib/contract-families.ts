@@ -37,7 +37,7 @@ export const removal = <P extends string, Q extends PathParams = typeof UuidPara
   path: P,
   summary: string,
   params: Q = UuidParam as unknown as Q,
-) => contract("delete", path, summary, { request: { params }, responses: noContentOr(400, 401, 403, 404) });
+) => contract("delete", path, { summary, request: { params }, responses: noContentOr(400, 401, 403, 404) });
 
 /**
  * The caller starts a relation with another user (a follow, a friend invitation, a block): the body names them by
@@ -50,7 +50,8 @@ export const relationTo = <P extends string, K extends string, S extends z.ZodTy
   key: K,
   schema: S,
 ) =>
-  contract("post", path, summary, {
+  contract("post", path, {
+    summary,
     request: jsonBody(z.object({ [key]: z.uuid() } as Record<K, z.ZodUUID>)),
     responses: created(schema, 400, 401, 403, 404, 409),
   });
@@ -61,7 +62,7 @@ export const callersOwn = <P extends string, S extends z.ZodType>(
   path: P,
   summary: string,
   schema: S,
-) => contract("get", path, summary, { responses: ok(schema, 401, 403) });
+) => contract("get", path, { summary, responses: ok(schema, 401, 403) });
 
 /** Every item, for services: take/skip over `schema`, a page or a list (the catalogue, crates, rooms, profiles). */
 export const allForServices = <P extends string, S extends z.ZodType>(
@@ -70,7 +71,8 @@ export const allForServices = <P extends string, S extends z.ZodType>(
   summary: string,
   schema: S,
 ) =>
-  contract("get", path, summary, {
+  contract("get", path, {
+    summary,
     tags: ["Service"],
     request: {
       query: z.object({ take: z.coerce.number().int().min(1).max(1000).default(100), skip: Offset }),
@@ -96,7 +98,8 @@ export const adminCrudList = <P extends string, S extends z.ZodType>(
   item: S,
   pageName: string,
 ) =>
-  contract("get", path, summary, {
+  contract("get", path, {
+    summary,
     tags: ["Admin"],
     request: { query: CrudQuerySchema },
     responses: ok(crudPageSchema(item).openapi(pageName), 400, 401, 403),
@@ -109,7 +112,8 @@ export const adminCrudItem = <P extends string, S extends z.ZodType>(
   summary: string,
   item: S,
 ) =>
-  contract("get", path, summary, {
+  contract("get", path, {
+    summary,
     tags: ["Admin"],
     request: { params: UuidParam, query: CrudSelectionSchema },
     responses: ok(item, 400, 401, 403, 404),
@@ -121,7 +125,7 @@ export const publicItem = <P extends string, S extends z.ZodType>(
   path: P,
   summary: string,
   schema: S,
-) => contract("get", path, summary, { request: { params: UuidParam }, responses: ok(schema, 400, 404) });
+) => contract("get", path, { summary, request: { params: UuidParam }, responses: ok(schema, 400, 404) });
 
 /** One item by the key its path names (by `params`; the `{id}` uuid unless said), answered with `schema`. */
 export const oneItem = <P extends string, S extends z.ZodType, Q extends PathParams = typeof UuidParam>(
@@ -130,4 +134,4 @@ export const oneItem = <P extends string, S extends z.ZodType, Q extends PathPar
   summary: string,
   schema: S,
   params: Q = UuidParam as unknown as Q,
-) => contract("get", path, summary, { request: { params }, responses: ok(schema, 400, 401, 403, 404) });
+) => contract("get", path, { summary, request: { params }, responses: ok(schema, 400, 401, 403, 404) });

@@ -89,11 +89,14 @@ export const noContentOr = (...codes: number[]) => ({ ...noContent, ...errors(..
 export const bearer = [{ bearerAuth: [] }];
 
 type Method = RouteConfig["method"];
-/** What a contract says besides its method, path, summary and security (its `tags` when not the resource's). */
-type Terms = Omit<RouteConfig, "method" | "path" | "summary" | "security">;
+/**
+ * What a contract says besides its method, path and security: its `summary`, and its `tags` when not the resource's.
+ * The terms are `createRoute`'s own, named as it names them.
+ */
+type Terms = Omit<RouteConfig, "method" | "path" | "security"> & { summary: string };
 
 /**
- * The contracts of one resource, listed under `tags`: `route(method, path, summary, { request, responses })` is
+ * The contracts of one resource, listed under `tags`: `route(method, path, { summary, request, responses })` is
  * `createRoute({ method, path, tags, summary, request, responses })`, and `authed(...)` is the same route for a
  * caller with a token (`security: bearer`). A contract may name its own `tags`, and a `description`. The keys keep the
  * order of the OpenAPI documents: method, path, tags, summary, description, security, then the rest.
@@ -101,8 +104,8 @@ type Terms = Omit<RouteConfig, "method" | "path" | "summary" | "security">;
 export function contracts(tags: string[]) {
   const contract =
     (secured: boolean) =>
-    <M extends Method, P extends string, T extends Terms>(method: M, path: P, summary: string, terms: T) => {
-      const { tags: own = tags, description, ...rest } = terms;
+    <M extends Method, P extends string, T extends Terms>(method: M, path: P, terms: T) => {
+      const { tags: own = tags, summary, description, ...rest } = terms;
       return createRoute({
         method,
         path,
@@ -110,7 +113,7 @@ export function contracts(tags: string[]) {
         summary,
         ...(description === undefined ? {} : { description }),
         ...(secured ? { security: bearer } : {}),
-        ...(rest as Omit<T, "tags" | "description">),
+        ...(rest as Omit<T, "tags" | "summary" | "description">),
       });
     };
   return { route: contract(false), authed: contract(true) };

@@ -8,6 +8,7 @@ import { z } from "@hono/zod-openapi";
 import { and, asc, count, desc, eq, ilike, inArray, isNull, not, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { activeBanCondition, type User } from "./auth.ts";
+import { columnSchemas } from "./column-schemas.ts";
 import { escapeLike } from "./crud/index.ts";
 import { isoOrNull, jsonPick } from "./json-rows.ts";
 import { pageWhere } from "./pages.ts";
@@ -18,26 +19,27 @@ export type Profile = typeof schema.profiles.$inferSelect;
 export const BadgeSchema = z.enum(values(Badge));
 
 /** The profile's columns anyone may see, with their schemas: `Profile` shows them, and its view copies them. */
-const SHOWN_COLUMNS = {
-  nickname: z.string(),
-  color: z.string(),
-  avatarId: z.string(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  pronoun: z.string().nullable(),
-  displayPronouns: z.boolean(),
-  songOfTheWeek: z.string().nullable(),
-  zodiac: z.string().nullable(),
-  bio: z.string().nullable(),
-  profilePicture: z.string().nullable(),
-  coverPicture: z.string().nullable(),
-  facebook: z.string().nullable(),
-  instagram: z.string().nullable(),
-  twitter: z.string().nullable(),
-  snapchat: z.string().nullable(),
-  tiktok: z.string().nullable(),
-  priceForGig: z.number().int().nullable(),
-} satisfies Partial<Record<keyof Profile, z.ZodType>>;
+const SHOWN_COLUMNS = columnSchemas(
+  schema.profiles,
+  "nickname",
+  "color",
+  "avatarId",
+  "firstName",
+  "lastName",
+  "pronoun",
+  "displayPronouns",
+  "songOfTheWeek",
+  "zodiac",
+  "bio",
+  "profilePicture",
+  "coverPicture",
+  "facebook",
+  "instagram",
+  "twitter",
+  "snapchat",
+  "tiktok",
+  "priceForGig",
+);
 type ShownColumn = keyof typeof SHOWN_COLUMNS;
 const shownColumns = Object.keys(SHOWN_COLUMNS) as ShownColumn[];
 

@@ -18,3 +18,13 @@ export async function deleteFound(db: Db | Tx, table: PgTable, where: SQL | unde
   const deleted = await db.delete(table).where(where).returning();
   if (deleted.length === 0) throw notFound(missing);
 }
+
+/**
+ * The row an insert or upsert gives back (`.returning()`). PostgreSQL always returns one for such a statement, so
+ * none is a bug, not a refusal: an error (a 500) saying which statement it was (`what`: "crate insert").
+ */
+export async function returnedRow<R>(what: string, query: PromiseLike<R[]>): Promise<R> {
+  const [row] = await query;
+  if (!row) throw new Error(`${what} returned nothing`);
+  return row;
+}

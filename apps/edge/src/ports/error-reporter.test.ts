@@ -1,6 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { firstRow } from "../lib/rows.ts";
 import { sentryFromEnv } from "../sentry.node.ts";
 import { expectErrorLog } from "../testing/error-logs.ts";
 import { hasFrameIn, sentryIngest } from "../testing/sentry.ts";
@@ -18,7 +19,7 @@ describe("error reporting", () => {
     const res = await t.request("POST", "/api/upload-service/sentry-testing", { token: admin.token });
     expect(res.status).toBe(200);
     expect(res.body.reporter).toBe("outbox");
-    const [row] = await t.db.select().from(schema.errorReports).where(eq(schema.errorReports.id, res.body.reportId));
+    const row = await firstRow(t.db, schema.errorReports, eq(schema.errorReports.id, res.body.reportId));
     expect(row).toMatchObject({ service: "upload", message: "Test error from the upload service, sent by an admin" });
     expect((await t.request("POST", "/api/upload-service/sentry-testing", { token: user.token })).status).toBe(403);
     expect((await t.request("POST", "/api/upload-service/sentry-testing")).status).toBe(401);

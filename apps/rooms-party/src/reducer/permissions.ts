@@ -2,20 +2,12 @@
  * The room's permissions, read from the shared module (`@booth/sdk/live/permissions`, which the edge and the web read
  * too), and how they shape what the room shows: each user's view, and the settings split from their sanctions.
  */
-import {
-  canDj,
-  highestRole,
-  isRoomModerator,
-  mayDeleteChat,
-  mayRemoveDj,
-  maySkip,
-  rolesInForce,
-} from "@booth/sdk/live/permissions";
+import { canDj, highestRole, isRoomModerator } from "@booth/sdk/live/permissions";
 import type { RoomRole, RoomSettings, RoomUser } from "@booth/sdk/live/protocol";
 import type { Member, RoomState } from "./state.ts";
 
+export { canDj, mayDeleteChat, mayRemoveDj, maySkip, rolesInForce } from "@booth/sdk/live/permissions";
 export { liveSettings, roomRules, splitSettings } from "./rules.ts";
-export { canDj, mayDeleteChat, mayRemoveDj, maySkip, rolesInForce };
 
 /** Whether a member moderates the room (its staff, or the platform's moderators). */
 export const isModerator = (member: Member, settings: RoomSettings, now: number) =>

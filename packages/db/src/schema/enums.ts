@@ -2,6 +2,8 @@
 // never needs a type migration.
 import { type EnumValue, enumOf } from "@booth/sdk/enumeration";
 
+export { values } from "@booth/sdk/enumeration";
+
 export const EmailType = enumOf("personal", "work", "payment", "spotify", "discord");
 export type EmailType = EnumValue<typeof EmailType>;
 
@@ -58,8 +60,6 @@ export type CodePurpose = EnumValue<typeof CodePurpose>;
 
 export const OutboxChannel = enumOf("email", "sms", "whatsapp");
 export type OutboxChannel = EnumValue<typeof OutboxChannel>;
-
-export const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];
 
 export const DevicePlatform = enumOf("ios", "android", "web");
 export type DevicePlatform = EnumValue<typeof DevicePlatform>;

@@ -9,7 +9,7 @@
  */
 
 import { z } from "zod";
-import { type EnumValue, enumOf } from "../enumeration.ts";
+import { type EnumValue, enumOf, values } from "../enumeration.ts";
 import { DjType, RoomRoleName } from "./enums.ts";
 
 export { DjType, RoomRoleName, SANCTION_ROLES } from "./enums.ts";
@@ -134,7 +134,7 @@ export const ChatPlaylistSchema = z.object({ crateUuid: z.uuid(), crateName: str
 
 export const RoomRoleSchema = z.object({
   userUuid: z.string(),
-  role: z.enum(Object.values(RoomRoleName) as [RoomRoleName, ...RoomRoleName[]]),
+  role: z.enum(values(RoomRoleName)),
   expirationTime: z.string().nullable(),
 });
 export type RoomRole = z.infer<typeof RoomRoleSchema>;
@@ -145,7 +145,7 @@ export const RoomSettingsSchema = z.looseObject({
   slug: z.string(),
   name: z.string(),
   type: z.enum(["PUBLIC", "PRIVATE"]),
-  djType: z.enum(Object.values(DjType) as [DjType, ...DjType[]]),
+  djType: z.enum(values(DjType)),
   numberOfDjs: z.number().int().min(1),
   songsPerDj: z.number().int().min(1).nullable(),
   roomSize: z.number().int(),
@@ -354,7 +354,7 @@ export type ActionParams = { [A in ClientAction]: z.infer<(typeof ActionParams)[
 
 const RequestId = z.union([z.string().max(LIMITS.requestId), z.number()]);
 export const ClientMessageSchema = z.strictObject({
-  action: z.enum(Object.values(ClientAction) as [ClientAction, ...ClientAction[]]),
+  action: z.enum(values(ClientAction)),
   params: z.unknown().optional(),
   requestId: RequestId,
 });

@@ -1,4 +1,4 @@
-import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import { exportJWK, generateKeyPair, type JWTHeaderParameters, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { ROOMS_TOKEN_TTL, roomsTokenSource, signRoomsToken, verifyRoomsToken } from "./service-auth.ts";
 
@@ -20,33 +20,27 @@ describe("rooms tokens", () => {
     const short = "too-short";
     expect(await verifyRoomsToken(await signRoomsToken(short, now), short, now)).toBe(false);
     const seconds = Math.floor(now / 1000);
-    const key = new TextEncoder().encode(secret);
     const claims = { type: "service", roles: [], badges: [] };
-    const otherIssuer = await new SignJWT(claims)
-      .setProtectedHeader({ alg: "HS256" })
-      .setIssuer("booth")
-      .setAudience("booth-edge")
-      .setSubject("service:rooms")
-      .setIssuedAt(seconds)
-      .setExpirationTime(seconds + 60)
-      .sign(key);
-    const otherAudience = await new SignJWT(claims)
-      .setProtectedHeader({ alg: "HS256" })
-      .setIssuer("booth-rooms")
-      .setAudience("someone-else")
-      .setSubject("service:rooms")
-      .setIssuedAt(seconds)
-      .setExpirationTime(seconds + 60)
-      .sign(key);
+    /** A token shaped like the rooms' own but for what each case changes: its algorithm and key, issuer, audience. */
+    const forged = (header: JWTHeaderParameters, key: Uint8Array | CryptoKey, issuer: string, audience: string) =>
+      new SignJWT(claims)
+        .setProtectedHeader(header)
+        .setIssuer(issuer)
+        .setAudience(audience)
+        .setSubject("service:rooms")
+        .setIssuedAt(seconds)
+        .setExpirationTime(seconds + 60)
+        .sign(key);
+    const shared = new TextEncoder().encode(secret);
+    const otherIssuer = await forged({ alg: "HS256" }, shared, "booth", "booth-edge");
+    const otherAudience = await forged({ alg: "HS256" }, shared, "booth-rooms", "someone-else");
     const { privateKey, publicKey } = await generateKeyPair("ES256");
-    const es256 = await new SignJWT(claims)
-      .setProtectedHeader({ alg: "ES256", jwk: await exportJWK(publicKey) })
-      .setIssuer("booth-rooms")
-      .setAudience("booth-edge")
-      .setSubject("service:rooms")
-      .setIssuedAt(seconds)
-      .setExpirationTime(seconds + 60)
-      .sign(privateKey);
+    const es256 = await forged(
+      { alg: "ES256", jwk: await exportJWK(publicKey) },
+      privateKey,
+      "booth-rooms",
+      "booth-edge",
+    );
     for (const bad of [otherIssuer, otherAudience, es256, "garbage", `${token}x`])
       expect(await verifyRoomsToken(bad, secret, now)).toBe(false);
   });

@@ -3,7 +3,8 @@ import { contracts, json } from "../../lib/openapi.ts";
 
 const { route } = contracts(["Status"]);
 
-export const about = route("get", "/", "What this service is (anyone)", {
+export const about = route("get", "/", {
+  summary: "What this service is (anyone)",
   responses: {
     200: json(
       z

@@ -1,6 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { firstRow } from "../../lib/rows.ts";
 import { ok, openTestApp } from "../../testing.ts";
 
 const t = openTestApp();
@@ -30,10 +31,7 @@ describe("POST /sentry-testing", () => {
     const res = await t.api(admin.token).audit.POST("/sentry-testing");
     expect(res.response.status).toBe(200);
     expect(res.data?.reporter).toBe("outbox");
-    const [report] = await t.db
-      .select()
-      .from(schema.errorReports)
-      .where(eq(schema.errorReports.id, ok(res).reportId));
+    const report = await firstRow(t.db, schema.errorReports, eq(schema.errorReports.id, ok(res).reportId));
     expect(report?.service).toBe("audit");
   });
 

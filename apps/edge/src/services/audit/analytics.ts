@@ -1,6 +1,7 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import { desc, eq } from "drizzle-orm";
 import { badRequest, found } from "../../lib/errors.ts";
+import { returnedRow } from "../../lib/rows.ts";
 import { EVENT_NAMES, type EventName, streamOf } from "./event-names.ts";
 
 export const SOCKET_EVENTS_ONLY_FROM_SERVICES = "Socket events are recorded by the live rooms only.";
@@ -14,18 +15,19 @@ export async function recordEvent(
   event: { name: EventName; userUuid: string | null; data: Record<string, unknown> | null },
   now: Date,
 ) {
-  const [row] = await db
-    .insert(schema.analyticsEvents)
-    .values({
-      topic: streamOf(event.name),
-      name: event.name,
-      userUuid: event.userUuid,
-      payload: event.data,
-      createdAt: now,
-    })
-    .returning();
-  if (!row) throw new Error("analytics event insert returned nothing");
-  return row;
+  return returnedRow(
+    "analytics event insert",
+    db
+      .insert(schema.analyticsEvents)
+      .values({
+        topic: streamOf(event.name),
+        name: event.name,
+        userUuid: event.userUuid,
+        payload: event.data,
+        createdAt: now,
+      })
+      .returning(),
+  );
 }
 
 const KNOWN = new Set<string>(EVENT_NAMES);

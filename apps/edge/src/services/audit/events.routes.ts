@@ -16,42 +16,33 @@ const EventBody = z
   .strict()
   .openapi("AnalyticsEventInput");
 
-export const recordEvent = authed(
-  "post",
-  "/kinesis",
-  "Record an analytics event (user events: any signed-in user, guest or bot; socket events: services)",
-  { request: jsonBody(EventBody), responses: created(AnalyticsEventSchema, 400, 401, 403, 429) },
-);
+export const recordEvent = authed("post", "/kinesis", {
+  summary: "Record an analytics event (user events: any signed-in user, guest or bot; socket events: services)",
+  request: jsonBody(EventBody),
+  responses: created(AnalyticsEventSchema, 400, 401, 403, 429),
+});
 
 const NameList = z.array(z.string()).openapi("EventNames");
 
-export const socketEventNames = authed(
-  "get",
-  "/info-admin/socket-events-names",
-  "The live room event names POST /kinesis accepts from services (staff and services)",
-  { responses: ok(NameList, 401, 403) },
-);
+export const socketEventNames = authed("get", "/info-admin/socket-events-names", {
+  summary: "The live room event names POST /kinesis accepts from services (staff and services)",
+  responses: ok(NameList, 401, 403),
+});
 
-export const userEventNames = authed(
-  "get",
-  "/info-admin/user-events-names",
-  "The user event names (analytics topics) POST /kinesis accepts (staff and services)",
-  { responses: ok(NameList, 401, 403) },
-);
+export const userEventNames = authed("get", "/info-admin/user-events-names", {
+  summary: "The user event names (analytics topics) POST /kinesis accepts (staff and services)",
+  responses: ok(NameList, 401, 403),
+});
 
-export const lastEvent = authed(
-  "get",
-  "/info-admin/event-last/{name}",
-  "The last recorded event of a name: is the pipeline flowing? (staff and services)",
-  {
-    request: {
-      params: z.object({
-        name: z
-          .string()
-          .max(100)
-          .openapi({ param: { name: "name", in: "path" } }),
-      }),
-    },
-    responses: ok(AnalyticsEventSchema, 400, 401, 403, 404),
+export const lastEvent = authed("get", "/info-admin/event-last/{name}", {
+  summary: "The last recorded event of a name: is the pipeline flowing? (staff and services)",
+  request: {
+    params: z.object({
+      name: z
+        .string()
+        .max(100)
+        .openapi({ param: { name: "name", in: "path" } }),
+    }),
   },
-);
+  responses: ok(AnalyticsEventSchema, 400, 401, 403, 404),
+});

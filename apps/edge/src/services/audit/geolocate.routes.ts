@@ -22,24 +22,16 @@ export const GeolocationSchema = z
   })
   .openapi("Geolocation");
 
-export const geolocateCaller = route(
-  "get",
-  "/geolocate",
-  "Where the caller's address is: country and region (anyone)",
-  {
-    description:
-      "The address is taken from CF-Connecting-IP, the first X-Forwarded-For entry, X-Real-IP or the connection. " +
-      "Private and reserved addresses answer 200 with their scope and no place.",
-    responses: ok(GeolocationSchema, 400, 429, 503),
-  },
-);
+export const geolocateCaller = route("get", "/geolocate", {
+  summary: "Where the caller's address is: country and region (anyone)",
+  description:
+    "The address is taken from CF-Connecting-IP, the first X-Forwarded-For entry, X-Real-IP or the connection. " +
+    "Private and reserved addresses answer 200 with their scope and no place.",
+  responses: ok(GeolocationSchema, 400, 429, 503),
+});
 
-export const geolocateAddress = authed(
-  "post",
-  "/geolocate",
-  "Where an IPv4 or IPv6 address is: country and region (any token: users, guests, bots, services)",
-  {
-    request: jsonBody(z.object({ ip: z.string().max(64).openapi({ example: "81.2.69.160" }) }).strict()),
-    responses: ok(GeolocationSchema, 400, 401, 403, 429, 503),
-  },
-);
+export const geolocateAddress = authed("post", "/geolocate", {
+  summary: "Where an IPv4 or IPv6 address is: country and region (any token: users, guests, bots, services)",
+  request: jsonBody(z.object({ ip: z.string().max(64).openapi({ example: "81.2.69.160" }) }).strict()),
+  responses: ok(GeolocationSchema, 400, 401, 403, 429, 503),
+});

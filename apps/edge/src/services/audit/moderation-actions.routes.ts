@@ -45,70 +45,48 @@ const BulkBody = z.object({ bulk: z.array(CreateBody).min(1).max(MAX_BULK) }).st
 // ---------------------------------------------------------------------------------------------------------------
 // Routes
 
-export const listActions = authed(
-  "get",
-  "/moderation-actions",
-  "The moderation log, in the nestjsx/crud query syntax (moderators and above, services)",
-  {
-    request: { query: CrudQuerySchema },
-    responses: ok(crudPageSchema(ModerationActionItem).openapi("ModerationActionPage"), 400, 401, 403),
-  },
-);
+export const listActions = authed("get", "/moderation-actions", {
+  summary: "The moderation log, in the nestjsx/crud query syntax (moderators and above, services)",
+  request: { query: CrudQuerySchema },
+  responses: ok(crudPageSchema(ModerationActionItem).openapi("ModerationActionPage"), 400, 401, 403),
+});
 
-export const getAction = authed(
-  "get",
-  "/moderation-actions/{id}",
-  "One moderation action, with the same fields and join options (moderators and above, services)",
-  {
-    request: { params: UuidParam, query: CrudSelectionSchema },
-    responses: ok(ModerationActionItem, 400, 401, 403, 404),
-  },
-);
+export const getAction = authed("get", "/moderation-actions/{id}", {
+  summary: "One moderation action, with the same fields and join options (moderators and above, services)",
+  request: { params: UuidParam, query: CrudSelectionSchema },
+  responses: ok(ModerationActionItem, 400, 401, 403, 404),
+});
 
-export const recordAction = authed(
-  "post",
-  "/moderation-actions",
-  "Record a moderation action taken elsewhere (staff and above, services)",
-  {
-    description:
-      "Moderation done through the user service's routes is logged there, in the same transaction; this records " +
-      "actions taken by other means (the live rooms, by hand).",
-    request: jsonBody(CreateBody),
-    responses: created(ModerationActionSchema, 400, 401, 403, 404),
-  },
-);
+export const recordAction = authed("post", "/moderation-actions", {
+  summary: "Record a moderation action taken elsewhere (staff and above, services)",
+  description:
+    "Moderation done through the user service's routes is logged there, in the same transaction; this records " +
+    "actions taken by other means (the live rooms, by hand).",
+  request: jsonBody(CreateBody),
+  responses: created(ModerationActionSchema, 400, 401, 403, 404),
+});
 
-export const recordActions = authed(
-  "post",
-  "/moderation-actions/bulk",
-  `Record up to ${MAX_BULK} moderation actions at once, all or none (staff and above, services)`,
-  {
-    request: jsonBody(BulkBody.openapi("ModerationActionBulk")),
-    responses: created(z.array(ModerationActionSchema), 400, 401, 403, 404),
-  },
-);
+export const recordActions = authed("post", "/moderation-actions/bulk", {
+  summary: `Record up to ${MAX_BULK} moderation actions at once, all or none (staff and above, services)`,
+  request: jsonBody(BulkBody.openapi("ModerationActionBulk")),
+  responses: created(z.array(ModerationActionSchema), 400, 401, 403, 404),
+});
 
-export const patchAction = authed(
-  "patch",
-  "/moderation-actions/{id}",
-  "Correct some fields of a moderation action (staff and above, services)",
-  { request: { params: UuidParam, ...jsonBody(PatchBody) }, responses: ok(ModerationActionSchema, 400, 401, 403, 404) },
-);
+export const patchAction = authed("patch", "/moderation-actions/{id}", {
+  summary: "Correct some fields of a moderation action (staff and above, services)",
+  request: { params: UuidParam, ...jsonBody(PatchBody) },
+  responses: ok(ModerationActionSchema, 400, 401, 403, 404),
+});
 
-export const replaceAction = authed(
-  "put",
-  "/moderation-actions/{id}",
-  "Replace a moderation action's editable fields (staff and above, services)",
-  {
-    description: "The moderator and the creation time stay; optional fields left out become null.",
-    request: { params: UuidParam, ...jsonBody(ReplaceBody) },
-    responses: ok(ModerationActionSchema, 400, 401, 403, 404),
-  },
-);
+export const replaceAction = authed("put", "/moderation-actions/{id}", {
+  summary: "Replace a moderation action's editable fields (staff and above, services)",
+  description: "The moderator and the creation time stay; optional fields left out become null.",
+  request: { params: UuidParam, ...jsonBody(ReplaceBody) },
+  responses: ok(ModerationActionSchema, 400, 401, 403, 404),
+});
 
-export const eraseAction = authed(
-  "delete",
-  "/moderation-actions/{id}",
-  "Erase a moderation action from the log (admins)",
-  { request: { params: UuidParam }, responses: noContentOr(400, 401, 403, 404) },
-);
+export const eraseAction = authed("delete", "/moderation-actions/{id}", {
+  summary: "Erase a moderation action from the log (admins)",
+  request: { params: UuidParam },
+  responses: noContentOr(400, 401, 403, 404),
+});

@@ -2,16 +2,14 @@ import { type Db, schema, type Tx } from "@booth/db";
 import type { ModerationActionType } from "@booth/db/schema";
 import { count, eq, inArray } from "drizzle-orm";
 import { type CrudOptions, type CrudQuery, crudSelectPage, pickFields } from "../../lib/crud/index.ts";
-import { badRequest, forbidden, found, HttpError, notFound } from "../../lib/errors.ts";
+import { errorMessage } from "../../lib/error-codes.ts";
+import { badRequest, forbidden, found, HttpError, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
+import { firstRow, returnedRow } from "../../lib/rows.ts";
 import { moderationActionView } from "./views.ts";
 
 const table = schema.moderationActions;
 
 export const ACTION_NOT_FOUND = "Moderation action not found.";
-
-import { errorMessage } from "../../lib/error-codes.ts";
-import { USER_NOT_FOUND } from "../../lib/errors.ts";
-
 export { USER_NOT_FOUND };
 export const ROOM_NOT_FOUND = errorMessage("ROOM_NOT_FOUND");
 export const MODERATOR_FROM_SERVICES_ONLY = "Only services may record an action in another moderator's name.";
@@ -90,7 +88,7 @@ export async function actionPage(db: Db | Tx, query: CrudQuery) {
 
 /** One moderation action, with the fields and joins asked for; a 404 when there is none. */
 export async function actionItem(db: Db | Tx, id: string, selection: Selection) {
-  const [row] = await db.select().from(table).where(eq(table.id, id));
+  const row = await firstRow(db, table, eq(table.id, id));
   const [item] = await itemViews(db, [found(row, ACTION_NOT_FOUND)], selection);
   return item;
 }
@@ -180,13 +178,14 @@ const newRow = (input: ActionFields, moderatorUuid: string | null, now: Date) =>
 export async function recordAction(db: Db, input: ActionFields, moderatorUuid: string | null, now: Date) {
   const row = await db.transaction(async (tx) => {
     await checkReferences(tx, [{ ...input, moderatorUuid }], () => "");
-    const [created] = await tx
-      .insert(table)
-      .values(newRow(input, moderatorUuid, now))
-      .returning();
-    return created;
+    return returnedRow(
+      "moderation action insert",
+      tx
+        .insert(table)
+        .values(newRow(input, moderatorUuid, now))
+        .returning(),
+    );
   });
-  if (!row) throw new Error("moderation action insert returned nothing");
   return row;
 }
 

@@ -14,20 +14,16 @@ const UserActionsSchema = z
   })
   .openapi("UserActions");
 
-export const userActions = authed(
-  "get",
-  "/user-actions/{id}",
-  "A user's recent actions: their analytics events and the moderation actions on them",
-  {
-    description:
-      "The user themselves, moderators and above, and services. Any other caller gets 401 `Unauthorized to perform " +
-      "action`. A user reading their own sees who moderated them only if they are a moderator themselves.",
-    request: {
-      params: UuidParam,
-      query: z.object({
-        limit: z.coerce.number().int().min(1).max(200).default(50).openapi({ description: "Items of each list" }),
-      }),
-    },
-    responses: ok(UserActionsSchema, 400, 401, 403),
+export const userActions = authed("get", "/user-actions/{id}", {
+  summary: "A user's recent actions: their analytics events and the moderation actions on them",
+  description:
+    "The user themselves, moderators and above, and services. Any other caller gets 401 `Unauthorized to perform " +
+    "action`. A user reading their own sees who moderated them only if they are a moderator themselves.",
+  request: {
+    params: UuidParam,
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(200).default(50).openapi({ description: "Items of each list" }),
+    }),
   },
-);
+  responses: ok(UserActionsSchema, 400, 401, 403),
+});

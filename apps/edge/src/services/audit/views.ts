@@ -1,6 +1,7 @@
-import type { schema } from "@booth/db";
+import { schema } from "@booth/db";
 import { ModerationActionType, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
+import { columnSchemas } from "../../lib/column-schemas.ts";
 import { isoOrNull } from "../../lib/json-rows.ts";
 import { Timestamps } from "../../lib/openapi.ts";
 import { EventStream } from "./event-names.ts";
@@ -31,11 +32,7 @@ export const ModerationActionSchema = z
   .object({
     id: z.uuid(),
     actionType: z.enum(values(ModerationActionType)),
-    moderatorUuid: z.uuid().nullable(),
-    targetUuid: z.uuid(),
-    roomUuid: z.uuid().nullable(),
-    role: z.string().nullable(),
-    reason: z.string().nullable(),
+    ...columnSchemas(schema.moderationActions, "moderatorUuid", "targetUuid", "roomUuid", "role", "reason"),
     expiresAt: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()).nullable(),
     ...Timestamps,

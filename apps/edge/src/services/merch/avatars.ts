@@ -5,6 +5,7 @@ import { adminItems } from "../../lib/admin-items.ts";
 import { isUniqueViolation, postgresCode } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, conflict, found, HttpError, USER_NOT_FOUND } from "../../lib/errors.ts";
+import { firstRow } from "../../lib/rows.ts";
 import { fileUrl } from "./files.ts";
 import { SEASON_NOT_FOUND } from "./seasons.ts";
 
@@ -126,10 +127,11 @@ export async function checkWearable(db: Db, slug: string, userUuid: string) {
 /** Whether a user may wear an avatar, and their assignment of it if any. */
 export async function mayWear(db: Db, slug: string, userUuid: string) {
   const avatar = await avatars.find(db, slug);
-  const [assignment] = await db
-    .select()
-    .from(schema.avatarAssignments)
-    .where(and(eq(schema.avatarAssignments.avatarSlug, slug), eq(schema.avatarAssignments.userUuid, userUuid)));
+  const assignment = await firstRow(
+    db,
+    schema.avatarAssignments,
+    and(eq(schema.avatarAssignments.avatarSlug, slug), eq(schema.avatarAssignments.userUuid, userUuid)),
+  );
   return {
     slug,
     userUuid,

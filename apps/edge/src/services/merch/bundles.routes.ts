@@ -45,15 +45,11 @@ export const getBundle = admin.get("One token bundle");
 export const updateBundle = admin.update("Change a token bundle (admins)", 409);
 export const deleteBundle = admin.remove("post", "Delete a token bundle (admins; the spec's clients delete with POST)");
 
-export const setThumbnail = authed(
-  "patch",
-  "/api/v1/token-bundles/{id}/thumbnail",
-  "Set a bundle's thumbnail image (admins; multipart `file`)",
-  {
-    request: {
-      params: UuidParam,
-      ...fileBody(),
-    },
-    responses: ok(BundleSchema, 400, 401, 403, 404, 413, 415),
+export const setThumbnail = authed("patch", "/api/v1/token-bundles/{id}/thumbnail", {
+  summary: "Set a bundle's thumbnail image (admins; multipart `file`)",
+  request: {
+    params: UuidParam,
+    ...fileBody(),
   },
-);
+  responses: ok(BundleSchema, 400, 401, 403, 404, 413, 415),
+});

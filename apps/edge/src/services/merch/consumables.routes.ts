@@ -70,25 +70,21 @@ const PurchaseSchema = z
   })
   .openapi("ConsumablePurchase");
 
-export const purchaseConsumable = authed(
-  "post",
-  "/api/v1/consumable-purchases",
-  "Buy a consumable for a room with tokens; refused when the price or the balance the client saw is stale",
-  {
-    request: {
-      ...jsonBody(
-        z.object({
-          roomUuid: z.uuid(),
-          consumableId: z.uuid(),
-          accountId: z.uuid(),
-          tokenCost: Int.min(1),
-          lastTokenBalance: Int.min(0).optional(),
-          balanceUnmodifiedSince: DateTime.optional(),
-          idempotencyKey: z.string().min(1).max(200).optional(),
-        }),
-      ),
-      headers: z.object({ "idempotency-key": z.string().min(1).max(200).optional() }),
-    },
-    responses: created(PurchaseSchema, 400, 401, 402, 403, 404, 409, 429),
+export const purchaseConsumable = authed("post", "/api/v1/consumable-purchases", {
+  summary: "Buy a consumable for a room with tokens; refused when the price or the balance the client saw is stale",
+  request: {
+    ...jsonBody(
+      z.object({
+        roomUuid: z.uuid(),
+        consumableId: z.uuid(),
+        accountId: z.uuid(),
+        tokenCost: Int.min(1),
+        lastTokenBalance: Int.min(0).optional(),
+        balanceUnmodifiedSince: DateTime.optional(),
+        idempotencyKey: z.string().min(1).max(200).optional(),
+      }),
+    ),
+    headers: z.object({ "idempotency-key": z.string().min(1).max(200).optional() }),
   },
-);
+  responses: created(PurchaseSchema, 400, 401, 402, 403, 404, 409, 429),
+});

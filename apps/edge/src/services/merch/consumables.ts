@@ -4,6 +4,7 @@ import type { AppDeps } from "../../deps.ts";
 import { adminItems } from "../../lib/admin-items.ts";
 import { forbidden, found, HttpError } from "../../lib/errors.ts";
 import { uuidList } from "../../lib/openapi.ts";
+import { returnedRow } from "../../lib/rows.ts";
 import { ROOM_NOT_FOUND } from "../room/access.ts";
 import { checkFile, fileUrl } from "./files.ts";
 import { accountView, hold, lockAccount, resolveHold, type TokenAccount } from "./ledger.ts";
@@ -139,19 +140,21 @@ export async function purchaseConsumable(tx: Tx, consumable: Consumable, req: Pu
     now,
   );
   const committed = await resolveHold(tx, held.transaction.id, "commit", now);
-  const [row] = await tx
-    .insert(schema.consumablePurchases)
-    .values({
-      accountId: account.id,
-      userUuid: req.userUuid,
-      consumableId: consumable.id,
-      roomUuid: req.roomUuid,
-      tokenCost: consumable.tokenCost,
-      holdId: held.transaction.id,
-      createdAt: now,
-    })
-    .returning();
-  if (!row) throw new Error("purchase insert returned nothing");
+  const row = await returnedRow(
+    "purchase insert",
+    tx
+      .insert(schema.consumablePurchases)
+      .values({
+        accountId: account.id,
+        userUuid: req.userUuid,
+        consumableId: consumable.id,
+        roomUuid: req.roomUuid,
+        tokenCost: consumable.tokenCost,
+        holdId: held.transaction.id,
+        createdAt: now,
+      })
+      .returning(),
+  );
   return { row, account: committed.account, replayed: false };
 }
 

@@ -4,6 +4,7 @@ import type { AppDeps } from "../../deps.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, found, HttpError } from "../../lib/errors.ts";
 import { MAX_IMAGE_BYTES, sniffImage } from "../../lib/images.ts";
+import { firstRow } from "../../lib/rows.ts";
 
 export const MAX_FILE_BYTES = MAX_IMAGE_BYTES;
 export const FILE_NOT_FOUND = "File not found.";
@@ -33,7 +34,7 @@ export async function storeImage(deps: AppDeps, file: File) {
 
 /** A stored image's bytes and type, or a 404. */
 export async function readImage(deps: Pick<AppDeps, "db" | "storage">, fileId: string) {
-  const [row] = await deps.db.select().from(schema.merchFiles).where(eq(schema.merchFiles.id, fileId));
+  const row = await firstRow(deps.db, schema.merchFiles, eq(schema.merchFiles.id, fileId));
   const object = row ? await deps.storage.get(row.storageKey) : null;
   return { contentType: found(row, FILE_NOT_FOUND).contentType, data: found(object, FILE_NOT_FOUND).data };
 }

@@ -4,6 +4,7 @@ import { postgresCode, uniqueOr } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { forbidden, HttpError, notFound } from "../../lib/errors.ts";
 import { orNull } from "../../lib/or-null.ts";
+import { firstRow, returnedRow } from "../../lib/rows.ts";
 
 export const ACCOUNT_NOT_FOUND = "We were unable to find your token account. Please try again.";
 export const ACCOUNT_DISABLED = "This token account is disabled.";
@@ -32,19 +33,19 @@ export const transactionView = (t: TokenTransaction) => ({
 
 /** A user's token account, or `refusal` when they already have one (one account per user). */
 export async function openTokenAccount(db: Db, userUuid: string, now: Date, refusal: () => HttpError) {
-  const [row] = await uniqueOr(
-    () => db.insert(schema.tokenAccounts).values({ userUuid, createdAt: now, updatedAt: now }).returning(),
-    refusal,
+  return returnedRow(
+    "account insert",
+    uniqueOr(
+      () => db.insert(schema.tokenAccounts).values({ userUuid, createdAt: now, updatedAt: now }).returning(),
+      refusal,
+    ),
   );
-  if (!row) throw new Error("account insert returned nothing");
-  return row;
 }
 
 /** The token account with this id or of this user, unlocked (reads only; balance changes go through lockAccount). */
 export async function findAccount(db: Db | Tx, by: { id: string } | { userUuid: string }) {
   const where = "id" in by ? eq(schema.tokenAccounts.id, by.id) : eq(schema.tokenAccounts.userUuid, by.userUuid);
-  const [row] = await db.select().from(schema.tokenAccounts).where(where);
-  return row ?? null;
+  return firstRow(db, schema.tokenAccounts, where);
 }
 
 export interface Movement {
@@ -70,11 +71,11 @@ export async function lockAccount(tx: Tx, accountId: string) {
 
 async function replay(tx: Tx, accountId: string, key: string | null | undefined) {
   if (!key) return null;
-  const [done] = await tx
-    .select()
-    .from(schema.tokenTransactions)
-    .where(and(eq(schema.tokenTransactions.accountId, accountId), eq(schema.tokenTransactions.idempotencyKey, key)));
-  return done ?? null;
+  return firstRow(
+    tx,
+    schema.tokenTransactions,
+    and(eq(schema.tokenTransactions.accountId, accountId), eq(schema.tokenTransactions.idempotencyKey, key)),
+  );
 }
 
 async function record(
@@ -94,18 +95,20 @@ async function record(
     .where(eq(schema.tokenAccounts.id, account.id))
     .returning();
   if (!updated) throw notFound(ACCOUNT_NOT_FOUND);
-  const [row] = await tx
-    .insert(schema.tokenTransactions)
-    .values({
-      accountId: account.id,
-      type: move.type,
-      amount: move.amount,
-      ...orNull(move, "holdId", "reason", "referenceType", "referenceId", "idempotencyKey"),
-      balanceAfter: updated.balance,
-      createdAt: now,
-    })
-    .returning();
-  if (!row) throw new Error("ledger insert returned nothing");
+  const row = await returnedRow(
+    "ledger insert",
+    tx
+      .insert(schema.tokenTransactions)
+      .values({
+        accountId: account.id,
+        type: move.type,
+        amount: move.amount,
+        ...orNull(move, "holdId", "reason", "referenceType", "referenceId", "idempotencyKey"),
+        balanceAfter: updated.balance,
+        createdAt: now,
+      })
+      .returning(),
+  );
   return { transaction: row, account: updated };
 }
 
@@ -135,15 +138,12 @@ export async function resolveHold(
   now: Date,
   idempotencyKey?: string | null,
 ) {
-  const [held] = await tx.select().from(schema.tokenTransactions).where(eq(schema.tokenTransactions.id, holdId));
+  const held = await firstRow(tx, schema.tokenTransactions, eq(schema.tokenTransactions.id, holdId));
   if (held?.type !== "hold") throw notFound(HOLD_NOT_FOUND);
   const account = await lockAccount(tx, held.accountId);
   const done = await replay(tx, account.id, idempotencyKey);
   if (done) return { transaction: done, account };
-  const [resolved] = await tx
-    .select()
-    .from(schema.tokenTransactions)
-    .where(eq(schema.tokenTransactions.holdId, holdId));
+  const resolved = await firstRow(tx, schema.tokenTransactions, eq(schema.tokenTransactions.holdId, holdId));
   if (resolved) throw new HttpError(409, HOLD_RESOLVED);
   return record(
     tx,

@@ -6,6 +6,7 @@ import { badRequest, conflict, found, USER_NOT_FOUND } from "../../lib/errors.ts
 import { isoOrNull } from "../../lib/json-rows.ts";
 import { orNull } from "../../lib/or-null.ts";
 import { profilesOf } from "../../lib/profiles.ts";
+import { firstRow } from "../../lib/rows.ts";
 
 export const NO_CURRENT_SEASON = "There is no season running now.";
 export const SEASON_OVERLAPS = "This season overlaps another one.";
@@ -27,12 +28,7 @@ export const seasonView = (s: Season) => ({
 export const seasons = adminItems(schema.seasons, schema.seasons.id, SEASON_NOT_FOUND);
 
 export async function currentSeason(db: Db, now: Date) {
-  const [season] = await db
-    .select()
-    .from(schema.seasons)
-    .where(and(lte(schema.seasons.start, now), gt(schema.seasons.end, now)))
-    .limit(1);
-  return season ?? null;
+  return firstRow(db, schema.seasons, and(lte(schema.seasons.start, now), gt(schema.seasons.end, now)));
 }
 
 /** The season running now, or a 404. */
@@ -104,14 +100,14 @@ export async function adjacentSeason(db: Db, at: Date, direction: "next" | "prev
 }
 
 export async function seasonByName(db: Db, name: string) {
-  const [season] = await db.select().from(schema.seasons).where(eq(schema.seasons.name, name));
+  const season = await firstRow(db, schema.seasons, eq(schema.seasons.name, name));
   return found(season, SEASON_NOT_FOUND);
 }
 
 /** The season with this id, or else the current one; a 404 when there is none. */
 export async function seasonOrCurrent(db: Db, seasonId: string | undefined, now: Date) {
   const season = seasonId
-    ? ((await db.select().from(schema.seasons).where(eq(schema.seasons.id, seasonId)))[0] ?? null)
+    ? await firstRow(db, schema.seasons, eq(schema.seasons.id, seasonId))
     : await currentSeason(db, now);
   return found(season, SEASON_NOT_FOUND);
 }
@@ -147,12 +143,11 @@ export async function awardPoints(db: Db, award: Award, now: Date) {
       .onConflictDoNothing()
       .returning();
     if (inserted.length === 0) {
-      const [status] = await tx
-        .select()
-        .from(schema.rankingStatuses)
-        .where(
-          and(eq(schema.rankingStatuses.userUuid, award.userUuid), eq(schema.rankingStatuses.seasonId, season.id)),
-        );
+      const status = await firstRow(
+        tx,
+        schema.rankingStatuses,
+        and(eq(schema.rankingStatuses.userUuid, award.userUuid), eq(schema.rankingStatuses.seasonId, season.id)),
+      );
       return { awarded: false, balance: status?.balance ?? 0 };
     }
     const [status] = await tx

@@ -2,6 +2,7 @@ import { schema } from "@booth/db";
 import type { ServicePaths } from "@booth/sdk";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { firstRow } from "../../lib/rows.ts";
 import { multipart, ok, openTestApp, type TestUser } from "../../testing.ts";
 import { credit, hold } from "./ledger.ts";
 
@@ -29,7 +30,7 @@ async function funded(tokens: number) {
   return { ...u, accountId: account.id };
 }
 async function balance(accountId: string) {
-  const [row] = await t.db.select().from(schema.tokenAccounts).where(eq(schema.tokenAccounts.id, accountId));
+  const row = await firstRow(t.db, schema.tokenAccounts, eq(schema.tokenAccounts.id, accountId));
   return { balance: row?.balance, held: row?.held };
 }
 let admin: TestUser;

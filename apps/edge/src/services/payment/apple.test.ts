@@ -1,6 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { firstRow } from "../../lib/rows.ts";
 import { createPaymentTestApp, createTestCa, type TestCa, tokenBalance } from "../../testing/payment.ts";
 import { createTestApp, ok, type TestApp, type TestUser } from "../../testing.ts";
 import { APPLE_UNCONFIGURED } from "./apple.ts";
@@ -87,10 +88,11 @@ describe("App Store notifications", () => {
     const again = await send(await notification(ca, "ONE_TIME_CHARGE", consumable(buyer.user.uuid, "2000000111")));
     expect(again.body).toMatchObject({ duplicate: false, handled: false });
     expect(await balanceOf(buyer.user.uuid)).toBe(600);
-    const [purchase] = await t.db
-      .select()
-      .from(schema.paymentCheckouts)
-      .where(eq(schema.paymentCheckouts.providerSessionId, "2000000111"));
+    const purchase = await firstRow(
+      t.db,
+      schema.paymentCheckouts,
+      eq(schema.paymentCheckouts.providerSessionId, "2000000111"),
+    );
     expect(purchase).toMatchObject({ provider: "apple", status: "completed", tokens: 600, amountCents: 598 });
   });
 

@@ -6,6 +6,7 @@ import type { User } from "../../lib/auth.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { conflict, unavailable } from "../../lib/errors.ts";
 import { isoOrNull } from "../../lib/json-rows.ts";
+import { returnedRow } from "../../lib/rows.ts";
 import { GeoUnavailableError, ipScope, parseIp } from "../../ports/geo.ts";
 import type { Checkout } from "./fulfilment.ts";
 import { askStripe, providerFailure, stripeClient } from "./stripe.ts";
@@ -102,21 +103,23 @@ export async function startCheckout(
   const stripe = stripeClient(config.payments);
   if (!stripe) requireLocalCheckout(config.payments);
   const now = clock.now();
-  const [row] = await db
-    .insert(schema.paymentCheckouts)
-    .values({
-      userUuid: user.uuid,
-      productId: product.id,
-      mode,
-      provider: stripe ? "stripe" : "local",
-      tokens,
-      amountCents: product.priceCents,
-      currency: product.currency,
-      region: await region(),
-      createdAt: now,
-    })
-    .returning();
-  if (!row) throw new Error("checkout insert returned nothing");
+  const row = await returnedRow(
+    "checkout insert",
+    db
+      .insert(schema.paymentCheckouts)
+      .values({
+        userUuid: user.uuid,
+        productId: product.id,
+        mode,
+        provider: stripe ? "stripe" : "local",
+        tokens,
+        amountCents: product.priceCents,
+        currency: product.currency,
+        region: await region(),
+        createdAt: now,
+      })
+      .returning(),
+  );
 
   let update: { url: string; providerSessionId?: string };
   if (!stripe) update = { url: localCheckoutUrl(config, row.id) };

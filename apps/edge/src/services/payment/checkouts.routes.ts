@@ -23,16 +23,16 @@ export const CompletedCheckoutSchema = z
   })
   .openapi("CompletedCheckout");
 
-export const localCheckout = authed(
-  "get",
-  "/api/v1/checkouts/{id}",
-  "The caller's own local test checkout: what it buys and for how much (only without STRIPE_SECRET_KEY; the web's checkout page)",
-  { request: { params: UuidParam }, responses: ok(LocalCheckoutSchema, 400, 401, 403, 404, 409, 503) },
-);
+export const localCheckout = authed("get", "/api/v1/checkouts/{id}", {
+  summary:
+    "The caller's own local test checkout: what it buys and for how much (only without STRIPE_SECRET_KEY; the web's checkout page)",
+  request: { params: UuidParam },
+  responses: ok(LocalCheckoutSchema, 400, 401, 403, 404, 409, 503),
+});
 
-export const completeLocalCheckout = authed(
-  "post",
-  "/api/v1/checkouts/{id}/complete",
-  "Complete the caller's own open local test checkout without payment, once, through the same fulfilment as Stripe's webhook (only without STRIPE_SECRET_KEY)",
-  { request: { params: UuidParam }, responses: ok(CompletedCheckoutSchema, 400, 401, 403, 404, 409, 503) },
-);
+export const completeLocalCheckout = authed("post", "/api/v1/checkouts/{id}/complete", {
+  summary:
+    "Complete the caller's own open local test checkout without payment, once, through the same fulfilment as Stripe's webhook (only without STRIPE_SECRET_KEY)",
+  request: { params: UuidParam },
+  responses: ok(CompletedCheckoutSchema, 400, 401, 403, 404, 409, 503),
+});

@@ -3,6 +3,7 @@ import type { PaymentProvider, SubscriptionStatus } from "@booth/db/schema";
 import { and, eq, inArray } from "drizzle-orm";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { HttpError } from "../../lib/errors.ts";
+import { firstRow, returnedRow } from "../../lib/rows.ts";
 import { assignAvatar } from "../merch/avatars.ts";
 import { credit } from "../merch/ledger.ts";
 
@@ -81,10 +82,7 @@ export async function completeCheckout(tx: Tx, checkoutId: string, now: Date): P
     .where(and(eq(schema.paymentCheckouts.id, checkoutId), eq(schema.paymentCheckouts.status, "open")))
     .returning();
   if (!checkout) return null;
-  const [product] = await tx
-    .select()
-    .from(schema.paymentProducts)
-    .where(eq(schema.paymentProducts.id, checkout.productId));
+  const product = await firstRow(tx, schema.paymentProducts, eq(schema.paymentProducts.id, checkout.productId));
   if (!product) throw new Error("checkout without its product");
   if (checkout.mode === "payment") {
     const accountId = await ensureTokenAccount(tx, checkout.userUuid, now);
@@ -200,18 +198,20 @@ export async function applySubscription(tx: Tx, change: SubscriptionChange, now:
     lastEventAt: change.eventAt,
     updatedAt: now,
   };
-  const [row] = existing
-    ? await tx.update(schema.subscriptions).set(fields).where(eq(schema.subscriptions.id, existing.id)).returning()
-    : await tx
-        .insert(schema.subscriptions)
-        .values({
-          ...fields,
-          provider: change.provider,
-          providerSubscriptionId: change.providerSubscriptionId,
-          createdAt: now,
-        })
-        .returning();
-  if (!row) throw new Error("subscription write returned nothing");
+  const row = await returnedRow(
+    "subscription write",
+    existing
+      ? tx.update(schema.subscriptions).set(fields).where(eq(schema.subscriptions.id, existing.id)).returning()
+      : tx
+          .insert(schema.subscriptions)
+          .values({
+            ...fields,
+            provider: change.provider,
+            providerSubscriptionId: change.providerSubscriptionId,
+            createdAt: now,
+          })
+          .returning(),
+  );
   await syncSubscriberAvatars(tx, row.userUuid, now);
   return row;
 }

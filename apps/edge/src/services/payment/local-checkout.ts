@@ -9,6 +9,7 @@ import { and, eq } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { conflict, forbidden, found, notFound } from "../../lib/errors.ts";
+import { firstRow } from "../../lib/rows.ts";
 import { checkoutView, PAYMENT_PREFIX, requireLocalCheckout } from "./checkout.ts";
 import { applySubscription, completeCheckout, processOnce } from "./fulfilment.ts";
 import { stripeClient } from "./stripe.ts";
@@ -122,16 +123,15 @@ export async function portalPage(deps: Deps, token: string) {
 export async function cancelLocalSubscription(deps: Deps, token: string, id: string) {
   const userUuid = await portalUser(deps, token);
   const { db, clock } = deps;
-  const [row] = await db
-    .select()
-    .from(schema.subscriptions)
-    .where(
-      and(
-        eq(schema.subscriptions.id, id),
-        eq(schema.subscriptions.userUuid, userUuid),
-        eq(schema.subscriptions.provider, "local"),
-      ),
-    );
+  const row = await firstRow(
+    db,
+    schema.subscriptions,
+    and(
+      eq(schema.subscriptions.id, id),
+      eq(schema.subscriptions.userUuid, userUuid),
+      eq(schema.subscriptions.provider, "local"),
+    ),
+  );
   const sub = found(row, "Subscription not found.");
   const now = clock.now();
   await processOnce(db, { provider: "local", id: `cancel:${sub.id}`, type: "subscription.canceled" }, now, (tx) =>

@@ -103,9 +103,9 @@ export const deleteProduct = admin.remove(
   409,
 );
 
-export const checkoutProduct = authed(
-  "post",
-  "/api/v1/products/{id}/checkout",
-  "Start buying a one_time product (signed-in users): answers the URL where the buyer pays. Its tokens are credited when the payment is confirmed (Stripe's webhook, or the local test checkout when Stripe is not configured).",
-  { request: { params: UuidParam }, responses: created(CheckoutSchema, 400, 401, 403, 404, 409, 429, 502, 503) },
-);
+export const checkoutProduct = authed("post", "/api/v1/products/{id}/checkout", {
+  summary:
+    "Start buying a one_time product (signed-in users): answers the URL where the buyer pays. Its tokens are credited when the payment is confirmed (Stripe's webhook, or the local test checkout when Stripe is not configured).",
+  request: { params: UuidParam },
+  responses: created(CheckoutSchema, 400, 401, 403, 404, 409, 429, 502, 503),
+});

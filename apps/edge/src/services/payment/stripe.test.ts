@@ -1,6 +1,7 @@
 import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { firstRow } from "../../lib/rows.ts";
 import {
   createPaymentTestApp,
   signedStripeEvent,
@@ -68,10 +69,7 @@ async function checkoutFor(tokens: number) {
   const buyer = await t.createUser();
   const started = await startCheckout(t, buyer.token, p.id);
   expect(started.response.status).toBe(201);
-  const [row] = await t.db
-    .select()
-    .from(schema.paymentCheckouts)
-    .where(eq(schema.paymentCheckouts.id, ok(started).id));
+  const row = await firstRow(t.db, schema.paymentCheckouts, eq(schema.paymentCheckouts.id, ok(started).id));
   const session = {
     id: row?.providerSessionId,
     object: "checkout.session",
@@ -136,7 +134,7 @@ describe("token purchase through Stripe", () => {
       handled: false,
     });
     expect(await balanceOf(buyer.user.uuid)).toBe(700);
-    const [row] = await t.db.select().from(schema.paymentCheckouts).where(eq(schema.paymentCheckouts.id, started.id));
+    const row = await firstRow(t.db, schema.paymentCheckouts, eq(schema.paymentCheckouts.id, started.id));
     expect(row?.status).toBe("completed");
     const self = await t.api(buyer.token).merch.GET("/api/v1/token-accounts/self");
     expect(self.data?.balance).toBe(700);
@@ -181,7 +179,7 @@ describe("token purchase through Stripe", () => {
     expect(
       await t.db.$count(schema.paymentWebhookEvents, eq(schema.paymentWebhookEvents.eventId, "evt_tamper_1")),
     ).toBe(0);
-    const [row] = await t.db.select().from(schema.paymentCheckouts).where(eq(schema.paymentCheckouts.id, started.id));
+    const row = await firstRow(t.db, schema.paymentCheckouts, eq(schema.paymentCheckouts.id, started.id));
     expect(row?.status).toBe("open");
     // The genuine one still works afterwards.
     expect((await post(good.payload, good.signature)).status).toBe(200);
@@ -205,7 +203,7 @@ describe("token purchase through Stripe", () => {
     const { buyer, started, session } = await checkoutFor(5);
     expect((await deliver("checkout.session.expired", { ...session, status: "expired" })).body.handled).toBe(true);
     expect((await deliver("checkout.session.completed", session)).body.handled).toBe(false);
-    const [row] = await t.db.select().from(schema.paymentCheckouts).where(eq(schema.paymentCheckouts.id, started.id));
+    const row = await firstRow(t.db, schema.paymentCheckouts, eq(schema.paymentCheckouts.id, started.id));
     expect(row?.status).toBe("expired");
     expect(await balanceOf(buyer.user.uuid)).toBe(0);
   });
@@ -330,10 +328,11 @@ describe("subscriptions through Stripe", () => {
     expect(noAccount.response.status).toBe(404);
     expect(noAccount.error?.message).toBe(NO_BILLING_ACCOUNT);
     await t.api(fan.token).payment.POST("/subscription/checkout/{id}", { params: { path: { id: ok(plan).id } } });
-    const [customer] = await t.db
-      .select()
-      .from(schema.paymentCustomers)
-      .where(and(eq(schema.paymentCustomers.userUuid, fan.user.uuid), eq(schema.paymentCustomers.provider, "stripe")));
+    const customer = await firstRow(
+      t.db,
+      schema.paymentCustomers,
+      and(eq(schema.paymentCustomers.userUuid, fan.user.uuid), eq(schema.paymentCustomers.provider, "stripe")),
+    );
     await deliver("customer.subscription.created", {
       id: "sub_plus_1",
       customer: customer?.customerId,

@@ -4,6 +4,7 @@ import { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import type { AppDeps, Logger } from "../../deps.ts";
 import { badRequest, unauthorized, unavailable } from "../../lib/errors.ts";
+import { firstRow } from "../../lib/rows.ts";
 import { APPLE_UNCONFIGURED, AppleSignatureError, verifyAppleJws } from "./apple.ts";
 import { applySubscription, completeCheckout, processOnce, type SubscriptionChange } from "./fulfilment.ts";
 import { type VerifiedStripeEvent, verifyStripeEvent } from "./stripe.ts";
@@ -228,10 +229,7 @@ async function applyAppleNotification(
     log({ level: "warn", msg: "app store notification without a known appAccountToken", id: n.notificationUUID });
     return null;
   }
-  const [product] = await tx
-    .select()
-    .from(schema.paymentProducts)
-    .where(eq(schema.paymentProducts.appleProductId, txn.productId));
+  const product = await firstRow(tx, schema.paymentProducts, eq(schema.paymentProducts.appleProductId, txn.productId));
   if (!product) {
     log({ level: "warn", msg: "app store notification for an unknown product", productId: txn.productId });
     return null;

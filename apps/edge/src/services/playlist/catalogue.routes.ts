@@ -10,31 +10,29 @@ const { authed, route } = contracts(["Service"]);
 const IdList = UuidCsv.optional();
 const SongPage = pageSchema(SongSchema, "SongPage");
 
-export const songs = route(
-  "get",
-  "/api/v1/songs",
-  "Songs of the catalogue (by ids, by title prefix, or all), by artist and title",
-  {
-    tags: ["Catalogue"],
-    request: {
-      query: z.object({
-        idIn: IdList,
-        prefix: z.string().trim().max(100).optional(),
-        ...limitOffset(300, 100),
-      }),
-    },
-    responses: ok(SongPage, 400),
+export const songs = route("get", "/api/v1/songs", {
+  summary: "Songs of the catalogue (by ids, by title prefix, or all), by artist and title",
+  tags: ["Catalogue"],
+  request: {
+    query: z.object({
+      idIn: IdList,
+      prefix: z.string().trim().max(100).optional(),
+      ...limitOffset(300, 100),
+    }),
   },
-);
+  responses: ok(SongPage, 400),
+});
 
-export const song = route("get", "/api/v1/songs/{songId}", "One song", {
+export const song = route("get", "/api/v1/songs/{songId}", {
+  summary: "One song",
   tags: ["Catalogue"],
   request: { params: uuidParams("songId") },
   responses: ok(SongSchema, 400, 404),
 });
 
 const GenreSchema = z.object({ id: z.uuid(), name: z.string() }).openapi("Genre");
-export const genres = route("get", "/api/v1/genres", "Genres, by name (by ids or a name prefix)", {
+export const genres = route("get", "/api/v1/genres", {
+  summary: "Genres, by name (by ids or a name prefix)",
   tags: ["Catalogue"],
   request: {
     query: z.object({
@@ -64,14 +62,15 @@ const SearchQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(SEARCH_PAGE),
 });
 
-export const search = route(
-  "get",
-  "/search",
-  `Search the catalogue by words of the title, artist or genre, or by ISRC (${SEARCH_PAGE} a page)`,
-  { tags: ["Search"], request: { query: SearchQuery }, responses: ok(z.array(SongSchema), 400) },
-);
+export const search = route("get", "/search", {
+  summary: `Search the catalogue by words of the title, artist or genre, or by ISRC (${SEARCH_PAGE} a page)`,
+  tags: ["Search"],
+  request: { query: SearchQuery },
+  responses: ok(z.array(SongSchema), 400),
+});
 
-export const searchPage = route("get", "/search/v2", "Search, answering the page with the total and the next offset", {
+export const searchPage = route("get", "/search/v2", {
+  summary: "Search, answering the page with the total and the next offset",
   tags: ["Search"],
   request: { query: SearchQuery },
   responses: ok(
@@ -93,23 +92,20 @@ const SongDataSchema = z
   .object({ provider: z.string(), providerSongId: z.string(), song: SongSchema })
   .openapi("SongData");
 
-export const providers = route(
-  "get",
-  "/song-data/providers",
-  "The music providers links and ids may name, and whether lookups at each are configured",
-  {
-    tags: ["Song data"],
-    responses: {
-      200: json(
-        z
-          .array(z.object({ provider: z.string(), configured: z.boolean(), setting: z.string().nullable() }))
-          .openapi("Providers"),
-      ),
-    },
+export const providers = route("get", "/song-data/providers", {
+  summary: "The music providers links and ids may name, and whether lookups at each are configured",
+  tags: ["Song data"],
+  responses: {
+    200: json(
+      z
+        .array(z.object({ provider: z.string(), configured: z.boolean(), setting: z.string().nullable() }))
+        .openapi("Providers"),
+    ),
   },
-);
+});
 
-export const songsForService = authed("get", "/song-data/service", "Songs by id, for services", {
+export const songsForService = authed("get", "/song-data/service", {
+  summary: "Songs by id, for services",
   request: { query: z.object({ songIds: UuidCsv }) },
   responses: ok(z.array(SongSchema), 400, 401, 403),
 });
@@ -123,7 +119,8 @@ const CountryId = z.object({
 });
 /** The stream or preview URLs of a song: one contract per kind. */
 export const songUrlsRoute = (kind: "stream" | "preview") =>
-  route("get", `/song-data/${kind}/{country}/{id}`, `The ${kind} URLs of a catalogue song`, {
+  route("get", `/song-data/${kind}/{country}/{id}`, {
+    summary: `The ${kind} URLs of a catalogue song`,
     tags: ["Song data"],
     request: { params: CountryId, query: z.object({ quality: z.enum(["low", "medium", "high"]).default("medium") }) },
     responses: ok(
@@ -135,44 +132,36 @@ export const songUrlsRoute = (kind: "stream" | "preview") =>
 export const streamUrls = songUrlsRoute("stream");
 export const previewUrls = songUrlsRoute("preview");
 
-export const byProviderId = route(
-  "get",
-  "/song-data/{providerSongId}/{musicProvider}",
-  "A song by its id at a provider",
-  {
-    tags: ["Song data"],
-    request: {
-      params: z.object({
-        providerSongId: z
-          .string()
-          .min(1)
-          .max(200)
-          .openapi({ param: { name: "providerSongId", in: "path" } }),
-        musicProvider: z.enum(PROVIDERS).openapi({ param: { name: "musicProvider", in: "path" } }),
-      }),
-    },
-    responses: ok(SongDataSchema, 400, 404, 502, 503),
+export const byProviderId = route("get", "/song-data/{providerSongId}/{musicProvider}", {
+  summary: "A song by its id at a provider",
+  tags: ["Song data"],
+  request: {
+    params: z.object({
+      providerSongId: z
+        .string()
+        .min(1)
+        .max(200)
+        .openapi({ param: { name: "providerSongId", in: "path" } }),
+      musicProvider: z.enum(PROVIDERS).openapi({ param: { name: "musicProvider", in: "path" } }),
+    }),
   },
-);
+  responses: ok(SongDataSchema, 400, 404, 502, 503),
+});
 
-export const byProviderLink = route(
-  "get",
-  "/song-data/{link}",
-  "A song by a provider link (Spotify, Apple Music, YouTube, SoundCloud, Audius, Deezer, Tidal, ...)",
-  {
-    tags: ["Song data"],
-    request: {
-      params: z.object({
-        link: z
-          .string()
-          .min(1)
-          .max(2000)
-          .openapi({ param: { name: "link", in: "path" } }),
-      }),
-    },
-    responses: ok(SongDataSchema, 400, 404, 502, 503),
+export const byProviderLink = route("get", "/song-data/{link}", {
+  summary: "A song by a provider link (Spotify, Apple Music, YouTube, SoundCloud, Audius, Deezer, Tidal, ...)",
+  tags: ["Song data"],
+  request: {
+    params: z.object({
+      link: z
+        .string()
+        .min(1)
+        .max(2000)
+        .openapi({ param: { name: "link", in: "path" } }),
+    }),
   },
-);
+  responses: ok(SongDataSchema, 400, 404, 502, 503),
+});
 
 // ---- albums and artists (services)
 
@@ -233,15 +222,11 @@ export const allArtists = allForServices(
   z.array(ArtistSchema),
 );
 
-export const albumsByArtists = authed(
-  "post",
-  "/artists/service/albums-by-artists",
-  "The albums of several artists (services)",
-  {
-    request: jsonBody(z.object({ artistShortIds: z.array(z.string().min(1).max(32)).min(1).max(500) })),
-    responses: ok(z.array(AlbumSchema), 400, 401, 403),
-  },
-);
+export const albumsByArtists = authed("post", "/artists/service/albums-by-artists", {
+  summary: "The albums of several artists (services)",
+  request: jsonBody(z.object({ artistShortIds: z.array(z.string().min(1).max(32)).min(1).max(500) })),
+  responses: ok(z.array(AlbumSchema), 400, 401, 403),
+});
 
 export const artistAlbums = oneItem(
   authed,

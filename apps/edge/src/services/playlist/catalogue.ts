@@ -6,6 +6,7 @@ import { escapeLike } from "../../lib/crud/index.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, found, HttpError, notFound, unauthorized } from "../../lib/errors.ts";
 import { pageWhere } from "../../lib/pages.ts";
+import { firstRow } from "../../lib/rows.ts";
 import { preparedPerDb, type SqlJson } from "../../lib/sql-json.ts";
 import { songJsonFields, songView } from "./crates.ts";
 import { PROVIDERS, type Provider, parseProviderLink } from "./provider-links.ts";
@@ -201,7 +202,7 @@ export async function songsByIds(db: Db, ids: string[]) {
 
 /** The stream or preview URLs of a song; a 404 when it has none. */
 export async function songUrls(db: Db, songId: string, kind: "stream" | "preview") {
-  const [row] = await db.select().from(schema.songs).where(eq(schema.songs.id, songId));
+  const row = await firstRow(db, schema.songs, eq(schema.songs.id, songId));
   const song = found(row, SONG_NOT_FOUND);
   const urls = song[kind === "stream" ? "streamUrls" : "previews"];
   if (Object.keys(urls).length === 0) throw notFound(`This song has no ${kind}.`);
@@ -217,11 +218,11 @@ export async function migrateLinks(db: Db, links: string[]) {
       out.push({ link, provider: null, song: null, message: NOT_A_TRACK_LINK });
       continue;
     }
-    const [row] = await db
-      .select()
-      .from(schema.songs)
-      .where(sql`${schema.songs.musicProviders} ->> ${parsed.provider} = ${parsed.id}`)
-      .limit(1);
+    const row = await firstRow(
+      db,
+      schema.songs,
+      sql`${schema.songs.musicProviders} ->> ${parsed.provider} = ${parsed.id}`,
+    );
     out.push({
       link,
       provider: parsed.provider,
@@ -283,7 +284,7 @@ export async function allAlbums(db: Db, take: number, skip: number) {
 
 /** An album's songs by title; a 404 for an unknown album. */
 export async function albumSongs(db: Db, albumShortId: string) {
-  const [row] = await db.select().from(schema.albums).where(eq(schema.albums.shortId, albumShortId));
+  const row = await firstRow(db, schema.albums, eq(schema.albums.shortId, albumShortId));
   const album = found(row, "Album not found.");
   const rows = await songsWithAlbum(db, eq(schema.songs.albumId, album.id)).orderBy(asc(schema.songs.trackName));
   return rows.map((r) => songView(r.song, r.album));
@@ -308,7 +309,7 @@ export async function albumsOfArtists(db: Db, artistShortIds: string[]) {
 
 /** An artist's albums by year and title; a 404 for an unknown artist. */
 export async function artistAlbums(db: Db, artistShortId: string) {
-  const [row] = await db.select().from(schema.artists).where(eq(schema.artists.shortId, artistShortId));
+  const row = await firstRow(db, schema.artists, eq(schema.artists.shortId, artistShortId));
   const artist = found(row, "Artist not found.");
   const rows = await albumsQuery(db)
     .where(eq(schema.albums.artistId, artist.id))

@@ -36,28 +36,38 @@ export function crateSongRoutes(base: string, special?: SpecialKind) {
   const entryParams = special ? CrateSongParams : UuidParam.extend(CrateSongParams.shape);
   const what = special ? `the caller's ${special} crate` : "crate {id}";
   return {
-    get: authed("get", base, `Get ${what}`, { request: { ...params }, responses: ok(CrateSchema, 400, 401, 403, 404) }),
-    songs: authed("get", `${base}/songs`, `The songs of ${what}, in order`, {
+    get: authed("get", base, {
+      summary: `Get ${what}`,
+      request: { ...params },
+      responses: ok(CrateSchema, 400, 401, 403, 404),
+    }),
+    songs: authed("get", `${base}/songs`, {
+      summary: `The songs of ${what}, in order`,
       request: { ...params, query: Paging },
       responses: ok(z.array(CrateSongSchema), 400, 401, 403, 404),
     }),
-    addSongs: authed("post", `${base}/songs`, `Add songs to ${what} (at the end, or at a position)`, {
+    addSongs: authed("post", `${base}/songs`, {
+      summary: `Add songs to ${what} (at the end, or at a position)`,
       request: { ...params, ...jsonBody(AddBody) },
       responses: created(z.array(CrateSongSchema), 400, 401, 403, 404, 409),
     }),
-    currentPosition: authed("put", `${base}/current-position`, `Set the position of the song playing next in ${what}`, {
+    currentPosition: authed("put", `${base}/current-position`, {
+      summary: `Set the position of the song playing next in ${what}`,
       request: { ...params, ...jsonBody(z.object({ position: Int.min(0) })) },
       responses: ok(CrateSchema, 400, 401, 403, 404),
     }),
-    removeSong: authed("delete", `${base}/songs/{crateSongUuid}`, `Remove a song from ${what}`, {
+    removeSong: authed("delete", `${base}/songs/{crateSongUuid}`, {
+      summary: `Remove a song from ${what}`,
       request: { params: entryParams },
       responses: noContentOr(400, 401, 403, 404),
     }),
-    moveSong: authed("put", `${base}/songs/{crateSongUuid}/position`, `Move a song of ${what} to a position`, {
+    moveSong: authed("put", `${base}/songs/{crateSongUuid}/position`, {
+      summary: `Move a song of ${what} to a position`,
       request: { params: entryParams, ...jsonBody(z.object({ position: Int.min(0) })) },
       responses: ok(z.array(CrateSongSchema), 400, 401, 403, 404),
     }),
-    shuffle: authed("post", `${base}/songs/shuffle`, `Shuffle ${what}`, {
+    shuffle: authed("post", `${base}/songs/shuffle`, {
+      summary: `Shuffle ${what}`,
       request: { ...params },
       responses: ok(z.array(CrateSongSchema), 400, 401, 403, 404),
     }),
@@ -67,7 +77,8 @@ export type CrateSongRoutes = ReturnType<typeof crateSongRoutes>;
 
 /** Emptying a special crate (a playlist is deleted instead). */
 const emptyCrate = (base: string, special: SpecialKind) =>
-  authed("delete", `${base}/songs`, `Empty the caller's ${special} crate`, {
+  authed("delete", `${base}/songs`, {
+    summary: `Empty the caller's ${special} crate`,
     tags: [`Crates: ${special}`],
     responses: noContentOr(401, 403),
   });
@@ -88,29 +99,30 @@ const CratePage = pageSchema(CrateSchema, "CratePage");
 const UserParam = uuidParams("userUuid");
 const CratePaging = z.object(limitOffset(100, 32));
 
-export const createCrate = authed("post", "/crate", 'Create a crate (named "New Playlist #N" when no name is given)', {
+export const createCrate = authed("post", "/crate", {
+  summary: 'Create a crate (named "New Playlist #N" when no name is given)',
   request: jsonBody(CrateBody),
   responses: created(CrateSchema, 400, 401, 403),
 });
 
-export const ownCrates = authed("get", "/crate/user", "The caller's crates, newest first", {
+export const ownCrates = authed("get", "/crate/user", {
+  summary: "The caller's crates, newest first",
   request: { query: CratePaging },
   responses: ok(CratePage, 400, 401, 403),
 });
 
-export const userCratesForService = authed(
-  "get",
-  "/crate/user/service/{userUuid}",
-  "Every crate of a user, the queue and likes included (services)",
-  { tags: ["Service"], request: { params: UserParam }, responses: ok(CratePage, 400, 401, 403) },
-);
+export const userCratesForService = authed("get", "/crate/user/service/{userUuid}", {
+  summary: "Every crate of a user, the queue and likes included (services)",
+  tags: ["Service"],
+  request: { params: UserParam },
+  responses: ok(CratePage, 400, 401, 403),
+});
 
-export const userCrates = authed(
-  "get",
-  "/crate/user/{userUuid}",
-  "Another user's crates (their playlists; never their queue or likes)",
-  { request: { params: UserParam, query: CratePaging }, responses: ok(CratePage, 400, 401, 403) },
-);
+export const userCrates = authed("get", "/crate/user/{userUuid}", {
+  summary: "Another user's crates (their playlists; never their queue or likes)",
+  request: { params: UserParam, query: CratePaging },
+  responses: ok(CratePage, 400, 401, 403),
+});
 
 export const allCrates = allForServices(
   authed,
@@ -119,37 +131,33 @@ export const allCrates = allForServices(
   CratePage,
 );
 
-export const songsByShortId = authed(
-  "get",
-  "/crate/service/{crateShortId}/songs",
-  "The songs of a crate by its short id (services)",
-  {
-    tags: ["Service"],
-    request: {
-      params: z.object({
-        crateShortId: z
-          .string()
-          .min(1)
-          .max(32)
-          .openapi({ param: { name: "crateShortId", in: "path" } }),
-      }),
-    },
-    responses: ok(z.array(CrateSongSchema), 400, 401, 403, 404),
+export const songsByShortId = authed("get", "/crate/service/{crateShortId}/songs", {
+  summary: "The songs of a crate by its short id (services)",
+  tags: ["Service"],
+  request: {
+    params: z.object({
+      crateShortId: z
+        .string()
+        .min(1)
+        .max(32)
+        .openapi({ param: { name: "crateShortId", in: "path" } }),
+    }),
   },
-);
+  responses: ok(z.array(CrateSongSchema), 400, 401, 403, 404),
+});
 
 export const byId = crateSongRoutes("/crate/{id}");
 
-export const updateCrate = authed("patch", "/crate/{id}", "Rename or describe a crate", {
+export const updateCrate = authed("patch", "/crate/{id}", {
+  summary: "Rename or describe a crate",
   request: { params: UuidParam, ...jsonBody(CrateBody) },
   responses: ok(CrateSchema, 400, 401, 403, 404),
 });
 
 export const deleteCrate = removal(authed, "/crate/{id}", "Delete a crate");
 
-export const copyCrate = authed(
-  "put",
-  "/crate/{id}/copy",
-  "Copy a crate (one's own or another user's playlist) into a new crate of the caller",
-  { request: { params: UuidParam }, responses: created(CrateSchema, 400, 401, 403, 404) },
-);
+export const copyCrate = authed("put", "/crate/{id}/copy", {
+  summary: "Copy a crate (one's own or another user's playlist) into a new crate of the caller",
+  request: { params: UuidParam },
+  responses: created(CrateSchema, 400, 401, 403, 404),
+});

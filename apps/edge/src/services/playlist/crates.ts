@@ -7,6 +7,7 @@ import { shortId } from "../../lib/ids.ts";
 import { jsonPick } from "../../lib/json-rows.ts";
 import { Timestamps } from "../../lib/openapi.ts";
 import { newestFirst } from "../../lib/pages.ts";
+import { firstRow, returnedRow } from "../../lib/rows.ts";
 import { jsonColumns, preparedPerDb, type SqlJson } from "../../lib/sql-json.ts";
 
 export const MAX_CRATE_SONGS = 5000;
@@ -327,10 +328,11 @@ export async function removeSong(db: Db, crate: Crate, crateSongUuid: string, no
 
 export async function moveSong(db: Db, crate: Crate, crateSongUuid: string, wanted: number, now: Date) {
   await withLockedCrate(db, crate.id, now, async (tx, count) => {
-    const [row] = await tx
-      .select()
-      .from(schema.crateSongs)
-      .where(and(eq(schema.crateSongs.id, crateSongUuid), eq(schema.crateSongs.crateId, crate.id)));
+    const row = await firstRow(
+      tx,
+      schema.crateSongs,
+      and(eq(schema.crateSongs.id, crateSongUuid), eq(schema.crateSongs.crateId, crate.id)),
+    );
     const entry = found(row, NOT_IN_CRATE);
     const to = Math.min(Math.max(wanted, 0), count - 1);
     const from = entry.position;
@@ -401,20 +403,21 @@ export async function createCrate(
       .where(eq(schema.users.uuid, userUuid))
       .for("update");
     const name = body.name ?? (await nextPlaylistName(tx, userUuid));
-    const [row] = await tx
-      .insert(schema.crates)
-      .values({
-        userUuid,
-        name,
-        description: body.description ?? null,
-        shortId: shortId(),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    return row;
+    return returnedRow(
+      "crate insert",
+      tx
+        .insert(schema.crates)
+        .values({
+          userUuid,
+          name,
+          description: body.description ?? null,
+          shortId: shortId(),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
   });
-  if (!crate) throw new Error("crate insert returned nothing");
   return crate;
 }
 
@@ -450,7 +453,7 @@ export async function allCrates(db: Db, take: number, skip: number) {
 
 /** The songs of a crate by its short id. */
 export async function songsOfShortId(db: Db, crateShortId: string) {
-  const [row] = await db.select().from(schema.crates).where(eq(schema.crates.shortId, crateShortId));
+  const row = await firstRow(db, schema.crates, eq(schema.crates.shortId, crateShortId));
   return crateSongsJson(db, found(row, CRATE_NOT_FOUND).id);
 }
 
@@ -495,18 +498,20 @@ export async function deleteCrate(db: Db, crate: Crate) {
 /** A copy of a crate, its songs in the same order, as a new crate of the user. */
 export async function copyCrate(db: Db, crate: Crate, userUuid: string, now: Date) {
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(schema.crates)
-      .values({
-        userUuid,
-        name: `${crate.name} (copy)`.slice(0, 100),
-        description: crate.description,
-        shortId: shortId(),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    if (!row) throw new Error("crate insert returned nothing");
+    const row = await returnedRow(
+      "crate insert",
+      tx
+        .insert(schema.crates)
+        .values({
+          userUuid,
+          name: `${crate.name} (copy)`.slice(0, 100),
+          description: crate.description,
+          shortId: shortId(),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
     const entries = await tx
       .select()
       .from(schema.crateSongs)

@@ -20,59 +20,43 @@ const exportOf = <T extends z.ZodRawShape>(token: T) =>
     }),
   );
 
-export const spotify = authed(
-  "post",
-  "/exports/spotify",
-  "Copy a crate to a new private Spotify playlist of the user (songs Spotify knows)",
-  {
-    request: exportOf({ accessToken: z.string().min(1).max(2000) }),
-    responses: ok(ExportResult, 400, 401, 403, 404, 429, 502),
-  },
-);
+export const spotify = authed("post", "/exports/spotify", {
+  summary: "Copy a crate to a new private Spotify playlist of the user (songs Spotify knows)",
+  request: exportOf({ accessToken: z.string().min(1).max(2000) }),
+  responses: ok(ExportResult, 400, 401, 403, 404, 429, 502),
+});
 
-export const apple = authed(
-  "post",
-  "/exports/apple",
-  "Copy a crate to a new Apple Music library playlist of the user (songs Apple Music knows)",
-  {
-    request: exportOf({ musicUserToken: z.string().min(1).max(4000) }),
-    responses: ok(ExportResult, 400, 401, 403, 404, 429, 502, 503),
-  },
-);
+export const apple = authed("post", "/exports/apple", {
+  summary: "Copy a crate to a new Apple Music library playlist of the user (songs Apple Music knows)",
+  request: exportOf({ musicUserToken: z.string().min(1).max(4000) }),
+  responses: ok(ExportResult, 400, 401, 403, 404, 429, 502, 503),
+});
 
-export const cyaniteWebhook = route(
-  "post",
-  "/cyanite/webhook",
-  "Cyanite's music analysis results, signed with the shared secret (HMAC-SHA512 of the body)",
-  {
-    tags: ["Webhooks"],
-    request: {
-      headers: z.object({ signature: z.string().max(512).optional() }),
-      body: { content: { "application/json": { schema: z.record(z.string(), z.unknown()) } } },
-    },
-    responses: ok(z.object({ songId: z.uuid() }).openapi("AnalysisStored"), 400, 401, 404, 503),
+export const cyaniteWebhook = route("post", "/cyanite/webhook", {
+  summary: "Cyanite's music analysis results, signed with the shared secret (HMAC-SHA512 of the body)",
+  tags: ["Webhooks"],
+  request: {
+    headers: z.object({ signature: z.string().max(512).optional() }),
+    body: { content: { "application/json": { schema: z.record(z.string(), z.unknown()) } } },
   },
-);
+  responses: ok(z.object({ songId: z.uuid() }).openapi("AnalysisStored"), 400, 401, 404, 503),
+});
 
-export const migrateLinks = route(
-  "post",
-  "/song-data/migrate-links",
-  "Map provider links to catalogue songs (null where the catalogue has no match)",
-  {
-    tags: ["Song data"],
-    request: jsonBody(z.object({ links: z.array(z.string().min(1).max(2000)).min(1).max(200) })),
-    responses: ok(
-      z
-        .array(
-          z.object({
-            link: z.string(),
-            provider: z.string().nullable(),
-            song: SongSchema.nullable(),
-            message: z.string().nullable(),
-          }),
-        )
-        .openapi("MigratedLinks"),
-      400,
-    ),
-  },
-);
+export const migrateLinks = route("post", "/song-data/migrate-links", {
+  summary: "Map provider links to catalogue songs (null where the catalogue has no match)",
+  tags: ["Song data"],
+  request: jsonBody(z.object({ links: z.array(z.string().min(1).max(2000)).min(1).max(200) })),
+  responses: ok(
+    z
+      .array(
+        z.object({
+          link: z.string(),
+          provider: z.string().nullable(),
+          song: SongSchema.nullable(),
+          message: z.string().nullable(),
+        }),
+      )
+      .openapi("MigratedLinks"),
+    400,
+  ),
+});

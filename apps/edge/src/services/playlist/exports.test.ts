@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../deps.ts";
 import { shortId } from "../../lib/ids.ts";
+import { firstRow } from "../../lib/rows.ts";
 import { listenLocally, requestText } from "../../testing/local-server.ts";
 import { createTestApp, expectRefusal, ok, type TestApp, withTestApp } from "../../testing.ts";
 
@@ -140,10 +141,7 @@ describe("Cyanite webhook", () => {
       body,
     });
     expect(res.status).toBe(200);
-    const [song] = await t.db
-      .select()
-      .from(schema.songs)
-      .where(eq(schema.songs.id, (await res.json()).songId));
+    const song = await firstRow(t.db, schema.songs, eq(schema.songs.id, (await res.json()).songId));
     expect(song?.analysis).toMatchObject({ event: { status: "finished" } });
   });
 

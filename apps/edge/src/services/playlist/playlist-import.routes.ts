@@ -23,24 +23,17 @@ export const PlaylistImportSchema = z
   })
   .openapi("PlaylistImport");
 
-export const startImport = authed(
-  "post",
-  "/api/v1/playlist-imports",
-  "Import a Spotify, YouTube or SoundCloud playlist into a new crate named after it (the first 500 tracks); answers the import, whose progress GET /api/v1/playlist-imports/{importId} tells",
-  {
-    request: jsonBody(z.object({ link: z.string().trim().min(1).max(2000) })),
-    responses: { 202: json(PlaylistImportSchema, "Accepted"), ...errors(400, 401, 403, 404, 429, 502, 503) },
-  },
-);
+export const startImport = authed("post", "/api/v1/playlist-imports", {
+  summary:
+    "Import a Spotify, YouTube or SoundCloud playlist into a new crate named after it (the first 500 tracks); answers the import, whose progress GET /api/v1/playlist-imports/{importId} tells",
+  request: jsonBody(z.object({ link: z.string().trim().min(1).max(2000) })),
+  responses: { 202: json(PlaylistImportSchema, "Accepted"), ...errors(400, 401, 403, 404, 429, 502, 503) },
+});
 
-export const getImport = authed(
-  "get",
-  "/api/v1/playlist-imports/{importId}",
-  "A playlist import's progress (its owner only; kept for a day)",
-  {
-    request: {
-      params: uuidParams("importId"),
-    },
-    responses: ok(PlaylistImportSchema, 400, 401, 403, 404),
+export const getImport = authed("get", "/api/v1/playlist-imports/{importId}", {
+  summary: "A playlist import's progress (its owner only; kept for a day)",
+  request: {
+    params: uuidParams("importId"),
   },
-);
+  responses: ok(PlaylistImportSchema, 400, 401, 403, 404),
+});

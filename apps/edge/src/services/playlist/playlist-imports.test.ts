@@ -5,6 +5,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../app.ts";
+import { firstRow } from "../../lib/rows.ts";
 import { type Cache, redisCache } from "../../ports/cache.ts";
 import { type FakeProviders, youtubeVideo } from "../../testing/fake-providers.ts";
 import { withProviderApps } from "../../testing/provider-apps.ts";
@@ -148,7 +149,7 @@ describe("importing a Spotify playlist", () => {
     const started = ok(await start(user.token, `https://open.spotify.com/playlist/${playlistId}`));
     const { last } = await finished(user.token, started.importId);
     expect(last).toMatchObject({ state: "failed", done: 100, imported: 100, message: "Spotify answered 500." });
-    const [crate] = await t.db.select().from(schema.crates).where(eq(schema.crates.id, last.crateUuid));
+    const crate = await firstRow(t.db, schema.crates, eq(schema.crates.id, last.crateUuid));
     expect(crate).toMatchObject({ importStatus: "FAILED", importMessage: "Spotify answered 500." });
     expect(await crateSongs(user.token, last.crateUuid)).toHaveLength(100);
   });
@@ -169,7 +170,7 @@ describe("importing a YouTube playlist", () => {
     expect(started).toMatchObject({ provider: "youtube", playlistName: "Lumen live", total: 57 });
     const songs = await completed(user.token, started.importId, { done: 57, imported: 55, skipped: 2 });
     expect(songs.slice(2, 4)).toEqual(["Clip 2", "Clip 4"]);
-    const [song] = await t.db.select().from(schema.songs).where(eq(schema.songs.trackName, "Clip 4"));
+    const song = await firstRow(t.db, schema.songs, eq(schema.songs.trackName, "Clip 4"));
     expect(song).toMatchObject({ artistName: "Lumen", duration: 185, musicProviders: { youtube: videoIds[4] } });
 
     // Two pages of items (50 and 7), and the videos of each page in one request.

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { HttpError, notFound } from "../../lib/errors.ts";
+import { firstRow } from "../../lib/rows.ts";
 import { appendNewSongs, type Crate, createCrate } from "./crates.ts";
 import type { PlaylistLink, PlaylistProvider } from "./playlist-links.ts";
 import { openPlaylist, type PlaylistEntry } from "./playlist-sources.ts";
@@ -175,8 +176,7 @@ export async function runImport(deps: AppDeps, importId: string) {
 }
 
 async function crateOf(deps: AppDeps, crateUuid: string) {
-  const [crate] = await deps.db.select().from(schema.crates).where(eq(schema.crates.id, crateUuid));
-  return crate ?? null;
+  return firstRow(deps.db, schema.crates, eq(schema.crates.id, crateUuid));
 }
 
 /**

@@ -4,6 +4,7 @@ import { schema } from "@booth/db";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { shortId } from "../../lib/ids.ts";
+import { firstRow } from "../../lib/rows.ts";
 import type { FakeProviders } from "../../testing/fake-providers.ts";
 import { withProviderApps } from "../../testing/provider-apps.ts";
 import { expectRefusal, ok, type TestApp } from "../../testing.ts";
@@ -105,10 +106,7 @@ describe("song data from the providers", () => {
       previews: [{ url: "https://audio.itunes.apple.com/preview.m4a" }],
     });
     expect((await linkedSong("https://music.apple.com/us/album/docks/1?i=1440857781"))?.songId).toBe(song?.id);
-    const [row] = await t.db
-      .select()
-      .from(schema.songs)
-      .where(eq(schema.songs.id, song?.id ?? ""));
+    const row = await firstRow(t.db, schema.songs, eq(schema.songs.id, song?.id ?? ""));
     expect(row?.musicProviders).toEqual({ apple: "1440857781" });
     expect(row?.thumbnails).toEqual({ apple: "https://is1.mzstatic.com/image/600x600bb.jpg" });
     expect(row?.previews).toEqual({ apple: "https://audio.itunes.apple.com/preview.m4a" });

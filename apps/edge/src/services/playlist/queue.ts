@@ -2,6 +2,7 @@ import { type Db, schema, type Tx } from "@booth/db";
 import { and, eq } from "drizzle-orm";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { found, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
+import { firstRow } from "../../lib/rows.ts";
 import {
   accessibleCrate,
   addSongs,
@@ -49,14 +50,14 @@ export async function advanceQueue(db: Db, userUuid: string, crateSongUuid: stri
   await userExists(db, userUuid);
   const crate = await specialCrate(db, userUuid, "queue", now);
   await withLockedCrate(db, crate.id, now, async (tx, count) => {
-    const [entry] = await tx.select().from(schema.crateSongs).where(eq(schema.crateSongs.id, crateSongUuid));
+    const entry = await firstRow(tx, schema.crateSongs, eq(schema.crateSongs.id, crateSongUuid));
     if (!entry || entry.crateId !== crate.id || count === 0) return;
     await tx
       .update(schema.crates)
       .set({ currentPosition: (entry.position + 1) % count })
       .where(eq(schema.crates.id, crate.id));
   });
-  const [fresh] = await db.select().from(schema.crates).where(eq(schema.crates.id, crate.id));
+  const fresh = await firstRow(db, schema.crates, eq(schema.crates.id, crate.id));
   return upcoming(db, fresh ?? crate, limit);
 }
 

@@ -78,28 +78,27 @@ export const adminGet = adminCrudItem(
 
 // Public -----------------------------------------------------------------------------------------------------------
 
-export const listEvents = route(
-  "get",
-  "/events",
-  "Events, the latest start first; roomUuid and hostUuid narrow the list (anyone)",
-  { request: { query: PageQuery.extend(roomQuery.shape) }, responses: ok(EventPage, 400) },
-);
+export const listEvents = route("get", "/events", {
+  summary: "Events, the latest start first; roomUuid and hostUuid narrow the list (anyone)",
+  request: { query: PageQuery.extend(roomQuery.shape) },
+  responses: ok(EventPage, 400),
+});
 
-export const createEvent = authed(
-  "post",
-  "/events",
-  "Schedule an event hosted by the caller (signed in, bots too); in a room, the caller must be one of its moderators or above",
-  { request: jsonBody(EventInput), responses: created(EventSchema, 400, 401, 403, 404) },
-);
+export const createEvent = authed("post", "/events", {
+  summary:
+    "Schedule an event hosted by the caller (signed in, bots too); in a room, the caller must be one of its moderators or above",
+  request: jsonBody(EventInput),
+  responses: created(EventSchema, 400, 401, 403, 404),
+});
 
-export const upcomingEvents = route(
-  "get",
-  "/events/upcoming",
-  "Events on now or still to come, the soonest first; roomUuid and hostUuid narrow the list (anyone)",
-  { request: { query: PageQuery.extend(roomQuery.shape) }, responses: ok(EventPage, 400) },
-);
+export const upcomingEvents = route("get", "/events/upcoming", {
+  summary: "Events on now or still to come, the soonest first; roomUuid and hostUuid narrow the list (anyone)",
+  request: { query: PageQuery.extend(roomQuery.shape) },
+  responses: ok(EventPage, 400),
+});
 
-export const eventBySlug = route("get", "/events/slug/{slug}", "An event by slug (anyone)", {
+export const eventBySlug = route("get", "/events/slug/{slug}", {
+  summary: "An event by slug (anyone)",
   request: {
     params: z.object({
       slug: z
@@ -114,12 +113,12 @@ export const eventBySlug = route("get", "/events/slug/{slug}", "An event by slug
 
 export const getEvent = publicItem(route, "/events/{id}", "An event (anyone)", EventSchema);
 
-export const updateEvent = authed(
-  "patch",
-  "/events/{id}",
-  "Change an event (its host, the owners and co-owners of its room, staff); moving it to a room needs moderator or above there",
-  { request: { params: UuidParam, ...jsonBody(EventPatch) }, responses: ok(EventSchema, 400, 401, 403, 404) },
-);
+export const updateEvent = authed("patch", "/events/{id}", {
+  summary:
+    "Change an event (its host, the owners and co-owners of its room, staff); moving it to a room needs moderator or above there",
+  request: { params: UuidParam, ...jsonBody(EventPatch) },
+  responses: ok(EventSchema, 400, 401, 403, 404),
+});
 
 export const deleteEvent = removal(
   authed,

@@ -2,6 +2,7 @@ import { type Db, schema } from "@booth/db";
 import { and, desc, eq, inArray, or } from "drizzle-orm";
 import { forbidden, found, notFound } from "../../lib/errors.ts";
 import { jsonRow } from "../../lib/json-rows.ts";
+import { firstRow } from "../../lib/rows.ts";
 import { loadRoom, ROOM_NOT_FOUND } from "./access.ts";
 
 /** A user's favourite rooms (room_favorites). */
@@ -17,10 +18,11 @@ export async function addFavorite(db: Db, userUuid: string, roomUuid: string, no
     .onConflictDoNothing()
     .returning();
   if (created) return { favorite: created, created: true };
-  const [existing] = await db
-    .select()
-    .from(schema.roomFavorites)
-    .where(and(eq(schema.roomFavorites.userUuid, userUuid), eq(schema.roomFavorites.roomUuid, roomUuid)));
+  const existing = await firstRow(
+    db,
+    schema.roomFavorites,
+    and(eq(schema.roomFavorites.userUuid, userUuid), eq(schema.roomFavorites.roomUuid, roomUuid)),
+  );
   return { favorite: found(existing, ROOM_NOT_FOUND), created: false };
 }
 
@@ -44,16 +46,14 @@ export async function favoritesOf(db: Db, owner: string, viewer: string, rooms: 
 
 /** Removes a favourite named by its id or by its room's uuid; only its owner may. */
 export async function removeFavorite(db: Db, userUuid: string, id: string) {
-  const [favorite] = await db
-    .select()
-    .from(schema.roomFavorites)
-    .where(
-      or(
-        eq(schema.roomFavorites.id, id),
-        and(eq(schema.roomFavorites.roomUuid, id), eq(schema.roomFavorites.userUuid, userUuid)),
-      ),
-    )
-    .limit(1);
+  const favorite = await firstRow(
+    db,
+    schema.roomFavorites,
+    or(
+      eq(schema.roomFavorites.id, id),
+      and(eq(schema.roomFavorites.roomUuid, id), eq(schema.roomFavorites.userUuid, userUuid)),
+    ),
+  );
   if (!favorite) throw notFound("Favourite not found.");
   if (favorite.userUuid !== userUuid) throw forbidden("This favourite is someone else's.");
   await db.delete(schema.roomFavorites).where(eq(schema.roomFavorites.id, favorite.id));

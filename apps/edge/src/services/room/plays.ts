@@ -2,15 +2,14 @@ import { type Db, schema } from "@booth/db";
 import { desc, eq, gte, sql } from "drizzle-orm";
 import { jsonPick } from "../../lib/json-rows.ts";
 import { pageWhere } from "../../lib/pages.ts";
+import { returnedRow } from "../../lib/rows.ts";
 
 /** The songs played in rooms, as the live room records them when a song ends. */
 export type Play = typeof schema.roomPlays.$inferSelect;
 export const playView = (p: Play) => jsonPick(p, "id", "roomUuid", "djUuid", "song", "voteCounts", "playedAt");
 
 export async function recordPlay(db: Db, values: typeof schema.roomPlays.$inferInsert) {
-  const [play] = await db.insert(schema.roomPlays).values(values).returning();
-  if (!play) throw new Error("play insert returned nothing");
-  return play;
+  return returnedRow("play insert", db.insert(schema.roomPlays).values(values).returning());
 }
 
 /** A room's plays, the latest first, with their total. */

@@ -5,6 +5,7 @@ import { activeBan, banInForce } from "../../lib/auth.ts";
 import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
 import { jsonPick } from "../../lib/json-rows.ts";
 import { logModeration } from "../../lib/moderation-log.ts";
+import { firstRow, returnedRow } from "../../lib/rows.ts";
 import { ROOM_RANK, type Room, rankFrom, roomRolesOf, roomRolesWhere } from "./access.ts";
 import { loadUser, USER_NOT_FOUND } from "./users.ts";
 
@@ -73,22 +74,24 @@ export async function grantRole(
   g: { userUuid: string; role: RoomRole; expiration: Date | null; by: string; reason: string | null; now: Date },
 ) {
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(schema.roomUserRoles)
-      .values({
-        roomUuid: room.uuid,
-        userUuid: g.userUuid,
-        role: g.role,
-        expirationTime: g.expiration,
-        grantedBy: g.by,
-        createdAt: g.now,
-      })
-      .onConflictDoUpdate({
-        target: [schema.roomUserRoles.roomUuid, schema.roomUserRoles.userUuid, schema.roomUserRoles.role],
-        set: { expirationTime: g.expiration, grantedBy: g.by, createdAt: g.now },
-      })
-      .returning();
-    if (!row) throw new Error("role upsert returned nothing");
+    const row = await returnedRow(
+      "role upsert",
+      tx
+        .insert(schema.roomUserRoles)
+        .values({
+          roomUuid: room.uuid,
+          userUuid: g.userUuid,
+          role: g.role,
+          expirationTime: g.expiration,
+          grantedBy: g.by,
+          createdAt: g.now,
+        })
+        .onConflictDoUpdate({
+          target: [schema.roomUserRoles.roomUuid, schema.roomUserRoles.userUuid, schema.roomUserRoles.role],
+          set: { expirationTime: g.expiration, grantedBy: g.by, createdAt: g.now },
+        })
+        .returning(),
+    );
     await logModeration(tx, {
       actionType:
         g.role in MODERATION_ACTION ? MODERATION_ACTION[g.role as keyof typeof MODERATION_ACTION] : "grantRole",
@@ -152,7 +155,7 @@ export async function offDancefloor(db: Db, roomUuid: string, ids: string[], now
 /** Gives the room to `userUuid` (active, not banned); the previous owner stays as co-owner. Answers the room. */
 export async function changeOwner(db: Db, room: Room, userUuid: string, by: string, now: Date) {
   if (userUuid === room.ownerUuid) throw badRequest("This user already owns the room.");
-  const [next] = await db.select().from(schema.users).where(eq(schema.users.uuid, userUuid));
+  const next = await firstRow(db, schema.users, eq(schema.users.uuid, userUuid));
   if (!next || next.deactivatedAt) throw notFound(USER_NOT_FOUND);
   if (await activeBan(db, userUuid, now)) throw forbidden("This account is banned.");
   return db.transaction(async (tx) => {

@@ -6,6 +6,7 @@ import { isUniqueViolation, uniqueOr } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, forbidden, found, HttpError } from "../../lib/errors.ts";
 import { imageUrl, MAX_IMAGE_BYTES, sniffImage } from "../../lib/images.ts";
+import { returnedRow } from "../../lib/rows.ts";
 import { ROOM_NOT_FOUND, type Room } from "./access.ts";
 import { freeSlug, type RoomSettingsInput, settingsColumns, settingsView, slugify } from "./rooms.ts";
 
@@ -54,12 +55,13 @@ export async function createRoom(
     const slug = input.slug ?? (await freeSlug(db, slugify(input.name)));
     if (input.slug && (await freeSlug(db, input.slug)) !== input.slug) throw badRequest(SLUG_TAKEN);
     try {
-      const [room] = await db
-        .insert(schema.rooms)
-        .values({ ...set, name: input.name, slug, ownerUuid: user.uuid, createdAt: now, updatedAt: now })
-        .returning();
-      if (!room) throw new Error("room insert returned nothing");
-      return room;
+      return returnedRow(
+        "room insert",
+        db
+          .insert(schema.rooms)
+          .values({ ...set, name: input.name, slug, ownerUuid: user.uuid, createdAt: now, updatedAt: now })
+          .returning(),
+      );
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       if (input.slug) throw badRequest(SLUG_TAKEN);
@@ -71,19 +73,20 @@ export async function createRoom(
 /** Creates a room for a Discord guild's activity, owned by the user. */
 export async function createGuildRoom(db: Db, user: User, guild: string, name: string, now: Date): Promise<Room> {
   await checkRoomQuota(db, user);
-  const [room] = await db
-    .insert(schema.rooms)
-    .values({
-      name,
-      slug: await freeSlug(db, slugify(name)),
-      discordGuildId: guild,
-      ownerUuid: user.uuid,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  if (!room) throw new Error("room insert returned nothing");
-  return room;
+  return returnedRow(
+    "room insert",
+    db
+      .insert(schema.rooms)
+      .values({
+        name,
+        slug: await freeSlug(db, slugify(name)),
+        discordGuildId: guild,
+        ownerUuid: user.uuid,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning(),
+  );
 }
 
 export async function deleteRoom(db: Db, room: Room) {

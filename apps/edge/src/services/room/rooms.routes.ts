@@ -28,17 +28,17 @@ const settingsChange = <M extends "patch" | "post", B extends z.ZodType>(
   summary: string,
   body: B,
 ) =>
-  authed(method, path, summary, {
+  authed(method, path, {
+    summary,
     request: { params: RoomIdParam, ...jsonBody(body) },
     responses: { 200: SettingsResponse, ...errors(400, 401, 403, 404) },
   });
 
-export const createRoom = authed(
-  "post",
-  "/rooms/infrastructure",
-  "Create a room; the caller owns it (a slug is made from the name when none is given)",
-  { request: jsonBody(RoomSettingsInput.required({ name: true })), responses: created(RoomSchema, 400, 401, 403, 429) },
-);
+export const createRoom = authed("post", "/rooms/infrastructure", {
+  summary: "Create a room; the caller owns it (a slug is made from the name when none is given)",
+  request: jsonBody(RoomSettingsInput.required({ name: true })),
+  responses: created(RoomSchema, 400, 401, 403, 429),
+});
 
 export const changeAllSettings = settingsChange(
   "patch",
@@ -140,20 +140,17 @@ export const changeExternalUrl = settingsChange(
     .strict(),
 );
 
-export const uploadPoster = authed(
-  "post",
-  "/rooms/{id}/poster",
-  "Upload the room's poster (png, jpeg, webp or gif, at most 5 MB; co-owners and up)",
-  {
-    request: {
-      params: RoomIdParam,
-      ...fileBody(),
-    },
-    responses: { 200: SettingsResponse, ...errors(400, 401, 403, 404, 413, 415) },
+export const uploadPoster = authed("post", "/rooms/{id}/poster", {
+  summary: "Upload the room's poster (png, jpeg, webp or gif, at most 5 MB; co-owners and up)",
+  request: {
+    params: RoomIdParam,
+    ...fileBody(),
   },
-);
+  responses: { 200: SettingsResponse, ...errors(400, 401, 403, 404, 413, 415) },
+});
 
-export const deletePoster = authed("delete", "/rooms/{id}/poster", "Remove the room's poster (co-owners and up)", {
+export const deletePoster = authed("delete", "/rooms/{id}/poster", {
+  summary: "Remove the room's poster (co-owners and up)",
   request: { params: RoomIdParam },
   responses: { 200: SettingsResponse, ...errors(400, 401, 403, 404) },
 });
@@ -165,16 +162,17 @@ export const clearChat = removal(
   RoomIdParam,
 );
 
-export const resetRoom = authed(
-  "post",
-  "/rooms/reset/{id}/infrastructure",
-  "Reset the live room (its owner; global moderators and up): the booth, votes and chat start over and everyone reconnects",
-  { request: { params: RoomIdParam }, responses: noContentOr(400, 401, 403, 404) },
-);
+export const resetRoom = authed("post", "/rooms/reset/{id}/infrastructure", {
+  summary:
+    "Reset the live room (its owner; global moderators and up): the booth, votes and chat start over and everyone reconnects",
+  request: { params: RoomIdParam },
+  responses: noContentOr(400, 401, 403, 404),
+});
 
 // Admin -------------------------------------------------------------------------------------------------------------
 
-export const adminChange = authed("patch", "/rooms/admin/{id}", "Change any room setting, promotion or owner (staff)", {
+export const adminChange = authed("patch", "/rooms/admin/{id}", {
+  summary: "Change any room setting, promotion or owner (staff)",
   tags: ["Admin"],
   request: {
     params: RoomIdParam,
@@ -192,43 +190,32 @@ export const adminChange = authed("patch", "/rooms/admin/{id}", "Change any room
 
 const GuestPasswordBody = z.object({ roomUuid: z.uuid(), guestPassword: PasswordInput.unwrap() }).strict();
 
-export const setGuestPassword = authed(
-  "post",
-  "/rooms/admin/guest-password",
-  "Set a room's guest password: guests (no account) enter with it (admins)",
-  {
-    tags: ["Admin"],
-    request: jsonBody(GuestPasswordBody),
-    responses: { 200: SettingsResponse, ...errors(400, 401, 403, 404) },
-  },
-);
+export const setGuestPassword = authed("post", "/rooms/admin/guest-password", {
+  summary: "Set a room's guest password: guests (no account) enter with it (admins)",
+  tags: ["Admin"],
+  request: jsonBody(GuestPasswordBody),
+  responses: { 200: SettingsResponse, ...errors(400, 401, 403, 404) },
+});
 
-export const removeGuestPassword = authed(
-  "delete",
-  "/rooms/admin/guest-password",
-  "Remove a room's guest password (admins)",
-  {
-    tags: ["Admin"],
-    request: jsonBody(z.object({ roomUuid: z.uuid() }).strict()),
-    responses: { 200: SettingsResponse, ...errors(400, 401, 403, 404) },
-  },
-);
+export const removeGuestPassword = authed("delete", "/rooms/admin/guest-password", {
+  summary: "Remove a room's guest password (admins)",
+  tags: ["Admin"],
+  request: jsonBody(z.object({ roomUuid: z.uuid() }).strict()),
+  responses: { 200: SettingsResponse, ...errors(400, 401, 403, 404) },
+});
 
-export const attachDiscord = authed(
-  "post",
-  "/rooms/discord/{guild}",
-  "Attach a room to a Discord guild's activity: an existing room the caller co-owns (roomUuid), or a new one (name)",
-  {
-    tags: ["Discord"],
-    request: {
-      params: z.object({ guild: z.string().regex(/^\d{5,25}$/, "guild: a Discord guild id") }),
-      ...jsonBody(
-        z
-          .object({ roomUuid: z.uuid().optional(), name: RoomSettingsInput.shape.name.unwrap().optional() })
-          .strict()
-          .refine((b) => !!b.roomUuid !== !!b.name, { message: "give roomUuid or name", path: ["roomUuid"] }),
-      ),
-    },
-    responses: { 200: SettingsResponse, 201: json(RoomSchema, "Created"), ...errors(400, 401, 403, 404) },
+export const attachDiscord = authed("post", "/rooms/discord/{guild}", {
+  summary:
+    "Attach a room to a Discord guild's activity: an existing room the caller co-owns (roomUuid), or a new one (name)",
+  tags: ["Discord"],
+  request: {
+    params: z.object({ guild: z.string().regex(/^\d{5,25}$/, "guild: a Discord guild id") }),
+    ...jsonBody(
+      z
+        .object({ roomUuid: z.uuid().optional(), name: RoomSettingsInput.shape.name.unwrap().optional() })
+        .strict()
+        .refine((b) => !!b.roomUuid !== !!b.name, { message: "give roomUuid or name", path: ["roomUuid"] }),
+    ),
   },
-);
+  responses: { 200: SettingsResponse, 201: json(RoomSchema, "Created"), ...errors(400, 401, 403, 404) },
+});

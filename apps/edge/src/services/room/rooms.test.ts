@@ -1,6 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { firstRow } from "../../lib/rows.ts";
 import { expectRefusal, multipart, ok, openTestApp, reportPresent, statusOf } from "../../testing.ts";
 import { publicRooms } from "./room-lists.ts";
 import { favoritedSet, roomView } from "./rooms.ts";
@@ -817,10 +818,11 @@ describe("room roles", () => {
       .api(listener.token)
       .room.POST("/rooms/{slug}/join", { params: { path: { slug: room.uuid } }, body: {} });
     expect(refused.error?.message).toBe("You were removed from this room. Try again later.");
-    const [action] = await t.db
-      .select()
-      .from(schema.moderationActions)
-      .where(eq(schema.moderationActions.targetUuid, listener.user.uuid));
+    const action = await firstRow(
+      t.db,
+      schema.moderationActions,
+      eq(schema.moderationActions.targetUuid, listener.user.uuid),
+    );
     expect(action).toMatchObject({
       actionType: "kickUser",
       roomUuid: room.uuid,

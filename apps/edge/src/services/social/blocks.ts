@@ -4,7 +4,7 @@ import { uniqueOr } from "../../lib/db-errors.ts";
 import { eitherWay } from "../../lib/either-way.ts";
 import { conflict, found, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { profilesOf } from "../../lib/profiles.ts";
-import { deleteFound } from "../../lib/rows.ts";
+import { deleteFound, firstRow, returnedRow } from "../../lib/rows.ts";
 import { removeFriendship } from "./friendships.ts";
 import { socialTarget } from "./relations.ts";
 
@@ -30,10 +30,10 @@ export async function block(db: Db, blockerUuid: string, blockedUuid: string, no
   const row = await uniqueOr(
     () =>
       db.transaction(async (tx) => {
-        const [created] = await tx
-          .insert(schema.blockedUsers)
-          .values({ blockerUuid, blockedUuid, createdAt: now })
-          .returning();
+        const created = await returnedRow(
+          "block insert",
+          tx.insert(schema.blockedUsers).values({ blockerUuid, blockedUuid, createdAt: now }).returning(),
+        );
         await removeFriendship(tx, blockerUuid, blockedUuid);
         await tx
           .delete(schema.friendInvitations)
@@ -47,7 +47,6 @@ export async function block(db: Db, blockerUuid: string, blockedUuid: string, no
       }),
     () => conflict(ALREADY_BLOCKED),
   );
-  if (!row) throw new Error("block insert returned nothing");
   const [profile] = await profilesOf(db, [blockedUuid]);
   return blockView(row, profile);
 }
@@ -72,10 +71,11 @@ export async function blocksOf(db: Db | Tx, blockerUuid: string) {
 
 /** Someone's block of one user, with that user's profile; a 404 when there is none. */
 export async function blockOf(db: Db | Tx, blockerUuid: string, blockedUuid: string) {
-  const [row] = await db
-    .select()
-    .from(schema.blockedUsers)
-    .where(and(eq(schema.blockedUsers.blockerUuid, blockerUuid), eq(schema.blockedUsers.blockedUuid, blockedUuid)));
+  const row = await firstRow(
+    db,
+    schema.blockedUsers,
+    and(eq(schema.blockedUsers.blockerUuid, blockerUuid), eq(schema.blockedUsers.blockedUuid, blockedUuid)),
+  );
   const existing = found(row, NOT_BLOCKED);
   const [profile] = await profilesOf(db, [blockedUuid]);
   return blockView(existing, profile);

@@ -19,30 +19,29 @@ const UploadResult = z
   .object({ added: z.number().int(), unchanged: z.number().int(), invalid: z.array(z.string()) })
   .openapi("ContactUpload");
 
-export const upload = authed(
-  "post",
-  "/user-book-contact",
-  "Upload contacts; numbers are normalised and only their hash is kept",
-  {
-    request: jsonBody(
-      z.object({ contacts: z.array(ContactInput).min(1).max(MAX_CONTACTS_PER_UPLOAD), country: Country }),
-    ),
-    responses: ok(UploadResult, 400, 401, 403, 429),
-  },
-);
+export const upload = authed("post", "/user-book-contact", {
+  summary: "Upload contacts; numbers are normalised and only their hash is kept",
+  request: jsonBody(
+    z.object({ contacts: z.array(ContactInput).min(1).max(MAX_CONTACTS_PER_UPLOAD), country: Country }),
+  ),
+  responses: ok(UploadResult, 400, 401, 403, 429),
+});
 
-export const addOne = authed("post", "/user-book-contact/single", "Add one contact", {
+export const addOne = authed("post", "/user-book-contact/single", {
+  summary: "Add one contact",
   request: jsonBody(ContactInput.extend({ country: Country })),
   responses: ok(UploadResult, 400, 401, 403, 429),
 });
 
 export const ownContacts = callersOwn(authed, "/user-book-contact", "The caller's contacts", z.array(ContactSchema));
 
-export const clearContacts = authed("delete", "/user-book-contact", "Delete the caller's whole contact book", {
+export const clearContacts = authed("delete", "/user-book-contact", {
+  summary: "Delete the caller's whole contact book",
   responses: noContentOr(401, 403),
 });
 
-export const adminContacts = authed("get", "/user-book-contact/admin/{id}", "A user's contacts (admins)", {
+export const adminContacts = authed("get", "/user-book-contact/admin/{id}", {
+  summary: "A user's contacts (admins)",
   tags: ["Admin"],
   request: { params: UuidParam },
   responses: ok(z.array(ContactSchema), 400, 401, 403),
@@ -55,9 +54,7 @@ export const matchingContacts = callersOwn(
   z.array(PublicProfileSchema),
 );
 
-export const matchingFriends = authed(
-  "post",
-  "/user-book-contact/matching-contacts-friends",
-  "Of the caller's contacts on Booth, those who are already friends",
-  { responses: ok(z.array(PublicProfileSchema), 401, 403) },
-);
+export const matchingFriends = authed("post", "/user-book-contact/matching-contacts-friends", {
+  summary: "Of the caller's contacts on Booth, those who are already friends",
+  responses: ok(z.array(PublicProfileSchema), 401, 403),
+});

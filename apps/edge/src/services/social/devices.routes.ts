@@ -24,21 +24,17 @@ const PairParams = z.object({
     .openapi({ param: { name: "b", in: "path", description: "the device id" } }),
 });
 
-export const register = authed(
-  "post",
-  "/devices",
-  "Register the caller's device for push notifications (a token moving to another account moves with it)",
-  {
-    request: jsonBody(
-      z.object({
-        token: z.string().min(1).max(4096),
-        deviceId: z.string().trim().min(1).max(200),
-        platform: z.enum(values(DevicePlatform)),
-      }),
-    ),
-    responses: created(DeviceSchema, 400, 401, 403),
-  },
-);
+export const register = authed("post", "/devices", {
+  summary: "Register the caller's device for push notifications (a token moving to another account moves with it)",
+  request: jsonBody(
+    z.object({
+      token: z.string().min(1).max(4096),
+      deviceId: z.string().trim().min(1).max(200),
+      platform: z.enum(values(DevicePlatform)),
+    }),
+  ),
+  responses: created(DeviceSchema, 400, 401, 403),
+});
 
 const TokenParam = z.object({
   token: z
@@ -70,9 +66,8 @@ export const userDevice = oneItem(
   PairParams,
 );
 
-export const userDevices = authed(
-  "get",
-  "/devices/all-devices/{id}",
-  "Every device of user {id} (the user, admins or services)",
-  { request: { params: UuidParam }, responses: ok(z.array(DeviceSchema), 400, 401, 403) },
-);
+export const userDevices = authed("get", "/devices/all-devices/{id}", {
+  summary: "Every device of user {id} (the user, admins or services)",
+  request: { params: UuidParam },
+  responses: ok(z.array(DeviceSchema), 400, 401, 403),
+});

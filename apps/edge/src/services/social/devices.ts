@@ -2,7 +2,7 @@ import { type Db, schema, type Tx } from "@booth/db";
 import type { DevicePlatform } from "@booth/db/schema";
 import { and, desc, eq } from "drizzle-orm";
 import { jsonRow } from "../../lib/json-rows.ts";
-import { deleteFound } from "../../lib/rows.ts";
+import { deleteFound, firstRow, returnedRow } from "../../lib/rows.ts";
 
 export const DEVICE_NOT_FOUND = "Device not found.";
 
@@ -21,30 +21,30 @@ export async function registerDevice(
     await tx
       .delete(schema.devices)
       .where(and(eq(schema.devices.userUuid, userUuid), eq(schema.devices.deviceId, input.deviceId)));
-    const [row] = await tx
-      .insert(schema.devices)
-      .values({
-        userUuid,
-        deviceId: input.deviceId,
-        token: input.token,
-        platform: input.platform,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflictDoUpdate({
-        target: schema.devices.token,
-        set: { userUuid, deviceId: input.deviceId, platform: input.platform, updatedAt: now },
-      })
-      .returning();
-    return row;
+    return returnedRow(
+      "device upsert",
+      tx
+        .insert(schema.devices)
+        .values({
+          userUuid,
+          deviceId: input.deviceId,
+          token: input.token,
+          platform: input.platform,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoUpdate({
+          target: schema.devices.token,
+          set: { userUuid, deviceId: input.deviceId, platform: input.platform, updatedAt: now },
+        })
+        .returning(),
+    );
   });
-  if (!device) throw new Error("device upsert returned nothing");
   return device;
 }
 
 export async function deviceByToken(db: Db | Tx, token: string) {
-  const [device] = await db.select().from(schema.devices).where(eq(schema.devices.token, token));
-  return device ?? null;
+  return firstRow(db, schema.devices, eq(schema.devices.token, token));
 }
 
 export async function deleteDevice(db: Db | Tx, id: string) {
@@ -60,8 +60,7 @@ export async function deleteUserDevice(db: Db | Tx, userUuid: string, deviceId: 
 }
 
 export async function userDevice(db: Db | Tx, userUuid: string, deviceId: string) {
-  const [device] = await db.select().from(schema.devices).where(byPair(userUuid, deviceId));
-  return device ?? null;
+  return firstRow(db, schema.devices, byPair(userUuid, deviceId));
 }
 
 /** Every device of a user, the most recently registered first. */

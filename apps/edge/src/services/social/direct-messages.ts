@@ -5,7 +5,7 @@ import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, forbidden, found, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { jsonPick } from "../../lib/json-rows.ts";
 import { profilesOf } from "../../lib/profiles.ts";
-import { firstRow } from "../../lib/rows.ts";
+import { firstRow, returnedRow } from "../../lib/rows.ts";
 import type { Cache } from "../../ports/cache.ts";
 import { friendshipOf } from "./friendships.ts";
 import { activeUser, blockedBetween } from "./relations.ts";
@@ -32,12 +32,11 @@ const otherOf = (c: Conversation, me: string) => (c.userA === me ? c.userB : c.u
 
 /** The caller's conversation {id}: someone else's answers the same 404 as none, so nobody learns it exists. */
 export async function ownConversation(db: Db | Tx, me: string, id: string) {
-  const [row] = await db
-    .select()
-    .from(schema.conversations)
-    .where(
-      and(eq(schema.conversations.id, id), or(eq(schema.conversations.userA, me), eq(schema.conversations.userB, me))),
-    );
+  const row = await firstRow(
+    db,
+    schema.conversations,
+    and(eq(schema.conversations.id, id), or(eq(schema.conversations.userA, me), eq(schema.conversations.userB, me))),
+  );
   return found(row, CONVERSATION_NOT_FOUND);
 }
 
@@ -68,20 +67,30 @@ export async function send(db: Db, sender: User, toUuid: string, text: string, n
   if (!(await friendshipOf(db, sender.uuid, toUuid))) throw forbidden(MESSAGE_FRIENDS_ONLY);
   const [userA, userB] = pair(sender.uuid, toUuid);
   return db.transaction(async (tx) => {
-    const [conversation] = await tx
-      .insert(schema.conversations)
-      .values({ userA, userB, createdAt: now, lastMessageAt: now })
-      .onConflictDoUpdate({
-        target: [schema.conversations.userA, schema.conversations.userB],
-        set: { lastMessageAt: sql`greatest(${schema.conversations.lastMessageAt}, excluded.last_message_at)` },
-      })
-      .returning();
-    if (!conversation) throw new Error("conversation upsert returned nothing");
-    const [message] = await tx
-      .insert(schema.directMessages)
-      .values({ conversationId: conversation.id, senderUuid: sender.uuid, recipientUuid: toUuid, text, createdAt: now })
-      .returning();
-    if (!message) throw new Error("message insert returned nothing");
+    const conversation = await returnedRow(
+      "conversation upsert",
+      tx
+        .insert(schema.conversations)
+        .values({ userA, userB, createdAt: now, lastMessageAt: now })
+        .onConflictDoUpdate({
+          target: [schema.conversations.userA, schema.conversations.userB],
+          set: { lastMessageAt: sql`greatest(${schema.conversations.lastMessageAt}, excluded.last_message_at)` },
+        })
+        .returning(),
+    );
+    const message = await returnedRow(
+      "message insert",
+      tx
+        .insert(schema.directMessages)
+        .values({
+          conversationId: conversation.id,
+          senderUuid: sender.uuid,
+          recipientUuid: toUuid,
+          text,
+          createdAt: now,
+        })
+        .returning(),
+    );
     return { conversation, message };
   });
 }

@@ -23,22 +23,17 @@ const ProfilePage = pageSchema(PublicProfileSchema, "ProfilePageOfFans");
 
 export const follow = relationTo(authed, "/dj-fans", "Follow a DJ", "djUuid", FanLinkSchema);
 
-export const followedDjs = authed(
-  "get",
-  "/dj-fans",
-  "The DJs the caller follows (optionally just whether they follow one DJ)",
-  {
-    request: { query: z.object({ djUuid: z.uuid().optional() }) },
-    responses: ok(z.array(FanLinkSchema), 400, 401, 403),
-  },
-);
+export const followedDjs = authed("get", "/dj-fans", {
+  summary: "The DJs the caller follows (optionally just whether they follow one DJ)",
+  request: { query: z.object({ djUuid: z.uuid().optional() }) },
+  responses: ok(z.array(FanLinkSchema), 400, 401, 403),
+});
 
-export const fansOfDj = route(
-  "get",
-  "/dj-fans/dj-fans-paginated/{id}",
-  `Fans of DJ {id}, newest first (${FANS_PAGE} a page by default)`,
-  { request: { params: UuidParam, query: SkipTake }, responses: ok(ProfilePage, 400) },
-);
+export const fansOfDj = route("get", "/dj-fans/dj-fans-paginated/{id}", {
+  summary: `Fans of DJ {id}, newest first (${FANS_PAGE} a page by default)`,
+  request: { params: UuidParam, query: SkipTake },
+  responses: ok(ProfilePage, 400),
+});
 
 export const fansOfDjLegacy = createRoute({
   method: "get",
@@ -50,24 +45,22 @@ export const fansOfDjLegacy = createRoute({
   responses: { 200: json(z.array(PublicProfileSchema)), ...errors(400) },
 });
 
-export const djsFollowed = route("get", "/dj-fans/{id}/djs-followed", "DJs that user {id} follows, newest first", {
+export const djsFollowed = route("get", "/dj-fans/{id}/djs-followed", {
+  summary: "DJs that user {id} follows, newest first",
   request: { params: UuidParam, query: SkipTake },
   responses: ok(ProfilePage, 400),
 });
 
-export const fanCounts = route(
-  "get",
-  "/dj-fans/count/{id}",
-  "How many fans user {id} has and how many DJs they follow",
-  {
-    request: { params: UuidParam },
-    responses: ok(z.object({ fans: z.number().int(), following: z.number().int() }).openapi("FanCounts"), 400),
-  },
-);
+export const fanCounts = route("get", "/dj-fans/count/{id}", {
+  summary: "How many fans user {id} has and how many DJs they follow",
+  request: { params: UuidParam },
+  responses: ok(z.object({ fans: z.number().int(), following: z.number().int() }).openapi("FanCounts"), 400),
+});
 
 export const fanLink = publicItem(route, "/dj-fans/dj-fan/{id}", "One fan link by its id", FanLinkSchema);
 
-export const adminFanLinks = authed("get", "/dj-fans/admin/{id}", "Every fan link of user {id}, both ways (staff)", {
+export const adminFanLinks = authed("get", "/dj-fans/admin/{id}", {
+  summary: "Every fan link of user {id}, both ways (staff)",
   tags: ["Admin"],
   request: { params: UuidParam },
   responses: ok(
@@ -80,7 +73,8 @@ export const adminFanLinks = authed("get", "/dj-fans/admin/{id}", "Every fan lin
 
 export const unfollow = removal(authed, "/dj-fans/{id}", "Unfollow DJ {id}");
 
-export const fanDevices = authed("get", "/dj-fans/devices/list", "The push devices of a DJ's fans (services)", {
+export const fanDevices = authed("get", "/dj-fans/devices/list", {
+  summary: "The push devices of a DJ's fans (services)",
   tags: ["Service"],
   request: { query: z.object({ djUuid: z.uuid() }) },
   responses: ok(

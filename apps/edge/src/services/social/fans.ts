@@ -5,7 +5,7 @@ import { uniqueOr } from "../../lib/db-errors.ts";
 import { conflict } from "../../lib/errors.ts";
 import { jsonRow } from "../../lib/json-rows.ts";
 import { linkedProfilesPage, usersTotal } from "../../lib/profiles.ts";
-import { deleteFound, firstRow } from "../../lib/rows.ts";
+import { deleteFound, firstRow, returnedRow } from "../../lib/rows.ts";
 import { socialTarget } from "./relations.ts";
 
 export const CANNOT_FOLLOW = "You cannot follow this DJ.";
@@ -26,12 +26,13 @@ export async function follow(db: Db, fanUuid: string, djUuid: string, now: Date)
     missing: DJ_NOT_FOUND,
     blocked: CANNOT_FOLLOW,
   });
-  const [link] = await uniqueOr(
-    () => db.insert(schema.djFans).values({ fanUuid, djUuid, createdAt: now }).returning(),
-    () => conflict(ALREADY_FOLLOWING),
+  return returnedRow(
+    "fan insert",
+    uniqueOr(
+      () => db.insert(schema.djFans).values({ fanUuid, djUuid, createdAt: now }).returning(),
+      () => conflict(ALREADY_FOLLOWING),
+    ),
   );
-  if (!link) throw new Error("fan insert returned nothing");
-  return link;
 }
 
 /** The DJs a fan follows (or their one link to `djUuid`), newest first. */

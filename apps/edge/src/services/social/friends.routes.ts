@@ -27,12 +27,11 @@ export const invite = relationTo(
   InvitationSchema,
 );
 
-export const userInvitations = authed(
-  "get",
-  "/friend-invitations/user-invitations/{id}",
-  "Pending invitations to and from user {id} (the user themselves, or staff)",
-  { request: { params: UuidParam }, responses: ok(z.array(InvitationSchema), 400, 401, 403) },
-);
+export const userInvitations = authed("get", "/friend-invitations/user-invitations/{id}", {
+  summary: "Pending invitations to and from user {id} (the user themselves, or staff)",
+  request: { params: UuidParam },
+  responses: ok(z.array(InvitationSchema), 400, 401, 403),
+});
 
 /** The caller's own pending invitations, received or sent. */
 const ownInvitations = (path: string, summary: string) => callersOwn(authed, path, summary, z.array(InvitationSchema));
@@ -51,29 +50,25 @@ export const deleteInvitation = removal(
   "Withdraw (sender) or dismiss (recipient) an invitation",
 );
 
-export const handleInvitation = authed(
-  "post",
-  "/friend-invitations/handle-friend",
-  "Accept or reject an invitation (its recipient); accepting makes you friends",
-  {
-    request: jsonBody(z.object({ invitationId: z.uuid(), status: z.enum(["accepted", "rejected"]) })),
-    responses: ok(InvitationSchema, 400, 401, 403, 404, 409),
-  },
-);
+export const handleInvitation = authed("post", "/friend-invitations/handle-friend", {
+  summary: "Accept or reject an invitation (its recipient); accepting makes you friends",
+  request: jsonBody(z.object({ invitationId: z.uuid(), status: z.enum(["accepted", "rejected"]) })),
+  responses: ok(InvitationSchema, 400, 401, 403, 404, 409),
+});
 
 // ---- friends
 
-export const friendsOf = authed("get", "/friends/{id}", "Friends of user {id}, as profiles, newest friendship first", {
+export const friendsOf = authed("get", "/friends/{id}", {
+  summary: "Friends of user {id}, as profiles, newest friendship first",
   request: { params: UuidParam, query: skipTake(500, 100) },
   responses: ok(pageSchema(PublicProfileSchema, "FriendPage"), 400, 401, 403),
 });
 
-export const friendUuids = authed(
-  "get",
-  "/friends/list/{id}",
-  "The uuids of user {id}'s friends (e.g. to mark friends in a room)",
-  { request: { params: UuidParam }, responses: ok(z.array(z.uuid()), 400, 401, 403) },
-);
+export const friendUuids = authed("get", "/friends/list/{id}", {
+  summary: "The uuids of user {id}'s friends (e.g. to mark friends in a room)",
+  request: { params: UuidParam },
+  responses: ok(z.array(z.uuid()), 400, 401, 403),
+});
 
 export const friendship = oneItem(
   authed,

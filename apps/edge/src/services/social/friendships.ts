@@ -5,7 +5,7 @@ import { eitherWay } from "../../lib/either-way.ts";
 import { conflict, forbidden, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { jsonRow } from "../../lib/json-rows.ts";
 import { linkedProfilesPage } from "../../lib/profiles.ts";
-import { deleteFound, firstRow } from "../../lib/rows.ts";
+import { deleteFound, firstRow, returnedRow } from "../../lib/rows.ts";
 import { blockedBetween, socialTarget } from "./relations.ts";
 
 export const CANNOT_INVITE = "You cannot invite this user.";
@@ -39,12 +39,13 @@ export async function invite(db: Db, fromUuid: string, toUuid: string, now: Date
     blocked: CANNOT_INVITE,
   });
   if (await friendshipOf(db, fromUuid, toUuid)) throw conflict(ALREADY_FRIENDS);
-  const [row] = await uniqueOr(
-    () => db.insert(schema.friendInvitations).values({ fromUuid, toUuid, createdAt: now }).returning(),
-    () => conflict(INVITATION_PENDING),
+  return returnedRow(
+    "invitation insert",
+    uniqueOr(
+      () => db.insert(schema.friendInvitations).values({ fromUuid, toUuid, createdAt: now }).returning(),
+      () => conflict(INVITATION_PENDING),
+    ),
   );
-  if (!row) throw new Error("invitation insert returned nothing");
-  return row;
 }
 
 const pendingWhere = (db: Db | Tx, where: SQL | undefined) =>
@@ -78,10 +79,7 @@ export async function handleInvitation(
   now: Date,
 ) {
   return db.transaction(async (tx) => {
-    const [invitation] = await tx
-      .select()
-      .from(schema.friendInvitations)
-      .where(eq(schema.friendInvitations.id, invitationId));
+    const invitation = await firstRow(tx, schema.friendInvitations, eq(schema.friendInvitations.id, invitationId));
     if (!invitation || invitation.toUuid !== recipientUuid) throw notFound(INVITATION_NOT_FOUND);
     // Conditional on still pending: accepting twice, or accept racing reject, changes it once.
     const [row] = await tx

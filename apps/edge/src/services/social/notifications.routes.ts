@@ -35,7 +35,7 @@ const send = <P extends string, B extends z.ZodType, R extends z.ZodType>(
   summary: string,
   body: B,
   report: R,
-) => authed("post", path, summary, { request: jsonBody(body), responses: ok(report, 400, 401, 403, 404) });
+) => authed("post", path, { summary, request: jsonBody(body), responses: ok(report, 400, 401, 403, 404) });
 
 // ---- mobile notifications: to device tokens ----------------------------------------------------------------------
 
@@ -94,17 +94,13 @@ export const mobileCustomMessage = send(
   ReportSchema,
 );
 
-export const toAllDevices = authed(
-  "post",
-  "/mobileNotification/all-devices",
-  "Send a notification to every registered device, or every device of one platform (staff, admins)",
-  {
-    request: jsonBody(
-      z.object({ ...NoticeFields, platform: z.enum(values(DevicePlatform)).optional() }).openapi("MobileBroadcast"),
-    ),
-    responses: ok(ReportSchema, 400, 401, 403),
-  },
-);
+export const toAllDevices = authed("post", "/mobileNotification/all-devices", {
+  summary: "Send a notification to every registered device, or every device of one platform (staff, admins)",
+  request: jsonBody(
+    z.object({ ...NoticeFields, platform: z.enum(values(DevicePlatform)).optional() }).openapi("MobileBroadcast"),
+  ),
+  responses: ok(ReportSchema, 400, 401, 403),
+});
 
 export const toRoomUsers = send(
   "/mobileNotification/room-users",
@@ -122,50 +118,40 @@ export const notifyDjFans = send(
   DjFansResultSchema,
 );
 
-export const djFansCheck = authed(
-  "get",
-  "/dj-fans-notification",
-  "Whether a DJ's fans can be notified now, and how many would be reached (the DJ themselves; services and admins for any DJ)",
-  {
-    request: {
-      query: z.object({
-        djUuid: z.uuid().optional().openapi({ description: "default: the caller" }),
-        roomUuid: z.uuid().optional().openapi({ description: "fans already in this room are not counted" }),
-      }),
-    },
-    responses: ok(CheckSchema, 400, 401, 403, 404),
+export const djFansCheck = authed("get", "/dj-fans-notification", {
+  summary:
+    "Whether a DJ's fans can be notified now, and how many would be reached (the DJ themselves; services and admins for any DJ)",
+  request: {
+    query: z.object({
+      djUuid: z.uuid().optional().openapi({ description: "default: the caller" }),
+      roomUuid: z.uuid().optional().openapi({ description: "fans already in this room are not counted" }),
+    }),
   },
-);
+  responses: ok(CheckSchema, 400, 401, 403, 404),
+});
 
 // ---- messages from people --------------------------------------------------------------------------------------
 
-export const messageFriends = authed(
-  "post",
-  "/notifications/custom-message",
-  `Send a message to some of one's friends, on their devices and browsers (signed in; ${CUSTOM_MESSAGES_PER_HOUR} an hour)`,
-  {
-    request: jsonBody(
-      z.object({ userUuids: Uuids(50), message: z.string().trim().min(1).max(500) }).openapi("CustomMessageToFriends"),
-    ),
-    responses: ok(ReportSchema, 400, 401, 403, 429),
-  },
-);
+export const messageFriends = authed("post", "/notifications/custom-message", {
+  summary: `Send a message to some of one's friends, on their devices and browsers (signed in; ${CUSTOM_MESSAGES_PER_HOUR} an hour)`,
+  request: jsonBody(
+    z.object({ userUuids: Uuids(50), message: z.string().trim().min(1).max(500) }).openapi("CustomMessageToFriends"),
+  ),
+  responses: ok(ReportSchema, 400, 401, 403, 429),
+});
 
-export const messageFromRoom = authed(
-  "post",
-  "/notifications/custom-message-from-room",
-  "Send a message from a room to its users (favourites not in it now, not banned), once an hour (the room's owner, co-owners, moderators)",
-  {
-    request: jsonBody(
-      z.object({ roomUuid: z.uuid(), message: z.string().trim().min(1).max(500) }).openapi("CustomMessageFromRoom"),
-    ),
-    responses: ok(ReportSchema, 400, 401, 403, 404, 429),
-  },
-);
+export const messageFromRoom = authed("post", "/notifications/custom-message-from-room", {
+  summary:
+    "Send a message from a room to its users (favourites not in it now, not banned), once an hour (the room's owner, co-owners, moderators)",
+  request: jsonBody(
+    z.object({ roomUuid: z.uuid(), message: z.string().trim().min(1).max(500) }).openapi("CustomMessageFromRoom"),
+  ),
+  responses: ok(ReportSchema, 400, 401, 403, 404, 429),
+});
 
-export const roomUsersCheck = authed(
-  "get",
-  "/room-users-notification",
-  "Whether the room's users can be messaged now, and how many would be reached (the room's staff, services, admins)",
-  { request: { query: z.object({ roomUuid: z.uuid() }) }, responses: ok(CheckSchema, 400, 401, 403, 404) },
-);
+export const roomUsersCheck = authed("get", "/room-users-notification", {
+  summary:
+    "Whether the room's users can be messaged now, and how many would be reached (the room's staff, services, admins)",
+  request: { query: z.object({ roomUuid: z.uuid() }) },
+  responses: ok(CheckSchema, 400, 401, 403, 404),
+});

@@ -2,6 +2,7 @@ import { schema } from "@booth/db";
 import type { Schema } from "@booth/sdk";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { firstRow } from "../../lib/rows.ts";
 import { localPushService, testSubscriber, verifyVapid } from "../../testing/web-push.ts";
 import { createTestApp, expectRefusal, ok, type TestApp, type TestUser } from "../../testing.ts";
 import { FANS_RECENTLY_NOTIFIED } from "./notifications.ts";
@@ -60,10 +61,7 @@ describe("web push", () => {
     const message = pushService.received.find((m) => m.path === new URL(browser.endpoint).pathname);
     const { publicKey } = await verifyVapid(message?.headers.authorization, pushService.origin);
     expect(publicKey).toBe((await t.api().social.GET("/web-notifications/public-key")).data?.publicKey);
-    const [kept] = await t.db
-      .select()
-      .from(schema.pushMessages)
-      .where(eq(schema.pushMessages.target, browser.endpoint));
+    const kept = await firstRow(t.db, schema.pushMessages, eq(schema.pushMessages.target, browser.endpoint));
     expect(kept).toMatchObject({ channel: "web", status: "sent", title: "New follower" });
   });
 

@@ -3,6 +3,7 @@ import { and, desc, eq, notInArray } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { badRequest, notFound } from "../../lib/errors.ts";
 import { jsonPick } from "../../lib/json-rows.ts";
+import { returnedRow } from "../../lib/rows.ts";
 import { validSubscriptionKeys } from "../../ports/web-push.ts";
 
 export const NOT_SUBSCRIBED = "This browser is not subscribed to your notifications.";
@@ -29,14 +30,17 @@ export async function subscribe(
   if (refused) throw badRequest([`endpoint: ${refused}`]);
   if (!(await validSubscriptionKeys(keys.p256dh, keys.auth))) throw badRequest([`keys: ${BAD_SUBSCRIPTION_KEYS}`]);
   const row = await deps.db.transaction(async (tx) => {
-    const [saved] = await tx
-      .insert(schema.webPushSubscriptions)
-      .values({ userUuid, endpoint, p256dh: keys.p256dh, auth: keys.auth, createdAt: now })
-      .onConflictDoUpdate({
-        target: schema.webPushSubscriptions.endpoint,
-        set: { userUuid, p256dh: keys.p256dh, auth: keys.auth, createdAt: now },
-      })
-      .returning();
+    const saved = await returnedRow(
+      "subscription upsert",
+      tx
+        .insert(schema.webPushSubscriptions)
+        .values({ userUuid, endpoint, p256dh: keys.p256dh, auth: keys.auth, createdAt: now })
+        .onConflictDoUpdate({
+          target: schema.webPushSubscriptions.endpoint,
+          set: { userUuid, p256dh: keys.p256dh, auth: keys.auth, createdAt: now },
+        })
+        .returning(),
+    );
     const keep = tx
       .select({ id: schema.webPushSubscriptions.id })
       .from(schema.webPushSubscriptions)
@@ -48,7 +52,6 @@ export async function subscribe(
       .where(and(eq(schema.webPushSubscriptions.userUuid, userUuid), notInArray(schema.webPushSubscriptions.id, keep)));
     return saved;
   });
-  if (!row) throw new Error("subscription upsert returned nothing");
   return row;
 }
 

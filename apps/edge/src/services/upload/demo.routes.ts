@@ -11,9 +11,7 @@ export const DemoProgressSchema = z
   })
   .openapi("DemoProgress");
 
-export const demoProgress = route(
-  "get",
-  "/demo/progress",
-  "How far the demo catalogue's songs have loaded on a fresh instance (anyone; the home page shows it)",
-  { responses: { 200: json(DemoProgressSchema) } },
-);
+export const demoProgress = route("get", "/demo/progress", {
+  summary: "How far the demo catalogue's songs have loaded on a fresh instance (anyone; the home page shows it)",
+  responses: { 200: json(DemoProgressSchema) },
+});

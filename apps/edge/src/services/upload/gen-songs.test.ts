@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { firstRow } from "../../lib/rows.ts";
 import { embeddedGenerator, httpGenerator } from "../../ports/song-generator.ts";
 import { listenLocally, requestText } from "../../testing/local-server.ts";
 import { createTestApp, expectErrorLog, ok, type TestApp } from "../../testing.ts";
@@ -55,10 +56,7 @@ describe("generated songs", () => {
       transcodingStatus: "TRANSCODING_SUCCEED",
       tags: { title: "Sunny" },
     });
-    const [catalogue] = await t.db
-      .select()
-      .from(schema.songs)
-      .where(eq(schema.songs.id, ok(song).songId!));
+    const catalogue = await firstRow(t.db, schema.songs, eq(schema.songs.id, ok(song).songId!));
     expect(catalogue).toMatchObject({ isGenerated: true, trackName: "Sunny", duration: 15 });
   }, 60_000);
 
@@ -98,10 +96,11 @@ describe("generated songs", () => {
     expect(started.response.status).toBe(202);
     await until(failing, async () => (await balance(failing, u.accountId))?.held === 0);
     expect(await balance(failing, u.accountId)).toMatchObject({ balance: 20, held: 0 });
-    const [resolution] = await failing.db
-      .select()
-      .from(schema.tokenTransactions)
-      .where(eq(schema.tokenTransactions.holdId, ok(started).holdId));
+    const resolution = await firstRow(
+      failing.db,
+      schema.tokenTransactions,
+      eq(schema.tokenTransactions.holdId, ok(started).holdId),
+    );
     expect(resolution?.type).toBe("voided");
   });
 

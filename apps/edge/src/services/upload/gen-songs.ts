@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { found, HttpError } from "../../lib/errors.ts";
+import { returnedRow } from "../../lib/rows.ts";
 import { ACCOUNT_NOT_FOUND, findAccount, hold, inLedger, resolveHold } from "../merch/ledger.ts";
 import { originalKey, publish, transcode, verify } from "./pipeline.ts";
 
@@ -99,18 +100,20 @@ export async function startGeneration(
     );
     if (held.transaction.referenceId)
       return { holdId: held.transaction.id, uploadId: held.transaction.referenceId, fresh: false };
-    const [upload] = await tx
-      .insert(schema.songUploads)
-      .values({
-        ownerUuid: userUuid,
-        originalName: `${title}.mp3`,
-        contentType: "audio/mpeg",
-        tags: { title },
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    if (!upload) throw new Error("upload insert returned nothing");
+    const upload = await returnedRow(
+      "upload insert",
+      tx
+        .insert(schema.songUploads)
+        .values({
+          ownerUuid: userUuid,
+          originalName: `${title}.mp3`,
+          contentType: "audio/mpeg",
+          tags: { title },
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
     await tx
       .update(schema.tokenTransactions)
       .set({ referenceId: upload.id })

@@ -20,19 +20,15 @@ const JobSchema = z
   })
   .openapi("Job");
 
-export const listJobs = authed(
-  "get",
-  "/admin/jobs",
-  "The latest background jobs (transcoding, generated songs, the demo catalogue), newest first (admins)",
-  {
-    description: "Each job's state, how many times it ran and its last error, for whoever runs the instance.",
-    request: {
-      query: z.object({
-        kind: z.enum(JOB_KINDS).optional(),
-        state: z.enum(JOB_STATES).optional(),
-        limit: z.coerce.number().int().min(1).max(100).default(20),
-      }),
-    },
-    responses: ok(z.object({ data: z.array(JobSchema) }).openapi("JobList"), 400, 401, 403),
+export const listJobs = authed("get", "/admin/jobs", {
+  summary: "The latest background jobs (transcoding, generated songs, the demo catalogue), newest first (admins)",
+  description: "Each job's state, how many times it ran and its last error, for whoever runs the instance.",
+  request: {
+    query: z.object({
+      kind: z.enum(JOB_KINDS).optional(),
+      state: z.enum(JOB_STATES).optional(),
+      limit: z.coerce.number().int().min(1).max(100).default(20),
+    }),
   },
-);
+  responses: ok(z.object({ data: z.array(JobSchema) }).openapi("JobList"), 400, 401, 403),
+});

@@ -10,6 +10,7 @@ import { runInNewContext } from "node:vm";
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { firstRow } from "../../lib/rows.ts";
 import { pgBossJobs } from "../../ports/jobs.ts";
 import { fileStream, localStorage } from "../../ports/storage.ts";
 import { testLogger } from "../../testing/logger.ts";
@@ -97,7 +98,7 @@ describe("uploads stream", () => {
     } as RequestInit);
     expect(short.status).toBe(400);
     expect((await short.json()).message).toBe("The file ended before the length its Content-Length header gave.");
-    const [row] = await t.db.select().from(schema.songUploads).where(eq(schema.songUploads.id, id));
+    const row = await firstRow(t.db, schema.songUploads, eq(schema.songUploads.id, id));
     expect(row?.status).toBe("PENDING_UPLOAD");
     expect(await t.deps.storage.get(`uploads/${id}/original`)).toBeNull();
   });

@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { firstRow } from "../../lib/rows.ts";
 import { createTestApp, expectRefusal, ok, sendAudio, settledUpload, type TestApp, uploaderOf } from "../../testing.ts";
 import { ffmpegPath, synthesizeMp3 } from "./audio.ts";
 import { HEARING_MESSAGES, KEY_GRANT_TTL } from "./hearing.ts";
@@ -125,7 +126,7 @@ describe("uploads", () => {
     });
     expect((await t.app.request(`${U}/songs/${id}/hls-playlist?rendition=ultra`, auth)).status).toBe(400);
 
-    const [song] = await t.db.select().from(schema.songs).where(eq(schema.songs.id, done.songId));
+    const song = await firstRow(t.db, schema.songs, eq(schema.songs.id, done.songId));
     expect(song).toMatchObject({
       trackName: "Test Tone",
       artistName: "Booth Band",
@@ -171,7 +172,7 @@ describe("uploads", () => {
     expect(text.res.status).toBe(415);
     const truncated = await sendFile(token, mp3.slice(0, 40) as Uint8Array<ArrayBuffer>);
     expect(truncated.res.status).toBe(415);
-    const [row] = await t.db.select().from(schema.songUploads).where(eq(schema.songUploads.id, truncated.id));
+    const row = await firstRow(t.db, schema.songUploads, eq(schema.songUploads.id, truncated.id));
     expect(row?.status).toBe("PENDING_UPLOAD");
     expect(await t.deps.storage.get(`uploads/${truncated.id}/original`)).toBeNull();
     const big = await t.api(token).upload.POST("/upload/song", { body: { originalFileName: "big.mp3" } });

@@ -5,6 +5,7 @@ import type { AppDeps } from "../../deps.ts";
 import { escapeLike } from "../../lib/crud/index.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, forbidden, found, HttpError, notFound } from "../../lib/errors.ts";
+import { firstRow, returnedRow } from "../../lib/rows.ts";
 import { type Probe, probeAudio, RENDITION_NAMES, type RenditionName, sniffAudio } from "./audio.ts";
 import {
   coverKey,
@@ -56,7 +57,7 @@ const playable = and(
 
 /** An upload by id, or a 404. */
 export async function loadUpload(db: Db, id: string) {
-  const [row] = await db.select().from(schema.songUploads).where(eq(schema.songUploads.id, id));
+  const row = await firstRow(db, schema.songUploads, eq(schema.songUploads.id, id));
   return found(row, SONG_NOT_FOUND);
 }
 
@@ -69,11 +70,13 @@ export async function settleLater(deps: AppDeps, upload: Upload) {
 /** A new upload awaiting its file, and the URL to PUT the file to. */
 export async function startUpload(deps: Pick<AppDeps, "db" | "clock" | "config">, ownerUuid: string, name: string) {
   const { db, clock, config } = deps;
-  const [row] = await db
-    .insert(schema.songUploads)
-    .values({ ownerUuid, originalName: name, createdAt: clock.now(), updatedAt: clock.now() })
-    .returning();
-  if (!row) throw new Error("upload insert returned nothing");
+  const row = await returnedRow(
+    "upload insert",
+    db
+      .insert(schema.songUploads)
+      .values({ ownerUuid, originalName: name, createdAt: clock.now(), updatedAt: clock.now() })
+      .returning(),
+  );
   return { id: row.id, uploadUrl: `${config.publicUrl}${UPLOAD_PREFIX}/upload/song/${row.id}/file` };
 }
 

@@ -10,6 +10,7 @@ import { HttpError } from "../../lib/errors.ts";
 import { isoOrNull } from "../../lib/json-rows.ts";
 import { oncePer } from "../../lib/once-per.ts";
 import { type Profile, publicProfile } from "../../lib/profiles.ts";
+import { firstRow, returnedRow } from "../../lib/rows.ts";
 import { type Keys, LIVE_TOKEN_TTL, signToken, TOKEN_TTL, TokenPurpose, type TokenType } from "../../lib/tokens.ts";
 
 export const ALREADY_REGISTERED = errorMessage("EMAIL_ALREADY_REGISTERED");
@@ -60,12 +61,7 @@ export async function loadUser(db: Db | Tx, uuid: string) {
 }
 
 export async function findUserByEmail(db: Db | Tx, email: string) {
-  const [user] = await db
-    .select()
-    .from(schema.users)
-    .where(eq(schema.users.email, normalizeEmail(email)))
-    .limit(1);
-  return user ?? null;
+  return firstRow(db, schema.users, eq(schema.users.email, normalizeEmail(email)));
 }
 
 /** A nickname nobody has yet, from the wanted one or the email's local part. */
@@ -112,19 +108,21 @@ export async function createAccount(tx: Tx, input: NewAccount) {
   if (email && (await findUserByEmail(tx, email))) throw new HttpError(403, ALREADY_REGISTERED);
   if (input.nickname && (await nicknameTaken(tx, input.nickname)))
     throw new HttpError(409, "This nickname is already taken.");
-  const [user] = await tx
-    .insert(schema.users)
-    .values({
-      email,
-      passwordHash: input.passwordHash ?? null,
-      roles: input.roles ?? ["user"],
-      botOwnerUuid: input.botOwnerUuid ?? null,
-      verifiedAt: input.emailStatus === "VERIFIED" ? input.now : null,
-      createdAt: input.now,
-      updatedAt: input.now,
-    })
-    .returning();
-  if (!user) throw new Error("user insert returned nothing");
+  const user = await returnedRow(
+    "user insert",
+    tx
+      .insert(schema.users)
+      .values({
+        email,
+        passwordHash: input.passwordHash ?? null,
+        roles: input.roles ?? ["user"],
+        botOwnerUuid: input.botOwnerUuid ?? null,
+        verifiedAt: input.emailStatus === "VERIFIED" ? input.now : null,
+        createdAt: input.now,
+        updatedAt: input.now,
+      })
+      .returning(),
+  );
   const nickname = input.nickname ?? (await freeNickname(tx, email?.split("@")[0] ?? "listener"));
   const [profile] = await tx
     .insert(schema.profiles)
@@ -168,8 +166,7 @@ export async function issueToken(
 
 /** The user's profile, or null. */
 export async function findProfile(db: Db | Tx, userUuid: string) {
-  const [profile] = await db.select().from(schema.profiles).where(eq(schema.profiles.userUuid, userUuid)).limit(1);
-  return profile ?? null;
+  return firstRow(db, schema.profiles, eq(schema.profiles.userUuid, userUuid));
 }
 
 /**
@@ -199,6 +196,5 @@ export async function sessionToken(c: Context<AppEnv>, user: User, type: TokenTy
 
 /** A user row by uuid, or null. */
 export async function findUser(db: Db | Tx, uuid: string) {
-  const [user] = await db.select().from(schema.users).where(eq(schema.users.uuid, uuid)).limit(1);
-  return user ?? null;
+  return firstRow(db, schema.users, eq(schema.users.uuid, uuid));
 }

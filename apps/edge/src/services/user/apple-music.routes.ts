@@ -16,19 +16,15 @@ const AppleTokenSchema = z
   })
   .openapi("AppleMusicTokens");
 
-export const saveUserToken = authed(
-  "post",
-  "/apple/user-token",
-  "Connect Apple Music: store the caller's music user token once Apple accepts it",
-  {
-    request: jsonBody(z.object({ musicUserToken: z.string().trim().min(1).max(4096) }).openapi("AppleUserTokenInput")),
-    responses: ok(AppleTokenSchema, 400, 401, 403, 429, 502, 503),
-  },
-);
+export const saveUserToken = authed("post", "/apple/user-token", {
+  summary: "Connect Apple Music: store the caller's music user token once Apple accepts it",
+  request: jsonBody(z.object({ musicUserToken: z.string().trim().min(1).max(4096) }).openapi("AppleUserTokenInput")),
+  responses: ok(AppleTokenSchema, 400, 401, 403, 429, 502, 503),
+});
 
-export const getUserToken = authed(
-  "get",
-  "/apple/user-token/{id}",
-  "The developer token, and the user's music user token and storefront (null until connected); the user or services",
-  { request: { params: UuidParam }, responses: ok(AppleTokenSchema, 400, 401, 403, 503) },
-);
+export const getUserToken = authed("get", "/apple/user-token/{id}", {
+  summary:
+    "The developer token, and the user's music user token and storefront (null until connected); the user or services",
+  request: { params: UuidParam },
+  responses: ok(AppleTokenSchema, 400, 401, 403, 503),
+});

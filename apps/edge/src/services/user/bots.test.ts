@@ -1,6 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { firstRow } from "../../lib/rows.ts";
 import { openTestApp } from "../../testing.ts";
 
 const t = openTestApp();
@@ -17,7 +18,7 @@ describe("bots", () => {
     const verified = await t.createUser();
     const made = await botOf(verified.token);
     expect(made.status).toBe(201);
-    const [bot] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, made.body.user.uuid));
+    const bot = await firstRow(t.db, schema.users, eq(schema.users.uuid, made.body.user.uuid));
     expect(bot?.verifiedAt).toBeInstanceOf(Date);
     expect(bot?.botOwnerUuid).toBe(verified.user.uuid);
     const service = await t
@@ -28,7 +29,7 @@ describe("bots", () => {
     const unverified = await t.createUser({ verified: false });
     const theirs = await botOf(unverified.token);
     expect(theirs.status).toBe(201);
-    const [other] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, theirs.body.user.uuid));
+    const other = await firstRow(t.db, schema.users, eq(schema.users.uuid, theirs.body.user.uuid));
     expect(other?.verifiedAt).toBeNull();
     // Nobody signs up a bot without signing in.
     expect((await t.api().user.POST("/users/sign-up-bot", { body: { nickname: "nobodys" } })).response.status).toBe(

@@ -41,37 +41,33 @@ const ConnectionProviderParam = z.object({
   provider: z.enum(CONNECTION_PROVIDERS).openapi({ param: { name: "provider", in: "path" } }),
 });
 
-export const authorizeUrl = route(
-  "post",
-  "/connections/{provider}/authorize-url",
-  "The provider's consent page for Booth's app: the client sends the person there with its own state and redirect",
-  {
-    request: {
-      params: OAuthProviderParam,
-      ...jsonBody(
-        z
-          .object({
-            redirectUri: z.url().max(2048).openapi({ description: "Where the provider sends the code back" }),
-            state: z
-              .string()
-              .regex(/^[A-Za-z0-9\-._~]{16,256}$/, "must be 16 to 256 URL-safe characters")
-              .openapi({ description: "The client's anti-forgery value, returned by the provider unchanged" }),
-            codeChallenge: z
-              .string()
-              .regex(/^[A-Za-z0-9\-_]{43}$/, "must be a PKCE S256 code challenge")
-              .optional(),
-          })
-          .strict()
-          .openapi("AuthorizeUrlRequest"),
-      ),
-    },
-    responses: ok(z.object({ url: z.string() }).openapi("AuthorizeUrl"), 400, 503),
+export const authorizeUrl = route("post", "/connections/{provider}/authorize-url", {
+  summary:
+    "The provider's consent page for Booth's app: the client sends the person there with its own state and redirect",
+  request: {
+    params: OAuthProviderParam,
+    ...jsonBody(
+      z
+        .object({
+          redirectUri: z.url().max(2048).openapi({ description: "Where the provider sends the code back" }),
+          state: z
+            .string()
+            .regex(/^[A-Za-z0-9\-._~]{16,256}$/, "must be 16 to 256 URL-safe characters")
+            .openapi({ description: "The client's anti-forgery value, returned by the provider unchanged" }),
+          codeChallenge: z
+            .string()
+            .regex(/^[A-Za-z0-9\-_]{43}$/, "must be a PKCE S256 code challenge")
+            .optional(),
+        })
+        .strict()
+        .openapi("AuthorizeUrlRequest"),
+    ),
   },
-);
+  responses: ok(z.object({ url: z.string() }).openapi("AuthorizeUrl"), 400, 503),
+});
 
-export const disconnect = authed(
-  "delete",
-  "/connections/{provider}",
-  "Disconnect a provider: forget the caller's tokens there (Discord: no longer signs in to this account)",
-  { request: { params: ConnectionProviderParam }, responses: noContentOr(400, 401, 403, 404, 409) },
-);
+export const disconnect = authed("delete", "/connections/{provider}", {
+  summary: "Disconnect a provider: forget the caller's tokens there (Discord: no longer signs in to this account)",
+  request: { params: ConnectionProviderParam },
+  responses: noContentOr(400, 401, 403, 404, 409),
+});

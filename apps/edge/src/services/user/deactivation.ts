@@ -3,6 +3,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Caller } from "../../lib/auth.ts";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { HttpError, notFound } from "../../lib/errors.ts";
+import { returnedRow } from "../../lib/rows.ts";
 import { moderate } from "./moderation.ts";
 
 export const ALREADY_REQUESTED = "A deactivation request is already pending for this account.";
@@ -21,15 +22,17 @@ export const requestView = (request: Request, email: string | null, nickname: st
 
 /** The user asks for their account to be deactivated (one pending request at a time: else a 409). */
 export async function requestDeactivation(db: Db, userUuid: string, reason: string | null, now: Date) {
-  const [row] = await uniqueOr(
-    () =>
-      db
-        .insert(schema.deactivationRequests)
-        .values({ userUuid, reason, status: "PENDING", createdAt: now })
-        .returning(),
-    () => new HttpError(409, ALREADY_REQUESTED),
+  const row = await returnedRow(
+    "request insert",
+    uniqueOr(
+      () =>
+        db
+          .insert(schema.deactivationRequests)
+          .values({ userUuid, reason, status: "PENDING", createdAt: now })
+          .returning(),
+      () => new HttpError(409, ALREADY_REQUESTED),
+    ),
   );
-  if (!row) throw new Error("request insert returned nothing");
   const [profile] = await db
     .select({ nickname: schema.profiles.nickname })
     .from(schema.profiles)

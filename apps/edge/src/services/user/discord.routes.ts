@@ -36,53 +36,45 @@ const DiscordGrant = z
 
 const SignInResult = AuthResultSchema.extend({ isNewUser: z.boolean() }).openapi("DiscordSignIn");
 
-export const discordAuth = route(
-  "post",
-  "/auth/discord-auth",
-  "Sign in with Discord: the linked account, or a new one (with Discord's verified email)",
-  { request: jsonBody(DiscordGrant), responses: ok(SignInResult, 400, 403, 409, 429, 502, 503) },
-);
+export const discordAuth = route("post", "/auth/discord-auth", {
+  summary: "Sign in with Discord: the linked account, or a new one (with Discord's verified email)",
+  request: jsonBody(DiscordGrant),
+  responses: ok(SignInResult, 400, 403, 409, 429, 502, 503),
+});
 
-export const exchangeCode = route(
-  "post",
-  "/auth/exchange-code",
-  "The Discord activity's code exchange: Discord's access token for the code (to authenticate the Discord SDK)",
-  {
-    request: jsonBody(z.object({ code: Code, redirectUri: RedirectUri.optional() }).strict()),
-    responses: ok(
-      z
-        .object({
-          accessToken: z.string(),
-          tokenType: z.string(),
-          expiresAt: z.string().nullable(),
-          scope: z.string().nullable(),
-        })
-        .openapi("DiscordAccessToken"),
-      400,
-      429,
-      502,
-      503,
-    ),
-  },
-);
+export const exchangeCode = route("post", "/auth/exchange-code", {
+  summary:
+    "The Discord activity's code exchange: Discord's access token for the code (to authenticate the Discord SDK)",
+  request: jsonBody(z.object({ code: Code, redirectUri: RedirectUri.optional() }).strict()),
+  responses: ok(
+    z
+      .object({
+        accessToken: z.string(),
+        tokenType: z.string(),
+        expiresAt: z.string().nullable(),
+        scope: z.string().nullable(),
+      })
+      .openapi("DiscordAccessToken"),
+    400,
+    429,
+    502,
+    503,
+  ),
+});
 
-export const linkDiscord = authed(
-  "post",
-  "/auth/link-discord",
-  "Link a Discord account to the caller (replacing a Discord account linked before)",
-  {
-    request: jsonBody(DiscordGrant),
-    responses: ok(
-      z
-        .object({ discordUserId: z.string(), username: z.string(), displayName: z.string().nullable() })
-        .openapi("DiscordLink"),
-      400,
-      401,
-      403,
-      409,
-      429,
-      502,
-      503,
-    ),
-  },
-);
+export const linkDiscord = authed("post", "/auth/link-discord", {
+  summary: "Link a Discord account to the caller (replacing a Discord account linked before)",
+  request: jsonBody(DiscordGrant),
+  responses: ok(
+    z
+      .object({ discordUserId: z.string(), username: z.string(), displayName: z.string().nullable() })
+      .openapi("DiscordLink"),
+    400,
+    401,
+    403,
+    409,
+    429,
+    502,
+    503,
+  ),
+});

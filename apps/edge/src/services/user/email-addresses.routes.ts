@@ -22,7 +22,8 @@ const EmailRowSchema = z
 
 export const listEmails = callersOwn(authed, "/users/emails", "The caller's email addresses", z.array(EmailRowSchema));
 
-export const addEmail = authed("post", "/users/emails", "Add an email address; a verification code is sent to it", {
+export const addEmail = authed("post", "/users/emails", {
+  summary: "Add an email address; a verification code is sent to it",
   request: jsonBody(z.object({ email: Email, type: z.enum(values(EmailType)).default("personal") })),
   responses: created(EmailRowSchema, 400, 401, 403, 429),
 });
@@ -56,9 +57,8 @@ export const verifyEmail = verifyRoute("/users/emails/verify", false);
 
 export const confirmEmail = verifyRoute("/users/confirm-email", true);
 
-export const sendVerificationCode = authed(
-  "post",
-  "/users/emails/verification-email",
-  "Send a new verification code to one of the caller's addresses",
-  { request: jsonBody(z.object({ email: Email })), responses: noContentOr(400, 401, 403, 404) },
-);
+export const sendVerificationCode = authed("post", "/users/emails/verification-email", {
+  summary: "Send a new verification code to one of the caller's addresses",
+  request: jsonBody(z.object({ email: Email })),
+  responses: noContentOr(400, 401, 403, 404),
+});

@@ -1,6 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { firstRow } from "../../lib/rows.ts";
 import { expectRefusal, ok, openTestApp, statusOf } from "../../testing.ts";
 
 const t = openTestApp();
@@ -37,7 +38,7 @@ describe("email addresses", () => {
     expect(resend.response.status).toBe(204);
     const res = await t.api(token).user.POST("/users/confirm-email", { body: { email, code: await codeIn(email) } });
     expect(res.response.status).toBe(200);
-    const [row] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, user.uuid));
+    const row = await firstRow(t.db, schema.users, eq(schema.users.uuid, user.uuid));
     expect(row?.verifiedAt).not.toBeNull();
   });
 

@@ -5,7 +5,7 @@ import { uniqueOr } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { HttpError, notFound } from "../../lib/errors.ts";
 import { isoOrNull } from "../../lib/json-rows.ts";
-import { firstRow } from "../../lib/rows.ts";
+import { firstRow, returnedRow } from "../../lib/rows.ts";
 import { ALREADY_REGISTERED, normalizeEmail } from "./accounts.ts";
 
 export const VERIFY_FAILED = errorMessage("EMAIL_VERIFICATION_FAILED");
@@ -71,22 +71,23 @@ export async function addEmail(db: Db, input: { userUuid: string; email: string;
     .where(eq(schema.users.email, email))
     .limit(1);
   if (taken || loginTaken) throw new HttpError(403, ALREADY_REGISTERED);
-  const [row] = await uniqueOr(
-    () =>
-      db
-        .insert(schema.emails)
-        .values({
-          userUuid: input.userUuid,
-          email,
-          type: input.type,
-          status: "PENDING_VERIFICATION",
-          createdAt: input.now,
-        })
-        .returning(),
-    () => new HttpError(403, ALREADY_REGISTERED),
+  return returnedRow(
+    "email insert",
+    uniqueOr(
+      () =>
+        db
+          .insert(schema.emails)
+          .values({
+            userUuid: input.userUuid,
+            email,
+            type: input.type,
+            status: "PENDING_VERIFICATION",
+            createdAt: input.now,
+          })
+          .returning(),
+      () => new HttpError(403, ALREADY_REGISTERED),
+    ),
   );
-  if (!row) throw new Error("email insert returned nothing");
-  return row;
 }
 
 export const deleteEmail = (db: Db, id: string) =>

@@ -5,7 +5,7 @@ import { uniqueOr } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { conflict } from "../../lib/errors.ts";
 import { jsonRow } from "../../lib/json-rows.ts";
-import { firstRow } from "../../lib/rows.ts";
+import { firstRow, returnedRow } from "../../lib/rows.ts";
 import { toE164 } from "./phone-checks.ts";
 
 export const PHONE_TAKEN = errorMessage("PHONE_TAKEN");
@@ -37,14 +37,17 @@ export async function refuseTakenPhone(db: Db | Tx, phone: string, userUuid: str
 export async function verifyPhoneIdentity(db: Db, userUuid: string, phone: string, now: Date) {
   const identity = await db.transaction(async (tx) => {
     await refuseTakenPhone(tx, phone, userUuid);
-    const [row] = await tx
-      .insert(schema.userIdentities)
-      .values({ userUuid, channel: "sms", value: phone, verified: true, verifiedAt: now, createdAt: now })
-      .onConflictDoUpdate({
-        target: [schema.userIdentities.userUuid, schema.userIdentities.channel, schema.userIdentities.value],
-        set: { verified: true, verifiedAt: now },
-      })
-      .returning();
+    const row = await returnedRow(
+      "identity upsert",
+      tx
+        .insert(schema.userIdentities)
+        .values({ userUuid, channel: "sms", value: phone, verified: true, verifiedAt: now, createdAt: now })
+        .onConflictDoUpdate({
+          target: [schema.userIdentities.userUuid, schema.userIdentities.channel, schema.userIdentities.value],
+          set: { verified: true, verifiedAt: now },
+        })
+        .returning(),
+    );
     await tx
       .update(schema.users)
       .set({
@@ -54,7 +57,6 @@ export async function verifyPhoneIdentity(db: Db, userUuid: string, phone: strin
       .where(eq(schema.users.uuid, userUuid));
     return row;
   });
-  if (!identity) throw new Error("identity upsert returned nothing");
   return identity;
 }
 
@@ -62,23 +64,24 @@ export async function createIdentity(
   db: Db,
   input: { userUuid: string; channel: IdentityChannel; value: string; verified: boolean; now: Date },
 ) {
-  const [row] = await uniqueOr(
-    () =>
-      db
-        .insert(schema.userIdentities)
-        .values({
-          userUuid: input.userUuid,
-          channel: input.channel,
-          value: input.value,
-          verified: input.verified,
-          verifiedAt: input.verified ? input.now : null,
-          createdAt: input.now,
-        })
-        .returning(),
-    () => conflict("This identity already exists."),
+  return returnedRow(
+    "identity insert",
+    uniqueOr(
+      () =>
+        db
+          .insert(schema.userIdentities)
+          .values({
+            userUuid: input.userUuid,
+            channel: input.channel,
+            value: input.value,
+            verified: input.verified,
+            verifiedAt: input.verified ? input.now : null,
+            createdAt: input.now,
+          })
+          .returning(),
+      () => conflict("This identity already exists."),
+    ),
   );
-  if (!row) throw new Error("identity insert returned nothing");
-  return row;
 }
 
 export function findIdentities(

@@ -3,7 +3,7 @@ import type { ImageType } from "@booth/db/schema";
 import { eq } from "drizzle-orm";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { imageUrl } from "../../lib/images.ts";
-import { firstRow } from "../../lib/rows.ts";
+import { firstRow, returnedRow } from "../../lib/rows.ts";
 
 export const UNAUTHORIZED_TO_DELETE = errorMessage("UNAUTHORIZED_TO_DELETE");
 export const IMAGE_NOT_FOUND = "Image not found.";
@@ -30,17 +30,19 @@ export async function saveProfileImage(
 ) {
   const field = profileField(input.type);
   const row = await db.transaction(async (tx) => {
-    const [inserted] = await tx
-      .insert(schema.images)
-      .values({ ...input, createdAt: now() })
-      .returning();
+    const inserted = await returnedRow(
+      "image insert",
+      tx
+        .insert(schema.images)
+        .values({ ...input, createdAt: now() })
+        .returning(),
+    );
     await tx
       .update(schema.profiles)
       .set({ [field]: imageUrl(input.id), updatedAt: now() })
       .where(eq(schema.profiles.userUuid, input.userUuid));
     return inserted;
   });
-  if (!row) throw new Error("image insert returned nothing");
   return row;
 }
 
@@ -62,7 +64,7 @@ export async function deleteImage(db: Db, row: Image, now: () => Date) {
   const field = profileField(row.type);
   await db.transaction(async (tx) => {
     await tx.delete(schema.images).where(eq(schema.images.id, row.id));
-    const [profile] = await tx.select().from(schema.profiles).where(eq(schema.profiles.userUuid, row.userUuid));
+    const profile = await firstRow(tx, schema.profiles, eq(schema.profiles.userUuid, row.userUuid));
     if (profile?.[field] === imageUrl(row.id))
       await tx
         .update(schema.profiles)

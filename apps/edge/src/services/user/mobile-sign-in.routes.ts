@@ -46,84 +46,64 @@ const WhitelistSchema = z
   .openapi("WhitelistedPhone");
 
 // ---- phone validation
-export const validatePhone = route(
-  "get",
-  "/phone-validation/validate/{phone}",
-  "Whether a number is a real mobile (VALID), not valid (INVALID), a VoIP line (VOIP) or unreadable",
-  { request: { params: PhoneParam }, responses: ok(PhoneCheckSchema, 400, 429) },
-);
+export const validatePhone = route("get", "/phone-validation/validate/{phone}", {
+  summary: "Whether a number is a real mobile (VALID), not valid (INVALID), a VoIP line (VOIP) or unreadable",
+  request: { params: PhoneParam },
+  responses: ok(PhoneCheckSchema, 400, 429),
+});
 
-export const recentValidations = authed(
-  "get",
-  "/phone-validation/recents",
-  "Recent phone validations, newest first (staff)",
-  {
-    request: {
-      query: PageQuery,
-    },
-    responses: ok(pageSchema(RecentSchema, "RecentPhoneValidations"), 400, 401, 403),
+export const recentValidations = authed("get", "/phone-validation/recents", {
+  summary: "Recent phone validations, newest first (staff)",
+  request: {
+    query: PageQuery,
   },
-);
+  responses: ok(pageSchema(RecentSchema, "RecentPhoneValidations"), 400, 401, 403),
+});
 
-export const clearRecentValidations = authed(
-  "delete",
-  "/phone-validation/recents",
-  "Forget recent phone validations, all or those older than a time (admins)",
-  {
-    request: { query: z.object({ olderThan: DateTime.optional() }) },
-    responses: ok(z.object({ deleted: z.number().int() }).openapi("Deleted"), 400, 401, 403),
-  },
-);
+export const clearRecentValidations = authed("delete", "/phone-validation/recents", {
+  summary: "Forget recent phone validations, all or those older than a time (admins)",
+  request: { query: z.object({ olderThan: DateTime.optional() }) },
+  responses: ok(z.object({ deleted: z.number().int() }).openapi("Deleted"), 400, 401, 403),
+});
 
-export const fraudConstants = route(
-  "get",
-  "/phone-validation/fraudConstants",
-  "The rules phone sign-in applies: refused line types, code lifetime and limits",
-  {
-    responses: {
-      200: json(
-        z
-          .object({
-            refusedLineTypes: z.array(z.string()),
-            notMobileLineTypes: z.array(z.string()),
-            codeTtlSeconds: z.number(),
-            maxCodeAttempts: z.number(),
-            codesPerPhonePerHour: z.number(),
-            codesPerAddressPerHour: z.number(),
-            validationsPerAddressPerHour: z.number(),
-          })
-          .openapi("FraudConstants"),
-      ),
-    },
+export const fraudConstants = route("get", "/phone-validation/fraudConstants", {
+  summary: "The rules phone sign-in applies: refused line types, code lifetime and limits",
+  responses: {
+    200: json(
+      z
+        .object({
+          refusedLineTypes: z.array(z.string()),
+          notMobileLineTypes: z.array(z.string()),
+          codeTtlSeconds: z.number(),
+          maxCodeAttempts: z.number(),
+          codesPerPhonePerHour: z.number(),
+          codesPerAddressPerHour: z.number(),
+          validationsPerAddressPerHour: z.number(),
+        })
+        .openapi("FraudConstants"),
+    ),
   },
-);
+});
 
 // ---- sign-in by phone
-export const sendCode = phoneSignIn.route(
-  "post",
-  "/mobile-auth/send-code",
-  "Send a sign-in code by SMS or WhatsApp to a real mobile number",
-  {
-    request: jsonBody(z.object({ phone: Phone, channel: CodeChannel })),
-    responses: ok(MessageSchema.extend({ expiresAt: z.string() }).openapi("CodeSent"), 400, 429, 502),
-  },
-);
+export const sendCode = phoneSignIn.route("post", "/mobile-auth/send-code", {
+  summary: "Send a sign-in code by SMS or WhatsApp to a real mobile number",
+  request: jsonBody(z.object({ phone: Phone, channel: CodeChannel })),
+  responses: ok(MessageSchema.extend({ expiresAt: z.string() }).openapi("CodeSent"), 400, 429, 502),
+});
 
-export const verifyCode = phoneSignIn.route(
-  "post",
-  "/mobile-auth/verify-code",
-  "Sign in with the code: the account holding this verified number, or a new account for it",
-  {
-    request: jsonBody(z.object({ phone: Phone, code: SixDigitCode })),
-    responses: { 200: json(AuthResultSchema), 201: json(AuthResultSchema, "Created"), ...errors(400, 401, 403, 429) },
-  },
-);
+export const verifyCode = phoneSignIn.route("post", "/mobile-auth/verify-code", {
+  summary: "Sign in with the code: the account holding this verified number, or a new account for it",
+  request: jsonBody(z.object({ phone: Phone, code: SixDigitCode })),
+  responses: { 200: json(AuthResultSchema), 201: json(AuthResultSchema, "Created"), ...errors(400, 401, 403, 429) },
+});
 
 const WhitelistBody = z.object({ phone: Phone, note: z.string().trim().max(500).optional() });
 
 /** Whitelists a number (admins): the phone sign-in's path and the admin list's. */
 const whitelisting = <P extends string>(contract: typeof admin, path: P) =>
-  contract("post", path, "Whitelist a number (admins)", {
+  contract("post", path, {
+    summary: "Whitelist a number (admins)",
     request: jsonBody(WhitelistBody),
     responses: created(WhitelistSchema, 400, 401, 403, 409),
   });
@@ -137,7 +117,8 @@ export const unwhitelistPhone = removal(
   PhoneParam,
 );
 
-export const listPhoneNumbers = admin("get", "/admin/phoneNumbers", "Whitelisted numbers, newest first (staff)", {
+export const listPhoneNumbers = admin("get", "/admin/phoneNumbers", {
+  summary: "Whitelisted numbers, newest first (staff)",
   request: { query: PageQuery },
   responses: ok(pageSchema(WhitelistSchema, "WhitelistPage"), 400, 401, 403),
 });

@@ -1,6 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { firstRow } from "../../lib/rows.ts";
 import { expectRefusal, expectStatuses, login, openTestApp, session, statusOf } from "../../testing.ts";
 
 const t = openTestApp();
@@ -132,7 +133,7 @@ describe("roles and capabilities", () => {
     expect(bot.error?.message).toEqual([
       "role: the bot role belongs to bot accounts (bot sign-up) and cannot be granted",
     ]);
-    const [row] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, target.user.uuid));
+    const row = await firstRow(t.db, schema.users, eq(schema.users.uuid, target.user.uuid));
     expect(row?.roles).toEqual(["user", "promoter"]);
   });
 

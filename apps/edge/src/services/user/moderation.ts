@@ -6,6 +6,7 @@ import { errorMessage } from "../../lib/error-codes.ts";
 import { forbidden, found, HttpError, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { jsonPick, jsonRow } from "../../lib/json-rows.ts";
 import { logModeration } from "../../lib/moderation-log.ts";
+import { returnedRow } from "../../lib/rows.ts";
 import { findUser, loadUser } from "./accounts.ts";
 
 export const BOT_ROLE_NOT_GRANTED = "role: the bot role belongs to bot accounts (bot sign-up) and cannot be granted";
@@ -52,17 +53,20 @@ export async function recordSanction(
   now: Date,
 ) {
   const row = await moderate(db, caller, input.userUuid, async (tx, target) => {
-    const [created] = await tx
-      .insert(schema.sanctions)
-      .values({
-        userUuid: target.uuid,
-        type: input.type,
-        reason: input.reason ?? null,
-        expiresAt: input.expiresAt ?? null,
-        createdBy: caller.user.uuid,
-        createdAt: now,
-      })
-      .returning();
+    const created = await returnedRow(
+      "sanction insert",
+      tx
+        .insert(schema.sanctions)
+        .values({
+          userUuid: target.uuid,
+          type: input.type,
+          reason: input.reason ?? null,
+          expiresAt: input.expiresAt ?? null,
+          createdBy: caller.user.uuid,
+          createdAt: now,
+        })
+        .returning(),
+    );
     await revokeSessions(tx, target.uuid, now);
     await logModeration(tx, {
       actionType: SANCTION_ACTION[input.type],
@@ -74,7 +78,6 @@ export async function recordSanction(
     });
     return created;
   });
-  if (!row) throw new Error("sanction insert returned nothing");
   return row;
 }
 
@@ -169,12 +172,13 @@ export const commentView = (r: Comment) => jsonRow(r);
 /** A moderator's note about a user (404 when there is no such user). */
 export async function addComment(db: Db, input: { userUuid: string; authorUuid: string; comment: string; now: Date }) {
   found(await findUser(db, input.userUuid), USER_NOT_FOUND);
-  const [row] = await db
-    .insert(schema.moderationComments)
-    .values({ userUuid: input.userUuid, authorUuid: input.authorUuid, comment: input.comment, createdAt: input.now })
-    .returning();
-  if (!row) throw new Error("comment insert returned nothing");
-  return row;
+  return returnedRow(
+    "comment insert",
+    db
+      .insert(schema.moderationComments)
+      .values({ userUuid: input.userUuid, authorUuid: input.authorUuid, comment: input.comment, createdAt: input.now })
+      .returning(),
+  );
 }
 
 /** The moderators' notes about a user, newest first. */

@@ -1,6 +1,7 @@
 import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { firstRow } from "../../lib/rows.ts";
 import { FAKE_CREDENTIALS, type FakeProviders } from "../../testing/fake-providers.ts";
 import { withProviderApps } from "../../testing/provider-apps.ts";
 import { expectRefusal, ok, type TestApp } from "../../testing.ts";
@@ -14,10 +15,11 @@ const U = "/api/user-service";
 const REDIRECT = "https://booth.test/callback";
 
 async function stored(userUuid: string, provider: "spotify" | "youtube" | "soundcloud" | "soundcloudMobile" | "apple") {
-  const [row] = await t.db
-    .select()
-    .from(schema.providerAccounts)
-    .where(and(eq(schema.providerAccounts.userUuid, userUuid), eq(schema.providerAccounts.provider, provider)));
+  const row = await firstRow(
+    t.db,
+    schema.providerAccounts,
+    and(eq(schema.providerAccounts.userUuid, userUuid), eq(schema.providerAccounts.provider, provider)),
+  );
   return row ?? null;
 }
 const musicProviders = async (uuid: string) =>

@@ -51,62 +51,46 @@ const optionalJsonBody = <T extends z.ZodType>(schema: T) => ({
 
 const { authed } = contracts(["Spotify"]);
 
-export const spotifyExchangeCode = authed(
-  "post",
-  "/spotify/exchange-code",
-  "Connect Spotify: exchange an authorization code (PKCE verifier optional); answers an access token",
-  { request: jsonBody(ExchangeBody), responses: ok(ProviderTokenSchema, 400, 401, 403, 429, 502, 503) },
-);
+export const spotifyExchangeCode = authed("post", "/spotify/exchange-code", {
+  summary: "Connect Spotify: exchange an authorization code (PKCE verifier optional); answers an access token",
+  request: jsonBody(ExchangeBody),
+  responses: ok(ProviderTokenSchema, 400, 401, 403, 429, 502, 503),
+});
 
-export const spotifyRefreshToken = authed(
-  "post",
-  "/spotify/refresh-token",
-  "A fresh Spotify access token for the caller (from the stored refresh token, or one given)",
-  {
-    request: optionalJsonBody(RefreshBody),
-    responses: ok(ProviderTokenSchema, 400, 401, 403, 404, 409, 429, 502, 503),
-  },
-);
+export const spotifyRefreshToken = authed("post", "/spotify/refresh-token", {
+  summary: "A fresh Spotify access token for the caller (from the stored refresh token, or one given)",
+  request: optionalJsonBody(RefreshBody),
+  responses: ok(ProviderTokenSchema, 400, 401, 403, 404, 409, 429, 502, 503),
+});
 
-export const spotifyDisconnect = authed(
-  "delete",
-  "/spotify/refresh-token",
-  "Disconnect Spotify: forget the caller's Spotify tokens",
-  { responses: noContentOr(401, 403, 404) },
-);
+export const spotifyDisconnect = authed("delete", "/spotify/refresh-token", {
+  summary: "Disconnect Spotify: forget the caller's Spotify tokens",
+  responses: noContentOr(401, 403, 404),
+});
 
-export const spotifyAccessToken = authed(
-  "get",
-  "/spotify/access-token/{id}/service",
-  "A user's Spotify access token, refreshed when needed (service tokens only)",
-  { request: { params: UuidParam }, responses: ok(ProviderTokenSchema, 400, 401, 403, 404, 409, 502, 503) },
-);
+export const spotifyAccessToken = authed("get", "/spotify/access-token/{id}/service", {
+  summary: "A user's Spotify access token, refreshed when needed (service tokens only)",
+  request: { params: UuidParam },
+  responses: ok(ProviderTokenSchema, 400, 401, 403, 404, 409, 502, 503),
+});
 
 // YouTube (Google OAuth) -------------------------------------------------------------------------------------------
 
 const youtubeTags = ["YouTube"];
 
-export const youtubeExchangeCode = authed(
-  "post",
-  "/youtube/exchange-code",
-  "Connect YouTube: exchange a Google authorization code; answers an access token",
-  {
-    tags: youtubeTags,
-    request: jsonBody(ExchangeBody),
-    responses: ok(ProviderTokenSchema, 400, 401, 403, 429, 502, 503),
-  },
-);
+export const youtubeExchangeCode = authed("post", "/youtube/exchange-code", {
+  summary: "Connect YouTube: exchange a Google authorization code; answers an access token",
+  tags: youtubeTags,
+  request: jsonBody(ExchangeBody),
+  responses: ok(ProviderTokenSchema, 400, 401, 403, 429, 502, 503),
+});
 
-export const youtubeRefreshToken = authed(
-  "post",
-  "/youtube/refresh-token",
-  "A fresh YouTube access token for the caller (from the stored refresh token, or one given)",
-  {
-    tags: youtubeTags,
-    request: optionalJsonBody(RefreshBody),
-    responses: ok(ProviderTokenSchema, 400, 401, 403, 404, 409, 429, 502, 503),
-  },
-);
+export const youtubeRefreshToken = authed("post", "/youtube/refresh-token", {
+  summary: "A fresh YouTube access token for the caller (from the stored refresh token, or one given)",
+  tags: youtubeTags,
+  request: optionalJsonBody(RefreshBody),
+  responses: ok(ProviderTokenSchema, 400, 401, 403, 404, 409, 429, 502, 503),
+});
 
 // SoundCloud -------------------------------------------------------------------------------------------------------
 
@@ -126,16 +110,12 @@ export const SoundcloudBody = z
   });
 
 const soundcloudRefreshRoute = (mobile: boolean) =>
-  authed(
-    "post",
-    mobile ? "/soundcloud/mobile/refresh-token" : "/soundcloud/refresh-token",
-    `Connect SoundCloud or refresh the caller's SoundCloud access token (${mobile ? "mobile" : "web"} app)`,
-    {
-      tags: soundcloudTags,
-      request: optionalJsonBody(SoundcloudBody),
-      responses: ok(ProviderTokenSchema, 400, 401, 403, 404, 409, 429, 502, 503),
-    },
-  );
+  authed("post", mobile ? "/soundcloud/mobile/refresh-token" : "/soundcloud/refresh-token", {
+    summary: `Connect SoundCloud or refresh the caller's SoundCloud access token (${mobile ? "mobile" : "web"} app)`,
+    tags: soundcloudTags,
+    request: optionalJsonBody(SoundcloudBody),
+    responses: ok(ProviderTokenSchema, 400, 401, 403, 404, 409, 429, 502, 503),
+  });
 
 export const soundcloudRefreshToken = soundcloudRefreshRoute(false);
 
@@ -146,32 +126,27 @@ const PublicToken = z
   .openapi("SoundcloudPublicToken");
 
 const soundcloudPublicTokenRoute = (mobile: boolean) =>
-  authed(
-    "get",
-    mobile ? "/soundcloud/mobile/public-token" : "/soundcloud/public-token",
-    `A token for SoundCloud's public catalogue (${mobile ? "mobile" : "web"} app); any token, guests too`,
-    { tags: soundcloudTags, responses: ok(PublicToken, 401, 429, 502, 503) },
-  );
+  authed("get", mobile ? "/soundcloud/mobile/public-token" : "/soundcloud/public-token", {
+    summary: `A token for SoundCloud's public catalogue (${mobile ? "mobile" : "web"} app); any token, guests too`,
+    tags: soundcloudTags,
+    responses: ok(PublicToken, 401, 429, 502, 503),
+  });
 
 export const soundcloudPublicToken = soundcloudPublicTokenRoute(false);
 
 export const soundcloudMobilePublicToken = soundcloudPublicTokenRoute(true);
 
-export const soundcloudAccessToken = authed(
-  "get",
-  "/soundcloud/access-token/{id}",
-  "A user's SoundCloud access token, refreshed when needed (the user, or services)",
-  {
-    tags: soundcloudTags,
-    request: {
-      params: UuidParam,
-      query: z.object({
-        mobile: z
-          .enum(["true", "false"])
-          .optional()
-          .transform((v) => v === "true"),
-      }),
-    },
-    responses: ok(ProviderTokenSchema, 400, 401, 403, 404, 409, 502, 503),
+export const soundcloudAccessToken = authed("get", "/soundcloud/access-token/{id}", {
+  summary: "A user's SoundCloud access token, refreshed when needed (the user, or services)",
+  tags: soundcloudTags,
+  request: {
+    params: UuidParam,
+    query: z.object({
+      mobile: z
+        .enum(["true", "false"])
+        .optional()
+        .transform((v) => v === "true"),
+    }),
   },
-);
+  responses: ok(ProviderTokenSchema, 400, 401, 403, 404, 409, 502, 503),
+});

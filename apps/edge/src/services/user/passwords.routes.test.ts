@@ -4,6 +4,7 @@ import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { verifyPassword } from "../../lib/password.ts";
+import { firstRow } from "../../lib/rows.ts";
 import { expectRefusal, ok, openTestApp, statusOf } from "../../testing.ts";
 
 const t = openTestApp();
@@ -30,10 +31,11 @@ describe("POST /users/forgot-password", () => {
     const mail = await t.lastMessage(me.email);
     expect(mail?.subject).toBe("Reset your Booth password");
     expect(mail?.body).toContain(`${t.deps.config.webUrl}/reset-password?token=`);
-    const [code] = await t.db
-      .select()
-      .from(schema.codes)
-      .where(and(eq(schema.codes.purpose, "passwordReset"), eq(schema.codes.target, me.user.uuid)));
+    const code = await firstRow(
+      t.db,
+      schema.codes,
+      and(eq(schema.codes.purpose, "passwordReset"), eq(schema.codes.target, me.user.uuid)),
+    );
     expect(code?.userUuid).toBe(me.user.uuid);
     expect(code?.expiresAt.getTime()).toBe(t.clock.now().getTime() + 3600 * 1000);
     // The token itself is never stored, only its hash.

@@ -3,6 +3,7 @@ import type { PhoneValidationStatus } from "@booth/db/schema";
 import { eq } from "drizzle-orm";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { errorMessage } from "../../lib/error-codes.ts";
+import { firstRow } from "../../lib/rows.ts";
 import { MAX_CODE_ATTEMPTS } from "./codes.ts";
 
 export const PHONE_REFUSED = errorMessage("PHONE_REFUSED");
@@ -71,11 +72,7 @@ export async function checkPhone(
     };
   } else {
     const phone = parsed.number;
-    const [listed] = await db
-      .select()
-      .from(schema.phoneWhitelist)
-      .where(eq(schema.phoneWhitelist.phone, phone))
-      .limit(1);
+    const listed = await firstRow(db, schema.phoneWhitelist, eq(schema.phoneWhitelist.phone, phone));
     const lineType = parsed.getType() ?? null;
     let status: PhoneValidationStatus = "VALID";
     if (!listed) {

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { getExampleNumber } from "libphonenumber-js/max";
 import examples from "libphonenumber-js/mobile/examples";
 import { describe, expect, it } from "vitest";
+import { firstRow } from "../../lib/rows.ts";
 import { expectRefusal, expectStatuses, ok, openTestApp, statusOf } from "../../testing.ts";
 
 const t = openTestApp();
@@ -171,7 +172,7 @@ describe("identity verification and user identities", () => {
       .user.POST("/api/v1/identity-verifications/verify", { body: { phone, code: await codeIn(phone) } });
     expect(verified.response.status).toBe(200);
     expect(verified.data).toMatchObject({ value: phone, verified: true, userUuid: user.uuid });
-    const [row] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, user.uuid));
+    const row = await firstRow(t.db, schema.users, eq(schema.users.uuid, user.uuid));
     expect(row?.badges).toEqual(["IDENTITY_VERIFIED"]);
 
     const other = await t.createUser();

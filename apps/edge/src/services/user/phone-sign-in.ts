@@ -5,7 +5,7 @@ import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, conflict } from "../../lib/errors.ts";
 import { jsonRow } from "../../lib/json-rows.ts";
 import { newestFirst } from "../../lib/pages.ts";
-import { deleteFound, firstRow } from "../../lib/rows.ts";
+import { deleteFound, firstRow, returnedRow } from "../../lib/rows.ts";
 import { createAccount } from "./accounts.ts";
 import { toE164 } from "./phone-checks.ts";
 
@@ -30,18 +30,15 @@ export const e164 = (raw: string) => {
 
 /** The account that signs in with this (verified) phone number, if any. */
 export async function verifiedPhoneIdentity(db: Db, phone: string) {
-  const [identity] = await db
-    .select()
-    .from(schema.userIdentities)
-    .where(
-      and(
-        eq(schema.userIdentities.channel, "sms"),
-        eq(schema.userIdentities.value, phone),
-        eq(schema.userIdentities.verified, true),
-      ),
-    )
-    .limit(1);
-  return identity ?? null;
+  return firstRow(
+    db,
+    schema.userIdentities,
+    and(
+      eq(schema.userIdentities.channel, "sms"),
+      eq(schema.userIdentities.value, phone),
+      eq(schema.userIdentities.verified, true),
+    ),
+  );
 }
 
 /** A new account whose sign-in is this phone number (verified by the code just checked). */
@@ -86,16 +83,17 @@ export async function addToWhitelist(
   db: Db,
   input: { phone: string; note: string | undefined; createdBy: string; now: Date },
 ) {
-  const [row] = await uniqueOr(
-    () =>
-      db
-        .insert(schema.phoneWhitelist)
-        .values({ phone: input.phone, note: input.note ?? null, createdBy: input.createdBy, createdAt: input.now })
-        .returning(),
-    () => conflict("This phone number is already whitelisted."),
+  return returnedRow(
+    "whitelist insert",
+    uniqueOr(
+      () =>
+        db
+          .insert(schema.phoneWhitelist)
+          .values({ phone: input.phone, note: input.note ?? null, createdBy: input.createdBy, createdAt: input.now })
+          .returning(),
+      () => conflict("This phone number is already whitelisted."),
+    ),
   );
-  if (!row) throw new Error("whitelist insert returned nothing");
-  return row;
 }
 
 export async function whitelistPage(db: Db, page: { limit: number; offset: number }) {

@@ -17,17 +17,14 @@ const ImageSchema = z
   })
   .openapi("Image");
 
-export const uploadImage = authed(
-  "post",
-  "/users/images",
-  "Upload a profile or cover picture (png, jpeg, webp or gif, at most 5 MB); it becomes the profile's",
-  {
-    request: fileBody({ type: z.enum(["profilePicture", "coverPicture"]) }),
-    responses: created(ImageSchema, 400, 401, 403, 413, 415, 429),
-  },
-);
+export const uploadImage = authed("post", "/users/images", {
+  summary: "Upload a profile or cover picture (png, jpeg, webp or gif, at most 5 MB); it becomes the profile's",
+  request: fileBody({ type: z.enum(["profilePicture", "coverPicture"]) }),
+  responses: created(ImageSchema, 400, 401, 403, 413, 415, 429),
+});
 
-export const getImage = route("get", "/users/images/{id}", "An uploaded image's bytes (anyone)", {
+export const getImage = route("get", "/users/images/{id}", {
+  summary: "An uploaded image's bytes (anyone)",
   request: { params: UuidParam },
   responses: {
     200: {

@@ -1,6 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { firstRow } from "../../lib/rows.ts";
 import { expectRefusal, expectStatuses, multipart, ok, openTestApp, statusOf } from "../../testing.ts";
 
 const t = openTestApp();
@@ -152,7 +153,7 @@ describe("service and admin routes", () => {
         })
       ).status,
     ).toBe(400);
-    const [row] = await t.db.select().from(schema.users).where(eq(schema.users.uuid, user.uuid));
+    const row = await firstRow(t.db, schema.users, eq(schema.users.uuid, user.uuid));
     expect(row?.badges).toEqual(["VERIFIED"]);
 
     const page = await t

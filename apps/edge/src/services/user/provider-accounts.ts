@@ -6,7 +6,7 @@ import { requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { conflict, forbidden, HttpError, notFound, unauthorized } from "../../lib/errors.ts";
 import { isoOrNull } from "../../lib/json-rows.ts";
-import { firstRow } from "../../lib/rows.ts";
+import { firstRow, returnedRow } from "../../lib/rows.ts";
 import { type OAuthClient, OAuthGrantError, requestToken, type TokenSet } from "../../ports/oauth.ts";
 
 export type ProviderAccount = typeof schema.providerAccounts.$inferSelect;
@@ -82,25 +82,27 @@ export async function saveTokens(
     createdAt: now,
     updatedAt: now,
   };
-  const [row] = await db
-    .insert(t)
-    .values(values)
-    .onConflictDoUpdate({
-      target: [t.userUuid, t.provider],
-      set: {
-        refreshToken: sql`coalesce(excluded.refresh_token, ${t.refreshToken})`,
-        accessToken: values.accessToken,
-        accessTokenExpiresAt: values.accessTokenExpiresAt,
-        scope: sql`coalesce(excluded.scope, ${t.scope})`,
-        providerUserId: sql`coalesce(excluded.provider_user_id, ${t.providerUserId})`,
-        displayName: sql`coalesce(excluded.display_name, ${t.displayName})`,
-        ...(input.details ? { details: input.details } : {}),
-        updatedAt: now,
-      },
-    })
-    .returning();
+  const row = await returnedRow(
+    "provider account upsert",
+    db
+      .insert(t)
+      .values(values)
+      .onConflictDoUpdate({
+        target: [t.userUuid, t.provider],
+        set: {
+          refreshToken: sql`coalesce(excluded.refresh_token, ${t.refreshToken})`,
+          accessToken: values.accessToken,
+          accessTokenExpiresAt: values.accessTokenExpiresAt,
+          scope: sql`coalesce(excluded.scope, ${t.scope})`,
+          providerUserId: sql`coalesce(excluded.provider_user_id, ${t.providerUserId})`,
+          displayName: sql`coalesce(excluded.display_name, ${t.displayName})`,
+          ...(input.details ? { details: input.details } : {}),
+          updatedAt: now,
+        },
+      })
+      .returning(),
+  );
   await listOnProfile(db, input.userUuid, input.provider, true);
-  if (!row) throw new Error("provider account upsert returned nothing");
   return row;
 }
 

@@ -55,7 +55,7 @@ export function createBot(db: Db, owner: User, nickname: string, now: Date) {
 
 /** Ends every token of a bot (its owner's or an admin's call): answers the bot with its new token version. */
 export async function rotateBotTokens(db: Db, caller: User, botUuid: string) {
-  const [bot] = await db.select().from(schema.users).where(eq(schema.users.uuid, botUuid)).limit(1);
+  const bot = await firstRow(db, schema.users, eq(schema.users.uuid, botUuid));
   if (!bot?.roles.includes("bot")) throw notFound("Bot not found.");
   if (bot.botOwnerUuid !== caller.uuid && !caller.roles.some((r) => ADMINS.includes(r))) throw forbidden();
   const [rotated] = await db

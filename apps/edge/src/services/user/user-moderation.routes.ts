@@ -60,59 +60,53 @@ export const temporaryBan = sanctionRoute(
   TemporaryBanBody,
 );
 
-export const unban = authed("post", "/users/unban", "Lift every ban in force on a user", {
+export const unban = authed("post", "/users/unban", {
+  summary: "Lift every ban in force on a user",
   request: jsonBody(z.object({ userUuid: z.uuid() })),
   responses: ok(z.object({ lifted: z.number().int() }).openapi("Unbanned"), 400, 401, 403, 404, 409),
 });
 
-export const addRole = authed(
-  "post",
-  "/users/add-role",
-  "Grant a global role (admins; only a superUser grants admin or superUser)",
-  {
-    request: jsonBody(z.object({ userUuid: z.uuid(), role: RoleSchema })),
-    responses: ok(UserSchema, 400, 401, 403, 404),
-  },
-);
+export const addRole = authed("post", "/users/add-role", {
+  summary: "Grant a global role (admins; only a superUser grants admin or superUser)",
+  request: jsonBody(z.object({ userUuid: z.uuid(), role: RoleSchema })),
+  responses: ok(UserSchema, 400, 401, 403, 404),
+});
 
-export const addGlobalModeratorRole = authed(
-  "post",
-  "/users/add-global-moderator-role",
-  "Grant the globalModerator role (staff and above)",
-  { request: jsonBody(z.object({ userUuid: z.uuid() })), responses: ok(UserSchema, 400, 401, 403, 404) },
-);
+export const addGlobalModeratorRole = authed("post", "/users/add-global-moderator-role", {
+  summary: "Grant the globalModerator role (staff and above)",
+  request: jsonBody(z.object({ userUuid: z.uuid() })),
+  responses: ok(UserSchema, 400, 401, 403, 404),
+});
 
 const CapabilityParams = z.object({
   id: z.uuid().openapi({ param: { name: "id", in: "path" } }),
   capability: z.enum(values(Capability)).openapi({ param: { name: "capability", in: "path" } }),
 });
 
-export const addCapability = authed(
-  "put",
-  "/users/{id}/capabilities/{capability}",
-  "Give a user a capability (uploadMusic, promoteRoom)",
-  { request: { params: CapabilityParams }, responses: ok(UserSchema, 400, 401, 403, 404) },
-);
+export const addCapability = authed("put", "/users/{id}/capabilities/{capability}", {
+  summary: "Give a user a capability (uploadMusic, promoteRoom)",
+  request: { params: CapabilityParams },
+  responses: ok(UserSchema, 400, 401, 403, 404),
+});
 
-export const removeCapability = authed(
-  "delete",
-  "/users/{id}/capabilities/{capability}",
-  "Take a capability away from a user",
-  { request: { params: CapabilityParams }, responses: ok(UserSchema, 400, 401, 403, 404) },
-);
+export const removeCapability = authed("delete", "/users/{id}/capabilities/{capability}", {
+  summary: "Take a capability away from a user",
+  request: { params: CapabilityParams },
+  responses: ok(UserSchema, 400, 401, 403, 404),
+});
 
 const CommentSchema = z
   .object({ id: z.uuid(), userUuid: z.uuid(), authorUuid: z.uuid(), comment: z.string(), createdAt: z.string() })
   .openapi("ModerationComment");
 
-export const addComment = authed("post", "/moderation-comments", "A moderator's note about a user", {
+export const addComment = authed("post", "/moderation-comments", {
+  summary: "A moderator's note about a user",
   request: jsonBody(z.object({ userUuid: z.uuid(), comment: z.string().trim().min(1).max(2000) })),
   responses: created(CommentSchema, 400, 401, 403, 404),
 });
 
-export const listComments = authed(
-  "get",
-  "/moderation-comments/{id}",
-  "The moderators' notes about user {id}, newest first",
-  { request: { params: UuidParam }, responses: ok(z.array(CommentSchema), 400, 401, 403) },
-);
+export const listComments = authed("get", "/moderation-comments/{id}", {
+  summary: "The moderators' notes about user {id}, newest first",
+  request: { params: UuidParam },
+  responses: ok(z.array(CommentSchema), 400, 401, 403),
+});

@@ -50,45 +50,42 @@ export const ownCapabilities = callersOwn(
   z.object({ capabilities: z.array(CapabilitySchema), roles: z.array(RoleSchema) }).openapi("Capabilities"),
 );
 
-export const getOwnProfile = authed("get", "/users/profile", "The caller's own profile", {
+export const getOwnProfile = authed("get", "/users/profile", {
+  summary: "The caller's own profile",
   responses: ok(OwnProfileSchema, 401, 403, 404),
 });
 
-export const updateProfile = authed(
-  "post",
-  "/users/profile",
-  "Update the caller's own profile (only the fields sent change)",
-  { request: jsonBody(ProfileUpdate), responses: ok(OwnProfileSchema, 400, 401, 403, 404, 409) },
-);
+export const updateProfile = authed("post", "/users/profile", {
+  summary: "Update the caller's own profile (only the fields sent change)",
+  request: jsonBody(ProfileUpdate),
+  responses: ok(OwnProfileSchema, 400, 401, 403, 404, 409),
+});
 
-export const updateSocials = authed(
-  "post",
-  "/users/user-socials",
-  "Set the caller's social links (an empty string clears one)",
-  { request: jsonBody(z.object(Socials)), responses: ok(OwnProfileSchema, 400, 401, 403, 404) },
-);
+export const updateSocials = authed("post", "/users/user-socials", {
+  summary: "Set the caller's social links (an empty string clears one)",
+  request: jsonBody(z.object(Socials)),
+  responses: ok(OwnProfileSchema, 400, 401, 403, 404),
+});
 
-export const updateProfileAdmin = admin("post", "/users/profile-admin", "An admin edits anyone's profile", {
+export const updateProfileAdmin = admin("post", "/users/profile-admin", {
+  summary: "An admin edits anyone's profile",
   request: jsonBody(ProfileUpdate.extend({ userUuid: z.uuid() })),
   responses: ok(OwnProfileSchema, 400, 401, 403, 404, 409),
 });
 
 export const getProfile = publicItem(route, "/profile/{id}", "A user's public profile (anyone)", PublicProfileSchema);
 
-export const searchPeople = authed(
-  "get",
-  "/users/search",
-  "People whose nickname holds the words, those it starts with first (signed in; banned and deactivated accounts are not found)",
-  {
-    request: {
-      query: z.object({
-        q: z.string().trim().min(1).max(100).openapi({ description: "part of a nickname, any case" }),
-        limit: z.coerce.number().int().min(1).max(MAX_PEOPLE).default(20),
-      }),
-    },
-    responses: ok(z.array(PublicProfileSchema), 400, 401, 403, 429),
+export const searchPeople = authed("get", "/users/search", {
+  summary:
+    "People whose nickname holds the words, those it starts with first (signed in; banned and deactivated accounts are not found)",
+  request: {
+    query: z.object({
+      q: z.string().trim().min(1).max(100).openapi({ description: "part of a nickname, any case" }),
+      limit: z.coerce.number().int().min(1).max(MAX_PEOPLE).default(20),
+    }),
   },
-);
+  responses: ok(z.array(PublicProfileSchema), 400, 401, 403, 429),
+});
 
 export const getProfileForService = oneItem(
   service,
@@ -97,38 +94,37 @@ export const getProfileForService = oneItem(
   OwnProfileSchema,
 );
 
-export const listProfiles = route(
-  "get",
-  "/users/profiles",
-  `Public profiles of many users at once (at most ${MAX_PROFILE_BATCH}); unknown ids are skipped`,
-  {
-    request: {
-      query: z.object({
-        users: z
-          .union([
-            z.string().max(MAX_PROFILE_BATCH * 40),
-            z.array(z.string().max(MAX_PROFILE_BATCH * 40)).max(MAX_PROFILE_BATCH),
-          ])
-          .openapi({ description: "user uuids: comma-separated or repeated" }),
-      }),
-    },
-    responses: ok(z.array(PublicProfileSchema), 400),
+export const listProfiles = route("get", "/users/profiles", {
+  summary: `Public profiles of many users at once (at most ${MAX_PROFILE_BATCH}); unknown ids are skipped`,
+  request: {
+    query: z.object({
+      users: z
+        .union([
+          z.string().max(MAX_PROFILE_BATCH * 40),
+          z.array(z.string().max(MAX_PROFILE_BATCH * 40)).max(MAX_PROFILE_BATCH),
+        ])
+        .openapi({ description: "user uuids: comma-separated or repeated" }),
+    }),
   },
-);
+  responses: ok(z.array(PublicProfileSchema), 400),
+});
 
 const BadgesBody = z.object({ userUuid: z.uuid(), badges: z.array(BadgeSchema).min(1).max(6) });
 
-export const addBadges = service("post", "/users/add-badges-service", "Add badges to a user (services)", {
+export const addBadges = service("post", "/users/add-badges-service", {
+  summary: "Add badges to a user (services)",
   request: jsonBody(BadgesBody),
   responses: ok(UserSchema, 400, 401, 403, 404),
 });
 
-export const removeBadges = service("post", "/users/remove-badges-service", "Remove badges from a user (services)", {
+export const removeBadges = service("post", "/users/remove-badges-service", {
+  summary: "Remove badges from a user (services)",
   request: jsonBody(BadgesBody),
   responses: ok(UserSchema, 400, 401, 403, 404),
 });
 
-export const changeBadges = admin("post", "/users/change-badges-admin", "An admin sets a user's badges exactly", {
+export const changeBadges = admin("post", "/users/change-badges-admin", {
+  summary: "An admin sets a user's badges exactly",
   request: jsonBody(z.object({ userUuid: z.uuid(), badges: z.array(BadgeSchema).max(6) })),
   responses: ok(UserSchema, 400, 401, 403, 404),
 });

@@ -1,6 +1,7 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { firstRow } from "../../lib/rows.ts";
 import { expectRefusal, ok, openTestApp } from "../../testing.ts";
 
 const t = openTestApp();
@@ -42,7 +43,7 @@ describe("vouchers", () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 403]);
     const loser = results.find((r) => r.status === 403);
     expect(loser?.body.message).toBe("This voucher code is not valid.");
-    const [row] = await t.db.select().from(schema.vouchers).where(eq(schema.vouchers.id, voucher!.id));
+    const row = await firstRow(t.db, schema.vouchers, eq(schema.vouchers.id, voucher!.id));
     expect(row?.status).toBe("REDEEMED");
     expect([a.user.uuid, b.user.uuid]).toContain(row?.redeemedBy);
     expect((await t.api().user.PATCH("/vouchers/redeem", { body: { code: voucher!.code } })).response.status).toBe(401);
@@ -57,7 +58,7 @@ describe("vouchers", () => {
       t.request("DELETE", `${P}/vouchers/${voucher!.id}`, { token: admin.token }),
     ]);
     expect([redeem.status, revoke.status].filter((s) => s === 200)).toHaveLength(1);
-    const [row] = await t.db.select().from(schema.vouchers).where(eq(schema.vouchers.id, voucher!.id));
+    const row = await firstRow(t.db, schema.vouchers, eq(schema.vouchers.id, voucher!.id));
     expect(row?.status).toBe(redeem.status === 200 ? "REDEEMED" : "REVOKED");
   });
 

@@ -14,22 +14,17 @@ export const adminList = adminCrudList(
   "AdminCommunityPage",
 );
 
-export const adminCreate = authed(
-  "post",
-  "/admin/communities",
-  "Create a community (admins); createdBy (default: the caller) becomes its admin",
-  { request: jsonBody(CommunityInput), responses: created(AdminCommunitySchema, 400, 401, 403, 404) },
-);
+export const adminCreate = authed("post", "/admin/communities", {
+  summary: "Create a community (admins); createdBy (default: the caller) becomes its admin",
+  request: jsonBody(CommunityInput),
+  responses: created(AdminCommunitySchema, 400, 401, 403, 404),
+});
 
-export const adminBulkCreate = authed(
-  "post",
-  "/admin/communities/bulk",
-  "Create several communities at once, all or none (admins)",
-  {
-    request: jsonBody(z.object({ bulk: z.array(CommunityInput).min(1).max(100) }).strict()),
-    responses: created(z.array(AdminCommunitySchema), 400, 401, 403, 404),
-  },
-);
+export const adminBulkCreate = authed("post", "/admin/communities/bulk", {
+  summary: "Create several communities at once, all or none (admins)",
+  request: jsonBody(z.object({ bulk: z.array(CommunityInput).min(1).max(100) }).strict()),
+  responses: created(z.array(AdminCommunitySchema), 400, 401, 403, 404),
+});
 
 export const adminGet = adminCrudItem(
   authed,
@@ -38,20 +33,18 @@ export const adminGet = adminCrudItem(
   AdminCommunitySchema,
 );
 
-export const adminPatch = authed("patch", "/admin/communities/{id}", "Change some of a community's fields (admins)", {
+export const adminPatch = authed("patch", "/admin/communities/{id}", {
+  summary: "Change some of a community's fields (admins)",
   request: { params: UuidParam, ...jsonBody(CommunityPatch) },
   responses: ok(AdminCommunitySchema, 400, 401, 403, 404),
 });
 
-export const adminReplace = authed(
-  "put",
-  "/admin/communities/{id}",
-  "Replace a community (admins): the body is checked as on creation and laid over the stored community, as nestjsx/crud does",
-  {
-    request: { params: UuidParam, ...jsonBody(CommunityInput) },
-    responses: ok(AdminCommunitySchema, 400, 401, 403, 404),
-  },
-);
+export const adminReplace = authed("put", "/admin/communities/{id}", {
+  summary:
+    "Replace a community (admins): the body is checked as on creation and laid over the stored community, as nestjsx/crud does",
+  request: { params: UuidParam, ...jsonBody(CommunityInput) },
+  responses: ok(AdminCommunitySchema, 400, 401, 403, 404),
+});
 
 export const adminDelete = removal(
   authed,

@@ -4,6 +4,7 @@ import type { User } from "../../../lib/auth.ts";
 import { type CrudOptions, type CrudQuery, crudSelectPage, pickFields } from "../../../lib/crud/index.ts";
 import { uniqueOr } from "../../../lib/db-errors.ts";
 import { badRequest, found, notFound } from "../../../lib/errors.ts";
+import { firstRow } from "../../../lib/rows.ts";
 import { freeSlugIn, slugFrom } from "../slugs.ts";
 import {
   COMMUNITY_MESSAGES,
@@ -108,7 +109,7 @@ export async function createCommunities(db: Db, inputs: CommunityInput[], by: Us
 
 /** Changes some of a community's fields (the slug checked free). */
 export async function updateCommunity(db: Db, id: string, input: Partial<CommunityInput>, now: Date) {
-  const [row] = await db.select().from(schema.communities).where(eq(schema.communities.id, id));
+  const row = await firstRow(db, schema.communities, eq(schema.communities.id, id));
   const current = found(row, COMMUNITY_NOT_FOUND);
   if (input.createdBy) await requireActiveUsers(db, [input.createdBy]);
   if (input.slug !== undefined && input.slug !== current.slug) {

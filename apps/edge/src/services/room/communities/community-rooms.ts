@@ -3,6 +3,7 @@ import { and, desc, eq, exists, inArray, or, type SQL, sql } from "drizzle-orm";
 import { highestRank, ROLE_RANK, type User } from "../../../lib/auth.ts";
 import { forbidden, found, notFound } from "../../../lib/errors.ts";
 import { pageWhere } from "../../../lib/pages.ts";
+import { firstRow } from "../../../lib/rows.ts";
 import { ROOM_RANK, type Room, roleInForce, roomRank } from "../access.ts";
 import { roomUsersCount, selectRooms } from "../rooms.ts";
 import { COMMUNITY_MESSAGES, type CommunityRow, isCommunityAdmin, iso } from "./community.ts";
@@ -71,7 +72,7 @@ export async function addRoom(db: Db, community: CommunityRow, room: Room, user:
     .onConflictDoNothing()
     .returning();
   if (added) return { entry: { ...added, addedAt: iso(added.addedAt) }, created: true };
-  const [existing] = await db.select().from(schema.communityRooms).where(inCommunity(community.id, room.uuid));
+  const existing = await firstRow(db, schema.communityRooms, inCommunity(community.id, room.uuid));
   const entry = found(existing, COMMUNITY_MESSAGES.roomNotInCommunity);
   return { entry: { ...entry, addedAt: iso(entry.addedAt) }, created: false };
 }

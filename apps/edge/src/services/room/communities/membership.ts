@@ -2,6 +2,7 @@ import { type Db, schema } from "@booth/db";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { User } from "../../../lib/auth.ts";
 import { badRequest, forbidden, found, notFound } from "../../../lib/errors.ts";
+import { firstRow } from "../../../lib/rows.ts";
 import { ROOM_NOT_FOUND } from "../access.ts";
 import { USER_NOT_FOUND } from "../users.ts";
 import { COMMUNITY_MESSAGES, type CommunityRow, isCommunityAdmin, iso } from "./community.ts";
@@ -59,7 +60,7 @@ export async function leave(db: Db, communityId: string, userUuid: string) {
 export async function addMember(db: Db, communityId: string, userUuid: string, now: Date) {
   await requireActiveUsers(db, [userUuid]);
   await join(db, communityId, userUuid, now);
-  const [member] = await db.select().from(schema.communityMembers).where(memberWhere(communityId, userUuid));
+  const member = await firstRow(db, schema.communityMembers, memberWhere(communityId, userUuid));
   const row = found(member, COMMUNITY_MESSAGES.userNotMember);
   return { ...row, joinedAt: iso(row.joinedAt) };
 }
