@@ -2,7 +2,8 @@
  * Sync (#21): two browsers in one room hear the same moment within 150 ms of each other. Two listeners (one signed
  * in, one a visitor) play the room's HLS upload; each page's position is read with its own clock (the machine's,
  * which the room's server runs on too) against where the room says the song is (its nowPlaying end time and
- * duration, as the web computes it: playback/position.ts). The gap between the two, sampled while both play, is printed and must stay under 150 ms.
+ * duration, as the web computes it: playback/position.ts). The gap between the two, sampled while both play, is
+ * printed and must stay under 150 ms.
  */
 import { schema } from "@booth/db";
 import type { NowPlaying } from "@booth/sdk/live";
