@@ -1,8 +1,8 @@
 /**
- * Music screens: accessibility, crates, languages, audio quality and sync.
+ * Music screens: accessibility, crates, languages, audio quality, sync and the first sound before the live join.
  * The suites run one after another on one set of processes (the party, the web server, chromium), each on a fresh
  * edge and database: see shareStacks in harness.ts.
  */
 import { sharedSuites } from "./harness.ts";
 
-sharedSuites(["accessibility", "crates", "i18n", "quality", "sync"]);
+sharedSuites(["accessibility", "crates", "i18n", "quality", "sync", "early-sound"]);

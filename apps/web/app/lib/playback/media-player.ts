@@ -43,7 +43,12 @@ export function mediaPlayer(
       }
     };
   });
-  void controller.play({ key, song: only, at: source.kind === "preview" ? () => 0 : context.at });
+  void controller.play({
+    key,
+    song: only,
+    at: source.kind === "preview" ? () => 0 : context.at,
+    ...(context.admitted ? { admitted: context.admitted } : {}),
+  });
   return {
     ready,
     play: async () => {

@@ -40,6 +40,11 @@ export interface PlayRequest {
   song: LiveSong;
   /** Where the room is in the song now, in seconds (asked again once the audio is ready). */
   at: () => number;
+  /**
+   * Settles once the edge will answer this listener the song's playlist (it does only for someone a room playing it
+   * has admitted): the page may start on the room's song before its live join, and loads hls.js meanwhile. Now if absent.
+   */
+  admitted?: Promise<void>;
 }
 
 /**
@@ -75,7 +80,7 @@ export class PlaybackController {
     if (source.provider === "hls") {
       // hls.js wherever Media Source Extensions exist: it can send the token with the key request, which a
       // browser's own HLS cannot. Only without them (older iOS) does the browser play the playlist itself.
-      const { default: Hls } = await loadHls();
+      const [{ default: Hls }] = await Promise.all([loadHls(), request.admitted]);
       if (this.current?.key !== request.key) return;
       if (!Hls.isSupported()) return this.playFile(source.url, request);
       const hls = new Hls({
@@ -112,6 +117,8 @@ export class PlaybackController {
       hls.attachMedia(this.audio);
       return;
     }
+    await request.admitted;
+    if (this.current?.key !== request.key) return;
     await this.playFile(source.url, request);
   }
 

@@ -99,6 +99,7 @@ export class RoomPlayer {
       mount: this.options.mount,
       scripts: this.options.scripts,
       at: request.at,
+      admitted: request.admitted,
       level: this.level,
       muted: this.muted,
       onFailure: (message) => this.show({ failure: message }),

@@ -33,6 +33,8 @@ export interface PlayerContext {
   scripts: PlayerScripts;
   /** Where the room is in the song now, in seconds. */
   at: () => number;
+  /** Settles once the edge lets this listener load the song (player.ts, PlayRequest). */
+  admitted?: Promise<void> | undefined;
   /** The listener's volume when the player starts. */
   level: number;
   muted: boolean;

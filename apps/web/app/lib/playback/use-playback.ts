@@ -16,7 +16,12 @@ export interface PlaybackOptions {
   scripts: PlayerScripts;
   /** Signed in: the listener's connected Spotify or Apple Music account may play whole songs. */
   signedIn: boolean;
+  /** What the room plays: the live room's, or before its join the page's guess from its render (`fromRoom` false). */
   nowPlaying: NowPlaying | null;
+  /** `nowPlaying` is the live room's own: listening is reported only then (a guess knows no DJ). */
+  fromRoom: boolean;
+  /** The edge answers this listener the room's songs: the live room admitted them (or the page's render did, a guest). */
+  admitted: boolean;
   djUuid: string | null;
   clockOffset: number;
   apiUrl: string;
@@ -37,8 +42,21 @@ export const playKey = (np: NowPlaying) =>
  * browser's Media Session shows the song and answers its play and pause keys.
  */
 export function usePlayback(options: PlaybackOptions) {
-  const { audioRef, mountRef, scripts, signedIn, nowPlaying, djUuid, clockOffset, apiUrl, token, quality, room } =
-    options;
+  const {
+    audioRef,
+    mountRef,
+    scripts,
+    signedIn,
+    nowPlaying,
+    fromRoom,
+    admitted,
+    djUuid,
+    clockOffset,
+    apiUrl,
+    token,
+    quality,
+    room,
+  } = options;
   const controller = useRef<RoomPlayer | null>(null);
   const tracker = useRef<ListeningTracker | null>(null);
   const [view, setView] = useState<RoomPlayerView>({ kind: null, blocked: false, failure: null });
@@ -99,6 +117,13 @@ export function usePlayback(options: PlaybackOptions) {
     };
   }, [audioRef, mountRef, scripts, signedIn, apiUrl, token, room.slug]);
 
+  // One admission per room: a song started before the join loads once the join admits the listener.
+  const admission = useRef(waiting());
+  useEffect(() => {
+    if (admitted) admission.current.open();
+    else if (admission.current.opened) admission.current = waiting();
+  }, [admitted]);
+
   useEffect(() => {
     const player = controller.current;
     if (!player) return;
@@ -111,8 +136,10 @@ export function usePlayback(options: PlaybackOptions) {
     const key = playKey(nowPlaying);
     // The room's position by the clock offset measured last, whenever a player asks.
     const at = () => playbackOffset(nowPlaying, latest.current.clockOffset);
-    void player.play({ key, song: nowPlaying.song, at });
+    // The live room's state after the page's guess: the same song and start (the same key) plays on untouched.
+    void player.play({ key, song: nowPlaying.song, at, admitted: admission.current.promise });
     updateMediaSession(nowPlaying.song, apiUrl, { play: () => void player.resume(), pause: () => player.pause() });
+    if (!fromRoom) return;
     tracker.current?.start(
       {
         playId: key,
@@ -127,7 +154,7 @@ export function usePlayback(options: PlaybackOptions) {
       },
       Date.now(),
     );
-  }, [nowPlaying, djUuid, room.slug, room.ownerUuid, apiUrl]);
+  }, [nowPlaying, fromRoom, djUuid, room.slug, room.ownerUuid, apiUrl]);
 
   useEffect(() => {
     controller.current?.setQuality(quality);
@@ -155,4 +182,21 @@ export function usePlayback(options: PlaybackOptions) {
     setVolume: (level: number) => changeVolume({ level, muted: level === 0 ? volume.muted : false }),
     toggleMute: () => changeVolume({ ...volume, muted: !volume.muted }),
   };
+}
+
+/** A promise opened once from outside. */
+function waiting() {
+  let open = () => {};
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const gate = {
+    promise,
+    opened: false,
+    open: () => {
+      gate.opened = true;
+      open();
+    },
+  };
+  return gate;
 }

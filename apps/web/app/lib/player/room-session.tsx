@@ -1,3 +1,4 @@
+import type { NowPlaying } from "@booth/sdk/live";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
 import { type LiveRoom, useLiveRoom } from "../live/use-live-room.ts";
 import { useLiveToken } from "../live/use-live-token.ts";
@@ -15,7 +16,25 @@ export interface RoomTicket {
   /** What the person entered at the room's password prompt (rooms/$slug/password-gate.tsx), kept in memory only. */
   password?: string;
   guestPassword?: string;
+  /** What the room played when the page was rendered, for the player to start on while the live socket joins. */
+  early?: EarlyPlay | null;
 }
+
+/**
+ * The room's song as the page's server render found it, so the first sound need not wait for the live join (issue
+ * #20). The join's state replaces it at once: another song, a skip or silence is followed from there on, and its clock
+ * offset replaces this estimate (the player steers the difference away, playback/drift.ts).
+ */
+export interface EarlyPlay {
+  nowPlaying: NowPlaying;
+  /** Server time minus local time, in ms, estimated from when the server read the room and the page received it. */
+  clockOffset: number;
+  /** The edge already answers this listener the song (a guest the render admitted); else the live join admits them. */
+  admitted: boolean;
+}
+
+/** A guess is worth playing while the song has at least this long left (ms): else the join's next song is near. */
+const EARLY_MARGIN_MS = 1000;
 
 interface Session {
   room: RoomTicket["room"];
@@ -23,6 +42,7 @@ interface Session {
   guestPassword?: string | undefined;
   /** The viewer who entered (null: a guest): another viewer (signing in or out) leaves the room. */
   viewerUuid: string | null;
+  early: EarlyPlay | null;
 }
 
 export interface RoomSession {
@@ -84,6 +104,7 @@ export function RoomSessionProvider({
               password: ticket.password ?? (current?.room.uuid === ticket.room.uuid ? current.password : undefined),
               guestPassword:
                 ticket.guestPassword ?? (current?.room.uuid === ticket.room.uuid ? current.guestPassword : undefined),
+              early: ticket.early ?? null,
             },
       );
       setTicketToken((current) =>
@@ -114,6 +135,16 @@ export function RoomSessionProvider({
     guestPassword: session?.guestPassword,
   });
   const room = session?.room ?? null;
+  // Until the join's state arrives the player may start on what the page's render saw; never after a refusal or a
+  // kick (the connection is no longer connecting), nor on a song about to end.
+  const early =
+    session?.early &&
+    live.connection === "connecting" &&
+    live.state === null &&
+    !live.kicked &&
+    session.early.nowPlaying.endTime - (Date.now() + session.early.clockOffset) > EARLY_MARGIN_MS
+      ? session.early
+      : null;
   const playbackRoom = useMemo(() => ({ slug: room?.slug ?? "", ownerUuid: room?.ownerUuid ?? "" }), [room]);
   const playback = usePlayback({
     audioRef,
@@ -121,9 +152,11 @@ export function RoomSessionProvider({
     scripts,
     signedIn: viewerUuid !== null,
     // Someone removed from the room hears nothing more of it.
-    nowPlaying: live.kicked ? null : (live.state?.nowPlaying ?? null),
+    nowPlaying: live.kicked ? null : (live.state?.nowPlaying ?? early?.nowPlaying ?? null),
+    fromRoom: live.state !== null,
+    admitted: live.state !== null || early?.admitted === true,
     djUuid: live.state?.nowPlaying?.byRoom ? null : (live.state?.djs[0]?.uuid ?? null),
-    clockOffset: live.clockOffset,
+    clockOffset: early ? early.clockOffset : live.clockOffset,
     apiUrl,
     token: token.current,
     quality,

@@ -1,8 +1,10 @@
 import type { Schema } from "@booth/sdk";
+import type { NowPlaying } from "@booth/sdk/live";
 import { ROOM_RANK, roomRank } from "@booth/sdk/live/permissions";
 import { data } from "@remix-run/node";
 import { userMessage } from "../../lib/errors.server.ts";
 import { field } from "../../lib/forms.ts";
+import { hlsChunk } from "../../lib/hls-chunk.server.ts";
 import { currentRoomRoles, roomBySlug } from "../../lib/rooms.server.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
 import {
@@ -52,15 +54,58 @@ export async function checkRoomPassword(request: Request, slug: string) {
   return { ok: "enter" as const, kind, password };
 }
 
+/** A now-playing entry of the room's public state, checked as far as the player relies on it. */
+function nowPlayingOf(state: Record<string, unknown> | undefined): NowPlaying | null {
+  const np = state?.nowPlaying as Partial<NowPlaying> | null | undefined;
+  if (!np || typeof np.startTime !== "number" || typeof np.endTime !== "number") return null;
+  if (typeof np.song !== "object" || np.song === null) return null;
+  return np as NowPlaying;
+}
+
+/**
+ * What the room plays as its page renders, so the page can start the song while its live socket joins (issue #20):
+ * the live room's public state through the edge, read only when the edge's record says a song plays, and the
+ * server's clock when it was read. The edge answers the song's playlist only to someone a room playing it admitted:
+ * a guest is admitted by the edge's own join with their token, the call the live room makes for them too, so it is
+ * made here; a signed-in person is admitted by the live room's join and their player waits for it. Nothing (null)
+ * for a room behind a password, a private one the caller may not read, or one the edge refuses the guest.
+ */
+async function playingAtRender(
+  booth: ReturnType<typeof sdkFor>,
+  room: Schema<"room", "Room">,
+  /** A guest's token (their join is made with it), or null for someone signed in. */
+  guestToken: string | null,
+): Promise<{ nowPlaying: NowPlaying; serverTime: number; admitted: boolean } | null> {
+  if (!room.song || room.isPasswordProtected || room.isGuestPasswordProtected) return null;
+  const [state, admitted] = await Promise.all([
+    booth.room
+      .GET("/rooms/room-state/{id}", { params: { path: { id: room.uuid } } })
+      .then((r) => r.data?.state)
+      .catch(() => undefined),
+    guestToken
+      ? sdkFor(guestToken)
+          .room.POST("/rooms/{slug}/join", { params: { path: { slug: room.slug } }, body: {} })
+          .then((r) => r.response.ok)
+          .catch(() => false)
+      : false,
+  ]);
+  const nowPlaying = nowPlayingOf(state);
+  if (!nowPlaying || (guestToken && !admitted)) return null;
+  return { nowPlaying, serverTime: Date.now(), admitted };
+}
+
 /** The room, the token its live socket connects with (the viewer's, or a guest's), and the viewer's queue. */
 export async function loadRoom(request: Request, slug: string) {
   const session = await liveToken(request);
   const booth = sdkFor(session.token);
   const room = await roomBySlug(booth, slug);
-  const recent = await booth.room
-    .GET("/rooms/{slug}/recent-songs", { params: { path: { slug: room.slug }, query: { limit: 10 } } })
-    .then((r) => r.data?.data ?? [])
-    .catch(() => []);
+  const [recent, playing] = await Promise.all([
+    booth.room
+      .GET("/rooms/{slug}/recent-songs", { params: { path: { slug: room.slug }, query: { limit: 10 } } })
+      .then((r) => r.data?.data ?? [])
+      .catch(() => []),
+    playingAtRender(booth, room, session.guest ? session.liveToken : null),
+  ]);
   const [queue, crates] = session.viewer
     ? await Promise.all([
         booth.playlist
@@ -94,6 +139,11 @@ export async function loadRoom(request: Request, slug: string) {
       viewer: session.viewer,
       audioQuality: session.audioQuality,
       passwordAsked: asked,
+      playing,
+      // Its player is what the first sound waits for once the page has hydrated.
+      hlsScript: (playing?.nowPlaying.song as { streamUrls?: { hls?: string } } | undefined)?.streamUrls?.hls
+        ? hlsChunk()
+        : null,
     },
     { headers: session.setCookie ? { "set-cookie": session.setCookie } : {} },
   );

@@ -1,4 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
+import type { ClientLoaderFunctionArgs } from "@remix-run/react";
 import { Link, useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -24,16 +25,35 @@ preloadRoom();
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.room.name} · Booth` : "Booth" },
+  // A song to play: hls.js downloads beside the page's own scripts (after them: low priority).
+  ...(data?.hlsScript ? [{ tagName: "link", rel: "modulepreload", href: data.hlsScript, fetchpriority: "low" }] : []),
 ];
 export const loader = ({ request, params }: LoaderFunctionArgs) => loadRoom(request, params.slug ?? "");
+/**
+ * The same data, stamped with when the browser received it: the room's clock is estimated from the server's time in
+ * it until the live join measures it. Not run on hydration: the document's data arrived with the document.
+ */
+export const clientLoader = async ({ serverLoader }: ClientLoaderFunctionArgs) => ({
+  ...(await serverLoader<typeof loader>()),
+  receivedAt: Date.now(),
+});
+
+/** When the document's first byte arrived (epoch ms): its data came with it. */
+const documentArrival = () => {
+  const [navigation] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
+  return performance.timeOrigin + (navigation?.responseStart ?? 0);
+};
+
 export const action = ({ request, params }: ActionFunctionArgs) =>
   new URL(request.url).searchParams.has("enter") ? checkRoomPassword(request, params.slug ?? "") : roomAction(request);
 
 export default function RoomPage() {
   const { t } = useTranslation("room");
   const { t: tRooms } = useTranslation("rooms");
+  const data = useLoaderData<typeof loader>() as SerializeFrom<typeof loader> & { receivedAt?: number };
   const { room, queue, crates, recent, liveToken, liveTokenExpiresAt, guest, viewer, audioQuality, passwordAsked } =
-    useLoaderData<typeof loader>();
+    data;
+  const { playing: atRender, receivedAt } = data;
   const root = useRootData();
   const apiUrl = root?.env.apiUrl ?? "";
   // The connection and the player live in the app shell (lib/player/room-session.tsx), so they outlive leaving
@@ -52,8 +72,17 @@ export default function RoomPage() {
       liveToken,
       liveTokenExpiresAt,
       quality: audioQuality,
+      early: atRender
+        ? {
+            nowPlaying: atRender.nowPlaying,
+            clockOffset: atRender.serverTime - (receivedAt ?? documentArrival()),
+            admitted: atRender.admitted,
+          }
+        : null,
     });
   }, [
+    atRender,
+    receivedAt,
     enter,
     gated,
     admitted,
