@@ -94,6 +94,13 @@ async function playingAtRender(
   return { nowPlaying, serverTime: Date.now(), admitted };
 }
 
+/**
+ * Whether the browser is opening the room's page (a document), where its player starts before the live join. Not a
+ * data request: every song change revalidates the room page, and reading the live state there would ask the room's
+ * Durable Object for its whole state once per listener and song; a client-side navigation starts on the join.
+ */
+const openedAsPage = (request: Request) => request.headers.get("sec-fetch-dest") === "document";
+
 /** The room, the token its live socket connects with (the viewer's, or a guest's), and the viewer's queue. */
 export async function loadRoom(request: Request, slug: string) {
   const session = await liveToken(request);
@@ -104,7 +111,7 @@ export async function loadRoom(request: Request, slug: string) {
       .GET("/rooms/{slug}/recent-songs", { params: { path: { slug: room.slug }, query: { limit: 10 } } })
       .then((r) => r.data?.data ?? [])
       .catch(() => []),
-    playingAtRender(booth, room, session.guest ? session.liveToken : null),
+    openedAsPage(request) ? playingAtRender(booth, room, session.guest ? session.liveToken : null) : null,
   ]);
   const [queue, crates] = session.viewer
     ? await Promise.all([
