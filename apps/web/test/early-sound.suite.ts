@@ -140,4 +140,34 @@ describe("the first sound before the live join", { timeout: 240_000 }, () => {
     client.close();
     expect(errors).toEqual([]);
   });
+
+  it("reads what the room plays when its page opens, and not again when a song change reloads the page's data", async () => {
+    const [a, b] = await hlsPaths();
+    const { room, client } = await roomWithDj(stack, "Reload DJ", { name: "Reloads" }, [a!.id, b!.id]);
+    await eventually(() => expect(client.state?.nowPlaying?.song.songId).toBe(a!.id), 20_000);
+    // The edge's reads of a room's live state: only the web's render asks for it here (the live room never does).
+    const reads: string[] = [];
+    const edge = stack.t.app.fetch;
+    stack.t.app.fetch = (request, ...rest) => {
+      if (new URL(request.url).pathname.includes("/rooms/room-state/")) reads.push(request.url);
+      return edge(request, ...rest);
+    };
+    try {
+      const { page, errors } = await stack.person();
+      await page.goto(`/rooms/${room.slug}`);
+      await eventually(async () => expect((await audioOf(page)).time).toBeGreaterThan(1), 20_000);
+      await eventually(async () => expect(await connection(page)).toBe("live"), 20_000);
+      expect(reads).toHaveLength(1);
+      // A new song reloads the room page's data (the recently played, the queue): the room's state is not read again.
+      const reloaded = page.waitForResponse((r) => r.request().method() === "GET" && /\.data/.test(r.url()));
+      await client.skipSong();
+      await expectText(page, "[data-testid=track-name]", b!.name, 20_000);
+      await reloaded;
+      expect(reads).toHaveLength(1);
+      client.close();
+      expect(errors).toEqual([]);
+    } finally {
+      stack.t.app.fetch = edge;
+    }
+  });
 });
