@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { eventually, expectText, suiteStack } from "./harness.ts";
 import { audioOf, listener, roomWithDj } from "./listening.ts";
 
-const stack = suiteStack({ songs: 2, songSeconds: 60 });
+const stack = suiteStack({ songs: 4, songSeconds: 60 });
 
 /** Holds the page's sockets to the live room until `release` is called; what the page sent meanwhile goes on then. */
 async function holdLiveRoom(page: Page) {

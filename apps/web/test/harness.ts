@@ -110,7 +110,8 @@ export interface Person {
 export interface StartOptions {
   /**
    * Demo tracks to load (synthesised and transcoded like uploads), 0 for none. Made once per run for each number and
-   * length of songs, and copied into the stacks that ask for the same again (`demoCatalogueOnce`).
+   * length of songs, and copied into the stacks that ask for the same again (`demoCatalogueOnce`): a suite that needs
+   * a song or two asks for a size others ask for (4 of 30 or 60 s), which costs it no ffmpeg.
    */
   songs?: number;
   /** How long each of them plays (30 s unless set). */

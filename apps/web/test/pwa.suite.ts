@@ -23,7 +23,7 @@ import { localPushService, testSubscriber } from "../../edge/src/testing/web-pus
 import { CHROMIUM, eventually, expectText, hydrated, SCREENSHOTS, shot, suiteStack, until } from "./harness.ts";
 import { signedUp } from "./harness-b.ts";
 
-const stack = suiteStack({ songs: 2 });
+const stack = suiteStack({ songs: 4 });
 let pushService: Awaited<ReturnType<typeof localPushService>>;
 beforeAll(async () => {
   pushService = await localPushService();

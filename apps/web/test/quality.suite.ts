@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { eventually, expectText, suiteStack } from "./harness.ts";
 import { audioOf, listener, playlistAnswers, roomWithDj, segmentRenditions } from "./listening.ts";
 
-const stack = suiteStack({ songs: 1, songSeconds: 60 });
+const stack = suiteStack({ songs: 4, songSeconds: 60 });
 
 /**
  * The playlists that were served. The page may ask for the master before the live room has told the edge the listener
