@@ -43,28 +43,6 @@ class LongFirst extends BaseSequencer {
  */
 const PROCESS_WIDE = ["apps/edge/src/ports/tracing.test.ts", "apps/edge/src/services/upload/upload-stream.test.ts"];
 
-/**
- * The test files of apps/ that run the edge in their own process (its whole app, imported through
- * @booth/edge/testing) beside the processes they start: the browser files, the CLI's and the rooms' live tests. They
- * share their worker's modules as the edge's own tests do (importing the edge cost each about 5 CPU-seconds on the
- * 2-core machine, decision 0017); their data stays their own (a database and stack each). The web files that load the
- * built web server in process (`server.ts`, which reads its settings once) stay isolated.
- */
-const EDGE_IN_PROCESS = [
-  "apps/web/test/app-shell.test.ts",
-  "apps/web/test/music-screens.test.ts",
-  "apps/web/test/people-screens.test.ts",
-  "apps/web/test/players.test.ts",
-  "apps/web/test/room-crate.test.ts",
-  "apps/web/test/room-screens.test.ts",
-  "apps/web/test/room.test.ts",
-  "apps/web/test/social-screens.test.ts",
-  "apps/cli/src/cli.test.ts",
-  "apps/cli/src/crates.test.ts",
-  "apps/cli/test/bots.test.ts",
-  "apps/rooms-party/test/live.test.ts",
-];
-
 const shared = {
   // Migrations run once per run, into a template each test file's database is copied from; and a folder of the
   // run's own, where the demo songs a browser suite asks for are kept for the next suite that asks (decision 0017).
@@ -99,9 +77,6 @@ export default defineConfig({
         test: { ...shared, name: "edge-process-wide", include: PROCESS_WIDE },
       },
       {
-        test: { ...shared, name: "apps-edge-in-process", include: EDGE_IN_PROCESS, isolate: false },
-      },
-      {
         test: {
           ...shared,
           name: "apps",
@@ -111,7 +86,7 @@ export default defineConfig({
             "packages/*/src/**/*.test.ts",
             "packages/*/test/**/*.test.ts",
           ],
-          exclude: ["apps/edge/src/**", "**/node_modules/**", ...EDGE_IN_PROCESS],
+          exclude: ["apps/edge/src/**", "**/node_modules/**"],
         },
       },
     ],
