@@ -28,13 +28,11 @@ export interface DemoSongs {
  * the run to ask for a size makes it for real (the upload pipeline every song goes through) and leaves what it made,
  * its database rows and its stored objects, in the run's folder; every later one, in any worker, copies them into its
  * own database and storage. A worker that finds another making the same size waits for it. Outside a vitest run with
- * the run folder (./run-setup.ts), or where the database refuses the copy, it is made for real each time.
+ * the run folder (./run-setup.ts) it is made for real each time; a copy the database refuses fails, naming the folder.
  */
 export async function demoCatalogueOnce(t: TestApp, songs: DemoSongs) {
   const folder = runFolder();
-  const made = () =>
-    seedDemoCatalogue(t.deps, { perArtist: Math.ceil(songs.tracks / 4), tracks: songs.tracks, seconds: songs.seconds });
-  if (!folder) return made();
+  if (!folder) return seedDemoCatalogue(t.deps, demoOptions(songs));
   const snapshot = join(folder, `demo-${songs.tracks}x${songs.seconds}`);
   const lock = `${snapshot}.lock`;
   for (;;) {
@@ -56,6 +54,9 @@ export async function demoCatalogueOnce(t: TestApp, songs: DemoSongs) {
     }
   }
 }
+
+/** seedDemoCatalogue's options for a size: as many per artist as it takes, at most `tracks` in all. */
+const demoOptions = ({ tracks, seconds }: DemoSongs) => ({ perArtist: Math.ceil(tracks / 4), tracks, seconds });
 
 function runFolder() {
   try {
@@ -85,10 +86,7 @@ async function makeAndKeep(t: TestApp, songs: DemoSongs, snapshot: string) {
       return t.deps.storage.put(key, data, contentType);
     },
   };
-  const added = await seedDemoCatalogue(
-    { ...t.deps, storage },
-    { perArtist: Math.ceil(songs.tracks / 4), tracks: songs.tracks, seconds: songs.seconds },
-  );
+  const added = await seedDemoCatalogue({ ...t.deps, storage }, demoOptions(songs));
   if (before.length > 0 || added !== songs.tracks) return added;
   const kept: Kept = { added, tables: [], objects: [] };
   for (const name of await tablesWithRows(t)) {
