@@ -30,6 +30,7 @@ import { languageOf } from "./i18n/language.server.ts";
 import { DirectMessagesProvider, useUnreadMessages } from "./lib/direct-messages.tsx";
 import { NAV_LINKS } from "./lib/nav.ts";
 import { useNonce } from "./lib/nonce.ts";
+import { usePageScripts } from "./lib/page-scripts.ts";
 import { RoomSessionProvider } from "./lib/player/room-session.tsx";
 import { useServiceWorker } from "./lib/pwa/register.ts";
 import { rootData } from "./lib/root.server.ts";
@@ -170,6 +171,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const root = useRootData();
   const lang = root?.lang ?? DEFAULT_LANGUAGE;
   const i18n = useMemo(() => createI18n(lang), [lang]);
+  const scripts = usePageScripts();
   useServiceWorker();
   // A switch to a language whose texts are not here yet loads them into the page's i18next (English meanwhile). Not a
   // root clientLoader: that would make every navigation fetch the root's data apart from the page's.
@@ -211,8 +213,12 @@ export function Layout({ children }: { children: ReactNode }) {
             </DirectMessagesProvider>
           </RoomSessionProvider>
         </I18nextProvider>
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {scripts ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
       </body>
     </html>
   );

@@ -67,6 +67,52 @@ describe("signing in", { timeout: 120_000 }, () => {
     expect(errors).toEqual([]);
   });
 
+  it("opens the sign-in screen without loading any script, and signs in there all the same, back to where they were", async () => {
+    const { page, errors } = await stack.person();
+    const email = emailFor("noscript");
+    await signUp(page, { nickname: "Nell", email });
+    await page.click("text=Log out");
+    await expectText(page, "header a[href='/login']", "Log in");
+
+    // Opened as a page: the document and its stylesheet, no JavaScript at all.
+    const scripts = () =>
+      page.evaluate(() =>
+        performance
+          .getEntriesByType("resource")
+          .map((e) => e.name)
+          .filter((url) => /\.m?js(\?|$)/.test(url)),
+      );
+    await page.goto("/login?next=/ranking");
+    await expectText(page, "h1", "Welcome back");
+    expect(await scripts()).toEqual([]);
+    expect(await page.evaluate(() => "__remixRouter" in window)).toBe(false);
+    // A refusal is the server's answer, a page in its own right, with the address typed kept.
+    await page.fill("#email", email);
+    await page.fill("#password", "wrong password");
+    await Promise.all([page.waitForLoadState("load"), page.click("form:has(#password) button[type=submit]")]);
+    await expectText(page, "[data-testid=form-error]", "Incorrect email or password.");
+    expect(await page.inputValue("#email")).toBe(email);
+    expect(await scripts()).toEqual([]);
+    await page.fill("#password", TEST_PASSWORD);
+    await Promise.all([page.waitForURL(/\/ranking$/), page.click("form:has(#password) button[type=submit]")]);
+    await expectText(page, "[data-testid=viewer]", /Nell/);
+    // The page signed in to is the app again, scripts and all.
+    await page.waitForFunction(() => "__remixRouter" in window);
+
+    // Reached by a link inside the running app, the same screen is rendered by it: the page stays.
+    await page.click("text=Log out");
+    await expectText(page, "header a[href='/login']", "Log in");
+    await page.waitForFunction(() => "__remixRouter" in window);
+    await page.evaluate(() => Object.assign(window, { stayed: true }));
+    await Promise.all([page.waitForURL(/\/login$/), page.click("header a[href='/login']")]);
+    await page.fill("#email", email);
+    await page.fill("#password", TEST_PASSWORD);
+    await Promise.all([page.waitForURL(`${stack.webUrl}/`), page.click("form:has(#password) button[type=submit]")]);
+    await expectText(page, "[data-testid=viewer]", /Nell/);
+    expect(await page.evaluate(() => "stayed" in window)).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
   it("signs in with an emailed link, and resets a forgotten password", async () => {
     const { page } = await stack.person();
     const email = emailFor("bo");
@@ -242,11 +288,11 @@ describe("signing in", { timeout: 120_000 }, () => {
         },
       });
     });
-    await page.goto("/login", { waitUntil: "commit" });
-    await page.waitForSelector("#email");
+    await page.goto("/search", { waitUntil: "commit" });
+    await page.waitForSelector("[data-testid=search-input]");
     const hydrated = () => page.evaluate(() => "__remixRouter" in window);
     expect(await hydrated()).toBe(false);
-    await page.click("#email");
+    await page.click("[data-testid=search-input]");
     await page.keyboard.type("early");
     await page.mouse.click(5, 400);
     await eventually(async () => expect(await hydrated()).toBe(true), 20_000);

@@ -22,7 +22,9 @@ const directive = (policy: string, name: string) =>
 describe("content security policy", () => {
   it("sends every page a policy whose fresh nonce is on each of the page's scripts, and nothing inline else runs", async () => {
     const nonces = new Set<string>();
-    for (const path of ["/login", "/signup", "/forgot-password"]) {
+    // Pages with the app's scripts that need no edge (the sign-in screens have none: "sends the sign-in screens as
+    // HTML alone"; an address that is no page is answered by the app's own page, scripts and all).
+    for (const path of ["/no-such-page", "/nowhere/at/all", "/missing"]) {
       const res = await page(path);
       const policy = res.headers.get("content-security-policy") ?? "";
       const nonce = policy.match(/'nonce-([A-Za-z0-9+/=]+)'/)?.[1] ?? "";
@@ -56,6 +58,27 @@ describe("content security policy", () => {
     const file = await handle(new Request("http://127.0.0.1:3000/favicon.svg"));
     expect(file.status).toBe(200);
     expect(file.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it("sends the sign-in screens as HTML alone: no script, no module to preload, under the same policy", async () => {
+    for (const path of [
+      "/login?next=/ranking",
+      "/signup",
+      "/forgot-password",
+      "/reset-password?token=x",
+      "/magic-link",
+      "/phone",
+    ]) {
+      const res = await page(path);
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+      const html = await res.text();
+      expect({ path, scripts: html.match(/<script\b[^>]*>/g) ?? [] }).toEqual({ path, scripts: [] });
+      expect({ path, modules: html.match(/[^"'\s]+\.js\b/g) ?? [] }).toEqual({ path, modules: [] });
+      expect(html).toMatch(/<form method="post"/);
+      expect(res.headers.get("content-security-policy")).toMatch(/script-src 'self' 'nonce-/);
+    }
+    // The others keep theirs.
+    expect(await (await page("/no-such-page")).text()).toMatch(/<script\b[^>]*type="module"/);
   });
 
   it("lets media, images and frames come only from Booth's origins and the configured provider hosts", () => {

@@ -1,8 +1,10 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { AuthCard, EmailLinkForm, useAuthScreen } from "../../components/auth-card.tsx";
+import { withoutScripts } from "../../lib/page-scripts.ts";
 import { forgotPassword } from "./forgot-password.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Reset your password" }];
+export const handle = withoutScripts;
 export const action = ({ request }: ActionFunctionArgs) => forgotPassword(request);
 
 export default function ForgotPassword() {

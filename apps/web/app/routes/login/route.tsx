@@ -5,9 +5,11 @@ import { AuthCard, AuthSubmit, EmailField, useAuthScreen } from "../../component
 import { InputField } from "../../components/field.tsx";
 import { FormError, FormNotice } from "../../components/form-alert.tsx";
 import { takeNotice } from "../../lib/oauth.server.ts";
+import { withoutScripts } from "../../lib/page-scripts.ts";
 import { logIn } from "./login.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Log in" }];
+export const handle = withoutScripts;
 export const action = ({ request }: ActionFunctionArgs) => logIn(request);
 /** The outcome of a Discord sign-in that did not sign in (once). */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -10,9 +10,11 @@ import {
 } from "../../components/auth-card.tsx";
 import { InputField } from "../../components/field.tsx";
 import { FormError } from "../../components/form-alert.tsx";
+import { withoutScripts } from "../../lib/page-scripts.ts";
 import { signUp } from "./signup.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Sign up" }];
+export const handle = withoutScripts;
 export const action = ({ request }: ActionFunctionArgs) => signUp(request);
 
 export default function SignUp() {
