@@ -225,12 +225,24 @@ async function workerRuntime() {
   };
 }
 
-async function baselineTarget(): Promise<Target> {
+/**
+ * The bare fan-out: each vote rebroadcast as it came. With `bytes`, each message is padded to that size (the room's
+ * own vote message), so the fan-out's cost per byte is the same on both sides and the ratio is the room's own work.
+ */
+async function baselineTarget(bytes = 0): Promise<Target> {
   const server = new WebSocketServer({ port: 0, host: "127.0.0.1" });
   const url = await listen(server);
   server.on("connection", (ws) => {
     ws.on("message", (d) => {
-      const text = JSON.stringify({ name: "votedOnSong", vote: JSON.parse(String(d)) });
+      const plain = JSON.stringify({ name: "votedOnSong", vote: JSON.parse(String(d)) });
+      const text =
+        bytes > plain.length + 9
+          ? JSON.stringify({
+              name: "votedOnSong",
+              vote: JSON.parse(String(d)),
+              pad: "x".repeat(bytes - plain.length - 9),
+            })
+          : plain;
       for (const client of server.clients) client.send(text);
     });
   });
@@ -487,8 +499,10 @@ const rate = (x: number) => Math.round(x).toString().padStart(7);
 const kb = (x: number) => `${(x / 1024).toFixed(1)} KB`;
 const busy = (x: number) => `server busy ${Math.round(x * 100)}%`;
 for (const n of SIZES) {
-  const base = await measure(baselineTarget, n);
+  const base = await measure(() => baselineTarget(), n);
   const live = await measure(roomTarget, n);
+  // The same fan-out sending messages as long as the room's: what is left of the gap is the room's own work.
+  const sameBytes = await measure(() => baselineTarget(live.bytes), n);
   rows.push(
     `${String(n).padStart(5)} clients | storm: room ${rate(live.perSecond)} msg/s (${busy(live.serverBusy)}), ws ${rate(base.perSecond)} msg/s (${busy(base.serverBusy)}), ratio ${(
       live.perSecond / base.perSecond
@@ -496,7 +510,11 @@ for (const n of SIZES) {
       base.p50,
     )} p99 ${ms(base.p99)}, p99 ratio ${(live.p99 / base.p99).toFixed(2)}x | largest vote: patch ${
       live.patchBytes
-    } bytes, message ${live.bytes} bytes (ws ${base.bytes}) | per client: room ${kb(live.rssPerClient)} resident, ${kb(live.heapPerClient)} heap; ws ${kb(base.rssPerClient)} resident, ${kb(base.heapPerClient)} heap`,
+    } bytes, message ${live.bytes} bytes (ws ${base.bytes}) | ws sending ${sameBytes.bytes} bytes: ${rate(sameBytes.perSecond)} msg/s (${busy(sameBytes.serverBusy)}), room vs it ${(
+      live.perSecond / sameBytes.perSecond
+    ).toFixed(
+      2,
+    )}x, p99 ${ms(sameBytes.p99)} | per client: room ${kb(live.rssPerClient)} resident, ${kb(live.heapPerClient)} heap; ws ${kb(base.rssPerClient)} resident, ${kb(base.heapPerClient)} heap`,
   );
   process.stdout.write(`  measured ${n} clients in process: ${rows.at(-1)}\n`);
   if (withWorker && n <= WORKER_MAX) {
