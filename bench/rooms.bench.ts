@@ -410,101 +410,169 @@ interface Result {
   heapPerClient: number;
 }
 
-async function measure(makeTarget: () => Promise<Target>, n: number, lossy = false): Promise<Result> {
+/** A server under measurement with its clients joined: its storms, run one at a time, and then its steady stream. */
+interface Side {
+  /** One storm: every voter at once (each turns their vote around after the first, or the room would send nothing). */
+  storm(counted?: boolean): Promise<void>;
+  /** The storms counted so far, in order. */
+  storms: { perSecond: number; serverBusy: number }[];
+  /** The largest vote message a client has received, in bytes. */
+  largestBytes(): Promise<number>;
+  /** The steady stream, and the result (its storm: the median of the counted ones). */
+  finish(): Promise<Result>;
+  close(): void;
+}
+
+async function openSide(makeTarget: () => Promise<Target>, n: number, lossy = false): Promise<Side> {
   const target = await makeTarget();
   const empty = serverUsage(target.pid);
   const clients = await startClients(n, target.url);
   try {
-    return await measureWith(target, clients, n, lossy, empty);
-  } finally {
+    await target.prepare(clients);
+  } catch (error) {
     clients.close();
     target.close();
+    throw error;
+  }
+  const full = serverUsage(target.pid);
+  await clients.reset();
+  const voters = Math.min(VOTERS, n - 1);
+  const likes = Array.from({ length: voters + 1 }, (_, v) => v % 3 !== 0);
+  const storms: Side["storms"] = [];
+  let stormVotes = 0;
+  let stormsRun = 0;
+  return {
+    storms,
+    async storm(counted = true) {
+      if (stormsRun++ > 0) for (let v = 1; v <= voters; v++) likes[v] = !likes[v];
+      await clients.reset();
+      const cpuBefore = serverUsage(target.pid).cpuMs;
+      await clients.send(
+        Array.from({ length: voters }, (_, i) => ({ client: i + 1, text: vote(i + 1, likes[i + 1] ?? true) })),
+      );
+      await clients.waitFor((r) => r.votes, stormVotes + voters * n, "storm votes", lossy, 60_000);
+      const reports = await clients.reports();
+      const cpuAfter = serverUsage(target.pid).cpuMs;
+      const started = Math.min(...reports.map((r) => r.firstSentAt || Number.POSITIVE_INFINITY));
+      const ended = Math.max(...reports.map((r) => r.lastVoteAt));
+      const votesNow = reports.reduce((sum, r) => sum + r.votes, 0);
+      if (counted)
+        storms.push({
+          perSecond: (votesNow - stormVotes) / ((ended - started) / 1000),
+          serverBusy: (cpuAfter - cpuBefore) / (ended - started),
+        });
+      stormVotes = votesNow;
+    },
+    async largestBytes() {
+      return Math.max(...(await clients.reports()).map((r) => r.bytes));
+    },
+    async finish() {
+      const { perSecond, serverBusy } = [...storms].sort((a, b) => a.perSecond - b.perSecond)[
+        Math.floor(storms.length / 2)
+      ] ?? { perSecond: 0, serverBusy: 0 };
+      if (process.env.BENCH_VERBOSE)
+        console.log(`  storms: ${storms.map((r) => Math.round(r.perSecond)).join(", ")} msg/s`);
+
+      // The steady stream: voters turn their vote around, one every PACE_MS (a vote that changes nothing sends
+      // nothing); each client's k-th message after the storm is vote k.
+      await clients.reset();
+      for (let k = 0; k < PACED_VOTES; k++) {
+        const v = 1 + (k % voters);
+        likes[v] = !likes[v];
+        const next = new Promise((r) => setTimeout(r, PACE_MS));
+        await clients.send([{ client: v, text: vote(v, likes[v] ?? true) }], k);
+        await next;
+      }
+      await clients.waitFor((r) => r.votes, stormVotes + PACED_VOTES * n, "paced votes", lossy, 60_000);
+      const last = await clients.reports();
+      const votes = last.reduce((sum, r) => sum + r.votes, 0);
+      const delivered = votes / (stormsRun * voters * n + PACED_VOTES * n);
+      const closes = last.flatMap((r) => r.closes);
+      if (closes.length)
+        process.stdout.write(`  ${closes.length} client sockets closed by the server (${[...new Set(closes)]})\n`);
+      const { received, sent } = await clients.times();
+      const latencies = received.flatMap((times) => times.map((t, k) => t - (sent.get(k) ?? t))).sort((a, b) => a - b);
+      const at = (q: number) =>
+        latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
+      const largest = last.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+      // BENCH_VERBOSE=1 shows the largest vote message as it went over the wire.
+      if (process.env.BENCH_VERBOSE) console.log(largest.sample);
+      const refused = last.reduce((sum, r) => sum + r.refused, 0);
+      const refusal = last.find((r) => r.refusal)?.refusal ?? "";
+      return {
+        perSecond,
+        serverBusy,
+        delivered,
+        refused,
+        refusal,
+        p50: at(0.5),
+        p99: at(0.99),
+        bytes: largest.bytes,
+        patchBytes: largest.patchBytes,
+        rssPerClient: (full.rss - empty.rss) / n,
+        heapPerClient: (full.heap - empty.heap) / n,
+      };
+    },
+    close() {
+      clients.close();
+      target.close();
+    },
+  };
+}
+
+/** One server alone: STORMS storms, then the steady stream. */
+async function measure(makeTarget: () => Promise<Target>, n: number, lossy = false): Promise<Result> {
+  const side = await openSide(makeTarget, n, lossy);
+  try {
+    for (let round = 0; round < STORMS; round++) await side.storm();
+    return await side.finish();
+  } finally {
+    side.close();
+    // Closes of this measurement's sockets, and their memory, settle before the next begins.
+    await new Promise((r) => setTimeout(r, 1000));
   }
 }
 
-async function measureWith(
-  target: Target,
-  clients: Clients,
-  n: number,
-  lossy: boolean,
-  empty: ReturnType<typeof serverUsage>,
-): Promise<Result> {
-  await target.prepare(clients);
-  const full = serverUsage(target.pid);
-  await clients.reset();
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
-  // The storm: every voter at once, STORMS times (each voter turns their vote around between storms, or the room
-  // would have nothing to send); the median storm is kept, since one storm of two seconds moves by 10% between runs.
-  const voters = Math.min(VOTERS, n - 1);
-  const likes = Array.from({ length: voters + 1 }, (_, v) => v % 3 !== 0);
-  const storms: { perSecond: number; serverBusy: number }[] = [];
-  let stormVotes = 0;
-  for (let round = 0; round < STORMS; round++) {
-    if (round > 0) for (let v = 1; v <= voters; v++) likes[v] = !likes[v];
-    await clients.reset();
-    const cpuBefore = serverUsage(target.pid).cpuMs;
-    await clients.send(
-      Array.from({ length: voters }, (_, i) => ({ client: i + 1, text: vote(i + 1, likes[i + 1] ?? true) })),
-    );
-    await clients.waitFor((r) => r.votes, stormVotes + voters * n, "storm votes", lossy, 60_000);
-    const stormReports = await clients.reports();
-    const cpuAfter = serverUsage(target.pid).cpuMs;
-    const started = Math.min(...stormReports.map((r) => r.firstSentAt || Number.POSITIVE_INFINITY));
-    const ended = Math.max(...stormReports.map((r) => r.lastVoteAt));
-    const votesNow = stormReports.reduce((sum, r) => sum + r.votes, 0);
-    storms.push({
-      perSecond: (votesNow - stormVotes) / ((ended - started) / 1000),
-      serverBusy: (cpuAfter - cpuBefore) / (ended - started),
-    });
-    stormVotes = votesNow;
+/**
+ * The room, the bare broadcast and the bare broadcast of the room's bytes, all three joined at once, their storms
+ * taking turns (the order turned around every round), so whatever else the machine does falls on all three alike.
+ * The ratios are the medians of each round's own (room / baseline in the same round).
+ */
+async function measureTogether(n: number) {
+  const sides: Side[] = [];
+  try {
+    const room = await openSide(roomTarget, n);
+    sides.push(room);
+    // Two first storms, not counted: they warm the room and tell the size of its vote message (the second turns
+    // every vote around, as the counted ones do).
+    await room.storm(false);
+    await room.storm(false);
+    const bytes = await room.largestBytes();
+    const plain = await openSide(() => baselineTarget(), n);
+    sides.push(plain);
+    const padded = await openSide(() => baselineTarget(bytes), n);
+    sides.push(padded);
+    await plain.storm(false);
+    await padded.storm(false);
+    for (let round = 0; round < STORMS; round++)
+      for (const side of round % 2 ? [...sides].reverse() : sides) await side.storm();
+    const ratio = (a: Side, b: Side) => median(a.storms.map((s, i) => s.perSecond / (b.storms[i]?.perSecond ?? 0)));
+    const vsPlain = ratio(room, plain);
+    const vsPadded = ratio(room, padded);
+    if (process.env.BENCH_VERBOSE)
+      console.log(
+        `  rounds, room / bare: ${room.storms.map((s, i) => (s.perSecond / (plain.storms[i]?.perSecond ?? 0)).toFixed(2)).join(", ")}`,
+      );
+    const live = await room.finish();
+    const base = await plain.finish();
+    const sameBytes = await padded.finish();
+    return { live, base, sameBytes, vsPlain, vsPadded };
+  } finally {
+    for (const side of sides) side.close();
+    await new Promise((r) => setTimeout(r, 1000));
   }
-  const { perSecond, serverBusy } = [...storms].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(STORMS / 2)] ?? {
-    perSecond: 0,
-    serverBusy: 0,
-  };
-  if (process.env.BENCH_VERBOSE)
-    console.log(`  storms: ${storms.map((r) => Math.round(r.perSecond)).join(", ")} msg/s`);
-
-  // The steady stream: voters turn their vote around, one every PACE_MS (a vote that changes nothing sends nothing);
-  // each client's k-th message after the storm is vote k.
-  await clients.reset();
-  for (let k = 0; k < PACED_VOTES; k++) {
-    const v = 1 + (k % voters);
-    likes[v] = !likes[v];
-    const next = new Promise((r) => setTimeout(r, PACE_MS));
-    await clients.send([{ client: v, text: vote(v, likes[v] ?? true) }], k);
-    await next;
-  }
-  await clients.waitFor((r) => r.votes, stormVotes + PACED_VOTES * n, "paced votes", lossy, 60_000);
-  const last = await clients.reports();
-  const votes = last.reduce((sum, r) => sum + r.votes, 0);
-  const delivered = votes / (STORMS * voters * n + PACED_VOTES * n);
-  const closes = last.flatMap((r) => r.closes);
-  if (closes.length)
-    process.stdout.write(`  ${closes.length} client sockets closed by the server (${[...new Set(closes)]})\n`);
-  const { received, sent } = await clients.times();
-  const latencies = received.flatMap((times) => times.map((t, k) => t - (sent.get(k) ?? t))).sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
-  const largest = last.reduce((a, b) => (b.bytes > a.bytes ? b : a));
-  // BENCH_VERBOSE=1 shows the largest vote message as it went over the wire.
-  if (process.env.BENCH_VERBOSE) console.log(largest.sample);
-  const refused = last.reduce((sum, r) => sum + r.refused, 0);
-  const refusal = last.find((r) => r.refusal)?.refusal ?? "";
-  // Closes of this measurement's sockets, and their memory, settle before the next begins.
-  await new Promise((r) => setTimeout(r, 1000));
-  return {
-    perSecond,
-    serverBusy,
-    delivered,
-    refused,
-    refusal,
-    p50: at(0.5),
-    p99: at(0.99),
-    bytes: largest.bytes,
-    patchBytes: largest.patchBytes,
-    rssPerClient: (full.rss - empty.rss) / n,
-    heapPerClient: (full.heap - empty.heap) / n,
-  };
 }
 
 const withWorker = process.env.BENCH_WORKER !== "0";
@@ -517,22 +585,15 @@ const rate = (x: number) => Math.round(x).toString().padStart(7);
 const kb = (x: number) => `${(x / 1024).toFixed(1)} KB`;
 const busy = (x: number) => `server busy ${Math.round(x * 100)}%`;
 for (const n of SIZES) {
-  const base = await measure(() => baselineTarget(), n);
-  const live = await measure(roomTarget, n);
-  // The same fan-out sending messages as long as the room's: what is left of the gap is the room's own work.
-  const sameBytes = await measure(() => baselineTarget(live.bytes), n);
+  // The room and the bare broadcast, and the same fan-out sending messages as long as the room's (what is left of
+  // the gap is the room's own work), their storms taking turns.
+  const { live, base, sameBytes, vsPlain, vsPadded } = await measureTogether(n);
   rows.push(
-    `${String(n).padStart(5)} clients | storm: room ${rate(live.perSecond)} msg/s (${busy(live.serverBusy)}), ws ${rate(base.perSecond)} msg/s (${busy(base.serverBusy)}), ratio ${(
-      live.perSecond / base.perSecond
-    ).toFixed(2)}x | one vote every ${PACE_MS} ms: room p50 ${ms(live.p50)} p99 ${ms(live.p99)}, ws p50 ${ms(
+    `${String(n).padStart(5)} clients | storm: room ${rate(live.perSecond)} msg/s (${busy(live.serverBusy)}), ws ${rate(base.perSecond)} msg/s (${busy(base.serverBusy)}), ratio ${vsPlain.toFixed(2)}x | one vote every ${PACE_MS} ms: room p50 ${ms(live.p50)} p99 ${ms(live.p99)}, ws p50 ${ms(
       base.p50,
     )} p99 ${ms(base.p99)}, p99 ratio ${(live.p99 / base.p99).toFixed(2)}x | largest vote: patch ${
       live.patchBytes
-    } bytes, message ${live.bytes} bytes (ws ${base.bytes}) | ws sending ${sameBytes.bytes} bytes: ${rate(sameBytes.perSecond)} msg/s (${busy(sameBytes.serverBusy)}), room vs it ${(
-      live.perSecond / sameBytes.perSecond
-    ).toFixed(
-      2,
-    )}x, p99 ${ms(sameBytes.p99)} | per client: room ${kb(live.rssPerClient)} resident, ${kb(live.heapPerClient)} heap; ws ${kb(base.rssPerClient)} resident, ${kb(base.heapPerClient)} heap`,
+    } bytes, message ${live.bytes} bytes (ws ${base.bytes}) | ws sending ${sameBytes.bytes} bytes: ${rate(sameBytes.perSecond)} msg/s (${busy(sameBytes.serverBusy)}), room vs it ${vsPadded.toFixed(2)}x, p99 ${ms(sameBytes.p99)} | per client: room ${kb(live.rssPerClient)} resident, ${kb(live.heapPerClient)} heap; ws ${kb(base.rssPerClient)} resident, ${kb(base.heapPerClient)} heap`,
   );
   process.stdout.write(`  measured ${n} clients in process: ${rows.at(-1)}\n`);
   if (withWorker && n <= WORKER_MAX) {
@@ -564,5 +625,5 @@ for (const n of SIZES) {
   }
 }
 console.log(
-  `votes in one room; throughput ratio = room / plain ws broadcast (higher is better, 1.00x = as fast as the bare fan-out); clients in ${CLIENT_PROCS} processes of their own:\n${rows.join("\n")}`,
+  `votes in one room; throughput ratio = room / plain ws broadcast, the median of ${STORMS} rounds in which their storms took turns (higher is better, 1.00x = as fast as the bare fan-out); clients in ${CLIENT_PROCS} processes of their own:\n${rows.join("\n")}`,
 );
