@@ -197,34 +197,36 @@ async function timeToFirstSound() {
       /** The app's JavaScript the page fetched (as sent: the web server compresses), hls.js apart. */
       js: number;
     }
-    const visit = async (page: import("playwright-core").Page, path: string, sound: boolean): Promise<Visit> => {
-      await page.goto(path, { waitUntil: "load" });
-      if (sound)
-        await page.waitForFunction(
-          () => (window as unknown as { firstSound?: number }).firstSound !== undefined,
-          null,
-          {
-            timeout: 30_000,
-          },
-        );
-      // A script rather than a function: the bench's transpiler would name inner functions with a helper the page lacks.
-      return page.evaluate(`(() => {
-        const nav = performance.getEntriesByType("navigation")[0];
-        const resources = performance.getEntriesByType("resource");
-        const end = (test) => resources.find((r) => test(r.name))?.responseEnd ?? 0;
+    const heard = (page: import("playwright-core").Page) =>
+      page.waitForFunction(() => (window as unknown as { firstSound?: number }).firstSound !== undefined, null, {
+        timeout: 30_000,
+      });
+    // The page's marks, from its navigation, or from a click when one set `clickedAt` (then only what came after it).
+    // A script rather than a function: the bench's transpiler would name inner functions with a helper the page lacks.
+    const marks = (page: import("playwright-core").Page) =>
+      page.evaluate(`(() => {
+        const from = window.clickedAt ?? 0;
+        const since = (t) => (t ? t - from : 0);
+        const nav = from ? undefined : performance.getEntriesByType("navigation")[0];
+        const resources = performance.getEntriesByType("resource").filter((r) => r.startTime >= from);
+        const end = (test) => since(resources.find((r) => test(r.name))?.responseEnd);
         return {
-          sound: window.firstSound ?? 0,
-          joined: performance.getEntriesByName("booth:joined")[0]?.startTime ?? 0,
-          load: nav.loadEventEnd,
+          sound: since(window.firstSound),
+          joined: since(performance.getEntriesByName("booth:joined")[0]?.startTime),
+          load: nav?.loadEventEnd ?? 0,
           hlsJs: end((n) => /\\/assets\\/hls[^/]*\\.js$/.test(n)),
           playlist: end((n) => n.includes("/hls-playlist")),
           segment: end((n) => /\\.ts(\\?|$)/.test(n)),
-          transferred: [nav, ...resources].reduce((sum, r) => sum + r.transferSize, 0),
+          transferred: [...(nav ? [nav] : []), ...resources].reduce((sum, r) => sum + r.transferSize, 0),
           js: resources
             .filter((r) => /\\.js$/.test(r.name) && !/\\/assets\\/hls[^/]*\\.js$/.test(r.name))
             .reduce((sum, r) => sum + r.encodedBodySize, 0),
         };
       })()`) as Promise<Visit>;
+    const visit = async (page: import("playwright-core").Page, path: string, sound: boolean): Promise<Visit> => {
+      await page.goto(path, { waitUntil: "load" });
+      if (sound) await heard(page);
+      return marks(page);
     };
     const path = `/rooms/${made.body.slug}`;
     // From the room list: the home page, hydrated, then a click on the room (a navigation inside the app, as most
@@ -236,26 +238,8 @@ async function timeToFirstSound() {
       await link.waitFor();
       await page.evaluate(() => Object.assign(window, { clickedAt: performance.now() }));
       await link.click();
-      await page.waitForFunction(() => (window as unknown as { firstSound?: number }).firstSound !== undefined, null, {
-        timeout: 30_000,
-      });
-      return page.evaluate(`(() => {
-        const since = (t) => (t ? t - window.clickedAt : 0);
-        const resources = performance.getEntriesByType("resource").filter((r) => r.startTime >= window.clickedAt);
-        const end = (test) => since(resources.find((r) => test(r.name))?.responseEnd);
-        return {
-          sound: since(window.firstSound),
-          joined: since(performance.getEntriesByName("booth:joined")[0]?.startTime),
-          load: 0,
-          hlsJs: end((n) => /\\/assets\\/hls[^/]*\\.js$/.test(n)),
-          playlist: end((n) => n.includes("/hls-playlist")),
-          segment: end((n) => /\\.ts(\\?|$)/.test(n)),
-          transferred: resources.reduce((sum, r) => sum + r.transferSize, 0),
-          js: resources
-            .filter((r) => /\\.js$/.test(r.name) && !/\\/assets\\/hls[^/]*\\.js$/.test(r.name))
-            .reduce((sum, r) => sum + r.encodedBodySize, 0),
-        };
-      })()`) as Promise<Visit>;
+      await heard(page);
+      return marks(page);
     };
     const listCold: Visit[] = [];
     const listWarm: Visit[] = [];
