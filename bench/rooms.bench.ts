@@ -236,15 +236,11 @@ async function baselineTarget(bytes = 0): Promise<Target> {
   const url = await listen(server);
   server.on("connection", (ws) => {
     ws.on("message", (d) => {
-      const plain = JSON.stringify({ name: "votedOnSong", vote: JSON.parse(String(d)) });
+      const message = { name: "votedOnSong", vote: JSON.parse(String(d)) };
+      const plain = JSON.stringify(message);
+      // `,"pad":""` is 9 characters; the pad fills the rest.
       const text =
-        bytes > plain.length + 9
-          ? JSON.stringify({
-              name: "votedOnSong",
-              vote: JSON.parse(String(d)),
-              pad: "x".repeat(bytes - plain.length - 9),
-            })
-          : plain;
+        bytes > plain.length + 9 ? JSON.stringify({ ...message, pad: "x".repeat(bytes - plain.length - 9) }) : plain;
       for (const client of server.clients) client.send(text);
     });
   });
