@@ -60,15 +60,32 @@ async function hlsPaths() {
   return songs.map((s) => ({ id: s.id, name: s.trackName, hls: new URL(s.streamUrls.hls ?? "", "http://x").pathname }));
 }
 
+/** A room whose DJ plays `songs`, once the first of them is playing. */
+async function playingRoom(dj: string, name: string, songs: { id: string }[]) {
+  const made = await roomWithDj(
+    stack,
+    dj,
+    { name },
+    songs.map((s) => s.id),
+  );
+  await eventually(() => expect(made.client.state?.nowPlaying?.song.songId).toBe(songs[0]!.id), 20_000);
+  return made;
+}
+
+/** Opens the room's page with its live socket held: `release` lets it join; `asked` lists the playlists asked. */
+async function openHeld(page: Page, slug: string) {
+  const release = await holdLiveRoom(page);
+  const asked = playlistsAsked(page);
+  await page.goto(`/rooms/${slug}`);
+  return { release, asked };
+}
+
 describe("the first sound before the live join", { timeout: 240_000 }, () => {
   it("a visitor hears the room's song where the room is while joining, and silence once the room says it stopped", async () => {
     const [a] = await hlsPaths();
-    const { room, client } = await roomWithDj(stack, "Early DJ", { name: "Early Bird" }, [a!.id]);
-    await eventually(() => expect(client.state?.nowPlaying?.song.songId).toBe(a!.id), 20_000);
+    const { room, client } = await playingRoom("Early DJ", "Early Bird", [a!]);
     const { page, errors } = await stack.person();
-    const release = await holdLiveRoom(page);
-    const asked = playlistsAsked(page);
-    await page.goto(`/rooms/${room.slug}`);
+    const { release, asked } = await openHeld(page, room.slug);
 
     // Sound, though the room has not answered: the page still says it is connecting.
     await eventually(async () => expect((await audioOf(page)).time).toBeGreaterThan(1), 20_000);
@@ -92,12 +109,9 @@ describe("the first sound before the live join", { timeout: 240_000 }, () => {
 
   it("a visitor follows a song change that came while joining", async () => {
     const [a, b] = await hlsPaths();
-    const { room, client } = await roomWithDj(stack, "Skip DJ", { name: "Skip Ahead" }, [a!.id, b!.id]);
-    await eventually(() => expect(client.state?.nowPlaying?.song.songId).toBe(a!.id), 20_000);
+    const { room, client } = await playingRoom("Skip DJ", "Skip Ahead", [a!, b!]);
     const { page, errors } = await stack.person();
-    const release = await holdLiveRoom(page);
-    const asked = playlistsAsked(page);
-    await page.goto(`/rooms/${room.slug}`);
+    const { release, asked } = await openHeld(page, room.slug);
     await eventually(async () => expect((await audioOf(page)).time).toBeGreaterThan(1), 20_000);
     expect(await connection(page)).toBe("connecting");
 
@@ -115,12 +129,9 @@ describe("the first sound before the live join", { timeout: 240_000 }, () => {
 
   it("someone signed in is not asked the song's playlist before the room admits them, and hears it after", async () => {
     const [a] = await hlsPaths();
-    const { room, client } = await roomWithDj(stack, "Gate DJ", { name: "Members Only" }, [a!.id]);
-    await eventually(() => expect(client.state?.nowPlaying?.song.songId).toBe(a!.id), 20_000);
+    const { room, client } = await playingRoom("Gate DJ", "Members Only", [a!]);
     const { page, errors } = await listener(stack, "Early Member");
-    const release = await holdLiveRoom(page);
-    const asked = playlistsAsked(page);
-    await page.goto(`/rooms/${room.slug}`);
+    const { release, asked } = await openHeld(page, room.slug);
     // hls.js is there (preloaded with the page), the playlist is not asked for while the room has not admitted them.
     await eventually(
       async () =>
@@ -143,8 +154,7 @@ describe("the first sound before the live join", { timeout: 240_000 }, () => {
 
   it("reads what the room plays when its page opens, and not again when a song change reloads the page's data", async () => {
     const [a, b] = await hlsPaths();
-    const { room, client } = await roomWithDj(stack, "Reload DJ", { name: "Reloads" }, [a!.id, b!.id]);
-    await eventually(() => expect(client.state?.nowPlaying?.song.songId).toBe(a!.id), 20_000);
+    const { room, client } = await playingRoom("Reload DJ", "Reloads", [a!, b!]);
     // The edge's reads of a room's live state: only the web's render asks for it here (the live room never does).
     const reads: string[] = [];
     const edge = stack.t.app.fetch;
