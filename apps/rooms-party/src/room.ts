@@ -290,7 +290,11 @@ export class LiveRoom {
     this.joined.set(socket.id, claims.sub);
     this.listeners = null;
     socket.joined?.(claims.sub);
-    return { ok: true as const, result: joinView(this.state, this.clock(), claims.sub) satisfies JoinResult };
+    const view = joinView(this.state, this.clock(), claims.sub);
+    // The answer is written after this returns, and the room's next actions change `allUserData` in place: it goes
+    // out as it is now, at its seq (its entries are never changed, only replaced).
+    const state = { ...view.state, allUserData: { ...view.state.allUserData } };
+    return { ok: true as const, result: { ...view, state } satisfies JoinResult };
   }
 
   /** The edge tells the room about a change made over REST. */
@@ -351,7 +355,8 @@ export class LiveRoom {
   private dispatch(action: RoomAction): Reply {
     if (!this.state) return { ok: false, statusCode: 409, message: "The room is not running." };
     const before = this.state;
-    const out = reduce(before, action, this.clock(), this.config);
+    // The room keeps only the state it is answered: the reducer may change `allUserData` in place.
+    const out = reduce(before, action, this.clock(), this.config, { inPlace: true });
     this.state = out.state;
     this.listeners ??= [...this.joined.entries()].flatMap(([id, user]) => {
       const s = this.sockets.get(id);
@@ -380,9 +385,9 @@ export class LiveRoom {
         socket.close(CloseCode.reset, "The room was reset.");
       }
     if (out.state !== before) {
-      const state = out.state;
+      const { state, writtenInPlace } = out;
       this.saving = this.saving
-        .then(() => this.host.store.save(state))
+        .then(() => this.host.store.save(state, writtenInPlace))
         .catch((err) => this.host.log({ level: "error", msg: "room state not saved", error: String(err) }));
       // The alarm follows the song, the members' grace periods, the roles and the DJs' idle clocks: a listener's vote
       // moves none of them, and a room of thousands would otherwise look at every member on every vote.
