@@ -154,7 +154,11 @@ export class LiveRoom {
     }
     const { message } = parsed;
     if (message.action === "joinRoom") {
-      this.reply(socket, { requestId: message.requestId, ...(await this.join(socket, message.params)) });
+      const { requestId } = message;
+      const refused = await this.join(socket, message.params, (result) =>
+        this.reply(socket, { requestId, ok: true, result }),
+      );
+      if (refused) this.reply(socket, { requestId, ...refused });
       return;
     }
     const userUuid = this.joined.get(socketId);
@@ -251,12 +255,19 @@ export class LiveRoom {
     }
   }
 
-  private async join(socket: Socket, params: { roomUuid: string; password?: string; guestPassword?: string }) {
+  /**
+   * Admits a socket's user, and answers them the room with `admitted` at once: the room's next actions change
+   * `allUserData` in place, and the answer must show the room at its seq. Resolves to the refusal otherwise.
+   */
+  private async join(
+    socket: Socket,
+    params: { roomUuid: string; password?: string; guestPassword?: string },
+    admitted: (result: JoinResult) => void,
+  ): Promise<Refusal | null> {
     if (params.roomUuid.toLowerCase() !== this.roomUuid.toLowerCase())
-      return { ok: false as const, statusCode: 400, message: "roomUuid: this connection is to another room." };
+      return { ok: false, statusCode: 400, message: "roomUuid: this connection is to another room." };
     const { claims } = socket;
-    if (claims.type === "service")
-      return { ok: false as const, statusCode: 403, message: "Services do not join rooms." };
+    if (claims.type === "service") return { ok: false, statusCode: 403, message: "Services do not join rooms." };
     let settings: RoomSettings;
     let profile: Record<string, unknown> | null;
     try {
@@ -272,10 +283,10 @@ export class LiveRoom {
       ]);
       profile = claims.type === "guest" ? null : await this.edge.profile(claims.sub);
     } catch (err) {
-      if (err instanceof EdgeError) return { ok: false as const, statusCode: err.status, message: err.message };
+      if (err instanceof EdgeError) return { ok: false, statusCode: err.status, message: err.message };
       throw err;
     }
-    if (!this.sockets.has(socket.id)) return { ok: false as const, statusCode: 410, message: "The connection closed." };
+    if (!this.sockets.has(socket.id)) return { ok: false, statusCode: 410, message: "The connection closed." };
     const user: JoiningUser = {
       uuid: claims.sub,
       tokenRole: claims.type,
@@ -290,11 +301,8 @@ export class LiveRoom {
     this.joined.set(socket.id, claims.sub);
     this.listeners = null;
     socket.joined?.(claims.sub);
-    const view = joinView(this.state, this.clock(), claims.sub);
-    // The answer is written after this returns, and the room's next actions change `allUserData` in place: it goes
-    // out as it is now, at its seq (its entries are never changed, only replaced).
-    const state = { ...view.state, allUserData: { ...view.state.allUserData } };
-    return { ok: true as const, result: { ...view, state } satisfies JoinResult };
+    admitted(joinView(this.state, this.clock(), claims.sub));
+    return null;
   }
 
   /** The edge tells the room about a change made over REST. */
