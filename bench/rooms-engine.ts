@@ -7,14 +7,12 @@
 // The commit's apps/rooms-party/src is unpacked (git archive) into a temporary directory that uses this tree's
 // node_modules (and so this tree's @booth/sdk). Run with `npx tsx bench/rooms-engine.ts` (BENCH_SIZES=1000,5000,
 // BENCH_VOTES=400, BENCH_WARMUP=200, BENCH_ROUNDS=3); BENCH_PROF=<dir> writes a `--cpu-prof` profile of each run there.
-import { execFileSync, fork } from "node:child_process";
+import { fork } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-
-const ROOT = resolve(import.meta.dirname, "..");
+import { engineOf, ROOT, shortCommit } from "./engine-of.ts";
 
 interface Run {
   engine: string;
@@ -123,23 +121,6 @@ async function measure({ engine, size, votes, warmup }: Run): Promise<Measured> 
   };
 }
 
-/** What the engine's run imports from a commit (testing.ts takes its PRNG from the edge's testing helpers). */
-const ENGINE_FILES = [
-  "package.json",
-  "apps/rooms-party/package.json",
-  "apps/rooms-party/src",
-  "apps/edge/src/testing/prng.ts",
-];
-
-/** The engine of `commit`, unpacked beside a link to this tree's node_modules. */
-function checkout(commit: string) {
-  const dir = mkdtempSync(join(tmpdir(), "rooms-engine-"));
-  const archive = execFileSync("git", ["archive", commit, ...ENGINE_FILES], { cwd: ROOT, maxBuffer: 1 << 28 });
-  execFileSync("tar", ["-x", "-C", dir], { input: archive });
-  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
-  return dir;
-}
-
 function runChild(run: Run, prof: string | undefined, label: string): Promise<Measured> {
   const execArgv = ["--import", "tsx"];
   if (prof) {
@@ -176,9 +157,9 @@ async function main() {
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const prof = process.env.BENCH_PROF ? resolve(process.env.BENCH_PROF) : undefined;
   const asked = process.env.BENCH_BASE ?? "HEAD";
-  const base =
-    asked === "none" ? "" : execFileSync("git", ["rev-parse", "--short", asked], { cwd: ROOT }).toString().trim();
-  const dir = base ? checkout(base) : null;
+  const base = asked === "none" ? "" : shortCommit(asked);
+  const unpacked = base ? engineOf(base) : null;
+  const dir = unpacked?.dir;
   const engines = dir ? { [base]: dir, "this tree": ROOT } : { "this tree": ROOT };
   console.log(`engine per vote: ${votes} votes after ${warmup}, ${rounds} rounds, load ${loadavg()}`);
   try {
@@ -209,7 +190,7 @@ async function main() {
     }
     console.log(`load at the end ${loadavg()}`);
   } finally {
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    unpacked?.remove();
   }
 }
 

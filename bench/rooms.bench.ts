@@ -6,7 +6,9 @@
 // over the bare fan-out. Every client is a real socket. The same storm then runs against the real runtime: the rooms'
 // Worker under `wrangler dev` (workerd, in its own process), its calls to the edge answered by a small HTTP edge here
 // that knows only what a room asks. Run with `npx tsx bench/rooms.bench.ts` (BENCH_SIZES=100,1000; BENCH_WORKER=0
-// skips the Worker, BENCH_WORKER_MAX=1000 the largest room it is given).
+// skips the Worker, BENCH_WORKER_MAX=1000 the largest room it is given). BENCH_BASE=<commit> joins a fourth server
+// beside the three: the room's engine as that commit had it, its storms taking turns with the others', so a change to
+// the engine is measured against what it changed in the same rounds.
 import { fork } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -14,6 +16,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
@@ -21,12 +24,20 @@ import { WebSocketServer } from "ws";
 import { answers, freePort, startChildServer } from "../apps/edge/src/testing/child-server.ts";
 import { APP_DIR, wranglerDevArgs, wranglerEnv } from "../apps/rooms-party/scripts/wrangler-dev.mjs";
 import type { Edge } from "../apps/rooms-party/src/edge.ts";
-import { LiveRoom } from "../apps/rooms-party/src/room.ts";
-import { keyValueStateStore, memoryKeyValue } from "../apps/rooms-party/src/storage.ts";
+import * as rooms from "../apps/rooms-party/src/room.ts";
+import * as stores from "../apps/rooms-party/src/storage.ts";
 import { ROOM_UUID, settingsFor, songFor, userFor } from "../apps/rooms-party/src/testing.ts";
+import { engineOf, shortCommit } from "./engine-of.ts";
 import type { ClientAnswer, ClientCommand, ClientReport } from "./rooms-clients.ts";
 
 const SIZES = (process.env.BENCH_SIZES ?? "100,1000,2000").split(",").map(Number);
+/** BENCH_BASE: a commit whose engine joins the rounds beside this tree's. */
+const BASE = process.env.BENCH_BASE
+  ? (() => {
+      const commit = shortCommit(process.env.BENCH_BASE);
+      return { commit, ...engineOf(commit) };
+    })()
+  : null;
 const VOTERS = Number(process.env.BENCH_VOTERS ?? 200);
 /** Storms per measurement (every voter at once each time); the median one is reported. */
 const STORMS = Math.max(1, Number(process.env.BENCH_STORMS ?? 5));
@@ -70,9 +81,17 @@ interface Target {
   pid: number;
 }
 
-async function roomTarget(): Promise<Target> {
+/** The room served by `ws`: this tree's engine, or the one unpacked in `engine` (bench/engine-of.ts). */
+async function roomTarget(engine?: string): Promise<Target> {
   const server = new WebSocketServer({ port: 0, host: "127.0.0.1" });
   const url = await listen(server);
+  const src = engine ? pathToFileURL(join(engine, "apps/rooms-party/src/")).href : null;
+  const { LiveRoom } = src
+    ? ((await import(`${src}room.ts`)) as typeof import("../apps/rooms-party/src/room.ts"))
+    : rooms;
+  const { keyValueStateStore, memoryKeyValue } = src
+    ? ((await import(`${src}storage.ts`)) as typeof import("../apps/rooms-party/src/storage.ts"))
+    : stores;
   const room = new LiveRoom(
     ROOM_UUID,
     { store: keyValueStateStore(memoryKeyValue()), setAlarm: async () => {}, log: () => {} },
@@ -539,7 +558,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 async function measureTogether(n: number) {
   const sides: Side[] = [];
   try {
-    const room = await openSide(roomTarget, n);
+    const room = await openSide(() => roomTarget(), n);
     sides.push(room);
     // Two first storms, not counted: they warm the room and tell the size of its vote message (the second turns
     // every vote around, as the counted ones do).
@@ -552,19 +571,26 @@ async function measureTogether(n: number) {
     sides.push(padded);
     await plain.storm(false);
     await padded.storm(false);
+    const before = BASE ? await openSide(() => roomTarget(BASE.dir), n) : null;
+    if (before) {
+      sides.push(before);
+      await before.storm(false);
+      await before.storm(false);
+    }
     for (let round = 0; round < STORMS; round++)
       for (const side of round % 2 ? [...sides].reverse() : sides) await side.storm();
     const ratio = (a: Side, b: Side) => median(a.storms.map((s, i) => s.perSecond / (b.storms[i]?.perSecond ?? 0)));
     const vsPlain = ratio(room, plain);
     const vsPadded = ratio(room, padded);
-    if (process.env.BENCH_VERBOSE)
-      console.log(
-        `  rounds, room / bare: ${room.storms.map((s, i) => (s.perSecond / (plain.storms[i]?.perSecond ?? 0)).toFixed(2)).join(", ")}`,
-      );
+    const rounds = (side: Side) =>
+      side.storms.map((s, i) => (s.perSecond / (plain.storms[i]?.perSecond ?? 0)).toFixed(2)).join(", ");
+    if (process.env.BENCH_VERBOSE) console.log(`  rounds, room / bare: ${rounds(room)}`);
+    // The commit's engine in the same rounds: its ratio, each round's, and this tree's over it round by round.
+    const older = before && { vsPlain: ratio(before, plain), rounds: rounds(before), gain: ratio(room, before) };
     const live = await room.finish();
     const base = await plain.finish();
     const sameBytes = await padded.finish();
-    return { live, base, sameBytes, vsPlain, vsPadded };
+    return { live, base, sameBytes, vsPlain, vsPadded, older };
   } finally {
     for (const side of sides) side.close();
     await new Promise((r) => setTimeout(r, 1000));
@@ -583,13 +609,17 @@ const busy = (x: number) => `server busy ${Math.round(x * 100)}%`;
 for (const n of SIZES) {
   // The room and the bare broadcast, and the same fan-out sending messages as long as the room's (what is left of
   // the gap is the room's own work), their storms taking turns.
-  const { live, base, sameBytes, vsPlain, vsPadded } = await measureTogether(n);
+  const { live, base, sameBytes, vsPlain, vsPadded, older } = await measureTogether(n);
   rows.push(
     `${String(n).padStart(5)} clients | storm: room ${rate(live.perSecond)} msg/s (${busy(live.serverBusy)}), ws ${rate(base.perSecond)} msg/s (${busy(base.serverBusy)}), ratio ${vsPlain.toFixed(2)}x | one vote every ${PACE_MS} ms: room p50 ${ms(live.p50)} p99 ${ms(live.p99)}, ws p50 ${ms(
       base.p50,
     )} p99 ${ms(base.p99)}, p99 ratio ${(live.p99 / base.p99).toFixed(2)}x | largest vote: patch ${
       live.patchBytes
-    } bytes, message ${live.bytes} bytes (ws ${base.bytes}) | ws sending ${sameBytes.bytes} bytes: ${rate(sameBytes.perSecond)} msg/s (${busy(sameBytes.serverBusy)}), room vs it ${vsPadded.toFixed(2)}x, p99 ${ms(sameBytes.p99)} | per client: room ${kb(live.rssPerClient)} resident, ${kb(live.heapPerClient)} heap; ws ${kb(base.rssPerClient)} resident, ${kb(base.heapPerClient)} heap`,
+    } bytes, message ${live.bytes} bytes (ws ${base.bytes}) | ws sending ${sameBytes.bytes} bytes: ${rate(sameBytes.perSecond)} msg/s (${busy(sameBytes.serverBusy)}), room vs it ${vsPadded.toFixed(2)}x, p99 ${ms(sameBytes.p99)} | per client: room ${kb(live.rssPerClient)} resident, ${kb(live.heapPerClient)} heap; ws ${kb(base.rssPerClient)} resident, ${kb(base.heapPerClient)} heap${
+      older && BASE
+        ? ` | the engine of ${BASE.commit} in the same rounds: ratio ${older.vsPlain.toFixed(2)}x (${older.rounds}); this tree over it ${older.gain.toFixed(2)}x`
+        : ""
+    }`,
   );
   process.stdout.write(`  measured ${n} clients in process: ${rows.at(-1)}\n`);
   if (withWorker && n <= WORKER_MAX) {
@@ -620,6 +650,7 @@ for (const n of SIZES) {
     process.stdout.write(`  measured ${n} clients on the Worker: ${rows.at(-1)}\n`);
   }
 }
+BASE?.remove();
 console.log(
   `votes in one room; throughput ratio = room / plain ws broadcast, the median of ${STORMS} rounds in which their storms took turns (higher is better, 1.00x = as fast as the bare fan-out); clients in ${CLIENT_PROCS} processes of their own:\n${rows.join("\n")}`,
 );
