@@ -74,4 +74,50 @@ describe("the state store", () => {
     expect(loaded?.live.allUserData[userFor(2).uuid]?.songVotes).toEqual({ like: true });
     expect(loaded).toEqual(out.state);
   });
+
+  it("writes a vote made in place with the next save when the save that carried it failed", async () => {
+    const kv = memoryKeyValue();
+    const store = keyValueStateStore(kv);
+    const settings = settingsFor();
+    const inPlace = { inPlace: true };
+    let state = initialState(settings);
+    for (const n of [1, 2, 3])
+      state = reduce(state, { type: "join", user: userFor(n), settings }, T0, undefined, inPlace).state;
+    const addDj = { action: "addDj" as const, params: { song: songFor(1, { duration: 600 }) } };
+    state = reduce(
+      state,
+      { type: "client", userUuid: userFor(1).uuid, request: addDj, id: "a" },
+      T0,
+      undefined,
+      inPlace,
+    ).state;
+    await store.save(state);
+    const vote = (n: number, like: boolean) =>
+      reduce(
+        state,
+        {
+          type: "client",
+          userUuid: userFor(n).uuid,
+          request: { action: "voteOnSong", params: { songVotes: { like } } },
+          id: `v${n}`,
+        },
+        T0,
+        undefined,
+        inPlace,
+      );
+    const first = vote(2, true);
+    state = first.state;
+    const put = kv.put;
+    kv.put = async () => {
+      throw new Error("storage is down");
+    };
+    await expect(store.save(state, first.writtenInPlace)).rejects.toThrow("storage is down");
+    kv.put = put;
+    const second = vote(3, false);
+    state = second.state;
+    await store.save(state, second.writtenInPlace);
+    const loaded = await keyValueStateStore(kv).load();
+    expect(loaded?.live.allUserData[userFor(2).uuid]?.songVotes).toEqual({ like: true });
+    expect(loaded).toEqual(state);
+  });
 });

@@ -92,6 +92,8 @@ const chatKey = (m: ChatMessage) => `chat:${String(m.date).padStart(15, "0")}:${
  */
 export function keyValueStateStore(kv: KeyValue): StateStore {
   let last: RoomState | null = null;
+  /** Users changed in place since the last save that completed: a failed save leaves them for the next one. */
+  const unsaved = new Set<string>();
 
   async function putAll(entries: Record<string, unknown>) {
     const keys = Object.keys(entries);
@@ -153,6 +155,7 @@ export function keyValueStateStore(kv: KeyValue): StateStore {
     },
 
     async save(state, writtenInPlace = []) {
+      for (const uuid of writtenInPlace) unsaved.add(uuid);
       const prev = last;
       const puts: Record<string, unknown> = {};
       const deletes: string[] = [];
@@ -213,7 +216,7 @@ export function keyValueStateStore(kv: KeyValue): StateStore {
         }
       // Changed in place: written whatever the comparisons above saw (nothing, as the record is the same object).
       if (prev)
-        for (const uuid of writtenInPlace) {
+        for (const uuid of unsaved) {
           const member = state.members[uuid];
           const data = allUserData[uuid];
           const user = member && data ? usersByUuid(allUsers).get(uuid) : undefined;
@@ -230,6 +233,7 @@ export function keyValueStateStore(kv: KeyValue): StateStore {
       if (deletes.length) await deleteAll(deletes);
       if (Object.keys(puts).length) await putAll(puts);
       last = state;
+      unsaved.clear();
     },
 
     async clear() {
