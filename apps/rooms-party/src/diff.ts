@@ -123,7 +123,7 @@ export function diff(
   if (isObject(before) && isObject(after) && !Array.isArray(before) && !Array.isArray(after)) {
     const edited = changedKeys(before, after);
     if (edited) {
-      for (const key of edited) diffKey(before, after, key, path, ops);
+      for (const key of edited) diffKey(before[key], after[key], key, path, ops);
       return ops;
     }
     for (const key of Object.keys(before)) {
@@ -159,27 +159,11 @@ export function diff(
 function diffInPlace(record: Record<string, unknown>, inPlace: InPlace, path: string, ops: PatchOperation[]) {
   const keys = new Set<string>();
   for (let i = inPlace.edits.length - 1; i >= 0; i--) for (const key of inPlace.edits[i] ?? []) keys.add(key);
-  for (const key of keys) {
-    const was = inPlace.was.get(key);
-    const is = record[key];
-    if (was === is) continue;
-    const child = `${path}/${escapeKey(key)}`;
-    if (was === undefined) ops.push({ op: "add", path: child, value: is });
-    else if (is === undefined) ops.push({ op: "remove", path: child });
-    else diff(was, is, child, ops);
-  }
+  for (const key of keys) diffKey(inPlace.was.get(key), record[key], key, path, ops);
 }
 
-/** One key of two objects, as the walk over all of them would compare it. */
-function diffKey(
-  before: Record<string, unknown>,
-  after: Record<string, unknown>,
-  key: string,
-  path: string,
-  ops: PatchOperation[],
-) {
-  const was = before[key];
-  const is = after[key];
+/** What one key held before and holds after, as the walk over all the keys would compare it. */
+function diffKey(was: unknown, is: unknown, key: string, path: string, ops: PatchOperation[]) {
   if (was === is) return;
   const child = `${path}/${escapeKey(key)}`;
   if (was === undefined) ops.push({ op: "add", path: child, value: is });
