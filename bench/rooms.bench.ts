@@ -35,7 +35,10 @@ const SIZES = (process.env.BENCH_SIZES ?? "100,1000,2000").split(",").map(Number
 const BASE = process.env.BENCH_BASE
   ? (() => {
       const commit = shortCommit(process.env.BENCH_BASE);
-      return { commit, ...engineOf(commit) };
+      const unpacked = engineOf(commit);
+      // Removed however the bench ends, a failed measurement included.
+      process.once("exit", unpacked.remove);
+      return { commit, dir: unpacked.dir };
     })()
   : null;
 const VOTERS = Number(process.env.BENCH_VOTERS ?? 200);
@@ -650,7 +653,6 @@ for (const n of SIZES) {
     process.stdout.write(`  measured ${n} clients on the Worker: ${rows.at(-1)}\n`);
   }
 }
-BASE?.remove();
 console.log(
   `votes in one room; throughput ratio = room / plain ws broadcast, the median of ${STORMS} rounds in which their storms took turns (higher is better, 1.00x = as fast as the bare fan-out); clients in ${CLIENT_PROCS} processes of their own:\n${rows.join("\n")}`,
 );
