@@ -1036,7 +1036,8 @@ function queueModel() {
 
 /**
  * The room crates as the edge keeps them, answering the room's `loadRoomCrate` (from a crate position on, wrapping, as
- * the edge's room-crate.ts does) at random later steps, for whichever crate the room names when the edge answers.
+ * the edge's room-crate.ts does) at random later steps, for whichever crate the room names when the edge answers: an
+ * answer about another crate than the one asked about reaches the reducer as a failed read (as room.ts sends it).
  */
 function roomCrateModel(h: ReturnType<typeof harness>) {
   const crates: Record<string, LiveSong[]> = {
@@ -1044,19 +1045,20 @@ function roomCrateModel(h: ReturnType<typeof harness>) {
     "crate-b": [songFor(210, { crateSongUuid: "rc-b-1", position: 0, duration: 4 })],
     "crate-empty": [],
   };
-  const pending: number[] = [];
+  const pending: { crateId: string; from: number }[] = [];
   return {
     ids: Object.keys(crates),
     requested(effects: Effect[]) {
-      for (const e of effects) if (e.type === "loadRoomCrate") pending.push(e.from);
+      for (const e of effects) if (e.type === "loadRoomCrate") pending.push({ crateId: e.crateId, from: e.from });
     },
     /** The oldest request answered (or refused, as an edge that did not answer). */
     answer(r: ReturnType<typeof prng>): RoomAction | null {
-      const from = pending.shift();
-      if (from === undefined) return null;
-      const crateId = h.state.live.settings.roomCrateId ?? null;
-      if (r.chance(0.05)) return { type: "roomCrateLoaded", crateId, from, songs: null };
-      const songs = crateId ? (crates[crateId] ?? []) : [];
+      const asked = pending.shift();
+      if (asked === undefined) return null;
+      const { crateId, from } = asked;
+      if (r.chance(0.05) || crateId !== h.state.live.settings.roomCrateId)
+        return { type: "roomCrateLoaded", crateId, from, songs: null };
+      const songs = crates[crateId] ?? [];
       const start = Math.max(
         0,
         songs.findIndex((s) => (s.position ?? 0) >= from),

@@ -53,6 +53,7 @@ export { chatIsValid } from "./reducer/chat.ts";
 export { joinView } from "./reducer/join.ts";
 export { KICKED_CLOSE_CODE } from "./reducer/members.ts";
 export { canDj, liveSettings, rolesInForce, roomRules, sanctionsSeenBy, splitSettings } from "./reducer/permissions.ts";
+export { owedAfterRestart } from "./reducer/room-crate.ts";
 export {
   DEFAULT_CONFIG,
   type DjMeta,

@@ -357,6 +357,89 @@ describe("the live room", () => {
     expect(room.current?.live.nowPlaying?.byRoom).toBeUndefined();
   });
 
+  it("asks the edge again for a room crate read it missed: the alarm does, after a failure or a restart", async () => {
+    const crateId = "44444444-4444-4444-8444-444444444444";
+    const { room, edge, send, advance, kv, alarms } = setup(memoryKeyValue(), settingsFor({ roomCrateId: crateId }));
+    edge.crate.songs = [songFor(51, { crateSongUuid: "55555551-5555-4555-8555-555555555555", position: 0 })];
+    const a = fakeSocket(1);
+    room.connect(a);
+    edge.crate.down = true;
+    await send(a, "joinRoom", { roomUuid: ROOM_UUID });
+    await room.idle();
+    expect(room.current?.live.nowPlaying).toBeNull();
+    // Nobody else comes: the room's alarm asks again five seconds later.
+    const start = Date.parse("2026-06-01T12:00:00Z");
+    expect(alarms.at(-1)).toBe(start + 5000);
+    edge.crate.down = false;
+    advance(5000);
+    room.alarm();
+    await room.idle();
+    expect(room.current?.live.nowPlaying).toMatchObject({ song: { trackName: "Track 51" }, byRoom: true });
+    expect(a.received.filter((m) => m.name === "playedSong")).toHaveLength(1);
+
+    // The edge answers for another crate than the one asked about (its row changed, and the room has not heard yet):
+    // not this crate's songs, and asked again.
+    const before = edge.calls.filter((c) => c.name === "roomCrate").length;
+    edge.settings = settingsFor({ roomCrateId: "66666666-6666-4666-8666-666666666666" });
+    advance(3000);
+    room.alarm();
+    await room.idle();
+    expect(edge.calls.filter((c) => c.name === "roomCrate").length).toBe(before + 1);
+    expect(room.current?.roomCrate).toMatchObject({ songs: [], readingFrom: null, retryAt: expect.any(Number) });
+
+    // A room evicted with a read on its way never hears the answer: the restarted room owes it, and asks at once.
+    edge.settings = settingsFor({ roomCrateId: crateId });
+    const evicted = room.current;
+    if (!evicted?.roomCrate) throw new Error("no room crate");
+    const store = keyValueStateStore(kv);
+    await store.save({ ...evicted, roomCrate: { ...evicted.roomCrate, readingFrom: 1, retryAt: undefined } });
+    const again = setup(kv, settingsFor({ roomCrateId: crateId }));
+    again.edge.crate.songs = edge.crate.songs;
+    await again.room.start();
+    expect(again.room.current?.roomCrate).toMatchObject({ readingFrom: null });
+    expect(again.alarms.at(-1)).toBe(start);
+    again.room.alarm();
+    await again.room.idle();
+    expect(again.edge.calls.filter((c) => c.name === "roomCrate").map((c) => c.args)).toEqual([[ROOM_UUID, 1]]);
+    expect(again.room.current?.roomCrate).toMatchObject({ readingFrom: null, read: true, songs: [expect.anything()] });
+  });
+
+  it("keeps a change of settings the edge announced while a join's read of them was on its way", async () => {
+    const crateId = "44444444-4444-4444-8444-444444444444";
+    const { room, edge, send } = setup();
+    edge.crate.songs = [songFor(51, { crateSongUuid: "55555551-5555-4555-8555-555555555555", position: 0 })];
+    const [a, b] = [fakeSocket(1), fakeSocket(2)];
+    for (const s of [a, b]) room.connect(s);
+    await send(a, "joinRoom", { roomUuid: ROOM_UUID });
+    // b's join reads the settings before the owner picks a room crate, and the answer comes after the change did.
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((r) => {
+      answer = r;
+    });
+    const read = edge.roomSettings;
+    let reading = false;
+    edge.roomSettings = async (...args) => {
+      const settings = await read(...args);
+      reading = true;
+      await answered;
+      return settings;
+    };
+    const joining = send(b, "joinRoom", { roomUuid: ROOM_UUID });
+    while (!reading) await new Promise((r) => setTimeout(r, 1));
+    edge.roomSettings = read;
+    edge.settings = settingsFor({ roomCrateId: crateId, name: "Never Silent" });
+    await room.edgeEvent({ type: "updateRoomSettings", settings: edge.settings });
+    answer();
+    expect(await joining).toMatchObject({ ok: true, result: { state: { settings: { roomCrateId: crateId } } } });
+    await room.idle();
+    expect(room.publicState()?.settings).toMatchObject({ roomCrateId: crateId, name: "Never Silent" });
+    expect(room.publicState()?.nowPlaying).toMatchObject({ song: { trackName: "Track 51" }, byRoom: true });
+    // A read asked for after the change is applied as usual.
+    edge.settings = settingsFor({ roomCrateId: crateId, name: "Renamed" });
+    await room.edgeEvent({ type: "updateRoles" });
+    expect(room.publicState()?.settings.name).toBe("Renamed");
+  });
+
   it("applies what the edge says: kicks, roles, chat clearing and resets", async () => {
     const { room, edge, send } = setup();
     const [a, b] = [fakeSocket(1), fakeSocket(2)];

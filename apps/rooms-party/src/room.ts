@@ -26,6 +26,7 @@ import {
   joinView,
   MESSAGES,
   nextWakeAt,
+  owedAfterRestart,
   type Reply,
   type RoomAction,
   type RoomClientAction,
@@ -74,6 +75,13 @@ export class LiveRoom {
   private received = 0;
   /** Per DJ, the last queue request to the edge: the next waits for it (see `inQueueOrder`). */
   private readonly queueCalls = new Map<string, Promise<unknown>>();
+  /**
+   * The room's settings, numbered in the order the room set out to get them (a read from the edge when it is asked
+   * for, a change the edge announces when it comes), and the number of the last applied. A read asked for before a
+   * change and answered after it holds the settings from before the change: it is not applied over them.
+   */
+  private settingsAsked = 0;
+  private settingsApplied = 0;
 
   constructor(
     readonly roomUuid: string,
@@ -104,7 +112,9 @@ export class LiveRoom {
         m.connected && !present.has(uuid) ? { ...m, connected: false, disconnectedAt: now } : m,
       ]),
     );
-    this.state = { ...stored, members };
+    // A read of the room crate the old memory waited for will never be answered: it is owed.
+    const roomCrate = owedAfterRestart(stored.roomCrate, now);
+    this.state = { ...stored, members, ...(roomCrate ? { roomCrate } : {}) };
     await this.host.store.save(this.state);
     await this.host.setAlarm(nextWakeAt(this.state, this.config));
   }
@@ -258,6 +268,7 @@ export class LiveRoom {
     if (claims.type === "service")
       return { ok: false as const, statusCode: 403, message: "Services do not join rooms." };
     let settings: RoomSettings;
+    let asked = 0;
     let profile: Record<string, unknown> | null;
     try {
       const body = {
@@ -266,6 +277,7 @@ export class LiveRoom {
       };
       // The edge admits with the user's own token, and answers them only the roles they may see: the room reads
       // every role in force, sanctions included, with its service token.
+      asked = ++this.settingsAsked;
       [, settings] = await Promise.all([
         this.edge.join(this.roomUuid, socket.token, body),
         this.edge.roomSettings(this.roomUuid),
@@ -284,8 +296,15 @@ export class LiveRoom {
       verified: !!profile?.verifiedAt,
       profile: profileView(claims.sub, profile),
     };
-    this.state ??= initialState(settings);
-    const reply = this.dispatch({ type: "join", user, settings });
+    if (!this.state) {
+      this.state = initialState(settings);
+      this.settingsApplied = asked;
+    }
+    const reply = this.dispatch({
+      type: "join",
+      user,
+      settings: this.newest(asked, settings) ?? roomRules(this.state),
+    });
     if (!reply.ok) return reply;
     this.joined.set(socket.id, claims.sub);
     this.listeners = null;
@@ -296,12 +315,18 @@ export class LiveRoom {
   /** The edge tells the room about a change made over REST. */
   async edgeEvent(event: EdgeEvent) {
     switch (event.type) {
-      case "updateRoomSettings":
-        if (this.state) this.dispatch({ type: "settings", settings: event.settings });
+      case "updateRoomSettings": {
+        const settings = this.newest(++this.settingsAsked, event.settings);
+        if (this.state && settings) this.dispatch({ type: "settings", settings });
         return;
-      case "updateRoles":
-        if (this.state) this.dispatch({ type: "settings", settings: await this.edge.roomSettings(this.roomUuid) });
+      }
+      case "updateRoles": {
+        if (!this.state) return;
+        const asked = ++this.settingsAsked;
+        const settings = this.newest(asked, await this.edge.roomSettings(this.roomUuid));
+        if (this.state && settings) this.dispatch({ type: "settings", settings });
         return;
+      }
       case "kickUser": {
         const reason = event.reason ?? MESSAGES.kicked;
         if (this.state) this.dispatch({ type: "kick", userUuid: event.userUuid, reason });
@@ -336,6 +361,13 @@ export class LiveRoom {
         if (this.state) this.dispatch({ type: "queueChanged", userUuid: event.userUuid });
         return;
     }
+  }
+
+  /** `settings`, numbered `asked`, when nothing newer was applied since it was asked for; else null. */
+  private newest(asked: number, settings: RoomSettings): RoomSettings | null {
+    if (asked < this.settingsApplied) return null;
+    this.settingsApplied = asked;
+    return settings;
   }
 
   /** The public state for the edge's GET, or null when nobody is in the room. */
@@ -384,14 +416,16 @@ export class LiveRoom {
       this.saving = this.saving
         .then(() => this.host.store.save(state))
         .catch((err) => this.host.log({ level: "error", msg: "room state not saved", error: String(err) }));
-      // The alarm follows the song, the members' grace periods, the roles and the DJs' idle clocks: a listener's vote
-      // moves none of them, and a room of thousands would otherwise look at every member on every vote.
+      // The alarm follows the song, the members' grace periods, the roles, the DJs' idle clocks and a room crate read
+      // owed: a listener's vote moves none of them, and a room of thousands would otherwise look at every member on
+      // every vote.
       if (
         state.members !== before.members ||
         state.live.nowPlaying !== before.live.nowPlaying ||
         state.live.settings !== before.live.settings ||
         state.sanctions !== before.sanctions ||
-        state.djMeta !== before.djMeta
+        state.djMeta !== before.djMeta ||
+        state.roomCrate !== before.roomCrate
       )
         this.track(this.host.setAlarm(nextWakeAt(state, this.config)));
     }
@@ -421,14 +455,16 @@ export class LiveRoom {
       case "advanceQueue":
         return this.inQueueOrder(effect.userUuid, () => edge.advanceQueue(effect.userUuid, effect.crateSongUuid));
       case "loadRoomCrate": {
-        const crateId = this.state?.live.settings.roomCrateId ?? null;
+        const { crateId, from } = effect;
         try {
-          const read = await edge.roomCrate(this.roomUuid, effect.from);
-          const songs = read.songs.flatMap((s) => liveSong(s) ?? []);
-          this.dispatch({ type: "roomCrateLoaded", crateId: read.crateId, from: effect.from, songs });
+          const read = await edge.roomCrate(this.roomUuid, from);
+          // The edge reads the crate from the room's row: another one there than the room asked about is a setting
+          // on its way (or one the room missed), not this crate's songs.
+          const songs = read.crateId === crateId ? read.songs.flatMap((s) => liveSong(s) ?? []) : null;
+          this.dispatch({ type: "roomCrateLoaded", crateId, from, songs });
         } catch (err) {
-          // Asked again the next time the room falls silent.
-          this.dispatch({ type: "roomCrateLoaded", crateId, from: effect.from, songs: null });
+          // Asked again by the room's alarm.
+          this.dispatch({ type: "roomCrateLoaded", crateId, from, songs: null });
           throw err;
         }
         return;

@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 import { createTestApp, demoCatalogueOnce, openedForTests, type TestApp } from "@booth/edge/testing";
 import { serve } from "@hono/node-server";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, describe, onTestFinished } from "vitest";
+import { afterAll, describe, onTestFailed, onTestFinished } from "vitest";
 import { defaultConfig } from "../../edge/src/deps.ts";
 import { generateKeys, type Keys } from "../../edge/src/lib/tokens.ts";
 import { partyLiveRooms } from "../../edge/src/ports/live-rooms.ts";
@@ -359,7 +359,7 @@ function stackOf({
 }: {
   t: TestApp;
   edgeUrl: string;
-  party: { url: string };
+  party: { url: string; output: () => string };
   webUrl: string;
   browser: Browser;
   web: Awaited<ReturnType<typeof startWeb>>;
@@ -419,6 +419,14 @@ function stackOf({
       // in beforeAll (outside any test) stay until the stack stops.
       try {
         onTestFinished(() => context.close().catch(() => undefined));
+        // What the rooms logged (their edge requests, an effect that failed) is the other half of a live page's story:
+        // a failed test prints its end, once, where a CI log keeps it.
+        onTestFailed(({ task }) => {
+          if (roomsLogPrinted.has(task.id)) return;
+          roomsLogPrinted.add(task.id);
+          const lines = party.output().trimEnd().split("\n").slice(-ROOMS_LOG_LINES);
+          console.error(`[the rooms' last ${lines.length} log lines]\n${lines.join("\n")}`);
+        });
       } catch {
         // Not inside a test.
       }
@@ -436,6 +444,10 @@ function stackOf({
   };
 }
 export type Stack = ReturnType<typeof stackOf>;
+
+/** How much of the rooms' log a failed browser test prints, and the tests that printed it. */
+const ROOMS_LOG_LINES = 60;
+const roomsLogPrinted = new Set<string>();
 
 /** The message of the AbortError a revalidation the router cancelled ends with (see `person`). */
 const CANCELLED = "signal is aborted without reason";

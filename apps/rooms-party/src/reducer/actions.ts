@@ -35,8 +35,11 @@ export type RoomAction =
   | { type: "queueLoaded"; userUuid: string; songs: LiveSong[] }
   /** The user's queue crate changed over REST (songs added, moved, removed): a seated DJ's is read again. */
   | { type: "queueChanged"; userUuid: string }
-  /** The edge's answer to `loadRoomCrate`: the room crate's songs from `from` on; null when the edge did not answer. */
-  | { type: "roomCrateLoaded"; crateId: string | null; from: number; songs: LiveSong[] | null }
+  /**
+   * The edge's answer to `loadRoomCrate` (for the crate `crateId` it asked about): the songs from `from` on; null when
+   * the edge did not answer, or answered for another crate than the one asked about.
+   */
+  | { type: "roomCrateLoaded"; crateId: string; from: number; songs: LiveSong[] | null }
   | { type: "settings"; settings: RoomSettings }
   /** `reason` tells the user why (a ban of their account, say); the room's own words otherwise. */
   | { type: "kick"; userUuid: string; reason?: string }
@@ -49,7 +52,7 @@ export type Effect =
   | { type: "presenceLeft"; userUuid: string }
   | { type: "loadQueue"; userUuid: string }
   /** The room crate's next songs, from the crate position `from` on. */
-  | { type: "loadRoomCrate"; from: number }
+  | { type: "loadRoomCrate"; crateId: string; from: number }
   | { type: "advanceQueue"; userUuid: string; crateSongUuid: string }
   | { type: "recordPlay"; song: LiveSong; djUuid: string; voteCounts: VoteCounts; playedAt: number; points: number }
   | { type: "addToLikes"; userUuid: string; song: LiveSong }

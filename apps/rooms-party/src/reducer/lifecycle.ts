@@ -4,6 +4,7 @@ import { roleInForce } from "@booth/sdk/live/permissions";
 import type { RoomSettings } from "@booth/sdk/live/protocol";
 import { djIndex, endSongAndRotate, removeFromBooth } from "./booth.ts";
 import { removeMember } from "./members.ts";
+import { retryRoomCrate } from "./room-crate.ts";
 import { applySettings } from "./settings.ts";
 import { idleDue, idleRule, initialState } from "./state.ts";
 import type { Tx } from "./tx.ts";
@@ -20,6 +21,7 @@ export function tick(tx: Tx) {
   const playing = tx.live.nowPlaying;
   if (playing && playing.endTime <= now) endSongAndRotate(tx);
   idleDjs(tx);
+  retryRoomCrate(tx);
 }
 
 /** Seated DJs who did nothing for the room's idle time: warned first (to them alone), then off the booth. */

@@ -17,12 +17,16 @@ export function roomCrateOf(tx: Tx): RoomCrate | undefined {
   return { crateId, songs: [], nextPosition: 0, readingFrom: null, read: false };
 }
 
+/** How long after a failed read the room asks again (at the room's time scale). */
+export const ROOM_CRATE_RETRY_MS = 5000;
+
 /** Asks the edge for the room crate's next songs, unless the same question is on its way. */
 export function readRoomCrate(tx: Tx) {
   const crate = roomCrateOf(tx);
   if (!crate || crate.readingFrom === crate.nextPosition) return;
-  tx.set({ roomCrate: { ...crate, readingFrom: crate.nextPosition } });
-  tx.effect({ type: "loadRoomCrate", from: crate.nextPosition });
+  const { retryAt: _owed, ...asking } = crate;
+  tx.set({ roomCrate: { ...asking, readingFrom: crate.nextPosition } });
+  tx.effect({ type: "loadRoomCrate", crateId: crate.crateId, from: crate.nextPosition });
 }
 
 /**
@@ -45,21 +49,41 @@ export function takeRoomSong(tx: Tx): LiveSong | null {
 }
 
 /**
- * The edge answered: the songs are kept if they are still the ones wanted. Answers whether they were (the reducer
- * then plays the next song if nothing plays).
+ * The edge answered the read of crate `crateId`: the songs are kept if they are still the ones wanted. Answers whether
+ * they were (the reducer then plays the next song if nothing plays). A read that failed is owed: the room's alarm
+ * asks again a little later (`retryRoomCrate`), so a room whose read the edge missed does not stay silent.
  */
-export function roomCrateLoaded(tx: Tx, crateId: string | null, from: number, songs: LiveSong[] | null): boolean {
+export function roomCrateLoaded(tx: Tx, crateId: string, from: number, songs: LiveSong[] | null): boolean {
   const crate = tx.state.roomCrate;
-  if (!crate || crate.crateId !== crateId || crate.crateId !== (tx.live.settings.roomCrateId ?? null)) return false;
+  // An answer about a crate the room no longer plays: the read of the one it plays is a question of its own.
+  if (!crate || crate.crateId !== crateId) return false;
   const answered = crate.readingFrom === from ? { ...crate, readingFrom: null } : crate;
-  if (from !== crate.nextPosition || songs === null) {
-    // An answer for a position the room has moved past (or none): ask again from where it is.
-    tx.set({ roomCrate: answered });
-    if (songs !== null) readRoomCrate(tx);
+  if (songs === null) {
+    tx.set({ roomCrate: { ...answered, retryAt: tx.now + ROOM_CRATE_RETRY_MS * tx.config.timeScale } });
     return false;
   }
-  tx.set({ roomCrate: { ...answered, songs, read: true } });
+  if (from !== crate.nextPosition) {
+    // An answer for a position the room has moved past: ask again from where it is.
+    tx.set({ roomCrate: answered });
+    readRoomCrate(tx);
+    return false;
+  }
+  const { retryAt: _owed, ...kept } = answered;
+  tx.set({ roomCrate: { ...kept, songs, read: true } });
   return true;
+}
+
+/** The alarm: a read that failed is asked again once its time has come (the answer plays if nothing does). */
+export function retryRoomCrate(tx: Tx) {
+  const crate = roomCrateOf(tx);
+  if (crate?.retryAt === undefined || crate.retryAt > tx.now) return;
+  readRoomCrate(tx);
+}
+
+/** The room's memory was lost (an eviction): a read it was waiting for will never be answered, so it is owed now. */
+export function owedAfterRestart(crate: RoomCrate | undefined, now: number): RoomCrate | undefined {
+  if (crate?.readingFrom === null || crate === undefined) return crate;
+  return { ...crate, readingFrom: null, retryAt: now };
 }
 
 /** Someone arrives while nothing plays and the crate seemed empty: it is read again (its owner may have filled it). */

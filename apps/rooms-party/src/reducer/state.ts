@@ -63,6 +63,11 @@ export interface RoomCrate {
   readingFrom: number | null;
   /** The edge answered since the setting last changed. */
   read: boolean;
+  /**
+   * A read failed (or was lost with the room's memory): the room's alarm asks again at this time, unless something
+   * else asks first. Absent when no read is owed.
+   */
+  retryAt?: number;
 }
 
 export interface RoomState {
@@ -120,6 +125,7 @@ export function nextWakeAt(state: RoomState, config: RoomConfig): number | null 
     if (due !== null) at = Math.min(at, due);
   }
   if (state.live.nowPlaying) at = Math.min(at, state.live.nowPlaying.endTime);
+  if (state.roomCrate?.retryAt !== undefined) at = Math.min(at, state.roomCrate.retryAt);
   for (const m of Object.values(state.members))
     if (!m.connected && m.disconnectedAt !== null) at = Math.min(at, m.disconnectedAt + config.graceMs);
   for (const r of roomRules(state).roomRoles)
