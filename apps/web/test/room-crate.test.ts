@@ -84,3 +84,36 @@ describe("idle DJs", { timeout: 240_000 }, () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe("the song picker", { timeout: 240_000 }, () => {
+  it("keeps the room on screen when the page reloads its data while the picker is still asking for songs", async () => {
+    const owner = await signedUp(stack, "Picker Owner");
+    const { room, as } = await ownRoom(owner, { name: "Picker Room" });
+    const crate = await as("POST", "/api/playlist-service/crate", { name: "Picks" });
+    const { page, errors } = owner;
+    // The picker asks for songs as the room opens. Its first question is held back, and meanwhile the page reloads
+    // its data (a setting saved here does; so does every new song). A router that had to find the picker's route
+    // first answered that with a 404 page, and the person was out of the room.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route(/song-picker/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const asked = page.waitForRequest(/song-picker/);
+    await page.goto(`/rooms/${room.slug}`);
+    await expectText(page, "[data-testid=connection]", /in the room/, 20_000);
+    await asked;
+    const saved = changeAnswered(page);
+    await page.selectOption("[data-testid=room-crate-select]", crate.body.crateUuid);
+    expect((await saved).status()).toBe(200);
+    await expectText(page, "[data-testid=room-crate-saved]", /plays from this crate/, 20_000);
+    release();
+    await expectCount(page, "[data-testid=song-results] li", 4, 20_000);
+    await expectCount(page, ".error-page", 0);
+    await expectText(page, "[data-testid=connection]", /in the room/);
+    expect(errors).toEqual([]);
+  });
+});

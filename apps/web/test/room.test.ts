@@ -276,6 +276,14 @@ describe("a room for two", { timeout: 240_000 }, () => {
     expect(payload.sub).toBe(await uuidOf(stack, email));
     expect(payload.exp - payload.iat).toBe(15 * 60);
     expect(payload.purpose).toBe("live");
+    // The same token is handed out again while it has minutes left: the room page loads its data (and a token with
+    // it) at every new song, and the edge makes a person 120 of them an hour. 130 asks all get it.
+    const asks = await page.evaluate(async () => {
+      const tokens: string[] = [];
+      for (let i = 0; i < 130; i++) tokens.push(await fetch("/live-token").then((r) => (r.ok ? r.json() : r.status)));
+      return tokens.map((t) => (typeof t === "object" ? (t as { token: string }).token : t));
+    });
+    expect(new Set(asks)).toEqual(new Set([first.token]));
     // The socket's token works where the browser uses it, and is never traded for a session.
     const heard = await stack.t.request("POST", "/api/audit-service/kinesis", {
       token: first.token,

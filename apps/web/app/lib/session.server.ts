@@ -23,6 +23,10 @@ interface SessionData {
   viewer: Viewer;
   guestToken: string;
   guestExpiresAt: string;
+  /** The signed-in viewer's live token (see `liveToken`), until when it lasts, and whose it is. */
+  liveToken: string;
+  liveExpiresAt: string;
+  liveUser: string;
   audioQuality: AudioQuality;
   /** A connection or Discord sign-in under way (oauth.server.ts): its state, PKCE verifier and purpose. */
   oauth: {
@@ -75,6 +79,8 @@ export function viewerOf(user: AuthResult["user"]): Viewer {
 }
 
 const DAY = 24 * 3600 * 1000;
+/** A signed-in viewer's live token is handed out again while it lasts longer than this (the page renews at 3 minutes). */
+const LIVE_TOKEN_KEPT_MS = 5 * 60_000;
 
 /**
  * The session's viewer and token. The edge's user tokens last a week and slide: with less than a day left the
@@ -110,6 +116,9 @@ export async function readSession(request: Request) {
     session.unset("token");
     session.unset("viewer");
     session.unset("expiresAt");
+    session.unset("liveToken");
+    session.unset("liveExpiresAt");
+    session.unset("liveUser");
     session.set("audioQuality", "medium");
     changed = true;
   }
@@ -171,12 +180,32 @@ export function safeNext(next: string | null | undefined) {
  */
 export async function liveToken(request: Request) {
   const read = await readSession(request);
+  const { session } = read;
   if (read.token) {
+    // Kept in the session while it has over LIVE_TOKEN_KEPT_MS left (the page renews its own a few minutes before
+    // the end): the room page loads its data again with every new song, and a token made each time used up the
+    // edge's allowance (120 an hour per person) in an hour of 30-second songs, and the room became an error page.
+    const kept = session.get("liveToken");
+    const keptUntil = session.get("liveExpiresAt") ?? "";
+    if (
+      kept &&
+      session.get("liveUser") === read.viewer?.uuid &&
+      Date.parse(keptUntil) - Date.now() > LIVE_TOKEN_KEPT_MS
+    )
+      return { ...read, liveToken: kept, liveTokenExpiresAt: keptUntil, guest: false };
     const { data } = await sdkFor(read.token).user.POST("/auth/live-token");
     if (!data) throw new Error("no live token");
-    return { ...read, liveToken: data.accessToken, liveTokenExpiresAt: data.expiresAt, guest: false };
+    session.set("liveToken", data.accessToken);
+    session.set("liveExpiresAt", data.expiresAt);
+    session.set("liveUser", read.viewer?.uuid ?? "");
+    return {
+      ...read,
+      liveToken: data.accessToken,
+      liveTokenExpiresAt: data.expiresAt,
+      guest: false,
+      setCookie: await commitSession(session),
+    };
   }
-  const { session } = read;
   const kept = session.get("guestToken");
   const keptUntil = session.get("guestExpiresAt") ?? "";
   if (kept && Date.parse(keptUntil) - Date.now() > 3600_000)

@@ -4,22 +4,34 @@ import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDuration } from "../../lib/playback/position.ts";
-import type { loader as songPicker } from "../song-picker/route.tsx";
+import type { SongPickerAnswer } from "../song-picker/route.tsx";
 import styles from "./room.module.css";
 
 type CrateSong = Schema<"playlist", "CrateSong">;
 
 function SongPicker({ roomUuid, queued }: { roomUuid: string; queued: Set<string> }) {
   const { t } = useTranslation("room");
-  const search = useFetcher<typeof songPicker>();
+  const [found, setFound] = useState<SongPickerAnswer | null>(null);
   const add = useFetcher();
   const [q, setQ] = useState("");
-  const load = search.load;
-  // Debounced: one search 300 ms after the last key.
+  // Debounced: one search 300 ms after the last key; a newer search cancels an older one still on its way. A plain
+  // fetch, not a fetcher (song-picker/route.tsx says why).
   useEffect(() => {
-    const id = setTimeout(() => load(`/song-picker?q=${encodeURIComponent(q)}`), 300);
-    return () => clearTimeout(id);
-  }, [q, load]);
+    const asking = new AbortController();
+    const id = setTimeout(() => {
+      fetch(`/song-picker?q=${encodeURIComponent(q)}`, {
+        signal: asking.signal,
+        headers: { accept: "application/json" },
+      })
+        .then((res) => (res.ok ? (res.json() as Promise<SongPickerAnswer>) : null))
+        .then((answer) => answer && setFound(answer))
+        .catch(() => undefined);
+    }, 300);
+    return () => {
+      clearTimeout(id);
+      asking.abort();
+    };
+  }, [q]);
   const adding = add.formData?.get("songId");
   return (
     <div className="stack">
@@ -33,7 +45,7 @@ function SongPicker({ roomUuid, queued }: { roomUuid: string; queued: Set<string
         data-testid="song-search"
       />
       <ul className={`plain-list ${styles.songList}`} data-testid="song-results">
-        {(search.data?.songs ?? []).map((s) => (
+        {(found?.songs ?? []).map((s) => (
           <li key={s.songId} className={styles.songRow}>
             <span className={styles.songTitle}>
               <strong>{s.trackName}</strong>
