@@ -49,3 +49,35 @@ describe("editRecord", () => {
     ]);
   });
 });
+
+describe("a record changed in place", () => {
+  it("gives the same patch, in the same order, as the copies editRecord would have made", () => {
+    const edits: Record<string, { n: number } | undefined>[] = [
+      { [keyOf(1)]: { n: -1 } },
+      { [keyOf(2)]: undefined, added: { n: 9 } },
+      { [keyOf(1)]: { n: -11 }, [keyOf(0)]: { n: 100 } },
+      { added: undefined },
+    ];
+    // The copies: a new record per edit, the state around it copied too.
+    const copied = { m: recordOf(4), x: 1 };
+    let after = copied;
+    for (const changes of edits) after = { ...after, m: editRecord(after.m, changes) };
+    // In place: one record, changed where it is, each edit written down as the transaction does it.
+    const state = { m: recordOf(4), x: 1 };
+    const written = { key: "m", edits: [] as string[][], was: new Map<string, unknown>() };
+    const before = { ...state };
+    for (const changes of edits) {
+      written.edits.push(Object.keys(changes));
+      for (const [key, value] of Object.entries(changes)) {
+        if (!written.was.has(key)) written.was.set(key, state.m[key]);
+        if (value === undefined) delete state.m[key];
+        else state.m[key] = value;
+      }
+    }
+    const expected = diff(copied, after);
+    // The newest edit's keys first; a key added and removed again is no change.
+    expect(expected.map((op) => op.path)).toEqual([`/m/${keyOf(1)}/n`, `/m/${keyOf(0)}/n`, `/m/${keyOf(2)}`]);
+    expect(diff(before, state, "", [], written)).toEqual(expected);
+    expect(state.m).toEqual(after.m);
+  });
+});

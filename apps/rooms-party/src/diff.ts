@@ -93,13 +93,29 @@ export function changedKeys(before: object, after: object): Set<string> | null {
 }
 
 /**
+ * A record of `before` changed in place, so that `before` and `after` share it: its key in `before`, the keys each edit
+ * changed (oldest first), and what each key held before the first of them (undefined: it was absent).
+ */
+export interface InPlace {
+  key: string;
+  edits: (readonly string[])[];
+  was: ReadonlyMap<string, unknown>;
+}
+
+/**
  * RFC 6902 operations turning `before` into `after`. The reducer shares every unchanged branch between states, so
  * an identical reference ends the walk: a vote in a room of thousands costs a few operations, not a deep compare.
  * Arrays keep their common head and tail (by reference) and patch only the middle, so a user joining or leaving is
  * one add or one remove.
  */
-export function diff(before: unknown, after: unknown, path = "", ops: PatchOperation[] = []): PatchOperation[] {
-  if (before === after) return ops;
+export function diff(
+  before: unknown,
+  after: unknown,
+  path = "",
+  ops: PatchOperation[] = [],
+  inPlace?: InPlace,
+): PatchOperation[] {
+  if (before === after && !inPlace) return ops;
   if (Array.isArray(before) && Array.isArray(after)) {
     diffArrays(before, after, path, ops);
     return ops;
@@ -107,7 +123,7 @@ export function diff(before: unknown, after: unknown, path = "", ops: PatchOpera
   if (isObject(before) && isObject(after) && !Array.isArray(before) && !Array.isArray(after)) {
     const edited = changedKeys(before, after);
     if (edited) {
-      for (const key of edited) diffKey(before, after, key, path, ops);
+      for (const key of edited) diffKey(before[key], after[key], key, path, ops);
       return ops;
     }
     for (const key of Object.keys(before)) {
@@ -115,6 +131,10 @@ export function diff(before: unknown, after: unknown, path = "", ops: PatchOpera
       // Most keys of a big map (allUserData) are untouched: no path is built for them.
       if (was === undefined) continue;
       const is = after[key];
+      if (key === inPlace?.key && was === is) {
+        diffInPlace(is as Record<string, unknown>, inPlace, `${path}/${escapeKey(key)}`, ops);
+        continue;
+      }
       if (was === is) continue;
       const child = `${path}/${escapeKey(key)}`;
       if (is === undefined) ops.push({ op: "remove", path: child });
@@ -132,16 +152,18 @@ export function diff(before: unknown, after: unknown, path = "", ops: PatchOpera
   return ops;
 }
 
-/** One key of two objects, as the walk over all of them would compare it. */
-function diffKey(
-  before: Record<string, unknown>,
-  after: Record<string, unknown>,
-  key: string,
-  path: string,
-  ops: PatchOperation[],
-) {
-  const was = before[key];
-  const is = after[key];
+/**
+ * The keys of a record changed in place, in the order the diff of an `editRecord` copy lists them (the newest edit's
+ * keys first), so the patch is the same either way.
+ */
+function diffInPlace(record: Record<string, unknown>, inPlace: InPlace, path: string, ops: PatchOperation[]) {
+  const keys = new Set<string>();
+  for (let i = inPlace.edits.length - 1; i >= 0; i--) for (const key of inPlace.edits[i] ?? []) keys.add(key);
+  for (const key of keys) diffKey(inPlace.was.get(key), record[key], key, path, ops);
+}
+
+/** What one key held before and holds after, as the walk over all the keys would compare it. */
+function diffKey(was: unknown, is: unknown, key: string, path: string, ops: PatchOperation[]) {
   if (was === is) return;
   const child = `${path}/${escapeKey(key)}`;
   if (was === undefined) ops.push({ op: "add", path: child, value: is });

@@ -7,6 +7,7 @@ import {
 } from "@booth/sdk/live/protocol";
 import jsonpatch, { type Operation } from "fast-json-patch";
 import { describe, expect, it } from "vitest";
+import { Tx } from "./reducer/tx.ts";
 import {
   DEFAULT_CONFIG,
   type Effect,
@@ -26,9 +27,13 @@ import { prng, settingsFor, songFor, userFor } from "./testing.ts";
 const T0 = Date.parse("2026-06-01T12:00:00Z");
 const config = { ...DEFAULT_CONFIG, graceMs: 20_000 };
 
-/** A room driven through actions, with one client copy patched from the stream next to it. */
+/**
+ * A room driven through actions, with one client copy patched from the stream next to it, and a twin run as the live
+ * room runs it (in place, each state given up for the next): both must answer and send the same, byte for byte.
+ */
 function harness(settings: RoomSettings = settingsFor()) {
   let state = initialState(settings);
+  let twin = initialState(settings);
   let now = T0;
   let client: LiveState = structuredClone(state.live);
   let clientSeq = state.seq;
@@ -39,6 +44,19 @@ function harness(settings: RoomSettings = settingsFor()) {
     const before = state;
     const out = reduce(state, action, now, config);
     if (!out.reply.ok) expect(out.state).toBe(before);
+    const inPlace = reduce(twin, action, now, config, { inPlace: true });
+    expect(JSON.stringify({ ...inPlace, state: null, writtenInPlace: null })).toBe(
+      JSON.stringify({ ...out, state: null, writtenInPlace: null }),
+    );
+    expect(inPlace.state).toEqual(out.state);
+    // What the store is told to write: every user whose entry changed (a reset starts from nothing instead).
+    const was = before.live.allUserData;
+    const is = out.state.live.allUserData;
+    if (!out.closeAll)
+      expect(new Set(inPlace.writtenInPlace)).toEqual(
+        new Set([...Object.keys(was), ...Object.keys(is)].filter((uuid) => was[uuid] !== is[uuid])),
+      );
+    twin = inPlace.state;
     for (const m of out.stateful) {
       expect(m.seq).toBe(clientSeq + 1);
       client = jsonpatch.applyPatch(client, structuredClone(m.statePatch) as Operation[], true, false).newDocument;
@@ -893,6 +911,42 @@ describe("chat", () => {
     ]);
     expect(h.state.sanctions).toEqual([]);
     expect(h.act(1, { action: "sendChatMessage", params: { message: "hi" } }).reply.ok).toBe(true);
+  });
+});
+
+describe("in place, as the live room runs it", () => {
+  it("changes the one record a vote touches where it is, and names the voter for the store", () => {
+    const h = harness();
+    h.join(1);
+    h.join(2);
+    h.act(1, { action: "addDj", params: { song: songFor(1, { duration: 600 }) } });
+    const state = h.state;
+    const record = state.live.allUserData;
+    const like = { action: "voteOnSong" as const, params: { songVotes: { like: true } } };
+    const out = reduce(state, { type: "client", userUuid: uuidOf(2), request: like, id: "v" }, T0, config, {
+      inPlace: true,
+    });
+    expect(out.state.live.allUserData).toBe(record);
+    expect(record[uuidOf(2)]?.songVotes).toEqual({ like: true });
+    expect(out.writtenInPlace).toEqual([uuidOf(2)]);
+    expect(out.stateful[0]?.statePatch).toContainEqual({
+      op: "add",
+      path: `/allUserData/${uuidOf(2)}/songVotes/like`,
+      value: true,
+    });
+  });
+
+  it("puts back what a transaction changed in place when it does not complete", () => {
+    const h = harness();
+    for (const n of [1, 2, 3]) h.join(n);
+    const state = h.state;
+    const snapshot = structuredClone(state);
+    const tx = new Tx(state, T0, config, true);
+    tx.editUserData({ [uuidOf(1)]: undefined, [uuidOf(2)]: { ...state.live.allUserData[uuidOf(2)]!, songVotes: {} } });
+    tx.editUserData({ [uuidOf(2)]: undefined, [uuidOf(9)]: state.live.allUserData[uuidOf(3)]! });
+    expect(Object.keys(state.live.allUserData)).toEqual([uuidOf(3), uuidOf(9)]);
+    tx.rollBack();
+    expect(state).toEqual(snapshot);
   });
 });
 

@@ -69,8 +69,19 @@ export {
   UNKNOWN_DURATION_SECONDS,
 } from "./reducer/state.ts";
 
-export function reduce(state: RoomState, action: RoomAction, now: number, config = DEFAULT_CONFIG): Result {
-  const tx = new Tx(state, now, config);
+/**
+ * Runs one action. `inPlace`: the caller gives up `state` (the live room, which keeps only the state it is answered),
+ * so `allUserData` is changed where it is instead of copied, and `writtenInPlace` names the users whose entry changed;
+ * a refused action puts back what it changed. Otherwise `state` is left as it was, whatever happens.
+ */
+export function reduce(
+  state: RoomState,
+  action: RoomAction,
+  now: number,
+  config = DEFAULT_CONFIG,
+  { inPlace = false } = {},
+): Result {
+  const tx = new Tx(state, now, config, inPlace);
   try {
     switch (action.type) {
       case "join":
@@ -112,6 +123,7 @@ export function reduce(state: RoomState, action: RoomAction, now: number, config
     }
     return tx.result();
   } catch (err) {
+    tx.rollBack();
     if (!(err instanceof RoomError)) throw err;
     // A refused action changes nothing.
     const out = new Tx(state, now, config).out;

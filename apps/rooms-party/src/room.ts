@@ -164,7 +164,11 @@ export class LiveRoom {
     }
     const { message } = parsed;
     if (message.action === "joinRoom") {
-      this.reply(socket, { requestId: message.requestId, ...(await this.join(socket, message.params)) });
+      const { requestId } = message;
+      const refused = await this.join(socket, message.params, (result) =>
+        this.reply(socket, { requestId, ok: true, result }),
+      );
+      if (refused) this.reply(socket, { requestId, ...refused });
       return;
     }
     const userUuid = this.joined.get(socketId);
@@ -261,12 +265,19 @@ export class LiveRoom {
     }
   }
 
-  private async join(socket: Socket, params: { roomUuid: string; password?: string; guestPassword?: string }) {
+  /**
+   * Admits a socket's user, and answers them the room with `admitted` at once: the room's next actions change
+   * `allUserData` in place, and the answer must show the room at its seq. Resolves to the refusal otherwise.
+   */
+  private async join(
+    socket: Socket,
+    params: { roomUuid: string; password?: string; guestPassword?: string },
+    admitted: (result: JoinResult) => void,
+  ): Promise<Refusal | null> {
     if (params.roomUuid.toLowerCase() !== this.roomUuid.toLowerCase())
-      return { ok: false as const, statusCode: 400, message: "roomUuid: this connection is to another room." };
+      return { ok: false, statusCode: 400, message: "roomUuid: this connection is to another room." };
     const { claims } = socket;
-    if (claims.type === "service")
-      return { ok: false as const, statusCode: 403, message: "Services do not join rooms." };
+    if (claims.type === "service") return { ok: false, statusCode: 403, message: "Services do not join rooms." };
     let settings: RoomSettings;
     let asked = 0;
     let profile: Record<string, unknown> | null;
@@ -284,10 +295,10 @@ export class LiveRoom {
       ]);
       profile = claims.type === "guest" ? null : await this.edge.profile(claims.sub);
     } catch (err) {
-      if (err instanceof EdgeError) return { ok: false as const, statusCode: err.status, message: err.message };
+      if (err instanceof EdgeError) return { ok: false, statusCode: err.status, message: err.message };
       throw err;
     }
-    if (!this.sockets.has(socket.id)) return { ok: false as const, statusCode: 410, message: "The connection closed." };
+    if (!this.sockets.has(socket.id)) return { ok: false, statusCode: 410, message: "The connection closed." };
     const user: JoiningUser = {
       uuid: claims.sub,
       tokenRole: claims.type,
@@ -309,7 +320,8 @@ export class LiveRoom {
     this.joined.set(socket.id, claims.sub);
     this.listeners = null;
     socket.joined?.(claims.sub);
-    return { ok: true as const, result: joinView(this.state, this.clock(), claims.sub) satisfies JoinResult };
+    admitted(joinView(this.state, this.clock(), claims.sub));
+    return null;
   }
 
   /** The edge tells the room about a change made over REST. */
@@ -383,7 +395,8 @@ export class LiveRoom {
   private dispatch(action: RoomAction): Reply {
     if (!this.state) return { ok: false, statusCode: 409, message: "The room is not running." };
     const before = this.state;
-    const out = reduce(before, action, this.clock(), this.config);
+    // The room keeps only the state it is answered: the reducer may change `allUserData` in place.
+    const out = reduce(before, action, this.clock(), this.config, { inPlace: true });
     this.state = out.state;
     this.listeners ??= [...this.joined.entries()].flatMap(([id, user]) => {
       const s = this.sockets.get(id);
@@ -412,9 +425,9 @@ export class LiveRoom {
         socket.close(CloseCode.reset, "The room was reset.");
       }
     if (out.state !== before) {
-      const state = out.state;
+      const { state, writtenInPlace } = out;
       this.saving = this.saving
-        .then(() => this.host.store.save(state))
+        .then(() => this.host.store.save(state, writtenInPlace))
         .catch((err) => this.host.log({ level: "error", msg: "room state not saved", error: String(err) }));
       // The alarm follows the song, the members' grace periods, the roles, the DJs' idle clocks and a room crate read
       // owed: a listener's vote moves none of them, and a room of thousands would otherwise look at every member on

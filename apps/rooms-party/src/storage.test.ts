@@ -48,4 +48,76 @@ describe("the state store", () => {
     expect(await kv.get("counts")).toEqual({ voteCounts: { likes: 1, dislikes: 0, stars: 0 }, vibeMeter: 1, grabs: 0 });
     expect(await keyValueStateStore(kv).load()).toEqual(voted);
   });
+
+  it("writes the users a vote changed in place, the record being the one it saved before", async () => {
+    const kv = memoryKeyValue();
+    const store = keyValueStateStore(kv);
+    const settings = settingsFor();
+    let state = initialState(settings);
+    const inPlace = { inPlace: true };
+    for (const n of [1, 2, 3])
+      state = reduce(state, { type: "join", user: userFor(n), settings }, T0, undefined, inPlace).state;
+    const addDj = { action: "addDj" as const, params: { song: songFor(1, { duration: 600 }) } };
+    state = reduce(state, { type: "client", userUuid: userFor(1).uuid, request: addDj, id: "a" }, T0).state;
+    await store.save(state);
+    const like = { action: "voteOnSong" as const, params: { songVotes: { like: true } } };
+    const out = reduce(
+      state,
+      { type: "client", userUuid: userFor(2).uuid, request: like, id: "v" },
+      T0,
+      undefined,
+      inPlace,
+    );
+    expect(out.state.live.allUserData).toBe(state.live.allUserData);
+    await store.save(out.state, out.writtenInPlace);
+    const loaded = await keyValueStateStore(kv).load();
+    expect(loaded?.live.allUserData[userFor(2).uuid]?.songVotes).toEqual({ like: true });
+    expect(loaded).toEqual(out.state);
+  });
+
+  it("writes a vote made in place with the next save when the save that carried it failed", async () => {
+    const kv = memoryKeyValue();
+    const store = keyValueStateStore(kv);
+    const settings = settingsFor();
+    const inPlace = { inPlace: true };
+    let state = initialState(settings);
+    for (const n of [1, 2, 3])
+      state = reduce(state, { type: "join", user: userFor(n), settings }, T0, undefined, inPlace).state;
+    const addDj = { action: "addDj" as const, params: { song: songFor(1, { duration: 600 }) } };
+    state = reduce(
+      state,
+      { type: "client", userUuid: userFor(1).uuid, request: addDj, id: "a" },
+      T0,
+      undefined,
+      inPlace,
+    ).state;
+    await store.save(state);
+    const vote = (n: number, like: boolean) =>
+      reduce(
+        state,
+        {
+          type: "client",
+          userUuid: userFor(n).uuid,
+          request: { action: "voteOnSong", params: { songVotes: { like } } },
+          id: `v${n}`,
+        },
+        T0,
+        undefined,
+        inPlace,
+      );
+    const first = vote(2, true);
+    state = first.state;
+    const put = kv.put;
+    kv.put = async () => {
+      throw new Error("storage is down");
+    };
+    await expect(store.save(state, first.writtenInPlace)).rejects.toThrow("storage is down");
+    kv.put = put;
+    const second = vote(3, false);
+    state = second.state;
+    await store.save(state, second.writtenInPlace);
+    const loaded = await keyValueStateStore(kv).load();
+    expect(loaded?.live.allUserData[userFor(2).uuid]?.songVotes).toEqual({ like: true });
+    expect(loaded).toEqual(state);
+  });
 });

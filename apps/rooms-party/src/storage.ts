@@ -5,8 +5,11 @@ import { type Member, type RoomState, splitSettings } from "./reducer.ts";
 /** Where a room keeps its state between restarts. */
 export interface StateStore {
   load(): Promise<RoomState | null>;
-  /** Writes what changed since the last save or load. */
-  save(state: RoomState): Promise<void>;
+  /**
+   * Writes what changed since the last save or load. `writtenInPlace`: users whose `allUserData` entry the reducer
+   * changed in place (the record is then the same object as at the last save, and cannot be compared with it).
+   */
+  save(state: RoomState, writtenInPlace?: readonly string[]): Promise<void>;
   clear(): Promise<void>;
 }
 
@@ -89,6 +92,8 @@ const chatKey = (m: ChatMessage) => `chat:${String(m.date).padStart(15, "0")}:${
  */
 export function keyValueStateStore(kv: KeyValue): StateStore {
   let last: RoomState | null = null;
+  /** Users changed in place since the last save that completed: a failed save leaves them for the next one. */
+  const unsaved = new Set<string>();
 
   async function putAll(entries: Record<string, unknown>) {
     const keys = Object.keys(entries);
@@ -149,7 +154,8 @@ export function keyValueStateStore(kv: KeyValue): StateStore {
       return state;
     },
 
-    async save(state) {
+    async save(state, writtenInPlace = []) {
+      for (const uuid of writtenInPlace) unsaved.add(uuid);
       const prev = last;
       const puts: Record<string, unknown> = {};
       const deletes: string[] = [];
@@ -180,8 +186,11 @@ export function keyValueStateStore(kv: KeyValue): StateStore {
       // A vote leaves the list of users as it was: no map of it to build then.
       const prevUsers = sameUsers ? null : new Map(prev?.live.allUsers.map((u) => [u.uuid, u]));
       // A vote edits one member's data and nothing else: only the keys the reducer edited are looked at.
+      const sameData = prev?.live.allUserData === allUserData;
       const edited =
-        prev && sameUsers && prev.members === state.members ? changedKeys(prev.live.allUserData, allUserData) : null;
+        prev && sameUsers && prev.members === state.members && !sameData
+          ? changedKeys(prev.live.allUserData, allUserData)
+          : null;
       if (prev && edited) {
         const index = usersByUuid(allUsers);
         for (const uuid of edited) {
@@ -205,6 +214,14 @@ export function keyValueStateStore(kv: KeyValue): StateStore {
           )
             puts[`member:${uuid}`] = { member, user, data } satisfies MemberEntry;
         }
+      // Changed in place: written whatever the comparisons above saw (nothing, as the record is the same object).
+      if (prev)
+        for (const uuid of unsaved) {
+          const member = state.members[uuid];
+          const data = allUserData[uuid];
+          const user = member && data ? usersByUuid(allUsers).get(uuid) : undefined;
+          if (member && data && user) puts[`member:${uuid}`] = { member, user, data } satisfies MemberEntry;
+        }
       if (prev && prev.members !== state.members)
         for (const uuid of Object.keys(prev.members)) if (!state.members[uuid]) deletes.push(`member:${uuid}`);
       if (!prev || prev.chat !== state.chat) {
@@ -216,6 +233,7 @@ export function keyValueStateStore(kv: KeyValue): StateStore {
       if (deletes.length) await deleteAll(deletes);
       if (Object.keys(puts).length) await putAll(puts);
       last = state;
+      unsaved.clear();
     },
 
     async clear() {

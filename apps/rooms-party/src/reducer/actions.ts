@@ -77,6 +77,8 @@ export interface Result {
   close: { userUuid: string; code: number; reason: string }[];
   /** Every connection closes (room reset). */
   closeAll: boolean;
+  /** Users whose `allUserData` entry was changed in place (see `reduce`), for the store to write; none otherwise. */
+  writtenInPlace: string[];
 }
 
 export class RoomError extends Error {

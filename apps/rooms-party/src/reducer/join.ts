@@ -1,7 +1,6 @@
 /** Someone joins (or comes back within their grace period), and what joining answers them. */
 
 import type { RoomSettings } from "@booth/sdk/live/protocol";
-import { editRecord } from "../diff.ts";
 import { MESSAGES, RoomError } from "./actions.ts";
 import { refreshUserViews } from "./members.ts";
 import { rolesInForce, roomUser, sanctionsSeenBy, splitSettings } from "./permissions.ts";
@@ -40,12 +39,8 @@ export function join(tx: Tx, user: JoiningUser, fromEdge: RoomSettings) {
   tx.setMember(member);
   const view = roomUser(member, tx.live.settings, tx.now);
   if (!existing) {
-    tx.setLive({
-      allUsers: [...tx.live.allUsers, view],
-      allUserData: editRecord(tx.live.allUserData, {
-        [user.uuid]: { userProfile: user.profile, position: positionOf(user.uuid), songVotes: {} },
-      }),
-    });
+    tx.setLive({ allUsers: [...tx.live.allUsers, view] });
+    tx.editUserData({ [user.uuid]: { userProfile: user.profile, position: positionOf(user.uuid), songVotes: {} } });
     tx.emit("userJoined");
     tx.effect({ type: "presenceJoined", userUuid: user.uuid });
     rereadIfSilent(tx);
@@ -55,9 +50,7 @@ export function join(tx: Tx, user: JoiningUser, fromEdge: RoomSettings) {
   refreshUserViews(tx, [user.uuid]);
   const data = tx.live.allUserData[user.uuid];
   if (data && JSON.stringify(data.userProfile) !== JSON.stringify(user.profile))
-    tx.setLive({
-      allUserData: editRecord(tx.live.allUserData, { [user.uuid]: { ...data, userProfile: user.profile } }),
-    });
+    tx.editUserData({ [user.uuid]: { ...data, userProfile: user.profile } });
   tx.emit("updatedUserData");
 }
 

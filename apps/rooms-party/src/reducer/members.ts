@@ -1,7 +1,6 @@
 /** The people in the room: who they are to the room, their connections, and their leaving (or being removed). */
 
 import type { RoomUser } from "@booth/sdk/live/protocol";
-import { editRecord } from "../diff.ts";
 import { MESSAGES, RoomError } from "./actions.ts";
 import { djIndex, removeFromBooth } from "./booth.ts";
 import { roomUser, sameUser } from "./permissions.ts";
@@ -51,11 +50,10 @@ export function removeMember(tx: Tx, uuid: string) {
   delete members[uuid];
   tx.set({ members });
   const data = tx.live.allUserData[uuid];
-  const allUserData = editRecord(tx.live.allUserData, { [uuid]: undefined });
+  tx.editUserData({ [uuid]: undefined });
   const gone = data ? counted(data.songVotes) : NO_VOTES;
   const c = tx.live.voteCounts;
   tx.setLive({
-    allUserData,
     allUsers: tx.live.allUsers.filter((u) => u.uuid !== uuid),
     grabs: data?.songVotes.grab ? tx.live.grabs - 1 : tx.live.grabs,
     voteCounts:

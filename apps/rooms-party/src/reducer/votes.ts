@@ -1,7 +1,6 @@
 /** Votes on the song playing: likes, dislikes and stars, what they weigh, and the vote-skip. */
 
 import type { SongVotes, VoteCounts } from "@booth/sdk/live/protocol";
-import { editRecord } from "../diff.ts";
 import { MESSAGES, RoomError } from "./actions.ts";
 import type { Member } from "./state.ts";
 import type { Tx } from "./tx.ts";
@@ -15,9 +14,9 @@ export function clearVotes(tx: Tx) {
   for (const [uuid, d] of Object.entries(data))
     if (d.songVotes.like !== undefined || d.songVotes.star !== undefined || d.songVotes.grab !== undefined)
       cleared[uuid] = { ...d, songVotes: {} };
-  // Made by editRecord, the patch and the store look only at the voters, not at the whole room.
-  const allUserData = Object.keys(cleared).length ? editRecord(data, cleared) : data;
-  tx.setLive({ allUserData, voteCounts: NO_VOTES, grabs: 0 });
+  // The patch and the store look only at the voters, not at the whole room.
+  if (Object.keys(cleared).length) tx.editUserData(cleared);
+  tx.setLive({ voteCounts: NO_VOTES, grabs: 0 });
 }
 
 /**
@@ -32,12 +31,8 @@ export function grab(tx: Tx, member: Member, songId: string, added: boolean) {
   const data = tx.live.allUserData[member.uuid];
   if (!data) throw new RoomError(403, MESSAGES.notInRoom);
   if (!data.songVotes.grab) {
-    tx.setLive({
-      allUserData: editRecord(tx.live.allUserData, {
-        [member.uuid]: { ...data, songVotes: { ...data.songVotes, grab: true } },
-      }),
-      grabs: tx.live.grabs + 1,
-    });
+    tx.editUserData({ [member.uuid]: { ...data, songVotes: { ...data.songVotes, grab: true } } });
+    tx.setLive({ grabs: tx.live.grabs + 1 });
     tx.emit("grabbedSong");
   }
   tx.out.reply = { ok: true, result: { added, grabs: tx.live.grabs } };
@@ -82,8 +77,8 @@ export function vote(tx: Tx, member: Member, given: { like?: boolean; star?: boo
   if (star !== undefined) after.star = star;
   const [b, a] = [counted(before), counted(after)];
   const c = tx.live.voteCounts;
+  tx.editUserData({ [member.uuid]: { ...data, songVotes: after } });
   tx.setLive({
-    allUserData: editRecord(tx.live.allUserData, { [member.uuid]: { ...data, songVotes: after } }),
     voteCounts: {
       likes: c.likes - b.likes + a.likes,
       dislikes: c.dislikes - b.dislikes + a.dislikes,
