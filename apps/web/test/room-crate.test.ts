@@ -117,3 +117,39 @@ describe("the song picker", { timeout: 240_000 }, () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe("a failed reload of the room's data", { timeout: 240_000 }, () => {
+  it("keeps the person in the room: the live connection stays, and the room comes back with a retry", async () => {
+    const owner = await signedUp(stack, "Reload Owner");
+    const { room, as } = await ownRoom(owner, { name: "Reload Room" });
+    const crate = await as("POST", "/api/playlist-service/crate", { name: "Reloads" });
+    const { page, errors } = owner;
+    const sockets: string[] = [];
+    page.on("websocket", (ws) => {
+      sockets.push("opened");
+      ws.on("close", () => sockets.push("closed"));
+    });
+    await page.goto(`/rooms/${room.slug}`);
+    await expectText(page, "[data-testid=connection]", /in the room/, 20_000);
+    expect(sockets).toEqual(["opened"]);
+    // The room's next data reload fails (the web server or the edge unreachable for a moment); what the page logs
+    // of that failure is not held against it.
+    let failing = true;
+    const before = errors.length;
+    await page.route(/\/rooms\/reload-room\.data\?_routes=routes%2Frooms/, (route) =>
+      failing ? route.fulfill({ status: 502, body: "" }) : route.continue(),
+    );
+    const saved = changeAnswered(page);
+    await page.selectOption("[data-testid=room-crate-select]", crate.body.crateUuid);
+    expect((await saved).status()).toBe(200);
+    await expectCount(page, "[data-testid=room-error]", 1, 20_000);
+    // Still in the room: nothing closed, and the connection is the same one.
+    failing = false;
+    const after = errors.length;
+    await page.click("[data-testid=room-error-retry]");
+    await expectText(page, "[data-testid=connection]", /in the room/, 20_000);
+    await expectText(page, "[data-testid=room-crate-saved]", /plays from this crate/, 20_000);
+    expect(sockets).toEqual(["opened"]);
+    expect([...errors.slice(0, before), ...errors.slice(after)]).toEqual([]);
+  });
+});

@@ -2,6 +2,8 @@ const en = {
   connecting: "Connecting to the room…",
   reconnecting: "Reconnecting…",
   closed: "You are not connected to this room.",
+  loadFailed: "This room's page could not be loaded. You are still in the room, and its music plays on.",
+  retry: "Try again",
   kicked: "You were removed from this room.",
   announcePlaying: "Now playing: {{track}} by {{artist}}",
   nowPlaying: "Now playing",

@@ -4,6 +4,8 @@ const es = {
   connecting: "Conectando con la sala…",
   reconnecting: "Reconectando…",
   closed: "No estás conectado a esta sala.",
+  loadFailed: "No se pudo cargar la página de esta sala. Sigues en la sala, y su música sigue sonando.",
+  retry: "Reintentar",
   kicked: "Te han sacado de esta sala.",
   announcePlaying: "Suena ahora: {{track}} de {{artist}}",
   nowPlaying: "Suena ahora",

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
 import type { ClientLoaderFunctionArgs } from "@remix-run/react";
-import { Link, useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useFetcher, useLoaderData, useRevalidator, useRouteError } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { preloadPlayer, preloadRoom } from "../../lib/lazy.ts";
@@ -321,5 +321,40 @@ export default function RoomPage() {
         <p className="empty">{connection === "closed" ? t("closed") : t("connecting")}</p>
       )}
     </div>
+  );
+}
+
+/**
+ * The room page's own error: a reload of its data that failed (every new song reloads it) shows here, inside the app
+ * shell, which keeps the live connection and the music; the root's boundary would replace the shell and with it the
+ * person's place in the room. A retry loads the page's data again. A room that does not exist is the 404 it always was.
+ */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  const { t: tr } = useTranslation("room");
+  const { revalidate, state } = useRevalidator();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <section className="card narrow error-page" data-testid="room-error">
+      <h1>{notFound ? "404" : t("error.generic")}</h1>
+      <p>{notFound ? t("error.notFound") : tr("loadFailed")}</p>
+      <div className="row">
+        {notFound ? null : (
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={revalidate}
+            disabled={state === "loading"}
+            data-testid="room-error-retry"
+          >
+            {tr("retry")}
+          </button>
+        )}
+        <Link to="/" className={notFound ? "btn btn-primary" : "btn btn-ghost"}>
+          {t("error.back")}
+        </Link>
+      </div>
+    </section>
   );
 }
