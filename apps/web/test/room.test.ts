@@ -284,6 +284,13 @@ describe("a room for two", { timeout: 240_000 }, () => {
       return tokens.map((t) => (typeof t === "object" ? (t as { token: string }).token : t));
     });
     expect(new Set(asks)).toEqual(new Set([first.token]));
+    // The next person on the same browser never gets the one kept for the last.
+    await page.click("text=Log out");
+    await expectText(page, "header a[href='/login']", "Log in");
+    const nextEmail = emailFor("tokens-next");
+    await signUpVerified(stack, page, { nickname: "Next", email: nextEmail });
+    const next = await page.evaluate(() => fetch("/live-token").then((r) => r.json()));
+    expect(claims(next.token).sub).toBe(await uuidOf(stack, nextEmail));
     // The socket's token works where the browser uses it, and is never traded for a session.
     const heard = await stack.t.request("POST", "/api/audit-service/kinesis", {
       token: first.token,

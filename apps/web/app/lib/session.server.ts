@@ -150,6 +150,10 @@ export async function signIn(request: Request, result: AuthResult, next?: string
   session.set("viewer", viewerOf(result.user));
   session.unset("guestToken");
   session.unset("guestExpiresAt");
+  // A live token kept for whoever was signed in before is not this person's.
+  session.unset("liveToken");
+  session.unset("liveExpiresAt");
+  session.unset("liveUser");
   return redirect(safeNext(next), { headers: { "set-cookie": await commitSession(session) } });
 }
 
