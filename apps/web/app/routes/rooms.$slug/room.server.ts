@@ -101,23 +101,45 @@ async function playingAtRender(
  */
 const openedAsPage = (request: Request) => request.headers.get("sec-fetch-dest") === "document";
 
+/** The room's recently played songs (none when the edge does not answer them: the room opens all the same). */
+const recentSongs = (booth: ReturnType<typeof sdkFor>, slug: string) =>
+  booth.room
+    .GET("/rooms/{slug}/recent-songs", { params: { path: { slug }, query: { limit: 10 } } })
+    .then((r) => r.data?.data ?? [])
+    .catch(() => []);
+
+/** The viewer's queue, as the room's DJ panel lists it. */
+const queueOf = (booth: ReturnType<typeof sdkFor>) =>
+  booth.playlist.GET("/crate/special/queue/songs", { params: { query: { limit: 100 } } }).then((r) => r.data ?? []);
+
+/**
+ * What a new song changes on the room's page (`/rooms/{slug}/after-song`): the song before it joined the recently
+ * played, and a DJ's queue advanced. Every listener asks at the same moment, the song's start, so this is all they
+ * ask for, not the whole page again (the page's data took six calls to the edge per listener and song). A queue the
+ * edge did not answer is null: the page keeps the one it has.
+ */
+export async function afterSong(request: Request, slug: string) {
+  const { token, viewer } = await readSession(request);
+  const booth = sdkFor(token);
+  const [recent, queue] = await Promise.all([
+    recentSongs(booth, slug.toLowerCase()),
+    viewer ? queueOf(booth).catch(() => null) : [],
+  ]);
+  return { recent, queue };
+}
+
 /** The room, the token its live socket connects with (the viewer's, or a guest's), and the viewer's queue. */
 export async function loadRoom(request: Request, slug: string) {
   const session = await liveToken(request);
   const booth = sdkFor(session.token);
   const room = await roomBySlug(booth, slug);
   const [recent, playing] = await Promise.all([
-    booth.room
-      .GET("/rooms/{slug}/recent-songs", { params: { path: { slug: room.slug }, query: { limit: 10 } } })
-      .then((r) => r.data?.data ?? [])
-      .catch(() => []),
+    recentSongs(booth, room.slug),
     openedAsPage(request) ? playingAtRender(booth, room, session.guest ? session.liveToken : null) : null,
   ]);
   const [queue, crates] = session.viewer
     ? await Promise.all([
-        booth.playlist
-          .GET("/crate/special/queue/songs", { params: { query: { limit: 100 } } })
-          .then((r) => r.data ?? []),
+        queueOf(booth),
         // Where a grab can go: the viewer's playlists (their queue and likes are offered besides).
         booth.playlist
           .GET("/crate/user", { params: { query: { limit: 100 } } })

@@ -8,6 +8,7 @@ import type { Connection, LiveRoom } from "../../lib/live/use-live-room.ts";
 import type { AudioQuality } from "../../lib/playback/player.ts";
 import { useRoomSession } from "../../lib/player/room-session.tsx";
 import { useRootData } from "../../root.tsx";
+import type { AfterSong } from "../rooms.$slug_.after-song/route.ts";
 import { ChatPanel } from "./chat-panel.tsx";
 import { DjPanel } from "./dj-panel.tsx";
 import { ModerationPanel } from "./moderation-panel.tsx";
@@ -111,15 +112,29 @@ export default function RoomPage() {
   const { quality, setQuality, playback } = session;
   const qualityForm = useFetcher();
   const favorite = useFetcher();
-  const { revalidate } = useRevalidator();
   const moderator = canModerate(state, viewer);
 
-  // A new song: the last one joined the recently played, and the DJ's queue advanced. Load both again.
+  // A new song: the last one joined the recently played, and the DJ's queue advanced. Both are asked again, and only
+  // they (every listener asks at the song's start); the page's own data, once it loads again, replaces them.
   const playing = state?.nowPlaying?.startTime;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reload when a new song starts
+  const [afterSong, setAfterSong] = useState<(AfterSong & { of: typeof data }) | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: asked when a new song starts
   useEffect(() => {
-    if (playing) revalidate();
+    if (!playing) return;
+    const asking = new AbortController();
+    const of = data;
+    fetch(`/rooms/${encodeURIComponent(room.slug)}/after-song`, {
+      signal: asking.signal,
+      headers: { accept: "application/json" },
+    })
+      .then((res) => (res.ok ? (res.json() as Promise<AfterSong>) : null))
+      .then((answer) => answer && setAfterSong({ ...answer, of }))
+      .catch(() => undefined);
+    return () => asking.abort();
   }, [playing]);
+  const fresh = afterSong?.of === data ? afterSong : null;
+  const recentNow = fresh?.recent ?? recent;
+  const queueNow = fresh?.queue ?? queue;
 
   const flash = useCallback((message: string | null) => {
     setNotice(message);
@@ -243,7 +258,7 @@ export default function RoomPage() {
                 flash(failed ?? (added ? t("grabDone") : t("grabThere")));
               }}
             />
-            <RecentSongs recent={recent} state={state} />
+            <RecentSongs recent={recentNow} state={state} />
             {viewer?.uuid === room.ownerUuid ? (
               <RoomCrateSetting roomUuid={room.uuid} state={state} crates={crates} />
             ) : null}
@@ -251,7 +266,7 @@ export default function RoomPage() {
               state={state}
               viewer={viewer}
               guest={guest}
-              queue={queue}
+              queue={queueNow}
               roomUuid={room.uuid}
               canModerate={moderator}
               onAct={async (name, song) => {
