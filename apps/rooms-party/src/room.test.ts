@@ -88,6 +88,31 @@ function fakeEdge(settings: RoomSettings) {
   return edge;
 }
 
+/**
+ * The edge's next answer to `name` is held back until `release()` (`reached()` resolves once the edge answered it);
+ * the calls after it go through as usual.
+ */
+function holdNextAnswer(edge: Edge, name: keyof Edge) {
+  const calls = edge as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const real = calls[name]!;
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((r) => {
+    release = r;
+  });
+  let answered: () => void = () => undefined;
+  const reached = new Promise<void>((r) => {
+    answered = r;
+  });
+  calls[name] = async (...args) => {
+    calls[name] = real;
+    const answer = await real(...args);
+    answered();
+    await released;
+    return answer;
+  };
+  return { reached: () => reached, release: () => release() };
+}
+
 function fakeSocket(n: number, type: Claims["type"] = "user") {
   const uuid = userFor(n).uuid;
   // biome-ignore lint/suspicious/noExplicitAny: tests read whatever the room sent.
@@ -412,24 +437,12 @@ describe("the live room", () => {
     for (const s of [a, b]) room.connect(s);
     await send(a, "joinRoom", { roomUuid: ROOM_UUID });
     // b's join reads the settings before the owner picks a room crate, and the answer comes after the change did.
-    let answer: () => void = () => undefined;
-    const answered = new Promise<void>((r) => {
-      answer = r;
-    });
-    const read = edge.roomSettings;
-    let reading = false;
-    edge.roomSettings = async (...args) => {
-      const settings = await read(...args);
-      reading = true;
-      await answered;
-      return settings;
-    };
+    const read = holdNextAnswer(edge, "roomSettings");
     const joining = send(b, "joinRoom", { roomUuid: ROOM_UUID });
-    while (!reading) await new Promise((r) => setTimeout(r, 1));
-    edge.roomSettings = read;
+    await read.reached();
     edge.settings = settingsFor({ roomCrateId: crateId, name: "Never Silent" });
     await room.edgeEvent({ type: "updateRoomSettings", settings: edge.settings });
-    answer();
+    read.release();
     expect(await joining).toMatchObject({ ok: true, result: { state: { settings: { roomCrateId: crateId } } } });
     await room.idle();
     expect(room.publicState()?.settings).toMatchObject({ roomCrateId: crateId, name: "Never Silent" });
@@ -479,21 +492,11 @@ describe("the live room", () => {
     for (const s of [a, b]) room.connect(s);
     await send(a, "joinRoom", { roomUuid: ROOM_UUID });
     // b's join is at the edge when the ban arrives; the edge answered before the ban was saved.
-    let admit: () => void = () => undefined;
-    const admitted = new Promise<void>((r) => {
-      admit = r;
-    });
-    const join = edge.join;
-    let atTheEdge = false;
-    edge.join = async (...args) => {
-      atTheEdge = true;
-      await admitted;
-      return join(...args);
-    };
+    const admission = holdNextAnswer(edge, "join");
     const joining = send(b, "joinRoom", { roomUuid: ROOM_UUID });
-    while (!atTheEdge) await new Promise((r) => setTimeout(r, 1));
+    await admission.reached();
     await room.edgeEvent({ type: "kickUser", userUuid: userFor(2).uuid, reason: "Your account was banned." });
-    admit();
+    admission.release();
     expect(await joining).toMatchObject({ ok: false, statusCode: 410 });
     expect(b.closed).toEqual({ code: 4003, reason: "Your account was banned." });
     expect(room.publicState()?.allUsers.map((u) => u.uuid)).toEqual([userFor(1).uuid]);

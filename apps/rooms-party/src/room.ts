@@ -328,8 +328,9 @@ export class LiveRoom {
   async edgeEvent(event: EdgeEvent) {
     switch (event.type) {
       case "updateRoomSettings": {
+        if (!this.state) return;
         const settings = this.newest(++this.settingsAsked, event.settings);
-        if (this.state && settings) this.dispatch({ type: "settings", settings });
+        if (settings) this.dispatch({ type: "settings", settings });
         return;
       }
       case "updateRoles": {

@@ -82,7 +82,7 @@ export function retryRoomCrate(tx: Tx) {
 
 /** The room's memory was lost (an eviction): a read it was waiting for will never be answered, so it is owed now. */
 export function owedAfterRestart(crate: RoomCrate | undefined, now: number): RoomCrate | undefined {
-  if (crate?.readingFrom === null || crate === undefined) return crate;
+  if (!crate || crate.readingFrom === null) return crate;
   return { ...crate, readingFrom: null, retryAt: now };
 }
 
