@@ -15,6 +15,7 @@ import {
 import { type ReactNode, useEffect, useMemo } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import { Avatar } from "./components/avatar.tsx";
+import { ErrorCard } from "./components/error-card.tsx";
 import { NowPlayingBar } from "./components/now-playing-bar.tsx";
 import {
   addTexts,
@@ -233,12 +234,9 @@ export function ErrorBoundary() {
   const { t } = useTranslation();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
-    <section className="card narrow error-page">
-      <h1>{notFound ? "404" : t("error.generic")}</h1>
-      <p>{notFound ? t("error.notFound") : isRouteErrorResponse(error) ? String(error.data) : t("error.generic")}</p>
-      <Link to="/" className="btn btn-primary">
-        {t("error.back")}
-      </Link>
-    </section>
+    <ErrorCard
+      title={notFound ? "404" : t("error.generic")}
+      message={notFound ? t("error.notFound") : isRouteErrorResponse(error) ? String(error.data) : t("error.generic")}
+    />
   );
 }

@@ -79,6 +79,13 @@ export function viewerOf(user: AuthResult["user"]): Viewer {
 }
 
 const DAY = 24 * 3600 * 1000;
+
+/** The live token kept in the session (see `liveToken`) goes: signed out, or someone else signed in. */
+function forgetLiveToken(session: Session) {
+  session.unset("liveToken");
+  session.unset("liveExpiresAt");
+  session.unset("liveUser");
+}
 /** A signed-in viewer's live token is handed out again while it lasts longer than this (the page renews at 3 minutes). */
 const LIVE_TOKEN_KEPT_MS = 5 * 60_000;
 
@@ -116,9 +123,7 @@ export async function readSession(request: Request) {
     session.unset("token");
     session.unset("viewer");
     session.unset("expiresAt");
-    session.unset("liveToken");
-    session.unset("liveExpiresAt");
-    session.unset("liveUser");
+    forgetLiveToken(session);
     session.set("audioQuality", "medium");
     changed = true;
   }
@@ -151,9 +156,7 @@ export async function signIn(request: Request, result: AuthResult, next?: string
   session.unset("guestToken");
   session.unset("guestExpiresAt");
   // A live token kept for whoever was signed in before is not this person's.
-  session.unset("liveToken");
-  session.unset("liveExpiresAt");
-  session.unset("liveUser");
+  forgetLiveToken(session);
   return redirect(safeNext(next), { headers: { "set-cookie": await commitSession(session) } });
 }
 

@@ -3,6 +3,7 @@ import type { LiveState, SongRef } from "@booth/sdk/live";
 import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { askJson } from "../../lib/ask-json.ts";
 import { formatDuration } from "../../lib/playback/position.ts";
 import type { SongPickerAnswer } from "../song-picker/route.tsx";
 import styles from "./room.module.css";
@@ -14,16 +15,11 @@ function SongPicker({ roomUuid, queued }: { roomUuid: string; queued: Set<string
   const [found, setFound] = useState<SongPickerAnswer | null>(null);
   const add = useFetcher();
   const [q, setQ] = useState("");
-  // Debounced: one search 300 ms after the last key; a newer search cancels an older one still on its way. A plain
-  // fetch, not a fetcher (song-picker/route.tsx says why).
+  // Debounced: one search 300 ms after the last key; a newer search cancels an older one still on its way.
   useEffect(() => {
     const asking = new AbortController();
     const id = setTimeout(() => {
-      fetch(`/song-picker?q=${encodeURIComponent(q)}`, {
-        signal: asking.signal,
-        headers: { accept: "application/json" },
-      })
-        .then((res) => (res.ok ? (res.json() as Promise<SongPickerAnswer>) : null))
+      askJson<SongPickerAnswer>(`/song-picker?q=${encodeURIComponent(q)}`, asking.signal)
         .then((answer) => answer && setFound(answer))
         .catch(() => undefined);
     }, 300);

@@ -3,6 +3,8 @@ import type { ClientLoaderFunctionArgs } from "@remix-run/react";
 import { isRouteErrorResponse, Link, useFetcher, useLoaderData, useRevalidator, useRouteError } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ErrorCard } from "../../components/error-card.tsx";
+import { askJson } from "../../lib/ask-json.ts";
 import { preloadPlayer, preloadRoom } from "../../lib/lazy.ts";
 import type { Connection, LiveRoom } from "../../lib/live/use-live-room.ts";
 import type { AudioQuality } from "../../lib/playback/player.ts";
@@ -123,11 +125,7 @@ export default function RoomPage() {
     if (!playing) return;
     const asking = new AbortController();
     const of = data;
-    fetch(`/rooms/${encodeURIComponent(room.slug)}/after-song`, {
-      signal: asking.signal,
-      headers: { accept: "application/json" },
-    })
-      .then((res) => (res.ok ? (res.json() as Promise<AfterSong>) : null))
+    askJson<AfterSong>(`/rooms/${encodeURIComponent(room.slug)}/after-song`, asking.signal)
       .then((answer) => answer && setAfterSong({ ...answer, of }))
       .catch(() => undefined);
     return () => asking.abort();
@@ -340,7 +338,7 @@ export default function RoomPage() {
 }
 
 /**
- * The room page's own error: a reload of its data that failed (every new song reloads it) shows here, inside the app
+ * The room page's own error: a reload of its data that failed (after a form, say) shows here, inside the app
  * shell, which keeps the live connection and the music; the root's boundary would replace the shell and with it the
  * person's place in the room. A retry loads the page's data again. A room that does not exist is the 404 it always was.
  */
@@ -351,25 +349,15 @@ export function ErrorBoundary() {
   const { revalidate, state } = useRevalidator();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
-    <section className="card narrow error-page" data-testid="room-error">
-      <h1>{notFound ? "404" : t("error.generic")}</h1>
-      <p>{notFound ? t("error.notFound") : tr("loadFailed")}</p>
-      <div className="row">
-        {notFound ? null : (
-          <button
-            type="button"
-            className="btn btn-primary"
-            onClick={revalidate}
-            disabled={state === "loading"}
-            data-testid="room-error-retry"
-          >
-            {tr("retry")}
-          </button>
-        )}
-        <Link to="/" className={notFound ? "btn btn-primary" : "btn btn-ghost"}>
-          {t("error.back")}
-        </Link>
-      </div>
-    </section>
+    <ErrorCard
+      testId="room-error"
+      title={notFound ? "404" : t("error.generic")}
+      message={notFound ? t("error.notFound") : tr("loadFailed")}
+      retry={
+        notFound
+          ? undefined
+          : { label: tr("retry"), onClick: revalidate, busy: state === "loading", testId: "room-error-retry" }
+      }
+    />
   );
 }
