@@ -22,13 +22,19 @@ async function ownRoom(owner: SignedUp, body: Record<string, unknown>) {
   return { room: created.body as { uuid: string; slug: string }, as };
 }
 
+/** Someone signed up in the browser who owns a new room (made over REST) and one new playlist. */
+async function ownerWithCrate(nickname: string, roomName: string, crateName: string) {
+  const owner = await signedUp(stack, nickname);
+  const { room, as } = await ownRoom(owner, { name: roomName });
+  const crate = await as("POST", "/api/playlist-service/crate", { name: crateName });
+  return { owner, room, as, crateUuid: crate.body.crateUuid as string };
+}
+
 describe("the room crate", { timeout: 240_000 }, () => {
   it("lets the owner pick a room crate in the room, and an empty booth plays it until a DJ takes a seat", async () => {
-    const owner = await signedUp(stack, "Crate Owner");
-    const { room, as } = await ownRoom(owner, { name: "Never Silent" });
+    const { owner, room, as, crateUuid } = await ownerWithCrate("Crate Owner", "Never Silent", "Warm-up");
     const songs = await stack.t.db.select().from(schema.songs).orderBy(schema.songs.trackName).limit(3);
-    const crate = await as("POST", "/api/playlist-service/crate", { name: "Warm-up" });
-    await as("POST", `/api/playlist-service/crate/${crate.body.crateUuid}/songs`, {
+    await as("POST", `/api/playlist-service/crate/${crateUuid}/songs`, {
       songIds: songs.slice(0, 2).map((s) => s.id),
     });
     const { page, errors } = owner;
@@ -37,7 +43,7 @@ describe("the room crate", { timeout: 240_000 }, () => {
     await expectText(page, "[data-testid=now-playing]", /Nothing is playing/i);
     // The owner picks the crate: saved, and the empty booth plays its first song, as the room's.
     const saved = changeAnswered(page);
-    await page.selectOption("[data-testid=room-crate-select]", crate.body.crateUuid);
+    await page.selectOption("[data-testid=room-crate-select]", crateUuid);
     expect((await saved).status()).toBe(200);
     await expectText(page, "[data-testid=room-crate-saved]", /plays from this crate/, 20_000);
     await expectText(page, "[data-testid=track-name]", songs[0]!.trackName, 40_000);
@@ -54,7 +60,7 @@ describe("the room crate", { timeout: 240_000 }, () => {
     await expectCount(page, "[data-testid=played-by-room]", 0);
     // The room keeps the owner's pick.
     const [stored] = await stack.t.db.select().from(schema.rooms).where(eq(schema.rooms.uuid, room.uuid));
-    expect(stored?.roomCrateId).toBe(crate.body.crateUuid);
+    expect(stored?.roomCrateId).toBe(crateUuid);
     expect(errors).toEqual([]);
   });
 });
@@ -87,9 +93,7 @@ describe("idle DJs", { timeout: 240_000 }, () => {
 
 describe("the song picker", { timeout: 240_000 }, () => {
   it("keeps the room on screen when the page reloads its data while the picker is still asking for songs", async () => {
-    const owner = await signedUp(stack, "Picker Owner");
-    const { room, as } = await ownRoom(owner, { name: "Picker Room" });
-    const crate = await as("POST", "/api/playlist-service/crate", { name: "Picks" });
+    const { owner, room, crateUuid } = await ownerWithCrate("Picker Owner", "Picker Room", "Picks");
     const { page, errors } = owner;
     // The picker asks for songs as the room opens. Its first question is held back, and meanwhile the page reloads
     // its data (a setting saved here does; so does every new song). A router that had to find the picker's route
@@ -107,7 +111,7 @@ describe("the song picker", { timeout: 240_000 }, () => {
     await expectText(page, "[data-testid=connection]", /in the room/, 20_000);
     await asked;
     const saved = changeAnswered(page);
-    await page.selectOption("[data-testid=room-crate-select]", crate.body.crateUuid);
+    await page.selectOption("[data-testid=room-crate-select]", crateUuid);
     expect((await saved).status()).toBe(200);
     await expectText(page, "[data-testid=room-crate-saved]", /plays from this crate/, 20_000);
     release();
@@ -120,9 +124,7 @@ describe("the song picker", { timeout: 240_000 }, () => {
 
 describe("a failed reload of the room's data", { timeout: 240_000 }, () => {
   it("keeps the person in the room: the live connection stays, and the room comes back with a retry", async () => {
-    const owner = await signedUp(stack, "Reload Owner");
-    const { room, as } = await ownRoom(owner, { name: "Reload Room" });
-    const crate = await as("POST", "/api/playlist-service/crate", { name: "Reloads" });
+    const { owner, room, crateUuid } = await ownerWithCrate("Reload Owner", "Reload Room", "Reloads");
     const { page, errors } = owner;
     const sockets: string[] = [];
     page.on("websocket", (ws) => {
@@ -140,7 +142,7 @@ describe("a failed reload of the room's data", { timeout: 240_000 }, () => {
       failing ? route.fulfill({ status: 502, body: "" }) : route.continue(),
     );
     const saved = changeAnswered(page);
-    await page.selectOption("[data-testid=room-crate-select]", crate.body.crateUuid);
+    await page.selectOption("[data-testid=room-crate-select]", crateUuid);
     expect((await saved).status()).toBe(200);
     await expectCount(page, "[data-testid=room-error]", 1, 20_000);
     // Still in the room: nothing closed, and the connection is the same one.
@@ -151,5 +153,33 @@ describe("a failed reload of the room's data", { timeout: 240_000 }, () => {
     await expectText(page, "[data-testid=room-crate-saved]", /plays from this crate/, 20_000);
     expect(sockets).toEqual(["opened"]);
     expect([...errors.slice(0, before), ...errors.slice(after)]).toEqual([]);
+  });
+});
+
+describe("what a new song changes on the room's page", { timeout: 240_000 }, () => {
+  it("answers the recently played and the viewer's own queue, and the edge's refusal of a room as it said it", async () => {
+    const { owner, room, as } = await ownerWithCrate("After Owner", "After Room", "Afters");
+    const [song] = await stack.t.db.select().from(schema.songs).orderBy(schema.songs.trackName).limit(1);
+    await as("POST", "/api/playlist-service/crate/special/queue/songs", { songIds: [song!.id] });
+    const { page, errors } = owner;
+    await page.goto(`/rooms/${room.slug}`);
+    await expectText(page, "[data-testid=connection]", /in the room/, 20_000);
+    const ask = (path: string) =>
+      page.evaluate(async (url) => {
+        const res = await fetch(url, { headers: { accept: "application/json" } });
+        return { status: res.status, body: await res.json() };
+      }, path);
+    const mine = await ask(`/rooms/${room.slug}/after-song`);
+    expect(mine.status).toBe(200);
+    expect(mine.body.recent).toEqual([]);
+    expect(mine.body.queue.map((s: { songId: string }) => s.songId)).toEqual([song!.id]);
+    // A visitor reads the same room's recently played, and no one's queue.
+    const visitor = await fetch(`${stack.webUrl}/rooms/${room.slug}/after-song`);
+    expect(visitor.status).toBe(200);
+    expect(await visitor.json()).toEqual({ recent: [], queue: [] });
+    // No such room, or a key of the wrong shape: the edge's 404 and 400, not an empty answer.
+    expect((await ask("/rooms/no-such-room-here/after-song")).status).toBe(404);
+    expect((await ask(`/rooms/${"x".repeat(101)}/after-song`)).status).toBe(400);
+    expect(errors).toEqual([]);
   });
 });

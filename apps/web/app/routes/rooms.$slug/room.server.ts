@@ -101,12 +101,11 @@ async function playingAtRender(
  */
 const openedAsPage = (request: Request) => request.headers.get("sec-fetch-dest") === "document";
 
-/** The room's recently played songs (none when the edge does not answer them: the room opens all the same). */
+/** The room's recently played songs. */
 const recentSongs = (booth: ReturnType<typeof sdkFor>, slug: string) =>
   booth.room
     .GET("/rooms/{slug}/recent-songs", { params: { path: { slug }, query: { limit: 10 } } })
-    .then((r) => r.data?.data ?? [])
-    .catch(() => []);
+    .then((r) => r.data?.data ?? []);
 
 /** The viewer's queue, as the room's DJ panel lists it. */
 const queueOf = (booth: ReturnType<typeof sdkFor>) =>
@@ -116,7 +115,8 @@ const queueOf = (booth: ReturnType<typeof sdkFor>) =>
  * What a new song changes on the room's page (`/rooms/{slug}/after-song`): the song before it joined the recently
  * played, and a DJ's queue advanced. Every listener asks at the same moment, the song's start, so this is all they
  * ask for, not the whole page again (the page's data took six calls to the edge per listener and song). A queue the
- * edge did not answer is null: the page keeps the one it has.
+ * edge did not answer is null: the page keeps the one it has. The edge's refusal of the room's songs (no such room)
+ * is thrown.
  */
 export async function afterSong(request: Request, slug: string) {
   const { token, viewer } = await readSession(request);
@@ -134,7 +134,8 @@ export async function loadRoom(request: Request, slug: string) {
   const booth = sdkFor(session.token);
   const room = await roomBySlug(booth, slug);
   const [recent, playing] = await Promise.all([
-    recentSongs(booth, room.slug),
+    // None when the edge does not answer them: the room opens all the same.
+    recentSongs(booth, room.slug).catch(() => []),
     openedAsPage(request) ? playingAtRender(booth, room, session.guest ? session.liveToken : null) : null,
   ]);
   const [queue, crates] = session.viewer
