@@ -22,7 +22,7 @@ export async function buildCli() {
     },
     bundle: true,
     platform: "node",
-    target: "node20",
+    target: "node22",
     format: "esm",
     outfile: partial,
     logLevel: "warning",

@@ -5,7 +5,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
-import PgBoss from "pg-boss";
+import { PgBoss } from "pg-boss";
 import postgres from "postgres";
 import * as schema from "./schema/index.ts";
 
@@ -42,7 +42,7 @@ export async function migrateJobs(sql: SqlExecutor) {
   const boss = new PgBoss({ db: sql, schema: JOBS_SCHEMA, migrate: true, supervise: false, schedule: false });
   boss.on("error", () => {});
   await boss.start();
-  await boss.stop({ graceful: false, close: false, wait: true });
+  await boss.stop({ graceful: false, close: false });
 }
 
 /** Rows of every statement: pg-boss runs some commands as one string of several statements. */
@@ -57,13 +57,15 @@ export function postgresExecutor(client: postgres.Sql): SqlExecutor {
   return {
     async executeSql(text, values) {
       if (values?.length) {
-        // As the pg driver does: undefined is null, a plain object is sent as its JSON text.
+        // As the pg driver does: undefined is null, a date its ISO text, a plain object its JSON text.
         const params = values.map((v) =>
           v === undefined
             ? null
-            : v !== null && typeof v === "object" && !(v instanceof Date) && !Array.isArray(v) && !ArrayBuffer.isView(v)
-              ? JSON.stringify(v)
-              : v,
+            : v instanceof Date
+              ? v.toISOString()
+              : v !== null && typeof v === "object" && !Array.isArray(v) && !ArrayBuffer.isView(v)
+                ? JSON.stringify(v)
+                : v,
         );
         return { rows: [...(await client.unsafe(text, params as postgres.ParameterOrJSON<never>[]))] };
       }

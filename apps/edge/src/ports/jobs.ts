@@ -1,5 +1,5 @@
 import { JOBS_SCHEMA, type SqlExecutor } from "@booth/db";
-import PgBoss from "pg-boss";
+import { PgBoss } from "pg-boss";
 
 /** Work that outlives the request that asked for it, by kind, with what each needs to know. */
 export interface JobPayloads {
@@ -98,15 +98,15 @@ export function pgBossJobs(sql: SqlExecutor, options: JobsOptions): Jobs {
     retryBackoff: true,
     expireInSeconds: timeoutSeconds,
     // Finished jobs stay visible for a week.
-    retentionMinutes: 7 * 24 * 60,
+    deleteAfterSeconds: 7 * 24 * 60 * 60,
   };
   let started: Promise<void> | undefined;
   const start = () => {
     started ??= (async () => {
       await boss.start();
       for (const kind of JOB_KINDS) {
-        await boss.createQueue(kind, { name: kind, ...queueOptions });
-        await boss.updateQueue(kind, { name: kind, ...queueOptions });
+        await boss.createQueue(kind, queueOptions);
+        await boss.updateQueue(kind, queueOptions);
       }
     })();
     return started;
@@ -181,7 +181,7 @@ export function pgBossJobs(sql: SqlExecutor, options: JobsOptions): Jobs {
       if (stopped || !started) return;
       stopped = true;
       await started.catch(() => {});
-      await boss.stop({ graceful: true, close: false, wait: true, timeout: 5000 });
+      await boss.stop({ graceful: true, close: false, timeout: 5000 });
     },
   };
 }
