@@ -45,7 +45,7 @@ export interface LiveRoomClientOptions {
   token: string | (() => string | Promise<string>);
   password?: string;
   guestPassword?: string;
-  /** Defaults to the global WebSocket, else the `ws` package (Node 20 has no global one). */
+  /** Defaults to the global WebSocket (Node 22 and later, browsers, Deno), else the `ws` package. */
   WebSocket?: WebSocketConstructor;
   /** Reconnect delays: the first, doubled each time up to the max (with jitter). */
   backoff?: { initialMs?: number; maxMs?: number };
