@@ -85,6 +85,8 @@ export default defineConfig({
             "apps/*/test/**/*.test.ts",
             "packages/*/src/**/*.test.ts",
             "packages/*/test/**/*.test.ts",
+            // The deploy files checked against the tree (no image can be built here).
+            "deploy/**/*.test.ts",
           ],
           exclude: ["apps/edge/src/**", "**/node_modules/**"],
         },
