@@ -47,7 +47,9 @@ const server = Deno.serve(
     port,
     hostname: env.HOST ?? "0.0.0.0",
     onListen: () => {
-      console.log(`Booth edge (Deno) ${BOOTH_VERSION} listening on http://127.0.0.1:${port} (database: ${database.kind})`);
+      console.log(
+        `Booth edge (Deno) ${BOOTH_VERSION} listening on http://127.0.0.1:${port} (database: ${database.kind})`,
+      );
       if (adminNotice) console.log(adminNotice);
       // Deno Deploy has neither ffmpeg nor a disk: jobs (transcoding, the demo catalogue) wait for a worker
       // (`npm run start:worker` on a host that has them).

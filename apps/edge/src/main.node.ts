@@ -20,7 +20,9 @@ const { deps, port, database } = await depsFromEnv(process.env, undefined, sentr
 const adminNotice = await firstAdminNotice(deps.db, process.env, deps.clock.now());
 const app = createApp({ ...deps, peerAddress: (c) => getConnInfo(c).remote.address });
 const server = serve({ fetch: app.fetch, port, hostname: process.env.HOST ?? "0.0.0.0" }, (info) => {
-  console.log(`Booth edge ${BOOTH_VERSION} listening on http://127.0.0.1:${info.port} (API docs at /docs, database: ${database.kind})`);
+  console.log(
+    `Booth edge ${BOOTH_VERSION} listening on http://127.0.0.1:${info.port} (API docs at /docs, database: ${database.kind})`,
+  );
   if (adminNotice) console.log(adminNotice);
   seedDemoInBackground(deps, process.env);
 });

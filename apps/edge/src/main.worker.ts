@@ -10,7 +10,9 @@ import { startWorker } from "./worker.ts";
 const sentry = sentryFromEnv(process.env, "worker");
 const { deps, database } = await depsFromEnv(process.env, undefined, sentry).catch(exitOnMissingSettings);
 await startWorker(deps);
-console.log(`Booth job worker running (Booth ${BOOTH_VERSION}, database: ${database.kind}, storage: ${deps.storage.kind})`);
+console.log(
+  `Booth job worker running (Booth ${BOOTH_VERSION}, database: ${database.kind}, storage: ${deps.storage.kind})`,
+);
 
 // SIGTERM or SIGINT: the jobs running finish (or go back to the queue after the bound), then the database closes.
 onTermination(async (signal) => {

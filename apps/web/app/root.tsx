@@ -35,6 +35,7 @@ import { usePageScripts } from "./lib/page-scripts.ts";
 import { RoomSessionProvider } from "./lib/player/room-session.tsx";
 import { useServiceWorker } from "./lib/pwa/register.ts";
 import { rootData } from "./lib/root.server.ts";
+import { reportBoundaryError, SENTRY_ENVIRONMENT_META, SENTRY_META } from "./lib/sentry.client.ts";
 import appCss from "./styles/app.css?url";
 
 export const links: LinksFunction = () => [
@@ -188,6 +189,13 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="theme-color" content="#0b0814" />
+        {/* Where the page reports its errors, when the server names a Sentry project for it (entry.client.tsx). */}
+        {root?.env.sentry ? (
+          <>
+            <meta name={SENTRY_META} content={root.env.sentry.dsn} />
+            <meta name={SENTRY_ENVIRONMENT_META} content={root.env.sentry.environment} />
+          </>
+        ) : null}
         <Meta />
         <Links />
       </head>
@@ -232,6 +240,7 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const { t } = useTranslation();
+  useEffect(() => reportBoundaryError(error), [error]);
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
     <ErrorCard

@@ -13,7 +13,8 @@ export const REDACTED = "[Redacted]";
  * Query parameters whose value is a secret or personal: sign-in, reset and OAuth codes, OAuth state, every kind of
  * token, passwords, secrets, signatures, credentials, API keys, emails.
  */
-export const SECRET_PARAM = /^(code|state|email|otp|ticket|sig|key)$|token|secret|passw|signature|credential|api[-_]?key/i;
+export const SECRET_PARAM =
+  /^(code|state|email|otp|ticket|sig|key)$|token|secret|passw|signature|credential|api[-_]?key/i;
 
 // A query parameter: what comes after ? & or ; up to the next separator, a space, a quote or a bracket.
 const PARAM = /([?&;])([^=&#\s"'<>?]+)=([^&#\s"'<>]*)/g;
@@ -25,7 +26,10 @@ const EMAIL = /[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(\.[\w-]+)*\.[a-z]{2,}/gi;
  */
 export function censorText(text: string): string {
   let out = text;
-  if (out.includes("=")) out = out.replace(PARAM, (all, sep: string, name: string) => (SECRET_PARAM.test(safeDecode(name)) ? `${sep}${name}=${REDACTED}` : all));
+  if (out.includes("="))
+    out = out.replace(PARAM, (all, sep: string, name: string) =>
+      SECRET_PARAM.test(safeDecode(name)) ? `${sep}${name}=${REDACTED}` : all,
+    );
   if (out.includes("@")) out = out.replace(EMAIL, "[email]");
   return out;
 }
@@ -73,7 +77,8 @@ export function scrubEvent<T>(event: T): T {
     delete e.request.data;
     delete e.request.env;
     if (e.request.url) e.request.url = censorText(e.request.url);
-    if (typeof e.request.query_string === "string") e.request.query_string = censorText(`?${e.request.query_string}`).slice(1);
+    if (typeof e.request.query_string === "string")
+      e.request.query_string = censorText(`?${e.request.query_string}`).slice(1);
     else delete e.request.query_string;
     if (e.request.headers)
       e.request.headers = Object.fromEntries(

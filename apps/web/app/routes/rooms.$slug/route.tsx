@@ -9,6 +9,7 @@ import { preloadPlayer, preloadRoom } from "../../lib/lazy.ts";
 import type { Connection, LiveRoom } from "../../lib/live/use-live-room.ts";
 import type { AudioQuality } from "../../lib/playback/player.ts";
 import { useRoomSession } from "../../lib/player/room-session.tsx";
+import { reportBoundaryError } from "../../lib/sentry.client.ts";
 import { useRootData } from "../../root.tsx";
 import type { AfterSong } from "../rooms.$slug_.after-song/route.ts";
 import { ChatPanel } from "./chat-panel.tsx";
@@ -347,6 +348,7 @@ export function ErrorBoundary() {
   const { t } = useTranslation();
   const { t: tr } = useTranslation("room");
   const { revalidate, state } = useRevalidator();
+  useEffect(() => reportBoundaryError(error), [error]);
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
     <ErrorCard
