@@ -100,7 +100,8 @@ describe("the edge's log", () => {
     try {
       await fetch(`${url}/api/user-service/auth/pub-key`);
       // Stopped, the entry writes what its log still holds before it exits: an info line would be in the output now.
-      await run.stop();
+      // (Closing its database takes a while on a loaded machine: it is given its time rather than killed.)
+      await run.stop(30_000);
       const lines = jsonLines(run);
       expect(run.output()).toContain("Booth edge stopped");
       expect(lines.filter((l) => l.level === "info")).toEqual([]);

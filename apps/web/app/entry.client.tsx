@@ -8,7 +8,7 @@ import { RemixBrowser } from "@remix-run/react";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { isLanguage, loadLanguage } from "./i18n/index.ts";
-import { startSentry } from "./lib/sentry.client.ts";
+import { startSentry } from "./lib/error-reports.ts";
 
 /**
  * With single fetch, the page's loader data comes as a stream of inline scripts, and the entry script is `async`: it
@@ -32,7 +32,7 @@ async function streamedState(): Promise<void> {
 
 const lang = document.documentElement.lang;
 // A language that fails to load leaves the English fallback: the page still works.
-// Sentry, when the page names a DSN (lib/sentry.client.ts), is ready before hydration, so hydration's errors reach it;
+// Sentry, when the page names a DSN (lib/error-reports.ts), is ready before hydration, so hydration's errors reach it;
 // a failure to load it leaves the page as it is without.
 void Promise.all([
   isLanguage(lang) ? loadLanguage(lang).catch(() => undefined) : undefined,

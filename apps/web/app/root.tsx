@@ -29,13 +29,13 @@ import {
 } from "./i18n/index.ts";
 import { languageOf } from "./i18n/language.server.ts";
 import { DirectMessagesProvider, useUnreadMessages } from "./lib/direct-messages.tsx";
+import { reportBoundaryError, SENTRY_ENVIRONMENT_META, SENTRY_META } from "./lib/error-reports.ts";
 import { NAV_LINKS } from "./lib/nav.ts";
 import { useNonce } from "./lib/nonce.ts";
 import { usePageScripts } from "./lib/page-scripts.ts";
 import { RoomSessionProvider } from "./lib/player/room-session.tsx";
 import { useServiceWorker } from "./lib/pwa/register.ts";
 import { rootData } from "./lib/root.server.ts";
-import { reportBoundaryError, SENTRY_ENVIRONMENT_META, SENTRY_META } from "./lib/sentry.client.ts";
 import appCss from "./styles/app.css?url";
 
 export const links: LinksFunction = () => [

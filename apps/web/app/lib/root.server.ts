@@ -56,7 +56,7 @@ export async function rootData(request: Request) {
         apiUrl: env.publicApiUrl,
         partyUrl: env.publicPartyUrl,
         players: playerScripts,
-        // The pages' error reports (lib/sentry.client.ts): null when SENTRY_BROWSER_DSN is unset.
+        // The pages' error reports (lib/error-reports.ts): null when SENTRY_BROWSER_DSN is unset.
         sentry: env.sentryBrowserDsn ? { dsn: env.sentryBrowserDsn, environment: env.sentryEnvironment } : null,
       },
     },

@@ -60,7 +60,7 @@ export const contentSources = {
     "https://artwork-cdn.7static.com",
   ]),
   frames: hosts(process.env.CSP_FRAME_HOSTS, []),
-  /** Where the pages send their errors: the origin of SENTRY_BROWSER_DSN, when set (lib/sentry.client.ts). */
+  /** Where the pages send their errors: the origin of SENTRY_BROWSER_DSN, when set (lib/error-reports.ts). */
   sentry: env.sentryBrowserDsn ? origin(env.sentryBrowserDsn) : null,
   /** The providers' players (player-scripts.server.ts): their scripts, frames and API calls. */
   players: playerSources,

@@ -43,13 +43,18 @@ export async function startSentry(release: string): Promise<void> {
     },
   });
   sentry = Sentry;
+  // A sign for whoever looks at the page (and for the tests) that its errors are reported.
+  document.documentElement.dataset.errorReports = "sentry";
 }
+
+/** A loader's or action's bug as a production server hands it to the page: Remix's stand-in, without its stack. */
+const fromServer = (error: unknown) => error instanceof Error && error.message === "Unexpected Server Error";
 
 /**
  * An error boundary's error, to Sentry when it runs: a bug of the page's own code. The answers of the server (a 404,
- * a loader's 500, already reported by the web server) are not sent again.
+ * a loader's 500 or a bug in it, already reported by the web server) are not sent again.
  */
 export function reportBoundaryError(error: unknown) {
-  if (!sentry || isRouteErrorResponse(error)) return;
+  if (!sentry || isRouteErrorResponse(error) || fromServer(error)) return;
   sentry.captureException(error, { tags: { boundary: "route" } });
 }
