@@ -2,15 +2,16 @@
 // line, in the same run: a small Hono app served by @hono/node-server in a child process whose stdout is a pipe this
 // process drains (as a log collector would), loaded by autocannon (10 connections) in a process of its own. The
 // route answers pub-key-sized JSON and, per mode, builds the edge's access line only, writes it with console.log
-// (a synchronous write to a pipe on Linux), or writes it through sonic-boom's asynchronous stream (the Node entry's
-// way since 2026-11-27, apps/edge/src/main.node.ts). Run with `npx tsx bench/log-lines.bench.ts`
+// (a synchronous write to a pipe on Linux), writes it through sonic-boom's asynchronous stream (the Node entry's way
+// from 2026-11-27), or logs it with pino over that stream, redaction included (the Node entry's way since #34:
+// @booth/sdk/node/logger). Run with `npx tsx bench/log-lines.bench.ts`
 // (BENCH_HTTP_SECONDS per turn, BENCH_ROUNDS turns per mode, alternating).
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../apps/edge/src/testing/child-server.ts";
 
-const MODES = ["none", "built", "console.log", "sonic-boom"] as const;
+const MODES = ["none", "built", "console.log", "sonic-boom", "pino"] as const;
 type Mode = (typeof MODES)[number];
 
 if (process.argv[2] === "serve") {
@@ -20,6 +21,8 @@ if (process.argv[2] === "serve") {
   const { serve } = await import("@hono/node-server");
   const { default: SonicBoom } = await import("sonic-boom");
   const stream = new SonicBoom({ fd: process.stdout.fd, sync: false });
+  const { createLogger } = await import("../packages/sdk/src/node/logger.ts");
+  const log = mode === "pino" ? createLogger().log : () => {};
   const answer = { alg: "ES256", kid: crypto.randomUUID(), publicKey: "k".repeat(180), jwk: { x: "x".repeat(43) } };
   const line = () =>
     JSON.stringify({
@@ -36,6 +39,15 @@ if (process.argv[2] === "serve") {
     built: () => void line(),
     "console.log": () => console.log(line()),
     "sonic-boom": () => stream.write(`${line()}\n`),
+    pino: () =>
+      log({
+        level: "info",
+        requestId: crypto.randomUUID(),
+        method: "GET",
+        path: "/api/user-service/auth/pub-key",
+        status: 200,
+        ms: 0,
+      }),
   };
   const app = new Hono().get("/", (c) => {
     write[mode]();

@@ -14,11 +14,15 @@ import { dirname, extname, join, normalize, resolve } from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createBrotliCompress, createGzip, constants as zlib } from "node:zlib";
+import { LogLevelError, logLevelOf } from "@booth/sdk/node/logger";
 import { type Drainable, drain, onTermination, shutdownTimeout } from "@booth/sdk/node/shutdown";
+import { scrubEvent } from "@booth/sdk/privacy";
+import { BOOTH_VERSION } from "@booth/sdk/version";
 import { type Http2Bindings, type HttpBindings, serve } from "@hono/node-server";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import * as Sentry from "@sentry/node";
-import { missingProductionSettings } from "./app/lib/env.server.ts";
+import { missingProductionSettings, sentryEnvironment } from "./app/lib/env.server.ts";
+import { webLog } from "./app/lib/log.server.ts";
 import { SECURITY_HEADERS } from "./app/lib/security.server.ts";
 import { asVisitor, requestIdOf } from "./app/lib/visitor.server.ts";
 
@@ -164,6 +168,13 @@ function hardened(response: Response) {
 }
 
 if (resolve(process.argv[1] ?? "") === fileURLToPath(import.meta.url)) {
+  try {
+    logLevelOf(process.env);
+  } catch (err) {
+    if (!(err instanceof LogLevelError)) throw err;
+    console.error(`web: ${err.message}`);
+    process.exit(1);
+  }
   const missing = missingProductionSettings(process.env);
   if (missing.length) {
     console.error(`web: production mode (NODE_ENV or BOOTH_ENV is production) does not start without:
@@ -171,24 +182,42 @@ ${missing.map((line) => `  - ${line}`).join("\n")}`);
     process.exit(1);
   }
   // Errors to Sentry when SENTRY_DSN is set: the SDK's handlers take what escapes, entry.server's handleError the
-  // loaders' and actions' bugs.
+  // loaders' and actions' bugs. Nothing personal: no default PII, and each event scrubbed (@booth/sdk/privacy).
   if (process.env.SENTRY_DSN)
     Sentry.init({
       dsn: process.env.SENTRY_DSN,
-      environment: process.env.SENTRY_ENVIRONMENT ?? process.env.NODE_ENV ?? "development",
-      ...(process.env.SENTRY_RELEASE ? { release: process.env.SENTRY_RELEASE } : {}),
+      environment: sentryEnvironment(process.env),
+      release: process.env.SENTRY_RELEASE || BOOTH_VERSION,
       serverName: "web",
       tracesSampleRate: 0,
+      sendDefaultPii: false,
+      beforeSend: (event) => scrubEvent(event),
     });
   buildIfStale();
   const port = Number(process.env.WEB_PORT || new URL(process.env.WEB_URL || "http://127.0.0.1:3000").port || 3000);
   const hostname = process.env.WEB_HOST || "127.0.0.1";
   const handle = await createWebHandler();
-  const fetch = (request: Request, env: HttpBindings | Http2Bindings) =>
-    handle(request, env.incoming.socket.remoteAddress);
+  const log = webLog();
+  // Each request gets its access line once its answer starts (pino's JSON lines at LOG_LEVEL, lib/log.server.ts):
+  // the path keeps its query, whose codes and tokens (a magic link's, an OAuth callback's) the logger censors.
+  const fetch = async (request: Request, env: HttpBindings | Http2Bindings) => {
+    const started = performance.now();
+    const response = await handle(request, env.incoming.socket.remoteAddress);
+    const url = request.url;
+    const path = url.slice(url.indexOf("/", url.indexOf("//") + 2));
+    log({
+      level: response.status >= 500 ? "error" : "info",
+      requestId: response.headers.get("x-request-id"),
+      method: request.method,
+      path,
+      status: response.status,
+      ms: Math.round(performance.now() - started),
+    });
+    return response;
+  };
   // overrideGlobalObjects: false keeps Node's own Response, which the SDK (openapi-fetch) checks with instanceof.
   const server = serve({ fetch, port, hostname, overrideGlobalObjects: false }, (info) => {
-    console.log(`web: Booth is at http://${hostname}:${info.port} (open it in a browser)`);
+    console.log(`web: Booth is at http://${hostname}:${info.port} (Booth ${BOOTH_VERSION}; open it in a browser)`);
   });
   // A port in use is a setting to change, not a crash: one line, and a failed exit for whoever started the web.
   server.once("error", (err: NodeJS.ErrnoException) => {

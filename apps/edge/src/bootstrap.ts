@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { createDb, type Db, MIGRATION_LOCK, type SqlExecutor, schema, type Tx } from "@booth/db";
 import { SERVICE_SECRET_MIN_LENGTH } from "@booth/sdk/live/service-auth";
 import { arrayContains, eq, sql } from "drizzle-orm";
-import { type AppConfig, type AppDeps, defaultConfig, jsonLogger, type Logger, systemClock } from "./deps.ts";
+import { type AppConfig, type AppDeps, defaultConfig, edgeLogger, type Logger, systemClock } from "./deps.ts";
 import { parseTrustProxy } from "./lib/client-address.ts";
 import { hashPassword } from "./lib/password.ts";
 import { loadKeys, serviceToken, withPreviousKeys } from "./lib/tokens.ts";
@@ -107,9 +107,10 @@ export function smsFromEnv(env: Env, db: Db, logger: Logger, print = console.log
 /** Everything the edge needs, from the environment; embedded defaults for whatever is unset. */
 /**
  * `sentry`: the runtime's Sentry SDK, which the entry initialised from SENTRY_DSN (sentry.node.ts, sentry.deno.ts);
- * errors go to the error_reports table without it.
+ * errors go to the error_reports table without it. `logger`: pino's JSON lines on standard output at LOG_LEVEL unless
+ * given (a bad LOG_LEVEL rejects with a `LogLevelError`, which `exitOnMissingSettings` prints as one line).
  */
-export async function depsFromEnv(env: Env, logger: Logger = jsonLogger, sentry?: SentrySdk) {
+export async function depsFromEnv(env: Env, logger: Logger = edgeLogger(env), sentry?: SentrySdk) {
   // Before anything is created: a production instance that lacks a secret must not make one up.
   assertProductionSettings(env);
   const ffmpeg = ffmpegWarning(env);

@@ -1,5 +1,7 @@
 import type { Db } from "@booth/db";
+import { createLogger, type Logger, logLevelOf } from "@booth/sdk/node/logger";
 import type { Context } from "hono";
+import type { DestinationStream } from "pino";
 import { currentRequestId } from "./lib/request-id.ts";
 import type { Keys } from "./lib/tokens.ts";
 import type { Cache } from "./ports/cache.ts";
@@ -19,19 +21,23 @@ export interface Clock {
 }
 export const systemClock: Clock = { now: () => new Date() };
 
-export type Logger = (entry: Record<string, unknown>) => void;
+export type { Logger } from "@booth/sdk/node/logger";
+
 /**
- * One JSON line per entry, with the time and the id of the request it belongs to (when it belongs to one), given to
- * `write`.
+ * The edge's log (the Node and Deno entries, the job worker): pino's JSON lines at LOG_LEVEL (a bad value throws
+ * `LogLevelError`), secrets censored (@booth/sdk/node/logger), each line with the id of the request it belongs to
+ * when it belongs to one. `destination`: where the lines go (standard output, asynchronously, unless given).
  */
-export const jsonLinesTo =
-  (write: (line: string) => void): Logger =>
-  (entry) => {
-    const requestId = currentRequestId();
-    write(JSON.stringify({ time: new Date().toISOString(), ...(requestId ? { requestId } : {}), ...entry }));
-  };
-/** JSON lines on the console (the Deno entry, tools); the Node entry writes them through a buffered stream. */
-export const jsonLogger: Logger = jsonLinesTo((line) => console.log(line));
+export function edgeLogger(env: Record<string, string | undefined>, destination?: DestinationStream): Logger {
+  return createLogger({
+    level: logLevelOf(env),
+    ...(destination ? { destination } : {}),
+    mixin: () => {
+      const requestId = currentRequestId();
+      return requestId ? { requestId } : {};
+    },
+  }).log;
+}
 export const silentLogger: Logger = () => {};
 
 export interface AppConfig {

@@ -1,5 +1,6 @@
 // Deno entry: serves the same app as the Node entry.
 import { shutdownTimeout } from "@booth/sdk/node/shutdown";
+import { BOOTH_VERSION } from "@booth/sdk/version";
 import { getConnInfo } from "hono/deno";
 import { createApp } from "./app.ts";
 import { closeDeps, depsFromEnv, firstAdminNotice, seedDemoInBackground } from "./bootstrap.ts";
@@ -46,7 +47,9 @@ const server = Deno.serve(
     port,
     hostname: env.HOST ?? "0.0.0.0",
     onListen: () => {
-      console.log(`Booth edge (Deno) listening on http://127.0.0.1:${port} (database: ${database.kind})`);
+      console.log(
+        `Booth edge (Deno) ${BOOTH_VERSION} listening on http://127.0.0.1:${port} (database: ${database.kind})`,
+      );
       if (adminNotice) console.log(adminNotice);
       // Deno Deploy has neither ffmpeg nor a disk: jobs (transcoding, the demo catalogue) wait for a worker
       // (`npm run start:worker` on a host that has them).

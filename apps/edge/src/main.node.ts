@@ -1,31 +1,28 @@
 import { type Drainable, drain, onTermination, shutdownTimeout } from "@booth/sdk/node/shutdown";
+import { BOOTH_VERSION } from "@booth/sdk/version";
 import { serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
-import SonicBoom from "sonic-boom";
 import { createApp } from "./app.ts";
 import { closeDeps, depsFromEnv, firstAdminNotice, runsJobs, seedDemoInBackground } from "./bootstrap.ts";
-import { jsonLinesTo } from "./deps.ts";
 import { exitOnMissingSettings } from "./production.ts";
 import { sentryFromEnv } from "./sentry.node.ts";
 import { startWorker } from "./worker.ts";
 
-// The log's lines (an access line a request) leave through an asynchronous stream that gathers what comes while a
-// write is under way: a console.log is a synchronous write to a pipe on Linux, and one a request cost a simple route
-// about a fifth to a third of its throughput over HTTP (README, "The edge's request path"). What is still gathered
-// when the process exits is written before it does.
-const logLines = new SonicBoom({ fd: process.stdout.fd, sync: false });
-process.on("exit", () => logLines.flushSync());
-const logger = jsonLinesTo((line) => logLines.write(`${line}\n`));
-
 const sentry = sentryFromEnv(process.env, "edge");
-const { deps, port, database } = await depsFromEnv(process.env, logger, sentry).catch((err) => {
+// The log (an access line a request) is pino's JSON lines at LOG_LEVEL, through its asynchronous destination: a
+// console.log is a synchronous write to a pipe on Linux, and one a request cost a simple route about a fifth to a
+// third of its throughput over HTTP (README, "The edge's request path"). What is still gathered when the process
+// exits is written before it does (deps.ts edgeLogger, @booth/sdk/node/logger).
+const { deps, port, database } = await depsFromEnv(process.env, undefined, sentry).catch((err) => {
   exitOnUnreachable(err);
   return exitOnMissingSettings(err);
 });
 const adminNotice = await firstAdminNotice(deps.db, process.env, deps.clock.now());
 const app = createApp({ ...deps, peerAddress: (c) => getConnInfo(c).remote.address });
 const server = serve({ fetch: app.fetch, port, hostname: process.env.HOST ?? "0.0.0.0" }, (info) => {
-  console.log(`Booth edge listening on http://127.0.0.1:${info.port} (API docs at /docs, database: ${database.kind})`);
+  console.log(
+    `Booth edge ${BOOTH_VERSION} listening on http://127.0.0.1:${info.port} (API docs at /docs, database: ${database.kind})`,
+  );
   if (adminNotice) console.log(adminNotice);
   seedDemoInBackground(deps, process.env);
 });

@@ -1,6 +1,7 @@
 // The job worker alone (`npm run start:worker`): transcoding, generated songs and the demo catalogue, on a host with
 // ffmpeg, beside any number of edges started with RUN_JOBS=false. It serves no HTTP.
 import { onTermination } from "@booth/sdk/node/shutdown";
+import { BOOTH_VERSION } from "@booth/sdk/version";
 import { closeDeps, depsFromEnv } from "./bootstrap.ts";
 import { exitOnMissingSettings } from "./production.ts";
 import { sentryFromEnv } from "./sentry.node.ts";
@@ -9,7 +10,9 @@ import { startWorker } from "./worker.ts";
 const sentry = sentryFromEnv(process.env, "worker");
 const { deps, database } = await depsFromEnv(process.env, undefined, sentry).catch(exitOnMissingSettings);
 await startWorker(deps);
-console.log(`Booth job worker running (database: ${database.kind}, storage: ${deps.storage.kind})`);
+console.log(
+  `Booth job worker running (Booth ${BOOTH_VERSION}, database: ${database.kind}, storage: ${deps.storage.kind})`,
+);
 
 // SIGTERM or SIGINT: the jobs running finish (or go back to the queue after the bound), then the database closes.
 onTermination(async (signal) => {

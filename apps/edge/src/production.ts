@@ -1,3 +1,5 @@
+import { LogLevelError } from "@booth/sdk/node/logger";
+
 type Env = Record<string, string | undefined>;
 
 /** NODE_ENV=production or BOOTH_ENV=production: an instance open to the public, where nothing secret is made up. */
@@ -88,9 +90,12 @@ export class ProductionSettingsError extends Error {
   override name = "ProductionSettingsError";
 }
 
-/** For the entries: a production instance missing settings stops with the one message, without a stack trace. */
+/**
+ * For the entries: a production instance missing settings, or a LOG_LEVEL pino does not know, stops with the one
+ * message, without a stack trace.
+ */
 export function exitOnMissingSettings(err: unknown): never {
-  if (!(err instanceof ProductionSettingsError)) throw err;
+  if (!(err instanceof ProductionSettingsError || err instanceof LogLevelError)) throw err;
   console.error(err.message);
   process.exit(1);
 }

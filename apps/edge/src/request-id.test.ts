@@ -3,7 +3,7 @@ import { contextStorage } from "hono/context-storage";
 import { requestId } from "hono/request-id";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Logger } from "./deps.ts";
-import { jsonLogger } from "./deps.ts";
+import { edgeLogger } from "./deps.ts";
 import { partyLiveRooms } from "./ports/live-rooms.ts";
 import { testLogger } from "./testing/logger.ts";
 import { createTestApp, type TestApp } from "./testing.ts";
@@ -58,23 +58,19 @@ describe("a request id", () => {
   });
 
   it("is written by the edge's JSON logger on any line logged while the request is handled, not outside", async () => {
+    const printed: string[] = [];
+    const logger = edgeLogger({}, { write: (line: string) => void printed.push(line) });
     const app = new Hono();
     app.use(requestId(), contextStorage());
     app.get("/", (c) => {
-      jsonLogger({ level: "info", msg: "deep inside the handling" });
+      logger({ level: "info", msg: "deep inside the handling" });
       return c.text("ok");
     });
-    const printed: string[] = [];
-    const log = console.log;
-    console.log = (line: string) => printed.push(line);
-    try {
-      await app.request("/", { headers: { "x-request-id": "trace-42" } });
-      jsonLogger({ level: "info", msg: "outside a request" });
-    } finally {
-      console.log = log;
-    }
+    await app.request("/", { headers: { "x-request-id": "trace-42" } });
+    logger({ level: "info", msg: "outside a request" });
     const [inside, outside] = printed.map((line) => JSON.parse(line));
-    expect(inside).toMatchObject({ msg: "deep inside the handling", requestId: "trace-42" });
+    expect(inside).toMatchObject({ msg: "deep inside the handling", requestId: "trace-42", level: "info" });
+    expect(outside.msg).toBe("outside a request");
     expect(outside.requestId).toBeUndefined();
   });
 });

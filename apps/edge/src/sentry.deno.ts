@@ -1,3 +1,5 @@
+import { scrubEvent } from "@booth/sdk/privacy";
+import { BOOTH_VERSION } from "@booth/sdk/version";
 import * as Sentry from "@sentry/deno";
 import type { SentrySdk } from "./ports/error-reporter.ts";
 
@@ -7,8 +9,12 @@ export function sentryFromEnv(env: Record<string, string | undefined>, serverNam
   Sentry.init({
     dsn: env.SENTRY_DSN,
     environment: env.SENTRY_ENVIRONMENT ?? env.BOOTH_ENV ?? "development",
-    ...(env.SENTRY_RELEASE ? { release: env.SENTRY_RELEASE } : {}),
+    release: env.SENTRY_RELEASE || BOOTH_VERSION,
     serverName,
+    // Nothing personal: no IP addresses or cookies from the SDK, and each event scrubbed of users, cookies, tokens,
+    // codes and emails (@booth/sdk/privacy).
+    sendDefaultPii: false,
+    beforeSend: (event) => scrubEvent(event),
     tracesSampleRate: 0,
   });
   return Sentry;

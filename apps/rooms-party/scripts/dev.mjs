@@ -55,6 +55,9 @@ const child = spawnWranglerDev({
     BOOTH_EDGE_URL: process.env.BOOTH_EDGE_URL || "http://127.0.0.1:8787",
     BOOTH_PRESENCE_GRACE_MS: process.env.BOOTH_PRESENCE_GRACE_MS,
     BOOTH_TIME_SCALE: process.env.BOOTH_TIME_SCALE,
+    // Errors to Sentry when set (src/server.ts); SENTRY_ENVIRONMENT names the deployment.
+    SENTRY_DSN: process.env.SENTRY_DSN,
+    SENTRY_ENVIRONMENT: process.env.SENTRY_ENVIRONMENT,
   },
   secrets: { BOOTH_SERVICE_SECRET: secret },
 });

@@ -9,6 +9,8 @@ export interface WranglerDevOptions {
   persistTo: string;
   vars?: Record<string, string | undefined>;
   secrets?: Record<string, string | undefined>;
+  /** Globals replaced in the build (`--define KEY:VALUE`); tests only. */
+  defines?: Record<string, string>;
   env?: NodeJS.ProcessEnv;
   detached?: boolean;
 }

@@ -19,9 +19,9 @@ export function wranglerBin() {
 /**
  * The arguments for `node <wrangler> dev`: the port on `ip` (127.0.0.1 unless given), room storage persisted under `persistTo`, the
  * room's variables, and its secrets in a file only its owner reads (`--env-file`), so they never show in a process
- * list.
+ * list. `defines`: globals replaced in the build (`--define`), for tests only (BOOTH_TEST_FAULTS, src/server.ts).
  */
-export function wranglerDevArgs({ port, ip = "127.0.0.1", persistTo, vars = {}, secrets = {} }) {
+export function wranglerDevArgs({ port, ip = "127.0.0.1", persistTo, vars = {}, secrets = {}, defines = {} }) {
   mkdirSync(persistTo, { recursive: true });
   const args = [
     wranglerBin(),
@@ -43,6 +43,7 @@ export function wranglerDevArgs({ port, ip = "127.0.0.1", persistTo, vars = {}, 
     ...Object.entries(vars)
       .filter(([, v]) => v !== undefined && v !== "")
       .flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+    ...Object.entries(defines).flatMap(([k, v]) => ["--define", `${k}:${v}`]),
   ];
   const filled = Object.entries(secrets).filter(([, v]) => v);
   if (filled.length) {

@@ -7,8 +7,18 @@
  * and a room that wakes from hibernation, or whose isolate was evicted, finds its connections again with
  * `getConnections` (see `onStart`).
  */
+
+import { env as workerEnv } from "cloudflare:workers";
 import { EdgeEventSchema } from "@booth/sdk/live/edge-events";
 import { roomsTokenSource } from "@booth/sdk/live/service-auth";
+import { scrubEvent } from "@booth/sdk/privacy";
+import { BOOTH_VERSION } from "@booth/sdk/version";
+import {
+  type CloudflareOptions,
+  captureException,
+  instrumentDurableObjectWithSentry,
+  withSentry,
+} from "@sentry/cloudflare";
 import { type Connection, type ConnectionContext, routePartykitRequest, Server, type WSMessage } from "partyserver";
 import { type Claims, EdgeUnreachable, edgeKeys, tokenOf, verifyToken } from "./auth.ts";
 import { EdgeError, httpEdge } from "./edge.ts";
@@ -19,12 +29,24 @@ import { keyValueStateStore } from "./storage.ts";
 /** The Worker's bindings and variables (wrangler.jsonc; secrets with `wrangler secret put`). */
 export interface Env {
   /** The rooms' Durable Object namespace: its binding name `Main` is the `main` of `/parties/main/{room}`. */
-  Main: DurableObjectNamespace<RoomServer>;
+  Main: DurableObjectNamespace<LiveRoomServer>;
   BOOTH_EDGE_URL?: string;
   BOOTH_SERVICE_SECRET?: string;
   BOOTH_PRESENCE_GRACE_MS?: string;
   BOOTH_TIME_SCALE?: string;
+  /** Where the rooms report their errors (Sentry); unset, no Sentry: the Worker and the room are not wrapped. */
+  SENTRY_DSN?: string;
+  /** The deployment's name in Sentry ("production" unless set). */
+  SENTRY_ENVIRONMENT?: string;
 }
+
+/**
+ * Set only by `wrangler dev --define BOOTH_TEST_FAULTS:true` (the rooms' Sentry test): a room then throws on a request
+ * that asks it to, so the test has an error in a room's handling to find at Sentry. A deployed bundle is built without
+ * the define, where the check below is false and the fault cannot be asked for.
+ */
+declare const BOOTH_TEST_FAULTS: boolean | undefined;
+const TEST_FAULTS = typeof BOOTH_TEST_FAULTS !== "undefined" && BOOTH_TEST_FAULTS === true;
 
 const CLAIMS_HEADER = "x-booth-claims";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -69,11 +91,15 @@ function serviceTokens(secret: string | undefined): () => Promise<string> {
   return tokens.next;
 }
 
-export class RoomServer extends Server<Env> {
+class LiveRoomServer extends Server<Env> {
   static override options = { hibernate: true };
   private live: LiveRoom | null = null;
 
-  override async onStart() {
+  override onStart() {
+    return reported(() => this.startRoom());
+  }
+
+  private async startRoom() {
     const { edgeUrl, config } = settingsOf(this.env);
     const id = this.name;
     const storage = this.ctx.storage;
@@ -149,7 +175,7 @@ export class RoomServer extends Server<Env> {
       sender.send(JSON.stringify({ requestId: null, ok: false, statusCode: 400, message: "Send JSON text." }));
       return;
     }
-    await this.live?.message(sender.id, message);
+    await reported(() => this.live?.message(sender.id, message));
   }
 
   override onClose(connection: Connection) {
@@ -161,7 +187,7 @@ export class RoomServer extends Server<Env> {
   }
 
   override onAlarm() {
-    this.live?.alarm();
+    return reported(() => this.live?.alarm());
   }
 
   /**
@@ -169,7 +195,7 @@ export class RoomServer extends Server<Env> {
    * the edge's request id (X-Request-Id): the line of the REST call that caused it carries the same.
    */
   override async onRequest(request: Request) {
-    const response = await this.answerEdge(request);
+    const response = await reported(() => this.answerEdge(request));
     const requestId = request.headers.get("x-request-id");
     console.log(
       JSON.stringify({
@@ -184,6 +210,8 @@ export class RoomServer extends Server<Env> {
   }
 
   private async answerEdge(request: Request) {
+    if (TEST_FAULTS && request.headers.get("x-booth-test-fault") === "throw")
+      throw new Error(`A test fault in room ${this.name}`);
     let claims: Claims | null;
     try {
       claims = await claimsOf(request, settingsOf(this.env).edgeUrl);
@@ -216,6 +244,21 @@ export class RoomServer extends Server<Env> {
   }
 }
 
+/**
+ * Runs a room's handling, sending what it throws to Sentry when it reports (SENTRY_DSN) before throwing it on:
+ * PartyServer answers a request's error with a 500 and logs a socket message's itself, so the error never reaches
+ * the Durable Object's Sentry wrapper, which only sees what its handlers throw. The capture goes to the client of the
+ * request or message being handled (the wrapper's scope), sent before the handling ends.
+ */
+async function reported<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (reporting) captureException(err, { mechanism: { handled: false, type: "auto.faas.cloudflare.partyserver" } });
+    throw err;
+  }
+}
+
 /** Only a valid user, bot or guest token opens a socket; the claims travel to onConnect in a header. */
 async function beforeConnect(request: Request, lobby: { name: string }, env: Env) {
   if (!UUID.test(lobby.name)) return text(404, "No such room.");
@@ -232,7 +275,7 @@ async function beforeConnect(request: Request, lobby: { name: string }, env: Env
   return forwarded;
 }
 
-export default {
+const handler = {
   async fetch(request: Request, env: Env): Promise<Response> {
     const routed = await routePartykitRequest(request, env as unknown as Record<string, unknown>, {
       onBeforeConnect: (req, lobby) => beforeConnect(req, lobby, env),
@@ -241,3 +284,22 @@ export default {
     return routed ?? text(404, "Not found.");
   },
 } satisfies ExportedHandler<Env>;
+
+/**
+ * Sentry (@sentry/cloudflare), when SENTRY_DSN is set: the Worker's fetch and the room's handlers (its requests,
+ * sockets and alarms) report what they throw, with Booth's version as the release. Errors only, nothing personal
+ * (no default PII; each event scrubbed of users, cookies, tokens and codes: @booth/sdk/privacy). The Worker's
+ * variables are read when it loads (`cloudflare:workers`), so without a DSN the classes are the plain ones.
+ */
+const sentryOptions = (env: Env): CloudflareOptions => ({
+  dsn: env.SENTRY_DSN,
+  release: BOOTH_VERSION,
+  environment: env.SENTRY_ENVIRONMENT || "production",
+  sendDefaultPii: false,
+  tracesSampleRate: 0,
+  beforeSend: (event) => scrubEvent(event),
+});
+const reporting = !!(workerEnv as unknown as Env).SENTRY_DSN;
+
+export const RoomServer = reporting ? instrumentDurableObjectWithSentry(sentryOptions, LiveRoomServer) : LiveRoomServer;
+export default reporting ? withSentry(sentryOptions, handler) : handler;

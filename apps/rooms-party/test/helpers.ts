@@ -13,6 +13,8 @@ export async function startParty(options: {
   persistDir: string;
   vars: Record<string, string>;
   secrets?: Record<string, string>;
+  /** Globals replaced in the build (`--define`): BOOTH_TEST_FAULTS (src/server.ts). */
+  defines?: Record<string, string>;
 }) {
   const url = `http://127.0.0.1:${options.port}`;
   const run = await startChildServer({
@@ -22,6 +24,7 @@ export async function startParty(options: {
       persistTo: options.persistDir,
       vars: options.vars,
       secrets: options.secrets ?? {},
+      defines: options.defines ?? {},
     }),
     cwd: APP_DIR,
     env: wranglerEnv(),

@@ -3,10 +3,12 @@
  * English comes with the app, another language's texts are loaded first (i18n/index.ts), so the first render matches
  * the server's; see `streamedState()` for the data.
  */
+import { BOOTH_VERSION } from "@booth/sdk/version";
 import { RemixBrowser } from "@remix-run/react";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { isLanguage, loadLanguage } from "./i18n/index.ts";
+import { startSentry } from "./lib/error-reports.ts";
 
 /**
  * With single fetch, the page's loader data comes as a stream of inline scripts, and the entry script is `async`: it
@@ -30,7 +32,13 @@ async function streamedState(): Promise<void> {
 
 const lang = document.documentElement.lang;
 // A language that fails to load leaves the English fallback: the page still works.
-void Promise.all([isLanguage(lang) ? loadLanguage(lang).catch(() => undefined) : undefined, streamedState()])
+// Sentry, when the page names a DSN (lib/error-reports.ts), is ready before hydration, so hydration's errors reach it;
+// a failure to load it leaves the page as it is without.
+void Promise.all([
+  isLanguage(lang) ? loadLanguage(lang).catch(() => undefined) : undefined,
+  streamedState(),
+  startSentry(BOOTH_VERSION).catch(() => undefined),
+])
   // A decoding that failed is thrown again by RemixBrowser's render, into Remix's error boundary, as without this wait.
   .catch(() => undefined)
   .then(() =>

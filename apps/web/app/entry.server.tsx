@@ -13,9 +13,9 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import * as ES from "./i18n/es/index.ts";
 import { addLanguage } from "./i18n/index.ts";
+import { webLog } from "./lib/log.server.ts";
 import { NonceContext } from "./lib/nonce.ts";
 import { contentSecurityPolicy, newNonce, SECURITY_HEADERS } from "./lib/security.server.ts";
-import { currentRequestId } from "./lib/visitor.server.ts";
 
 const ABORT_DELAY = 5_000;
 
@@ -55,7 +55,12 @@ export default function handleRequest(
         onError(error: unknown) {
           responseStatusCode = 500;
           // Errors of the shell itself reject and are logged by Remix; later ones only here.
-          if (shellRendered) console.error(error);
+          if (shellRendered)
+            webLog()({
+              level: "error",
+              msg: "web: rendering failed",
+              err: error instanceof Error ? error.stack : String(error),
+            });
         },
       },
     );
@@ -72,15 +77,26 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status === 404) return;
   const { pathname } = new URL(request.url);
-  const requestId = currentRequestId();
+  const log = webLog();
   if (error instanceof BoothApiError) {
-    console.error(
-      `web: ${request.method} ${pathname}: the edge answered ${error.status}: ${error.message} (request ${requestId})`,
-    );
+    log({
+      level: "error",
+      msg: `web: ${request.method} ${pathname}: the edge answered ${error.status}: ${error.message}`,
+      method: request.method,
+      path: pathname,
+      status: error.status,
+    });
     return;
   }
   const cause = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : undefined;
-  console.error(`web: ${request.method} ${pathname} failed (request ${requestId}):`, cause ?? error);
+  const bug = cause ?? error;
+  log({
+    level: "error",
+    msg: `web: ${request.method} ${pathname} failed`,
+    method: request.method,
+    path: pathname,
+    err: bug instanceof Error ? (bug.stack ?? String(bug)) : String(bug),
+  });
   // To Sentry too when the server set it up (SENTRY_DSN; server.ts): a bug, with its stack and the page it broke.
   Sentry.captureException(cause ?? error, {
     tags: { service: "web" },

@@ -29,6 +29,7 @@ import {
 } from "./i18n/index.ts";
 import { languageOf } from "./i18n/language.server.ts";
 import { DirectMessagesProvider, useUnreadMessages } from "./lib/direct-messages.tsx";
+import { reportBoundaryError, SENTRY_ENVIRONMENT_META, SENTRY_META } from "./lib/error-reports.ts";
 import { NAV_LINKS } from "./lib/nav.ts";
 import { useNonce } from "./lib/nonce.ts";
 import { usePageScripts } from "./lib/page-scripts.ts";
@@ -188,6 +189,13 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="theme-color" content="#0b0814" />
+        {/* Where the page reports its errors, when the server names a Sentry project for it (entry.client.tsx). */}
+        {root?.env.sentry ? (
+          <>
+            <meta name={SENTRY_META} content={root.env.sentry.dsn} />
+            <meta name={SENTRY_ENVIRONMENT_META} content={root.env.sentry.environment} />
+          </>
+        ) : null}
         <Meta />
         <Links />
       </head>
@@ -232,6 +240,7 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const { t } = useTranslation();
+  useEffect(() => reportBoundaryError(error), [error]);
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
     <ErrorCard

@@ -96,11 +96,13 @@ export function requestPath(
     const ms = performance.now() - started;
     const status = c.res.status;
     metrics.observe(c, ms / 1000);
+    // The path with its query, whose secret parameters (?code=, ?token=, ...) the logger censors.
+    const query = c.req.url.indexOf("?");
     deps.logger({
       level: status >= 500 ? "error" : "info",
       requestId: c.get("requestId"),
       method,
-      path,
+      path: query === -1 ? path : `${path}${c.req.url.slice(query)}`,
       status,
       ms: Math.round(ms),
     });

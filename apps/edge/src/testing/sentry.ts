@@ -5,6 +5,10 @@ import { until } from "./until.ts";
 /** An event as Sentry's SDKs send it (the parts the tests read). */
 export interface SentryEvent {
   exception: { values: { type: string; value: string; stacktrace?: { frames: { filename?: string }[] } }[] };
+  release?: string;
+  environment?: string;
+  user?: unknown;
+  request?: { url?: string; headers?: Record<string, string>; cookies?: unknown };
   tags?: Record<string, string>;
   extra?: Record<string, unknown>;
   server_name?: string;
@@ -20,6 +24,13 @@ export interface SentryEvent {
 export async function sentryIngest() {
   const envelopes: string[] = [];
   const server = createServer((req, res) => {
+    // Browsers post from the page's origin: answered as Sentry's ingest answers them, open to any origin.
+    res.setHeader("access-control-allow-origin", "*");
+    if (req.method === "OPTIONS") {
+      res.setHeader("access-control-allow-headers", "*");
+      res.end();
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on("data", (d) => chunks.push(d));
     req.on("end", () => {
@@ -40,6 +51,8 @@ export async function sentryIngest() {
   return {
     dsn: `http://publickey@127.0.0.1:${(server.address() as { port: number }).port}/42`,
     events,
+    /** Every envelope received, as its text. */
+    envelopes: () => [...envelopes],
     /** The first event `match` accepts, once it has arrived. */
     async event(match: (event: SentryEvent) => boolean, timeoutMs = 10_000): Promise<SentryEvent> {
       return (await until(() => events().find(match), "the event at the Sentry stand-in", timeoutMs)) as SentryEvent;

@@ -1,3 +1,5 @@
+import { webLog } from "./log.server.ts";
+
 /**
  * fetch for the calls to the edge, patient while the edge starts: under `npm start` the web often answers before
  * the edge has opened its database. A refused connection (nothing listens yet) is retried for a while, and said once
@@ -10,7 +12,7 @@ export function patientFetch(
   options: { waitMs?: number; log?: (line: string) => void } = {},
 ): typeof fetch {
   const waitMs = options.waitMs ?? 20_000;
-  const log = options.log ?? ((line: string) => console.warn(line));
+  const log = options.log ?? ((line: string) => webLog()({ level: "warn", msg: line }));
   let waiting = false;
   return async (input, init) => {
     const deadline = Date.now() + waitMs;

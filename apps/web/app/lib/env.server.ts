@@ -11,9 +11,21 @@ export const env = {
   publicApiUrl: trim(process.env.BOOTH_PUBLIC_API_URL || process.env.BOOTH_API_URL || "http://127.0.0.1:8787"),
   publicPartyUrl: trim(process.env.PUBLIC_PARTY_URL || process.env.PARTY_URL || "http://127.0.0.1:1999"),
   secureCookies: (process.env.WEB_URL ?? "").startsWith("https:"),
+  /**
+   * SENTRY_BROWSER_DSN: the Sentry project the pages report their errors to (a DSN is public: it can only send).
+   * Unset, the pages load no Sentry code. Apart from the server's SENTRY_DSN, so that reporting the server's errors
+   * never starts the browsers' by itself, and each can go to a project of its own.
+   */
+  sentryBrowserDsn: process.env.SENTRY_BROWSER_DSN?.trim() || null,
+  sentryEnvironment: sentryEnvironment(process.env),
 };
 
 type Env = Record<string, string | undefined>;
+
+/** The deployment's name in Sentry: SENTRY_ENVIRONMENT, else BOOTH_ENV, else NODE_ENV, else "development". */
+export function sentryEnvironment(environment: Env) {
+  return environment.SENTRY_ENVIRONMENT || environment.BOOTH_ENV || environment.NODE_ENV || "development";
+}
 
 // Read from the object passed in, never as `process.env.NODE_ENV`: the build would write its own mode in its place.
 const production = (environment: Env) =>

@@ -52,7 +52,13 @@ export async function rootData(request: Request) {
       unreadMessages: token ? await unreadMessages(token) : 0,
       audioQuality,
       avatarImages: images,
-      env: { apiUrl: env.publicApiUrl, partyUrl: env.publicPartyUrl, players: playerScripts },
+      env: {
+        apiUrl: env.publicApiUrl,
+        partyUrl: env.publicPartyUrl,
+        players: playerScripts,
+        // The pages' error reports (lib/error-reports.ts): null when SENTRY_BROWSER_DSN is unset.
+        sentry: env.sentryBrowserDsn ? { dsn: env.sentryBrowserDsn, environment: env.sentryEnvironment } : null,
+      },
     },
     setCookie,
   };

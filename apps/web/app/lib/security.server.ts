@@ -60,17 +60,22 @@ export const contentSources = {
     "https://artwork-cdn.7static.com",
   ]),
   frames: hosts(process.env.CSP_FRAME_HOSTS, []),
+  /** Where the pages send their errors: the origin of SENTRY_BROWSER_DSN, when set (lib/error-reports.ts). */
+  sentry: env.sentryBrowserDsn ? origin(env.sentryBrowserDsn) : null,
   /** The providers' players (player-scripts.server.ts): their scripts, frames and API calls. */
   players: playerSources,
 };
+
+export type ContentSources = Omit<typeof contentSources, "sentry"> & { sentry?: string | null };
 
 /**
  * The page's Content-Security-Policy: scripts only from this origin and the inline ones Remix writes with this
  * response's nonce; nothing a room or a song names can run, frame the page, or be fetched from elsewhere.
  * Style attributes stay allowed (React's `style` props); style sheets come from this origin only.
  */
-export function contentSecurityPolicy(nonce: string, sources = contentSources) {
+export function contentSecurityPolicy(nonce: string, sources: ContentSources = contentSources) {
   const edge = sources.edge ? [sources.edge] : [];
+  const sentry = sources.sentry ? [sources.sentry] : [];
   const party = sources.party.filter((o): o is string => !!o);
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
@@ -80,7 +85,7 @@ export function contentSecurityPolicy(nonce: string, sources = contentSources) {
     "img-src": ["'self'", "data:", "blob:", ...edge, ...sources.images],
     // hls.js plays through Media Source Extensions: the audio element's source is a blob: URL.
     "media-src": ["'self'", "blob:", ...edge, ...sources.media],
-    "connect-src": ["'self'", ...edge, ...party, ...sources.players.connect],
+    "connect-src": ["'self'", ...edge, ...party, ...sources.players.connect, ...sentry],
     "font-src": ["'self'"],
     "worker-src": ["'self'"],
     "frame-src": ["'self'", ...sources.frames, ...sources.players.frames],

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorCard } from "../../components/error-card.tsx";
 import { askJson } from "../../lib/ask-json.ts";
+import { reportBoundaryError } from "../../lib/error-reports.ts";
 import { preloadPlayer, preloadRoom } from "../../lib/lazy.ts";
 import type { Connection, LiveRoom } from "../../lib/live/use-live-room.ts";
 import type { AudioQuality } from "../../lib/playback/player.ts";
@@ -347,6 +348,7 @@ export function ErrorBoundary() {
   const { t } = useTranslation();
   const { t: tr } = useTranslation("room");
   const { revalidate, state } = useRevalidator();
+  useEffect(() => reportBoundaryError(error), [error]);
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
     <ErrorCard
