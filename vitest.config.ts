@@ -85,6 +85,8 @@ export default defineConfig({
             "apps/*/test/**/*.test.ts",
             "packages/*/src/**/*.test.ts",
             "packages/*/test/**/*.test.ts",
+            // The repository's own scripts and files: the release script, the versions, renovate.json.
+            "scripts/*.test.ts",
           ],
           exclude: ["apps/edge/src/**", "**/node_modules/**"],
         },
