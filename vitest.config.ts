@@ -87,6 +87,8 @@ export default defineConfig({
             "packages/*/test/**/*.test.ts",
             // The deploy files checked against the tree (no image can be built here).
             "deploy/**/*.test.ts",
+            // The repository's own scripts and files: the release script, the versions, renovate.json.
+            "scripts/*.test.ts",
           ],
           exclude: ["apps/edge/src/**", "**/node_modules/**"],
         },

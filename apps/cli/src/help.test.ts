@@ -1,6 +1,7 @@
+import { BOOTH_VERSION } from "@booth/sdk/version";
 import type { Command } from "commander";
 import { describe, expect, it } from "vitest";
-import { completionScript, fishCompletion, program, VERSION, zshCompletion } from "./main.ts";
+import { completionScript, fishCompletion, program, zshCompletion } from "./main.ts";
 
 const all = (command: Command): Command[] => [command, ...command.commands.flatMap(all)];
 const helpOf = (command: Command) => {
@@ -11,14 +12,16 @@ const helpOf = (command: Command) => {
 };
 
 describe("help and completion", () => {
-  it("prints its version with --version", async () => {
+  it("prints Booth's version with --version and -V", async () => {
     let out = "";
     const booth = program()
       .exitOverride()
       .configureOutput({ writeOut: (s) => (out += s) });
     await expect(booth.parseAsync(["node", "booth", "--version"])).rejects.toMatchObject({ code: "commander.version" });
-    expect(out.trim()).toBe(VERSION);
-    expect(VERSION).toMatch(/^\d+\.\d+\.\d+/);
+    expect(out).toBe(`${BOOTH_VERSION}\n`);
+    await expect(booth.parseAsync(["node", "booth", "-V"])).rejects.toMatchObject({ code: "commander.version" });
+    expect(out).toBe(`${BOOTH_VERSION}\n${BOOTH_VERSION}\n`);
+    expect(BOOTH_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
   it("shows an example in the help of every command", () => {

@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { BOOTH_VERSION } from "@booth/sdk/version";
 import { type Command, CommanderError } from "commander";
 import { avatarCommands } from "./commands/avatars.ts";
 import { botCommands } from "./commands/bot.ts";
@@ -14,12 +14,9 @@ import { tokenCommands, userCommands } from "./commands/users.ts";
 import { voucherCommands } from "./commands/vouchers.ts";
 import { BoothCommand, EXIT, examples } from "./context.ts";
 
-/** The CLI's own version, from its package.json. */
-export const VERSION: string = createRequire(import.meta.url)("../package.json").version;
-
 export function program() {
   const booth = new BoothCommand("booth")
-    .version(VERSION, "-V, --version", "print the CLI's version")
+    .version(BOOTH_VERSION, "-V, --version", "print Booth's version")
     .description(
       "Run a Booth instance from the command line: seed it, script users, vouchers, seasons, avatars, rooms and tokens, run bots, read its outbox",
     )

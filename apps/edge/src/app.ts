@@ -1,3 +1,4 @@
+import { BOOTH_VERSION } from "@booth/sdk/version";
 import { httpInstrumentationMiddleware } from "@hono/otel";
 import { type ErrorHandler, Hono } from "hono";
 import type { AppDeps } from "./deps.ts";
@@ -56,11 +57,12 @@ export function createApp(deps: AppDeps) {
   app.get("/", (c) =>
     c.json({ name: "booth", docs: "/docs", services: SERVICES.map((s) => ({ name: s.name, prefix: s.prefix })) }),
   );
-  // Liveness: the process answers (a restart is the cure when it does not). Readiness: it can serve, its database
-  // and cache answer (503 takes it out of a load balancer's rotation until they do).
+  // Liveness: the process answers (a restart is the cure when it does not), with the Booth release it runs, so an
+  // operator sees which version each instance is on mid-rollout. Readiness: it can serve, its database and cache
+  // answer (503 takes it out of a load balancer's rotation until they do).
   app.get("/healthz", (c) => {
     c.header("cache-control", "no-store");
-    return c.json({ status: "ok" });
+    return c.json({ status: "ok", version: BOOTH_VERSION });
   });
   app.get("/readyz", async (c) => {
     const { status, database, cache } = await serviceStatus(deps, "edge", "");

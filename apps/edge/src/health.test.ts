@@ -1,7 +1,8 @@
 /**
- * What an operator's load balancer and orchestrator read: /healthz (the process answers), /readyz (it can serve: the
- * database and the cache answer) and each service's status route, 503 when degraded.
+ * What an operator's load balancer and orchestrator read: /healthz (the process answers, and which Booth version it
+ * runs), /readyz (it can serve: the database and the cache answer) and each service's status route, 503 when degraded.
  */
+import { BOOTH_VERSION } from "@booth/sdk/version";
 import { describe, expect, it } from "vitest";
 import type { Cache } from "./ports/cache.ts";
 import { openTestApp, type TestApp } from "./testing.ts";
@@ -44,10 +45,12 @@ async function expectReadiness(status: number, ready: object, routes: object) {
 }
 
 describe("health", () => {
-  it("is alive and ready when the database and the cache answer", async () => {
+  it("is alive, naming the Booth version it runs, and ready when the database and the cache answer", async () => {
     const alive = await t.app.request("/healthz");
     expect(alive.status).toBe(200);
     expect(alive.headers.get("cache-control")).toBe("no-store");
+    expect(await alive.json()).toEqual({ status: "ok", version: BOOTH_VERSION });
+    expect(BOOTH_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
     await expectReadiness(200, { status: "ok", database: "ok", cache: "ok" }, { status: "ok" });
   });
 

@@ -1,3 +1,4 @@
+import { BOOTH_VERSION } from "@booth/sdk/version";
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
   isRouteErrorResponse,
@@ -217,7 +218,12 @@ export function Layout({ children }: { children: ReactNode }) {
               <main className="site-main" id="main" tabIndex={-1}>
                 {children}
               </main>
-              <footer className="site-footer">{i18n.t("footer")}</footer>
+              <footer className="site-footer">
+                {i18n.t("footer")}{" "}
+                <span className="site-version" data-testid="booth-version">
+                  {i18n.t("version", { version: BOOTH_VERSION })}
+                </span>
+              </footer>
               <NowPlayingBar />
             </DirectMessagesProvider>
           </RoomSessionProvider>

@@ -21,6 +21,7 @@ const en = {
   verifyBanner: "Verify your email to chat in public rooms.",
   verifyNow: "Verify now",
   footer: "Booth is open source. Music from the demo catalogue is made by the project.",
+  version: "Version {{version}}",
   player: {
     volume: "Volume",
     mute: "Mute",

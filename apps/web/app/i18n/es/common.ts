@@ -23,6 +23,7 @@ const es = {
   verifyBanner: "Verifica tu correo para chatear en salas públicas.",
   verifyNow: "Verificar ahora",
   footer: "Booth es de código abierto. La música del catálogo de demostración la crea el proyecto.",
+  version: "Versión {{version}}",
   player: {
     volume: "Volumen",
     mute: "Silenciar",
