@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { BOOTH_VERSION } from "@booth/sdk/version";
 import { type Command, CommanderError } from "commander";
 import { avatarCommands } from "./commands/avatars.ts";
 import { botCommands } from "./commands/bot.ts";
@@ -14,8 +14,8 @@ import { tokenCommands, userCommands } from "./commands/users.ts";
 import { voucherCommands } from "./commands/vouchers.ts";
 import { BoothCommand, EXIT, examples } from "./context.ts";
 
-/** The CLI's own version, from its package.json. */
-export const VERSION: string = createRequire(import.meta.url)("../package.json").version;
+/** The CLI's version: Booth's one version (@booth/sdk/version), compiled into the bundle like the rest. */
+export const VERSION: string = BOOTH_VERSION;
 
 export function program() {
   const booth = new BoothCommand("booth")
