@@ -12,6 +12,7 @@
  *
  * Each file is written whole, then moved in place: a build beside another (two test files) leaves complete files.
  */
+import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
@@ -37,6 +38,35 @@ const externalPackages = (metafile) =>
       .filter((i) => i.external && !isBuiltin(i.path))
       .map((i) => packageOf(i.path)),
   );
+
+/** The folder of package `name` as Node finds it from `dir`: the nearest node_modules/<name> up the tree. */
+function packageFolderFrom(dir, name) {
+  for (let at = dir; ; at = dirname(at)) {
+    const candidate = join(at, "node_modules", name);
+    if (existsSync(join(candidate, "package.json"))) return candidate;
+    if (dirname(at) === at) return undefined;
+  }
+}
+
+/**
+ * The imports left to node_modules that the bundle, from `outdir`, would find elsewhere than the source that wrote
+ * them does (another copy, nested under a workspace package), or not at all.
+ */
+function foundElsewhere(metafile, packageDir, outdir) {
+  const problems = new Set();
+  for (const [input, { imports }] of Object.entries(metafile.inputs))
+    for (const i of imports) {
+      if (!i.external || isBuiltin(i.path)) continue;
+      const name = packageOf(i.path);
+      const fromSource = packageFolderFrom(dirname(resolve(packageDir, input)), name);
+      const fromBundle = packageFolderFrom(outdir, name);
+      if (fromSource !== fromBundle)
+        problems.add(
+          `${name} (imported by ${input}: ${fromSource ?? "not installed"}; from the bundle: ${fromBundle ?? "not found"})`,
+        );
+    }
+  return [...problems];
+}
 
 /**
  * The packages an install of `packageDir`'s production dependencies brings: its dependencies, and those of the
@@ -104,6 +134,9 @@ export async function bundle({ packageDir, entryPoints, outdir, selfContained = 
       throw new Error(
         `the ${basename(packageDir)} bundle imports ${missing.join(", ")}: not among the production dependencies of ${basename(packageDir)} or of its @booth packages (package.json "dependencies")`,
       );
+    const elsewhere = foundElsewhere(result.metafile, packageDir, outdir);
+    if (elsewhere.length)
+      throw new Error(`the ${basename(packageDir)} bundle would load other copies of: ${elsewhere.join("; ")}`);
   }
 
   await mkdir(outdir, { recursive: true });
