@@ -1,12 +1,17 @@
 #!/usr/bin/env node
 // Starts every app that has a `start` script (or the one named: edge, party, web), side by side, each line of
 // output prefixed with the app's name. Ctrl-C stops them all; so does any app that stops by itself.
+//
+// `--prod` (`npm run start:prod`) starts instead each app's `start:prod`: the edge and the web from what
+// `npm run build` compiled (plain Node with source maps, no tsx, no build on the way). The live rooms have none:
+// in production they are a Cloudflare Worker (`npm run deploy -w @booth/rooms-party`), found at PARTY_URL.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
+import { missingBuild } from "./need-build.mjs";
 
 export const APPS = { edge: "apps/edge", party: "apps/rooms-party", web: "apps/web" };
 const LABELS = { edge: "the edge (API)", party: "the live rooms", web: "the web app" };
@@ -71,16 +76,31 @@ export function cleanLine(line, terminal) {
 }
 
 async function main() {
-  const wanted = process.argv[2];
+  const args = process.argv.slice(2);
+  const prod = args.includes("--prod");
+  const script = prod ? "start:prod" : "start";
+  const wanted = args.find((arg) => !arg.startsWith("--"));
   const names = wanted ? [wanted] : Object.keys(APPS);
   const runnable = names.filter((name) => {
     const dir = APPS[name];
     if (!dir) throw new Error(`unknown app ${name}; one of ${Object.keys(APPS).join(", ")}`);
-    return Boolean(JSON.parse(readFileSync(`${dir}/package.json`, "utf8")).scripts?.start);
+    return Boolean(JSON.parse(readFileSync(`${dir}/package.json`, "utf8")).scripts?.[script]);
   });
   if (runnable.length === 0) {
-    console.error(`${names.join(", ")}: nothing to start yet (no start script)`);
+    console.error(`${names.join(", ")}: nothing to start (no ${script} script)`);
     process.exit(1);
+  }
+  if (prod) {
+    // The first missing file is enough to say what to do.
+    const unbuilt = runnable.map((name) => missingBuild(resolve(APPS[name]))).find(Boolean);
+    if (unbuilt) {
+      console.error(`booth: ${unbuilt}`);
+      process.exit(1);
+    }
+    if (!wanted)
+      console.log(
+        `booth: the live rooms are not started here: in production they run as a Cloudflare Worker (PARTY_URL)`,
+      );
   }
   let environments;
   try {
@@ -108,7 +128,7 @@ async function main() {
     const colours = terminal ? {} : { NO_COLOR: "1", FORCE_COLOR: "0" };
     // Each app in a process group of its own: stopping it stops what npm started under it (tsx, workerd) too, however
     // this script is stopped (Ctrl-C in a terminal, or a signal to it alone).
-    const child = spawn("npm", ["run", "start", "--silent", "-w", APPS[name]], {
+    const child = spawn("npm", ["run", script, "--silent", "-w", APPS[name]], {
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
       env: { ...environments[name], ...colours },

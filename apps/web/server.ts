@@ -1,6 +1,8 @@
 /**
- * Serves the built web app: the files of build/client, and every other request through Remix. Builds first when
- * the build is missing or older than the sources, so `npm start` works on a fresh clone.
+ * Serves the built web app: the files of build/client, and every other request through Remix. Run from its sources
+ * (`npm start`, through tsx) it builds first when the build is missing or older than the sources, so `npm start`
+ * works on a fresh clone. Compiled (`npm run build`: dist/server.js, `npm run start:prod`) it never builds: it serves
+ * the build/ folder beside dist/, and stops with one line when there is none.
  *
  * The port is WEB_PORT, else the one of WEB_URL (http://127.0.0.1:3000); the address WEB_HOST (127.0.0.1). PORT and
  * HOST are the edge's (the root's `npm start` hands each app its own port: scripts/start.mjs). The app itself reads BOOTH_API_URL,
@@ -26,7 +28,12 @@ import { webLog } from "./app/lib/log.server.ts";
 import { SECURITY_HEADERS } from "./app/lib/security.server.ts";
 import { asVisitor, requestIdOf } from "./app/lib/visitor.server.ts";
 
-const root = dirname(fileURLToPath(import.meta.url));
+/** `true` in dist/server.js (scripts/bundle.mjs defines it); undeclared, hence undefined, from the sources. */
+declare const BOOTH_BUNDLED: boolean | undefined;
+const bundled = typeof BOOTH_BUNDLED !== "undefined" && BOOTH_BUNDLED;
+
+/** apps/web: this file's folder, or the one above dist/. */
+const root = join(dirname(fileURLToPath(import.meta.url)), bundled ? ".." : ".");
 const serverBuild = join(root, "build", "server", "index.js");
 const clientDir = join(root, "build", "client");
 
@@ -175,6 +182,11 @@ if (resolve(process.argv[1] ?? "") === fileURLToPath(import.meta.url)) {
     console.error(`web: ${err.message}`);
     process.exit(1);
   }
+  // Compiled, the server never builds: the build tools are development dependencies, absent where it runs.
+  if (bundled && !existsSync(serverBuild)) {
+    console.error(`web: no build at ${join(root, "build")}: run npm run build first`);
+    process.exit(1);
+  }
   const missing = missingProductionSettings(process.env);
   if (missing.length) {
     console.error(`web: production mode (NODE_ENV or BOOTH_ENV is production) does not start without:
@@ -193,7 +205,7 @@ ${missing.map((line) => `  - ${line}`).join("\n")}`);
       sendDefaultPii: false,
       beforeSend: (event) => scrubEvent(event),
     });
-  buildIfStale();
+  if (!bundled) buildIfStale();
   const port = Number(process.env.WEB_PORT || new URL(process.env.WEB_URL || "http://127.0.0.1:3000").port || 3000);
   const hostname = process.env.WEB_HOST || "127.0.0.1";
   const handle = await createWebHandler();

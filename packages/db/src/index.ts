@@ -104,7 +104,16 @@ export interface CreateDbOptions {
   max?: number;
 }
 
-export const migrationsFolder = fileURLToPath(new URL("../migrations", import.meta.url));
+/** `true` inside a bundle built by scripts/bundle.mjs (esbuild's define); undeclared, hence undefined, from sources. */
+declare const BOOTH_BUNDLED: boolean | undefined;
+
+/**
+ * The SQL migrations: packages/db/migrations beside these sources; in a built entry (the edge's dist/main.*.js), the
+ * copy its build puts in a `migrations` folder beside it.
+ */
+export const migrationsFolder = fileURLToPath(
+  new URL(typeof BOOTH_BUNDLED !== "undefined" && BOOTH_BUNDLED ? "./migrations" : "../migrations", import.meta.url),
+);
 
 export async function createDb(options: CreateDbOptions = {}): Promise<Database> {
   if (options.url) {
