@@ -256,6 +256,15 @@ export function checkDockerfile(text: string, tree: Tree, scriptsOf: (workspace:
           if (run && workspace) {
             if (!scriptsOf(workspace).includes(run))
               report.built.push(`${where}: npm run ${run} -w ${workspace}: ${workspace} has no script "${run}"`);
+            // The script's own files (and what they import by relative path) must be copied into this stage: a
+            // build script that imports a shared helper from the root's scripts/ fails in an image without it.
+            for (const file of scriptFiles(workspace, run)) {
+              const found = find(stage, `${APP}/${file}`);
+              if (!found || found === "made")
+                report.context.push(
+                  `${where}: npm run ${run} -w ${workspace} loads ${file}, which its stage does not copy`,
+                );
+            }
           }
         }
       }
@@ -309,6 +318,40 @@ export function workspaceScripts(root = ROOT): (workspace: string) => string[] {
       byName.set(manifest.name, Object.keys(manifest.scripts ?? {}));
     }
   return (workspace) => byName.get(workspace) ?? [];
+}
+
+/**
+ * The repository files `npm run <run>` of a workspace runs with node, and every file they import by a relative path
+ * (followed through .mjs and .js files). A script that is not `node <file>` names none.
+ */
+export function scriptFiles(workspace: string, run: string, root = ROOT): string[] {
+  let dir: string | undefined;
+  let command: string | undefined;
+  for (const parent of ["apps", "packages"])
+    for (const name of readdirSync(join(root, parent))) {
+      const file = join(root, parent, name, "package.json");
+      if (!existsSync(file)) continue;
+      const manifest = JSON.parse(readFileSync(file, "utf8")) as { name: string; scripts?: Record<string, string> };
+      if (manifest.name === workspace) {
+        dir = `${parent}/${name}`;
+        command = manifest.scripts?.[run];
+      }
+    }
+  if (!dir || !command) return [];
+  const files = new Set<string>();
+  const visit = (path: string) => {
+    if (files.has(path) || !existsSync(join(root, path))) return;
+    files.add(path);
+    const text = readFileSync(join(root, path), "utf8");
+    for (const pattern of IMPORT)
+      for (const match of text.matchAll(pattern)) {
+        const specifier = match[1] ?? "";
+        if (specifier.startsWith(".")) visit(posix.normalize(posix.join(posix.dirname(path), specifier)));
+      }
+  };
+  for (const match of command.matchAll(/\bnode\s+(?:--\S+\s+)*(\S+\.m?js)\b/g))
+    visit(posix.normalize(posix.join(dir, match[1] ?? "")));
+  return [...files];
 }
 
 // --- What each app reads -----------------------------------------------------------------------------------------

@@ -22,10 +22,11 @@ RUN npm ci --no-audit --no-fund
 FROM deps AS build
 COPY tsconfig.base.json tsconfig.json ./
 COPY packages packages
+COPY scripts/bundle.mjs scripts/
 COPY apps/edge apps/edge
 RUN npm run build -w @booth/edge
 
-# What runs: the edge's production dependencies, the compiled files, the database's migrations; Debian's ffmpeg for
+# What runs: the edge's production dependencies, the compiled files (the database's migrations in dist/migrations); Debian's ffmpeg for
 # the worker's transcoding and tini as PID 1 (it hands SIGTERM to Node, which then drains, and reaps children such
 # as ffmpeg).
 FROM node:24-bookworm-slim
@@ -43,7 +44,6 @@ COPY packages/sdk/package.json packages/sdk/
 RUN npm ci --omit=dev --workspace @booth/edge --include-workspace-root --no-audit --no-fund \
   && npm cache clean --force
 COPY --from=build /app/apps/edge/dist apps/edge/dist
-COPY packages/db/migrations packages/db/migrations
 
 # DATA_DIR holds nothing shared in production (files are in S3, the rest in PostgreSQL and Redis), but the edge makes
 # the folder at start: one the node user may write.

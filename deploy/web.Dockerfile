@@ -19,6 +19,7 @@ RUN npm ci --no-audit --no-fund
 FROM deps AS build
 COPY tsconfig.base.json tsconfig.json ./
 COPY packages packages
+COPY scripts/bundle.mjs scripts/
 COPY apps/web apps/web
 RUN npm run build -w @booth/web
 
