@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { BOOTH_VERSION } from "@booth/sdk/version";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILT, missingBuild } from "../../../scripts/need-build.mjs";
@@ -74,7 +75,7 @@ describe("the built edge", () => {
     const run = await startBuilt("main.node", { PORT: String(port) });
     const base = `http://127.0.0.1:${port}`;
     expect(await ready(run, port)).toEqual({ status: "ok", database: "ok", cache: "ok" });
-    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: "ok" });
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: "ok", version: BOOTH_VERSION });
     // Routes of the API: the key the edge signs its tokens with (made in DATA_DIR at the first start), and a login
     // of the first admin it printed (the database, and the password hashing's native addon from node_modules).
     const key = await fetch(`${base}/api/user-service/auth/pub-key`);
@@ -139,7 +140,7 @@ describe("the built edge", () => {
           "the built worker's start line",
           60_000,
         );
-        expect(worker.output()).toContain("Booth job worker running (database: postgres");
+        expect(worker.output()).toContain(`Booth job worker running (Booth ${BOOTH_VERSION}, database: postgres`);
         await Promise.all([edge.stop(10_000), worker.stop(10_000)]);
       } finally {
         await database.end({ timeout: 5 });
