@@ -87,10 +87,3 @@ export function assertProductionSettings(env: Env) {
 export class ProductionSettingsError extends Error {
   override name = "ProductionSettingsError";
 }
-
-/** For the entries: a production instance missing settings stops with the one message, without a stack trace. */
-export function exitOnMissingSettings(err: unknown): never {
-  if (!(err instanceof ProductionSettingsError)) throw err;
-  console.error(err.message);
-  process.exit(1);
-}
