@@ -12,7 +12,7 @@ import { type Cache, memoryCache, redisCache, upstashCache } from "./ports/cache
 import { outboxReporter, type SentrySdk, sentryReporter } from "./ports/error-reporter.ts";
 import { dbipGeo } from "./ports/geo-dbip.ts";
 import { integrationsFromEnv } from "./ports/integrations.ts";
-import { pgBossJobs } from "./ports/jobs.ts";
+import { jobSettingsFromEnv, pgBossJobs } from "./ports/jobs.ts";
 import { notifyingQuietly, partyLiveRooms } from "./ports/live-rooms.ts";
 import { resendMailer } from "./ports/mail-resend.ts";
 import {
@@ -37,6 +37,7 @@ import { seedDemoShop } from "./seed/demo-shop.ts";
 import { ffmpegWarning } from "./services/upload/audio.ts";
 import { createAccount, normalizeEmail } from "./services/user/accounts.ts";
 import { linkToken } from "./services/user/codes.ts";
+import { startStep } from "./start-failure.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -108,7 +109,7 @@ export function smsFromEnv(env: Env, db: Db, logger: Logger, print = console.log
 /**
  * `sentry`: the runtime's Sentry SDK, which the entry initialised from SENTRY_DSN (sentry.node.ts, sentry.deno.ts);
  * errors go to the error_reports table without it. `logger`: pino's JSON lines on standard output at LOG_LEVEL unless
- * given (a bad LOG_LEVEL rejects with a `LogLevelError`, which `exitOnMissingSettings` prints as one line).
+ * given (a bad LOG_LEVEL rejects with a `LogLevelError`, which the entries print as one line (start-failure.ts)).
  */
 export async function depsFromEnv(env: Env, logger: Logger = edgeLogger(env), sentry?: SentrySdk) {
   // Before anything is created: a production instance that lacks a secret must not make one up.
@@ -120,11 +121,13 @@ export async function depsFromEnv(env: Env, logger: Logger = edgeLogger(env), se
   const dataDir = resolve(env.INIT_CWD ?? ".", env.DATA_DIR ?? ".data");
   await mkdir(dataDir, { recursive: true });
   const database = await createDb({ url: env.DATABASE_URL, dataDir: join(dataDir, "pglite") });
-  // Under an advisory lock on PostgreSQL: instances started together take turns. MIGRATE_ON_START=false leaves it to
-  // the release step (`npm run migrate`).
-  if (migratesOnStart(env)) await database.migrate();
+  // The schema, and the job queue's tables and queues. Under an advisory lock on PostgreSQL: instances started
+  // together, and the release step, take turns. MIGRATE_ON_START=false leaves it to the release step (`npm run
+  // migrate`).
+  if (migratesOnStart(env))
+    await startStep("migrating the database", () => database.migrate({ jobs: jobSettingsFromEnv(env) }));
   // CACHE_PREFIX: one Redis may serve several Booths (or a test's instances), each under its own prefix.
-  const cache = await cacheFromEnv(env, env.CACHE_PREFIX ?? "");
+  const cache = await startStep("connecting to the cache", () => cacheFromEnv(env, env.CACHE_PREFIX ?? ""));
   const keys = await withPreviousKeys(
     await loadKeys({ privateJwk: env.JWT_PRIVATE_KEY, dataDir, required: isProduction(env) }),
     env.JWT_PREVIOUS_PUBLIC_KEYS,
@@ -336,12 +339,9 @@ export function storageFromEnv(env: Env, dataDir: string): Storage {
   return s3 ? s3Storage(s3) : localStorage(join(dataDir, "storage"));
 }
 
-/** JOB_TIMEOUT_SECONDS: how long a job may run before it counts as lost and runs again. */
+/** The job queue, with JOB_TIMEOUT_SECONDS: how long a job may run before it counts as lost and runs again. */
 export function jobsFromEnv(env: Env, sql: SqlExecutor, logger: Logger) {
-  const timeout = env.JOB_TIMEOUT_SECONDS ? Number(env.JOB_TIMEOUT_SECONDS) : undefined;
-  if (timeout !== undefined && !(Number.isInteger(timeout) && timeout >= 1))
-    throw new Error("JOB_TIMEOUT_SECONDS must be a whole number of seconds, at least 1.");
-  return pgBossJobs(sql, { timeoutSeconds: timeout, logger });
+  return pgBossJobs(sql, { ...jobSettingsFromEnv(env), logger });
 }
 
 const isOff = (value: string | undefined) => ["false", "0", "no", "off"].includes((value ?? "").toLowerCase());

@@ -5,8 +5,8 @@ import { getConnInfo } from "hono/deno";
 import { createApp } from "./app.ts";
 import { closeDeps, depsFromEnv, firstAdminNotice, seedDemoInBackground } from "./bootstrap.ts";
 import { errorBody } from "./lib/errors.ts";
-import { exitOnMissingSettings } from "./production.ts";
 import { sentryFromEnv } from "./sentry.deno.ts";
+import { exitOnStartFailure, startStep } from "./start-failure.ts";
 
 declare const Deno: {
   env: { toObject(): Record<string, string> };
@@ -21,8 +21,17 @@ declare const Deno: {
 
 const env = Deno.env.toObject();
 const sentry = sentryFromEnv(env, "edge");
-const { deps, port, database } = await depsFromEnv(env, undefined, sentry).catch(exitOnMissingSettings);
-const adminNotice = await firstAdminNotice(deps.db, env, deps.clock.now());
+// A failure before it listens is one line naming its step and cause, and a failed exit (as the Node entry's).
+const exitOnFailure = exitOnStartFailure("Booth edge (Deno)");
+const { deps, port, database } = await depsFromEnv(env, undefined, sentry).catch(exitOnFailure);
+const adminNotice = await (async () => {
+  const notice = await startStep("making the first admin", () => firstAdminNotice(deps.db, env, deps.clock.now()));
+  await startStep("starting the job queue", () => deps.jobs.start());
+  return notice;
+})().catch(async (err) => {
+  await closeDeps(deps, database);
+  return exitOnFailure(err);
+});
 const app = createApp({ ...deps, peerAddress: (c) => getConnInfo(c).remote.address });
 // Requests in flight, counted so that a stop waits for them: Deno's own shutdown() stops reading the bodies of the
 // requests it has begun (a half-sent body ends short), so it is called only once they are answered.

@@ -4,8 +4,8 @@ import { serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { createApp } from "./app.ts";
 import { closeDeps, depsFromEnv, firstAdminNotice, runsJobs, seedDemoInBackground } from "./bootstrap.ts";
-import { exitOnMissingSettings } from "./production.ts";
 import { sentryFromEnv } from "./sentry.node.ts";
+import { exitOnStartFailure, startFailureLine, startStep } from "./start-failure.ts";
 import { startWorker } from "./worker.ts";
 
 const sentry = sentryFromEnv(process.env, "edge");
@@ -13,11 +13,23 @@ const sentry = sentryFromEnv(process.env, "edge");
 // console.log is a synchronous write to a pipe on Linux, and one a request cost a simple route about a fifth to a
 // third of its throughput over HTTP (README, "The edge's request path"). What is still gathered when the process
 // exits is written before it does (deps.ts edgeLogger, @booth/sdk/node/logger).
-const { deps, port, database } = await depsFromEnv(process.env, undefined, sentry).catch((err) => {
-  exitOnUnreachable(err);
-  return exitOnMissingSettings(err);
+//
+// Everything a start can fail at comes before the edge listens (its database, migrations, first admin, job queue): a
+// failure is one line naming its step and cause, and a failed exit, never a stack nor a listening edge that dies.
+const exitOnFailure = exitOnStartFailure("Booth edge");
+const { deps, port, database } = await depsFromEnv(process.env, undefined, sentry).catch(exitOnFailure);
+const adminNotice = await (async () => {
+  const notice = await startStep("making the first admin", () =>
+    firstAdminNotice(deps.db, process.env, deps.clock.now()),
+  );
+  await startStep("starting the job queue", () => deps.jobs.start());
+  // The embedded instance works its own jobs; an edge beside a worker (`npm run start:worker`) sets RUN_JOBS=false.
+  if (runsJobs(process.env)) await startStep("starting the job worker", () => startWorker(deps));
+  return notice;
+})().catch(async (err) => {
+  await closeDeps(deps, database);
+  return exitOnFailure(err);
 });
-const adminNotice = await firstAdminNotice(deps.db, process.env, deps.clock.now());
 const app = createApp({ ...deps, peerAddress: (c) => getConnInfo(c).remote.address });
 const server = serve({ fetch: app.fetch, port, hostname: process.env.HOST ?? "0.0.0.0" }, (info) => {
   console.log(
@@ -26,8 +38,6 @@ const server = serve({ fetch: app.fetch, port, hostname: process.env.HOST ?? "0.
   if (adminNotice) console.log(adminNotice);
   seedDemoInBackground(deps, process.env);
 });
-// The embedded instance works its own jobs; an edge beside a worker (`npm run start:worker`) sets RUN_JOBS=false.
-if (runsJobs(process.env)) await startWorker(deps);
 // Node closes an idle keep-alive connection after 5 s; a client that reuses it at that moment (the rooms' runtime, a
 // load balancer) loses its request ("Network connection lost"). Keep connections longer than they do (60 s).
 if ("keepAliveTimeout" in server) {
@@ -37,8 +47,11 @@ if ("keepAliveTimeout" in server) {
 
 // A port in use is a setting to change, not a crash: one line, and a failed exit for whoever started the edge.
 server.once("error", (err: NodeJS.ErrnoException) => {
-  if (err.code !== "EADDRINUSE") throw err;
-  console.error(`Booth edge: port ${port} is in use (PORT; EDGE_PORT under the top-level npm start)`);
+  console.error(
+    err.code === "EADDRINUSE"
+      ? `Booth edge: port ${port} is in use (PORT; EDGE_PORT under the top-level npm start)`
+      : `Booth edge did not start: listening on port ${port}: ${startFailureLine(err)}`,
+  );
   void closeDeps(deps, database).then(() => process.exit(1));
 });
 
@@ -51,20 +64,3 @@ onTermination(async (signal) => {
   await closeDeps(deps, database);
   console.log(`Booth edge stopped (${how === "drained" ? "every request answered" : "cut after the timeout"})`);
 });
-
-/**
- * A database or cache that does not answer at start is a setting or a service to fix, not a crash: one line naming
- * it (without its password), and a failed exit.
- */
-function exitOnUnreachable(err: unknown) {
-  let cause = err;
-  for (let depth = 0; cause instanceof Error && depth < 5; depth++) {
-    const { code, address, port } = cause as NodeJS.ErrnoException & { address?: string; port?: number };
-    if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ETIMEDOUT") {
-      const where = address ? `${address}${port ? `:${port}` : ""}` : cause.message;
-      console.error(`Booth edge: ${where} does not answer (${code}); check DATABASE_URL and REDIS_URL`);
-      process.exit(1);
-    }
-    cause = cause.cause;
-  }
-}

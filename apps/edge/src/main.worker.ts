@@ -1,22 +1,54 @@
 // The job worker alone (`npm run start:worker`): transcoding, generated songs and the demo catalogue, on a host with
-// ffmpeg, beside any number of edges started with RUN_JOBS=false. It serves no HTTP.
-import { onTermination } from "@booth/sdk/node/shutdown";
+// ffmpeg, beside any number of edges started with RUN_JOBS=false. Its only HTTP is its health: GET /healthz on
+// WORKER_PORT (8790 unless set), for a container's or an orchestrator's check.
+import { type Drainable, drain, onTermination } from "@booth/sdk/node/shutdown";
 import { BOOTH_VERSION } from "@booth/sdk/version";
+import { serve } from "@hono/node-server";
 import { closeDeps, depsFromEnv } from "./bootstrap.ts";
-import { exitOnMissingSettings } from "./production.ts";
 import { sentryFromEnv } from "./sentry.node.ts";
+import { exitOnStartFailure, startFailureLine, startStep } from "./start-failure.ts";
 import { startWorker } from "./worker.ts";
+import { workerHealth } from "./worker-health.ts";
+
+const exitOnFailure = exitOnStartFailure("Booth job worker");
+const port = Number(process.env.WORKER_PORT || 8790);
+if (!(Number.isInteger(port) && port >= 0 && port < 65536))
+  exitOnFailure(new Error(`WORKER_PORT must be a port number, not "${process.env.WORKER_PORT}"`));
 
 const sentry = sentryFromEnv(process.env, "worker");
-const { deps, database } = await depsFromEnv(process.env, undefined, sentry).catch(exitOnMissingSettings);
-await startWorker(deps);
-console.log(
-  `Booth job worker running (Booth ${BOOTH_VERSION}, database: ${database.kind}, storage: ${deps.storage.kind})`,
-);
+const { deps, database } = await depsFromEnv(process.env, undefined, sentry).catch(exitOnFailure);
+const health = workerHealth();
+// The health port first (a port in use fails the start before any job is taken), then the job loop; the start line
+// once both are up.
+const server = serve({ fetch: health.app.fetch, port, hostname: process.env.HOST ?? "0.0.0.0" }, (info) => {
+  startStep("starting the job worker", () => startWorker(deps)).then(
+    () => {
+      health.running(true);
+      console.log(
+        `Booth job worker running (Booth ${BOOTH_VERSION}, database: ${database.kind}, storage: ${deps.storage.kind}; health at http://127.0.0.1:${info.port}/healthz)`,
+      );
+    },
+    async (err) => {
+      await closeDeps(deps, database);
+      exitOnFailure(err);
+    },
+  );
+});
+server.once("error", (err: NodeJS.ErrnoException) => {
+  console.error(
+    err.code === "EADDRINUSE"
+      ? `Booth job worker: port ${port} is in use (WORKER_PORT)`
+      : `Booth job worker did not start: listening on port ${port}: ${startFailureLine(err)}`,
+  );
+  void closeDeps(deps, database).then(() => process.exit(1));
+});
 
-// SIGTERM or SIGINT: the jobs running finish (or go back to the queue after the bound), then the database closes.
+// SIGTERM or SIGINT: the health check answers 503, the jobs running finish (or go back to the queue after a few
+// seconds), then the database and the health port close.
 onTermination(async (signal) => {
   console.log(`Booth job worker: ${signal}, stopping`);
+  health.running(false);
   await closeDeps(deps, database);
+  await drain(server as unknown as Drainable, 1000);
   console.log("Booth job worker stopped");
 });

@@ -1,5 +1,3 @@
-import { LogLevelError } from "@booth/sdk/node/logger";
-
 type Env = Record<string, string | undefined>;
 
 /** NODE_ENV=production or BOOTH_ENV=production: an instance open to the public, where nothing secret is made up. */
@@ -88,14 +86,4 @@ export function assertProductionSettings(env: Env) {
 
 export class ProductionSettingsError extends Error {
   override name = "ProductionSettingsError";
-}
-
-/**
- * For the entries: a production instance missing settings, or a LOG_LEVEL pino does not know, stops with the one
- * message, without a stack trace.
- */
-export function exitOnMissingSettings(err: unknown): never {
-  if (!(err instanceof ProductionSettingsError || err instanceof LogLevelError)) throw err;
-  console.error(err.message);
-  process.exit(1);
 }

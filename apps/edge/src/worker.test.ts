@@ -8,7 +8,7 @@ import { firstRow } from "./lib/rows.ts";
 import { pgBossJobs } from "./ports/jobs.ts";
 import { localStorage } from "./ports/storage.ts";
 import { synthesizeMp3 } from "./services/upload/audio.ts";
-import { type ChildRun, spawnChild } from "./testing/child-server.ts";
+import { type ChildRun, freePort, spawnChild } from "./testing/child-server.ts";
 import { testLogger } from "./testing/logger.ts";
 import { createTestApp, sendAudio, type TestApp, until, uploaderOf } from "./testing.ts";
 
@@ -39,7 +39,7 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-function startWorker() {
+async function startWorker() {
   const run = spawnChild({
     args: ["--import", "tsx", "src/main.worker.ts"],
     cwd: edgeDir,
@@ -50,6 +50,7 @@ function startWorker() {
       REDIS_URL: "",
       INIT_CWD: "",
       JOB_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS),
+      WORKER_PORT: String(await freePort()),
     },
     // Its own group: a kill reaches the ffmpeg it runs too.
     detached: true,
@@ -61,7 +62,7 @@ function startWorker() {
 describe.skipIf(!postgres)("the job worker", () => {
   it("a transcode cut short by a killed worker runs again on the next worker, and the upload becomes playable", async () => {
     const owner = await uploaderOf(t);
-    const first = startWorker();
+    const first = await startWorker();
     await until(async () => first.output().includes("Booth job worker running"), "the worker to start", 60_000);
 
     const mp3 = await synthesizeMp3({ seconds: 90, frequencies: [440, 550], title: "Crash Test", artist: "Booth" });
@@ -81,7 +82,7 @@ describe.skipIf(!postgres)("the job worker", () => {
     expect(first.output()).not.toContain('"msg":"job done"');
 
     // A new worker picks the lost job up once its timeout has passed.
-    const second = startWorker();
+    const second = await startWorker();
     const done = await until(
       async () => {
         const res = await t.request("GET", `${U}/songs/${id}`, { token: owner.token });

@@ -76,7 +76,7 @@ beforeAll(async () => {
   const [a, b] = await Promise.all(
     [portA, portB].map((port) => spawnEntry("main.node.ts", { ...env, PORT: String(port), RUN_JOBS: "false" })),
   );
-  const worker = await spawnEntry("main.worker.ts", env);
+  const worker = await spawnEntry("main.worker.ts", { ...env, WORKER_PORT: String(await freePort()) });
   await Promise.all(
     [a, b].map((run, i) =>
       waitForServer(run!, {

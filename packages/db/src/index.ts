@@ -5,19 +5,16 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
-import { PgBoss } from "pg-boss";
 import postgres from "postgres";
+import { type JobQueueSettings, migrateJobs, type SqlExecutor } from "./job-queue.ts";
 import * as schema from "./schema/index.ts";
+
+export * from "./job-queue.ts";
 
 export { schema };
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-
-/** Raw SQL as the job queue (pg-boss) sends it: one statement with `$n` parameters, or several without. */
-export interface SqlExecutor {
-  executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
-}
 
 export interface Database {
   db: Db;
@@ -25,25 +22,16 @@ export interface Database {
   /** The same connection(s), for the job queue. */
   sql: SqlExecutor;
   /**
-   * Brings the schema up to date: Drizzle's migrations, then the job queue's tables (schema `pgboss`). On PostgreSQL
-   * under an advisory lock, so instances started at the same moment take turns (the later ones find nothing to do).
+   * Brings the schema up to date: Drizzle's migrations, then the job queue's tables (schema `pgboss`) and its queues
+   * with their options (`jobs`: the timeout and retries, JOB_TIMEOUT_SECONDS). On PostgreSQL under an advisory lock,
+   * so instances started at the same moment and the release step take turns (the later ones find nothing to do).
    */
-  migrate(): Promise<void>;
+  migrate(options?: { jobs?: JobQueueSettings }): Promise<void>;
   close(): Promise<void>;
 }
 
-/** The schema the job queue keeps its tables in. */
-export const JOBS_SCHEMA = "pgboss";
 /** The advisory lock migrations run under (any fixed number; "booth" in ASCII). */
 export const MIGRATION_LOCK = 0x626f6f7468;
-
-/** Installs or upgrades the job queue's tables: pg-boss started with nothing running, then stopped. */
-export async function migrateJobs(sql: SqlExecutor) {
-  const boss = new PgBoss({ db: sql, schema: JOBS_SCHEMA, migrate: true, supervise: false, schedule: false });
-  boss.on("error", () => {});
-  await boss.start();
-  await boss.stop({ graceful: false, close: false });
-}
 
 /** Rows of every statement: pg-boss runs some commands as one string of several statements. */
 const allRows = (results: { rows: unknown[] }[]) => ({
@@ -55,6 +43,7 @@ const WHOLE_TRANSACTION = /^\s*BEGIN;([\s\S]*?);?\s*COMMIT;?\s*$/i;
 /** The job queue's executor over postgres.js: parameters over the extended protocol, several statements over the simple one. */
 export function postgresExecutor(client: postgres.Sql): SqlExecutor {
   return {
+    backend: "postgres",
     async executeSql(text, values) {
       if (values?.length) {
         // As the pg driver does: undefined is null, a date its ISO text, a plain object its JSON text.
@@ -85,6 +74,7 @@ export function postgresExecutor(client: postgres.Sql): SqlExecutor {
 /** The job queue's executor over PGlite. */
 export function pgliteExecutor(client: PGlite): SqlExecutor {
   return {
+    backend: "pglite",
     async executeSql(text, values) {
       if (values?.length) {
         const result = await client.query<Record<string, unknown>>(text, values);
@@ -124,7 +114,7 @@ export async function createDb(options: CreateDbOptions = {}): Promise<Database>
       db: db as unknown as Db,
       kind: "postgres",
       sql: postgresExecutor(client),
-      migrate: () => migratePostgresLocked(url),
+      migrate: (migrateOptions) => migratePostgresLocked(url, migrateOptions?.jobs),
       close: () => client.end({ timeout: 5 }),
     };
   }
@@ -141,9 +131,9 @@ export function pgliteDatabase(client: PGlite): Database {
     db: db as unknown as Db,
     kind: "pglite",
     sql,
-    async migrate() {
+    async migrate(options) {
       await migratePglite(db, { migrationsFolder });
-      await migrateJobs(sql);
+      await migrateJobs(sql, options?.jobs);
     },
     close: () => client.close(),
   };
@@ -153,13 +143,13 @@ export function pgliteDatabase(client: PGlite): Database {
  * Migrations on one connection of their own that holds the advisory lock throughout: an instance that starts while
  * another migrates waits for it, then finds the migrations applied.
  */
-async function migratePostgresLocked(url: string) {
+async function migratePostgresLocked(url: string, jobs: JobQueueSettings | undefined) {
   const client = postgres(url, { max: 1, onnotice: () => {} });
   try {
     await client`SELECT pg_advisory_lock(${MIGRATION_LOCK})`;
     try {
       await migratePostgres(drizzlePostgres(client, { schema, casing: "snake_case" }), { migrationsFolder });
-      await migrateJobs(postgresExecutor(client));
+      await migrateJobs(postgresExecutor(client), jobs);
     } finally {
       await client`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`;
     }

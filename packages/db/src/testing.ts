@@ -8,7 +8,16 @@ import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import postgres from "postgres";
-import { createDb, type Database, migrateJobs, migrationsFolder, pgliteDatabase, pgliteExecutor } from "./index.ts";
+import {
+  createDb,
+  type Database,
+  JOB_POLICIES,
+  jobQueueOptions,
+  migrateJobs,
+  migrationsFolder,
+  pgliteDatabase,
+  pgliteExecutor,
+} from "./index.ts";
 import * as schema from "./schema/index.ts";
 
 /**
@@ -56,10 +65,14 @@ export async function testTemplate(): Promise<string> {
   return serverUrl ? postgresTemplate(serverUrl) : pgliteDump();
 }
 
-/** The migrations folder's contents (and PGlite's version, whose data folders a dump holds), hashed. */
+/**
+ * The migrations folder's contents, the job queue's queues and PGlite's version (whose data folders a dump holds),
+ * hashed.
+ */
 function migrationsHash() {
   const hash = createHash("sha256");
   hash.update(`pglite ${packageVersion("@electric-sql/pglite")}\npg-boss ${packageVersion("pg-boss")}\n`);
+  hash.update(`${JSON.stringify({ queues: JOB_POLICIES, options: jobQueueOptions() })}\n`);
   for (const dir of [migrationsFolder, join(migrationsFolder, "meta")]) {
     for (const file of readdirSync(dir).sort()) {
       if (!file.endsWith(".sql") && file !== "_journal.json") continue;

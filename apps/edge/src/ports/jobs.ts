@@ -1,4 +1,13 @@
-import { JOBS_SCHEMA, type SqlExecutor } from "@booth/db";
+import {
+  JOB_KINDS,
+  JOB_POLICIES,
+  JOBS_SCHEMA,
+  type JobKind,
+  type JobQueueSettings,
+  jobQueueOptions,
+  lostJobCheckSeconds,
+  type SqlExecutor,
+} from "@booth/db";
 import { PgBoss } from "pg-boss";
 
 /** Work that outlives the request that asked for it, by kind, with what each needs to know. */
@@ -19,13 +28,9 @@ export interface JobPayloads {
   /** Add a provider playlist's tracks to the crate made for it (services/playlist/playlist-imports.ts). */
   "playlist-import": { importId: string };
 }
-export type JobKind = keyof JobPayloads;
-export const JOB_KINDS = [
-  "transcode",
-  "generate-song",
-  "demo-catalogue",
-  "playlist-import",
-] as const satisfies readonly JobKind[];
+// The kinds are the queues the release step makes (packages/db's JOB_KINDS); a kind without a payload above does not
+// compile (JobPayloads[K] below).
+export { JOB_KINDS, type JobKind };
 
 export type JobHandlers = { [K in JobKind]: (data: JobPayloads[K]) => Promise<void> };
 
@@ -47,7 +52,15 @@ export interface JobStatus {
 }
 
 export interface Jobs {
-  /** Queues a job; with a `key`, not while another job of that kind and key waits or runs. Answers its id. */
+  /**
+   * Connects to the job queue and checks that the release step made its queues; the others start it when first
+   * needed. An instance's start calls it, so that a queue it cannot use fails the start rather than a later request.
+   */
+  start(): Promise<void>;
+  /**
+   * Queues a job. With a `key` (kinds whose queue is exclusive: the demo catalogue, playlist imports), not while
+   * another job of that kind and key waits or runs: answers null then. Answers its id.
+   */
   send<K extends JobKind>(kind: K, data: JobPayloads[K], options?: { key?: string }): Promise<string | null>;
   /** Works every queue in this process (the embedded edge, `npm run start:worker`) until stop(). */
   work(handlers: JobHandlers): Promise<void>;
@@ -56,58 +69,71 @@ export interface Jobs {
   list(filter: { kind?: JobKind | undefined; state?: JobState | undefined; limit: number }): Promise<JobStatus[]>;
   /** How many jobs there are of each kind in each state (the queue's depth, for the metrics). */
   depth(): Promise<{ kind: string; state: string; count: number }[]>;
-  /** Stops working (a running job finishes first, up to a few seconds) and sending. */
+  /**
+   * Stops working and sending: a running job gets a few seconds to finish, then goes back to the queue (failed, so
+   * it is retried) for another worker.
+   */
   stop(): Promise<void>;
 }
 
-export interface JobsOptions {
-  /**
-   * How long a job may run before it counts as lost (its worker died) and runs again: JOB_TIMEOUT_SECONDS, default
-   * 600 (ffmpeg's own limit is five minutes a run).
-   */
-  timeoutSeconds?: number;
-  /** Runs after the first failure, with doubling waits from `retryDelaySeconds`. */
-  retryLimit?: number;
-  retryDelaySeconds?: number;
+export interface JobsOptions extends JobQueueSettings {
   /** How often an idle worker asks for work. */
   pollSeconds?: number;
-  /** Where a job's start, end and failure are told (the app's Logger). */
+  /** Where a job's start, end and failure are told (the app's Logger), and the queue's errors after start. */
   logger: (entry: Record<string, unknown>) => void;
+}
+
+/** JOB_TIMEOUT_SECONDS: how long a job may run before it counts as lost and runs again (the default when unset). */
+export function jobSettingsFromEnv(env: Record<string, string | undefined>): JobQueueSettings {
+  const timeout = env.JOB_TIMEOUT_SECONDS ? Number(env.JOB_TIMEOUT_SECONDS) : undefined;
+  if (timeout !== undefined && !(Number.isInteger(timeout) && timeout >= 1))
+    throw new Error("JOB_TIMEOUT_SECONDS must be a whole number of seconds, at least 1.");
+  return { timeoutSeconds: timeout };
+}
+
+/** A start that finds the release step has not made the job queue's queues (MIGRATE_ON_START=false, no migrate). */
+export class MissingQueuesError extends Error {
+  override name = "MissingQueuesError";
 }
 
 /**
  * The job queue on the database (pg-boss; on PostgreSQL and on the embedded PGlite alike): jobs survive restarts, a
  * job whose worker died runs again once its timeout passes, a failing job is retried with backoff and keeps its last
- * error. Any number of instances send; any number work (each job runs on one at a time).
+ * error. Any number of instances send; any number work (each job runs on one at a time). The queues are the release
+ * step's (packages/db's migrateJobs): an instance only uses them, so instances started together write nothing to
+ * them at start.
  */
 export function pgBossJobs(sql: SqlExecutor, options: JobsOptions): Jobs {
   const timeoutSeconds = options.timeoutSeconds ?? 600;
+  const checkSeconds = lostJobCheckSeconds(timeoutSeconds);
   const boss = new PgBoss({
     db: sql,
     schema: JOBS_SCHEMA,
-    // `npm run migrate` (or the start of an instance) installs the tables; here they must exist already.
+    backend: sql.backend,
+    // The release step (`npm run migrate`, or the start of an instance) installs the tables and makes the queues.
     migrate: false,
-    // Lost jobs are noticed this often: never later than a tenth of their timeout past it, and at least once a minute.
-    maintenanceIntervalSeconds: Math.min(60, Math.max(1, Math.ceil(timeoutSeconds / 10))),
+    // Lost jobs (active past their timeout) are looked for on each supervision pass, of each queue at most once a
+    // monitor interval, by whichever instance claims it first.
+    superviseIntervalSeconds: checkSeconds,
+    monitorIntervalSeconds: checkSeconds,
     schedule: false,
   });
+  // After start, pg-boss's own work (supervision, polling, its registry of instances) reports its failures here; one
+  // is told, and the work goes on at its next turn.
   boss.on("error", (err) => options.logger({ level: "error", msg: "job queue error", err: String(err) }));
-  const queueOptions = {
-    retryLimit: options.retryLimit ?? 4,
-    retryDelay: options.retryDelaySeconds ?? 5,
-    retryBackoff: true,
-    expireInSeconds: timeoutSeconds,
-    // Finished jobs stay visible for a week.
-    deleteAfterSeconds: 7 * 24 * 60 * 60,
-  };
+  // Each job carries its sender's timeout and retries (the queue's own, set by the release step, are the defaults
+  // for a job sent by anything else).
+  const jobOptions = jobQueueOptions(options);
   let started: Promise<void> | undefined;
   const start = () => {
     started ??= (async () => {
       await boss.start();
-      for (const kind of JOB_KINDS) {
-        await boss.createQueue(kind, queueOptions);
-        await boss.updateQueue(kind, queueOptions);
-      }
+      const made = new Set((await boss.getQueues([...JOB_KINDS])).map((queue) => queue.name));
+      const missing = JOB_KINDS.filter((kind) => !made.has(kind));
+      if (missing.length)
+        throw new MissingQueuesError(
+          `the job queue has no queue ${missing.join(", ")}: run the release step (npm run migrate) first, or start with MIGRATE_ON_START=true`,
+        );
     })();
     return started;
   };
@@ -132,10 +158,14 @@ export function pgBossJobs(sql: SqlExecutor, options: JobsOptions): Jobs {
     return rows.map(jobStatus);
   }
   return {
+    start,
     async send(kind, data, sendOptions = {}) {
+      // On a standard queue pg-boss would store the key and hold nothing to it.
+      if (sendOptions.key && JOB_POLICIES[kind] !== "exclusive")
+        throw new Error(`jobs of kind ${kind} take no key: its queue is not exclusive (JOB_POLICIES)`);
       await start();
       const id = await boss.send(kind, data as object, {
-        ...queueOptions,
+        ...jobOptions,
         ...(sendOptions.key ? { singletonKey: sendOptions.key } : {}),
       });
       // A worker in this process starts on it now rather than at its next poll.
