@@ -2,4 +2,4 @@
 export declare const EDGE_DIR: string;
 export declare const DIST: string;
 export declare const ENTRIES: string[];
-export declare function buildEdge(): Promise<Record<string, string>>;
+export declare function buildEdge(outdir?: string): Promise<Record<string, string>>;

@@ -19,17 +19,20 @@ export const DIST = join(EDGE_DIR, "dist");
 export const ENTRIES = ["main.node", "main.worker", "main.migrate"];
 const MIGRATIONS = join(EDGE_DIR, "..", "..", "packages", "db", "migrations");
 
-/** Builds the entries and copies the migrations beside them; answers the built files by entry name. */
-export async function buildEdge() {
+/**
+ * Builds the entries and copies the migrations beside them; answers the built files by entry name. `outdir` (dist by
+ * default) must be inside the edge package, where the bundles' imports find node_modules.
+ */
+export async function buildEdge(outdir = DIST) {
   await bundle({
     packageDir: EDGE_DIR,
     entryPoints: Object.fromEntries(ENTRIES.map((name) => [name, `src/${name}.ts`])),
-    outdir: DIST,
+    outdir,
   });
   // Drizzle applies what meta/_journal.json lists; a fresh copy keeps nothing of an older build's.
-  await rm(join(DIST, "migrations"), { recursive: true, force: true });
-  await cp(MIGRATIONS, join(DIST, "migrations"), { recursive: true });
-  return Object.fromEntries(ENTRIES.map((name) => [name, join(DIST, `${name}.js`)]));
+  await rm(join(outdir, "migrations"), { recursive: true, force: true });
+  await cp(MIGRATIONS, join(outdir, "migrations"), { recursive: true });
+  return Object.fromEntries(ENTRIES.map((name) => [name, join(outdir, `${name}.js`)]));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
