@@ -23,6 +23,7 @@ const LONG_FIRST = [
   "apps/edge/src/main.test.ts",
   "apps/edge/src/fuzz.test.ts",
   "apps/edge/test/scale-out.test.ts",
+  "apps/edge/test/start-together.test.ts",
 ];
 
 class LongFirst extends BaseSequencer {
