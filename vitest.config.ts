@@ -7,6 +7,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * the smallest files last, which are here the group files of browser suites, each minutes long.
  */
 const LONG_FIRST = [
+  // Twenty rounds of three processes starting together: the longest file, and CPU-bound.
+  "apps/edge/test/start-together.test.ts",
   "apps/web/test/room.test.ts",
   // Beside the web build the browser files wait for at the start: its timing tests are the most sensitive to load.
   "apps/rooms-party/test/live.test.ts",

@@ -1,4 +1,6 @@
+import { pgliteDatabase } from "@booth/db";
 import { createTestDatabase } from "@booth/db/testing";
+import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectErrorLog } from "../testing/error-logs.ts";
 import { testLogger } from "../testing/logger.ts";
@@ -132,5 +134,11 @@ describe(`the job queue (pg-boss on the test's database, ${process.env.TEST_DATA
     const jobs = jobQueue();
     await expect(jobs.start()).rejects.toThrow(MissingQueuesError);
     await expect(jobs.start()).rejects.toThrow(/no queue playlist-import: run the release step \(npm run migrate\)/);
+    // A database never migrated: not even the tables.
+    const empty = pgliteDatabase(new PGlite());
+    const none = pgBossJobs(empty.sql, { logger: testLogger });
+    await expect(none.start()).rejects.toThrow(/the job queue's tables are not there: run the release step/);
+    await none.stop();
+    await empty.close();
   });
 });

@@ -127,7 +127,14 @@ export function pgBossJobs(sql: SqlExecutor, options: JobsOptions): Jobs {
   let started: Promise<void> | undefined;
   const start = () => {
     started ??= (async () => {
-      await boss.start();
+      await boss.start().catch((err: unknown) => {
+        // pg-boss's own words for a database the release step has not migrated yet.
+        if (err instanceof Error && err.message === "pg-boss is not installed")
+          throw new MissingQueuesError(
+            "the job queue's tables are not there: run the release step (npm run migrate) first, or start with MIGRATE_ON_START=true",
+          );
+        throw err;
+      });
       const made = new Set((await boss.getQueues([...JOB_KINDS])).map((queue) => queue.name));
       const missing = JOB_KINDS.filter((kind) => !made.has(kind));
       if (missing.length)
