@@ -166,7 +166,9 @@ describe("npm start", () => {
     expect(code).not.toBe(0);
     expect(run.output()).toMatch(/booth: the edge \(API\) \(edge\) exited with code \d+; see its lines above\./);
     // Its lines above: one, no stack trace.
-    expect(run.output()).toContain("[edge] Booth edge: 127.0.0.1:9 does not answer (ECONNREFUSED)");
+    expect(run.output()).toMatch(
+      /^\[edge\] Booth edge did not start: (.+: )?127\.0\.0\.1:9 does not answer \(ECONNREFUSED\)/m,
+    );
     expect(run.output()).not.toMatch(/^\[\w+\]\s+at /m);
     for (const port of [ports.party, ports.web]) await until(() => canListen(port), `port ${port} free`, 15_000);
   }, 120_000);
