@@ -6,6 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { BOOTH_VERSION } from "@booth/sdk/version";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChildRun, freePort, spawnChild } from "../src/testing/child-server.ts";
 import { EDGE_DIR, spawnEdgeEntry } from "../src/testing/edge-entry.ts";
@@ -59,7 +60,10 @@ describe("a start that fails", () => {
     // The release step says first what it does.
     expect(release).toEqual({
       code: 1,
-      lines: ["Migrating the database (waits for any other migration to finish first)...", expect.stringMatching(said)],
+      lines: [
+        `Booth ${BOOTH_VERSION}: migrating the database (waits for any other migration to finish first)...`,
+        expect.stringMatching(said),
+      ],
     });
   }, 120_000);
 
