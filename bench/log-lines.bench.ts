@@ -24,30 +24,22 @@ if (process.argv[2] === "serve") {
   const { createLogger } = await import("../packages/sdk/src/node/logger.ts");
   const log = mode === "pino" ? createLogger().log : () => {};
   const answer = { alg: "ES256", kid: crypto.randomUUID(), publicKey: "k".repeat(180), jwk: { x: "x".repeat(43) } };
-  const line = () =>
-    JSON.stringify({
-      time: new Date().toISOString(),
-      level: "info",
-      requestId: crypto.randomUUID(),
-      method: "GET",
-      path: "/api/user-service/auth/pub-key",
-      status: 200,
-      ms: 0,
-    });
+  /** One access line's fields, as the edge logs them. */
+  const entry = () => ({
+    level: "info",
+    requestId: crypto.randomUUID(),
+    method: "GET",
+    path: "/api/user-service/auth/pub-key",
+    status: 200,
+    ms: 0,
+  });
+  const line = () => JSON.stringify({ time: new Date().toISOString(), ...entry() });
   const write: Record<Mode, () => void> = {
     none: () => {},
     built: () => void line(),
     "console.log": () => console.log(line()),
     "sonic-boom": () => stream.write(`${line()}\n`),
-    pino: () =>
-      log({
-        level: "info",
-        requestId: crypto.randomUUID(),
-        method: "GET",
-        path: "/api/user-service/auth/pub-key",
-        status: 200,
-        ms: 0,
-      }),
+    pino: () => log(entry()),
   };
   const app = new Hono().get("/", (c) => {
     write[mode]();

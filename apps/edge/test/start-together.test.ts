@@ -53,6 +53,7 @@ beforeAll(async () => {
   };
   ports = { edges: [await freePort(), await freePort()], worker: await freePort() };
   built = await buildEdge(buildDir);
+  gates = Object.fromEntries(Object.entries(built).map(([name, file]) => [name, packagesOf(file).join(",")]));
   // Nothing is written there (the secrets come from the environment, the database is PostgreSQL): one for all.
   dataDir = await mkdtemp(join(tmpdir(), "booth-together-"));
 });
@@ -71,6 +72,8 @@ afterAll(async () => {
  * test's build rewrites them). Loading the TypeScript sources through tsx took twice the CPU of a start.
  */
 let built: Record<string, string> = {};
+/** Each built entry's packages for the start gate (BOOTH_START_GATE), read once after the build. */
+let gates: Record<string, string> = {};
 /**
  * The packages a built entry imports, in its order (`reflect-metadata` first): the start gate loads them before the
  * signal, so only the starts race.
@@ -86,13 +89,14 @@ const ENTRIES = { edge: "main.node", worker: "main.worker", migrate: "main.migra
 
 /** One process of the edge package on `url`, loaded and held at the gate: an edge, the worker or the release step. */
 function spawnHeld(what: keyof typeof ENTRIES, url: string, port = 0) {
-  const entry = built[ENTRIES[what]] ?? "";
+  const name = ENTRIES[what];
+  const entry = built[name] ?? "";
   const run = spawnEdgeEntry({
     port,
     dataDir,
     args: ["--enable-source-maps", "--import", "./src/testing/start-gate.mjs", entry],
     // Edges work jobs (RUN_JOBS unset), as the embedded instance does.
-    env: { ...env, DATABASE_URL: url, WORKER_PORT: String(port), BOOTH_START_GATE: packagesOf(entry).join(",") },
+    env: { ...env, DATABASE_URL: url, WORKER_PORT: String(port), BOOTH_START_GATE: gates[name] ?? "" },
   });
   runs.push(run);
   return run;
