@@ -3,10 +3,11 @@
  * scripts do (apps/edge, apps/web's server, apps/cli). Every bundle is ESM for Node 22+, and:
  *
  * - carries Booth's own workspace packages (`@booth/*`, TypeScript sources Node cannot load);
- * - leaves every other package to node_modules (`selfContained: false`, the servers: their runtime image installs
- *   the app's production dependencies), or carries everything (`selfContained: true`, the CLI's npm package); the
- *   build checks that each package left out is a dependency the app's install brings, so a missing one fails here
- *   rather than at the first start;
+ * - leaves every other package to node_modules (the web server: its runtime image installs the app's production
+ *   dependencies, and the Remix build it loads imports them too); or carries every package but those that must stay
+ *   files of their own (`carryPackages: true`, the edge's entries: `KEEP_OUT`); or carries everything
+ *   (`selfContained: true`, the CLI's npm package); the build checks that each package left out is a dependency the
+ *   app's install brings, so a missing one fails here rather than at the first start;
  * - sees `BOOTH_BUNDLED` as `true`: code that finds files beside its source asks it (packages/db's migrations, the
  *   web server's build/ folder), as a bundle sits elsewhere than its sources.
  *
@@ -21,6 +22,15 @@ import { build } from "esbuild";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const BUILTIN = new Set(builtinModules);
+
+/**
+ * The packages a bundle with `carryPackages` still leaves to node_modules: native addons (@node-rs/argon2), packages
+ * that load files beside their own (PGlite's WebAssembly and data; ffmpeg's binary), the ones that hook Node's module
+ * loader (Sentry's SDK instruments the packages node_modules loads) and pino, whose transports start worker threads
+ * from its files. Carrying the rest halves an edge's start: Node resolved and read some 1,500 module files of
+ * packages at each start (about a CPU-second of the 2.1 a start took, measured on the API server's entry).
+ */
+export const KEEP_OUT = ["@node-rs/argon2", "@electric-sql/pglite", "@ffmpeg-installer/ffmpeg", "@sentry/node", "pino"];
 
 /** The package a bare import names: `@scope/name/sub` → `@scope/name`, `name/sub` → `name`. */
 export function packageOf(specifier) {
@@ -90,14 +100,29 @@ async function installedWith(packageDir) {
  * Builds `entryPoints` ({ "main.node": "src/main.node.ts" }, paths from `packageDir`) into `outdir` (`name.js` and
  * `name.js.map`; `extension` ".mjs" for `name.mjs`). Answers the files written and the packages left to node_modules.
  */
-export async function bundle({ packageDir, entryPoints, outdir, selfContained = false, extension = ".js" }) {
+export async function bundle({
+  packageDir,
+  entryPoints,
+  outdir,
+  selfContained = false,
+  carryPackages = false,
+  extension = ".js",
+}) {
+  // The packages the plugin below leaves out. What esbuild itself leaves, carrying packages, is a require in a try
+  // block that its package expects to fail softly (pg's optional pg-native, ws's native helpers).
+  const leftOut = new Set();
   const keepOut = {
     name: "booth-externals",
     setup(builder) {
-      // Bare imports other than Booth's own packages stay imports: node_modules answers them at run time.
-      builder.onResolve({ filter: /^[^./]/ }, (args) =>
-        args.path.startsWith("@booth/") || isBuiltin(args.path) ? undefined : { path: args.path, external: true },
-      );
+      // Bare imports other than Booth's own packages (or, carrying packages, those of KEEP_OUT) stay imports:
+      // node_modules answers them at run time.
+      const leave = (path) =>
+        carryPackages ? KEEP_OUT.includes(packageOf(path)) : !path.startsWith("@booth/") && !isBuiltin(path);
+      builder.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (isBuiltin(args.path) || !leave(args.path)) return undefined;
+        leftOut.add(packageOf(args.path));
+        return { path: args.path, external: true };
+      });
     },
   };
   const result = await build({
@@ -109,6 +134,11 @@ export async function bundle({ packageDir, entryPoints, outdir, selfContained = 
     platform: "node",
     target: "node22",
     format: "esm",
+    // Carrying packages, what the entries load only on demand (PGlite's driver without DATABASE_URL) stays a chunk
+    // of its own that a start without it never reads; the entries' shared code is one chunk too. Chunks sit beside the
+    // entries: what a module finds beside itself (packages/db's migrations) is there from either.
+    splitting: carryPackages,
+    chunkNames: "[name]-[hash]",
     sourcemap: "linked",
     // The map names the sources relative to itself (../src/main.node.ts, ../../../packages/db/src/index.ts), so a
     // stack trace under `node --enable-source-maps` points at the TypeScript file in the repository.
@@ -129,7 +159,7 @@ export async function bundle({ packageDir, entryPoints, outdir, selfContained = 
   const external = externalPackages(result.metafile);
   if (!selfContained) {
     const installed = await installedWith(packageDir);
-    const missing = [...external].filter((name) => !installed.has(name));
+    const missing = [...external].filter((name) => leftOut.has(name) && !installed.has(name));
     if (missing.length)
       throw new Error(
         `the ${basename(packageDir)} bundle imports ${missing.join(", ")}: not among the production dependencies of ${basename(packageDir)} or of its @booth packages (package.json "dependencies")`,
@@ -139,7 +169,8 @@ export async function bundle({ packageDir, entryPoints, outdir, selfContained = 
       throw new Error(`the ${basename(packageDir)} bundle would load other copies of: ${elsewhere.join("; ")}`);
   }
 
-  await mkdir(outdir, { recursive: true });
+  for (const folder of new Set(result.outputFiles.map((file) => dirname(file.path))))
+    await mkdir(folder, { recursive: true });
   const partial = `.${process.pid}.${Math.random().toString(36).slice(2, 8)}`;
   await Promise.all(
     result.outputFiles.map(async (file) => {

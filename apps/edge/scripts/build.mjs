@@ -6,7 +6,8 @@
 //   dist/main.migrate.js  the release step (`npm run migrate:prod`)
 //   dist/migrations/      packages/db's SQL migrations, which the entries apply from beside themselves
 //
-// Booth's packages (@booth/db, @booth/sdk) are compiled in; every other package stays in node_modules: the entries
+// Booth's packages (@booth/db, @booth/sdk) and the packages they use are compiled in, but for the few that must stay
+// files of their own (scripts/bundle.mjs KEEP_OUT: native addons, PGlite's WebAssembly, Sentry, pino): the entries
 // run where `npm ci --omit=dev -w @booth/edge` installed the edge's dependencies (scripts/bundle.mjs checks the
 // bundles import nothing else).
 import { cp, rm } from "node:fs/promises";
@@ -28,6 +29,7 @@ export async function buildEdge(outdir = DIST) {
     packageDir: EDGE_DIR,
     entryPoints: Object.fromEntries(ENTRIES.map((name) => [name, `src/${name}.ts`])),
     outdir,
+    carryPackages: true,
   });
   // Drizzle applies what meta/_journal.json lists; a fresh copy keeps nothing of an older build's.
   await rm(join(outdir, "migrations"), { recursive: true, force: true });

@@ -8,7 +8,7 @@ import { sentryFromEnv } from "./sentry.node.ts";
 import { exitOnStartFailure, startFailureLine, startStep } from "./start-failure.ts";
 import { startWorker } from "./worker.ts";
 
-const sentry = sentryFromEnv(process.env, "edge");
+const sentry = await sentryFromEnv(process.env, "edge");
 // The log (an access line a request) is pino's JSON lines at LOG_LEVEL, through its asynchronous destination: a
 // console.log is a synchronous write to a pipe on Linux, and one a request cost a simple route about a fifth to a
 // third of its throughput over HTTP (README, "The edge's request path"). What is still gathered when the process

@@ -15,7 +15,7 @@ const port = Number(process.env.WORKER_PORT || 8790);
 if (!(Number.isInteger(port) && port >= 0 && port < 65536))
   exitOnFailure(new Error(`WORKER_PORT must be a port number, not "${process.env.WORKER_PORT}"`));
 
-const sentry = sentryFromEnv(process.env, "worker");
+const sentry = await sentryFromEnv(process.env, "worker");
 const { deps, database } = await depsFromEnv(process.env, undefined, sentry).catch(exitOnFailure);
 const health = workerHealth();
 // The health port first (a port in use fails the start before any job is taken), then the job loop; the start line

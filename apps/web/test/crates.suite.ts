@@ -46,6 +46,45 @@ describe("search", { timeout: 120_000 }, () => {
     await expectText(page, "[data-testid=search-empty]", /Nothing matches “zzzz”/);
     expect(errors).toEqual([]);
   });
+
+  it("goes where a link clicked during the typing's pause leads, not back to the search", async () => {
+    const { page, errors } = ana;
+    await page.goto("/search");
+    await expectCount(page, "[data-testid=search-result]", 4);
+    const searches: string[] = [];
+    const record = (r: { url(): string }) => {
+      if (r.url().includes("/search.data")) searches.push(r.url());
+    };
+    page.on("request", record);
+    // The crates page's data is held until the search's pause is over, as on a slow network.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/crates.data*", async (route) => {
+      await held;
+      await route.continue();
+    });
+    // The link is clicked in the same moment as the last key, well inside the search's 300 ms pause after it; a
+    // timer set then fires after the search's pending one would have: by then no search was asked.
+    await page.evaluate(async () => {
+      const input = document.querySelector<HTMLInputElement>("[data-testid=search-input]");
+      const link = document.querySelector<HTMLAnchorElement>("header a[href='/crates']");
+      if (!input || !link) throw new Error("no search box or crates link");
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set?.call(input, "harbor");
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+      link.click();
+      await new Promise((resolve) => setTimeout(resolve, 400));
+    });
+    release();
+    await page.waitForURL(/\/crates$/);
+    await expectText(page, "h1", "Crates");
+    await page.unroute("**/crates.data*");
+    page.off("request", record);
+    expect(searches).toEqual([]);
+    expect(new URL(page.url()).pathname).toBe("/crates");
+    expect(errors).toEqual([]);
+  });
 });
 
 describe("crates", { timeout: 180_000 }, () => {

@@ -48,7 +48,7 @@ const expectedQueues = (timeoutSeconds: number) =>
 
 describe("the job queue's queues, on the embedded PGlite", () => {
   it("are made by the migration with their options, and brought up to date by the next", async () => {
-    const database = pgliteDatabase(new PGlite());
+    const database = await pgliteDatabase(new PGlite());
     try {
       await database.migrate({ jobs: { timeoutSeconds: 30 } });
       expect(await queues(database)).toEqual(expectedQueues(30));

@@ -27,7 +27,7 @@ describe("error reporting", () => {
 
   it("through Sentry's Node SDK, sends a 500's error with its stack frames and request id, and a failed job's", async () => {
     const ingest = await sentryIngest();
-    const sentry = sentryFromEnv({ SENTRY_DSN: ingest.dsn }, "edge");
+    const sentry = await sentryFromEnv({ SENTRY_DSN: ingest.dsn }, "edge");
     const app = await createTestApp({ errorReporter: sentryReporter(sentry as SentrySdk) });
     try {
       const user = await app.createUser();

@@ -135,7 +135,7 @@ describe(`the job queue (pg-boss on the test's database, ${process.env.TEST_DATA
     await expect(jobs.start()).rejects.toThrow(MissingQueuesError);
     await expect(jobs.start()).rejects.toThrow(/no queue playlist-import: run the release step \(npm run migrate\)/);
     // A database never migrated: not even the tables.
-    const empty = pgliteDatabase(new PGlite());
+    const empty = await pgliteDatabase(new PGlite());
     const none = pgBossJobs(empty.sql, { logger: testLogger });
     await expect(none.start()).rejects.toThrow(/the job queue's tables are not there: run the release step/);
     await none.stop();

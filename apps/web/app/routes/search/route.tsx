@@ -86,9 +86,12 @@ export default function Search() {
   const navigation = useNavigation();
   const [text, setText] = useState(q);
   const typed = useRef(false);
+  // A navigation away from the search (a link clicked within the debounce) cancels the pending search, which would
+  // otherwise replace the page the person asked for.
+  const leaving = navigation.state !== "idle" && navigation.location?.pathname !== "/search";
   // Debounced: the address (and so the results) follows the box 300 ms after the last key.
   useEffect(() => {
-    if (!typed.current) return;
+    if (!typed.current || leaving) return;
     const id = setTimeout(() => {
       const words = text.trim();
       navigate(words ? `/search?q=${encodeURIComponent(words)}` : "/search", {
@@ -97,7 +100,7 @@ export default function Search() {
       });
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(id);
-  }, [text, navigate]);
+  }, [text, navigate, leaving]);
   const searching = navigation.state === "loading" && navigation.location?.pathname === "/search";
   const queuedSet = new Set(queued);
   return (
