@@ -1,3 +1,5 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
@@ -56,6 +58,13 @@ const shared = {
   hookTimeout: 60_000,
   pool: "forks" as const,
 };
+
+/**
+ * Node's compile cache for every Node process of the run (the test workers, the edges, web servers and CLIs the tests
+ * start): the same packages are compiled again by each of them otherwise. Node checks each entry against its source
+ * and ignores a cache it cannot use.
+ */
+process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), "booth-test-compile-cache");
 
 /**
  * The edge's own tests run after the others, three files at once: they wait on the database much of their time (in
