@@ -16,10 +16,15 @@ export function patientFetch(
   let waiting = false;
   return async (input, init) => {
     const deadline = Date.now() + waitMs;
+    // A Request's body can be read once: one with a body is read here, once, and each try sends a new Request with
+    // it (those without are sent as they are): a clone per try failed on Node 22.12's fetch at the second ("unusable").
+    const body = input instanceof Request && input.body ? await input.arrayBuffer() : undefined;
     for (let delay = 200; ; delay = Math.min(delay * 2, 2000)) {
       try {
-        // A Request's body can be read once: each try of one with a body sends a copy (those without are reused).
-        const response = await inner(input instanceof Request && input.body ? input.clone() : input, init);
+        const response = await inner(
+          body !== undefined && input instanceof Request ? new Request(input, { body }) : input,
+          init,
+        );
         if (waiting) {
           waiting = false;
           log(`web: the edge at ${edgeUrl} answers`);
