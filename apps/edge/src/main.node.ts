@@ -5,7 +5,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { createApp } from "./app.ts";
 import { closeDeps, depsFromEnv, firstAdminNotice, runsJobs, seedDemoInBackground } from "./bootstrap.ts";
 import { sentryFromEnv } from "./sentry.node.ts";
-import { exitOnStartFailure, startFailureLine, startStep } from "./start-failure.ts";
+import { exitOnListenError, exitOnStartFailure, startStep } from "./start-failure.ts";
 import { startWorker } from "./worker.ts";
 
 const sentry = await sentryFromEnv(process.env, "edge");
@@ -46,14 +46,12 @@ if ("keepAliveTimeout" in server) {
 }
 
 // A port in use is a setting to change, not a crash: one line, and a failed exit for whoever started the edge.
-server.once("error", (err: NodeJS.ErrnoException) => {
-  console.error(
-    err.code === "EADDRINUSE"
-      ? `Booth edge: port ${port} is in use (PORT; EDGE_PORT under the top-level npm start)`
-      : `Booth edge did not start: listening on port ${port}: ${startFailureLine(err)}`,
-  );
-  void closeDeps(deps, database).then(() => process.exit(1));
-});
+server.once(
+  "error",
+  exitOnListenError("Booth edge", port, "PORT; EDGE_PORT under the top-level npm start", () =>
+    closeDeps(deps, database),
+  ),
+);
 
 // SIGTERM (a deploy, a scale-down) or SIGINT: no new connections, requests in flight finish (within
 // SHUTDOWN_TIMEOUT_MS), the job worker finishes or hands back its jobs, then the database and the cache close.

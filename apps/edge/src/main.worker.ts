@@ -6,7 +6,7 @@ import { BOOTH_VERSION } from "@booth/sdk/version";
 import { serve } from "@hono/node-server";
 import { closeDeps, depsFromEnv } from "./bootstrap.ts";
 import { sentryFromEnv } from "./sentry.node.ts";
-import { exitOnStartFailure, startFailureLine, startStep } from "./start-failure.ts";
+import { exitOnListenError, exitOnStartFailure, startStep } from "./start-failure.ts";
 import { startWorker } from "./worker.ts";
 import { workerHealth } from "./worker-health.ts";
 
@@ -34,14 +34,10 @@ const server = serve({ fetch: health.app.fetch, port, hostname: process.env.HOST
     },
   );
 });
-server.once("error", (err: NodeJS.ErrnoException) => {
-  console.error(
-    err.code === "EADDRINUSE"
-      ? `Booth job worker: port ${port} is in use (WORKER_PORT)`
-      : `Booth job worker did not start: listening on port ${port}: ${startFailureLine(err)}`,
-  );
-  void closeDeps(deps, database).then(() => process.exit(1));
-});
+server.once(
+  "error",
+  exitOnListenError("Booth job worker", port, "WORKER_PORT", () => closeDeps(deps, database)),
+);
 
 // SIGTERM or SIGINT: the health check answers 503, the jobs running finish (or go back to the queue after a few
 // seconds), then the database and the health port close.

@@ -71,3 +71,18 @@ export function exitOnStartFailure(who: string) {
     process.exit(1);
   };
 }
+
+/**
+ * For the entries' servers: a port in use is a setting to change (`setting` names it), any other listen error a failed
+ * start; either is one line, then `close` (the database, the cache) and exit 1.
+ */
+export function exitOnListenError(who: string, port: number, setting: string, close: () => Promise<unknown>) {
+  return (err: NodeJS.ErrnoException) => {
+    console.error(
+      err.code === "EADDRINUSE"
+        ? `${who}: port ${port} is in use (${setting})`
+        : `${who} did not start: listening on port ${port}: ${startFailureLine(err)}`,
+    );
+    void close().then(() => process.exit(1));
+  };
+}
