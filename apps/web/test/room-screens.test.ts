@@ -5,4 +5,4 @@
  */
 import { sharedSuites } from "./harness.ts";
 
-sharedSuites(["room-settings", "shop", "upload", "crates-import", "pwa", "communities"]);
+sharedSuites(["room-settings", "song-picker", "shop", "upload", "crates-import", "pwa", "communities"]);

@@ -66,6 +66,7 @@ const en = {
   search: "Search the catalogue",
   add: "Add",
   added: "Queued",
+  queueChangeFailed: "Your queue did not change: try again.",
   reply: "Reply",
   replyingTo: "Replying to",
   reactTo: "React",

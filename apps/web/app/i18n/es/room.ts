@@ -68,6 +68,7 @@ const es = {
   search: "Buscar en el catálogo",
   add: "Añadir",
   added: "En cola",
+  queueChangeFailed: "Tu cola no cambió: inténtalo de nuevo.",
   reply: "Responder",
   replyingTo: "Respondiendo a",
   reactTo: "Reaccionar",

@@ -1,19 +1,25 @@
 import type { Schema } from "@booth/sdk";
 import type { LiveState, SongRef } from "@booth/sdk/live";
-import { Link, useFetcher } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { askJson } from "../../lib/ask-json.ts";
 import { formatDuration } from "../../lib/playback/position.ts";
 import type { SongPickerAnswer } from "../song-picker/route.tsx";
+import { useQueueChanges } from "./queue-changes.ts";
 import styles from "./room.module.css";
 
 type CrateSong = Schema<"playlist", "CrateSong">;
 
-function SongPicker({ roomUuid, queued }: { roomUuid: string; queued: Set<string> }) {
+function SongPicker({
+  queued,
+  changes,
+}: {
+  queued: Set<string>;
+  changes: Pick<ReturnType<typeof useQueueChanges>, "ask" | "busy" | "failed">;
+}) {
   const { t } = useTranslation("room");
   const [found, setFound] = useState<SongPickerAnswer | null>(null);
-  const add = useFetcher();
   const [q, setQ] = useState("");
   // Debounced: one search 300 ms after the last key; a newer search cancels an older one still on its way.
   useEffect(() => {
@@ -28,7 +34,6 @@ function SongPicker({ roomUuid, queued }: { roomUuid: string; queued: Set<string
       asking.abort();
     };
   }, [q]);
-  const adding = add.formData?.get("songId");
   return (
     <div className="stack">
       <input
@@ -41,28 +46,34 @@ function SongPicker({ roomUuid, queued }: { roomUuid: string; queued: Set<string
         data-testid="song-search"
       />
       <ul className={`plain-list ${styles.songList}`} data-testid="song-results">
-        {(found?.songs ?? []).map((s) => (
-          <li key={s.songId} className={styles.songRow}>
-            <span className={styles.songTitle}>
-              <strong>{s.trackName}</strong>
-              <span className="small muted">{s.artistName}</span>
-            </span>
-            <span className="small muted">{formatDuration(s.duration)}</span>
-            <add.Form method="post">
-              <input type="hidden" name="intent" value="queue-add" />
-              <input type="hidden" name="roomUuid" value={roomUuid} />
-              <input type="hidden" name="songId" value={s.songId} />
+        {(found?.songs ?? []).map((s) => {
+          const adding = changes.busy.has(s.songId);
+          const failed = changes.failed[s.songId];
+          return (
+            <li key={s.songId} className={styles.songRow} data-testid="song-result" data-song-id={s.songId}>
+              <span className={styles.songTitle}>
+                <strong>{s.trackName}</strong>
+                <span className="small muted">{s.artistName}</span>
+                {failed ? (
+                  <span className={`small ${styles.songError}`} role="alert" data-testid="queue-add-error">
+                    {failed}
+                  </span>
+                ) : null}
+              </span>
+              <span className="small muted">{formatDuration(s.duration)}</span>
               <button
-                type="submit"
+                type="button"
                 className="btn btn-small"
-                disabled={queued.has(s.songId) || adding === s.songId}
+                disabled={queued.has(s.songId) || adding}
+                aria-busy={adding}
+                onClick={() => changes.ask({ songId: s.songId })}
                 data-testid="queue-add"
               >
                 {queued.has(s.songId) ? t("added") : `+ ${t("add")}`}
               </button>
-            </add.Form>
-          </li>
-        ))}
+            </li>
+          );
+        })}
       </ul>
     </div>
   );
@@ -74,7 +85,6 @@ export function DjPanel({
   viewer,
   guest,
   queue,
-  roomUuid,
   canModerate,
   onAct,
   onWaitlist,
@@ -83,7 +93,6 @@ export function DjPanel({
   viewer: { uuid: string } | null;
   guest: boolean;
   queue: CrateSong[];
-  roomUuid: string;
   canModerate: boolean;
   /** A song is named by its ids: the room looks it up in the catalogue. */
   onAct: (action: "addDj" | "removeDj" | "skipSong" | "updateNextSong", song?: SongRef | null) => void;
@@ -91,7 +100,7 @@ export function DjPanel({
   onWaitlist: (action: "join" | "leave" | "moveUp", userUuid?: string, position?: number) => void;
 }) {
   const { t } = useTranslation("room");
-  const remove = useFetcher();
+  const changes = useQueueChanges(queue, t("queueChangeFailed"));
   // Open at first when the queue is empty; then as the DJ leaves it.
   const [pickerOpen, setPickerOpen] = useState(queue.length === 0);
   if (!viewer || guest)
@@ -115,7 +124,6 @@ export function DjPanel({
   const nameOf = (uuid: string) =>
     (state.allUserData[uuid]?.userProfile as { nickname?: string } | undefined)?.nickname ?? uuid.slice(0, 8);
   const nextSong = onStage ? state.djs[seat]?.nextSong : null;
-  const removing = remove.formData?.get("crateSongUuid");
   return (
     <section className={`card stack ${styles.djPanel}`} data-testid="dj-panel">
       <div className="row">
@@ -205,18 +213,23 @@ export function DjPanel({
       ) : null}
       <div>
         <h3>{t("queue")}</h3>
-        {queue.length === 0 ? <p className="small muted">{t("queueEmpty")}</p> : null}
+        {changes.queue.length === 0 ? <p className="small muted">{t("queueEmpty")}</p> : null}
         <ol className={`plain-list ${styles.songList}`} data-testid="queue">
-          {queue.map((s) => (
+          {changes.queue.map((s) => (
             <li
               key={s.crateSongUuid}
               className={`${styles.songRow} ${nextSong?.crateSongUuid === s.crateSongUuid ? styles.songNext : ""}`}
               data-testid="queue-song"
-              hidden={removing === s.crateSongUuid}
+              hidden={changes.busy.has(s.crateSongUuid)}
             >
               <span className={styles.songTitle}>
                 <strong>{s.trackName}</strong>
                 <span className="small muted">{s.artistName}</span>
+                {changes.failed[s.crateSongUuid] ? (
+                  <span className={`small ${styles.songError}`} role="alert" data-testid="queue-remove-error">
+                    {changes.failed[s.crateSongUuid]}
+                  </span>
+                ) : null}
               </span>
               {onStage ? (
                 <button
@@ -229,20 +242,21 @@ export function DjPanel({
                   {nextSong?.crateSongUuid === s.crateSongUuid ? t("upNext") : t("playNext")}
                 </button>
               ) : null}
-              <remove.Form method="post">
-                <input type="hidden" name="intent" value="queue-remove" />
-                <input type="hidden" name="crateSongUuid" value={s.crateSongUuid} />
-                <button type="submit" className="btn btn-ghost btn-small" aria-label={t("remove")}>
-                  ✕
-                </button>
-              </remove.Form>
+              <button
+                type="button"
+                className="btn btn-ghost btn-small"
+                aria-label={t("remove")}
+                onClick={() => changes.ask({ crateSongUuid: s.crateSongUuid })}
+              >
+                ✕
+              </button>
             </li>
           ))}
         </ol>
       </div>
       <details open={pickerOpen} onToggle={(e) => setPickerOpen(e.currentTarget.open)}>
         <summary className={styles.summary}>{t("addSongs")}</summary>
-        <SongPicker roomUuid={roomUuid} queued={new Set(queue.map((s) => s.songId))} />
+        <SongPicker queued={new Set(changes.queue.map((s) => s.songId))} changes={changes} />
       </details>
     </section>
   );

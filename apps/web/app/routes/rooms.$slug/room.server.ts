@@ -3,6 +3,7 @@ import type { NowPlaying } from "@booth/sdk/live";
 import { ROOM_RANK, roomRank } from "@booth/sdk/live/permissions";
 import { data } from "@remix-run/node";
 import { userMessage } from "../../lib/errors.server.ts";
+import { isApiError } from "../../lib/errors.ts";
 import { field } from "../../lib/forms.ts";
 import { hlsChunk } from "../../lib/hls-chunk.server.ts";
 import { currentRoomRoles, roomBySlug } from "../../lib/rooms.server.ts";
@@ -181,7 +182,35 @@ export async function loadRoom(request: Request, slug: string) {
 
 const MODERATION_ROLES = ["kicked", "banned", "chatDisabled", "djDisabled", "moderator", "dj"] as const;
 
-/** The room's forms: queue songs, favourite, audio quality, pinned messages and moderation. */
+/** What the queue's changes answer: the queue after the change, or why it was refused (in the page's language). */
+export type QueueAnswer = { queue: Awaited<ReturnType<typeof queueOf>> } | { error: string };
+
+/**
+ * A change to the viewer's queue from the room's DJ panel (the `/queue` resource route): a song added at its end
+ * (`songId`) or one taken out (`crateSongUuid`). Answers the queue as it is after the change, so the panel shows it
+ * without loading the room's page again; a refusal of the edge keeps its status and says why.
+ */
+export async function changeQueue(request: Request): Promise<Response> {
+  const { token } = await readSession(request);
+  const form = await request.formData();
+  const crateSongUuid = field(form, "crateSongUuid");
+  // The edge checks the caller and the ids: its refusal is the answer (a signed-out caller's 401, say).
+  const booth = sdkFor(token);
+  const json = (answer: QueueAnswer, status = 200) =>
+    Response.json(answer, { status, headers: { "cache-control": "no-store" } });
+  try {
+    if (crateSongUuid)
+      await booth.playlist.DELETE("/crate/special/queue/songs/{crateSongUuid}", {
+        params: { path: { crateSongUuid } },
+      });
+    else await booth.playlist.POST("/crate/special/queue/songs", { body: { songIds: [field(form, "songId")] } });
+    return json({ queue: await queueOf(booth) });
+  } catch (error) {
+    return json({ error: userMessage(error, request) }, isApiError(error) && error.status < 500 ? error.status : 502);
+  }
+}
+
+/** The room's forms: favourite, audio quality, pinned messages and moderation. */
 export async function roomAction(request: Request) {
   const { token, session } = await requireViewer(request);
   const form = await request.formData();
@@ -190,14 +219,6 @@ export async function roomAction(request: Request) {
   const roomUuid = field(form, "roomUuid");
   try {
     switch (intent) {
-      case "queue-add":
-        await booth.playlist.POST("/crate/special/queue/songs", { body: { songIds: [field(form, "songId")] } });
-        return { ok: intent };
-      case "queue-remove":
-        await booth.playlist.DELETE("/crate/special/queue/songs/{crateSongUuid}", {
-          params: { path: { crateSongUuid: field(form, "crateSongUuid") } },
-        });
-        return { ok: intent };
       case "favorite":
         if (field(form, "favorite") === "true") await booth.room.POST("/api/v1/room-favorites", { body: { roomUuid } });
         else await booth.room.DELETE("/api/v1/room-favorites/{id}", { params: { path: { id: roomUuid } } });

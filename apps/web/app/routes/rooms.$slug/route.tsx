@@ -266,7 +266,6 @@ export default function RoomPage() {
               viewer={viewer}
               guest={guest}
               queue={queueNow}
-              roomUuid={room.uuid}
               canModerate={moderator}
               onAct={async (name, song) => {
                 const failed = await act((c) =>

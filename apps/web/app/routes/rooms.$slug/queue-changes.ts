@@ -1,0 +1,73 @@
+import type { Schema } from "@booth/sdk";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { QueueAnswer } from "./room.server.ts";
+
+type CrateSong = Schema<"playlist", "CrateSong">;
+
+/** A change the DJ asked of their queue: a song of the catalogue to add, or a queued one to take out. */
+export type QueueChange = { songId: string } | { crateSongUuid: string };
+
+const keyOf = (change: QueueChange) => ("songId" in change ? change.songId : change.crateSongUuid);
+
+/**
+ * The DJ panel's queue and its changes (`/queue`, routes/queue/route.ts). The changes go to the web one after
+ * another, in the order they were asked, so five songs clicked in a row are queued in that order; each answer is the
+ * queue after its change, shown at once. Only the song on its way is busy: every other button stays usable. A change
+ * that fails says why (`failed`, by song) and leaves its button usable again. The queue the page loads afterwards (a
+ * new song advanced it) replaces what the answers showed.
+ */
+export function useQueueChanges(loaded: CrateSong[], failedText: string) {
+  const [answered, setAnswered] = useState<{ queue: CrateSong[]; over: CrateSong[] } | null>(null);
+  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
+  const [failed, setFailed] = useState<Readonly<Record<string, string>>>({});
+  const line = useRef(Promise.resolve());
+  const loadedNow = useRef(loaded);
+  loadedNow.current = loaded;
+  const alive = useRef(true);
+  useEffect(() => {
+    alive.current = true;
+    return () => {
+      alive.current = false;
+    };
+  }, []);
+
+  const ask = useCallback(
+    (change: QueueChange) => {
+      const key = keyOf(change);
+      setBusy((keys) => new Set(keys).add(key));
+      setFailed(({ [key]: _, ...rest }) => rest);
+      const send = async () => {
+        let error = failedText;
+        try {
+          const res = await fetch("/queue", {
+            method: "POST",
+            headers: { accept: "application/json" },
+            body: new URLSearchParams(change),
+          });
+          const answer = (await res.json().catch(() => null)) as QueueAnswer | null;
+          if (answer && "queue" in answer) {
+            if (alive.current) setAnswered({ queue: answer.queue, over: loadedNow.current });
+            return;
+          }
+          if (answer?.error) error = answer.error;
+        } catch {
+          // Not answered (offline, the server restarting): the generic text says to try again.
+        }
+        if (alive.current) setFailed((texts) => ({ ...texts, [key]: error }));
+      };
+      line.current = line.current.then(send).finally(() => {
+        if (alive.current)
+          setBusy((keys) => {
+            const rest = new Set(keys);
+            rest.delete(key);
+            return rest;
+          });
+      });
+    },
+    [failedText],
+  );
+
+  // An answer shows until the page's own queue changes (it was loaded again after a new song).
+  const queue = answered && answered.over === loaded ? answered.queue : loaded;
+  return { queue, ask, busy, failed };
+}
