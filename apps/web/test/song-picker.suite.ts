@@ -17,11 +17,9 @@ const queued = (page: SignedUp["page"]) => page.locator("[data-testid=queue-song
 
 /** The queued song of that exact title. */
 const queuedSong = (page: SignedUp["page"], title: string) =>
-  page
-    .locator("[data-testid=queue-song]")
-    .filter({
-      has: page.locator("strong", { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) }),
-    });
+  page.locator("[data-testid=queue-song]").filter({
+    has: page.locator("strong", { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) }),
+  });
 
 describe("the song picker", { timeout: 180_000 }, () => {
   it("queues five songs clicked in a row, in their order, while every other song stays ready to add", async () => {
