@@ -6,6 +6,7 @@ import type { TestApp } from "@booth/edge/testing";
 import { BOOTH_VERSION } from "@booth/sdk/version";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoCatalogue } from "../../edge/src/seed/demo-catalogue.ts";
+import { until } from "../../edge/src/testing/until.ts";
 import { type CliWorld, startCliWorld } from "./testing.ts";
 
 const run = promisify(execFile);
@@ -420,8 +421,11 @@ describe("booth", () => {
     const admin = await t.createUser({ roles: ["user", "admin"] });
     expect((await booth("login", "-e", admin.email, "-p", admin.password)).code).toBe(0);
     // A transcode of an upload that is gone completes with nothing to do.
-    for (let i = 0; i < 50 && (await t.deps.jobs.get("transcode", id ?? ""))?.state !== "completed"; i++)
-      await new Promise((r) => setTimeout(r, 100));
+    await until(
+      async () => (await t.deps.jobs.get("transcode", id ?? ""))?.state === "completed",
+      "the transcode job completed",
+      60_000,
+    );
     const listed = await booth("jobs", "--kind", "transcode", "--limit", "5");
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toMatch(new RegExp(`transcode +completed +1 run +${uploadId}`));

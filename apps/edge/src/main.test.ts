@@ -43,10 +43,17 @@ async function startEntry(
 
 /**
  * SIGTERM while a request is in flight (its body half sent): the entry serves nothing new, still answers that
- * request from the database, then exits 0 saying every request was answered.
+ * request from the database, then exits 0 saying every request was answered. The request asks to continue
+ * (`Expect: 100-continue`): the entry's "100 Continue" says it has the request, so the signal comes after that
+ * however slow the machine, and the rest of the body only once new requests are turned away.
  */
 async function expectGracefulStop(port: number, output: () => string) {
   const body = JSON.stringify({ email: "nobody@booth.test", password: "not the password" });
+  let sendRest: () => void = () => undefined;
+  let held: () => void = () => undefined;
+  const inHand = new Promise<void>((r) => {
+    held = r;
+  });
   const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = request(
       {
@@ -54,7 +61,11 @@ async function expectGracefulStop(port: number, output: () => string) {
         port,
         method: "POST",
         path: "/api/user-service/auth/login",
-        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        headers: {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+          expect: "100-continue",
+        },
       },
       (res) => {
         let text = "";
@@ -65,11 +76,13 @@ async function expectGracefulStop(port: number, output: () => string) {
       },
     );
     req.on("error", reject);
-    req.write(body.slice(0, 10));
-    // The rest after the signal: the request is in flight when the entry is told to stop.
-    setTimeout(() => req.end(body.slice(10)), 1500);
+    req.on("continue", () => {
+      req.write(body.slice(0, 10));
+      held();
+    });
+    sendRest = () => req.end(body.slice(10));
   });
-  await new Promise((r) => setTimeout(r, 300));
+  await inHand;
   const exited = new Promise<number | null>((resolve) => child?.once("exit", (code) => resolve(code)));
   child?.kill("SIGTERM");
   // Nothing new is served meanwhile: the connection is refused (Node), or answered 503 (Deno, which must keep
@@ -81,8 +94,9 @@ async function expectGracefulStop(port: number, output: () => string) {
         () => true,
       ),
     "the entry turning new requests away",
-    5000,
+    20_000,
   );
+  sendRest();
   const { status, text } = await answer;
   expect(status).toBe(401);
   expect(JSON.parse(text).message).toBeTruthy();
@@ -150,8 +164,7 @@ describe("entries", () => {
       ADMIN_PASSWORD: "",
       SEED_DEMO: "",
     });
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(output()).toContain("No admin account: set ADMIN_EMAIL and ADMIN_PASSWORD");
+    await until(() => output().includes("No admin account: set ADMIN_EMAIL and ADMIN_PASSWORD"), "the admin notice");
     expect(output()).not.toContain("First admin created");
     expect(output()).not.toContain("Demo catalogue");
     const kept = await readdir(dataDir ?? "");

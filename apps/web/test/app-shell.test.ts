@@ -126,7 +126,7 @@ describe("the app shell", { timeout: 300_000 }, () => {
     await expectCount(listener.page, "[data-testid=now-playing-bar]", 1);
     await listener.page.click("[data-testid=bar-leave]");
     await expectCount(listener.page, "[data-testid=now-playing-bar]", 0);
-    await eventually(async () => expect((await audioOf(listener.page)).paused).toBe(true), 5000);
+    await eventually(async () => expect((await audioOf(listener.page)).paused).toBe(true), 20_000);
     const stopped = await audioOf(listener.page);
     await listener.page.waitForTimeout(1500);
     expect((await audioOf(listener.page)).time).toBe(stopped.time);

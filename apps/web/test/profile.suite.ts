@@ -55,10 +55,21 @@ describe("profile", { timeout: 180_000 }, () => {
     ]);
     await expectText(ben.page, "[data-testid=profile-name]", "Ana Beats");
     await expectText(ben.page, "[data-testid=fans-count]", "0");
+    // At once, before the edge answers (the follow is held on its way until the button shows it); then the count.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await ben.page.route(/\/users\/.+\.data/, async (route) => {
+      if (route.request().method() === "POST") await held;
+      await route.continue();
+    });
     await ben.page.click("[data-testid=follow]");
-    // At once, before the edge answers; then the count follows.
-    await expectText(ben.page, "[data-testid=follow]", /Following/, 2_000);
+    await expectText(ben.page, "[data-testid=follow]", /Following/);
+    expect(await ben.page.locator("[data-testid=fans-count]").textContent()).toBe("0");
+    release();
     await expectText(ben.page, "[data-testid=fans-count]", "1");
+    await ben.page.unroute(/\/users\/.+\.data/);
     await ben.page.reload();
     await expectText(ben.page, "[data-testid=follow]", /Following/);
     await expectText(ben.page, "[data-testid=people] [data-testid=person] strong", "Ben");

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { firstRow } from "../../lib/rows.ts";
 import { embeddedGenerator, httpGenerator } from "../../ports/song-generator.ts";
 import { listenLocally, requestText } from "../../testing/local-server.ts";
+import { until } from "../../testing/until.ts";
 import { createTestApp, expectErrorLog, ok, type TestApp } from "../../testing.ts";
 import { credit } from "../merch/ledger.ts";
 
@@ -30,13 +31,9 @@ async function funded(app: TestApp, tokens: number) {
 }
 const balance = async (app: TestApp, accountId: string) =>
   (await app.db.select().from(schema.tokenAccounts).where(eq(schema.tokenAccounts.id, accountId)))[0];
-async function until(_app: TestApp, check: () => Promise<boolean>) {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("never happened");
-}
+/** The held tokens of that account released (the generation settled either way). */
+const released = (app: TestApp, accountId: string) =>
+  until(async () => (await balance(app, accountId))?.held === 0, "the held tokens released", 60_000);
 
 describe("generated songs", () => {
   it("quotes by duration, holds the tokens, makes a playable song and then spends them", async () => {
@@ -48,7 +45,7 @@ describe("generated songs", () => {
     });
     expect(started.response.status).toBe(202);
     expect(await balance(t, u.accountId)).toMatchObject({ balance: 40, held: 10 });
-    await until(t, async () => (await balance(t, u.accountId))?.held === 0);
+    await released(t, u.accountId);
     expect(await balance(t, u.accountId)).toMatchObject({ balance: 40, held: 0 });
     const song = await t.api(u.token).upload.GET("/songs/{id}", { params: { path: { id: ok(started).id } } });
     expect(song.data).toMatchObject({
@@ -94,7 +91,7 @@ describe("generated songs", () => {
       .api(u.token)
       .upload.POST("/api/v1/gen-songs", { body: { prompt: "anything", duration: 20, tokenCost: 10 } });
     expect(started.response.status).toBe(202);
-    await until(failing, async () => (await balance(failing, u.accountId))?.held === 0);
+    await released(failing, u.accountId);
     expect(await balance(failing, u.accountId)).toMatchObject({ balance: 20, held: 0 });
     const resolution = await firstRow(
       failing.db,
@@ -114,7 +111,7 @@ describe("generated songs", () => {
       });
     const [a, b] = [await send(), await send()];
     expect(b.body.id).toBe(a.body.id);
-    await until(t, async () => (await balance(t, u.accountId))?.held === 0);
+    await released(t, u.accountId);
     expect((await balance(t, u.accountId))?.balance).toBe(90);
   }, 60_000);
 });

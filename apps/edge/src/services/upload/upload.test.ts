@@ -8,6 +8,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { firstRow } from "../../lib/rows.ts";
+import { until } from "../../testing/until.ts";
 import { createTestApp, expectRefusal, ok, sendAudio, settledUpload, type TestApp, uploaderOf } from "../../testing.ts";
 import { ffmpegPath, synthesizeMp3 } from "./audio.ts";
 import { HEARING_MESSAGES, KEY_GRANT_TTL } from "./hearing.ts";
@@ -239,16 +240,16 @@ describe("uploads", () => {
     const { id } = await sendFile(token, mp3);
     await settled(id, token);
     const admin = await t.createUser({ roles: ["user", "admin"] });
-    const job = await (async () => {
-      for (let i = 0; i < 100; i++) {
+    const job = await until(
+      async () => {
         const res = await t.api(admin.token).upload.GET("/admin/jobs", { params: { query: { kind: "transcode" } } });
         expect(res.response.status).toBe(200);
         const found = ok(res).data.find((j) => (j.data as { uploadId?: string }).uploadId === id);
-        if (found?.state === "completed") return found;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error("the transcode job did not complete");
-    })();
+        return found?.state === "completed" ? found : undefined;
+      },
+      "the transcode job completed",
+      60_000,
+    );
     expect(job).toMatchObject({ kind: "transcode", attempts: 1, lastError: null });
     expect(new Date(job.finishedAt!).getTime()).toBeGreaterThanOrEqual(new Date(job.startedAt!).getTime());
     expect((await t.api(token).upload.GET("/admin/jobs")).response.status).toBe(403);
