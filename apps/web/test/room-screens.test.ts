@@ -1,6 +1,6 @@
 /**
  * Rooms' and shop screens: room settings, the shop, uploads, playlist imports, the installable app, communities, and
- * what a person sees of a full booth at a phone's and a desktop's widths.
+ * what a person sees of a full booth and of the header at a phone's and a desktop's widths.
  * The suites run one after another on one set of processes (the party, the web server, chromium), each on a fresh
  * edge and database: see shareStacks in harness.ts.
  */
