@@ -13,7 +13,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { type ReactNode, useEffect, useMemo } from "react";
+import { type ReactNode, useEffect, useMemo, useRef } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import { Avatar } from "./components/avatar.tsx";
 import { ErrorCard } from "./components/error-card.tsx";
@@ -95,10 +95,81 @@ function LanguageSwitch({ current }: { current: Language }) {
   );
 }
 
+type NavItem = (typeof NAV_LINKS)[number];
+
+function NavItemLink({ link }: { link: NavItem }) {
+  const { t } = useTranslation();
+  return (
+    <NavLink to={link.to} end={link.to === "/"}>
+      {t(link.label)}
+      {link.to === "/messages" ? <UnreadBadge /> : null}
+    </NavLink>
+  );
+}
+
+/**
+ * The less used sections behind "More": a <details>, so it opens from the keyboard and without scripts. With them it
+ * closes as a menu does: on Escape (the keyboard back on "More"), on a click elsewhere or the keyboard moving on
+ * past it, and once a page is chosen (the header stays while the pages change beneath it).
+ */
+function MoreLinks({ links }: { links: NavItem[] }) {
+  const { t } = useTranslation();
+  const { pathname, key } = useLocation();
+  const ref = useRef<HTMLDetailsElement>(null);
+  const here = links.some((l) => pathname === l.to || pathname.startsWith(`${l.to}/`));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each navigation (the same page again too) closes it
+  useEffect(() => {
+    if (ref.current) ref.current.open = false;
+  }, [key]);
+  useEffect(() => {
+    const closeOutside = (event: PointerEvent) => {
+      const details = ref.current;
+      if (details?.open && !details.contains(event.target as Node)) details.open = false;
+    };
+    const closeOnEscape = (event: KeyboardEvent) => {
+      const details = ref.current;
+      if (event.key !== "Escape" || !details?.open) return;
+      details.open = false;
+      if (details.contains(document.activeElement)) details.querySelector("summary")?.focus();
+    };
+    document.addEventListener("pointerdown", closeOutside);
+    document.addEventListener("keydown", closeOnEscape);
+    return () => {
+      document.removeEventListener("pointerdown", closeOutside);
+      document.removeEventListener("keydown", closeOnEscape);
+    };
+  }, []);
+  if (links.length === 0) return null;
+  return (
+    <details
+      className="nav-more"
+      ref={ref}
+      onBlur={(event) => {
+        // The keyboard gone on past its links (not the window left for another).
+        const to = event.relatedTarget;
+        if (to && !event.currentTarget.contains(to)) event.currentTarget.open = false;
+      }}
+    >
+      <summary className={here ? "active" : undefined}>
+        {t("nav.more")}
+        <span className="nav-more-caret" aria-hidden>
+          ▾
+        </span>
+      </summary>
+      <div className="nav-more-menu">
+        {links.map((l) => (
+          <NavItemLink key={l.to} link={l} />
+        ))}
+      </div>
+    </details>
+  );
+}
+
 function Header() {
   const { t } = useTranslation();
   const root = useRootData();
   const viewer = root?.viewer ?? null;
+  const links = NAV_LINKS.filter((l) => !l.signedIn || viewer);
   return (
     <header className="site-header">
       <Link to="/" className="brand">
@@ -108,19 +179,23 @@ function Header() {
         {t("brand")}
       </Link>
       <nav className="main-nav" aria-label={t("nav.label")}>
-        {NAV_LINKS.filter((l) => !l.signedIn || viewer).map((l) => (
-          <NavLink key={l.to} to={l.to} end={l.to === "/"}>
-            {t(l.label)}
-            {l.to === "/messages" ? <UnreadBadge /> : null}
-          </NavLink>
-        ))}
+        <div className="nav-links">
+          {links
+            .filter((l) => !l.more)
+            .map((l) => (
+              <NavItemLink key={l.to} link={l} />
+            ))}
+        </div>
+        <MoreLinks links={links.filter((l) => l.more)} />
       </nav>
       <div className="header-end">
         <LanguageSwitch current={root?.lang ?? DEFAULT_LANGUAGE} />
         {viewer ? (
           <div className="viewer" data-testid="viewer">
             <Avatar id={viewer.avatarId} name={viewer.nickname} color={viewer.color} size={28} />
-            <span className="viewer-name">{viewer.nickname}</span>
+            <span className="viewer-name" title={viewer.nickname}>
+              {viewer.nickname}
+            </span>
             <form method="post" action="/logout">
               <button type="submit" className="btn btn-ghost btn-small">
                 {t("nav.logout")}

@@ -88,6 +88,7 @@ describe("communities", { timeout: 180_000 }, () => {
     await expectText(page, "[data-testid=community-members]", /Ben/);
     await expectCount(page, "[data-testid=remove-member]", 0);
     await expectCount(page, "[data-testid=add-room]", 0);
+    await page.click("header .nav-more > summary");
     await page.click("header a[href='/communities']");
     await expectText(page, "[data-testid=my-communities] li", /Techno Collective Berlin/);
     await shot(page, "communities");
@@ -172,6 +173,7 @@ describe("events", { timeout: 180_000 }, () => {
     expect(errors).toEqual([]);
 
     await ben.page.goto("/");
+    await ben.page.click("header .nav-more > summary");
     await Promise.all([ben.page.waitForURL(/\/events$/), ben.page.click("header a[href='/events']")]);
     await expectText(ben.page, "[data-testid=event-list] li", /Sunrise Set/);
     await shot(ben.page, "events", { fullPage: true });

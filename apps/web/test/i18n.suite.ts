@@ -36,7 +36,8 @@ describe("languages", { timeout: 120_000 }, () => {
     await expectText(page, "[data-testid=search-total]", "4 canciones");
     await shot(page, "search-es");
 
-    // The next page, without the parameter: still Spanish (the cookie).
+    // The next page, without the parameter: still Spanish (the cookie). The shop is in the header's "More".
+    await page.click(".nav-more > summary");
     await page.click(".main-nav a[href='/shop']");
     await page.waitForURL(/\/shop$/);
     await expectText(page, "h1", "Tienda de fichas");

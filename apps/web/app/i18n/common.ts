@@ -8,6 +8,7 @@ const en = {
     createRoom: "Create a room",
     login: "Log in",
     signup: "Sign up",
+    more: "More",
     logout: "Log out",
   },
   language: { en: "English", es: "Español", label: "Language" },

@@ -10,6 +10,7 @@ const es = {
     createRoom: "Crear una sala",
     login: "Iniciar sesión",
     signup: "Registrarse",
+    more: "Más",
     logout: "Cerrar sesión",
   },
   language: { en: "English", es: "Español", label: "Idioma" },
