@@ -29,6 +29,8 @@ async function refusing(bounds: LingerBounds, keepAlive = false) {
     res.end(ANSWER);
   });
   closeLingering(server, bounds);
+  // Longer than any test: a connection kept alive is closed by the linger, never by Node's idle timeout.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((r) => server?.listen(0, "127.0.0.1", r));
   return (server.address() as { port: number }).port;
 }
