@@ -11,11 +11,13 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import type { Server } from "node:http";
 import { createRequire } from "node:module";
 import { dirname, extname, join, normalize, resolve } from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createBrotliCompress, createGzip, constants as zlib } from "node:zlib";
+import { closeLingering } from "@booth/sdk/node/lingering-close";
 import { LogLevelError, logLevelOf } from "@booth/sdk/node/logger";
 import { type Drainable, drain, onTermination, shutdownTimeout } from "@booth/sdk/node/shutdown";
 import { scrubEvent } from "@booth/sdk/privacy";
@@ -228,9 +230,13 @@ ${missing.map((line) => `  - ${line}`).join("\n")}`);
     return response;
   };
   // overrideGlobalObjects: false keeps Node's own Response, which the SDK (openapi-fetch) checks with instanceof.
-  const server = serve({ fetch, port, hostname, overrideGlobalObjects: false }, (info) => {
+  // A refusal answered before its request's body was read (an upload declared too large) reaches a browser still
+  // sending it: the connection closes lingeringly (@booth/sdk/node/lingering-close), which @hono/node-server's own
+  // cleanup of an unread body would cut short (autoCleanupIncoming: false).
+  const server = serve({ fetch, port, hostname, overrideGlobalObjects: false, autoCleanupIncoming: false }, (info) => {
     console.log(`web: Booth is at http://${hostname}:${info.port} (Booth ${BOOTH_VERSION}; open it in a browser)`);
   });
+  closeLingering(server as Server);
   // A port in use is a setting to change, not a crash: one line, and a failed exit for whoever started the web.
   server.once("error", (err: NodeJS.ErrnoException) => {
     if (err.code !== "EADDRINUSE") throw err;

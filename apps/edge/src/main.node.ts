@@ -1,10 +1,10 @@
 import { type Drainable, drain, onTermination, shutdownTimeout } from "@booth/sdk/node/shutdown";
 import { BOOTH_VERSION } from "@booth/sdk/version";
-import { serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { createApp } from "./app.ts";
 import { closeDeps, depsFromEnv, firstAdminNotice, runsJobs, seedDemoInBackground } from "./bootstrap.ts";
 import { sentryFromEnv } from "./sentry.node.ts";
+import { serveEdge } from "./serve-node.ts";
 import { exitOnListenError, exitOnStartFailure, startStep } from "./start-failure.ts";
 import { startWorker } from "./worker.ts";
 
@@ -31,19 +31,15 @@ const adminNotice = await (async () => {
   return exitOnFailure(err);
 });
 const app = createApp({ ...deps, peerAddress: (c) => getConnInfo(c).remote.address });
-const server = serve({ fetch: app.fetch, port, hostname: process.env.HOST ?? "0.0.0.0" }, (info) => {
+// Keep-alive connections outlast the clients' (60 s), and a refusal given before its request's body was read (a body
+// declared too large) reaches a client still sending it: serve-node.ts.
+const server = serveEdge({ fetch: app.fetch, port, hostname: process.env.HOST ?? "0.0.0.0" }, (info) => {
   console.log(
     `Booth edge ${BOOTH_VERSION} listening on http://127.0.0.1:${info.port} (API docs at /docs, database: ${database.kind})`,
   );
   if (adminNotice) console.log(adminNotice);
   seedDemoInBackground(deps, process.env);
 });
-// Node closes an idle keep-alive connection after 5 s; a client that reuses it at that moment (the rooms' runtime, a
-// load balancer) loses its request ("Network connection lost"). Keep connections longer than they do (60 s).
-if ("keepAliveTimeout" in server) {
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-}
 
 // A port in use is a setting to change, not a crash: one line, and a failed exit for whoever started the edge.
 server.once(

@@ -5,10 +5,12 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { MAX_BODY_BYTES } from "./app.ts";
 import { generateKeys } from "./lib/tokens.ts";
 import { freePort, waitForServer } from "./testing/child-server.ts";
 import { EDGE_DIR, NODE_ENTRY, spawnEdgeEntry } from "./testing/edge-entry.ts";
 import { expectSettingsListed, SECRETS_CACHE_AND_DATABASE } from "./testing/production.ts";
+import { declareTooLarge } from "./testing/raw-upload.ts";
 import { hasFrameIn, sentryIngest } from "./testing/sentry.ts";
 import { until } from "./testing/until.ts";
 
@@ -104,6 +106,24 @@ async function expectGracefulStop(port: number, output: () => string) {
   expect(output()).toMatch(/stopped \(every request answered\)/);
 }
 
+/**
+ * A body declared larger than the edge takes (16 MB + 1 byte, to a JSON route) gets its 413 through the entry's own
+ * server, read by a client only once it has sent every byte it declared (a browser's upload), never a reset.
+ */
+async function expectReadableRefusal(port: number) {
+  const seen = await declareTooLarge({
+    port,
+    method: "POST",
+    path: "/api/user-service/users/profile",
+    headers: { "content-type": "application/json" },
+    declared: MAX_BODY_BYTES + 1,
+    reads: "browser",
+  });
+  expect(seen.errors).toEqual([]);
+  expect(seen.status).toBe(413);
+  expect(JSON.parse(seen.body).message).toBe("The request body is larger than 16 MB.");
+}
+
 describe("entries", () => {
   it("the Node entry serves the API and the docs, and prints a working first admin", async () => {
     const { port, output, key } = await startEntry(process.execPath, NODE_ENTRY);
@@ -120,6 +140,7 @@ describe("entries", () => {
     });
     expect(login.status).toBe(200);
     expect((await login.json()).user.roles).toContain("admin");
+    await expectReadableRefusal(port);
     await expectGracefulStop(port, output);
     // Each request has its access line, the last one (the login answered while stopping) written as the entry exited:
     // the log's lines leave through an asynchronous stream, and what it still held is written before the exit.
@@ -200,6 +221,8 @@ describe("entries", () => {
     );
     expect(hasFrameIn(event, "sentry-testing.ts")).toBe(true);
     ingest.close();
+    // Deno's own server reads the rest of a body it answered early: the same readable refusal, with no change of ours.
+    await expectReadableRefusal(port);
     await expectGracefulStop(port, output);
   }, 90_000);
 });

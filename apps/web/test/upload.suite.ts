@@ -1,10 +1,16 @@
 /**
  * Uploading a song in the browser: refused without the capability, a real WAV file sent with progress, its status
  * followed every second (tags asked for, then transcoded until ready), a file that is not audio refused with the
- * upload service's words and nothing left behind, the ready song previewed by its uploader and queued.
+ * upload service's words and nothing left behind, the ready song previewed by its uploader and queued; a file larger
+ * than an upload takes refused before a byte of it is sent, in the person's language.
  */
+import { rm, truncate, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { schema } from "@booth/db";
+import { MAX_UPLOAD_BYTES } from "@booth/sdk/limits";
 import { eq } from "drizzle-orm";
+import type { Request } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { changeAnswered, eventually, expectCount, expectText, shot, suiteStack } from "./harness.ts";
 import { type SignedUp, signedUp, wavFile } from "./harness-b.ts";
@@ -95,6 +101,55 @@ describe("upload", { timeout: 180_000 }, () => {
     expect(song?.artistName).toBe("Ana");
     await page.goto("/crates/queue");
     await expectText(page, "[data-testid=crate-song] [data-testid=song-title]", "Evening Chord");
+    expect(errors).toEqual([]);
+  });
+
+  it("refuses a file larger than an upload takes before sending it, in English and in Spanish", async () => {
+    const { page, errors } = ana;
+    await stack.t.db
+      .update(schema.users)
+      .set({ capabilities: ["uploadMusic"] })
+      .where(eq(schema.users.uuid, ana.uuid));
+    await stack.t.accountChanged(ana.uuid);
+    const uploads = async () =>
+      (await stack.t.db.select().from(schema.songUploads).where(eq(schema.songUploads.ownerUuid, ana.uuid))).length;
+    const before = await uploads();
+    // One byte over the limit, as a sparse file: chromium takes it by its path, and would read it only to send it.
+    const big = join(tmpdir(), `booth-too-large-${crypto.randomUUID()}.wav`);
+    await writeFile(big, "");
+    await truncate(big, MAX_UPLOAD_BYTES + 1);
+    const sent: string[] = [];
+    const watch = (request: Request) => {
+      if (request.url().includes("/upload-file")) sent.push(request.url());
+    };
+    page.on("request", watch);
+    try {
+      for (const [lang, help, refusal] of [
+        [
+          "es",
+          "mp3, flac, wav, ogg o m4a, 50 MB como máximo. Con las etiquetas de título y artista queda lista al momento.",
+          "El archivo pesa más de 50 MB.",
+        ],
+        [
+          "en",
+          "mp3, flac, wav, ogg or m4a, at most 50 MB. Title and artist tags make it ready at once.",
+          "The file is larger than 50 MB.",
+        ],
+      ] as const) {
+        await page.goto(`/upload?lang=${lang}`);
+        await expectText(page, "[data-testid=upload-help]", help);
+        await page.waitForSelector("[data-testid=upload-input]:not([disabled])", { state: "attached" });
+        await page.setInputFiles("[data-testid=upload-input]", big);
+        await expectText(page, "[data-testid=upload-error]", refusal);
+        expect(await page.getAttribute("[data-testid=upload-progress]", "data-state")).toBe("error");
+      }
+    } finally {
+      page.off("request", watch);
+      await rm(big, { force: true });
+    }
+    // Nothing went to the web's upload route, so nothing reached the edge: no upload was started.
+    expect(sent).toEqual([]);
+    expect(await uploads()).toBe(before);
     expect(errors).toEqual([]);
   });
 });

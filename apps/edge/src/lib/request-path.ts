@@ -90,7 +90,9 @@ export function requestPath(
     }
     // A refusal that never read the request's body (413, an early 401 or 404) leaves the rest of that body on the
     // connection, where a keep-alive client's next request would be taken for it and hang: such an answer closes the
-    // connection instead, and the client's next request opens a new one.
+    // connection instead, and the client's next request opens a new one. On Node the close lingers, reading and
+    // dropping the rest of the body, so that a client still sending it reads this answer rather than a reset
+    // (serve-node.ts).
     if (sent && sent !== "0" && !c.req.raw.bodyUsed) setHeader(c, "connection", "close");
     varyOnEncoding(c);
     const ms = performance.now() - started;

@@ -1,5 +1,5 @@
 import type { AddressInfo, Server } from "node:net";
-import { serve } from "@hono/node-server";
+import { serveEdge } from "../serve-node.ts";
 import type { TestApp } from "./app.ts";
 import { openForTests } from "./open-for-tests.ts";
 
@@ -36,13 +36,17 @@ export function listenForTests(server: Server, take: (baseUrl: string) => void):
 }
 
 /**
- * Serves the test app over real HTTP on a free port of 127.0.0.1, for what must reach it over the network (a process a
- * test starts, a keep-alive connection): answers its port, its base URL, and `close()`, which stops it taking new
- * connections without waiting for the open ones.
+ * Serves the test app over real HTTP on a free port of 127.0.0.1, as the Node entry serves the edge (serve-node.ts),
+ * for what must reach it over the network (a process a test starts, a keep-alive connection): answers its port, its base URL, `connections()` (how many connections it
+ * holds open), and `close()`, which stops it taking new connections without waiting for the open ones.
  */
 export async function serveTestApp(t: TestApp) {
-  const server = serve({ fetch: t.app.fetch, port: 0, hostname: "127.0.0.1" });
+  const server = serveEdge({ fetch: t.app.fetch, port: 0, hostname: "127.0.0.1" });
   await new Promise((r) => server.once("listening", r));
   const { port } = server.address() as AddressInfo;
-  return { port, url: `http://127.0.0.1:${port}`, close: () => void server.close() };
+  const connections = () =>
+    new Promise<number>((resolve, reject) =>
+      server.getConnections((err, count) => (err ? reject(err) : resolve(count))),
+    );
+  return { port, url: `http://127.0.0.1:${port}`, connections, close: () => void server.close() };
 }

@@ -1,4 +1,5 @@
 import { SongUploadStatus, TranscodingStatus, values } from "@booth/db/schema";
+import { MAX_UPLOAD_BYTES, MEGABYTE } from "@booth/sdk/limits";
 import { z } from "@hono/zod-openapi";
 import { publicItem, removal } from "../../lib/contract-families.ts";
 import {
@@ -58,7 +59,7 @@ export const startUpload = authed("post", "/upload/song", {
 });
 
 export const sendFile = authed("put", "/upload/song/{id}/file", {
-  summary: "Send the audio file of an upload (mp3, flac, wav, ogg or m4a; at most 50 MB)",
+  summary: `Send the audio file of an upload (mp3, flac, wav, ogg or m4a; at most ${MAX_UPLOAD_BYTES / MEGABYTE} MB)`,
   request: { params: UuidParam, body: AudioBody },
   responses: ok(UploadSchema, 400, 401, 403, 404, 409, 411, 413, 415),
 });

@@ -1,5 +1,6 @@
 import { type Db, schema } from "@booth/db";
 import type { SongTags } from "@booth/db/schema";
+import { MAX_UPLOAD_BYTES, MEGABYTE } from "@booth/sdk/limits";
 import { and, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { escapeLike } from "../../lib/crud/index.ts";
@@ -21,9 +22,10 @@ import {
 
 export const NOT_VERIFIED = "Song is not verified";
 export const NOT_YOURS = "Unauthorized to edit tags that not belongs to the user";
-export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+/** The largest audio file an upload takes (50 MB): the web's upload screen holds files to the same (@booth/sdk/limits). */
+export { MAX_UPLOAD_BYTES };
 export const SONG_NOT_FOUND = errorMessage("SONG_NOT_FOUND");
-const TOO_LARGE = "The file is larger than 50 MB.";
+const TOO_LARGE = `The file is larger than ${MAX_UPLOAD_BYTES / MEGABYTE} MB.`;
 const NOT_AUDIO = "The file is not an audio file (mp3, flac, wav, ogg or m4a).";
 const UNREADABLE = errorMessage("AUDIO_UNREADABLE");
 const HAS_FILE = "This upload already has its file.";

@@ -7,9 +7,9 @@ const es = {
   notAllowed: "Para subir música necesitas el permiso uploadMusic. Pídeselo a un moderador.",
   dropTitle: "Suelta aquí un archivo de audio",
   dropHelp:
-    "mp3, flac, wav, ogg o m4a, 50 MB como máximo. Con las etiquetas de título y artista queda lista al momento.",
+    "mp3, flac, wav, ogg o m4a, {{limit}} como máximo. Con las etiquetas de título y artista queda lista al momento.",
   choose: "Elegir un archivo",
-  tooLarge: "El archivo pesa más de 50 MB.",
+  tooLarge: "El archivo pesa más de {{limit}}.",
   failedGeneric: "Algo salió mal, inténtalo de nuevo",
   progress: "Progreso de la subida",
   uploading: "Subiendo… {{percent}} %",

@@ -1,8 +1,21 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { upload as es } from "../../i18n/es/upload.ts";
+import type { Language } from "../../i18n/index.ts";
+import { languageOf } from "../../i18n/language.server.ts";
+import { upload as en } from "../../i18n/upload.ts";
 import { userMessage } from "../../lib/errors.server.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
 import { requireViewer } from "../../lib/session.server.ts";
-import { MAX_UPLOAD_BYTES } from "../upload/upload.ts";
+import { MAX_UPLOAD_BYTES, uploadLimit } from "../upload/upload.ts";
+
+/** The upload screen's texts of each language. */
+const TEXTS: Record<Language, typeof en> = { en, es };
+
+/** The refusal of a file larger than an upload takes, in the request's language, as the upload screen says it. */
+function tooLarge(request: Request) {
+  const { lang } = languageOf(request);
+  return TEXTS[lang].tooLarge.replace("{{limit}}", uploadLimit(lang));
+}
 
 /**
  * The browser's upload, passed on to the upload service with the session's token (which the browser never holds):
@@ -19,7 +32,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const declared = Number(length ?? 0);
   if (length === null || !Number.isSafeInteger(declared))
     return Response.json({ error: "Send the file with its length (a Content-Length header)." }, { status: 411 });
-  if (declared > MAX_UPLOAD_BYTES) return Response.json({ error: "The file is larger than 50 MB." }, { status: 413 });
+  // Refused before the body is read, and before the edge is asked: the server closes lingeringly (server.ts), so the
+  // browser still sending the file reads this answer.
+  if (declared > MAX_UPLOAD_BYTES) return Response.json({ error: tooLarge(request) }, { status: 413 });
   if (declared === 0 || !request.body) return Response.json({ error: "The file is empty." }, { status: 400 });
   const booth = sdkFor(token);
   let id: string | undefined;

@@ -12,7 +12,15 @@ import { useRootData } from "../../root.tsx";
 import type { action as addSong } from "../search/route.tsx";
 import styles from "./upload.module.css";
 import { changeUpload, loadUploads, type Upload } from "./upload.server.ts";
-import { ACCEPTED_AUDIO, isSettling, MAX_UPLOAD_BYTES, phaseOf, UPLOAD_PAGE, UPLOAD_POLL_MS } from "./upload.ts";
+import {
+  ACCEPTED_AUDIO,
+  isSettling,
+  MAX_UPLOAD_BYTES,
+  phaseOf,
+  UPLOAD_PAGE,
+  UPLOAD_POLL_MS,
+  uploadLimit,
+} from "./upload.ts";
 
 export const meta: MetaFunction = () => [{ title: "Booth · Upload" }];
 export const loader = ({ request }: LoaderFunctionArgs) => loadUploads(request);
@@ -47,7 +55,9 @@ function sendFile(file: File, onProgress: (loaded: number, total: number) => voi
 }
 
 function Dropzone({ disabled }: { disabled: boolean }) {
-  const { t } = useTranslation("upload");
+  const { t, i18n } = useTranslation("upload");
+  // The limit the edge holds uploads to, in the person's language ("50 MB").
+  const limit = uploadLimit(i18n.language);
   const { revalidate } = useRevalidator();
   const input = useRef<HTMLInputElement>(null);
   const [sending, setSending] = useState<Sending>({ state: "idle" });
@@ -59,8 +69,10 @@ function Dropzone({ disabled }: { disabled: boolean }) {
 
   async function upload(file: File | undefined) {
     if (!file || busy) return;
+    // Refused here, before a byte is sent: the edge would refuse it too, after the browser had sent it all.
     if (file.size > MAX_UPLOAD_BYTES) {
-      setSending({ state: "error", name: file.name, error: t("tooLarge") });
+      setSending({ state: "error", name: file.name, error: t("tooLarge", { limit }) });
+      if (input.current) input.current.value = "";
       return;
     }
     setSending({ state: "uploading", name: file.name, loaded: 0, total: file.size });
@@ -99,7 +111,9 @@ function Dropzone({ disabled }: { disabled: boolean }) {
         ⇪
       </div>
       <h2>{t("dropTitle")}</h2>
-      <p className="muted small">{t("dropHelp")}</p>
+      <p className="muted small" data-testid="upload-help">
+        {t("dropHelp", { limit })}
+      </p>
       <label className={`btn btn-primary ${disabled || busy ? styles.off : ""}`}>
         {t("choose")}
         <input

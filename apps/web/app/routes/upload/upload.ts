@@ -1,6 +1,10 @@
+import { MAX_UPLOAD_BYTES, MEGABYTE } from "@booth/sdk/limits";
+
+/** The largest file an upload takes: the edge's own limit (@booth/sdk/limits), never written again here. */
+export { MAX_UPLOAD_BYTES };
+
 /** The upload's status is looked at every second until the song is ready or has failed (spec 4 and 9). */
 export const UPLOAD_POLL_MS = 1_000;
-export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 export const UPLOAD_PAGE = 20;
 export const ACCEPTED_AUDIO = ".mp3,.flac,.wav,.ogg,.m4a,audio/*";
 
@@ -25,4 +29,14 @@ export function phaseOf(u: UploadView): "ready" | "processing" | "checking" | "n
   if (u.status === "VERIFICATION_ERROR" || u.status === "UNVERIFIED") return "failed";
   if (u.status === "PENDING_UPLOAD") return "waiting";
   return "checking";
+}
+
+/** How large a file an upload takes, as a person reads it in their language ("50 MB"). */
+export function uploadLimit(lang: string) {
+  const megabytes = MAX_UPLOAD_BYTES / MEGABYTE;
+  try {
+    return new Intl.NumberFormat(lang, { style: "unit", unit: "megabyte" }).format(megabytes);
+  } catch {
+    return `${megabytes} MB`;
+  }
 }
