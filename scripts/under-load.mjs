@@ -7,7 +7,7 @@
 // --burners N   busy loops beside the command (default 2, as `stress-ng --cpu 2` or two `yes >/dev/null`)
 // --repeat N    runs the command N times in a row (default 1), stopping at nothing: every run's verdict is counted
 //
-// Each run's verdict is printed as it ends ("run 3/50: passed in 11.2 s"), a failed run's output kept in a file
+// Each run's verdict is printed as it ends ("run 3/50: passed in 11.2 s, output in ..."), its output kept in the file
 // named there; the exit code is 0 only when every run passed. The burners stop with it, whatever happens.
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -61,13 +61,12 @@ for (let run = 1; run <= repeat; run++) {
     child.on("close", (exit) => resolve(exit ?? 1));
   });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  if (code === 0) console.log(`run ${run}/${repeat}: passed in ${seconds} s`);
-  else {
-    failed++;
-    const file = join(logs, `run-${run}.log`);
-    writeFileSync(file, Buffer.concat(output));
-    console.log(`run ${run}/${repeat}: FAILED (exit ${code}) in ${seconds} s, output in ${file}`);
-  }
+  const file = join(logs, `run-${run}.log`);
+  writeFileSync(file, Buffer.concat(output));
+  if (code !== 0) failed++;
+  console.log(
+    `run ${run}/${repeat}: ${code === 0 ? "passed" : `FAILED (exit ${code})`} in ${seconds} s, output in ${file}`,
+  );
 }
 console.log(`== ${repeat - failed} of ${repeat} passed`);
 stopBurners();
