@@ -23,7 +23,7 @@ afterAll(() => {
   for (const dir of copies) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A temporary copy of the files a release touches, with `unreleased` written under the changelog's Unreleased. */
+/** A temporary copy of the files a release touches, with `unreleased` the whole of the changelog's Unreleased. */
 function copyOfRepository(unreleased = "### Added\n\n- Crates can be shared by a link.\n") {
   const dir = mkdtempSync(join(tmpdir(), "booth-release-"));
   copies.push(dir);
@@ -32,7 +32,14 @@ function copyOfRepository(unreleased = "### Added\n\n- Crates can be shared by a
     cpSync(join(ROOT, file), join(dir, file));
   }
   const changelog = readFileSync(join(dir, "CHANGELOG.md"), "utf8");
-  writeFileSync(join(dir, "CHANGELOG.md"), changelog.replace("## [Unreleased]\n", `## [Unreleased]\n\n${unreleased}`));
+  // Whatever the repository's own Unreleased lists now is replaced: the test decides what the release moves.
+  writeFileSync(
+    join(dir, "CHANGELOG.md"),
+    changelog.replace(
+      /## \[Unreleased\]\n[\s\S]*?(?=## \[)/,
+      `## [Unreleased]\n\n${unreleased}${unreleased ? "\n" : ""}`,
+    ),
+  );
   return dir;
 }
 
