@@ -6,4 +6,4 @@
  */
 import { sharedSuites } from "./harness.ts";
 
-sharedSuites(["room-settings", "song-picker", "shop", "upload", "crates-import", "pwa", "communities", "layout"]);
+sharedSuites(["room-settings", "song-picker", "shop", "upload", "crates-import", "pwa", "communities"]);
