@@ -11,7 +11,7 @@ import { startWorker } from "./worker.ts";
 const sentry = await sentryFromEnv(process.env, "edge");
 // The log (an access line a request) is pino's JSON lines at LOG_LEVEL, through its asynchronous destination: a
 // console.log is a synchronous write to a pipe on Linux, and one a request cost a simple route about a fifth to a
-// third of its throughput over HTTP (README, "The edge's request path"). What is still gathered when the process
+// third of its throughput over HTTP (docs/performance.md, "Log lines"). What is still gathered when the process
 // exits is written before it does (deps.ts edgeLogger, @booth/sdk/node/logger).
 //
 // Everything a start can fail at comes before the edge listens (its database, migrations, first admin, job queue): a
