@@ -86,31 +86,34 @@ function client(port: number, declared: number) {
   return { socket, seen, closed, send };
 }
 
+/**
+ * The client ends its side once the answer and the server's end have come: the answer came whole, nothing was reset,
+ * and the server let the connection go.
+ */
+async function endsCleanly(c: ReturnType<typeof client>) {
+  await until(async () => c.seen.ended, "the answer and the server's end");
+  c.socket.end();
+  await c.closed;
+  expect(c.seen.errors).toEqual([]);
+  expect(c.seen.text.endsWith(ANSWER)).toBe(true);
+  await until(async () => (await connections()) === 0, "the connection to close on the server");
+}
+
 describe("the lingering close", { timeout: 30_000 }, () => {
   it("reads and drops the body after an early answer, so a client that reads only once it has sent it all gets the answer, and no reset", async () => {
     const port = await refusing(LONG);
     const declared = 8 * 1024 * 1024;
     const c = client(port, declared);
     await c.send(declared);
-    await until(async () => c.seen.ended, "the answer and the server's end");
-    c.socket.end();
-    await c.closed;
-    expect(c.seen.errors).toEqual([]);
+    await endsCleanly(c);
     expect(c.seen.text).toMatch(/^HTTP\/1\.1 413 /);
-    expect(c.seen.text.endsWith(ANSWER)).toBe(true);
-    await until(async () => (await connections()) === 0, "the connection to close on the server");
   });
 
   it("closes once the client ends its side, with the rest of the body never sent", async () => {
     const port = await refusing(LONG);
     const c = client(port, 64 * 1024 * 1024);
     await c.send(256 * 1024);
-    await until(async () => c.seen.ended, "the answer and the server's end");
-    c.socket.end();
-    await c.closed;
-    expect(c.seen.errors).toEqual([]);
-    expect(c.seen.text.endsWith(ANSWER)).toBe(true);
-    await until(async () => (await connections()) === 0, "the connection to close on the server");
+    await endsCleanly(c);
   });
 
   it("also closes a connection its answer kept alive, once the body has come (it is not read through for reuse)", async () => {
@@ -118,12 +121,7 @@ describe("the lingering close", { timeout: 30_000 }, () => {
     const declared = 4 * 1024 * 1024;
     const c = client(port, declared);
     await c.send(declared);
-    await until(async () => c.seen.ended, "the answer and the server's end");
-    c.socket.end();
-    await c.closed;
-    expect(c.seen.errors).toEqual([]);
-    expect(c.seen.text.endsWith(ANSWER)).toBe(true);
-    await until(async () => (await connections()) === 0, "the connection to close on the server");
+    await endsCleanly(c);
   });
 
   it("stops at its byte bound: a client sending on past it is cut", async () => {
