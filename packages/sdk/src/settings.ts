@@ -206,3 +206,16 @@ export function settingsReference(schema: z.ZodObject): SettingReference[] {
     return { name, kind, byDefault, required, description: description ?? inner.description ?? "" };
   });
 }
+
+/** The two settings that say whether this is a production deployment, in every app's schema. */
+export const deploymentSettings = {
+  BOOTH_ENV: setting
+    .text()
+    .optional()
+    .describe("The deployment's name (production, staging, ...); production makes the production checks apply."),
+  NODE_ENV: setting.text().optional().describe("production also counts as a production deployment."),
+};
+
+/** Whether the settings read are a production deployment's: the one answer to "is this production?". */
+export const isProduction = (settings: { BOOTH_ENV?: string | undefined; NODE_ENV?: string | undefined }) =>
+  settings.BOOTH_ENV === "production" || settings.NODE_ENV === "production";
