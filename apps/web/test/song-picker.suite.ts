@@ -100,4 +100,38 @@ describe("the song picker", { timeout: 180_000 }, () => {
     await expectCount(page, "[data-testid=queue-add-error]", 0);
     expect(errors).toEqual([]);
   });
+
+  it("refuses a signed-out caller and a change that is not a form, and the queue stays as it was", async () => {
+    const asDj = await asUser(stack, dj.uuid);
+    const queueNow = async () =>
+      (
+        (await asDj("GET", "/api/playlist-service/crate/special/queue/songs?limit=100")).body as { songId: string }[]
+      ).map((s) => s.songId);
+    const before = await queueNow();
+    const songId = (await dj.page.locator("[data-testid=song-result] >> nth=0").getAttribute("data-song-id")) ?? "";
+    const cookie = (await dj.page.context().cookies())
+      .filter((c) => c.name === "booth_session")
+      .map((c) => `${c.name}=${c.value}`)
+      .join("; ");
+    expect(cookie).not.toBe("");
+    const post = (body: BodyInit, headers: Record<string, string>) =>
+      fetch(`${stack.web.url}/queue`, { method: "POST", body, headers: { origin: stack.web.url, ...headers } });
+
+    const signedOut = await post(new URLSearchParams({ songId }), {});
+    expect(signedOut.status).toBe(401);
+    expect(((await signedOut.json()) as { error: string }).error).not.toBe("");
+
+    for (const [body, type] of [
+      [JSON.stringify({ songId }), "application/json"],
+      ["songId", "text/plain"],
+      [new URLSearchParams({ songIdx: songId }), "application/x-www-form-urlencoded"],
+    ] as const) {
+      const refused = await post(body, { cookie, "content-type": type });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({
+        error: "Send a form with the song to add (songId) or the queued song to take out (crateSongUuid).",
+      });
+    }
+    expect(await queueNow()).toEqual(before);
+  });
 });

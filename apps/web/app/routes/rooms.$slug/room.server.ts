@@ -192,12 +192,17 @@ export type QueueAnswer = { queue: Awaited<ReturnType<typeof queueOf>> } | { err
  */
 export async function changeQueue(request: Request): Promise<Response> {
   const { token } = await readSession(request);
-  const form = await request.formData();
-  const crateSongUuid = field(form, "crateSongUuid");
-  // The edge checks the caller and the ids: its refusal is the answer (a signed-out caller's 401, say).
-  const booth = sdkFor(token);
   const json = (answer: QueueAnswer, status = 200) =>
     Response.json(answer, { status, headers: { "cache-control": "no-store" } });
+  const form = await request.formData().catch(() => null);
+  const crateSongUuid = form ? field(form, "crateSongUuid") : "";
+  if (!form || (!crateSongUuid && !field(form, "songId")))
+    return json(
+      { error: "Send a form with the song to add (songId) or the queued song to take out (crateSongUuid)." },
+      400,
+    );
+  // The edge checks the caller and the ids: its refusal is the answer (a signed-out caller's 401, say).
+  const booth = sdkFor(token);
   try {
     if (crateSongUuid)
       await booth.playlist.DELETE("/crate/special/queue/songs/{crateSongUuid}", {
