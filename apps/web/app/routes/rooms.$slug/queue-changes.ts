@@ -1,5 +1,5 @@
 import type { Schema } from "@booth/sdk";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import type { QueueAnswer } from "./room.server.ts";
 
 type CrateSong = Schema<"playlist", "CrateSong">;
@@ -23,13 +23,6 @@ export function useQueueChanges(loaded: CrateSong[], failedText: string) {
   const line = useRef(Promise.resolve());
   const loadedNow = useRef(loaded);
   loadedNow.current = loaded;
-  const alive = useRef(true);
-  useEffect(() => {
-    alive.current = true;
-    return () => {
-      alive.current = false;
-    };
-  }, []);
 
   const ask = useCallback(
     (change: QueueChange) => {
@@ -46,22 +39,21 @@ export function useQueueChanges(loaded: CrateSong[], failedText: string) {
           });
           const answer = (await res.json().catch(() => null)) as QueueAnswer | null;
           if (answer && "queue" in answer) {
-            if (alive.current) setAnswered({ queue: answer.queue, over: loadedNow.current });
+            setAnswered({ queue: answer.queue, over: loadedNow.current });
             return;
           }
           if (answer?.error) error = answer.error;
         } catch {
           // Not answered (offline, the server restarting): the generic text says to try again.
         }
-        if (alive.current) setFailed((texts) => ({ ...texts, [key]: error }));
+        setFailed((texts) => ({ ...texts, [key]: error }));
       };
       line.current = line.current.then(send).finally(() => {
-        if (alive.current)
-          setBusy((keys) => {
-            const rest = new Set(keys);
-            rest.delete(key);
-            return rest;
-          });
+        setBusy((keys) => {
+          const rest = new Set(keys);
+          rest.delete(key);
+          return rest;
+        });
       });
     },
     [failedText],
