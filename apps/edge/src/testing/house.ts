@@ -70,7 +70,7 @@ const layerOf = (folder: string) => LAYERS.indexOf(folder.startsWith("services")
 function importsOf(file: string, text: string): string[] {
   const found: string[] = [];
   for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)"(\.{1,2}\/[^"]+)"/g)) {
-    found.push(relative(EDGE_SRC, resolve(EDGE_SRC, dirname(file), match[1])));
+    found.push(relative(EDGE_SRC, resolve(EDGE_SRC, dirname(file), match[1]!)));
   }
   return found;
 }
@@ -96,13 +96,13 @@ function writesOf(text: string, owners: Map<string, string>): string[] {
 /** The tables a file names at all (reads or writes): `schema.x` or a table imported by name from the database. */
 function tablesNamed(text: string, owners: Map<string, string>): string[] {
   const named = new Set<string>();
-  for (const match of text.matchAll(/\bschema\.(\w+)/g)) if (owners.has(match[1])) named.add(match[1]);
+  for (const match of text.matchAll(/\bschema\.(\w+)/g)) if (owners.has(match[1]!)) named.add(match[1]!);
   for (const match of text.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*"@booth\/db(?:\/schema)?"/g)) {
-    for (const item of match[1].split(",")) {
+    for (const item of match[1]!.split(",")) {
       const name = item
         .trim()
         .replace(/^type\s+/, "")
-        .split(/\s+as\s+/)[0];
+        .split(/\s+as\s+/)[0]!;
       if (owners.has(name)) named.add(name);
     }
   }
