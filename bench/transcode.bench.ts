@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { ffmpegPath, RENDITIONS, transcodeToHls } from "../apps/edge/src/services/upload/audio.ts";
+import { ffmpegPath, RENDITIONS, transcodeToHls } from "../apps/edge/src/ports/audio.ts";
 
 const run = promisify(execFile);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 180);

@@ -6,12 +6,12 @@ import { mountDocs } from "./docs.ts";
 import type { AppEnv } from "./lib/context.ts";
 import { errorBody, errorResponse } from "./lib/errors.ts";
 import { sameSecret } from "./lib/hash.ts";
-import { type BodyLimits, requestPath } from "./lib/request-path.ts";
+import { serviceStatus } from "./lib/service-status.ts";
 import { jwks } from "./lib/tokens.ts";
 import { createMetrics } from "./metrics.ts";
+import { type BodyLimits, requestPath } from "./request-path.ts";
 import { SERVICES } from "./services/index.ts";
-import { serviceStatus } from "./services/status.ts";
-import { MAX_UPLOAD_BYTES } from "./services/upload/uploads.ts";
+import { MAX_UPLOAD_BYTES } from "./services/upload/public.ts";
 
 export type { AppDeps } from "./deps.ts";
 

@@ -8,6 +8,7 @@ import { type AppConfig, type AppDeps, defaultConfig, edgeLogger, type Logger, s
 import { parseTrustProxy } from "./lib/client-address.ts";
 import { hashPassword } from "./lib/password.ts";
 import { loadKeys, serviceToken, withPreviousKeys } from "./lib/tokens.ts";
+import { ffmpegWarning } from "./ports/audio.ts";
 import { type Cache, memoryCache, redisCache, upstashCache } from "./ports/cache.ts";
 import { outboxReporter, type SentrySdk, sentryReporter } from "./ports/error-reporter.ts";
 import { dbipGeo } from "./ports/geo-dbip.ts";
@@ -31,12 +32,10 @@ import { s3OptionsFromEnv, s3Storage } from "./ports/storage-s3.ts";
 import { tracingFromEnv } from "./ports/tracing.ts";
 import { allowsLocalCheckout, assertProductionSettings, isProduction, seedsDemo } from "./production.ts";
 import { type DemoOptions, ensureDemoAccount, loadDemoTracks } from "./seed/demo-catalogue.ts";
-import { clearDemoProgress, writeDemoProgress } from "./seed/demo-progress.ts";
 import { DEMO_ROOMS, seedDemoRooms } from "./seed/demo-rooms.ts";
 import { seedDemoShop } from "./seed/demo-shop.ts";
-import { ffmpegWarning } from "./services/upload/audio.ts";
-import { createAccount, normalizeEmail } from "./services/user/accounts.ts";
-import { linkToken } from "./services/user/codes.ts";
+import { clearDemoProgress, writeDemoProgress } from "./services/upload/public.ts";
+import { createAccount, linkToken, normalizeEmail } from "./services/user/public.ts";
 import { startStep } from "./start-failure.ts";
 
 type Env = Record<string, string | undefined>;

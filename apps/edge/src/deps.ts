@@ -114,6 +114,14 @@ export interface AppDeps {
   peerAddress?: ((c: Context) => string | undefined) | undefined;
 }
 
+// Every request carries the app's dependencies (`c.var.deps`, set by the request path): declared here, beside them, as
+// Hono's context variable, so that lib's request helpers read them without importing this layer (lib/context.ts).
+declare module "hono" {
+  interface ContextVariableMap {
+    deps: AppDeps;
+  }
+}
+
 export const defaultConfig: AppConfig = {
   publicUrl: "http://127.0.0.1:8787",
   webUrl: "http://127.0.0.1:3000",

@@ -4,9 +4,8 @@ import { loadDemoCatalogue } from "./bootstrap.ts";
 import type { AppDeps } from "./deps.ts";
 import { firstRow } from "./lib/rows.ts";
 import type { JobHandlers } from "./ports/jobs.ts";
-import { runImport } from "./services/playlist/playlist-imports.ts";
-import { produce } from "./services/upload/gen-songs.ts";
-import { settle } from "./services/upload/pipeline.ts";
+import { runImport } from "./services/playlist/public.ts";
+import { produce, settle } from "./services/upload/public.ts";
 
 /**
  * What each kind of job does. A job may run again after its worker died part-way, so each picks up from what is

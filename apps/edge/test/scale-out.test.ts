@@ -12,7 +12,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startParty, until } from "../../rooms-party/test/helpers.ts";
 import { generateKeys } from "../src/lib/tokens.ts";
-import { synthesizeMp3 } from "../src/services/upload/audio.ts";
+import { synthesizeMp3 } from "../src/ports/audio.ts";
 import { type ChildRun, spawnChild, waitForServer } from "../src/testing/child-server.ts";
 import { startS3 } from "../src/testing/s3.ts";
 

@@ -1,18 +1,15 @@
-import { type Db, schema } from "@booth/db";
+import type { UserRow } from "@booth/db/schema";
 import { ROOMS_SUBJECT, verifyRoomsToken } from "@booth/sdk/live/service-auth";
-import { type AnyColumn, and, eq, gt, isNull, or } from "drizzle-orm";
 import type { Context } from "hono";
 import { decodeProtectedHeader } from "jose";
 import { LRUCache } from "lru-cache";
-import { type Account, readAccount } from "./account-cache.ts";
 import type { AppEnv } from "./context.ts";
 import { forbidden, HttpError, unauthorized } from "./errors.ts";
 import { oncePer } from "./once-per.ts";
-import { firstRow } from "./rows.ts";
 import { type Keys, type TokenClaims, TokenPurpose, type TokenType, verifyTokenUntil } from "./tokens.ts";
 
 /** An account as the routes see it: its row without the password hash (login and password changes read that themselves). */
-export type User = Account;
+export type User = Omit<UserRow, "passwordHash">;
 export type Role = User["roles"][number];
 
 /** Global roles, strongest first. A caller may act on a user only when strictly above that user's highest role. */
@@ -93,24 +90,6 @@ async function verifiedClaims(keys: Keys, token: string, nowSeconds: number): Pr
   return result.claims;
 }
 
-/** A sanction that bans while in force: permanent, or temporary and not yet expired, and not lifted. */
-export const banInForce = (now: Date) =>
-  and(
-    isNull(schema.sanctions.liftedAt),
-    or(
-      eq(schema.sanctions.type, "ban"),
-      and(eq(schema.sanctions.type, "temporaryBan"), gt(schema.sanctions.expiresAt, now)),
-    ),
-  );
-
-/** A ban in force on the user. */
-export const activeBanCondition = (userUuid: string | AnyColumn, now: Date) =>
-  and(eq(schema.sanctions.userUuid, userUuid), banInForce(now));
-
-export async function activeBan(db: Db, userUuid: string, now: Date) {
-  return firstRow(db, schema.sanctions, activeBanCondition(userUuid, now));
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface Caller {
@@ -141,10 +120,9 @@ export async function requireUser(
   if (!claims || claims.type === "service" || !types.includes(claims.type) || !UUID.test(claims.sub))
     throw unauthorized();
   checkPurpose(claims, options.live);
-  const deps = c.get("deps");
-  // The account and whether a ban is in force: from the shared cache, which every change to them forgets
-  // (lib/account-cache.ts), else one round trip to the database.
-  const account = await readAccount(deps, claims.sub, deps.clock.now());
+  // The account and whether a ban is in force: the user service reads them (services/user/account-cache.ts, from the
+  // shared cache, which every change to them forgets, else one round trip to the database).
+  const account = await c.var.readAccount(claims.sub, c.var.deps.clock.now());
   const user = account?.user;
   if (!user || user.deactivatedAt || user.tokenVersion !== claims.ver) throw unauthorized();
   if (account.banned) throw new HttpError(403, "This account is banned.");

@@ -1,8 +1,16 @@
 import type { Context } from "hono";
-import type { LimitState } from "../ports/cache.ts";
 import { addressBucket } from "./client-address.ts";
 import type { AppEnv } from "./context.ts";
 import { TOO_MANY_ATTEMPTS, tooManyRequests } from "./errors.ts";
+
+/** Where one key stands against a limit after an attempt. */
+export interface LimitState {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the key's window ends and its attempts are forgotten. */
+  resetSeconds: number;
+}
 
 /**
  * The headers of a refusal: Retry-After (RFC 9110) and the RateLimit-Limit / -Remaining / -Reset fields that

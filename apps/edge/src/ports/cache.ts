@@ -1,14 +1,6 @@
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-
-/** Where one key stands against a limit after an attempt. */
-export interface LimitState {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Seconds until the key's window ends and its attempts are forgotten. */
-  resetSeconds: number;
-}
+import type { LimitState } from "../lib/rate-limit.ts";
 
 /** A limit of `points` attempts per key per window, kept in the cache so every edge instance counts together. */
 export interface Limiter {

@@ -1,4 +1,4 @@
-import { synthesizeMp3 } from "../services/upload/audio.ts";
+import { synthesizeMp3 } from "./audio.ts";
 import { answered, fetchProvider, type ProviderHttp } from "./provider-post.ts";
 
 export interface GenerateRequest {

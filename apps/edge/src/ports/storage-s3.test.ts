@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storageFromEnv } from "../bootstrap.ts";
-import { synthesizeMp3 } from "../services/upload/audio.ts";
 import { startS3 } from "../testing/s3.ts";
 import { createTestApp, sendAudio, settledUpload, type TestApp, uploaderOf } from "../testing.ts";
+import { synthesizeMp3 } from "./audio.ts";
 import { s3Storage } from "./storage-s3.ts";
 
 let s3: Awaited<ReturnType<typeof startS3>>;

@@ -3,9 +3,9 @@ import { schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
 import type { AppDeps } from "../deps.ts";
 import { shortId } from "../lib/ids.ts";
-import { synthesizeMp3 } from "../services/upload/audio.ts";
-import { originalKey, publish, transcode, verify } from "../services/upload/pipeline.ts";
-import { createAccount } from "../services/user/accounts.ts";
+import { synthesizeMp3 } from "../ports/audio.ts";
+import { originalKey, publish, transcode, verify } from "../services/upload/public.ts";
+import { createAccount } from "../services/user/public.ts";
 
 // A royalty-free demo catalogue the project makes itself: chords synthesised with ffmpeg, tagged, and put through
 // the same upload pipeline as any user's song, so a new instance has music to play without any provider account.

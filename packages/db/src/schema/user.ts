@@ -49,6 +49,8 @@ export const users = pgTable(
   },
   (t) => [uniqueIndex("users_email_key").on(t.email)],
 );
+/** A user's row, as the edge reads it. */
+export type UserRow = typeof users.$inferSelect;
 
 export const profiles = pgTable(
   "profiles",

@@ -1,6 +1,6 @@
 import { createRouter } from "../../lib/openapi.ts";
-import { sentryTestingRouter } from "../sentry-testing.ts";
-import { statusHandler, statusRoute } from "../status.ts";
+import { sentryTestingRouter } from "../../lib/sentry-testing.ts";
+import { statusHandler, statusRoute } from "../../lib/service-status.ts";
 import * as aboutHandlers from "./about.handlers.ts";
 import * as about from "./about.routes.ts";
 import { AUDIT_SERVICE } from "./about.ts";

@@ -1,6 +1,6 @@
 import { type Db, schema, type Tx } from "@booth/db";
 import type { AvatarAssignmentType, AvatarStatus } from "@booth/db/schema";
-import { and, asc, eq, gte, isNotNull, isNull, ne, notExists, or, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNotNull, isNull, ne, notExists, or, sql } from "drizzle-orm";
 import { adminItems } from "../../lib/admin-items.ts";
 import { isUniqueViolation, postgresCode } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
@@ -156,6 +156,30 @@ export async function assignAvatar(
     .values(userUuids.map((userUuid) => ({ avatarSlug: slug, userUuid, assignmentType: type, createdAt: now })))
     .onConflictDoNothing()
     .returning();
+}
+
+/**
+ * Subscriber-only avatars are worn through assignments: a subscriber holds every SUBSCRIBER_ONLY avatar as a PURCHASED
+ * assignment, and loses those when no longer subscribed. Assignments given by hand (MANUAL) are left alone.
+ */
+export async function setSubscriberAvatars(tx: Tx, userUuid: string, subscribed: boolean, now: Date) {
+  const avatars = tx
+    .select({ slug: schema.avatars.slug })
+    .from(schema.avatars)
+    .where(eq(schema.avatars.status, "SUBSCRIBER_ONLY"));
+  if (subscribed) {
+    for (const { slug } of await avatars) await assignAvatar(tx, slug, [userUuid], "PURCHASED", now);
+    return;
+  }
+  await tx
+    .delete(schema.avatarAssignments)
+    .where(
+      and(
+        eq(schema.avatarAssignments.userUuid, userUuid),
+        eq(schema.avatarAssignments.assignmentType, "PURCHASED"),
+        inArray(schema.avatarAssignments.avatarSlug, avatars),
+      ),
+    );
 }
 
 /** Gives one user an avatar: 404 for an unknown avatar or user, 409 when they have it already. */

@@ -5,7 +5,7 @@ import { adminItems } from "../../lib/admin-items.ts";
 import { forbidden, found, HttpError } from "../../lib/errors.ts";
 import { uuidList } from "../../lib/openapi.ts";
 import { returnedRow } from "../../lib/rows.ts";
-import { ROOM_NOT_FOUND } from "../room/access.ts";
+import { ROOM_NOT_FOUND } from "../room/public.ts";
 import { checkFile, fileUrl } from "./files.ts";
 import { accountView, hold, lockAccount, resolveHold, type TokenAccount } from "./ledger.ts";
 

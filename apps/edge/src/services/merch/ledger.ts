@@ -31,16 +31,31 @@ export const transactionView = (t: TokenTransaction) => ({
   createdAt: t.createdAt.toISOString(),
 });
 
+/** A new token account's row: one account per user, opened empty. */
+const newAccount = (userUuid: string, now: Date) => ({ userUuid, createdAt: now, updatedAt: now });
+
 /** A user's token account, or `refusal` when they already have one (one account per user). */
 export async function openTokenAccount(db: Db, userUuid: string, now: Date, refusal: () => HttpError) {
   return returnedRow(
     "account insert",
-    uniqueOr(
-      () => db.insert(schema.tokenAccounts).values({ userUuid, createdAt: now, updatedAt: now }).returning(),
-      refusal,
-    ),
+    uniqueOr(() => db.insert(schema.tokenAccounts).values(newAccount(userUuid, now)).returning(), refusal),
   );
 }
+
+/** The user's token account, opened for them if they have none yet (a purchase must land somewhere). */
+export async function ensureTokenAccount(tx: Tx, userUuid: string, now: Date) {
+  await tx
+    .insert(schema.tokenAccounts)
+    .values(newAccount(userUuid, now))
+    .onConflictDoNothing({ target: schema.tokenAccounts.userUuid });
+  const account = await findAccount(tx, { userUuid });
+  if (!account) throw new Error("token account missing after insert");
+  return account.id;
+}
+
+/** Names what a transaction was for once that exists (a hold taken before the upload it pays for was made). */
+export const referTransaction = (tx: Tx, transactionId: string, referenceId: string) =>
+  tx.update(schema.tokenTransactions).set({ referenceId }).where(eq(schema.tokenTransactions.id, transactionId));
 
 /** The token account with this id or of this user, unlocked (reads only; balance changes go through lockAccount). */
 export async function findAccount(db: Db | Tx, by: { id: string } | { userUuid: string }) {

@@ -5,8 +5,8 @@ import { uniqueOr } from "../../lib/db-errors.ts";
 import { badRequest, conflict, found, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { isoOrNull } from "../../lib/json-rows.ts";
 import { orNull } from "../../lib/or-null.ts";
-import { profilesOf } from "../../lib/profiles.ts";
 import { firstRow } from "../../lib/rows.ts";
+import { profilesOf } from "../user/public.ts";
 
 export const NO_CURRENT_SEASON = "There is no season running now.";
 export const SEASON_OVERLAPS = "This season overlaps another one.";

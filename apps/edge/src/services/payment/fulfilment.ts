@@ -4,8 +4,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { HttpError } from "../../lib/errors.ts";
 import { firstRow, returnedRow } from "../../lib/rows.ts";
-import { assignAvatar } from "../merch/avatars.ts";
-import { credit } from "../merch/ledger.ts";
+import { credit, ensureTokenAccount, setSubscriberAvatars } from "../merch/public.ts";
 
 /** The statuses in which a subscription gives what it sells (subscriber-only avatars, its level). */
 export const UNLOCKING: SubscriptionStatus[] = ["active", "trialing", "past_due"];
@@ -55,20 +54,6 @@ export async function processOnce<T>(
       }),
     () => new HttpError(409, "This purchase is being processed; try again."),
   );
-}
-
-/** The user's token account, opened for them if they have none yet (a purchase must land somewhere). */
-export async function ensureTokenAccount(tx: Tx, userUuid: string, now: Date) {
-  await tx
-    .insert(schema.tokenAccounts)
-    .values({ userUuid, createdAt: now, updatedAt: now })
-    .onConflictDoNothing({ target: schema.tokenAccounts.userUuid });
-  const [account] = await tx
-    .select({ id: schema.tokenAccounts.id })
-    .from(schema.tokenAccounts)
-    .where(eq(schema.tokenAccounts.userUuid, userUuid));
-  if (!account) throw new Error("token account missing after insert");
-  return account.id;
 }
 
 /**
@@ -227,21 +212,5 @@ export async function syncSubscriberAvatars(tx: Tx, userUuid: string, now: Date)
     .from(schema.subscriptions)
     .where(and(eq(schema.subscriptions.userUuid, userUuid), inArray(schema.subscriptions.status, UNLOCKING)))
     .limit(1);
-  const avatars = tx
-    .select({ slug: schema.avatars.slug })
-    .from(schema.avatars)
-    .where(eq(schema.avatars.status, "SUBSCRIBER_ONLY"));
-  if (subscribed) {
-    for (const { slug } of await avatars) await assignAvatar(tx, slug, [userUuid], "PURCHASED", now);
-    return;
-  }
-  await tx
-    .delete(schema.avatarAssignments)
-    .where(
-      and(
-        eq(schema.avatarAssignments.userUuid, userUuid),
-        eq(schema.avatarAssignments.assignmentType, "PURCHASED"),
-        inArray(schema.avatarAssignments.avatarSlug, avatars),
-      ),
-    );
+  await setSubscriberAvatars(tx, userUuid, !!subscribed, now);
 }

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { type Db, schema } from "@booth/db";
+import { type Db, schema, type Tx } from "@booth/db";
 import { and, asc, desc, eq, ilike, inArray, type SQL, sql } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { escapeLike } from "../../lib/crud/index.ts";
@@ -17,6 +17,14 @@ import { canLookUp, LOOKUP_SETTINGS, lookUpTrack, lookupConfigured, PROVIDER_NAM
 export const SEARCH_PAGE = 20;
 export const SONG_NOT_FOUND = errorMessage("SONG_NOT_FOUND");
 export const NOT_A_TRACK_LINK = errorMessage("NOT_A_TRACK_LINK");
+
+/** A song the upload service published into the catalogue: its row, new (answered) or changed, and its removal. */
+export type SongFields = typeof schema.songs.$inferInsert;
+export const addSong = async (db: Db, values: SongFields) =>
+  (await db.insert(schema.songs).values(values).returning())[0];
+export const changeSong = (db: Db, id: string, fields: Partial<SongFields>) =>
+  db.update(schema.songs).set(fields).where(eq(schema.songs.id, id));
+export const deleteSong = (tx: Tx, id: string) => tx.delete(schema.songs).where(eq(schema.songs.id, id));
 
 export const songsWithAlbum = (db: Db, where: SQL | undefined) =>
   db

@@ -1,5 +1,5 @@
 import { createRouter, type Router } from "../../lib/openapi.ts";
-import { statusRouter } from "../status.ts";
+import { statusRouter } from "../../lib/service-status.ts";
 import * as catalogueHandlers from "./catalogue.handlers.ts";
 import * as catalogue from "./catalogue.routes.ts";
 import * as crateHandlers from "./crate.handlers.ts";

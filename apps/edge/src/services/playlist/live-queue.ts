@@ -1,5 +1,5 @@
 import type { AppDeps } from "../../deps.ts";
-import { tellLiveRoomsOf } from "../room/presence.ts";
+import { tellLiveRoomsOf } from "../user/public.ts";
 import type { Crate } from "./crates.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { createRouter } from "../../lib/openapi.ts";
-import { statusRouter } from "../status.ts";
+import { statusRouter } from "../../lib/service-status.ts";
 import * as chatHandlers from "./cometchat.handlers.ts";
 import * as chat from "./cometchat.routes.ts";
 import * as communityAdminHandlers from "./communities/admin.handlers.ts";

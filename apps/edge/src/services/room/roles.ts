@@ -1,11 +1,11 @@
 import { type Db, schema } from "@booth/db";
 import type { RoomRole } from "@booth/db/schema";
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
-import { activeBan, banInForce } from "../../lib/auth.ts";
 import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
 import { jsonPick } from "../../lib/json-rows.ts";
-import { logModeration } from "../../lib/moderation-log.ts";
 import { firstRow, returnedRow } from "../../lib/rows.ts";
+import { logModeration } from "../audit/public.ts";
+import { activeBan, banInForce } from "../user/public.ts";
 import { ROOM_RANK, type Room, rankFrom, roomRolesOf, roomRolesWhere } from "./access.ts";
 import { loadUser, USER_NOT_FOUND } from "./users.ts";
 

@@ -1,5 +1,5 @@
 import { type Db, schema } from "@booth/db";
-import { and, count, eq, sql } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { hasAnyRole, STAFF, type User } from "../../lib/auth.ts";
 import { isUniqueViolation, uniqueOr } from "../../lib/db-errors.ts";
@@ -7,6 +7,7 @@ import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, forbidden, found, HttpError } from "../../lib/errors.ts";
 import { imageUrl, MAX_IMAGE_BYTES, sniffImage } from "../../lib/images.ts";
 import { returnedRow } from "../../lib/rows.ts";
+import { addRoomPoster, removeRoomPoster } from "../user/public.ts";
 import { ROOM_NOT_FOUND, type Room } from "./access.ts";
 import { freeSlug, type RoomSettingsInput, settingsColumns, settingsView, slugify } from "./rooms.ts";
 
@@ -145,15 +146,7 @@ export async function storePoster(
   const storageKey = `room-posters/${room.uuid}/${id}`;
   await storage.put(storageKey, bytes, contentType);
   await removePoster(deps, room);
-  await db.insert(schema.images).values({
-    id,
-    userUuid,
-    type: "roomPoster",
-    storageKey,
-    contentType,
-    size: bytes.length,
-    createdAt: now,
-  });
+  await addRoomPoster(db, { id, userUuid, storageKey, contentType, size: bytes.length, createdAt: now });
   return imageUrl(id);
 }
 
@@ -162,10 +155,7 @@ export async function removePoster(deps: Pick<AppDeps, "db" | "storage">, room: 
   const { db, storage } = deps;
   const id = room.posterUrl?.match(/\/users\/images\/([0-9a-f-]{36})$/)?.[1];
   if (!id) return;
-  const [image] = await db
-    .delete(schema.images)
-    .where(and(eq(schema.images.id, id), eq(schema.images.type, "roomPoster")))
-    .returning();
+  const image = await removeRoomPoster(db, id);
   if (image) await storage.delete(image.storageKey);
 }
 

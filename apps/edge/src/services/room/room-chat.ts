@@ -1,8 +1,8 @@
 import { type Db, schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { chatUsers } from "../../lib/chat-users.ts";
 import { HttpError } from "../../lib/errors.ts";
 import type { CometChat, GroupScope } from "../../ports/cometchat.ts";
+import { chatUsers } from "../user/public.ts";
 import { ROOM_RANK, type Room } from "./access.ts";
 import { rolesInForce } from "./rooms.ts";
 

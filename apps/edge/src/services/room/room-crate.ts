@@ -1,6 +1,6 @@
 import { type Db, schema } from "@booth/db";
 import { eq } from "drizzle-orm";
-import { crateSongs } from "../playlist/crates.ts";
+import { crateSongs } from "../playlist/public.ts";
 import type { Room } from "./access.ts";
 
 /**

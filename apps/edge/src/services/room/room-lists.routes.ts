@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { adminCrudItem, adminCrudList, allForServices } from "../../lib/contract-families.ts";
 import { contracts, errors, json, jsonBody, ok, PageQuery, UuidParam, uuidParams } from "../../lib/openapi.ts";
-import { PublicProfileSchema } from "../../lib/profiles.ts";
+import { PublicProfileSchema } from "../user/public.ts";
 import { RoomSlugParam } from "./access.ts";
 import { RoomSchema, RoomSettingsSchema } from "./rooms.ts";
 

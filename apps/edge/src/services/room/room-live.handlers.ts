@@ -4,7 +4,7 @@ import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { verifyPassword } from "../../lib/password.ts";
-import { profilesOf } from "../../lib/profiles.ts";
+import { profilesOf } from "../user/public.ts";
 import { loadRoom, ROOM_RANK, type Room, rankFrom, roomKey, roomRolesOf } from "./access.ts";
 import { JOIN_MESSAGES, standingIn } from "./admission.ts";
 import { guestJoined, guestLeft } from "./guest-presence.ts";

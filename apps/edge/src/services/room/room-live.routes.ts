@@ -13,8 +13,8 @@ import {
   UuidParam,
   uuidParams,
 } from "../../lib/openapi.ts";
-import { PublicProfileSchema } from "../../lib/profiles.ts";
-import { CrateSongSchema } from "../playlist/crates.ts";
+import { CrateSongSchema } from "../playlist/public.ts";
+import { PublicProfileSchema } from "../user/public.ts";
 import { RoomSlugParam } from "./access.ts";
 import { RoomSettingsSchema } from "./rooms.ts";
 

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { callersOwn, oneItem, relationTo, removal } from "../../lib/contract-families.ts";
 import { contracts } from "../../lib/openapi.ts";
-import { PublicProfileSchema } from "../../lib/profiles.ts";
+import { PublicProfileSchema } from "../user/public.ts";
 
 const { authed } = contracts(["Blocked users"]);
 

@@ -3,8 +3,8 @@ import { and, desc, eq } from "drizzle-orm";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { eitherWay } from "../../lib/either-way.ts";
 import { conflict, found, USER_NOT_FOUND } from "../../lib/errors.ts";
-import { profilesOf } from "../../lib/profiles.ts";
 import { deleteFound, firstRow, returnedRow } from "../../lib/rows.ts";
+import { profilesOf } from "../user/public.ts";
 import { removeFriendship } from "./friendships.ts";
 import { socialTarget } from "./relations.ts";
 

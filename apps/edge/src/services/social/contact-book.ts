@@ -5,7 +5,7 @@ import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { badRequest } from "../../lib/errors.ts";
 import { sha256 } from "../../lib/hash.ts";
 import { jsonPick } from "../../lib/json-rows.ts";
-import { profilesOf } from "../../lib/profiles.ts";
+import { profilesOf } from "../user/public.ts";
 
 /** Contacts one upload may carry. */
 export const MAX_CONTACTS_PER_UPLOAD = 1000;

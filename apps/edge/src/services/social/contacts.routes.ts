@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { callersOwn } from "../../lib/contract-families.ts";
 import { contracts, jsonBody, noContentOr, ok, UuidParam } from "../../lib/openapi.ts";
-import { PublicProfileSchema } from "../../lib/profiles.ts";
+import { PublicProfileSchema } from "../user/public.ts";
 import { MAX_CONTACTS_PER_UPLOAD } from "./contact-book.ts";
 
 const { authed } = contracts(["Contact book"]);

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { callersOwn, oneItem, skipTake } from "../../lib/contract-families.ts";
 import { contracts, errors, json, jsonBody, ok } from "../../lib/openapi.ts";
-import { PublicProfileSchema } from "../../lib/profiles.ts";
+import { PublicProfileSchema } from "../user/public.ts";
 import { MESSAGE_MAX_LENGTH } from "./direct-messages.ts";
 
 const { authed } = contracts(["Direct messages"]);

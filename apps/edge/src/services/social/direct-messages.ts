@@ -4,9 +4,9 @@ import type { User } from "../../lib/auth.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, forbidden, found, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { jsonPick } from "../../lib/json-rows.ts";
-import { profilesOf } from "../../lib/profiles.ts";
 import { firstRow, returnedRow } from "../../lib/rows.ts";
 import type { Cache } from "../../ports/cache.ts";
+import { profilesOf } from "../user/public.ts";
 import { friendshipOf } from "./friendships.ts";
 import { activeUser, blockedBetween } from "./relations.ts";
 

@@ -8,7 +8,7 @@ import {
   skipTake,
 } from "../../lib/contract-families.ts";
 import { contracts, errors, json, ok, pageSchema, UuidParam } from "../../lib/openapi.ts";
-import { PublicProfileSchema } from "../../lib/profiles.ts";
+import { PublicProfileSchema } from "../user/public.ts";
 import { FANS_PAGE } from "./fans.ts";
 
 const tags = ["DJ fans"];

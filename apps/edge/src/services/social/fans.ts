@@ -4,8 +4,8 @@ import { type CrudOptions, type CrudQuery, crudSelectPage, pickFields } from "..
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { conflict } from "../../lib/errors.ts";
 import { jsonRow } from "../../lib/json-rows.ts";
-import { linkedProfilesPage, usersTotal } from "../../lib/profiles.ts";
 import { deleteFound, firstRow, returnedRow } from "../../lib/rows.ts";
+import { linkedProfilesPage, usersTotal } from "../user/public.ts";
 import { socialTarget } from "./relations.ts";
 
 export const CANNOT_FOLLOW = "You cannot follow this DJ.";

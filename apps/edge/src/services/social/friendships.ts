@@ -4,8 +4,8 @@ import { uniqueOr } from "../../lib/db-errors.ts";
 import { eitherWay } from "../../lib/either-way.ts";
 import { conflict, forbidden, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { jsonRow } from "../../lib/json-rows.ts";
-import { linkedProfilesPage } from "../../lib/profiles.ts";
 import { deleteFound, firstRow, returnedRow } from "../../lib/rows.ts";
+import { linkedProfilesPage } from "../user/public.ts";
 import { blockedBetween, socialTarget } from "./relations.ts";
 
 export const CANNOT_INVITE = "You cannot invite this user.";

@@ -6,7 +6,7 @@ import { errorMessage } from "../../lib/error-codes.ts";
 import { forbidden, found, HttpError, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { isoOrNull } from "../../lib/json-rows.ts";
 import type { PushNotice } from "../../ports/push.ts";
-import { findRoom, ROOM_NOT_FOUND, ROOM_RANK, type Room, roomRank } from "../room/access.ts";
+import { findRoom, ROOM_NOT_FOUND, ROOM_RANK, type Room, roomRank } from "../room/public.ts";
 import {
   type Audience,
   checkSize,

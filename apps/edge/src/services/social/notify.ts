@@ -21,7 +21,7 @@ import type { AppDeps } from "../../deps.ts";
 import { badRequest } from "../../lib/errors.ts";
 import { firstRow } from "../../lib/rows.ts";
 import type { Delivery, PushNotice } from "../../ports/push.ts";
-import { roomRolesWhere } from "../room/access.ts";
+import { roomRolesWhere } from "../room/public.ts";
 
 // ---- what a notification may carry -----------------------------------------------------------------------------
 

@@ -4,7 +4,8 @@ import type { AppDeps } from "../../deps.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { found, HttpError } from "../../lib/errors.ts";
 import { returnedRow } from "../../lib/rows.ts";
-import { ACCOUNT_NOT_FOUND, findAccount, hold, inLedger, resolveHold } from "../merch/ledger.ts";
+import { ACCOUNT_NOT_FOUND, findAccount, hold, inLedger, referTransaction, resolveHold } from "../merch/public.ts";
+import { changeSong } from "../playlist/public.ts";
 import { originalKey, publish, transcode, verify } from "./pipeline.ts";
 
 /** Tokens a generated song costs for each started minute of it. */
@@ -45,10 +46,7 @@ export async function produce(deps: AppDeps, uploadId: string, holdId: string, r
     if (verified.status !== "VERIFIED") throw new Error(`the generated song is ${verified.status}`);
     const published = await publish(deps, verified);
     if (published.songId)
-      await deps.db
-        .update(schema.songs)
-        .set({ isGenerated: true, description: request.prompt })
-        .where(eq(schema.songs.id, published.songId));
+      await changeSong(deps.db, published.songId, { isGenerated: true, description: request.prompt });
     const done = await transcode(deps, published);
     if (done.transcodingStatus !== "TRANSCODING_SUCCEED") throw new Error("the generated song did not transcode");
     await inLedger(deps.db, (tx) => resolveHold(tx, holdId, "commit", deps.clock.now()));
@@ -114,10 +112,7 @@ export async function startGeneration(
         })
         .returning(),
     );
-    await tx
-      .update(schema.tokenTransactions)
-      .set({ referenceId: upload.id })
-      .where(eq(schema.tokenTransactions.id, held.transaction.id));
+    await referTransaction(tx, held.transaction.id, upload.id);
     return { holdId: held.transaction.id, uploadId: upload.id, fresh: true };
   });
   if (started.fresh)

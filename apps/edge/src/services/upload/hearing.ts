@@ -5,7 +5,7 @@ import { ADMINS, hasAnyRole, requireToken, requireUser } from "../../lib/auth.ts
 import type { AppEnv } from "../../lib/context.ts";
 import { forbidden, unauthorized } from "../../lib/errors.ts";
 import { signGrant, verifyGrant } from "../../lib/tokens.ts";
-import { guestIsIn } from "../room/guest-presence.ts";
+import { guestIsIn } from "../room/public.ts";
 import type { Upload } from "./pipeline.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { createRouter } from "../../lib/openapi.ts";
-import { sentryTestingRouter } from "../sentry-testing.ts";
-import { statusRouter } from "../status.ts";
+import { sentryTestingRouter } from "../../lib/sentry-testing.ts";
+import { statusRouter } from "../../lib/service-status.ts";
 import * as demoHandlers from "./demo.handlers.ts";
 import * as demo from "./demo.routes.ts";
 import * as genSongHandlers from "./gen-songs.handlers.ts";

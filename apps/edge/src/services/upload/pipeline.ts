@@ -3,7 +3,8 @@ import type { SongTags } from "@booth/db/schema";
 import { eq } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { shortId } from "../../lib/ids.ts";
-import { type Probe, probeAudio, type RenditionName, transcodeToHls } from "./audio.ts";
+import { type Probe, probeAudio, type RenditionName, transcodeToHls } from "../../ports/audio.ts";
+import { addSong, changeSong } from "../playlist/public.ts";
 
 export type Upload = typeof schema.songUploads.$inferSelect;
 export const UPLOAD_PREFIX = "/api/upload-service";
@@ -78,13 +79,10 @@ export async function publish(deps: AppDeps, upload: Upload) {
     >,
   };
   if (upload.songId) {
-    await deps.db.update(schema.songs).set(values).where(eq(schema.songs.id, upload.songId));
+    await changeSong(deps.db, upload.songId, values);
     return upload;
   }
-  const [song] = await deps.db
-    .insert(schema.songs)
-    .values({ ...values, shortId: shortId(), createdAt: deps.clock.now() })
-    .returning();
+  const song = await addSong(deps.db, { ...values, shortId: shortId(), createdAt: deps.clock.now() });
   return update(deps, upload.id, { songId: song?.id ?? null });
 }
 

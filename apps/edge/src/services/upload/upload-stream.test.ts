@@ -11,11 +11,11 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { firstRow } from "../../lib/rows.ts";
+import { ffmpegPath } from "../../ports/audio.ts";
 import { pgBossJobs } from "../../ports/jobs.ts";
 import { fileStream, localStorage } from "../../ports/storage.ts";
 import { testLogger } from "../../testing/logger.ts";
 import { createTestApp, type TestApp, uploaderOf, uploadTicket } from "../../testing.ts";
-import { ffmpegPath } from "./audio.ts";
 
 v8.setFlagsFromString("--expose-gc");
 // Freed buffers are counted until V8's sweeper releases them, which runs beside the program and lags on a loaded

@@ -13,7 +13,7 @@ import {
   Timestamps,
   UuidParam,
 } from "../../lib/openapi.ts";
-import { RENDITION_NAMES } from "./audio.ts";
+import { RENDITION_NAMES } from "../../ports/audio.ts";
 
 const tags = ["Uploads"];
 const { authed, route } = contracts(tags);

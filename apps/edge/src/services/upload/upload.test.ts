@@ -8,9 +8,9 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { firstRow } from "../../lib/rows.ts";
+import { ffmpegPath, synthesizeMp3 } from "../../ports/audio.ts";
 import { until } from "../../testing/until.ts";
 import { createTestApp, expectRefusal, ok, sendAudio, settledUpload, type TestApp, uploaderOf } from "../../testing.ts";
-import { ffmpegPath, synthesizeMp3 } from "./audio.ts";
 import { HEARING_MESSAGES, KEY_GRANT_TTL } from "./hearing.ts";
 
 let t: TestApp;

@@ -7,7 +7,8 @@ import { escapeLike } from "../../lib/crud/index.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, forbidden, found, HttpError, notFound } from "../../lib/errors.ts";
 import { firstRow, returnedRow } from "../../lib/rows.ts";
-import { type Probe, probeAudio, RENDITION_NAMES, type RenditionName, sniffAudio } from "./audio.ts";
+import { type Probe, probeAudio, RENDITION_NAMES, type RenditionName, sniffAudio } from "../../ports/audio.ts";
+import { deleteSong } from "../playlist/public.ts";
 import {
   coverKey,
   hlsKey,
@@ -287,7 +288,7 @@ export async function deleteUpload(deps: Pick<AppDeps, "db" | "storage">, upload
   const { db, storage } = deps;
   await db.transaction(async (tx) => {
     await tx.delete(schema.songUploads).where(eq(schema.songUploads.id, upload.id));
-    if (upload.songId) await tx.delete(schema.songs).where(eq(schema.songs.id, upload.songId));
+    if (upload.songId) await deleteSong(tx, upload.songId);
   });
   const playlists = [MASTER, ...RENDITION_NAMES.map(variantFile)];
   const segments: string[] = [];

@@ -1,10 +1,10 @@
-import { forgetAccount } from "../../lib/account-cache.ts";
 import { ADMINS, MODERATORS, requireUser } from "../../lib/auth.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
-import { kickFromLiveRooms, LIVE_KICK_REASONS } from "../room/presence.ts";
+import { forgetAccount } from "./account-cache.ts";
 import type * as routes from "./account-deactivation.routes.ts";
 import * as deactivation from "./deactivation.ts";
 import { requestView } from "./deactivation.ts";
+import { kickFromLiveRooms, LIVE_KICK_REASONS } from "./live-rooms.ts";
 
 export const requestDeactivation: AppRouteHandler<typeof routes.requestDeactivation> = async (c) => {
   const { user } = await requireUser(c);

@@ -2,16 +2,16 @@ import { type Db, schema, type Tx } from "@booth/db";
 import { eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { LRUCache } from "lru-cache";
-import { forgetAccount } from "../../lib/account-cache.ts";
 import type { User } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { HttpError } from "../../lib/errors.ts";
 import { isoOrNull } from "../../lib/json-rows.ts";
 import { oncePer } from "../../lib/once-per.ts";
-import { type Profile, publicProfile } from "../../lib/profiles.ts";
 import { firstRow, returnedRow } from "../../lib/rows.ts";
 import { type Keys, LIVE_TOKEN_TTL, signToken, TOKEN_TTL, TokenPurpose, type TokenType } from "../../lib/tokens.ts";
+import { forgetAccount } from "./account-cache.ts";
+import { type Profile, publicProfile } from "./public-profiles.ts";
 
 export const ALREADY_REGISTERED = errorMessage("EMAIL_ALREADY_REGISTERED");
 

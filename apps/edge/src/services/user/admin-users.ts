@@ -1,8 +1,8 @@
 import { type Db, schema } from "@booth/db";
 import { eq, sql } from "drizzle-orm";
 import { type CrudOptions, type CrudQuery, crudSelectPage, pickFields } from "../../lib/crud/index.ts";
-import { usersTotal } from "../../lib/profiles.ts";
 import { userView } from "./accounts.ts";
+import { usersTotal } from "./public-profiles.ts";
 import { OwnProfileSchema } from "./schemas.ts";
 
 /** What staff may select, filter and sort users by; `join=profile` adds the profile. */

@@ -2,8 +2,7 @@ import { rateLimit, requireToken } from "../../lib/auth.ts";
 import { conflict, forbidden } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { requireSettings } from "../../ports/integrations.ts";
-import { loadRoom, ROOM_RANK } from "../room/access.ts";
-import { requireRoomAdmission } from "../room/admission.ts";
+import { loadRoom, ROOM_RANK, requireRoomAdmission } from "../room/public.ts";
 import type * as routes from "./agora.routes.ts";
 import { AGORA_MESSAGES, AGORA_TOKEN_SECONDS, rtcToken } from "./agora.ts";
 

@@ -1,10 +1,10 @@
-import { forgetAccount } from "../../lib/account-cache.ts";
-import { accountAttempt, activeBan, addressBucket, rateLimit, requireUser } from "../../lib/auth.ts";
+import { accountAttempt, addressBucket, rateLimit, requireUser } from "../../lib/auth.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { HttpError, unauthorized } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { verifyPassword } from "../../lib/password.ts";
 import { signToken, TOKEN_ALG, TOKEN_TTL, TokenPurpose } from "../../lib/tokens.ts";
+import { forgetAccount } from "./account-cache.ts";
 import {
   findProfile,
   findUserByEmail,
@@ -16,6 +16,7 @@ import {
 } from "./accounts.ts";
 import type * as routes from "./auth.routes.ts";
 import { consumeLinkToken, mailLink } from "./codes.ts";
+import { activeBan } from "./sanctions.ts";
 import {
   INCORRECT_LOGIN,
   LOGIN_LIMITS,

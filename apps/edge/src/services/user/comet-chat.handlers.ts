@@ -1,7 +1,7 @@
 import { addressBucket, rateLimit, requireService, requireToken, requireUser } from "../../lib/auth.ts";
-import { chatUsers } from "../../lib/chat-users.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { cometChatFrom } from "../../ports/cometchat.ts";
+import { chatUsers } from "./chat-users.ts";
 import type * as routes from "./comet-chat.routes.ts";
 
 /** How long the ghost's auth token is handed out before a new one is made. */

@@ -1,7 +1,7 @@
-import { forgetAccount } from "../../lib/account-cache.ts";
-import { activeBan, addressBucket, rateLimit, requireUser } from "../../lib/auth.ts";
+import { addressBucket, rateLimit, requireUser } from "../../lib/auth.ts";
 import { forbidden, HttpError } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
+import { forgetAccount } from "./account-cache.ts";
 import { issueToken, loadUser, userView } from "./accounts.ts";
 import type * as routes from "./discord.routes.ts";
 import {
@@ -12,6 +12,7 @@ import {
   exchange,
   linkDiscordAccount,
 } from "./discord.ts";
+import { activeBan } from "./sanctions.ts";
 import { recordLogin } from "./sign-in.ts";
 
 export const discordAuth: AppRouteHandler<typeof routes.discordAuth> = async (c) => {

@@ -1,7 +1,7 @@
-import { forgetAccount } from "../../lib/account-cache.ts";
 import { rateLimit, requireUser } from "../../lib/auth.ts";
 import { badRequest, found, HttpError } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
+import { forgetAccount } from "./account-cache.ts";
 import { consumeCode } from "./codes.ts";
 import type * as routes from "./email-addresses.routes.ts";
 import * as emails from "./emails.ts";

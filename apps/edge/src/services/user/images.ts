@@ -1,6 +1,6 @@
 import { type Db, schema } from "@booth/db";
 import type { ImageType } from "@booth/db/schema";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { imageUrl } from "../../lib/images.ts";
 import { firstRow, returnedRow } from "../../lib/rows.ts";
@@ -44,6 +44,20 @@ export async function saveProfileImage(
     return inserted;
   });
   return row;
+}
+
+/** A room's poster image, stored by the room service: its row here (the room shows it at its imageUrl). */
+export async function addRoomPoster(db: Db, values: Omit<typeof schema.images.$inferInsert, "type">) {
+  await db.insert(schema.images).values({ ...values, type: "roomPoster" });
+}
+
+/** Forgets a room poster's image row; answers it (its storage key), or undefined when `id` is no room poster. */
+export async function removeRoomPoster(db: Db, id: string) {
+  const [image] = await db
+    .delete(schema.images)
+    .where(and(eq(schema.images.id, id), eq(schema.images.type, "roomPoster")))
+    .returning();
+  return image;
 }
 
 export async function findImage(db: Db, id: string) {

@@ -1,5 +1,5 @@
 import { createRouter } from "../../lib/openapi.ts";
-import { statusRouter } from "../status.ts";
+import { statusRouter } from "../../lib/service-status.ts";
 import * as accountDeactivationHandlers from "./account-deactivation.handlers.ts";
 import * as accountDeactivation from "./account-deactivation.routes.ts";
 import * as adminUserListHandlers from "./admin-user-list.handlers.ts";

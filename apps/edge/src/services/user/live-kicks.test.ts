@@ -11,7 +11,7 @@ import {
   publicRoom,
   reportPresent,
 } from "../../testing.ts";
-import { LIVE_KICK_REASONS } from "../room/presence.ts";
+import { LIVE_KICK_REASONS } from "./live-rooms.ts";
 
 const t = openTestApp();
 

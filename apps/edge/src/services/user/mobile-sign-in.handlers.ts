@@ -1,8 +1,8 @@
-import { forgetAccount } from "../../lib/account-cache.ts";
-import { ADMINS, accountAttempt, activeBan, addressBucket, rateLimit, requireUser, STAFF } from "../../lib/auth.ts";
+import { ADMINS, accountAttempt, addressBucket, rateLimit, requireUser, STAFF } from "../../lib/auth.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, found, HttpError, unauthorized } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
+import { forgetAccount } from "./account-cache.ts";
 import { issueToken, loadUser, userView } from "./accounts.ts";
 import { consumeCode, issueCode, numericCode } from "./codes.ts";
 import type * as routes from "./mobile-sign-in.routes.ts";
@@ -24,6 +24,7 @@ import {
   whitelistPage,
   whitelistView,
 } from "./phone-sign-in.ts";
+import { activeBan } from "./sanctions.ts";
 import { recordLogin } from "./sign-in.ts";
 
 export const validatePhone: AppRouteHandler<typeof routes.validatePhone> = async (c) => {

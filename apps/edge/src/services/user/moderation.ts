@@ -5,8 +5,8 @@ import { type Caller, outranks, type Role, type User } from "../../lib/auth.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { forbidden, found, HttpError, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { jsonPick, jsonRow } from "../../lib/json-rows.ts";
-import { logModeration } from "../../lib/moderation-log.ts";
 import { returnedRow } from "../../lib/rows.ts";
+import { logModeration } from "../audit/public.ts";
 import { findUser, loadUser } from "./accounts.ts";
 
 export const BOT_ROLE_NOT_GRANTED = "role: the bot role belongs to bot accounts (bot sign-up) and cannot be granted";

@@ -1,8 +1,8 @@
-import { forgetAccount } from "../../lib/account-cache.ts";
 import { ADMINS, accountAttempt, addressBucket, mayManage, rateLimit, requireUser } from "../../lib/auth.ts";
 import { forbidden, found, HttpError, USER_NOT_FOUND } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { verifyPassword } from "../../lib/password.ts";
+import { forgetAccount } from "./account-cache.ts";
 import { findUser, issueToken, normalizeEmail } from "./accounts.ts";
 import { consumeLinkToken, mailLink } from "./codes.ts";
 import type * as routes from "./password.routes.ts";

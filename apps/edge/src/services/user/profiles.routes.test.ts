@@ -4,8 +4,8 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { profilesOf } from "../../lib/profiles.ts";
 import { expectRefusal, ok, openTestApp, statusOf } from "../../testing.ts";
+import { profilesOf } from "./public-profiles.ts";
 
 const t = openTestApp();
 

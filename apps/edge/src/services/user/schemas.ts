@@ -1,6 +1,6 @@
 import { AuthChannel, Capability, UserRole, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
-import { BadgeSchema, PublicProfileSchema } from "../../lib/profiles.ts";
+import { BadgeSchema, PublicProfileSchema } from "./public-profiles.ts";
 
 export const Email = z.email().max(254).openapi({ example: "dj@example.com" });
 export const Password = z.string().min(8).max(128).openapi({ example: "correct horse battery" });

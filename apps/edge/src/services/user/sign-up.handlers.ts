@@ -1,12 +1,12 @@
 import type { Context } from "hono";
-import { forgetAccount } from "../../lib/account-cache.ts";
 import { ADMINS, addressBucket, rateLimit, requireUser, type User } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, forbidden } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { hashPassword } from "../../lib/password.ts";
-import type { Profile } from "../../lib/profiles.ts";
+import { forgetAccount } from "./account-cache.ts";
 import { issueToken, userView } from "./accounts.ts";
+import type { Profile } from "./public-profiles.ts";
 import type * as routes from "./sign-up.routes.ts";
 import {
   createBot,

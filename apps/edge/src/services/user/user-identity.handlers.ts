@@ -1,9 +1,9 @@
 import type { Context } from "hono";
-import { forgetAccount } from "../../lib/account-cache.ts";
 import { ADMINS, addressBucket, hasAnyRole, rateLimit, requireUser } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, forbidden, found, USER_NOT_FOUND, unauthorized } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
+import { forgetAccount } from "./account-cache.ts";
 import { findUser } from "./accounts.ts";
 import { consumeCode, issueCode, numericCode } from "./codes.ts";
 import * as identities from "./identities.ts";

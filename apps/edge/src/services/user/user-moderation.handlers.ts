@@ -1,12 +1,12 @@
 import type { Capability } from "@booth/db/schema";
 import type { Context } from "hono";
-import { forgetAccount } from "../../lib/account-cache.ts";
 import { ADMINS, MODERATORS, requireUser, STAFF } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, forbidden, HttpError } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
-import { kickFromLiveRooms, LIVE_KICK_REASONS } from "../room/presence.ts";
+import { forgetAccount } from "./account-cache.ts";
 import { changedUser } from "./accounts.ts";
+import { kickFromLiveRooms, LIVE_KICK_REASONS } from "./live-rooms.ts";
 import * as moderation from "./moderation.ts";
 import { BOT_ROLE_NOT_GRANTED, commentView, type Sanction, sanctionView } from "./moderation.ts";
 import type * as routes from "./user-moderation.routes.ts";

@@ -4,12 +4,12 @@ import { ADMINS, hasAnyRole, MODERATORS, mayManage, rateLimit, requireService, r
 import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, forbidden, found, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
-import { profilesJson, publicProfile, searchProfiles } from "../../lib/profiles.ts";
 import { sqlJson } from "../../lib/sql-json.ts";
-import { checkWearable } from "../merch/avatars.ts";
+import { checkWearable } from "../merch/public.ts";
 import { changedUser, loadUser, ownProfile, userView } from "./accounts.ts";
 import * as profiles from "./profiles.ts";
 import { MAX_PROFILE_BATCH, PROFILE_NOT_FOUND, type ProfilePatch, visibleProfile } from "./profiles.ts";
+import { profilesJson, publicProfile, searchProfiles } from "./public-profiles.ts";
 import type * as routes from "./user-profiles.routes.ts";
 
 /** The caller's own profile update (the profile form and the socials form). */

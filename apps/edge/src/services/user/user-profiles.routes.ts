@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { allForServices, callersOwn, oneItem, publicItem } from "../../lib/contract-families.ts";
 import { contracts, jsonBody, ok, pageSchema } from "../../lib/openapi.ts";
-import { BadgeSchema, MAX_PEOPLE, PublicProfileSchema } from "../../lib/profiles.ts";
 import { MAX_PROFILE_BATCH, MUSIC_PROVIDERS } from "./profiles.ts";
+import { BadgeSchema, MAX_PEOPLE, PublicProfileSchema } from "./public-profiles.ts";
 import { CapabilitySchema, Color, Nickname, OwnProfileSchema, RoleSchema, UserSchema } from "./schemas.ts";
 
 const { authed, route } = contracts(["Profiles"]);

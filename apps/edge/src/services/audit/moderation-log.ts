@@ -1,6 +1,6 @@
 import { schema, type Tx } from "@booth/db";
 import type { ModerationActionType } from "@booth/db/schema";
-import { orNull } from "./or-null.ts";
+import { orNull } from "../../lib/or-null.ts";
 
 /** Every global moderation step is also written to the audit service's moderation log, in the same transaction. */
 export const logModeration = (

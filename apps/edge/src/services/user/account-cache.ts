@@ -1,9 +1,7 @@
 import { type Db, schema } from "@booth/db";
 import { and, eq, getTableColumns, isNull, sql } from "drizzle-orm";
-import type { Cache } from "../ports/cache.ts";
-
-/** An account as a signed-in request sees it: its row without the password hash (which never leaves the database). */
-export type Account = Omit<typeof schema.users.$inferSelect, "passwordHash">;
+import type { User } from "../../lib/auth.ts";
+import type { Cache } from "../../ports/cache.ts";
 
 /**
  * How long an account's entry lives in the shared cache. Every change the edge makes to an account, its profile or
@@ -15,7 +13,8 @@ export const ACCOUNT_CACHE_SECONDS = 60;
 const key = (uuid: string) => `account:${uuid}`;
 
 interface Entry {
-  user: Account;
+  /** The account as a signed-in request sees it (lib/auth.ts User): its row without the password hash. */
+  user: User;
   /** The user's fields that are dates (JSON carries them as strings). */
   dates: string[];
   /** A permanent ban in force. */

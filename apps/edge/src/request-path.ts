@@ -3,12 +3,13 @@ import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { contextStorage } from "hono/context-storage";
 import { secureHeaders } from "hono/secure-headers";
-import type { AppDeps } from "../deps.ts";
-import type { Metrics } from "../metrics.ts";
-import { preflight, requestIdOf, setAnswerHeaders, setHeader, varyOnEncoding } from "./answer-headers.ts";
-import { authenticate } from "./auth.ts";
-import type { AppEnv } from "./context.ts";
-import { errorBody } from "./errors.ts";
+import type { AppDeps } from "./deps.ts";
+import { preflight, requestIdOf, setAnswerHeaders, setHeader, varyOnEncoding } from "./lib/answer-headers.ts";
+import { authenticate } from "./lib/auth.ts";
+import type { AppEnv } from "./lib/context.ts";
+import { errorBody } from "./lib/errors.ts";
+import type { Metrics } from "./metrics.ts";
+import { readAccount } from "./services/user/public.ts";
 
 /** How large a request's body may be: `maxSize` bytes, but for the routes whose path matches one of `larger`. */
 export type BodyLimits = { maxSize: number; larger: { path: RegExp; maxSize: number }[] };
@@ -59,6 +60,9 @@ export function requestPath(
   const limits = bodyLimits.larger.map((entry) => ({ ...entry, check: limit(entry.maxSize) }));
   const general = limit(bodyLimits.maxSize);
 
+  // The account a token names, as the user service reads it (requireUser asks it: lib/auth.ts).
+  const accountOf = (uuid: string, now: Date) => readAccount(deps, uuid, now);
+
   const handle = async (c: Context<AppEnv>, next: Next): Promise<void> => {
     // A browser's preflight is answered here, by hono's cors (the other answers get their CORS headers below).
     if (c.req.method === "OPTIONS") {
@@ -67,6 +71,7 @@ export function requestPath(
       return;
     }
     c.set("deps", deps);
+    c.set("readAccount", accountOf);
     const started = performance.now();
     const path = c.req.path;
     const sent = c.req.header("content-length") ?? c.req.header("transfer-encoding");

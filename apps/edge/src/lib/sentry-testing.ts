@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ADMINS, requireUser } from "../lib/auth.ts";
-import { HttpError } from "../lib/errors.ts";
-import { bearer, createRouter, errors, json } from "../lib/openapi.ts";
+import { ADMINS, requireUser } from "./auth.ts";
+import { HttpError } from "./errors.ts";
+import { bearer, createRouter, errors, json } from "./openapi.ts";
 
 /** `POST /sentry-testing`: admins check that a service's errors reach the error reporter. */
 export function sentryTestingRouter(service: string) {

@@ -3,7 +3,7 @@
  * one loading the demo is not necessarily the one a visitor's page asks), for the home page's "Loading the demo
  * songs: 7 of 20".
  */
-import type { Cache } from "../ports/cache.ts";
+import type { Cache } from "../../ports/cache.ts";
 
 export const DEMO_PROGRESS_KEY = "demo:catalogue-progress";
 /** An entry outlives a loading process that died by this long at most (it is refreshed with every track). */

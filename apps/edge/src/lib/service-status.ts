@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
-import type { AppDeps } from "../deps.ts";
-import { type AppRouteHandler, createRouter, json } from "../lib/openapi.ts";
+import type { RequestDeps } from "./context.ts";
+import { type AppRouteHandler, createRouter, json } from "./openapi.ts";
 
 export const StatusSchema = z
   .object({
@@ -44,7 +44,11 @@ function reachable(probe: () => Promise<unknown>) {
 }
 
 /** Is the service up, and can it reach its database and cache. */
-export async function serviceStatus(deps: Pick<AppDeps, "db" | "cache" | "clock">, service: string, version: string) {
+export async function serviceStatus(
+  deps: Pick<RequestDeps, "db" | "cache" | "clock">,
+  service: string,
+  version: string,
+) {
   const { db, cache, clock } = deps;
   const [database, cacheState] = await Promise.all([
     reachable(() => db.execute(sql`select 1`)),

@@ -1,6 +1,6 @@
 import { type Db, schema } from "@booth/db";
 import { eq, inArray } from "drizzle-orm";
-import type { ChatUser } from "../ports/cometchat.ts";
+import type { ChatUser } from "../../ports/cometchat.ts";
 
 /** The CometChat user of each Booth account: its nickname and picture. */
 export async function chatUsers(db: Db, uuids: string[]): Promise<ChatUser[]> {

@@ -7,12 +7,13 @@ import { Badge, values } from "@booth/db/schema";
 import { z } from "@hono/zod-openapi";
 import { and, asc, count, desc, eq, ilike, inArray, isNull, not, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import { activeBanCondition, type User } from "./auth.ts";
-import { columnSchemas } from "./column-schemas.ts";
-import { escapeLike } from "./crud/index.ts";
-import { isoOrNull, jsonPick } from "./json-rows.ts";
-import { pageWhere } from "./pages.ts";
-import { isoSql, jsonColumns, preparedPerDb, type SqlJson } from "./sql-json.ts";
+import type { User } from "../../lib/auth.ts";
+import { columnSchemas } from "../../lib/column-schemas.ts";
+import { escapeLike } from "../../lib/crud/index.ts";
+import { isoOrNull, jsonPick } from "../../lib/json-rows.ts";
+import { pageWhere } from "../../lib/pages.ts";
+import { isoSql, jsonColumns, preparedPerDb, type SqlJson } from "../../lib/sql-json.ts";
+import { activeBanCondition } from "./sanctions.ts";
 
 export type Profile = typeof schema.profiles.$inferSelect;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { openDemo } from "../bootstrap.ts";
-import { createTestApp, openTestApp } from "../testing.ts";
-import { DEMO_ARTISTS } from "./demo-catalogue.ts";
+import { openDemo } from "../../bootstrap.ts";
+import { DEMO_ARTISTS } from "../../seed/demo-catalogue.ts";
+import { createTestApp, openTestApp } from "../../testing.ts";
 import { DEMO_PROGRESS_KEY } from "./demo-progress.ts";
 
 const t = openTestApp();

@@ -1,10 +1,10 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../app.ts";
-import type { Cache } from "../ports/cache.ts";
-import { sharedCaches } from "../testing/shared-caches.ts";
-import { createTestApp, expectRefusal, type TestApp } from "../testing.ts";
+import { createApp } from "../../app.ts";
+import type { Cache } from "../../ports/cache.ts";
+import { sharedCaches } from "../../testing/shared-caches.ts";
+import { createTestApp, expectRefusal, type TestApp } from "../../testing.ts";
 import { forgetAccount } from "./account-cache.ts";
 
 /*

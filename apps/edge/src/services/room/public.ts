@@ -1,0 +1,8 @@
+/** The room service's front door: what other services may call (decision 0021). */
+
+/** Rooms: find one, load one (404), the caller's rank in one, the role rows that match a filter. */
+export { findRoom, loadRoom, ROOM_NOT_FOUND, ROOM_RANK, type Room, roomRank, roomRolesWhere } from "./access.ts";
+/** Access to a live room: refuses a caller the room does not admit, else answers their rank and roles there. */
+export { requireRoomAdmission } from "./admission.ts";
+/** Whether a guest is present in a live room. */
+export { guestIsIn } from "./guest-presence.ts";
