@@ -361,8 +361,16 @@ const IMPORT = [
   /import\s*\(\s*["']([^"']+)["']\s*\)/g,
   /import\s+["']([^"']+)["']/g,
 ];
-/** `env.NAME`, `process.env.NAME`, `environment.NAME`, `env["NAME"]`. */
-const READ = [/\b(?:env|environment)\.([A-Z][A-Z0-9_]*)\b/g, /\benv\[\s*["']([A-Z][A-Z0-9_]*)["']\s*\]/g];
+/**
+ * `env.NAME`, `process.env.NAME`, `environment.NAME`, `env["NAME"]`; a setting of an app's schema (`NAME: setting.`,
+ * @booth/sdk/settings), and an old name it still reads (`OLD_NAME: "NEW_NAME"`, its renamed settings).
+ */
+const READ = [
+  /\b(?:env|environment)\.([A-Z][A-Z0-9_]*)\b/g,
+  /\benv\[\s*["']([A-Z][A-Z0-9_]*)["']\s*\]/g,
+  /^\s*([A-Z][A-Z0-9_]*):\s*setting\b/gm,
+  /^\s*([A-Z][A-Z0-9_]*):\s*"[A-Z][A-Z0-9_]*",?\s*$/gm,
+];
 const SOURCE = [".ts", ".tsx", ".mts", ".js", ".mjs"];
 
 /** The file a workspace package's specifier (`@booth/sdk/live`) names, from its package.json exports. */

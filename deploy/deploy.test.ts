@@ -303,7 +303,12 @@ describe("deploy/compose.yaml", () => {
       ),
     ).toContainEqual("migrate: sets S3_BUCKET, which apps/edge/dist/main.migrate.js never reads");
     // Internal addresses.
-    expect(broken("PARTY_URL: http://rooms:1999\n  PUBLIC_URL", "PARTY_URL: http://rooms:2999\n  PUBLIC_URL")).toEqual([
+    expect(
+      broken(
+        "BOOTH_PARTY_URL: http://rooms:1999\n  BOOTH_PUBLIC_EDGE_URL",
+        "BOOTH_PARTY_URL: http://rooms:2999\n  BOOTH_PUBLIC_EDGE_URL",
+      ),
+    ).toEqual([
       "edge-1: http://rooms:2999: rooms listens on no port 2999",
       "edge-2: http://rooms:2999: rooms listens on no port 2999",
       "worker: http://rooms:2999: rooms listens on no port 2999",

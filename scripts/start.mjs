@@ -4,7 +4,7 @@
 //
 // `--prod` (`npm run start:prod`) starts instead each app's `start:prod`: the edge and the web from what
 // `npm run build` compiled (plain Node with source maps, no tsx, no build on the way). The live rooms have none:
-// in production they are a Cloudflare Worker (`npm run deploy -w @booth/rooms-party`), found at PARTY_URL.
+// in production they are a Cloudflare Worker (`npm run deploy -w @booth/rooms-party`), found at BOOTH_PARTY_URL.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -19,8 +19,8 @@ const LABELS = { edge: "the edge (API)", party: "the live rooms", web: "the web 
 /**
  * Each app's port and the others' addresses. The apps started alone read PORT (edge, rooms) and WEB_PORT (web); here
  * PORT means the edge only (EDGE_PORT wins), and the rooms get PARTY_PORT, so moving one app moves no other. An
- * address the environment sets already (BOOTH_API_URL, PARTY_URL, BOOTH_EDGE_URL, WEB_URL) is kept: a proxy may
- * stand in front of an app.
+ * address the environment sets already (BOOTH_API_URL, BOOTH_PARTY_URL or its old name PARTY_URL, BOOTH_EDGE_URL,
+ * WEB_URL) is kept: a proxy may stand in front of an app.
  */
 export function appEnvironments(env) {
   const port = (value, fallback) => {
@@ -34,14 +34,14 @@ export function appEnvironments(env) {
   const webUrlPort = env.WEB_URL ? new URL(env.WEB_URL).port : "";
   const webPort = port(env.WEB_PORT || webUrlPort, 3000);
   const edgeUrl = `http://127.0.0.1:${edgePort}`;
-  const partyUrl = env.PARTY_URL || `http://127.0.0.1:${partyPort}`;
+  const partyUrl = env.BOOTH_PARTY_URL || env.PARTY_URL || `http://127.0.0.1:${partyPort}`;
   const webUrl = env.WEB_URL || `http://127.0.0.1:${webPort}`;
   return {
     ports: { edge: edgePort, party: partyPort, web: webPort },
     edge: {
       ...env,
       PORT: String(edgePort),
-      PARTY_URL: partyUrl,
+      BOOTH_PARTY_URL: partyUrl,
       WEB_URL: webUrl,
       // The web's server calls the edge from this machine's loopback address, passing each visitor's address in
       // X-Forwarded-For: the edge trusts that header from there, unless TRUST_PROXY says otherwise.
@@ -99,7 +99,7 @@ async function main() {
     }
     if (!wanted)
       console.log(
-        `booth: the live rooms are not started here: in production they run as a Cloudflare Worker (PARTY_URL)`,
+        `booth: the live rooms are not started here: in production they run as a Cloudflare Worker (BOOTH_PARTY_URL)`,
       );
   }
   let environments;

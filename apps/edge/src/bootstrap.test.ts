@@ -1,7 +1,8 @@
 import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { ensureAdmin, mailerFromEnv, smsFromEnv } from "./bootstrap.ts";
+import { ensureAdmin, mailerFrom, smsFrom } from "./bootstrap.ts";
+import { readEdgeSettings } from "./config.ts";
 import { listenLocally, requestText } from "./testing/local-server.ts";
 import { openTestApp } from "./testing.ts";
 
@@ -52,7 +53,7 @@ describe("email provider from the environment", () => {
     const baseUrl = await listenLocally(server);
     try {
       const env = { RESEND_API_KEY: "re_test", MAIL_FROM: "Booth <no-reply@booth.test>", RESEND_BASE_URL: baseUrl };
-      const mailer = mailerFromEnv(env, t.db, () => {});
+      const mailer = mailerFrom(env, t.db, () => {});
       await mailer.send({ to: "fan@example.com", subject: "Hi", text: "Hello" });
       expect(seen[0]?.auth).toBe("Bearer re_test");
       expect(JSON.parse(seen[0]?.body ?? "{}")).toMatchObject({
@@ -64,9 +65,9 @@ describe("email provider from the environment", () => {
       await expect(mailer.send({ to: "fan@example.com", subject: "Hi", text: "x" })).rejects.toMatchObject({
         status: 502,
       });
-      expect(() => mailerFromEnv({ RESEND_API_KEY: "re_test" }, t.db, () => {})).toThrow(/MAIL_FROM/);
+      expect(() => mailerFrom(readEdgeSettings({ RESEND_API_KEY: "re_test" }), t.db, () => {})).toThrow(/MAIL_FROM/);
       expect(
-        mailerFromEnv(
+        mailerFrom(
           {},
           t.db,
           () => {},
@@ -82,16 +83,16 @@ describe("email provider from the environment", () => {
 describe("SMS provider from the environment", () => {
   it("uses Twilio only when fully configured", () => {
     expect(
-      smsFromEnv(
+      smsFrom(
         {},
         t.db,
         () => {},
         () => {},
       ).kind,
     ).toBe("log");
-    expect(() => smsFromEnv({ TWILIO_ACCOUNT_SID: "AC1" }, t.db, () => {})).toThrow(/TWILIO_AUTH_TOKEN/);
+    expect(() => smsFrom(readEdgeSettings({ TWILIO_ACCOUNT_SID: "AC1" }), t.db, () => {})).toThrow(/TWILIO_AUTH_TOKEN/);
     const env = { TWILIO_ACCOUNT_SID: "AC1", TWILIO_AUTH_TOKEN: "x", TWILIO_FROM: "+15005550006" };
-    expect(smsFromEnv(env, t.db, () => {}).kind).toBe("twilio");
+    expect(smsFrom(env, t.db, () => {}).kind).toBe("twilio");
   });
 });
 
@@ -101,13 +102,13 @@ describe("messages without a provider", () => {
   it("prints each one in the edge's log on the embedded instance, with the code the person needs", async () => {
     const printed: string[] = [];
     const saved = { mailer: t.deps.mailer, sms: t.deps.sms };
-    t.deps.mailer = mailerFromEnv(
+    t.deps.mailer = mailerFrom(
       {},
       t.db,
       () => {},
       (text) => printed.push(text),
     );
-    t.deps.sms = smsFromEnv(
+    t.deps.sms = smsFrom(
       {},
       t.db,
       () => {},
@@ -155,13 +156,13 @@ describe("messages without a provider", () => {
   it("keeps them in the outbox without printing in production, where logs are kept and read by others", async () => {
     const printed: string[] = [];
     const production = { NODE_ENV: "production" };
-    const mailer = mailerFromEnv(
+    const mailer = mailerFrom(
       production,
       t.db,
       () => {},
       (text) => printed.push(text),
     );
-    const sms = smsFromEnv(
+    const sms = smsFrom(
       { BOOTH_ENV: "production" },
       t.db,
       () => {},

@@ -3,17 +3,19 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { createDb, type Db, MIGRATION_LOCK, type SqlExecutor, schema, type Tx } from "@booth/db";
 import { SERVICE_SECRET_MIN_LENGTH } from "@booth/sdk/live/service-auth";
+import { type Environment, isProduction } from "@booth/sdk/settings";
 import { arrayContains, eq, sql } from "drizzle-orm";
-import { type AppConfig, type AppDeps, defaultConfig, edgeLogger, type Logger, systemClock } from "./deps.ts";
-import { parseTrustProxy } from "./lib/client-address.ts";
-import { hashPassword } from "./lib/password.ts";
+import type { DestinationStream } from "pino";
+import { allowsLocalCheckout, type EdgeSettings, readEdgeSettings, seedsDemo } from "./config.ts";
+import { type AppConfig, type AppDeps, edgeLogger, type Logger, systemClock } from "./deps.ts";
+import { argon2, hashPassword } from "./lib/password.ts";
 import { loadKeys, serviceToken, withPreviousKeys } from "./lib/tokens.ts";
 import { ffmpegWarning } from "./ports/audio.ts";
 import { type Cache, memoryCache, redisCache, upstashCache } from "./ports/cache.ts";
 import { outboxReporter, type SentrySdk, sentryReporter } from "./ports/error-reporter.ts";
 import { dbipGeo } from "./ports/geo-dbip.ts";
-import { integrationsFromEnv } from "./ports/integrations.ts";
-import { jobSettingsFromEnv, pgBossJobs } from "./ports/jobs.ts";
+import { integrationsFrom } from "./ports/integrations.ts";
+import { jobSettingsFrom, pgBossJobs } from "./ports/jobs.ts";
 import { notifyingQuietly, partyLiveRooms } from "./ports/live-rooms.ts";
 import { resendMailer } from "./ports/mail-resend.ts";
 import {
@@ -24,13 +26,12 @@ import {
   reportingFailures,
   type SmsSender,
 } from "./ports/messaging.ts";
-import { pushFromEnv } from "./ports/push-env.ts";
+import { pushFrom } from "./ports/push-env.ts";
 import { twilioSms } from "./ports/sms-twilio.ts";
 import { embeddedGenerator, httpGenerator } from "./ports/song-generator.ts";
 import { localStorage, type Storage } from "./ports/storage.ts";
-import { s3OptionsFromEnv, s3Storage } from "./ports/storage-s3.ts";
-import { tracingFromEnv } from "./ports/tracing.ts";
-import { allowsLocalCheckout, assertProductionSettings, isProduction, seedsDemo } from "./production.ts";
+import { type S3Settings, s3OptionsFrom, s3Storage } from "./ports/storage-s3.ts";
+import { tracingFrom } from "./ports/tracing.ts";
 import { type DemoOptions, ensureDemoAccount, loadDemoTracks } from "./seed/demo-catalogue.ts";
 import { DEMO_ROOMS, seedDemoRooms } from "./seed/demo-rooms.ts";
 import { seedDemoShop } from "./seed/demo-shop.ts";
@@ -38,133 +39,165 @@ import { clearDemoProgress, writeDemoProgress } from "./services/upload/public.t
 import { createAccount, linkToken, normalizeEmail } from "./services/user/public.ts";
 import { startStep } from "./start-failure.ts";
 
-type Env = Record<string, string | undefined>;
+type Settings = EdgeSettings;
 
-export async function cacheFromEnv(env: Env, prefix = ""): Promise<Cache> {
-  if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN)
-    return upstashCache(env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN, prefix);
-  if (env.REDIS_URL) return redisCache(env.REDIS_URL, prefix);
+/**
+ * The start's settings, read once from the environment (`app` names the process in what it prints), and the edge's log
+ * at their LOG_LEVEL, which says each old name read. `destination`: where the log's lines go (standard output unless
+ * given). Throws a `SettingsError` naming every bad or missing setting (start-failure.ts prints it as one line).
+ */
+export function readStart(environment: Environment, app: string, destination?: DestinationStream) {
+  const renamed: string[] = [];
+  const settings = readEdgeSettings(environment, { app, warn: (msg) => renamed.push(msg) });
+  const logger = edgeLogger(settings, destination);
+  for (const msg of renamed) logger({ level: "warn", msg });
+  return { settings, logger };
+}
+
+/** Upstash's REST API when both its settings are given, else Redis at REDIS_URL, else a memory cache. */
+export async function cacheFrom(
+  settings: Pick<Settings, "UPSTASH_REDIS_REST_URL" | "UPSTASH_REDIS_REST_TOKEN" | "REDIS_URL">,
+  prefix = "",
+): Promise<Cache> {
+  const { UPSTASH_REDIS_REST_URL: upstashUrl, UPSTASH_REDIS_REST_TOKEN: upstashToken, REDIS_URL: redisUrl } = settings;
+  if (upstashUrl && upstashToken) return upstashCache(upstashUrl, upstashToken, prefix);
+  if (redisUrl) return redisCache(redisUrl, prefix);
   return memoryCache();
 }
 
-export function configFromEnv(env: Env, port: number): AppConfig {
+/** What the routes read of the settings (deps.config). */
+export function configFrom(settings: Settings): AppConfig {
+  const { APPLE_ROOT_CA_PATH: appleRootCaPath } = settings;
   return {
-    publicUrl: env.PUBLIC_URL ?? `http://127.0.0.1:${port}`,
-    webUrl: env.WEB_URL ?? defaultConfig.webUrl,
-    emailResendSeconds: Number(env.EMAIL_RESEND_SECONDS ?? defaultConfig.emailResendSeconds),
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    metricsToken: env.METRICS_TOKEN?.trim() || undefined,
+    publicUrl: settings.BOOTH_PUBLIC_EDGE_URL ?? settings.BOOTH_EDGE_URL ?? `http://127.0.0.1:${settings.PORT}`,
+    webUrl: settings.WEB_URL,
+    emailResendSeconds: settings.EMAIL_RESEND_SECONDS,
+    trustProxy: settings.TRUST_PROXY,
+    metricsToken: settings.METRICS_TOKEN,
     providers: {
-      spotifyApiUrl: env.SPOTIFY_API_URL ?? defaultConfig.providers.spotifyApiUrl,
-      appleMusicApiUrl: env.APPLE_MUSIC_API_URL ?? defaultConfig.providers.appleMusicApiUrl,
-      appleMusicDeveloperToken: env.APPLE_MUSIC_DEVELOPER_TOKEN,
-      cyaniteWebhookSecret: env.CYANITE_WEBHOOK_SECRET,
+      spotifyApiUrl: settings.SPOTIFY_API_URL,
+      appleMusicApiUrl: settings.APPLE_MUSIC_API_URL,
+      appleMusicDeveloperToken: settings.APPLE_MUSIC_DEVELOPER_TOKEN,
+      cyaniteWebhookSecret: settings.CYANITE_WEBHOOK_SECRET,
     },
     payments: {
-      stripeSecretKey: env.STRIPE_SECRET_KEY,
-      stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET,
-      stripeApiUrl: env.STRIPE_API_URL,
+      stripeSecretKey: settings.STRIPE_SECRET_KEY,
+      stripeWebhookSecret: settings.STRIPE_WEBHOOK_SECRET,
+      stripeApiUrl: settings.STRIPE_API_URL,
       appleRootCaPem:
-        env.APPLE_ROOT_CA_PEM ?? (env.APPLE_ROOT_CA_PATH ? readFileSync(env.APPLE_ROOT_CA_PATH, "utf8") : undefined),
-      appleBundleId: env.APPLE_BUNDLE_ID,
-      localCheckout: allowsLocalCheckout(env),
+        settings.APPLE_ROOT_CA_PEM ?? (appleRootCaPath ? readFileSync(appleRootCaPath, "utf8") : undefined),
+      appleBundleId: settings.APPLE_BUNDLE_ID,
+      localCheckout: allowsLocalCheckout(settings),
     },
-    integrations: integrationsFromEnv(env),
+    integrations: integrationsFrom(settings),
+    ffmpeg: { FFMPEG_PATH: settings.FFMPEG_PATH, PATH: settings.PATH },
   };
 }
+
+type Deployment = Pick<Settings, "BOOTH_ENV" | "NODE_ENV">;
 
 /**
  * Without a provider, the outbox; the embedded instance also prints each message, so its codes reach someone. A
  * production one does not: logs are kept and shipped, and a sign-in link in them would open the account to their
  * readers (an admin reads the outbox with `booth outbox` instead).
  */
-function unsent<T extends Mailer | SmsSender>(outbox: T, env: Env, print: (text: string) => void): T {
-  return isProduction(env) ? outbox : printingOutbox(outbox, print);
+function unsent<T extends Mailer | SmsSender>(outbox: T, settings: Deployment, print: (text: string) => void): T {
+  return isProduction(settings) ? outbox : printingOutbox(outbox, print);
 }
 
-/** Resend when RESEND_API_KEY is set (MAIL_FROM then required), else the outbox table. */
-export function mailerFromEnv(env: Env, db: Db, logger: Logger, print = console.log): Mailer {
-  if (!env.RESEND_API_KEY) return unsent(outboxMailer(db), env, print);
-  if (!env.MAIL_FROM) throw new Error("MAIL_FROM is required when RESEND_API_KEY is set");
-  const mailer = resendMailer({ apiKey: env.RESEND_API_KEY, from: env.MAIL_FROM, baseUrl: env.RESEND_BASE_URL });
+/** Resend when RESEND_API_KEY is set (MAIL_FROM then required: config.ts), else the outbox table. */
+export function mailerFrom(
+  settings: Deployment & Pick<Settings, "RESEND_API_KEY" | "MAIL_FROM" | "RESEND_BASE_URL">,
+  db: Db,
+  logger: Logger,
+  print = console.log,
+): Mailer {
+  if (!settings.RESEND_API_KEY) return unsent(outboxMailer(db), settings, print);
+  const mailer = resendMailer({
+    apiKey: settings.RESEND_API_KEY,
+    from: settings.MAIL_FROM ?? "",
+    baseUrl: settings.RESEND_BASE_URL,
+  });
   return reportingFailures(mailer, "email", logger);
 }
 
-/** Twilio when TWILIO_ACCOUNT_SID is set (TWILIO_AUTH_TOKEN and TWILIO_FROM then required), else the outbox. */
-export function smsFromEnv(env: Env, db: Db, logger: Logger, print = console.log): SmsSender {
-  if (!env.TWILIO_ACCOUNT_SID) return unsent(outboxSms(db), env, print);
-  for (const name of ["TWILIO_AUTH_TOKEN", "TWILIO_FROM"] as const)
-    if (!env[name]) throw new Error(`${name} is required when TWILIO_ACCOUNT_SID is set`);
+/** Twilio when TWILIO_ACCOUNT_SID is set (TWILIO_AUTH_TOKEN and TWILIO_FROM then required: config.ts), else the outbox. */
+export function smsFrom(
+  settings: Deployment & Pick<Settings, "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "TWILIO_FROM" | "TWILIO_BASE_URL">,
+  db: Db,
+  logger: Logger,
+  print = console.log,
+): SmsSender {
+  if (!settings.TWILIO_ACCOUNT_SID) return unsent(outboxSms(db), settings, print);
   const sms = twilioSms({
-    accountSid: env.TWILIO_ACCOUNT_SID,
-    authToken: env.TWILIO_AUTH_TOKEN ?? "",
-    from: env.TWILIO_FROM ?? "",
-    baseUrl: env.TWILIO_BASE_URL,
+    accountSid: settings.TWILIO_ACCOUNT_SID,
+    authToken: settings.TWILIO_AUTH_TOKEN ?? "",
+    from: settings.TWILIO_FROM ?? "",
+    baseUrl: settings.TWILIO_BASE_URL,
   });
   return reportingFailures(sms, "message", logger);
 }
 
-/** Everything the edge needs, from the environment; embedded defaults for whatever is unset. */
 /**
- * `sentry`: the runtime's Sentry SDK, which the entry initialised from SENTRY_DSN (sentry.node.ts, sentry.deno.ts);
- * errors go to the error_reports table without it. `logger`: pino's JSON lines on standard output at LOG_LEVEL unless
- * given (a bad LOG_LEVEL rejects with a `LogLevelError`, which the entries print as one line (start-failure.ts)).
+ * Everything the edge needs, from its settings (readStart); embedded defaults for whatever is unset. `logger`: the
+ * edge's log (readStart's). `sentry`: the runtime's Sentry SDK, which the entry initialised from SENTRY_DSN
+ * (sentry.node.ts, sentry.deno.ts); errors go to the error_reports table without it.
  */
-export async function depsFromEnv(env: Env, logger: Logger = edgeLogger(env), sentry?: SentrySdk) {
-  // Before anything is created: a production instance that lacks a secret must not make one up.
-  assertProductionSettings(env);
-  const ffmpeg = ffmpegWarning(env);
+export async function depsFrom(settings: Settings, logger: Logger, sentry?: SentrySdk) {
+  const ffmpeg = ffmpegWarning(settings);
   if (ffmpeg) logger({ level: "warn", msg: ffmpeg });
-  const port = Number(env.PORT ?? 8787);
+  // The argon2id that hashes passwords: native unless ARGON2=wasm (or where it does not load).
+  await argon2(settings.ARGON2);
+  const port = settings.PORT;
   // npm runs workspace scripts inside the workspace; relative paths mean the folder npm was started from.
-  const dataDir = resolve(env.INIT_CWD ?? ".", env.DATA_DIR ?? ".data");
+  const dataDir = resolve(settings.INIT_CWD ?? ".", settings.DATA_DIR);
   await mkdir(dataDir, { recursive: true });
-  const database = await createDb({ url: env.DATABASE_URL, dataDir: join(dataDir, "pglite") });
+  const database = await createDb({ url: settings.DATABASE_URL, dataDir: join(dataDir, "pglite") });
   // The schema, and the job queue's tables and queues. Under an advisory lock on PostgreSQL: instances started
   // together, and the release step, take turns. MIGRATE_ON_START=false leaves it to the release step (`npm run
   // migrate`).
-  if (migratesOnStart(env))
-    await startStep("migrating the database", () => database.migrate({ jobs: jobSettingsFromEnv(env) }));
+  if (settings.MIGRATE_ON_START)
+    await startStep("migrating the database", () => database.migrate({ jobs: jobSettingsFrom(settings) }));
   // CACHE_PREFIX: one Redis may serve several Booths (or a test's instances), each under its own prefix.
-  const cache = await startStep("connecting to the cache", () => cacheFromEnv(env, env.CACHE_PREFIX ?? ""));
+  const cache = await startStep("connecting to the cache", () => cacheFrom(settings, settings.CACHE_PREFIX));
   const keys = await withPreviousKeys(
-    await loadKeys({ privateJwk: env.JWT_PRIVATE_KEY, dataDir, required: isProduction(env) }),
-    env.JWT_PREVIOUS_PUBLIC_KEYS,
+    await loadKeys({ privateJwk: settings.JWT_PRIVATE_KEY, dataDir, required: isProduction(settings) }),
+    settings.JWT_PREVIOUS_PUBLIC_KEYS,
   );
-  const serviceSecret = await loadServiceSecret(env, dataDir);
+  const serviceSecret = await loadServiceSecret(settings, dataDir);
   const deps: AppDeps = {
-    tracing: tracingFromEnv(env, "booth-edge"),
+    tracing: tracingFrom(settings, "booth-edge"),
     db: database.db,
     cache,
     clock: systemClock,
     keys,
     serviceSecret,
-    mailer: mailerFromEnv(env, database.db, logger),
-    sms: smsFromEnv(env, database.db, logger),
-    storage: storageFromEnv(env, dataDir),
-    jobs: jobsFromEnv(env, database.sql, logger),
+    mailer: mailerFrom(settings, database.db, logger),
+    sms: smsFrom(settings, database.db, logger),
+    storage: storageFrom(settings, dataDir),
+    jobs: jobsFrom(settings, database.sql, logger),
     errorReporter: sentry ? sentryReporter(sentry) : outboxReporter(database.db),
-    push: await pushFromEnv(env, database.db, dataDir),
+    push: await pushFrom(settings, database.db, dataDir),
     geo: dbipGeo,
     songGenerator:
-      env.GEN_SONGS_API_URL && env.GEN_SONGS_API_KEY
-        ? httpGenerator({ baseUrl: env.GEN_SONGS_API_URL, apiKey: env.GEN_SONGS_API_KEY })
-        : embeddedGenerator,
+      settings.GEN_SONGS_API_URL && settings.GEN_SONGS_API_KEY
+        ? httpGenerator({ baseUrl: settings.GEN_SONGS_API_URL, apiKey: settings.GEN_SONGS_API_KEY })
+        : embeddedGenerator(settings),
     liveRooms: notifyingQuietly(
       partyLiveRooms({
-        baseUrl: env.PARTY_URL ?? "http://127.0.0.1:1999",
+        baseUrl: settings.BOOTH_PARTY_URL,
         serviceToken: () => serviceToken(keys, "service:edge", systemClock.now()),
       }),
       logger,
     ),
     logger,
-    config: configFromEnv(env, port),
+    config: configFrom(settings),
   };
   return { deps, port, database, dataDir };
 }
 
 /**
- * Lets go of what depsFromEnv opened: the job queue first (a running job gets a few seconds to finish; one cut short
+ * Lets go of what depsFrom opened: the job queue first (a running job gets a few seconds to finish; one cut short
  * runs again elsewhere once its timeout passes), then the database and the cache.
  */
 export async function closeDeps(deps: AppDeps, database: { close(): Promise<void> }) {
@@ -177,14 +210,12 @@ export async function closeDeps(deps: AppDeps, database: { close(): Promise<void
  * `DATA_DIR/service-secret`, made at the first start and readable by its owner only, where the rooms started with the
  * same DATA_DIR find it (apps/rooms-party/scripts/dev.mjs).
  */
-export async function loadServiceSecret(env: Env, dataDir: string): Promise<string> {
-  const given = env.BOOTH_SERVICE_SECRET?.trim();
-  if (given) {
-    if (given.length < SERVICE_SECRET_MIN_LENGTH)
-      throw new Error(`BOOTH_SERVICE_SECRET must be at least ${SERVICE_SECRET_MIN_LENGTH} characters long.`);
-    return given;
-  }
-  // Production without it does not get this far (assertProductionSettings).
+export async function loadServiceSecret(
+  settings: Pick<Settings, "BOOTH_SERVICE_SECRET">,
+  dataDir: string,
+): Promise<string> {
+  // At least SERVICE_SECRET_MIN_LENGTH long (config.ts); production without it does not get this far.
+  if (settings.BOOTH_SERVICE_SECRET) return settings.BOOTH_SERVICE_SECRET;
   const file = join(dataDir, "service-secret");
   try {
     const kept = (await readFile(file, "utf8")).trim();
@@ -202,10 +233,16 @@ export async function loadServiceSecret(env: Env, dataDir: string): Promise<stri
  * Without them, an embedded instance that has no admin yet gets one with a random password, returned to be shown
  * once; a production instance gets none (a password in its logs would outlive the moment).
  */
-export async function ensureAdmin(db: Db, env: Env, now: Date): Promise<{ email: string; password?: string } | null> {
-  if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
-    const email = normalizeEmail(env.ADMIN_EMAIL);
-    const passwordHash = await hashPassword(env.ADMIN_PASSWORD);
+type AdminSettings = Deployment & Pick<Settings, "ADMIN_EMAIL" | "ADMIN_PASSWORD">;
+
+export async function ensureAdmin(
+  db: Db,
+  settings: AdminSettings,
+  now: Date,
+): Promise<{ email: string; password?: string } | null> {
+  if (settings.ADMIN_EMAIL && settings.ADMIN_PASSWORD) {
+    const email = normalizeEmail(settings.ADMIN_EMAIL);
+    const passwordHash = await hashPassword(settings.ADMIN_PASSWORD);
     await db.transaction(async (tx) => {
       await startLock(tx);
       const [existing] = await tx.select().from(schema.users).where(eq(schema.users.email, email)).for("update");
@@ -228,7 +265,7 @@ export async function ensureAdmin(db: Db, env: Env, now: Date): Promise<{ email:
       .where(arrayContains(schema.users.roles, ["admin"]))
       .limit(1)
       .then((rows) => rows.length > 0);
-  if (isProduction(env) || (await anyAdmin(db))) return null;
+  if (isProduction(settings) || (await anyAdmin(db))) return null;
   const email = "admin@booth.local";
   const password = linkToken().slice(0, 20);
   const passwordHash = await hashPassword(password);
@@ -251,11 +288,11 @@ async function startLock(tx: Tx) {
 const START_LOCK = MIGRATION_LOCK + 1;
 
 /** What the start output says about the first admin: its password, shown once, or what a production operator sets. */
-export async function firstAdminNotice(db: Db, env: Env, now: Date): Promise<string | null> {
-  const admin = await ensureAdmin(db, env, now);
+export async function firstAdminNotice(db: Db, settings: AdminSettings, now: Date): Promise<string | null> {
+  const admin = await ensureAdmin(db, settings, now);
   if (admin?.password)
     return `First admin created: ${admin.email} / ${admin.password} (shown once; change it after logging in)`;
-  if (admin || !isProduction(env)) return null;
+  if (admin || !isProduction(settings)) return null;
   const [any] = await db
     .select({ uuid: schema.users.uuid })
     .from(schema.users)
@@ -320,8 +357,12 @@ export async function loadDemoCatalogue(
  * Opens the demo in the background: its rooms now, its catalogue as a job for whichever worker takes it. The embedded
  * instance does unless SEED_DEMO=false; a production one only with SEED_DEMO=true. Answers whether it started.
  */
-export function seedDemoInBackground(deps: AppDeps, env: Env, print: (line: string) => void = console.log) {
-  if (!seedsDemo(env)) return false;
+export function seedDemoInBackground(
+  deps: AppDeps,
+  settings: Deployment & Pick<Settings, "SEED_DEMO">,
+  print: (line: string) => void = console.log,
+) {
+  if (!seedsDemo(settings)) return false;
   openDemoRooms(deps, print)
     .then(async (opened) => {
       if (!opened) return;
@@ -333,20 +374,12 @@ export function seedDemoInBackground(deps: AppDeps, env: Env, print: (line: stri
 }
 
 /** Object storage when S3_BUCKET is set (S3, R2, MinIO), else the folder DATA_DIR/storage. */
-export function storageFromEnv(env: Env, dataDir: string): Storage {
-  const s3 = s3OptionsFromEnv(env);
+export function storageFrom(settings: S3Settings, dataDir: string): Storage {
+  const s3 = s3OptionsFrom(settings);
   return s3 ? s3Storage(s3) : localStorage(join(dataDir, "storage"));
 }
 
 /** The job queue, with JOB_TIMEOUT_SECONDS: how long a job may run before it counts as lost and runs again. */
-export function jobsFromEnv(env: Env, sql: SqlExecutor, logger: Logger) {
-  return pgBossJobs(sql, { ...jobSettingsFromEnv(env), logger });
+export function jobsFrom(settings: Pick<Settings, "JOB_TIMEOUT_SECONDS">, sql: SqlExecutor, logger: Logger) {
+  return pgBossJobs(sql, { ...jobSettingsFrom(settings), logger });
 }
-
-const isOff = (value: string | undefined) => ["false", "0", "no", "off"].includes((value ?? "").toLowerCase());
-
-/** MIGRATE_ON_START: on unless false. */
-export const migratesOnStart = (env: Env) => !isOff(env.MIGRATE_ON_START);
-
-/** Whether this process works the job queue: RUN_JOBS, on unless false (an edge beside a worker sets it false). */
-export const runsJobs = (env: Env) => !isOff(env.RUN_JOBS);

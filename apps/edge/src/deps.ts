@@ -1,9 +1,10 @@
 import type { Db } from "@booth/db";
-import { createLogger, type Logger, logLevelOf } from "@booth/sdk/node/logger";
+import { createLogger, type Logger, type LogLevel } from "@booth/sdk/node/logger";
 import type { Context } from "hono";
 import type { DestinationStream } from "pino";
 import { currentRequestId } from "./lib/request-id.ts";
 import type { Keys } from "./lib/tokens.ts";
+import type { FfmpegSettings } from "./ports/audio.ts";
 import type { Cache } from "./ports/cache.ts";
 import type { ErrorReporter } from "./ports/error-reporter.ts";
 import type { GeoLocator } from "./ports/geo.ts";
@@ -24,13 +25,12 @@ export const systemClock: Clock = { now: () => new Date() };
 export type { Logger } from "@booth/sdk/node/logger";
 
 /**
- * The edge's log (the Node and Deno entries, the job worker): pino's JSON lines at LOG_LEVEL (a bad value throws
- * `LogLevelError`), secrets censored (@booth/sdk/node/logger), each line with the id of the request it belongs to
+ * The edge's log (the Node and Deno entries, the job worker): pino's JSON lines at LOG_LEVEL (info unless given), secrets censored (@booth/sdk/node/logger), each line with the id of the request it belongs to
  * when it belongs to one. `destination`: where the lines go (standard output, asynchronously, unless given).
  */
-export function edgeLogger(env: Record<string, string | undefined>, destination?: DestinationStream): Logger {
+export function edgeLogger(settings: { LOG_LEVEL?: LogLevel }, destination?: DestinationStream): Logger {
   return createLogger({
-    level: logLevelOf(env),
+    level: settings.LOG_LEVEL ?? "info",
     ...(destination ? { destination } : {}),
     mixin: () => {
       const requestId = currentRequestId();
@@ -65,6 +65,8 @@ export interface AppConfig {
   payments?: PaymentConfig | undefined;
   /** Discord, provider OAuth, Agora and CometChat: unset ones make their routes answer 503 naming the setting. */
   integrations?: IntegrationsConfig | undefined;
+  /** Which ffmpeg transcodes uploads and synthesises songs: FFMPEG_PATH, else the first on PATH (audio.ts). */
+  ffmpeg: FfmpegSettings;
 }
 
 export interface PaymentConfig {
@@ -128,4 +130,5 @@ export const defaultConfig: AppConfig = {
   emailResendSeconds: 60,
   trustProxy: [],
   providers: { spotifyApiUrl: "https://api.spotify.com", appleMusicApiUrl: "https://api.music.apple.com" },
+  ffmpeg: {},
 };

@@ -112,7 +112,7 @@ describe("the edge's log", () => {
     const refused = spawnEdgeEntry({ port: await freePort(), dataDir, env: { LOG_LEVEL: "loud" } });
     expect(await refused.exited).toBe(1);
     expect(refused.output().trim()).toBe(
-      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (it is "loud")',
+      'Booth edge cannot start: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (it is "loud")',
     );
   }, 120_000);
 });

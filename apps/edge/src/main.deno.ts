@@ -1,11 +1,10 @@
 // Deno entry: serves the same app as the Node entry.
-import { shutdownTimeout } from "@booth/sdk/node/shutdown";
 import { BOOTH_VERSION } from "@booth/sdk/version";
 import { getConnInfo } from "hono/deno";
 import { createApp } from "./app.ts";
-import { closeDeps, depsFromEnv, firstAdminNotice, seedDemoInBackground } from "./bootstrap.ts";
+import { closeDeps, depsFrom, firstAdminNotice, readStart, seedDemoInBackground } from "./bootstrap.ts";
 import { errorBody } from "./lib/errors.ts";
-import { sentryFromEnv } from "./sentry.deno.ts";
+import { sentryFrom } from "./sentry.deno.ts";
 import { exitOnStartFailure, startStep } from "./start-failure.ts";
 
 declare const Deno: {
@@ -19,13 +18,16 @@ declare const Deno: {
   ): { shutdown(): Promise<void> };
 };
 
-const env = Deno.env.toObject();
-const sentry = sentryFromEnv(env, "edge");
-// A failure before it listens is one line naming its step and cause, and a failed exit (as the Node entry's).
+// A failure before it listens is one line naming its step and cause (every bad setting, read here once), and a failed
+// exit (as the Node entry's).
 const exitOnFailure = exitOnStartFailure("Booth edge (Deno)");
-const { deps, port, database } = await depsFromEnv(env, undefined, sentry).catch(exitOnFailure);
+const { settings, logger } = await Promise.resolve()
+  .then(() => readStart(Deno.env.toObject(), "Booth edge (Deno)"))
+  .catch(exitOnFailure);
+const sentry = sentryFrom(settings, "edge");
+const { deps, port, database } = await depsFrom(settings, logger, sentry).catch(exitOnFailure);
 const adminNotice = await (async () => {
-  const notice = await startStep("making the first admin", () => firstAdminNotice(deps.db, env, deps.clock.now()));
+  const notice = await startStep("making the first admin", () => firstAdminNotice(deps.db, settings, deps.clock.now()));
   await startStep("starting the job queue", () => deps.jobs.start());
   return notice;
 })().catch(async (err) => {
@@ -54,7 +56,7 @@ const handler = async (req: Request, info: unknown) => {
 const server = Deno.serve(
   {
     port,
-    hostname: env.HOST ?? "0.0.0.0",
+    hostname: settings.HOST,
     onListen: () => {
       console.log(
         `Booth edge (Deno) ${BOOTH_VERSION} listening on http://127.0.0.1:${port} (database: ${database.kind})`,
@@ -63,7 +65,7 @@ const server = Deno.serve(
       // Deno Deploy has neither ffmpeg nor a disk: jobs (transcoding, the demo catalogue) wait for a worker
       // (`npm run start:worker` on a host that has them).
       console.log("Jobs are queued for a worker (npm run start:worker); this entry runs none");
-      seedDemoInBackground(deps, env);
+      seedDemoInBackground(deps, settings);
     },
   },
   handler,
@@ -74,7 +76,7 @@ const server = Deno.serve(
 const stop = async (signal: string) => {
   if (stopping) Deno.exit(1);
   stopping = true;
-  const timeout = shutdownTimeout(env);
+  const timeout = settings.SHUTDOWN_TIMEOUT_MS;
   console.log(`Booth edge (Deno): ${signal}, stopping (requests in flight get ${timeout / 1000} s)`);
   const cut = new Promise<"cut">((resolve) => setTimeout(() => resolve("cut"), timeout));
   const answered = inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (quiet = resolve));

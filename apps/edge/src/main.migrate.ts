@@ -3,11 +3,15 @@
 // advisory lock. A failure is one line naming its cause, and a failed exit.
 import { createDb } from "@booth/db";
 import { BOOTH_VERSION } from "@booth/sdk/version";
-import { jobSettingsFromEnv } from "./ports/jobs.ts";
+import { readMigrateSettings } from "./config-migrate.ts";
+import { jobSettingsFrom } from "./ports/jobs.ts";
 import { exitOnStartFailure, startStep } from "./start-failure.ts";
 
 const exitOnFailure = exitOnStartFailure("Booth migrate");
-const url = process.env.DATABASE_URL;
+const settings = await Promise.resolve()
+  .then(() => readMigrateSettings(process.env))
+  .catch(exitOnFailure);
+const url = settings.DATABASE_URL;
 if (!url) {
   console.error("DATABASE_URL is not set: the embedded database migrates when the edge starts (npm start).");
   process.exit(2);
@@ -15,7 +19,7 @@ if (!url) {
 const database = await createDb({ url, max: 1 });
 const started = Date.now();
 console.log(`Booth ${BOOTH_VERSION}: migrating the database (waits for any other migration to finish first)...`);
-await startStep("migrating the database", async () => database.migrate({ jobs: jobSettingsFromEnv(process.env) }))
+await startStep("migrating the database", async () => database.migrate({ jobs: jobSettingsFrom(settings) }))
   .finally(() => database.close())
   .catch(exitOnFailure);
 console.log(`Database up to date (${Date.now() - started} ms)`);

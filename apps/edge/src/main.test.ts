@@ -161,7 +161,12 @@ describe("entries", () => {
 
   it("in production, stops naming every missing setting; with them, starts without a password, seed or token file", async () => {
     const node: [string, readonly string[]] = [process.execPath, NODE_ENTRY];
-    const refusal = await startEntry(...node, { NODE_ENV: "production" }).then(
+    // With a typo'd number and a bad address too: every problem named in the one line, before anything is made.
+    const refusal = await startEntry(...node, {
+      NODE_ENV: "production",
+      EMAIL_RESEND_SECONDS: "6o",
+      BOOTH_PUBLIC_EDGE_URL: "api.booth.example",
+    }).then(
       () => "",
       (err: Error) => err.message,
     );
@@ -169,6 +174,15 @@ describe("entries", () => {
     expect(refusal).toContain("Booth is in production mode");
     expectSettingsListed(refusal, SECRETS_CACHE_AND_DATABASE);
     expect(refusal).not.toMatch(/\n\s+at /);
+    const [line, ...more] = refusal
+      .replace(/^the entry exited:\n/, "")
+      .trim()
+      .split("\n");
+    expect(more).toEqual([]);
+    expect(line).toMatch(/^Booth edge cannot start: /);
+    expect(line).toContain('EMAIL_RESEND_SECONDS is not a whole number 0 or more: "6o"');
+    expect(line).toContain('BOOTH_PUBLIC_EDGE_URL is not an address: "api.booth.example"');
+    expect(await readdir(dataDir ?? "")).toEqual([]);
     await rm(dataDir ?? "", { recursive: true, force: true });
 
     const { privateJwk } = await generateKeys();

@@ -4,23 +4,25 @@
 import { type Drainable, drain, onTermination } from "@booth/sdk/node/shutdown";
 import { BOOTH_VERSION } from "@booth/sdk/version";
 import { serve } from "@hono/node-server";
-import { closeDeps, depsFromEnv } from "./bootstrap.ts";
-import { sentryFromEnv } from "./sentry.node.ts";
+import { closeDeps, depsFrom, readStart } from "./bootstrap.ts";
+import { sentryFrom } from "./sentry.node.ts";
 import { exitOnListenError, exitOnStartFailure, startStep } from "./start-failure.ts";
 import { startWorker } from "./worker.ts";
 import { workerHealth } from "./worker-health.ts";
 
 const exitOnFailure = exitOnStartFailure("Booth job worker");
-const port = Number(process.env.WORKER_PORT || 8790);
-if (!(Number.isInteger(port) && port >= 0 && port < 65536))
-  exitOnFailure(new Error(`WORKER_PORT must be a port number, not "${process.env.WORKER_PORT}"`));
+// The environment, read once: every bad or missing setting (WORKER_PORT among them) named in one line (config.ts).
+const { settings, logger } = await Promise.resolve()
+  .then(() => readStart(process.env, "Booth job worker"))
+  .catch(exitOnFailure);
+const port = settings.WORKER_PORT;
 
-const sentry = await sentryFromEnv(process.env, "worker");
-const { deps, database } = await depsFromEnv(process.env, undefined, sentry).catch(exitOnFailure);
+const sentry = await sentryFrom(settings, "worker");
+const { deps, database } = await depsFrom(settings, logger, sentry).catch(exitOnFailure);
 const health = workerHealth();
 // The health port first (a port in use fails the start before any job is taken), then the job loop; the start line
 // once both are up.
-const server = serve({ fetch: health.app.fetch, port, hostname: process.env.HOST ?? "0.0.0.0" }, (info) => {
+const server = serve({ fetch: health.app.fetch, port, hostname: settings.HOST }, (info) => {
   startStep("starting the job worker", () => startWorker(deps)).then(
     () => {
       health.running(true);

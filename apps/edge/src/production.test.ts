@@ -5,10 +5,9 @@ import { join } from "node:path";
 import { schema } from "@booth/db";
 import { arrayContains, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { configFromEnv, depsFromEnv, firstAdminNotice, seedDemoInBackground } from "./bootstrap.ts";
-import { silentLogger } from "./deps.ts";
+import { configFrom, firstAdminNotice, seedDemoInBackground } from "./bootstrap.ts";
+import { missingProductionSettings, readEdgeSettings, seedsDemo } from "./config.ts";
 import { loadKeys } from "./lib/tokens.ts";
-import { missingProductionSettings, seedsDemo } from "./production.ts";
 import { DEMO_EMAIL } from "./seed/demo-catalogue.ts";
 import { expectSettingsListed, SECRETS_CACHE_AND_DATABASE } from "./testing/production.ts";
 import { createTestApp, type TestApp } from "./testing.ts";
@@ -35,14 +34,23 @@ const everySecret = {
   REDIS_URL: "redis://cache.internal:6379",
   DATABASE_URL: "postgres://db.internal/booth",
   S3_BUCKET: "booth-media",
+  S3_ACCESS_KEY_ID: "key",
+  S3_SECRET_ACCESS_KEY: "secret",
 };
 
 describe("starting in production", () => {
   it("stops with one message naming every missing setting, before it creates anything", async () => {
     for (const mode of [{ NODE_ENV: "production" }, { BOOTH_ENV: "production" }]) {
-      const start = depsFromEnv({ ...mode, DATA_DIR: dataDir, INIT_CWD: "" }, silentLogger);
-      await expect(start).rejects.toThrow(/production mode/);
-      const message = String(await start.catch((err: Error) => err.message));
+      // The settings are read before anything is created (the entries' readStart).
+      const start = () => readEdgeSettings({ ...mode, DATA_DIR: dataDir, INIT_CWD: "" });
+      expect(start).toThrow(/production mode/);
+      const message = (() => {
+        try {
+          return String(start());
+        } catch (err) {
+          return (err as Error).message;
+        }
+      })();
       expectSettingsListed(message, [...SECRETS_CACHE_AND_DATABASE, "S3_BUCKET"]);
     }
     expect(await readdir(dataDir)).toEqual([]);
@@ -98,7 +106,9 @@ describe("starting in production", () => {
   });
 
   it("turns the local test checkout off unless LOCAL_CHECKOUT=true", () => {
-    const local = (env: Record<string, string>) => configFromEnv(env, 8787).payments?.localCheckout;
+    // A production instance's settings come with its secrets (else it does not start).
+    const local = (env: Record<string, string>) =>
+      configFrom(readEdgeSettings({ ...everySecret, ...env })).payments?.localCheckout;
     expect(local({ NODE_ENV: "production" })).toBe(false);
     expect(local({ BOOTH_ENV: "production", LOCAL_CHECKOUT: "true" })).toBe(true);
     expect(local({})).toBe(true);

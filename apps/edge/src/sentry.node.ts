@@ -1,6 +1,13 @@
 import { scrubEvent } from "@booth/sdk/privacy";
 import { BOOTH_VERSION } from "@booth/sdk/version";
+import type { EdgeSettings } from "./config.ts";
 import type { SentrySdk } from "./ports/error-reporter.ts";
+
+/** What the Sentry SDK is initialised from (config.ts). */
+export type SentrySettings = Pick<
+  EdgeSettings,
+  "SENTRY_DSN" | "SENTRY_ENVIRONMENT" | "SENTRY_RELEASE" | "BOOTH_ENV" | "NODE_ENV"
+>;
 
 /**
  * Sentry's Node SDK, when SENTRY_DSN is set (the Node entry and the job worker): unhandled errors of the process
@@ -9,16 +16,13 @@ import type { SentrySdk } from "./ports/error-reporter.ts";
  * unless set) name the deployment. Unset: the SDK is not even loaded (half a CPU-second of every start) and errors go
  * to the error_reports table.
  */
-export async function sentryFromEnv(
-  env: Record<string, string | undefined>,
-  serverName: string,
-): Promise<SentrySdk | undefined> {
-  if (!env.SENTRY_DSN) return undefined;
+export async function sentryFrom(settings: SentrySettings, serverName: string): Promise<SentrySdk | undefined> {
+  if (!settings.SENTRY_DSN) return undefined;
   const Sentry = await import("@sentry/node");
   Sentry.init({
-    dsn: env.SENTRY_DSN,
-    environment: env.SENTRY_ENVIRONMENT ?? env.BOOTH_ENV ?? env.NODE_ENV ?? "development",
-    release: env.SENTRY_RELEASE || BOOTH_VERSION,
+    dsn: settings.SENTRY_DSN,
+    environment: settings.SENTRY_ENVIRONMENT ?? settings.BOOTH_ENV ?? settings.NODE_ENV ?? "development",
+    release: settings.SENTRY_RELEASE || BOOTH_VERSION,
     serverName,
     // Nothing personal: no IP addresses or cookies from the SDK, and each event scrubbed of users, cookies, tokens,
     // codes and emails (@booth/sdk/privacy).

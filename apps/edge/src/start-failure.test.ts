@@ -1,5 +1,5 @@
+import { SettingsError } from "@booth/sdk/settings";
 import { describe, expect, it } from "vitest";
-import { ProductionSettingsError } from "./production.ts";
 import { StartStepError, startFailureLine, startStep } from "./start-failure.ts";
 
 const failing = (err: unknown) => () => Promise.reject(err);
@@ -33,7 +33,7 @@ describe("a start's failure, in one line", () => {
   });
 
   it("leaves a production instance's list of missing settings as it is", async () => {
-    const missing = new ProductionSettingsError("Booth is in production mode ...");
+    const missing = new SettingsError("Booth edge", ["Booth is in production mode ..."]);
     await expect(startStep("starting", failing(missing))).rejects.toBe(missing);
   });
 });

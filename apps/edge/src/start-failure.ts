@@ -3,8 +3,7 @@
  * the entries print one line naming the step and its cause, without a password, and exit 1. Nothing of a start
  * prints a stack.
  */
-import { LogLevelError } from "@booth/sdk/node/logger";
-import { ProductionSettingsError } from "./production.ts";
+import { SettingsError } from "@booth/sdk/settings";
 
 /** A step of a start that failed: what it was doing (its message), and why (its cause). */
 export class StartStepError extends Error {
@@ -16,8 +15,7 @@ export async function startStep<T>(step: string, action: () => Promise<T> | T): 
   try {
     return await action();
   } catch (err) {
-    if (err instanceof ProductionSettingsError || err instanceof LogLevelError || err instanceof StartStepError)
-      throw err;
+    if (err instanceof SettingsError || err instanceof StartStepError) throw err;
     throw new StartStepError(step, { cause: err });
   }
 }
@@ -61,12 +59,12 @@ const redact = (text: string) =>
     .trim();
 
 /**
- * For the entries: prints why the start failed, in one line after `who` ("Booth edge did not start: ..."; a production
- * instance that lacks settings names each, one a line), and exits 1.
+ * For the entries: prints why the start failed, in one line after `who` ("Booth edge did not start: ..."; bad or
+ * missing settings: "Booth edge cannot start: " and each of them, config.ts), and exits 1.
  */
 export function exitOnStartFailure(who: string) {
   return (err: unknown): never => {
-    if (err instanceof ProductionSettingsError || err instanceof LogLevelError) console.error(err.message);
+    if (err instanceof SettingsError) console.error(redact(err.message));
     else console.error(`${who} did not start: ${startFailureLine(err)}`);
     process.exit(1);
   };

@@ -10,7 +10,7 @@ import { pgBossJobs } from "./ports/jobs.ts";
 import { localStorage } from "./ports/storage.ts";
 import { type ChildRun, freePort, spawnChild } from "./testing/child-server.ts";
 import { testLogger } from "./testing/logger.ts";
-import { createTestApp, sendAudio, type TestApp, until, uploaderOf } from "./testing.ts";
+import { createTestApp, sendAudio, TEST_FFMPEG, type TestApp, until, uploaderOf } from "./testing.ts";
 
 // The job worker in a process of its own (`npm run start:worker`) shares the database with the edge: it needs
 // PostgreSQL (the embedded PGlite belongs to one process).
@@ -65,7 +65,13 @@ describe.skipIf(!postgres)("the job worker", () => {
     const first = await startWorker();
     await until(async () => first.output().includes("Booth job worker running"), "the worker to start", 60_000);
 
-    const mp3 = await synthesizeMp3({ seconds: 90, frequencies: [440, 550], title: "Crash Test", artist: "Booth" });
+    const mp3 = await synthesizeMp3({
+      ffmpeg: TEST_FFMPEG,
+      seconds: 90,
+      frequencies: [440, 550],
+      title: "Crash Test",
+      artist: "Booth",
+    });
     const { id, res } = await sendAudio(t, owner.token, mp3, "crash.mp3");
     expect(res.status).toBe(200);
 

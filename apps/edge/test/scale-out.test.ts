@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startParty, until } from "../../rooms-party/test/helpers.ts";
 import { generateKeys } from "../src/lib/tokens.ts";
 import { synthesizeMp3 } from "../src/ports/audio.ts";
+import { TEST_FFMPEG } from "../src/testing/app.ts";
 import { type ChildRun, spawnChild, waitForServer } from "../src/testing/child-server.ts";
 import { startS3 } from "../src/testing/s3.ts";
 
@@ -68,7 +69,7 @@ beforeAll(async () => {
     CACHE_PREFIX: cachePrefix,
     JWT_PRIVATE_KEY: JSON.stringify(privateJwk),
     BOOTH_SERVICE_SECRET: serviceSecret,
-    PARTY_URL: `http://127.0.0.1:${partyPort}`,
+    BOOTH_PARTY_URL: `http://127.0.0.1:${partyPort}`,
     SEED_DEMO: "false",
     ...s3.env,
   };
@@ -163,7 +164,13 @@ describe.skipIf(!shared)("two edges, one worker, the rooms and S3 serve one Boot
     expect(ticket.status).toBe(201);
     const { id, uploadUrl } = (await ticket.json()) as { id: string; uploadUrl: string };
     expect(uploadUrl.startsWith(edges[0] ?? "")).toBe(true);
-    const mp3 = await synthesizeMp3({ seconds: 8, frequencies: [440, 660], title: "Scale Out", artist: "Booth" });
+    const mp3 = await synthesizeMp3({
+      ffmpeg: TEST_FFMPEG,
+      seconds: 8,
+      frequencies: [440, 660],
+      title: "Scale Out",
+      artist: "Booth",
+    });
     const put = await fetch(uploadUrl, {
       method: "PUT",
       headers: { authorization: `Bearer ${token}`, "content-type": "audio/mpeg" },

@@ -2,7 +2,7 @@ import { type ServerType, serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
-import { cacheFromEnv } from "../bootstrap.ts";
+import { cacheFrom } from "../bootstrap.ts";
 import { openTestApp } from "../testing.ts";
 import { parseTrustProxy } from "./client-address.ts";
 
@@ -14,7 +14,7 @@ const t = openTestApp();
 /** The app as main.node.ts serves it (the peer from @hono/node-server's conninfo), over a real socket on loopback. */
 async function serveApp(trustProxy: string[]) {
   // A cache of its own (memory, or TEST_REDIS_URL under a new prefix), so each server counts from zero.
-  const cache = await cacheFromEnv({ REDIS_URL: process.env.TEST_REDIS_URL }, `test:${crypto.randomUUID()}:`);
+  const cache = await cacheFrom({ REDIS_URL: process.env.TEST_REDIS_URL }, `test:${crypto.randomUUID()}:`);
   const app = createApp({
     ...t.deps,
     cache,

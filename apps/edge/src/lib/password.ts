@@ -27,7 +27,6 @@ const ARGON2ID = 2;
  * binary the import fails and the WebAssembly one is used. ARGON2=wasm chooses the WebAssembly one anyway.
  */
 async function loadNative(): Promise<Argon2 | null> {
-  if (globalThis.process?.env?.ARGON2 === "wasm") return null;
   try {
     const native = await import("@node-rs/argon2");
     const options = {
@@ -50,9 +49,12 @@ async function loadNative(): Promise<Argon2 | null> {
 }
 
 let chosen: Promise<Argon2> | undefined;
-/** The argon2id this process uses: native where it loads, else WebAssembly. */
-export function argon2(): Promise<Argon2> {
-  chosen ??= loadNative().then((native) => native ?? wasmArgon2);
+/**
+ * The argon2id this process uses: native where it loads, else WebAssembly. The first call chooses: the edge's start,
+ * with its ARGON2 setting (wasm: the WebAssembly one anyway).
+ */
+export function argon2(setting?: "native" | "wasm"): Promise<Argon2> {
+  chosen ??= (setting === "wasm" ? Promise.resolve(null) : loadNative()).then((native) => native ?? wasmArgon2);
   return chosen;
 }
 

@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_FFMPEG } from "../../testing/app.ts";
 import {
   chooseFfmpeg,
   ffmpegWarning,
@@ -31,7 +32,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   port = (server.address() as { port: number }).port;
-  tone = await synthesizeMp3({ seconds: 2, frequencies: [440], title: "Tone", artist: "Booth Band" });
+  tone = await synthesizeMp3({
+    ffmpeg: TEST_FFMPEG,
+    seconds: 2,
+    frequencies: [440],
+    title: "Tone",
+    artist: "Booth Band",
+  });
 }, 60_000);
 afterAll(async () => {
   server.close();
@@ -67,7 +74,7 @@ describe("ffmpeg on a hostile upload", () => {
   it("takes a playlist in MP3 clothing for what it claims to be, so it fetches no address", async () => {
     const hostile = taggedPlaylist(`http://127.0.0.1:${port}/steal.ts`);
     expect(sniffAudio(hostile)).toBe("audio/mpeg");
-    await expect(transcodeToHls(hostile, key, "/key")).rejects.toThrow(/ffmpeg/);
+    await expect(transcodeToHls(hostile, key, "/key", { ffmpeg: TEST_FFMPEG })).rejects.toThrow(/ffmpeg/);
     expect(requests).toEqual([]);
   });
 
@@ -76,12 +83,16 @@ describe("ffmpeg on a hostile upload", () => {
     const secret = join(dir, "secret.mp3");
     await writeFile(secret, tone);
     for (const segment of [secret, `file://${secret}`, "/etc/passwd"])
-      await expect(transcodeToHls(taggedPlaylist(segment), key, "/key")).rejects.toThrow(/ffmpeg/);
+      await expect(transcodeToHls(taggedPlaylist(segment), key, "/key", { ffmpeg: TEST_FFMPEG })).rejects.toThrow(
+        /ffmpeg/,
+      );
   });
 
   it("refuses bytes that are no audio container before ffmpeg sees them", async () => {
     const playlist = new TextEncoder().encode(`#EXTM3U\n#EXTINF:10,\nhttp://127.0.0.1:${port}/x.ts\n`);
-    await expect(transcodeToHls(playlist, key, "/key")).rejects.toThrow("The file is not an audio file");
+    await expect(transcodeToHls(playlist, key, "/key", { ffmpeg: TEST_FFMPEG })).rejects.toThrow(
+      "The file is not an audio file",
+    );
     expect(requests).toEqual([]);
   });
 
@@ -91,7 +102,7 @@ describe("ffmpeg on a hostile upload", () => {
   });
 
   it("still transcodes a real song to encrypted HLS, one variant stream per rendition", async () => {
-    const out = await transcodeToHls(tone, key, "/api/upload-service/songs/hls/key?songId=x");
+    const out = await transcodeToHls(tone, key, "/api/upload-service/songs/hls/key?songId=x", { ffmpeg: TEST_FFMPEG });
     expect([...out.variants.keys()]).toEqual(["low", "medium", "high"]);
     expect(out.master.match(/^[a-z]+\.m3u8$/gm)).toEqual(["low.m3u8", "medium.m3u8", "high.m3u8"]);
     for (const [name, playlist] of out.variants) {
@@ -101,7 +112,7 @@ describe("ffmpeg on a hostile upload", () => {
         expect(out.files.get(segment)?.length).toBeGreaterThan(0);
       }
     }
-    const one = await transcodeToHls(tone, key, "/key", { renditions: [RENDITIONS[2]] });
+    const one = await transcodeToHls(tone, key, "/key", { ffmpeg: TEST_FFMPEG, renditions: [RENDITIONS[2]] });
     expect([...one.variants.keys()]).toEqual(["high"]);
     expect([...one.files.keys()].every((f) => f.startsWith("high-"))).toBe(true);
   });
@@ -110,17 +121,10 @@ describe("ffmpeg on a hostile upload", () => {
     const slow = join(dir, "slow-ffmpeg");
     await writeFile(slow, "#!/bin/sh\nexec sleep 30\n");
     await chmod(slow, 0o755);
-    const saved = process.env.FFMPEG_PATH;
-    process.env.FFMPEG_PATH = slow;
     const started = Date.now();
-    try {
-      await expect(transcodeToHls(tone, key, "/key", { timeoutMs: 1000 })).rejects.toThrow(
-        "ffmpeg ran longer than 1 s and was stopped.",
-      );
-    } finally {
-      if (saved === undefined) delete process.env.FFMPEG_PATH;
-      else process.env.FFMPEG_PATH = saved;
-    }
+    await expect(
+      transcodeToHls(tone, key, "/key", { ffmpeg: { ...TEST_FFMPEG, FFMPEG_PATH: slow }, timeoutMs: 1000 }),
+    ).rejects.toThrow("ffmpeg ran longer than 1 s and was stopped.");
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

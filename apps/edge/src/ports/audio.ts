@@ -40,16 +40,19 @@ function onPath(name: string, path: string): string | null {
   return null;
 }
 
+/** Which ffmpeg runs: FFMPEG_PATH, and the system's search path (the edge's settings, config.ts). */
+export interface FfmpegSettings {
+  FFMPEG_PATH?: string | undefined;
+  PATH?: string | undefined;
+}
+
 /**
  * The ffmpeg that decodes strangers' files: FFMPEG_PATH, else the system's (the first `ffmpeg` on PATH, kept up to
  * date by the machine's package manager), else the bundled 2018 build, only so a machine without ffmpeg still works.
  */
-export function chooseFfmpeg(
-  env: Record<string, string | undefined> = process.env,
-  bundled: () => string | null = bundledFfmpeg,
-): FfmpegChoice {
-  if (env.FFMPEG_PATH) return { path: env.FFMPEG_PATH, source: FfmpegSource.env };
-  const system = onPath("ffmpeg", env.PATH ?? "");
+export function chooseFfmpeg(settings: FfmpegSettings, bundled: () => string | null = bundledFfmpeg): FfmpegChoice {
+  if (settings.FFMPEG_PATH) return { path: settings.FFMPEG_PATH, source: FfmpegSource.env };
+  const system = onPath("ffmpeg", settings.PATH ?? "");
   if (system) return { path: system, source: FfmpegSource.system };
   const fallback = bundled();
   if (fallback) return { path: fallback, source: FfmpegSource.bundled };
@@ -57,10 +60,10 @@ export function chooseFfmpeg(
 }
 
 /** What the start output says about the chosen ffmpeg, when it is not what a public instance should run. */
-export function ffmpegWarning(env: Record<string, string | undefined> = process.env): string | null {
+export function ffmpegWarning(settings: FfmpegSettings): string | null {
   let choice: FfmpegChoice;
   try {
-    choice = chooseFfmpeg(env);
+    choice = chooseFfmpeg(settings);
   } catch (err) {
     return `${(err as Error).message} Uploads and the demo catalogue will fail.`;
   }
@@ -69,10 +72,10 @@ export function ffmpegWarning(env: Record<string, string | undefined> = process.
 }
 
 let chosen: { key: string; path: string } | undefined;
-/** The ffmpeg to run now (chooseFfmpeg over this process's environment, looked up again when it changes). */
-export function ffmpegPath(): string {
-  const key = `${process.env.FFMPEG_PATH ?? ""}\0${process.env.PATH ?? ""}`;
-  if (chosen?.key !== key) chosen = { key, path: chooseFfmpeg(process.env).path };
+/** The ffmpeg to run (chooseFfmpeg, looked up again when the settings change). */
+export function ffmpegPath(settings: FfmpegSettings): string {
+  const key = `${settings.FFMPEG_PATH ?? ""}\0${settings.PATH ?? ""}`;
+  if (chosen?.key !== key) chosen = { key, path: chooseFfmpeg(settings).path };
   return chosen.path;
 }
 
@@ -83,14 +86,14 @@ export const FFMPEG_TIMEOUT_MS = 5 * 60_000;
  * Runs ffmpeg without stdin and killed when it runs past `timeoutMs`.
  * Failures are errors that say what happened, never ffmpeg's whole output.
  */
-async function runFfmpeg(args: string[], timeoutMs = FFMPEG_TIMEOUT_MS) {
+async function runFfmpeg(ffmpeg: FfmpegSettings, args: string[], timeoutMs = FFMPEG_TIMEOUT_MS) {
   try {
-    await run(ffmpegPath(), ["-hide_banner", "-loglevel", "error", "-nostdin", ...args], {
+    await run(ffmpegPath(ffmpeg), ["-hide_banner", "-loglevel", "error", "-nostdin", ...args], {
       timeout: timeoutMs,
       killSignal: "SIGKILL",
-      // Nothing of this process's environment but PATH: ffmpeg needs none of its secrets. (The typecheck of the
-      // whole repository sees @remix-run/node's ProcessEnv, which insists on NODE_ENV.)
-      env: { PATH: process.env.PATH ?? "" } as unknown as NodeJS.ProcessEnv,
+      // Nothing of the edge's environment but PATH: ffmpeg needs none of its secrets. (The typecheck of the whole
+      // repository sees @remix-run/node's ProcessEnv, which insists on NODE_ENV.)
+      env: { PATH: ffmpeg.PATH ?? "" } as unknown as NodeJS.ProcessEnv,
       maxBuffer: 1024 * 1024,
     });
   } catch (err) {
@@ -211,7 +214,7 @@ export async function transcodeToHls(
   input: Uint8Array,
   key: Uint8Array,
   keyUri: string,
-  options: { timeoutMs?: number; renditions?: readonly Rendition[] } = {},
+  options: { ffmpeg: FfmpegSettings; timeoutMs?: number; renditions?: readonly Rendition[] },
 ): Promise<HlsOutput> {
   const demuxer = DEMUXER[sniffAudio(input) ?? ""];
   if (!demuxer) throw new Error("The file is not an audio file (mp3, flac, wav, ogg or m4a).");
@@ -222,6 +225,7 @@ export async function transcodeToHls(
     await writeFile(join(dir, "key.bin"), key);
     await writeFile(join(dir, "keyinfo"), `${keyUri}\n${join(dir, "key.bin")}\n`);
     await runFfmpeg(
+      options.ffmpeg,
       [
         ...["-y", ...untrustedInput(join(dir, "input"), demuxer), "-vn", "-sn", "-dn"],
         ...renditions.flatMap(() => ["-map", "0:a:0"]),
@@ -255,6 +259,7 @@ export async function transcodeToHls(
 
 /** A short tone made by ffmpeg, as MP3 with tags: for tests and the demo catalogue. */
 export async function synthesizeMp3(options: {
+  ffmpeg: FfmpegSettings;
   seconds: number;
   frequencies: number[];
   title: string;
@@ -283,7 +288,11 @@ export async function synthesizeMp3(options: {
       .filter(([, v]) => v !== undefined)
       .flatMap(([k, v]) => ["-metadata", `${k}=${v}`]);
     const out = join(dir, "out.mp3");
-    await runFfmpeg(["-y", ...inputs, ...mix, ...tags, "-c:a", "libmp3lame", "-b:a", "128k", out], 60_000);
+    await runFfmpeg(
+      options.ffmpeg,
+      ["-y", ...inputs, ...mix, ...tags, "-c:a", "libmp3lame", "-b:a", "128k", out],
+      60_000,
+    );
     return new Uint8Array(await readFile(out));
   } finally {
     await rm(dir, { recursive: true, force: true });

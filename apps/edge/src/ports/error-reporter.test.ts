@@ -2,7 +2,7 @@ import { schema } from "@booth/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { firstRow } from "../lib/rows.ts";
-import { sentryFromEnv } from "../sentry.node.ts";
+import { sentryFrom } from "../sentry.node.ts";
 import { expectErrorLog } from "../testing/error-logs.ts";
 import { hasFrameIn, sentryIngest } from "../testing/sentry.ts";
 import { createTestApp, openTestApp } from "../testing.ts";
@@ -27,7 +27,7 @@ describe("error reporting", () => {
 
   it("through Sentry's Node SDK, sends a 500's error with its stack frames and request id, and a failed job's", async () => {
     const ingest = await sentryIngest();
-    const sentry = await sentryFromEnv({ SENTRY_DSN: ingest.dsn }, "edge");
+    const sentry = await sentryFrom({ SENTRY_DSN: ingest.dsn }, "edge");
     const app = await createTestApp({ errorReporter: sentryReporter(sentry as SentrySdk) });
     try {
       const user = await app.createUser();

@@ -1,3 +1,4 @@
+import type { EdgeSettings } from "../config.ts";
 import { HttpError } from "../lib/errors.ts";
 import type { OAuthClient } from "./oauth.ts";
 
@@ -58,37 +59,67 @@ export const PROVIDER_URLS = {
 
 export const DEFAULT_GHOST_UID = "booth-ghost";
 
-type Env = Record<string, string | undefined>;
+/** The settings of the integrations (config.ts). */
+export type IntegrationSettings = Pick<
+  EdgeSettings,
+  | "DISCORD_CLIENT_ID"
+  | "DISCORD_CLIENT_SECRET"
+  | "DISCORD_REDIRECT_URI"
+  | "DISCORD_API_URL"
+  | "DISCORD_AUTHORIZE_URL"
+  | "SPOTIFY_CLIENT_ID"
+  | "SPOTIFY_CLIENT_SECRET"
+  | "SPOTIFY_ACCOUNTS_URL"
+  | "YOUTUBE_CLIENT_ID"
+  | "YOUTUBE_CLIENT_SECRET"
+  | "YOUTUBE_OAUTH_URL"
+  | "YOUTUBE_AUTHORIZE_URL"
+  | "SOUNDCLOUD_CLIENT_ID"
+  | "SOUNDCLOUD_CLIENT_SECRET"
+  | "SOUNDCLOUD_MOBILE_CLIENT_ID"
+  | "SOUNDCLOUD_MOBILE_CLIENT_SECRET"
+  | "SOUNDCLOUD_AUTH_URL"
+  | "SOUNDCLOUD_API_URL"
+  | "YOUTUBE_API_KEY"
+  | "YOUTUBE_API_URL"
+  | "AGORA_APP_ID"
+  | "AGORA_APP_CERTIFICATE"
+  | "COMETCHAT_APP_ID"
+  | "COMETCHAT_API_KEY"
+  | "COMETCHAT_REGION"
+  | "COMETCHAT_BASE_URL"
+  | "COMETCHAT_GHOST_UID"
+>;
 
-export function integrationsFromEnv(env: Env): IntegrationsConfig {
+export function integrationsFrom(settings: IntegrationSettings): IntegrationsConfig {
   return {
-    discordClientId: env.DISCORD_CLIENT_ID,
-    discordClientSecret: env.DISCORD_CLIENT_SECRET,
-    discordRedirectUri: env.DISCORD_REDIRECT_URI,
-    discordApiUrl: env.DISCORD_API_URL,
-    discordAuthorizeUrl: env.DISCORD_AUTHORIZE_URL,
-    spotifyClientId: env.SPOTIFY_CLIENT_ID,
-    spotifyClientSecret: env.SPOTIFY_CLIENT_SECRET,
-    spotifyAccountsUrl: env.SPOTIFY_ACCOUNTS_URL,
-    youtubeClientId: env.YOUTUBE_CLIENT_ID,
-    youtubeClientSecret: env.YOUTUBE_CLIENT_SECRET,
-    youtubeOAuthUrl: env.YOUTUBE_OAUTH_URL,
-    youtubeAuthorizeUrl: env.YOUTUBE_AUTHORIZE_URL,
-    soundcloudClientId: env.SOUNDCLOUD_CLIENT_ID,
-    soundcloudClientSecret: env.SOUNDCLOUD_CLIENT_SECRET,
-    soundcloudMobileClientId: env.SOUNDCLOUD_MOBILE_CLIENT_ID,
-    soundcloudMobileClientSecret: env.SOUNDCLOUD_MOBILE_CLIENT_SECRET,
-    soundcloudAuthUrl: env.SOUNDCLOUD_AUTH_URL,
-    soundcloudApiUrl: env.SOUNDCLOUD_API_URL,
-    youtubeApiKey: env.YOUTUBE_API_KEY,
-    youtubeApiUrl: env.YOUTUBE_API_URL,
-    agoraAppId: env.AGORA_APP_ID,
-    agoraAppCertificate: env.AGORA_APP_CERTIFICATE,
-    cometchatAppId: env.COMETCHAT_APP_ID,
-    cometchatApiKey: env.COMETCHAT_API_KEY,
-    cometchatRegion: env.COMETCHAT_REGION,
-    cometchatBaseUrl: env.COMETCHAT_BASE_URL,
-    cometchatGhostUid: env.COMETCHAT_GHOST_UID,
+    discordClientId: settings.DISCORD_CLIENT_ID,
+    discordClientSecret: settings.DISCORD_CLIENT_SECRET,
+    discordRedirectUri: settings.DISCORD_REDIRECT_URI,
+    discordApiUrl: settings.DISCORD_API_URL,
+    discordAuthorizeUrl: settings.DISCORD_AUTHORIZE_URL,
+    spotifyClientId: settings.SPOTIFY_CLIENT_ID,
+    spotifyClientSecret: settings.SPOTIFY_CLIENT_SECRET,
+    spotifyAccountsUrl: settings.SPOTIFY_ACCOUNTS_URL,
+    youtubeClientId: settings.YOUTUBE_CLIENT_ID,
+    youtubeClientSecret: settings.YOUTUBE_CLIENT_SECRET,
+    youtubeOAuthUrl: settings.YOUTUBE_OAUTH_URL,
+    youtubeAuthorizeUrl: settings.YOUTUBE_AUTHORIZE_URL,
+    soundcloudClientId: settings.SOUNDCLOUD_CLIENT_ID,
+    soundcloudClientSecret: settings.SOUNDCLOUD_CLIENT_SECRET,
+    soundcloudMobileClientId: settings.SOUNDCLOUD_MOBILE_CLIENT_ID,
+    soundcloudMobileClientSecret: settings.SOUNDCLOUD_MOBILE_CLIENT_SECRET,
+    soundcloudAuthUrl: settings.SOUNDCLOUD_AUTH_URL,
+    soundcloudApiUrl: settings.SOUNDCLOUD_API_URL,
+    youtubeApiKey: settings.YOUTUBE_API_KEY,
+    youtubeApiUrl: settings.YOUTUBE_API_URL,
+    agoraAppId: settings.AGORA_APP_ID,
+    agoraAppCertificate: settings.AGORA_APP_CERTIFICATE,
+    cometchatAppId: settings.COMETCHAT_APP_ID,
+    cometchatApiKey: settings.COMETCHAT_API_KEY,
+    cometchatRegion: settings.COMETCHAT_REGION,
+    cometchatBaseUrl: settings.COMETCHAT_BASE_URL,
+    cometchatGhostUid: settings.COMETCHAT_GHOST_UID,
   };
 }
 

@@ -4,8 +4,9 @@ import { join } from "node:path";
 import type { Db } from "@booth/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import webpush from "web-push";
+import { readEdgeSettings } from "../config.ts";
 import { pemKeyPair } from "../testing/keys.ts";
-import { pushFromEnv } from "./push-env.ts";
+import { pushFrom } from "./push-env.ts";
 
 let dir = "";
 beforeAll(async () => {
@@ -15,23 +16,28 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 // Building the port touches no database; sends would.
 const db = {} as Db;
+const settings = (environment: Record<string, string> = {}) => readEdgeSettings(environment);
 
 describe("the push port from the environment", () => {
   it("unconfigured: the outbox for mobile, Web Push with a VAPID pair kept in DATA_DIR", async () => {
-    const push = await pushFromEnv({}, db, dir);
+    const push = await pushFrom(settings(), db, dir);
     expect(push.kind).toBe("outbox");
     const kept = JSON.parse(await readFile(join(dir, "web-push-vapid.json"), "utf8")) as { publicKey: string };
     expect(push.web.publicKey).toBe(kept.publicKey);
-    expect((await pushFromEnv({}, db, dir)).web.publicKey).toBe(kept.publicKey);
+    expect((await pushFrom(settings(), db, dir)).web.publicKey).toBe(kept.publicKey);
     expect(push.web.check("http://127.0.0.1:9/push")).not.toBeNull();
-    const local = await pushFromEnv({ WEB_PUSH_HOSTS: "127.0.0.1, push.example.org" }, db, dir);
+    const local = await pushFrom(settings({ WEB_PUSH_HOSTS: "127.0.0.1, push.example.org" }), db, dir);
     expect(local.web.check("http://127.0.0.1:9/push")).toBeNull();
     expect(local.web.check("https://push.example.org/x")).toBeNull();
   });
 
   it("VAPID keys from the environment win", async () => {
     const vapid = webpush.generateVAPIDKeys();
-    const push = await pushFromEnv({ VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey }, db, dir);
+    const push = await pushFrom(
+      settings({ VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey }),
+      db,
+      dir,
+    );
     expect(push.web.publicKey).toBe(vapid.publicKey);
   });
 
@@ -45,17 +51,20 @@ describe("the push port from the environment", () => {
     });
     // A PEM pasted on one line keeps its newlines as \n.
     const APNS_KEY = ec.privatePem.replace(/\n/g, "\\n");
-    expect((await pushFromEnv({ FCM_SERVICE_ACCOUNT }, db, dir)).kind).toBe("fcm");
-    const both = await pushFromEnv(
-      { FCM_SERVICE_ACCOUNT, APNS_KEY, APNS_KEY_ID: "K", APNS_TEAM_ID: "T", APNS_TOPIC: "fm.booth" },
+    expect((await pushFrom(settings({ FCM_SERVICE_ACCOUNT }), db, dir)).kind).toBe("fcm");
+    const both = await pushFrom(
+      settings({ FCM_SERVICE_ACCOUNT, APNS_KEY, APNS_KEY_ID: "K", APNS_TEAM_ID: "T", APNS_TOPIC: "fm.booth" }),
       db,
       dir,
     );
     expect(both.kind).toBe("fcm+apns");
     await both.close();
-    await expect(pushFromEnv({ APNS_KEY, APNS_KEY_ID: "K" }, db, dir)).rejects.toThrow(
+    // An APNs key without the rest stops the start (config.ts).
+    expect(() => settings({ APNS_KEY, APNS_KEY_ID: "K" })).toThrow(
       "APNS_TEAM_ID is required when APNS_KEY or APNS_KEY_PATH is set",
     );
-    await expect(pushFromEnv({ FCM_SERVICE_ACCOUNT: "{}" }, db, dir)).rejects.toThrow(/FCM_SERVICE_ACCOUNT has no/);
+    await expect(pushFrom(settings({ FCM_SERVICE_ACCOUNT: "{}" }), db, dir)).rejects.toThrow(
+      /FCM_SERVICE_ACCOUNT has no/,
+    );
   });
 });

@@ -1,57 +1,73 @@
 import { readFileSync } from "node:fs";
 import type { Db } from "@booth/db";
+import type { EdgeSettings } from "../config.ts";
 import { createPush, type MobilePushSender, type Push } from "./push.ts";
 import { apnsPush } from "./push-apns.ts";
 import { fcmPush, parseServiceAccount } from "./push-fcm.ts";
 import { loadVapidKeys, webPushSender } from "./web-push.ts";
 
-type Env = Record<string, string | undefined>;
+/** The settings of pushes (config.ts, which requires APNS_KEY_ID, APNS_TEAM_ID and APNS_TOPIC with an APNs key). */
+export type PushSettings = Pick<
+  EdgeSettings,
+  | "FCM_SERVICE_ACCOUNT"
+  | "FCM_SERVICE_ACCOUNT_PATH"
+  | "FCM_BASE_URL"
+  | "FCM_TOKEN_URL"
+  | "APNS_KEY"
+  | "APNS_KEY_PATH"
+  | "APNS_KEY_ID"
+  | "APNS_TEAM_ID"
+  | "APNS_TOPIC"
+  | "APNS_BASE_URL"
+  | "VAPID_PUBLIC_KEY"
+  | "VAPID_PRIVATE_KEY"
+  | "VAPID_SUBJECT"
+  | "ADMIN_EMAIL"
+  | "WEB_PUSH_HOSTS"
+>;
 
 /** PEM keys pasted into one-line environment variables keep their newlines as `\n`. */
 const pem = (value: string) => value.replace(/\\n/g, "\n");
 
 /** FCM when FCM_SERVICE_ACCOUNT (the key file's JSON) or FCM_SERVICE_ACCOUNT_PATH is set. */
-export function fcmFromEnv(env: Env): MobilePushSender | undefined {
-  const json =
-    env.FCM_SERVICE_ACCOUNT ?? (env.FCM_SERVICE_ACCOUNT_PATH ? readFileSync(env.FCM_SERVICE_ACCOUNT_PATH, "utf8") : "");
+export function fcmFrom(settings: PushSettings): MobilePushSender | undefined {
+  const { FCM_SERVICE_ACCOUNT_PATH: path } = settings;
+  const json = settings.FCM_SERVICE_ACCOUNT ?? (path ? readFileSync(path, "utf8") : "");
   if (!json) return undefined;
   const serviceAccount = parseServiceAccount(json);
   return fcmPush({
     serviceAccount: { ...serviceAccount, private_key: pem(serviceAccount.private_key) },
-    baseUrl: env.FCM_BASE_URL,
-    tokenUrl: env.FCM_TOKEN_URL,
+    baseUrl: settings.FCM_BASE_URL,
+    tokenUrl: settings.FCM_TOKEN_URL,
   });
 }
 
-/** APNs when APNS_KEY (the .p8 PEM) or APNS_KEY_PATH is set; APNS_KEY_ID, APNS_TEAM_ID and APNS_TOPIC then required. */
-export function apnsFromEnv(env: Env): MobilePushSender | undefined {
-  const key = env.APNS_KEY ?? (env.APNS_KEY_PATH ? readFileSync(env.APNS_KEY_PATH, "utf8") : "");
+/** APNs when APNS_KEY (the .p8 PEM) or APNS_KEY_PATH is set (APNS_KEY_ID, APNS_TEAM_ID and APNS_TOPIC with it). */
+export function apnsFrom(settings: PushSettings): MobilePushSender | undefined {
+  const { APNS_KEY_PATH: path } = settings;
+  const key = settings.APNS_KEY ?? (path ? readFileSync(path, "utf8") : "");
   if (!key) return undefined;
-  for (const name of ["APNS_KEY_ID", "APNS_TEAM_ID", "APNS_TOPIC"] as const)
-    if (!env[name]) throw new Error(`${name} is required when APNS_KEY or APNS_KEY_PATH is set`);
   return apnsPush({
     key: pem(key),
-    keyId: env.APNS_KEY_ID ?? "",
-    teamId: env.APNS_TEAM_ID ?? "",
-    topic: env.APNS_TOPIC ?? "",
-    baseUrl: env.APNS_BASE_URL,
+    keyId: settings.APNS_KEY_ID ?? "",
+    teamId: settings.APNS_TEAM_ID ?? "",
+    topic: settings.APNS_TOPIC ?? "",
+    baseUrl: settings.APNS_BASE_URL,
   });
 }
 
-/** The push port from the environment: configured mobile providers, the outbox for the others, Web Push always. */
-export async function pushFromEnv(env: Env, db: Db, dataDir: string): Promise<Push> {
+/** The push port from the settings: configured mobile providers, the outbox for the others, Web Push always. */
+export async function pushFrom(settings: PushSettings, db: Db, dataDir: string): Promise<Push> {
   const vapid = await loadVapidKeys({
-    publicKey: env.VAPID_PUBLIC_KEY,
-    privateKey: env.VAPID_PRIVATE_KEY,
+    publicKey: settings.VAPID_PUBLIC_KEY,
+    privateKey: settings.VAPID_PRIVATE_KEY,
     dataDir,
   });
+  const { ADMIN_EMAIL: admin } = settings;
   const web = webPushSender({
     vapid,
-    subject: env.VAPID_SUBJECT ?? (env.ADMIN_EMAIL ? `mailto:${env.ADMIN_EMAIL}` : "mailto:admin@booth.local"),
-    extraHosts: (env.WEB_PUSH_HOSTS ?? "")
-      .split(",")
-      .map((h) => h.trim().toLowerCase())
-      .filter(Boolean),
+    subject: settings.VAPID_SUBJECT ?? (admin ? `mailto:${admin}` : "mailto:admin@booth.local"),
+    extraHosts: settings.WEB_PUSH_HOSTS.map((h) => h.toLowerCase()),
   });
-  return createPush(db, { fcm: fcmFromEnv(env), apns: apnsFromEnv(env), web });
+  return createPush(db, { fcm: fcmFrom(settings), apns: apnsFrom(settings), web });
 }

@@ -1,4 +1,4 @@
-import { synthesizeMp3 } from "./audio.ts";
+import { type FfmpegSettings, synthesizeMp3 } from "./audio.ts";
 import { answered, fetchProvider, type ProviderHttp } from "./provider-post.ts";
 
 export interface GenerateRequest {
@@ -16,9 +16,10 @@ export interface SongGenerator {
 
 /**
  * The embedded generator: a real, playable track synthesised locally with ffmpeg, its chord chosen from the prompt,
- * so the whole flow (quote, hold, generate, store, transcode, commit) works with no provider.
+ * so the whole flow (quote, hold, generate, store, transcode, commit) works with no provider. `ffmpeg`: which one
+ * (the edge's settings).
  */
-export const embeddedGenerator: SongGenerator = {
+export const embeddedGenerator = (ffmpeg: FfmpegSettings): SongGenerator => ({
   kind: "embedded",
   async generate({ prompt, seconds, title, artist }) {
     let hash = 0;
@@ -28,6 +29,7 @@ export const embeddedGenerator: SongGenerator = {
     const third = root * 2 ** ((minor ? 3 : 4) / 12);
     const fifth = root * 2 ** (7 / 12);
     return synthesizeMp3({
+      ffmpeg,
       seconds,
       frequencies: [root, third, fifth].map((f) => Math.round(f * 100) / 100),
       title,
@@ -35,7 +37,7 @@ export const embeddedGenerator: SongGenerator = {
       genre: "generated",
     });
   },
-};
+});
 
 /**
  * A generation provider over HTTP: POST {baseUrl}/v1/generate with a bearer key and {prompt, duration, title},

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { storageFromEnv } from "../bootstrap.ts";
+import { storageFrom } from "../bootstrap.ts";
+import { readEdgeSettings } from "../config.ts";
 import { startS3 } from "../testing/s3.ts";
-import { createTestApp, sendAudio, settledUpload, type TestApp, uploaderOf } from "../testing.ts";
+import { createTestApp, sendAudio, settledUpload, TEST_FFMPEG, type TestApp, uploaderOf } from "../testing.ts";
 import { synthesizeMp3 } from "./audio.ts";
 import { s3Storage } from "./storage-s3.ts";
 
@@ -37,9 +38,9 @@ describe("object storage (a real S3-compatible server)", () => {
   });
 
   it("is chosen by S3_BUCKET, and asks for its keys", () => {
-    expect(storageFromEnv(s3.env, "/nonexistent").kind).toBe("s3");
-    expect(storageFromEnv({}, "/tmp").kind).toBe("local");
-    expect(() => storageFromEnv({ S3_BUCKET: "b", S3_ACCESS_KEY_ID: "k" }, "/tmp")).toThrow(
+    expect(storageFrom(readEdgeSettings(s3.env), "/nonexistent").kind).toBe("s3");
+    expect(storageFrom(readEdgeSettings({}), "/tmp").kind).toBe("local");
+    expect(() => storageFrom(readEdgeSettings({ S3_BUCKET: "b", S3_ACCESS_KEY_ID: "k" }), "/tmp")).toThrow(
       "S3_SECRET_ACCESS_KEY must be set when S3_BUCKET is set",
     );
   });
@@ -53,7 +54,13 @@ describe("object storage (a real S3-compatible server)", () => {
 
     it("an uploaded song is stored, transcoded and played from the bucket", async () => {
       const owner = await uploaderOf(t);
-      const mp3 = await synthesizeMp3({ seconds: 6, frequencies: [440], title: "Bucket Song", artist: "Booth" });
+      const mp3 = await synthesizeMp3({
+        ffmpeg: TEST_FFMPEG,
+        seconds: 6,
+        frequencies: [440],
+        title: "Bucket Song",
+        artist: "Booth",
+      });
       const { id, res } = await sendAudio(t, owner.token, mp3, "bucket.mp3");
       expect(res.status).toBe(200);
       const song = await settledUpload(t, id, owner.token);

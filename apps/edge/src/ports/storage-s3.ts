@@ -1,4 +1,5 @@
 import { AwsClient } from "aws4fetch";
+import type { EdgeSettings } from "../config.ts";
 import { answered } from "./provider-post.ts";
 import type { Storage } from "./storage.ts";
 
@@ -118,19 +119,21 @@ export function s3Storage(options: S3Options): Storage {
   };
 }
 
-type Env = Record<string, string | undefined>;
+/** The settings of the object storage (config.ts, which requires the keys with S3_BUCKET). */
+export type S3Settings = Pick<
+  EdgeSettings,
+  "S3_BUCKET" | "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY" | "S3_FORCE_PATH_STYLE"
+>;
 
-/** The S3 settings when S3_BUCKET is set (the keys are then required), else null (the local folder). */
-export function s3OptionsFromEnv(env: Env): S3Options | null {
-  if (!env.S3_BUCKET) return null;
-  const missing = ["S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"].filter((name) => !env[name]);
-  if (missing.length) throw new Error(`${missing.join(" and ")} must be set when S3_BUCKET is set`);
+/** The S3 settings when S3_BUCKET is set, else null (the local folder). */
+export function s3OptionsFrom(settings: S3Settings): S3Options | null {
+  if (!settings.S3_BUCKET) return null;
   return {
-    bucket: env.S3_BUCKET,
-    endpoint: env.S3_ENDPOINT || undefined,
-    region: env.S3_REGION || undefined,
-    accessKeyId: env.S3_ACCESS_KEY_ID ?? "",
-    secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? "",
-    forcePathStyle: ["true", "1", "yes"].includes((env.S3_FORCE_PATH_STYLE ?? "").toLowerCase()),
+    bucket: settings.S3_BUCKET,
+    endpoint: settings.S3_ENDPOINT || undefined,
+    region: settings.S3_REGION || undefined,
+    accessKeyId: settings.S3_ACCESS_KEY_ID ?? "",
+    secretAccessKey: settings.S3_SECRET_ACCESS_KEY ?? "",
+    forcePathStyle: settings.S3_FORCE_PATH_STYLE,
   };
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listenLocally, requestText } from "../testing/local-server.ts";
 import { until } from "../testing/until.ts";
 import { createTestApp, type TestApp } from "../testing.ts";
-import { type Tracing, tracingFromEnv } from "./tracing.ts";
+import { type Tracing, tracingFrom } from "./tracing.ts";
 
 // A local stand-in for an OpenTelemetry collector: it keeps the OTLP/HTTP JSON exports it receives.
 const exports: { path?: string; headers: Record<string, unknown>; body: unknown }[] = [];
@@ -35,7 +35,7 @@ let tracing: Tracing;
 let t: TestApp;
 beforeAll(async () => {
   const endpoint = await listenLocally(collector);
-  tracing = tracingFromEnv(
+  tracing = tracingFrom(
     { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_HEADERS: "x-api-key=team-key" },
     "booth-edge",
   ) as Tracing;
@@ -49,7 +49,7 @@ afterAll(async () => {
 
 describe("tracing over OTLP", () => {
   it("is off without OTEL_EXPORTER_OTLP_ENDPOINT", () => {
-    expect(tracingFromEnv({}, "booth-edge")).toBeUndefined();
+    expect(tracingFrom({}, "booth-edge")).toBeUndefined();
   });
 
   it("exports a span per request with its route and status, under the caller's trace", async () => {

@@ -3,6 +3,7 @@ import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import type { EdgeSettings } from "../config.ts";
 
 /** OpenTelemetry tracing of the edge's requests (app.ts, @hono/otel), exported over OTLP. */
 export interface Tracing {
@@ -19,18 +20,28 @@ export interface Tracing {
  * taken from an incoming W3C traceparent. OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, when set, is the full URL instead;
  * OTEL_EXPORTER_OTLP_HEADERS (`key=value,...`) goes with each export. Unset: no tracing, no cost.
  */
-export function tracingFromEnv(env: Record<string, string | undefined>, service: string): Tracing | undefined {
-  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
-  const url = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || (base ? `${base.replace(/\/+$/, "")}/v1/traces` : "");
+export function tracingFrom(
+  settings: Pick<
+    EdgeSettings,
+    | "OTEL_EXPORTER_OTLP_ENDPOINT"
+    | "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
+    | "OTEL_EXPORTER_OTLP_HEADERS"
+    | "OTEL_SERVICE_NAME"
+  >,
+  service: string,
+): Tracing | undefined {
+  const base = settings.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  const url =
+    settings.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || (base ? `${base.replace(/\/+$/, "")}/v1/traces` : "");
   if (!url) return undefined;
   const headers = Object.fromEntries(
-    (env.OTEL_EXPORTER_OTLP_HEADERS ?? "")
+    (settings.OTEL_EXPORTER_OTLP_HEADERS ?? "")
       .split(",")
       .map((pair) => pair.split("=").map((part) => decodeURIComponent(part.trim())))
       .filter((pair): pair is [string, string] => pair.length === 2 && !!pair[0]),
   );
   const provider = new BasicTracerProvider({
-    resource: resourceFromAttributes({ "service.name": env.OTEL_SERVICE_NAME?.trim() || service }),
+    resource: resourceFromAttributes({ "service.name": settings.OTEL_SERVICE_NAME?.trim() || service }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url, headers }))],
   });
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());

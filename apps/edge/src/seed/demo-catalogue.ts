@@ -138,6 +138,7 @@ export async function loadDemoTracks(deps: AppDeps, ownerUuid: string, options: 
       tracks.push(async () => {
         if (!(await finishedDemoTrack(deps, ownerUuid, title))) {
           const bytes = await synthesizeMp3({
+            ffmpeg: deps.config.ffmpeg,
             seconds: seconds + ((a + i) % 3) * 5,
             frequencies: chord(root, (a + i) % 2 === 1),
             title,

@@ -3,11 +3,12 @@ import { createTestDatabase } from "@booth/db/testing";
 import { desc, eq } from "drizzle-orm";
 import webpush from "web-push";
 import { createApp } from "../app.ts";
-import { cacheFromEnv } from "../bootstrap.ts";
+import { cacheFrom } from "../bootstrap.ts";
 import { type AppDeps, type Clock, defaultConfig } from "../deps.ts";
 import type { Role } from "../lib/auth.ts";
 import { hashPassword } from "../lib/password.ts";
 import { generateKeys, signToken, type TokenType } from "../lib/tokens.ts";
+import type { FfmpegSettings } from "../ports/audio.ts";
 import { outboxReporter } from "../ports/error-reporter.ts";
 import { dbipGeo } from "../ports/geo-dbip.ts";
 import { type JobHandlers, type Jobs, pgBossJobs } from "../ports/jobs.ts";
@@ -22,6 +23,9 @@ import { createAccount } from "../services/user/accounts.ts";
 import { jobHandlers, reported } from "../worker.ts";
 import { TEST_ORIGIN, type TestApi, testApi } from "./api.ts";
 import { testLogger } from "./logger.ts";
+
+/** The ffmpeg of tests: the test process's FFMPEG_PATH, else the first on its PATH (as the edge's settings say). */
+export const TEST_FFMPEG: FfmpegSettings = { FFMPEG_PATH: process.env.FFMPEG_PATH, PATH: process.env.PATH };
 
 /** A clock tests can move. */
 export class TestClock implements Clock {
@@ -52,7 +56,7 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
   const database = await createTestDatabase();
   const clock = new TestClock();
   const prefix = `test:${crypto.randomUUID()}:`;
-  const cache = await cacheFromEnv({ REDIS_URL: process.env.TEST_REDIS_URL }, prefix);
+  const cache = await cacheFrom({ REDIS_URL: process.env.TEST_REDIS_URL }, prefix);
   const { keys } = await generateKeys();
   // The secret a test shares with the live rooms it starts (BOOTH_SERVICE_SECRET).
   const serviceSecret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
@@ -75,7 +79,7 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
           jobHandlers(deps, () => {}),
         ),
     ),
-    songGenerator: embeddedGenerator,
+    songGenerator: embeddedGenerator(TEST_FFMPEG),
     errorReporter: outboxReporter(database.db),
     geo: dbipGeo,
     liveRooms: recordedLiveRooms,
@@ -93,6 +97,7 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     config: {
       ...defaultConfig,
       providers: { spotifyApiUrl: "http://127.0.0.1:9", appleMusicApiUrl: "http://127.0.0.1:9" },
+      ffmpeg: TEST_FFMPEG,
       // Requests come from a trusted local proxy, so a test names its caller's address with X-Forwarded-For.
       trustProxy: [TEST_PEER],
     },

@@ -6,7 +6,7 @@
  *   outside the services may also mount its router, `services/<name>/index.ts`, or the registry `services/index.ts`).
  * - A table is written only by the service whose schema file in `packages/db/src/schema/` declares it.
  * - `lib/` is what every layer shares: it touches no table and imports no port, no service and not `deps.ts`;
- *   `ports/` imports no service. The layers, low to high: lib, ports, deps (`deps.ts`), services, the app (the rest);
+ *   `ports/` imports no service. The layers, low to high: lib, config, ports, deps (`deps.ts`), services, the app (the rest);
  *   nothing imports a higher layer.
  * - No folder loops: no two folders import each other, directly or around a circle.
  */
@@ -51,19 +51,21 @@ const isTest = (file: string) =>
   /\.test\.ts$|\.suite\.ts$/.test(file) || file.startsWith("testing/") || file === "testing.ts";
 
 /**
- * The folder a file belongs to for the rules: `lib`, `ports`, `deps` (`deps.ts`, the types that wire ports into
- * services), `services/<name>`, or `app` (the rest: the app, entries, bootstrap, worker, seed).
+ * The folder a file belongs to for the rules: `lib`, `config` (`config.ts`: the settings' schema and types), `ports`,
+ * `deps` (`deps.ts`, the types that wire ports into services), `services/<name>`, or `app` (the rest: the app,
+ * entries, bootstrap, worker, seed).
  */
 export function folderOf(file: string): string {
   const parts = file.split("/");
   if (file === "deps.ts") return "deps";
+  if (file === "config.ts" || file === "config-migrate.ts") return "config";
   if (parts[0] === "services" && parts.length > 2) return `services/${parts[1]}`;
   if (parts[0] === "lib" || parts[0] === "ports") return parts[0];
   if (parts[0] === "services") return "services";
   return "app";
 }
 
-const LAYERS = ["lib", "ports", "deps", "services", "app"];
+const LAYERS = ["lib", "config", "ports", "deps", "services", "app"];
 const layerOf = (folder: string) => LAYERS.indexOf(folder.startsWith("services") ? "services" : folder);
 
 /** The relative imports of a file (static, re-exports and dynamic), resolved to paths under src. */

@@ -1,7 +1,15 @@
 // What the edge's tests use: the app on a fresh database, the fakes of outside services, and the helpers that start
 // a server in another process. apps/edge/src/testing.ts re-exports this, for the tests that import it.
 export { expectRefusal, expectStatuses, multipart, ok, statusOf, TEST_ORIGIN, type TestApi, testApi } from "./api.ts";
-export { createTestApp, type RequestOptions, TEST_PEER, type TestApp, TestClock, type TestUser } from "./app.ts";
+export {
+  createTestApp,
+  type RequestOptions,
+  TEST_FFMPEG,
+  TEST_PEER,
+  type TestApp,
+  TestClock,
+  type TestUser,
+} from "./app.ts";
 export { type DemoSongs, demoCatalogueOnce } from "./demo-catalogue-once.ts";
 export { expectErrorLog } from "./error-logs.ts";
 export { FAKE_CREDENTIALS, type FakeProviders, startFakeProviders, youtubeVideo } from "./fake-providers.ts";

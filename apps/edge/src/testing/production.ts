@@ -10,7 +10,7 @@ export const SECRETS_CACHE_AND_DATABASE = [
   "DATABASE_URL",
 ] as const;
 
-/** A refusal to start in production names each of `settings` on a line of its list (`  - NAME: ...`). */
+/** A refusal to start in production names each of `settings` in its list (`...without:  - NAME: ...  - NAME: ...`). */
 export function expectSettingsListed(refusal: string, settings: readonly string[]) {
   for (const name of settings) expect(refusal).toContain(`  - ${name}`);
 }

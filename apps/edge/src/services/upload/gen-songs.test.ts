@@ -6,7 +6,7 @@ import { firstRow } from "../../lib/rows.ts";
 import { embeddedGenerator, httpGenerator } from "../../ports/song-generator.ts";
 import { listenLocally, requestText } from "../../testing/local-server.ts";
 import { until } from "../../testing/until.ts";
-import { createTestApp, expectErrorLog, ok, type TestApp } from "../../testing.ts";
+import { createTestApp, expectErrorLog, ok, TEST_FFMPEG, type TestApp } from "../../testing.ts";
 import { credit } from "../merch/ledger.ts";
 
 let t: TestApp;
@@ -118,7 +118,7 @@ describe("generated songs", () => {
 
 describe("generator adapters", () => {
   it("the HTTP adapter posts the prompt to the configured provider and returns its audio", async () => {
-    const audio = await embeddedGenerator.generate({ prompt: "x", seconds: 2, title: "T", artist: "A" });
+    const audio = await embeddedGenerator(TEST_FFMPEG).generate({ prompt: "x", seconds: 2, title: "T", artist: "A" });
     const seen: { auth?: string; body: string }[] = [];
     const server = createServer(async (req, res) => {
       const body = await requestText(req);

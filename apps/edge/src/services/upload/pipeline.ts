@@ -93,7 +93,7 @@ export async function transcode(deps: AppDeps, upload: Upload) {
     const original = await deps.storage.get(originalKey(upload.id));
     if (!original) throw new Error("the uploaded file is missing");
     const key = crypto.getRandomValues(new Uint8Array(16));
-    const out = await transcodeToHls(original.data, key, keyUrl(upload.id));
+    const out = await transcodeToHls(original.data, key, keyUrl(upload.id), { ffmpeg: deps.config.ffmpeg });
     await deps.storage.put(hlsKey(upload.id, "key"), key, "application/octet-stream");
     for (const [name, data] of out.files) await deps.storage.put(hlsKey(upload.id, name), data, "video/mp2t");
     const playlist = (name: string, text: string) =>

@@ -15,7 +15,7 @@ import { ffmpegPath } from "../../ports/audio.ts";
 import { pgBossJobs } from "../../ports/jobs.ts";
 import { fileStream, localStorage } from "../../ports/storage.ts";
 import { testLogger } from "../../testing/logger.ts";
-import { createTestApp, type TestApp, uploaderOf, uploadTicket } from "../../testing.ts";
+import { createTestApp, TEST_FFMPEG, type TestApp, uploaderOf, uploadTicket } from "../../testing.ts";
 
 v8.setFlagsFromString("--expose-gc");
 // Freed buffers are counted until V8's sweeper releases them, which runs beside the program and lags on a loaded
@@ -33,7 +33,7 @@ beforeAll(async () => {
   t.deps.jobs = pgBossJobs(t.sql, { logger: testLogger });
   // 24 MB of CD-quality audio (more than the 16 MB other bodies may have): two and a quarter minutes of WAV.
   wav = join(dir, "long.wav");
-  await promisify(execFile)(ffmpegPath(), [
+  await promisify(execFile)(ffmpegPath(TEST_FFMPEG), [
     ...["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=136"],
     ...["-ac", "2", "-ar", "44100", "-metadata", "title=Long", "-metadata", "artist=Booth", wav],
   ]);

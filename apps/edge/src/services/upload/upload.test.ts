@@ -10,7 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { firstRow } from "../../lib/rows.ts";
 import { ffmpegPath, synthesizeMp3 } from "../../ports/audio.ts";
 import { until } from "../../testing/until.ts";
-import { createTestApp, expectRefusal, ok, sendAudio, settledUpload, type TestApp, uploaderOf } from "../../testing.ts";
+import {
+  createTestApp,
+  expectRefusal,
+  ok,
+  sendAudio,
+  settledUpload,
+  TEST_FFMPEG,
+  type TestApp,
+  uploaderOf,
+} from "../../testing.ts";
 import { HEARING_MESSAGES, KEY_GRANT_TTL } from "./hearing.ts";
 
 let t: TestApp;
@@ -19,6 +28,7 @@ let untagged: Uint8Array<ArrayBuffer>;
 beforeAll(async () => {
   t = await createTestApp();
   mp3 = (await synthesizeMp3({
+    ffmpeg: TEST_FFMPEG,
     seconds: 8,
     frequencies: [440, 660],
     noise: 0.2,
@@ -28,6 +38,7 @@ beforeAll(async () => {
     year: 2026,
   })) as Uint8Array<ArrayBuffer>;
   untagged = (await synthesizeMp3({
+    ffmpeg: TEST_FFMPEG,
     seconds: 3,
     frequencies: [330],
     title: "",
@@ -44,7 +55,7 @@ async function decodedSeconds(ts: Uint8Array) {
   try {
     await writeFile(join(dir, "all.ts"), ts);
     const { stdout } = await promisify(execFile)(
-      ffmpegPath(),
+      ffmpegPath(TEST_FFMPEG),
       ["-v", "error", "-i", join(dir, "all.ts"), "-f", "s16le", "-ac", "1", "-ar", "8000", "-"],
       { encoding: "buffer", maxBuffer: 64 * 1024 * 1024 },
     );

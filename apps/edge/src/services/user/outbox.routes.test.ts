@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mailerFromEnv, smsFromEnv } from "../../bootstrap.ts";
+import { mailerFrom, smsFrom } from "../../bootstrap.ts";
 import { silentLogger } from "../../deps.ts";
 import type { Mailer } from "../../ports/messaging.ts";
 import { openTestApp } from "../../testing.ts";
@@ -75,21 +75,21 @@ describe("GET /auth/delivery", () => {
 
   it("tells anyone whether codes reach the person, the edge's log, or only the outbox", async () => {
     const embedded = await withSenders(
-      mailerFromEnv({}, t.db, silentLogger, () => {}),
-      smsFromEnv({}, t.db, silentLogger, () => {}),
+      mailerFrom({}, t.db, silentLogger, () => {}),
+      smsFrom({}, t.db, silentLogger, () => {}),
     );
     expect(embedded.status).toBe(200);
     expect(embedded.body).toEqual({ email: "log", sms: "log" });
 
     const production = { NODE_ENV: "production" };
     const quiet = await withSenders(
-      mailerFromEnv(production, t.db, silentLogger, () => {}),
-      smsFromEnv(production, t.db, silentLogger, () => {}),
+      mailerFrom(production, t.db, silentLogger, () => {}),
+      smsFrom(production, t.db, silentLogger, () => {}),
     );
     expect(quiet.body).toEqual({ email: "outbox", sms: "outbox" });
 
-    const resend = mailerFromEnv({ RESEND_API_KEY: "re_x", MAIL_FROM: "a@b.test" }, t.db, silentLogger, () => {});
-    const twilio = smsFromEnv(
+    const resend = mailerFrom({ RESEND_API_KEY: "re_x", MAIL_FROM: "a@b.test" }, t.db, silentLogger, () => {});
+    const twilio = smsFrom(
       { TWILIO_ACCOUNT_SID: "AC1", TWILIO_AUTH_TOKEN: "x", TWILIO_FROM: "+15005550006" },
       t.db,
       silentLogger,
