@@ -76,7 +76,16 @@ async function npmStart(dataDir: string) {
     PARTY_PORT: String(partyPort),
     WEB_PORT: String(webPort),
   };
-  for (const name of ["PORT", "WEB_URL", "PARTY_URL", "BOOTH_API_URL", "BOOTH_EDGE_URL", "NODE_ENV", "DATABASE_URL"])
+  for (const name of [
+    "PORT",
+    "WEB_URL",
+    "PARTY_URL",
+    "BOOTH_PARTY_URL",
+    "BOOTH_API_URL",
+    "BOOTH_EDGE_URL",
+    "NODE_ENV",
+    "DATABASE_URL",
+  ])
     delete env[name];
   delete env.REDIS_URL;
   const started = performance.now();

@@ -361,8 +361,12 @@ const IMPORT = [
   /import\s*\(\s*["']([^"']+)["']\s*\)/g,
   /import\s+["']([^"']+)["']/g,
 ];
-/** `env.NAME`, `process.env.NAME`, `environment.NAME`, `env["NAME"]`. */
-const READ = [/\b(?:env|environment)\.([A-Z][A-Z0-9_]*)\b/g, /\benv\[\s*["']([A-Z][A-Z0-9_]*)["']\s*\]/g];
+/** `env.NAME`, `process.env.NAME`, `environment.NAME`, `env["NAME"]`, and a settings schema's `NAME: setting...`. */
+const READ = [
+  /\b(?:env|environment)\.([A-Z][A-Z0-9_]*)\b/g,
+  /\benv\[\s*["']([A-Z][A-Z0-9_]*)["']\s*\]/g,
+  /\b([A-Z][A-Z0-9_]*):\s*(?:setting\b|logLevelSetting\(|playerScript\(|hosts\()/g,
+];
 const SOURCE = [".ts", ".tsx", ".mts", ".js", ".mjs"];
 
 /** The file a workspace package's specifier (`@booth/sdk/live`) names, from its package.json exports. */
