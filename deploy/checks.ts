@@ -365,7 +365,7 @@ const IMPORT = [
 const READ = [
   /\b(?:env|environment)\.([A-Z][A-Z0-9_]*)\b/g,
   /\benv\[\s*["']([A-Z][A-Z0-9_]*)["']\s*\]/g,
-  /\b([A-Z][A-Z0-9_]*):\s*(?:setting\b|logLevelSetting\(|playerScript\(|hosts\()/g,
+  /\b([A-Z][A-Z0-9_]*):\s*(?:setting\b|edgeUrlSetting\(|logLevelSetting\(|playerScript\(|hosts\()/g,
 ];
 const SOURCE = [".ts", ".tsx", ".mts", ".js", ".mjs"];
 

@@ -9,6 +9,7 @@
 import {
   deploymentSettings,
   type Environment,
+  edgeUrlSetting,
   type Renamed,
   readSettings,
   requiredInProduction,
@@ -19,10 +20,9 @@ import {
 export const settingsSchema = z
   .object({
     ...deploymentSettings,
-    BOOTH_EDGE_URL: setting
-      .url()
-      .default("http://127.0.0.1:8787")
-      .describe("Where the rooms reach the edge (its keys, and the calls they make); deployed, its public address."),
+    BOOTH_EDGE_URL: edgeUrlSetting(
+      "Where the rooms reach the edge (its keys, and the calls they make); deployed, its public address.",
+    ),
     BOOTH_SERVICE_SECRET: setting
       .text()
       .optional()

@@ -12,6 +12,7 @@ import { logLevelSetting } from "@booth/sdk/node/logger";
 import {
   deploymentSettings,
   type Environment,
+  edgeUrlSetting,
   isProduction,
   type Renamed,
   readSettings,
@@ -45,10 +46,7 @@ const hosts = (what: string, byDefault: string[]) =>
 export const settingsSchema = z
   .object({
     ...deploymentSettings,
-    BOOTH_EDGE_URL: setting
-      .url()
-      .default("http://127.0.0.1:8787")
-      .describe("Where this server reaches the edge (its internal address, when it has one)."),
+    BOOTH_EDGE_URL: edgeUrlSetting("Where this server reaches the edge (its internal address, when it has one)."),
     BOOTH_PUBLIC_EDGE_URL: setting
       .url()
       .optional()

@@ -229,6 +229,10 @@ export function settingsReference(schema: z.ZodObject): SettingReference[] {
   });
 }
 
+/** BOOTH_EDGE_URL, where a server or tool reaches the edge: the local edge unless set (`description`: whose). */
+export const edgeUrlSetting = (description: string) =>
+  setting.url().default("http://127.0.0.1:8787").describe(description);
+
 /** The two settings that say whether this is a production deployment, in every app's schema. */
 export const deploymentSettings = {
   BOOTH_ENV: setting
