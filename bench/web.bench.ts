@@ -26,7 +26,7 @@ t.clock.now = () => new Date();
 // Node's own Request/Response stay in place: the web's SDK checks responses with instanceof.
 const edge = serve({ fetch: t.app.fetch, port: 0, hostname: "127.0.0.1", overrideGlobalObjects: false });
 await new Promise((r) => edge.once("listening", r));
-process.env.BOOTH_API_URL = `http://127.0.0.1:${(edge.address() as { port: number }).port}`;
+process.env.BOOTH_EDGE_URL = `http://127.0.0.1:${(edge.address() as { port: number }).port}`;
 process.env.SESSION_SECRET = "bench";
 
 const owner = await t.createUser({ nickname: "bench-dj" });

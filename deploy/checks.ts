@@ -362,13 +362,14 @@ const IMPORT = [
   /import\s+["']([^"']+)["']/g,
 ];
 /**
- * `env.NAME`, `process.env.NAME`, `environment.NAME`, `env["NAME"]`; a setting of an app's schema (`NAME: setting.`,
- * @booth/sdk/settings), and an old name it still reads (`OLD_NAME: "NEW_NAME"`, its renamed settings).
+ * `env.NAME`, `process.env.NAME`, `environment.NAME`, `env["NAME"]`; a setting of an app's schema (`NAME: setting...`
+ * and the shared makers, @booth/sdk/settings), and an old name it still reads (`OLD_NAME: "NEW_NAME"`, its renamed
+ * settings).
  */
 const READ = [
   /\b(?:env|environment)\.([A-Z][A-Z0-9_]*)\b/g,
   /\benv\[\s*["']([A-Z][A-Z0-9_]*)["']\s*\]/g,
-  /^\s*([A-Z][A-Z0-9_]*):\s*setting\b/gm,
+  /\b([A-Z][A-Z0-9_]*):\s*(?:setting\b|edgeUrlSetting\(|logLevelSetting\(|playerScript\(|hosts\()/g,
   /^\s*([A-Z][A-Z0-9_]*):\s*"[A-Z][A-Z0-9_]*",?\s*$/gm,
 ];
 const SOURCE = [".ts", ".tsx", ".mts", ".js", ".mjs"];

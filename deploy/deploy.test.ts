@@ -183,7 +183,7 @@ describe("what each app reads", () => {
     expect(migrate).toContain("DATABASE_URL");
     expect(migrate).not.toContain("S3_BUCKET");
     const web = envReads(sourcesOf("apps/web/dist/server.js"));
-    for (const name of ["WEB_PORT", "WEB_HOST", "BOOTH_API_URL", "PUBLIC_PARTY_URL", "SESSION_SECRET"])
+    for (const name of ["WEB_PORT", "WEB_HOST", "BOOTH_EDGE_URL", "BOOTH_PUBLIC_PARTY_URL", "SESSION_SECRET"])
       expect(web, name).toContain(name);
     expect(web).not.toContain("DATABASE_URL");
     const rooms = envReads(["apps/rooms-party/scripts/dev.mjs"]);
@@ -286,8 +286,8 @@ describe("deploy/compose.yaml", () => {
     // A variable the app does not read: one of the edge's on the web, and one nobody reads.
     expect(
       broken(
-        "      PARTY_URL: http://rooms:1999\n      PUBLIC_PARTY_URL",
-        '      MIGRATE_ON_START: "false"\n      PARTY_URL: http://rooms:1999\n      PUBLIC_PARTY_URL',
+        "      BOOTH_PARTY_URL: http://rooms:1999\n      BOOTH_PUBLIC_PARTY_URL",
+        '      MIGRATE_ON_START: "false"\n      BOOTH_PARTY_URL: http://rooms:1999\n      BOOTH_PUBLIC_PARTY_URL',
       ),
     ).toEqual(["web: sets MIGRATE_ON_START, which apps/web/dist/server.js never reads"]);
     expect(broken('  RUN_JOBS: "false"', '  RUN_JOBS: "false"\n  S3_PATH_STYLE: "true"')).toEqual([

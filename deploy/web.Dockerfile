@@ -1,6 +1,6 @@
 # The web app (Remix on Node): `docker build -f deploy/web.Dockerfile .` from the repository root.
-# It reaches the edge at BOOTH_API_URL and the rooms at PARTY_URL; browsers reach them at BOOTH_PUBLIC_API_URL and
-# PUBLIC_PARTY_URL (docs/deploy.md).
+# It reaches the edge at BOOTH_EDGE_URL and the rooms at BOOTH_PARTY_URL; browsers reach them at
+# BOOTH_PUBLIC_EDGE_URL and BOOTH_PUBLIC_PARTY_URL (docs/configuration.md).
 
 # Every workspace's package.json and the lockfile: the same first stage as the other images (one cached layer).
 FROM node:24-bookworm-slim AS deps

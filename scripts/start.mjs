@@ -19,8 +19,8 @@ const LABELS = { edge: "the edge (API)", party: "the live rooms", web: "the web 
 /**
  * Each app's port and the others' addresses. The apps started alone read PORT (edge, rooms) and WEB_PORT (web); here
  * PORT means the edge only (EDGE_PORT wins), and the rooms get PARTY_PORT, so moving one app moves no other. An
- * address the environment sets already (BOOTH_API_URL, BOOTH_PARTY_URL or its old name PARTY_URL, BOOTH_EDGE_URL,
- * WEB_URL) is kept: a proxy may stand in front of an app.
+ * address the environment sets already (BOOTH_EDGE_URL or its old name BOOTH_API_URL, BOOTH_PARTY_URL or its old name
+ * PARTY_URL, WEB_URL) is kept: a proxy may stand in front of an app.
  */
 export function appEnvironments(env) {
   const port = (value, fallback) => {
@@ -51,8 +51,9 @@ export function appEnvironments(env) {
     web: {
       ...env,
       WEB_PORT: String(webPort),
-      BOOTH_API_URL: env.BOOTH_API_URL || edgeUrl,
-      PARTY_URL: partyUrl,
+      // Set under its old name only, the edge's address is left for the web to read (and to say to rename).
+      ...(env.BOOTH_EDGE_URL || !env.BOOTH_API_URL ? { BOOTH_EDGE_URL: env.BOOTH_EDGE_URL || edgeUrl } : {}),
+      BOOTH_PARTY_URL: env.BOOTH_PARTY_URL || partyUrl,
       WEB_URL: webUrl,
     },
   };

@@ -4,9 +4,10 @@
  * works on a fresh clone. Compiled (`npm run build`: dist/server.js, `npm run start:prod`) it never builds: it serves
  * the build/ folder beside dist/, and stops with one line when there is none.
  *
- * The port is WEB_PORT, else the one of WEB_URL (http://127.0.0.1:3000); the address WEB_HOST (127.0.0.1). PORT and
- * HOST are the edge's (the root's `npm start` hands each app its own port: scripts/start.mjs). The app itself reads BOOTH_API_URL,
- * PARTY_URL and SESSION_SECRET (app/lib/env.server.ts).
+ * Its settings (app/config.server.ts, docs/configuration.md) are read once, before anything starts: a bad or missing
+ * one stops it with one line naming them all. The port is WEB_PORT, else the one of WEB_URL (http://127.0.0.1:3000);
+ * the address WEB_HOST (127.0.0.1). PORT and HOST are the edge's (the root's `npm start` hands each app its own port:
+ * scripts/start.mjs).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -18,14 +19,14 @@ import { Readable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createBrotliCompress, createGzip, constants as zlib } from "node:zlib";
 import { closeLingering } from "@booth/sdk/node/lingering-close";
-import { LogLevelError, logLevelOf } from "@booth/sdk/node/logger";
-import { type Drainable, drain, onTermination, shutdownTimeout } from "@booth/sdk/node/shutdown";
+import { type Drainable, drain, onTermination } from "@booth/sdk/node/shutdown";
 import { scrubEvent } from "@booth/sdk/privacy";
+import { SettingsError } from "@booth/sdk/settings";
 import { BOOTH_VERSION } from "@booth/sdk/version";
 import { type Http2Bindings, type HttpBindings, serve } from "@hono/node-server";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import * as Sentry from "@sentry/node";
-import { missingProductionSettings, sentryEnvironment } from "./app/lib/env.server.ts";
+import { type WebConfig, webConfig } from "./app/config.server.ts";
 import { webLog } from "./app/lib/log.server.ts";
 import { SECURITY_HEADERS } from "./app/lib/security.server.ts";
 import { asVisitor, requestIdOf } from "./app/lib/visitor.server.ts";
@@ -177,39 +178,35 @@ function hardened(response: Response) {
 }
 
 if (resolve(process.argv[1] ?? "") === fileURLToPath(import.meta.url)) {
+  let config: WebConfig;
   try {
-    logLevelOf(process.env);
+    config = webConfig();
   } catch (err) {
-    if (!(err instanceof LogLevelError)) throw err;
-    console.error(`web: ${err.message}`);
+    if (!(err instanceof SettingsError)) throw err;
+    console.error(`web: ${err.problems.join("; ")}`);
     process.exit(1);
   }
+  const { settings } = config;
   // Compiled, the server never builds: the build tools are development dependencies, absent where it runs.
   if (bundled && !existsSync(serverBuild)) {
     console.error(`web: no build at ${join(root, "build")}: run npm run build first`);
     process.exit(1);
   }
-  const missing = missingProductionSettings(process.env);
-  if (missing.length) {
-    console.error(`web: production mode (NODE_ENV or BOOTH_ENV is production) does not start without:
-${missing.map((line) => `  - ${line}`).join("\n")}`);
-    process.exit(1);
-  }
   // Errors to Sentry when SENTRY_DSN is set: the SDK's handlers take what escapes, entry.server's handleError the
   // loaders' and actions' bugs. Nothing personal: no default PII, and each event scrubbed (@booth/sdk/privacy).
-  if (process.env.SENTRY_DSN)
+  if (settings.SENTRY_DSN)
     Sentry.init({
-      dsn: process.env.SENTRY_DSN,
-      environment: sentryEnvironment(process.env),
-      release: process.env.SENTRY_RELEASE || BOOTH_VERSION,
+      dsn: settings.SENTRY_DSN,
+      environment: config.sentryEnvironment,
+      release: settings.SENTRY_RELEASE || BOOTH_VERSION,
       serverName: "web",
       tracesSampleRate: 0,
       sendDefaultPii: false,
       beforeSend: (event) => scrubEvent(event),
     });
   if (!bundled) buildIfStale();
-  const port = Number(process.env.WEB_PORT || new URL(process.env.WEB_URL || "http://127.0.0.1:3000").port || 3000);
-  const hostname = process.env.WEB_HOST || "127.0.0.1";
+  const { port } = config;
+  const hostname = settings.WEB_HOST;
   const handle = await createWebHandler();
   const log = webLog();
   // Each request gets its access line once its answer starts (pino's JSON lines at LOG_LEVEL, lib/log.server.ts):
@@ -245,7 +242,7 @@ ${missing.map((line) => `  - ${line}`).join("\n")}`);
   });
   // SIGTERM or SIGINT: no new connections; the pages and actions in flight finish (within SHUTDOWN_TIMEOUT_MS).
   onTermination(async (signal) => {
-    const timeout = shutdownTimeout(process.env);
+    const timeout = settings.SHUTDOWN_TIMEOUT_MS;
     console.log(`web: ${signal}, stopping (requests in flight get ${timeout / 1000} s)`);
     const how = await drain(server as unknown as Drainable, timeout);
     console.log(`web: stopped (${how === "drained" ? "every request answered" : "cut after the timeout"})`);

@@ -5,9 +5,10 @@ import { promisify } from "node:util";
 import type { TestApp } from "@booth/edge/testing";
 import { BOOTH_VERSION } from "@booth/sdk/version";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { environmentReaders } from "../../../scripts/environment-readers.ts";
 import { seedDemoCatalogue } from "../../edge/src/seed/demo-catalogue.ts";
 import { until } from "../../edge/src/testing/until.ts";
-import { type CliWorld, startCliWorld } from "./testing.ts";
+import { type CliWorld, runBooth, startCliWorld } from "./testing.ts";
 
 const run = promisify(execFile);
 let world: CliWorld;
@@ -33,7 +34,7 @@ const booth = (...args: string[]) => world.booth(...args);
 function atTerminal(args: string[], prompt: string, typed: string) {
   const command = [process.execPath, BIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
   const child = spawn("script", ["-qec", command, "/dev/null"], {
-    env: { ...process.env, XDG_CONFIG_HOME: home, BOOTH_API_URL: api, BOOTH_PASSWORD: "" },
+    env: { ...process.env, XDG_CONFIG_HOME: home, BOOTH_EDGE_URL: api, BOOTH_PASSWORD: "" },
   });
   let screen = "";
   let answered = false;
@@ -86,6 +87,26 @@ describe("booth", () => {
       error: { status: null, message: expect.stringContaining("the instance did not answer") },
     });
   }, 60_000);
+
+  it("reads the old name of the edge's address with a warning, and names every bad setting before any request", async () => {
+    const withEnv = (env: NodeJS.ProcessEnv, ...args: string[]) =>
+      runBooth(BIN, args, { env: { ...process.env, XDG_CONFIG_HOME: home, ...env }, timeout: 30_000 });
+    // Reached at BOOTH_API_URL: the edge answers (401, exit 3), where nothing would at the default address (6).
+    const old = await withEnv({ BOOTH_EDGE_URL: "", BOOTH_API_URL: api }, "outbox", "--json");
+    expect(old.code, old.stderr).toBe(3);
+    expect(old.stderr).toContain(
+      "booth: BOOTH_API_URL is an old name, read as BOOTH_EDGE_URL: rename it to BOOTH_EDGE_URL\n",
+    );
+    const bad = await withEnv({ BOOTH_EDGE_URL: "edge.internal", BOOTH_PARTY_URL: "ftp://rooms" }, "vouchers", "list");
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim().split("\n")).toEqual([
+      'Error: booth cannot start: BOOTH_EDGE_URL is not an address: "edge.internal" (give http(s)://host[:port]); BOOTH_PARTY_URL is not an http(s) address: "ftp://rooms"',
+    ]);
+  }, 60_000);
+
+  it("reads the environment only in its config module", () => {
+    expect(environmentReaders("apps/cli")).toEqual(["apps/cli/src/config.ts"]);
+  });
 
   it("logs in, keeps the session private to its owner, and says who it is", async () => {
     const admin = await t.createUser({ roles: ["user", "admin"], nickname: "boss" });

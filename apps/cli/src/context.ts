@@ -1,9 +1,11 @@
 import { BoothApiError, createBoothClient, LiveRoomError } from "@booth/sdk";
 import { Command } from "commander";
-import { apiUrl, type Config, partyUrl, readConfig } from "./config.ts";
+import { apiUrl, type CliSettings, type Config, cliSettings, partyUrl, readConfig } from "./config.ts";
 
 export interface Context {
   config: Config;
+  /** The settings from the environment (config.ts). */
+  settings: CliSettings;
   baseUrl: string;
   /** The live rooms' base URL (--party, BOOTH_PARTY_URL, the config, or the local default). */
   partyUrl: string;
@@ -15,11 +17,13 @@ export interface Context {
 /** What every command needs: the config, a client for the API it names, and output as JSON or for people. */
 export async function contextOf(command: Command): Promise<Context> {
   const options = command.optsWithGlobals<{ api?: string; party?: string; json?: boolean }>();
+  const settings = cliSettings();
   const config = await readConfig();
   const baseUrl = apiUrl(options.api, config);
   const json = !!options.json;
   return {
     config,
+    settings,
     baseUrl,
     partyUrl: partyUrl(options.party, config),
     json,

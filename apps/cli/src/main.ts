@@ -20,7 +20,7 @@ export function program() {
     .description(
       "Run a Booth instance from the command line: seed it, script users, vouchers, seasons, avatars, rooms and tokens, run bots, read its outbox",
     )
-    .option("--api <url>", "the API base URL (else BOOTH_API_URL, the stored one, or http://127.0.0.1:8787)")
+    .option("--api <url>", "the API base URL (else BOOTH_EDGE_URL, the stored one, or http://127.0.0.1:8787)")
     .showHelpAfterError()
     // Commander's errors (unknown command or option, missing argument) come back to main, which exits 2.
     .exitOverride();

@@ -57,7 +57,7 @@ export async function startCliWorld({
     api,
     home,
     booth: (...args) =>
-      runBooth(bin, args, { env: { ...process.env, XDG_CONFIG_HOME: home, BOOTH_API_URL: api }, timeout }),
+      runBooth(bin, args, { env: { ...process.env, XDG_CONFIG_HOME: home, BOOTH_EDGE_URL: api }, timeout }),
     async close() {
       server.close();
       await t.close();

@@ -63,7 +63,7 @@ afterAll(async () => {
 const env = (extra: Record<string, string> = {}) => ({
   ...process.env,
   XDG_CONFIG_HOME: home,
-  BOOTH_API_URL: api,
+  BOOTH_EDGE_URL: api,
   BOOTH_PARTY_URL: party.url,
   ...extra,
 });

@@ -1,16 +1,27 @@
 #!/usr/bin/env node
 // Runs the live rooms under `wrangler dev` (port 1999 unless PORT says otherwise), next to the edge at
 // BOOTH_EDGE_URL. The rooms sign their calls to the edge with BOOTH_SERVICE_SECRET, else with the secret the edge
-// keeps in DATA_DIR/service-secret. Room storage persists in DATA_DIR/party (PARTY_PERSIST_DIR).
+// keeps in DATA_DIR/service-secret. Room storage persists in DATA_DIR/party (PARTY_PERSIST_DIR). The settings are
+// read first (src/config.ts, docs/configuration.md): a bad or missing one stops it with one line naming them all.
 import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
+import { SettingsError } from "@booth/sdk/settings";
+import { readRoomsSettings } from "../src/config.ts";
 import { APP_DIR, spawnWranglerDev } from "./wrangler-dev.mjs";
 
+let settings;
+try {
+  settings = readRoomsSettings(process.env);
+} catch (err) {
+  if (!(err instanceof SettingsError)) throw err;
+  console.error(err.message);
+  process.exit(1);
+}
+// DATA_DIR is relative to where npm was started, as for the edge.
 const root = resolve(process.env.INIT_CWD ?? resolve(APP_DIR, "../.."));
-const dataDir = resolve(root, process.env.DATA_DIR ?? ".data");
+const dataDir = resolve(root, settings.DATA_DIR);
 const secretFile = join(dataDir, "service-secret");
-const production = process.env.NODE_ENV === "production" || process.env.BOOTH_ENV === "production";
 
 /** `npm start` starts the edge and the rooms together: give the edge a moment to write its secret. */
 async function secretFromFile(seconds) {
@@ -25,16 +36,13 @@ async function secretFromFile(seconds) {
   return "";
 }
 
-// In production the edge writes no secret file: the secret comes from the environment or the rooms do not start.
-if (production && !process.env.BOOTH_SERVICE_SECRET) {
-  console.error("rooms-party: in production, set BOOTH_SERVICE_SECRET (the same value as the edge's)");
-  process.exit(1);
-}
-const secret = process.env.BOOTH_SERVICE_SECRET || (await secretFromFile(Number(process.env.TOKEN_WAIT_SECONDS ?? 90)));
+// In production the edge writes no secret file: the secret comes from the environment or the rooms do not start
+// (the settings' check, src/config.ts).
+const secret = settings.BOOTH_SERVICE_SECRET || (await secretFromFile(settings.TOKEN_WAIT_SECONDS));
 if (!secret)
   console.warn(`rooms-party: no BOOTH_SERVICE_SECRET and no ${secretFile}: calls to the edge will be refused`);
 
-const port = process.env.PORT || "1999";
+const port = String(settings.PORT);
 /** workerd does not stop wrangler when its port is taken: look first, and say which setting moves it. */
 const free = await new Promise((done) => {
   const server = createServer();
@@ -49,15 +57,15 @@ if (!free) {
 const child = spawnWranglerDev({
   port,
   // PARTY_HOST: the address to listen on (127.0.0.1; 0.0.0.0 in a container).
-  ip: process.env.PARTY_HOST || "127.0.0.1",
-  persistTo: resolve(root, process.env.PARTY_PERSIST_DIR ?? join(dataDir, "party")),
+  ip: settings.PARTY_HOST,
+  persistTo: resolve(root, settings.PARTY_PERSIST_DIR ?? join(dataDir, "party")),
   vars: {
-    BOOTH_EDGE_URL: process.env.BOOTH_EDGE_URL || "http://127.0.0.1:8787",
-    BOOTH_PRESENCE_GRACE_MS: process.env.BOOTH_PRESENCE_GRACE_MS,
-    BOOTH_TIME_SCALE: process.env.BOOTH_TIME_SCALE,
+    BOOTH_EDGE_URL: settings.BOOTH_EDGE_URL,
+    BOOTH_PRESENCE_GRACE_MS: settings.BOOTH_PRESENCE_GRACE_MS?.toString(),
+    BOOTH_TIME_SCALE: settings.BOOTH_TIME_SCALE?.toString(),
     // Errors to Sentry when set (src/server.ts); SENTRY_ENVIRONMENT names the deployment.
-    SENTRY_DSN: process.env.SENTRY_DSN,
-    SENTRY_ENVIRONMENT: process.env.SENTRY_ENVIRONMENT,
+    SENTRY_DSN: settings.SENTRY_DSN,
+    SENTRY_ENVIRONMENT: settings.SENTRY_ENVIRONMENT,
   },
   secrets: { BOOTH_SERVICE_SECRET: secret },
 });

@@ -21,23 +21,19 @@ import {
 } from "@sentry/cloudflare";
 import { type Connection, type ConnectionContext, routePartykitRequest, Server, type WSMessage } from "partyserver";
 import { type Claims, EdgeUnreachable, edgeKeys, tokenOf, verifyToken } from "./auth.ts";
+import { settingsOf } from "./config.ts";
 import { EdgeError, httpEdge } from "./edge.ts";
 import { DEFAULT_CONFIG, type RoomConfig } from "./reducer.ts";
 import { LiveRoom, type Socket } from "./room.ts";
 import { keyValueStateStore } from "./storage.ts";
 
-/** The Worker's bindings and variables (wrangler.jsonc; secrets with `wrangler secret put`). */
+/**
+ * The Worker's bindings; its variables and secrets (wrangler.jsonc, `wrangler secret put`) are read through
+ * config.ts's schema (`settingsOf`).
+ */
 export interface Env {
   /** The rooms' Durable Object namespace: its binding name `Main` is the `main` of `/parties/main/{room}`. */
   Main: DurableObjectNamespace<LiveRoomServer>;
-  BOOTH_EDGE_URL?: string;
-  BOOTH_SERVICE_SECRET?: string;
-  BOOTH_PRESENCE_GRACE_MS?: string;
-  BOOTH_TIME_SCALE?: string;
-  /** Where the rooms report their errors (Sentry); unset, no Sentry: the Worker and the room are not wrapped. */
-  SENTRY_DSN?: string;
-  /** The deployment's name in Sentry ("production" unless set). */
-  SENTRY_ENVIRONMENT?: string;
 }
 
 /**
@@ -59,16 +55,14 @@ interface ConnectionState {
   joinedAs: string | null;
 }
 
-function settingsOf(env: Env) {
-  const num = (value: string | undefined, fallback: number) => {
-    const n = Number(value);
-    return value !== undefined && value !== "" && Number.isFinite(n) && n > 0 ? n : fallback;
-  };
+/** Where the room reaches the edge, and its clock's settings (the reducer's defaults unless set). */
+function roomSettings(env: Env) {
+  const settings = settingsOf(env);
   const config: RoomConfig = {
-    graceMs: num(env.BOOTH_PRESENCE_GRACE_MS, DEFAULT_CONFIG.graceMs),
-    timeScale: num(env.BOOTH_TIME_SCALE, DEFAULT_CONFIG.timeScale),
+    graceMs: settings.BOOTH_PRESENCE_GRACE_MS ?? DEFAULT_CONFIG.graceMs,
+    timeScale: settings.BOOTH_TIME_SCALE ?? DEFAULT_CONFIG.timeScale,
   };
-  return { edgeUrl: (env.BOOTH_EDGE_URL || "http://127.0.0.1:8787").replace(/\/+$/, ""), config };
+  return { edgeUrl: settings.BOOTH_EDGE_URL, config, serviceSecret: settings.BOOTH_SERVICE_SECRET };
 }
 
 /** The claims of the request's token: null when there is none or it is not valid; throws when the edge is away. */
@@ -100,7 +94,7 @@ class LiveRoomServer extends Server<Env> {
   }
 
   private async startRoom() {
-    const { edgeUrl, config } = settingsOf(this.env);
+    const { edgeUrl, config, serviceSecret } = roomSettings(this.env);
     const id = this.name;
     const storage = this.ctx.storage;
     this.live = new LiveRoom(
@@ -123,7 +117,7 @@ class LiveRoomServer extends Server<Env> {
         },
         log: (entry) => console.log(JSON.stringify({ room: id, ...entry })),
       },
-      httpEdge({ baseUrl: edgeUrl, serviceToken: serviceTokens(this.env.BOOTH_SERVICE_SECRET) }),
+      httpEdge({ baseUrl: edgeUrl, serviceToken: serviceTokens(serviceSecret) }),
       config,
     );
     // After hibernation or an eviction the sockets are still open: the room takes them back as they were.
@@ -214,7 +208,7 @@ class LiveRoomServer extends Server<Env> {
       throw new Error(`A test fault in room ${this.name}`);
     let claims: Claims | null;
     try {
-      claims = await claimsOf(request, settingsOf(this.env).edgeUrl);
+      claims = await claimsOf(request, roomSettings(this.env).edgeUrl);
     } catch {
       return text(503, "The edge cannot be reached.");
     }
@@ -264,7 +258,7 @@ async function beforeConnect(request: Request, lobby: { name: string }, env: Env
   if (!UUID.test(lobby.name)) return text(404, "No such room.");
   let claims: Claims | null;
   try {
-    claims = await claimsOf(request, settingsOf(env).edgeUrl);
+    claims = await claimsOf(request, roomSettings(env).edgeUrl);
   } catch (err) {
     return text(503, err instanceof EdgeUnreachable ? err.message : "The edge cannot be reached.");
   }
@@ -292,14 +286,14 @@ const handler = {
  * variables are read when it loads (`cloudflare:workers`), so without a DSN the classes are the plain ones.
  */
 const sentryOptions = (env: Env): CloudflareOptions => ({
-  dsn: env.SENTRY_DSN,
+  dsn: settingsOf(env).SENTRY_DSN,
   release: BOOTH_VERSION,
-  environment: env.SENTRY_ENVIRONMENT || "production",
+  environment: settingsOf(env).SENTRY_ENVIRONMENT,
   sendDefaultPii: false,
   tracesSampleRate: 0,
   beforeSend: (event) => scrubEvent(event),
 });
-const reporting = !!(workerEnv as unknown as Env).SENTRY_DSN;
+const reporting = !!settingsOf(workerEnv).SENTRY_DSN;
 
 export const RoomServer = reporting ? instrumentDurableObjectWithSentry(sentryOptions, LiveRoomServer) : LiveRoomServer;
 export default reporting ? withSentry(sentryOptions, handler) : handler;

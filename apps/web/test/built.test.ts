@@ -45,7 +45,7 @@ async function startServer(file: string, port: number) {
     WEB_PORT: String(port),
     DATA_DIR: cwd,
     INIT_CWD: "",
-    BOOTH_API_URL: `http://127.0.0.1:${(edge.address() as AddressInfo).port}`,
+    BOOTH_EDGE_URL: `http://127.0.0.1:${(edge.address() as AddressInfo).port}`,
   };
   const run = spawnChild({ args: ["--enable-source-maps", file], cwd, env });
   runs.push(run);
@@ -71,7 +71,7 @@ it("serves the pages and the browser's files of build/ from dist/server.js", asy
   expect(css.status).toBe(200);
   expect(css.headers.get("content-type")).toBe("text/css; charset=utf-8");
   expect(css.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
-  // Its routes reach the edge at BOOTH_API_URL.
+  // Its routes reach the edge at BOOTH_EDGE_URL.
   expect(await (await fetch(`${base}/readyz`)).json()).toEqual({ status: "ok", edge: "ok" });
   await run.stop(10_000);
 }, 120_000);

@@ -14,7 +14,7 @@ let web: Awaited<ReturnType<typeof startWeb>>;
 beforeAll(async () => {
   await buildOnce();
   // No edge: the pages below render without one.
-  web = await startWeb(await freePort(), { BOOTH_API_URL: `http://127.0.0.1:${await freePort()}` });
+  web = await startWeb(await freePort(), { BOOTH_EDGE_URL: `http://127.0.0.1:${await freePort()}` });
 }, 240_000);
 afterAll(() => web?.stop());
 

@@ -196,8 +196,8 @@ async function startProcesses(options: StartOptions): Promise<Processes> {
     started.push(() => party.stop());
     await build;
     const web = await startWeb(webPort, {
-      BOOTH_API_URL: edgeUrl,
-      PARTY_URL: party.url,
+      BOOTH_EDGE_URL: edgeUrl,
+      BOOTH_PARTY_URL: party.url,
       SESSION_SECRET: "test-session-secret",
       WEB_URL: webUrl,
       ...options.webEnv,
@@ -289,7 +289,7 @@ export function suiteStack(options: StartOptions = {}): Stack {
 
 /**
  * A stand-in for the edge, for the tests of the built web server alone: an HTTP server on loopback that `answer`s
- * every request, listening for the file's tests (`openedForTests`); its `url` is the web's BOOTH_API_URL.
+ * every request, listening for the file's tests (`openedForTests`); its `url` is the web's BOOTH_EDGE_URL.
  */
 export function edgeStandIn(answer: RequestListener): { url: string } {
   return openedForTests(

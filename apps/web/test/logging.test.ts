@@ -33,7 +33,7 @@ it("writes an access line a request with its codes, tokens and cookies censored"
     bearer: secret("bearer"),
     cookie: secret("cookie"),
   };
-  const web = await startWeb(await freePort(), { BOOTH_API_URL: edge.url, LOG_LEVEL: "info" });
+  const web = await startWeb(await freePort(), { BOOTH_EDGE_URL: edge.url, LOG_LEVEL: "info" });
   try {
     const headers = { authorization: `Bearer ${SECRETS.bearer}`, cookie: `booth_session=${SECRETS.cookie}` };
     await (await fetch(`${web.url}/magic-link?token=${SECRETS.magicToken}`, { headers })).text();
@@ -69,7 +69,7 @@ it("writes an access line a request with its codes, tokens and cookies censored"
 }, 90_000);
 
 it("at LOG_LEVEL=warn writes no info line; an unknown LOG_LEVEL stops the start with one line", async () => {
-  const web = await startWeb(await freePort(), { BOOTH_API_URL: edge.url, LOG_LEVEL: "warn" });
+  const web = await startWeb(await freePort(), { BOOTH_EDGE_URL: edge.url, LOG_LEVEL: "warn" });
   try {
     await (await fetch(`${web.url}/magic-link`)).text();
   } finally {
@@ -79,7 +79,7 @@ it("at LOG_LEVEL=warn writes no info line; an unknown LOG_LEVEL stops the start 
   expect(web.output()).toContain("web: stopped");
   expect(jsonLines(web.output()).filter((l) => l.level === "info")).toEqual([]);
 
-  const refusal = await startWeb(await freePort(), { BOOTH_API_URL: edge.url, LOG_LEVEL: "chatty" }).then(
+  const refusal = await startWeb(await freePort(), { BOOTH_EDGE_URL: edge.url, LOG_LEVEL: "chatty" }).then(
     () => "started",
     (err: Error) => err.message,
   );

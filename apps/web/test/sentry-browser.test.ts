@@ -52,7 +52,7 @@ it("sends an uncaught error of the page with Booth's version, and without the vi
   const secrets = { token: `t-${crypto.randomUUID()}`, code: `c-${crypto.randomUUID()}`, cookie: crypto.randomUUID() };
   const email = `someone-${crypto.randomUUID().slice(0, 8)}@booth.test`;
   const web = await startWeb(await freePort(), {
-    BOOTH_API_URL: edge.url,
+    BOOTH_EDGE_URL: edge.url,
     SENTRY_BROWSER_DSN: ingest.dsn,
     SENTRY_ENVIRONMENT: "browser-test",
   });
@@ -78,7 +78,7 @@ it("sends an uncaught error of the page with Booth's version, and without the vi
 
 it("without SENTRY_BROWSER_DSN, runs no Sentry code in the page and lets it send nothing", async () => {
   const before = ingest.envelopes().length;
-  const web = await startWeb(await freePort(), { BOOTH_API_URL: edge.url });
+  const web = await startWeb(await freePort(), { BOOTH_EDGE_URL: edge.url });
   try {
     const { page, policy } = await openPage(web.url, { token: "t", code: "c", cookie: "k" });
     expect(connectSrc(policy)).not.toContain(sinkOrigin());

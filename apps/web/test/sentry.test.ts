@@ -16,7 +16,7 @@ beforeAll(() => buildOnce(), 240_000);
 it("sends a loader's error to Sentry with its stack and the page it broke", async () => {
   const ingest = await sentryIngest();
   const web = await startWeb(await freePort(), {
-    BOOTH_API_URL: edge.url,
+    BOOTH_EDGE_URL: edge.url,
     SENTRY_DSN: ingest.dsn,
   });
   try {

@@ -31,7 +31,7 @@ beforeAll(() => buildOnce(), 240_000);
 
 it("finishes the request in flight, refuses new ones and exits 0 on SIGTERM", async () => {
   const web = await startWeb(await freePort(), {
-    BOOTH_API_URL: edge.url,
+    BOOTH_EDGE_URL: edge.url,
   });
   const inFlight = fetch(`${web.url}/readyz`);
   // The web has the request: it is asking the edge.

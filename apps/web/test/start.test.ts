@@ -28,8 +28,8 @@ describe("the ports npm start hands out", () => {
     expect(env.party).toMatchObject({ PORT: "9002", BOOTH_EDGE_URL: "http://127.0.0.1:9001" });
     expect(env.web).toMatchObject({
       WEB_PORT: "9003",
-      BOOTH_API_URL: "http://127.0.0.1:9001",
-      PARTY_URL: "http://127.0.0.1:9002",
+      BOOTH_EDGE_URL: "http://127.0.0.1:9001",
+      BOOTH_PARTY_URL: "http://127.0.0.1:9002",
     });
   });
 
@@ -44,13 +44,15 @@ describe("the ports npm start hands out", () => {
 
   it("keeps the addresses and trust the environment sets", () => {
     const env = appEnvironments({
-      BOOTH_API_URL: "http://edge.internal:80",
       PARTY_URL: "http://rooms.internal:80",
       BOOTH_EDGE_URL: "http://edge.internal:80",
       WEB_URL: "https://booth.example:8443",
       TRUST_PROXY: "",
     });
-    expect(env.web).toMatchObject({ BOOTH_API_URL: "http://edge.internal:80", PARTY_URL: "http://rooms.internal:80" });
+    expect(env.web).toMatchObject({
+      BOOTH_EDGE_URL: "http://edge.internal:80",
+      BOOTH_PARTY_URL: "http://rooms.internal:80",
+    });
     expect(env.party.BOOTH_EDGE_URL).toBe("http://edge.internal:80");
     expect(env.edge).toMatchObject({ WEB_URL: "https://booth.example:8443", TRUST_PROXY: "" });
     expect(env.ports.web).toBe(8443);
@@ -73,7 +75,16 @@ describe("the ports npm start hands out", () => {
 function start(env: Record<string, string>) {
   // The test's own settings stay out: the run sees only what a newcomer's shell would set.
   const environment: NodeJS.ProcessEnv = { ...process.env, SEED_DEMO: "false", ...env };
-  const ours = ["PORT", "WEB_URL", "PUBLIC_URL", "PARTY_URL", "BOOTH_API_URL", "BOOTH_EDGE_URL", "TRUST_PROXY"];
+  const ours = [
+    "PORT",
+    "WEB_URL",
+    "PUBLIC_URL",
+    "PARTY_URL",
+    "BOOTH_PARTY_URL",
+    "BOOTH_API_URL",
+    "BOOTH_EDGE_URL",
+    "TRUST_PROXY",
+  ];
   for (const name of [...ours, "NODE_ENV", "DATABASE_URL", "REDIS_URL"]) if (!(name in env)) delete environment[name];
   return spawnChild({ args: ["scripts/start.mjs"], cwd: repo, env: environment });
 }

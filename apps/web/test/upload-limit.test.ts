@@ -24,7 +24,7 @@ let web: Awaited<ReturnType<typeof startWeb>>;
 let cookie: string;
 beforeAll(async () => {
   await buildOnce();
-  web = await startWeb(await freePort(), { BOOTH_API_URL: edge.url, SESSION_SECRET });
+  web = await startWeb(await freePort(), { BOOTH_EDGE_URL: edge.url, SESSION_SECRET });
   // A signed-in session, as the web signs it (app/lib/session.server.ts): a token that lasts a week more.
   const sessions = createCookieSessionStorage({ cookie: { name: "booth_session", secrets: [SESSION_SECRET] } });
   const session = await sessions.getSession();

@@ -26,7 +26,7 @@ beforeAll(async () => {
       resolve(s),
     );
   });
-  process.env.BOOTH_API_URL = `http://127.0.0.1:${(edge.address() as { port: number }).port}`;
+  process.env.BOOTH_EDGE_URL = `http://127.0.0.1:${(edge.address() as { port: number }).port}`;
   process.env.SESSION_SECRET ??= "the visitor-address test's session secret";
   await buildOnce();
   const { createWebHandler } = await import("../server.ts");

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { readSettings, SettingsError, setting, settingsReference } from "./settings.ts";
+import {
+  deploymentSettings,
+  readSettings,
+  requiredInProduction,
+  SettingsError,
+  setting,
+  settingsReference,
+} from "./settings.ts";
 
 const schema = z.object({
   EDGE_URL: setting.url().default("http://127.0.0.1:8787").describe("Where the edge is."),
@@ -55,7 +62,30 @@ describe("readSettings", () => {
   });
 });
 
+describe("requiredInProduction", () => {
+  const deployed = z
+    .object({
+      ...deploymentSettings,
+      PORT: setting.integer({ max: 65535 }).default(80).describe("The port."),
+      SECRET: setting.text().optional().describe("The secret."),
+    })
+    .check(requiredInProduction({ SECRET: "the key" }));
+
+  it("names what production lacks beside every bad setting, and nothing outside production", () => {
+    expect(() => readSettings("web", deployed, { BOOTH_ENV: "production", PORT: "eighty" })).toThrow(
+      'web cannot start: PORT is not a whole number from 0 to 65535: "eighty"; SECRET is required in production (the key)',
+    );
+    expect(readSettings("web", deployed, { NODE_ENV: "production", SECRET: "s" }).SECRET).toBe("s");
+    expect(readSettings("web", deployed, {}).SECRET).toBeUndefined();
+  });
+});
+
 describe("settingsReference", () => {
+  it("keeps a setting's kind through .describe()", () => {
+    const described = z.object({ EDGE: setting.url().describe("Where."), ON: setting.flag().describe("Whether.") });
+    expect(settingsReference(described).map((s) => s.kind)).toEqual(["http(s) address", "true or false"]);
+  });
+
   it("lists each setting with its kind, default and text", () => {
     expect(settingsReference(schema)).toEqual([
       {

@@ -9,6 +9,9 @@
  */
 import { z } from "zod";
 
+/** zod, for the apps' schemas: `z.object({...})` of settings, without a dependency of their own on it. */
+export { z };
+
 export type Environment = Readonly<Record<string, string | undefined>>;
 
 /** Settings renamed: old name -> new name. The old name is still read (when the new one is unset), with a warning. */
@@ -16,20 +19,25 @@ export type Renamed = Readonly<Record<string, string>>;
 
 /** Thrown by `readSettings`: its message names every bad or missing setting, on one line. */
 export class SettingsError extends Error {
-  constructor(
-    readonly app: string,
-    readonly problems: readonly string[],
-  ) {
+  // Fields, not parameter properties: plain Node (the rooms' scripts) loads this file by stripping its types.
+  readonly app: string;
+  readonly problems: readonly string[];
+  constructor(app: string, problems: readonly string[]) {
     super(`${app} cannot start: ${problems.join("; ")}`);
     this.name = "SettingsError";
+    this.app = app;
+    this.problems = problems;
   }
 }
 
-/** What the reference says of a setting's kind (shown in docs/configuration.md). */
+/**
+ * What the reference says of a setting's kind (shown in docs/configuration.md). Kept on the schema's definition,
+ * which `.describe()`'s copy shares.
+ */
 const KIND = Symbol("booth.settingKind");
-type Kinded<T extends z.ZodType> = T & { [KIND]?: string };
+type KindedDef = { [KIND]?: string };
 const kinded = <T extends z.ZodType>(schema: T, kind: string): T => {
-  (schema as Kinded<T>)[KIND] = kind;
+  (schema.def as KindedDef)[KIND] = kind;
   return schema;
 };
 
@@ -40,8 +48,8 @@ export const setting = {
   /** Any text (a secret, a name, a path). */
   text: () => kinded(z.string(), "text"),
 
-  /** An http(s) address; a trailing slash is dropped. */
-  url: () =>
+  /** An http(s) address; a trailing slash is dropped (`keepPath`: kept, the address as URL writes it). */
+  url: (options: { keepPath?: boolean } = {}) =>
     kinded(
       z.string().transform((value, ctx) => {
         let url: URL;
@@ -55,7 +63,7 @@ export const setting = {
           ctx.addIssue({ code: "custom", message: `is not an http(s) address: ${quoted(value)}` });
           return z.NEVER;
         }
-        return value.replace(/\/+$/, "");
+        return options.keepPath ? url.href : value.replace(/\/+$/, "");
       }),
       "http(s) address",
     ),
@@ -116,6 +124,20 @@ export const setting = {
           .filter(Boolean),
       ),
       "comma-separated list",
+    ),
+
+  /** Text `parse` checks and converts; it throws an error whose message says what is wrong ("must be ..."). */
+  parsed: <T>(kind: string, parse: (value: string) => T) =>
+    kinded(
+      z.string().transform((value, ctx) => {
+        try {
+          return parse(value);
+        } catch (err) {
+          ctx.addIssue({ code: "custom", message: (err as Error).message });
+          return z.NEVER;
+        }
+      }),
+      kind,
     ),
 
   /** One of the words given. */
@@ -202,10 +224,14 @@ export function settingsReference(schema: z.ZodObject): SettingReference[] {
         inner = inner.def.innerType as z.ZodType;
       } else break;
     }
-    const kind = (inner as Kinded<z.ZodType>)[KIND] ?? "text";
+    const kind = (inner.def as KindedDef)[KIND] ?? "text";
     return { name, kind, byDefault, required, description: description ?? inner.description ?? "" };
   });
 }
+
+/** BOOTH_EDGE_URL, where a server or tool reaches the edge: the local edge unless set (`description`: whose). */
+export const edgeUrlSetting = (description: string) =>
+  setting.url().default("http://127.0.0.1:8787").describe(description);
 
 /** The two settings that say whether this is a production deployment, in every app's schema. */
 export const deploymentSettings = {
@@ -215,6 +241,27 @@ export const deploymentSettings = {
     .describe("The deployment's name (production, staging, ...); production makes the production checks apply."),
   NODE_ENV: setting.text().optional().describe("production also counts as a production deployment."),
 };
+
+/**
+ * The settings a production deployment does not start without (name -> what it is), as a check to add to an app's
+ * schema (`.check(requiredInProduction({...}))`). It runs even when another setting is bad, so that one message names
+ * them all; `message` words what is missing (default: one "NAME is required in production (what)" each).
+ */
+export function requiredInProduction(
+  needed: Readonly<Record<string, string>>,
+  message = (missing: [name: string, what: string][]) =>
+    missing.map(([name, what]) => `${name} is required in production (${what})`),
+) {
+  return z.superRefine<Record<string, unknown>>(
+    (settings, ctx) => {
+      if (!isProduction(settings as Parameters<typeof isProduction>[0])) return;
+      const missing = Object.entries(needed).filter(([name]) => settings[name] === undefined);
+      if (missing.length)
+        for (const text of message(missing)) ctx.addIssue({ code: "custom", message: text, input: settings });
+    },
+    { when: () => true },
+  );
+}
 
 /** Whether the settings read are a production deployment's: the one answer to "is this production?". */
 export const isProduction = (settings: { BOOTH_ENV?: string | undefined; NODE_ENV?: string | undefined }) =>

@@ -53,7 +53,7 @@ export function botCommands(program: BoothCommand) {
         ctx,
         o: { room: string; crate?: string; token?: string; password?: string; dj: boolean; like: boolean },
       ) => {
-        const token = o.token ?? process.env.BOOTH_BOT_TOKEN ?? ctx.config.token;
+        const token = o.token ?? ctx.settings.BOOTH_BOT_TOKEN ?? ctx.config.token;
         if (!token) throw new Error("give --token (or BOOTH_BOT_TOKEN), or sign in with booth login --token");
         const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
         const running = await runBot({

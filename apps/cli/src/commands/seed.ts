@@ -28,7 +28,7 @@ export function seedCommand(program: BoothCommand) {
       const waitSeconds = Number(o.wait);
       if (!Number.isInteger(demoTracks) || demoTracks < 0) throw new Error("--demo-tracks: a whole number");
       if (!Number.isFinite(waitSeconds) || waitSeconds < 0) throw new Error("--wait: a number of seconds");
-      const password = o.password ?? process.env.BOOTH_DEMO_PASSWORD ?? "booth-demo-password";
+      const password = o.password ?? ctx.settings.BOOTH_DEMO_PASSWORD;
       if (password.length < 8) throw new Error("--password: at least 8 characters");
       const bar = progress({ title: "seed", total: demoTracks + SEED_STEPS });
       const result = await seed({

@@ -18,7 +18,7 @@ export function sessionCommands(program: BoothCommand) {
     .run(async (ctx, options: { email?: string; password?: string; token?: string; party?: string }) => {
       let token = options.token;
       if (!token) {
-        let password = options.password ?? process.env.BOOTH_PASSWORD;
+        let password = options.password ?? ctx.settings.BOOTH_PASSWORD;
         // At a terminal, ask for it rather than have it typed into the shell's history.
         if (options.email && !password && process.stdin.isTTY) password = await askHidden("Password: ");
         if (!options.email || !password) throw new Error("give --email and --password (or BOOTH_PASSWORD), or --token");

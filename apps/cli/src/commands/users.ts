@@ -68,7 +68,7 @@ export function userCommands(program: BoothCommand) {
       "booth users create mod@example.com -p 'a long password' -r user -r moderator",
     )
     .run(async (ctx, email: string, options: { password?: string; nickname?: string; role?: string[] }) => {
-      const password = options.password ?? process.env.BOOTH_NEW_PASSWORD;
+      const password = options.password ?? ctx.settings.BOOTH_NEW_PASSWORD;
       const { data } = await ctx.client.user.POST("/users/admin/sign-up", {
         body: {
           email,

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { redirect } from "@remix-run/node";
+import { webConfig } from "../config.server.ts";
 import { userMessage } from "./errors.server.ts";
 import { sdkFor } from "./sdk.server.ts";
 import { commitSession, getSession, readSession, type Session, safeNext, signIn } from "./session.server.ts";
@@ -24,7 +25,7 @@ const base64url = (bytes: Buffer) => bytes.toString("base64url");
 
 /** Where providers send people back: this site's public address (WEB_URL), else the address the request came to. */
 function callbackUrl(request: Request, provider: OAuthProvider) {
-  const origin = (process.env.WEB_URL || new URL(request.url).origin).replace(/\/+$/, "");
+  const origin = webConfig().settings.WEB_URL ?? new URL(request.url).origin;
   return `${origin}/connections/${provider}/callback`;
 }
 

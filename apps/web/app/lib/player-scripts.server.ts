@@ -1,29 +1,19 @@
-import { DEFAULT_PLAYER_SCRIPTS, type PlayerScripts } from "./playback/scripts.ts";
-
-/** An http(s) URL from a setting, else the provider's own. */
-function setting(name: string, fallback: string) {
-  const value = process.env[name]?.trim();
-  if (!value) return fallback;
-  try {
-    const url = new URL(value);
-    if (url.protocol === "https:" || url.protocol === "http:") return url.href;
-  } catch {}
-  throw new Error(`${name} must be an http(s) URL (saw ${JSON.stringify(value)}).`);
-}
+import type { WebSettings } from "../config.server.ts";
+import type { PlayerScripts } from "./playback/scripts.ts";
 
 /**
  * The providers' player scripts, from the settings (`YOUTUBE_IFRAME_API_URL`, `SOUNDCLOUD_WIDGET_API_URL`,
  * `SOUNDCLOUD_WIDGET_URL`, `SPOTIFY_PLAYER_SDK_URL`, `SPOTIFY_WEB_API_URL`, `MUSICKIT_JS_URL`), the real ones when
  * unset. The page's policy allows scripts, frames and connections for these origins only.
  */
-export const playerScripts: PlayerScripts = {
-  youtube: setting("YOUTUBE_IFRAME_API_URL", DEFAULT_PLAYER_SCRIPTS.youtube),
-  soundcloud: setting("SOUNDCLOUD_WIDGET_API_URL", DEFAULT_PLAYER_SCRIPTS.soundcloud),
-  soundcloudWidget: setting("SOUNDCLOUD_WIDGET_URL", DEFAULT_PLAYER_SCRIPTS.soundcloudWidget),
-  spotify: setting("SPOTIFY_PLAYER_SDK_URL", DEFAULT_PLAYER_SCRIPTS.spotify),
-  spotifyApi: setting("SPOTIFY_WEB_API_URL", DEFAULT_PLAYER_SCRIPTS.spotifyApi).replace(/\/+$/, ""),
-  musicKit: setting("MUSICKIT_JS_URL", DEFAULT_PLAYER_SCRIPTS.musicKit),
-};
+export const playerScriptsOf = (settings: WebSettings): PlayerScripts => ({
+  youtube: settings.YOUTUBE_IFRAME_API_URL,
+  soundcloud: settings.SOUNDCLOUD_WIDGET_API_URL,
+  soundcloudWidget: settings.SOUNDCLOUD_WIDGET_URL,
+  spotify: settings.SPOTIFY_PLAYER_SDK_URL,
+  spotifyApi: settings.SPOTIFY_WEB_API_URL.replace(/\/+$/, ""),
+  musicKit: settings.MUSICKIT_JS_URL,
+});
 
 const origin = (url: string) => new URL(url).origin;
 
@@ -32,7 +22,7 @@ const origin = (url: string) => new URL(url).origin;
  * the origin of its script, SoundCloud's widget from its page, Spotify's from its SDK's origin); the Web API calls
  * (Spotify) and MusicKit's catalogue and playback calls.
  */
-export const playerSources = {
+export const playerSourcesOf = (playerScripts: PlayerScripts) => ({
   scripts: [playerScripts.youtube, playerScripts.soundcloud, playerScripts.spotify, playerScripts.musicKit].map(origin),
   frames: [origin(playerScripts.youtube), origin(playerScripts.soundcloudWidget), origin(playerScripts.spotify)],
   connect: [
@@ -41,4 +31,4 @@ export const playerSources = {
     "https://play.itunes.apple.com",
     "https://*.itunes.apple.com",
   ],
-};
+});

@@ -1,6 +1,5 @@
 import { createBoothClient } from "@booth/sdk";
-import { env } from "./env.server.ts";
-import { playerScripts } from "./player-scripts.server.ts";
+import { webConfig } from "../config.server.ts";
 import { sdkFor } from "./sdk.server.ts";
 import { readSession } from "./session.server.ts";
 
@@ -8,11 +7,15 @@ import { readSession } from "./session.server.ts";
  * Pictures are decoration: asked without the patience the other calls have while the edge starts (edge-fetch.server.ts
  * waits up to 20 s for a refused connection), and given up after 2 s, so no page waits for them.
  */
-const pictures = createBoothClient({
-  baseUrl: env.apiUrl,
-  token: null,
-  fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(2000) }),
-});
+let pictures: ReturnType<typeof createBoothClient> | undefined;
+const picturesClient = () => {
+  pictures ??= createBoothClient({
+    baseUrl: webConfig().edgeUrl,
+    token: null,
+    fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(2000) }),
+  });
+  return pictures;
+};
 
 /**
  * The pictures of the avatars, by slug (paths on the edge). Every page draws people, so the root has them; without an
@@ -20,7 +23,7 @@ const pictures = createBoothClient({
  */
 async function avatarImages(): Promise<Record<string, string>> {
   try {
-    const { data } = await pictures.merch.GET("/avatar-images");
+    const { data } = await picturesClient().merch.GET("/avatar-images");
     return data?.images ?? {};
   } catch {
     return {};
@@ -46,6 +49,7 @@ export async function rootData(request: Request) {
     readSession(request),
     avatarImages(),
   ]);
+  const { publicEdgeUrl, publicPartyUrl, players, settings, sentryEnvironment } = webConfig();
   return {
     body: {
       viewer,
@@ -53,11 +57,13 @@ export async function rootData(request: Request) {
       audioQuality,
       avatarImages: images,
       env: {
-        apiUrl: env.publicApiUrl,
-        partyUrl: env.publicPartyUrl,
-        players: playerScripts,
+        apiUrl: publicEdgeUrl,
+        partyUrl: publicPartyUrl,
+        players,
         // The pages' error reports (lib/error-reports.ts): null when SENTRY_BROWSER_DSN is unset.
-        sentry: env.sentryBrowserDsn ? { dsn: env.sentryBrowserDsn, environment: env.sentryEnvironment } : null,
+        sentry: settings.SENTRY_BROWSER_DSN
+          ? { dsn: settings.SENTRY_BROWSER_DSN, environment: sentryEnvironment }
+          : null,
       },
     },
     setCookie,

@@ -1,5 +1,5 @@
-import { env } from "./env.server.ts";
-import { playerSources } from "./player-scripts.server.ts";
+import { type WebConfig, webConfig } from "../config.server.ts";
+import { playerSourcesOf } from "./player-scripts.server.ts";
 
 /**
  * Hardening headers every response of the web app carries. The opener policy keeps other sites' windows that open
@@ -19,12 +19,6 @@ export function newNonce() {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
 }
 
-/** Hosts from a list in the environment (spaces or commas between them), or the default when unset. */
-function hosts(value: string | undefined, fallback: string[]) {
-  if (value === undefined) return fallback;
-  return value.split(/[\s,]+/).filter(Boolean);
-}
-
 const origin = (url: string) => {
   try {
     return new URL(url).origin;
@@ -42,38 +36,33 @@ const socketOrigin = (url: string) => origin(url.replace(/^http/, "ws"));
  * (`CSP_MEDIA_HOSTS`, `CSP_IMAGE_HOSTS`, `CSP_FRAME_HOSTS`; empty for none); their defaults are the hosts the edge's
  * provider adapters hand out today.
  */
-export const contentSources = {
-  edge: origin(env.publicApiUrl),
-  party: [origin(env.publicPartyUrl), socketOrigin(env.publicPartyUrl)],
-  media: hosts(process.env.CSP_MEDIA_HOSTS, [
-    "https://p.scdn.co",
-    "https://audio.itunes.apple.com",
-    "https://audio-ssl.itunes.apple.com",
-    "https://*.sndcdn.com",
-    "https://previews.7digital.com",
-  ]),
-  images: hosts(process.env.CSP_IMAGE_HOSTS, [
-    "https://i.scdn.co",
-    "https://*.mzstatic.com",
-    "https://*.sndcdn.com",
-    "https://i.ytimg.com",
-    "https://artwork-cdn.7static.com",
-  ]),
-  frames: hosts(process.env.CSP_FRAME_HOSTS, []),
+export const contentSourcesOf = ({ publicEdgeUrl, publicPartyUrl, settings, players }: WebConfig) => ({
+  edge: origin(publicEdgeUrl),
+  party: [origin(publicPartyUrl), socketOrigin(publicPartyUrl)],
+  media: settings.CSP_MEDIA_HOSTS,
+  images: settings.CSP_IMAGE_HOSTS,
+  frames: settings.CSP_FRAME_HOSTS,
   /** Where the pages send their errors: the origin of SENTRY_BROWSER_DSN, when set (lib/error-reports.ts). */
-  sentry: env.sentryBrowserDsn ? origin(env.sentryBrowserDsn) : null,
+  sentry: settings.SENTRY_BROWSER_DSN ? origin(settings.SENTRY_BROWSER_DSN) : null,
   /** The providers' players (player-scripts.server.ts): their scripts, frames and API calls. */
-  players: playerSources,
-};
+  players: playerSourcesOf(players),
+});
 
-export type ContentSources = Omit<typeof contentSources, "sentry"> & { sentry?: string | null };
+export type ContentSources = Omit<ReturnType<typeof contentSourcesOf>, "sentry"> & { sentry?: string | null };
+
+let sources: ContentSources | undefined;
+/** This server's sources, from its configuration (made at the first page). */
+const contentSources = () => {
+  sources ??= contentSourcesOf(webConfig());
+  return sources;
+};
 
 /**
  * The page's Content-Security-Policy: scripts only from this origin and the inline ones Remix writes with this
  * response's nonce; nothing a room or a song names can run, frame the page, or be fetched from elsewhere.
  * Style attributes stay allowed (React's `style` props); style sheets come from this origin only.
  */
-export function contentSecurityPolicy(nonce: string, sources: ContentSources = contentSources) {
+export function contentSecurityPolicy(nonce: string, sources: ContentSources = contentSources()) {
   const edge = sources.edge ? [sources.edge] : [];
   const sentry = sources.sentry ? [sources.sentry] : [];
   const party = sources.party.filter((o): o is string => !!o);

@@ -1,6 +1,9 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Schema } from "@booth/sdk";
 import { createCookieSessionStorage, redirect } from "@remix-run/node";
-import { env, sessionSecret } from "./env.server.ts";
+import { webConfig } from "../config.server.ts";
 import { sdkFor } from "./sdk.server.ts";
 
 /** What the browser may know about the signed-in person (never the token). */
@@ -44,6 +47,27 @@ interface SessionFlash {
   notice: { kind: "ok" | "error"; key: string; provider: string; text: string };
 }
 
+let secret: string | undefined;
+/** SESSION_SECRET, else (not in production) one generated once and kept in DATA_DIR, like the edge's signing key. */
+function sessionSecret(): string {
+  if (secret) return secret;
+  const { settings, production, dataDir } = webConfig();
+  if (settings.SESSION_SECRET) {
+    secret = settings.SESSION_SECRET;
+    return secret;
+  }
+  if (production) throw new Error("SESSION_SECRET is required in production.");
+  const file = join(dataDir, "web-session-secret");
+  if (existsSync(file)) {
+    secret = readFileSync(file, "utf8").trim();
+    return secret;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
 let storage: ReturnType<typeof createCookieSessionStorage<SessionData, SessionFlash>> | undefined;
 function sessions() {
   storage ??= createCookieSessionStorage<SessionData, SessionFlash>({
@@ -52,7 +76,7 @@ function sessions() {
       httpOnly: true,
       sameSite: "lax",
       path: "/",
-      secure: env.secureCookies,
+      secure: webConfig().secureCookies,
       secrets: [sessionSecret()],
       maxAge: 30 * 24 * 3600,
     },

@@ -14,6 +14,7 @@
  */
 import pino, { type DestinationStream } from "pino";
 import { censorText, REDACTED } from "../privacy.ts";
+import { setting } from "../settings.ts";
 
 /** One entry: `level` (a word; `info` when absent), `msg`, and any fields. */
 export type LogEntry = Record<string, unknown>;
@@ -28,12 +29,28 @@ export class LogLevelError extends Error {
   override name = "LogLevelError";
 }
 
+/** A level's name, in any case (`info` when empty); throws a `LogLevelError` naming the accepted values. */
+function levelOf(value: string | undefined): LogLevel {
+  const level = value?.trim().toLowerCase() || "info";
+  if ((LOG_LEVELS as readonly string[]).includes(level)) return level as LogLevel;
+  throw new LogLevelError(`must be one of ${LOG_LEVELS.join(", ")} (it is "${value}")`);
+}
+
 /** LOG_LEVEL (`info` when unset or empty); throws a `LogLevelError` naming the accepted values for anything else. */
 export function logLevelOf(env: Record<string, string | undefined>): LogLevel {
-  const value = env.LOG_LEVEL?.trim().toLowerCase() || "info";
-  if ((LOG_LEVELS as readonly string[]).includes(value)) return value as LogLevel;
-  throw new LogLevelError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (it is "${env.LOG_LEVEL}")`);
+  try {
+    return levelOf(env.LOG_LEVEL);
+  } catch (err) {
+    throw new LogLevelError(`LOG_LEVEL ${(err as Error).message}`);
+  }
 }
+
+/** LOG_LEVEL in an app's settings (@booth/sdk/settings): what `logLevelOf` accepts, `info` when unset. */
+export const logLevelSetting = () =>
+  setting
+    .parsed(LOG_LEVELS.join(" | "), levelOf)
+    .default("info")
+    .describe("How much the log says: fatal, error, warn, info, debug, trace or silent (any case).");
 
 /** Fields whose value is a secret wherever they sit in an entry (at its top or one level down). */
 const SECRET_FIELDS = [
