@@ -176,7 +176,7 @@ describe(".dockerignore", () => {
 describe("what each app reads", () => {
   it("follows imports and workspace packages from the entry point", () => {
     const edge = envReads(sourcesOf("apps/edge/dist/main.node.js"));
-    for (const name of ["DATABASE_URL", "PORT", "HOST", "S3_BUCKET", "PARTY_URL", "SHUTDOWN_TIMEOUT_MS"])
+    for (const name of ["DATABASE_URL", "PORT", "HOST", "S3_BUCKET", "BOOTH_PARTY_URL", "SHUTDOWN_TIMEOUT_MS"])
       expect(edge, name).toContain(name);
     // The release step imports @booth/db alone: it reads the database's address, none of the edge's settings.
     const migrate = envReads(sourcesOf("apps/edge/dist/main.migrate.js"));

@@ -21,7 +21,7 @@ describe("the ports npm start hands out", () => {
     expect(env.ports).toEqual({ edge: 9001, party: 9002, web: 9003 });
     expect(env.edge).toMatchObject({
       PORT: "9001",
-      PARTY_URL: "http://127.0.0.1:9002",
+      BOOTH_PARTY_URL: "http://127.0.0.1:9002",
       WEB_URL: "http://127.0.0.1:9003",
       TRUST_PROXY: "127.0.0.1, ::1",
     });

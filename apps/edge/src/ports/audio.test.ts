@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_FFMPEG } from "../../testing/app.ts";
+import { TEST_FFMPEG } from "../testing/app.ts";
 import {
   chooseFfmpeg,
   ffmpegWarning,

@@ -1,9 +1,11 @@
 import { documentConfig, type Router, withDocument } from "../lib/openapi.ts";
 import { auditService } from "./audit/index.ts";
 import { merchService } from "./merch/index.ts";
+import { checkWearable } from "./merch/public.ts";
 import { paymentService } from "./payment/index.ts";
 import { playlistService } from "./playlist/index.ts";
 import { roomService } from "./room/index.ts";
+import { agoraToken, forgetPoster } from "./room/public.ts";
 import { socialService } from "./social/index.ts";
 import { uploadService } from "./upload/index.ts";
 import { userService } from "./user/index.ts";
@@ -25,7 +27,7 @@ const mount = (name: string, title: string, version: string, router: Router): Se
 export const openApiDocument = (service: ServiceMount) => service.router.getOpenAPIDocument(documentConfig(service));
 
 export const SERVICES: ServiceMount[] = [
-  mount("user", "User service", "1.9.0", userService()),
+  mount("user", "User service", "1.9.0", userService({ agoraToken, checkWearable, forgetRoomPoster: forgetPoster })),
   mount("social", "Social service", "1.0.0", socialService()),
   mount("audit", "Audit service", "1.0.0", auditService()),
   mount("room", "Room service", "1.0.0", roomService()),

@@ -4,5 +4,9 @@
 export { findRoom, loadRoom, ROOM_NOT_FOUND, ROOM_RANK, type Room, roomRank, roomRolesWhere } from "./access.ts";
 /** Access to a live room: refuses a caller the room does not admit, else answers their rank and roles there. */
 export { requireRoomAdmission } from "./admission.ts";
+/** The user service's `POST /agora/token`: a room's voice channel token (handed to `userService`). */
+export { agoraToken } from "./agora.handlers.ts";
 /** Whether a guest is present in a live room. */
 export { guestIsIn } from "./guest-presence.ts";
+/** A deleted image stops being the poster of the rooms that show it (handed to `userService`). */
+export { forgetPoster } from "./room-changes.ts";

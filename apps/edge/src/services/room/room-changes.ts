@@ -1,4 +1,4 @@
-import { type Db, schema } from "@booth/db";
+import { type Db, schema, type Tx } from "@booth/db";
 import { count, eq, sql } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { hasAnyRole, STAFF, type User } from "../../lib/auth.ts";
@@ -151,6 +151,11 @@ export async function storePoster(
 }
 
 /** Deletes the room's current poster image, if it is one of ours. */
+/** The rooms showing the image at `url` as their poster stop showing it (the image was deleted), in the caller's `tx`. */
+export async function forgetPoster(tx: Tx, url: string, now: Date) {
+  await tx.update(schema.rooms).set({ posterUrl: null, updatedAt: now }).where(eq(schema.rooms.posterUrl, url));
+}
+
 export async function removePoster(deps: Pick<AppDeps, "db" | "storage">, room: Room) {
   const { db, storage } = deps;
   const id = room.posterUrl?.match(/\/users\/images\/([0-9a-f-]{36})$/)?.[1];

@@ -1,4 +1,4 @@
-import { type Db, schema } from "@booth/db";
+import { type Db, schema, type Tx } from "@booth/db";
 import type { ImageType } from "@booth/db/schema";
 import { and, eq } from "drizzle-orm";
 import { errorMessage } from "../../lib/error-codes.ts";
@@ -73,8 +73,14 @@ export async function ownerRoles(db: Db, userUuid: string) {
   return owner?.roles ?? null;
 }
 
+/**
+ * Forgets, in one transaction, an image given at the image's address: the rooms showing it as their poster stop
+ * showing it (the room service's, handed in: `UserServiceNeeds.forgetRoomPoster`).
+ */
+export type ForgetRoomPoster = (tx: Tx, url: string, now: Date) => Promise<void>;
+
 /** Forgets an image: its row, the profile field that shows it, and any room poster that is it. */
-export async function deleteImage(db: Db, row: Image, now: () => Date) {
+export async function deleteImage(db: Db, row: Image, now: () => Date, forgetRoomPoster: ForgetRoomPoster) {
   const field = profileField(row.type);
   await db.transaction(async (tx) => {
     await tx.delete(schema.images).where(eq(schema.images.id, row.id));
@@ -85,9 +91,6 @@ export async function deleteImage(db: Db, row: Image, now: () => Date) {
         .set({ [field]: null, updatedAt: now() })
         .where(eq(schema.profiles.userUuid, row.userUuid));
     // A room poster is an image too: its room stops showing it.
-    await tx
-      .update(schema.rooms)
-      .set({ posterUrl: null, updatedAt: now() })
-      .where(eq(schema.rooms.posterUrl, imageUrl(row.id)));
+    await forgetRoomPoster(tx, imageUrl(row.id), now());
   });
 }

@@ -1,10 +1,9 @@
-import { createRouter } from "../../lib/openapi.ts";
+import { type AppRouteHandler, createRouter } from "../../lib/openapi.ts";
 import { statusRouter } from "../../lib/service-status.ts";
 import * as accountDeactivationHandlers from "./account-deactivation.handlers.ts";
 import * as accountDeactivation from "./account-deactivation.routes.ts";
 import * as adminUserListHandlers from "./admin-user-list.handlers.ts";
 import * as adminUserList from "./admin-user-list.routes.ts";
-import * as agoraHandlers from "./agora.handlers.ts";
 import * as agora from "./agora.routes.ts";
 import * as appleMusicHandlers from "./apple-music.handlers.ts";
 import * as appleMusic from "./apple-music.routes.ts";
@@ -18,6 +17,7 @@ import * as discordHandlers from "./discord.handlers.ts";
 import * as discord from "./discord.routes.ts";
 import * as emailAddressesHandlers from "./email-addresses.handlers.ts";
 import * as emailAddresses from "./email-addresses.routes.ts";
+import type { ForgetRoomPoster } from "./images.ts";
 import * as mobileSignInHandlers from "./mobile-sign-in.handlers.ts";
 import * as mobileSignIn from "./mobile-sign-in.routes.ts";
 import * as musicProvidersHandlers from "./music-providers.handlers.ts";
@@ -43,7 +43,21 @@ import * as voucher from "./voucher.routes.ts";
  * The user service's routes, in the order they are matched (Hono tries them in registration order): one chain per
  * resource, resources in the order of the service's history, the status routes last.
  */
-export function userService() {
+/**
+ * What the user service borrows from the services above it, handed in by services/index.ts. Every other service asks
+ * this one for accounts and profiles, so it imports none of them (decision 0021); the three places where a user route
+ * needs another service's rule get it here.
+ */
+export interface UserServiceNeeds {
+  /** `POST /agora/token`: a room's voice channel is the room service's to grant. */
+  agoraToken: AppRouteHandler<typeof agora.agoraToken>;
+  /** A profile's new avatar must be one its user may wear (merch). */
+  checkWearable: userProfilesHandlers.CheckWearable;
+  /** A deleted image stops being a room's poster (room). */
+  forgetRoomPoster: ForgetRoomPoster;
+}
+
+export function userService(needs: UserServiceNeeds) {
   const router = createRouter();
   router
     .openapi(auth.login, authHandlers.login)
@@ -94,8 +108,8 @@ export function userService() {
     .openapi(userProfiles.getUser, userProfilesHandlers.getUser)
     .openapi(userProfiles.ownCapabilities, userProfilesHandlers.ownCapabilities)
     .openapi(userProfiles.getOwnProfile, userProfilesHandlers.getOwnProfile)
-    .openapi(userProfiles.updateProfile, userProfilesHandlers.updateProfile)
-    .openapi(userProfiles.updateSocials, userProfilesHandlers.updateSocials)
+    .openapi(userProfiles.updateProfile, userProfilesHandlers.updateProfile(needs.checkWearable))
+    .openapi(userProfiles.updateSocials, userProfilesHandlers.updateSocials(needs.checkWearable))
     .openapi(userProfiles.updateProfileAdmin, userProfilesHandlers.updateProfileAdmin)
     .openapi(userProfiles.getProfile, userProfilesHandlers.getProfile)
     .openapi(userProfiles.searchPeople, userProfilesHandlers.searchPeople)
@@ -109,7 +123,7 @@ export function userService() {
   router
     .openapi(profileImages.uploadImage, profileImagesHandlers.uploadImage)
     .openapi(profileImages.getImage, profileImagesHandlers.getImage)
-    .openapi(profileImages.deleteImage, profileImagesHandlers.deleteImage);
+    .openapi(profileImages.deleteImage, profileImagesHandlers.deleteImage(needs.forgetRoomPoster));
   router
     .openapi(userModeration.kick, userModerationHandlers.kick)
     .openapi(userModeration.ban, userModerationHandlers.ban)
@@ -159,7 +173,7 @@ export function userService() {
   router
     .openapi(appleMusic.saveUserToken, appleMusicHandlers.saveUserToken)
     .openapi(appleMusic.getUserToken, appleMusicHandlers.getUserToken);
-  router.openapi(agora.agoraToken, agoraHandlers.agoraToken);
+  router.openapi(agora.agoraToken, needs.agoraToken);
   router
     .openapi(cometChat.userToken, cometChatHandlers.userToken)
     .openapi(cometChat.ghostToken, cometChatHandlers.ghostToken)

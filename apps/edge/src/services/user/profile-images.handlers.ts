@@ -41,17 +41,20 @@ export const getImage: AppRouteHandler<typeof routes.getImage> = async (c) => {
   });
 };
 
-export const deleteImage: AppRouteHandler<typeof routes.deleteImage> = async (c) => {
-  const { user } = await requireUser(c, { types: ["user", "bot"] });
-  const { db, storage, clock } = c.var.deps;
-  const row = found(await images.findImage(db, c.req.valid("param").id), IMAGE_NOT_FOUND);
-  if (row.userUuid !== user.uuid) {
-    if (!hasAnyRole(user.roles, ADMINS)) throw forbidden(UNAUTHORIZED_TO_DELETE);
-    // An admin removes the images of accounts they outrank, not another admin's.
-    const ownerRoles = await images.ownerRoles(db, row.userUuid);
-    if (ownerRoles && !outranks(user.roles, ownerRoles)) throw forbidden(UNAUTHORIZED_TO_DELETE);
-  }
-  await images.deleteImage(db, row, () => clock.now());
-  await storage.delete(row.storageKey);
-  return c.body(null, 204);
-};
+/** `DELETE` of an image; the rooms that show it as their poster are the room service's (`forgetRoomPoster`). */
+export const deleteImage =
+  (forgetRoomPoster: images.ForgetRoomPoster): AppRouteHandler<typeof routes.deleteImage> =>
+  async (c) => {
+    const { user } = await requireUser(c, { types: ["user", "bot"] });
+    const { db, storage, clock } = c.var.deps;
+    const row = found(await images.findImage(db, c.req.valid("param").id), IMAGE_NOT_FOUND);
+    if (row.userUuid !== user.uuid) {
+      if (!hasAnyRole(user.roles, ADMINS)) throw forbidden(UNAUTHORIZED_TO_DELETE);
+      // An admin removes the images of accounts they outrank, not another admin's.
+      const ownerRoles = await images.ownerRoles(db, row.userUuid);
+      if (ownerRoles && !outranks(user.roles, ownerRoles)) throw forbidden(UNAUTHORIZED_TO_DELETE);
+    }
+    await images.deleteImage(db, row, () => clock.now(), forgetRoomPoster);
+    await storage.delete(row.storageKey);
+    return c.body(null, 204);
+  };

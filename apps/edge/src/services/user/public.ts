@@ -4,6 +4,9 @@
 export { readAccount } from "./account-cache.ts";
 /** Accounts: create one (in the caller's `tx`), an email address as stored, a one-time link's token. */
 export { createAccount, normalizeEmail } from "./accounts.ts";
+/** Agora voice tokens: the contract (the handler is the room service's), its messages, lifetime and token maker. */
+export * as agoraRoutes from "./agora.routes.ts";
+export { AGORA_MESSAGES, AGORA_TOKEN_SECONDS, rtcToken } from "./agora.ts";
 /** The users a CometChat conversation needs, as CometChat takes them. */
 export { chatUsers } from "./chat-users.ts";
 export { linkToken } from "./codes.ts";

@@ -1,3 +1,4 @@
+import type { Db } from "@booth/db";
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ADMINS, hasAnyRole, MODERATORS, mayManage, rateLimit, requireService, requireUser } from "../../lib/auth.ts";
@@ -5,15 +6,17 @@ import type { AppEnv } from "../../lib/context.ts";
 import { badRequest, forbidden, found, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { sqlJson } from "../../lib/sql-json.ts";
-import { checkWearable } from "../merch/public.ts";
 import { changedUser, loadUser, ownProfile, userView } from "./accounts.ts";
 import * as profiles from "./profiles.ts";
 import { MAX_PROFILE_BATCH, PROFILE_NOT_FOUND, type ProfilePatch, visibleProfile } from "./profiles.ts";
 import { profilesJson, publicProfile, searchProfiles } from "./public-profiles.ts";
 import type * as routes from "./user-profiles.routes.ts";
 
+/** Refuses an avatar the user may not wear: the merch service's rule, handed in (`UserServiceNeeds.checkWearable`). */
+export type CheckWearable = (db: Db, avatarId: string, userUuid: string) => Promise<void>;
+
 /** The caller's own profile update (the profile form and the socials form). */
-async function updateOwnProfile(c: Context<AppEnv>, patch: ProfilePatch) {
+async function updateOwnProfile(c: Context<AppEnv>, patch: ProfilePatch, checkWearable: CheckWearable) {
   const { user } = await requireUser(c, { types: ["user", "bot"] });
   // A new avatar must be one the caller may wear; the one they wear already stays (even if it was taken back since).
   if (typeof patch.avatarId === "string") {
@@ -43,11 +46,15 @@ export const getOwnProfile: AppRouteHandler<typeof routes.getOwnProfile> = async
   return c.json(ownProfile(user, profile), 200);
 };
 
-export const updateProfile: AppRouteHandler<typeof routes.updateProfile> = async (c) =>
-  c.json(await updateOwnProfile(c, c.req.valid("json")), 200);
+export const updateProfile =
+  (checkWearable: CheckWearable): AppRouteHandler<typeof routes.updateProfile> =>
+  async (c) =>
+    c.json(await updateOwnProfile(c, c.req.valid("json"), checkWearable), 200);
 
-export const updateSocials: AppRouteHandler<typeof routes.updateSocials> = async (c) =>
-  c.json(await updateOwnProfile(c, c.req.valid("json")), 200);
+export const updateSocials =
+  (checkWearable: CheckWearable): AppRouteHandler<typeof routes.updateSocials> =>
+  async (c) =>
+    c.json(await updateOwnProfile(c, c.req.valid("json"), checkWearable), 200);
 
 export const updateProfileAdmin: AppRouteHandler<typeof routes.updateProfileAdmin> = async (c) => {
   const { user: admin } = await requireUser(c, { roles: ADMINS });

@@ -2,11 +2,15 @@ import { rateLimit, requireToken } from "../../lib/auth.ts";
 import { conflict, forbidden } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { requireSettings } from "../../ports/integrations.ts";
-import { loadRoom, ROOM_RANK, requireRoomAdmission } from "../room/public.ts";
-import type * as routes from "./agora.routes.ts";
-import { AGORA_MESSAGES, AGORA_TOKEN_SECONDS, rtcToken } from "./agora.ts";
+import { AGORA_MESSAGES, AGORA_TOKEN_SECONDS, type agoraRoutes, rtcToken } from "../user/public.ts";
+import { loadRoom, ROOM_RANK } from "./access.ts";
+import { requireRoomAdmission } from "./admission.ts";
 
-export const agoraToken: AppRouteHandler<typeof routes.agoraToken> = async (c) => {
+/**
+ * `POST /agora/token` of the user service's document: a token for a room's voice channel, which only the room can
+ * grant (who is admitted, who may speak). The user service registers it where its contract is (`userService(needs)`).
+ */
+export const agoraToken: AppRouteHandler<typeof agoraRoutes.agoraToken> = async (c) => {
   const body = c.req.valid("json");
   const { db, clock, config } = c.var.deps;
   requireToken(c);
