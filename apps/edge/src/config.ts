@@ -7,7 +7,7 @@
  */
 
 import { SERVICE_SECRET_MIN_LENGTH } from "@booth/sdk/live/service-auth";
-import { LOG_LEVELS, type LogLevel } from "@booth/sdk/node/logger";
+import { logLevelSetting } from "@booth/sdk/node/logger";
 import {
   deploymentSettings,
   type Environment,
@@ -31,16 +31,7 @@ export const settingsSchema = z
       .integer({ max: 65535 })
       .default(8790)
       .describe("The port of the job worker's health check (GET /healthz)."),
-    LOG_LEVEL: setting
-      .text()
-      .transform((value, ctx) => {
-        const level = value.trim().toLowerCase();
-        if ((LOG_LEVELS as readonly string[]).includes(level)) return level as LogLevel;
-        ctx.addIssue({ code: "custom", message: `must be one of ${LOG_LEVELS.join(", ")} (it is "${value}")` });
-        return z.NEVER;
-      })
-      .default("info")
-      .describe(`How much the log says: ${LOG_LEVELS.join(", ")}.`),
+    LOG_LEVEL: logLevelSetting(),
     SHUTDOWN_TIMEOUT_MS: setting
       .integer()
       .default(10_000)

@@ -31,26 +31,22 @@ export const transactionView = (t: TokenTransaction) => ({
   createdAt: t.createdAt.toISOString(),
 });
 
-/** A new token account's row: one account per user, opened empty. */
-const newAccount = (userUuid: string, now: Date) => ({ userUuid, createdAt: now, updatedAt: now });
-
-/** A user's token account, or `refusal` when they already have one (one account per user). */
-export async function openTokenAccount(db: Db, userUuid: string, now: Date, refusal: () => HttpError) {
-  return returnedRow(
-    "account insert",
-    uniqueOr(() => db.insert(schema.tokenAccounts).values(newAccount(userUuid, now)).returning(), refusal),
-  );
-}
-
-/** The user's token account, opened for them if they have none yet (a purchase must land somewhere). */
-export async function ensureTokenAccount(tx: Tx, userUuid: string, now: Date) {
-  await tx
-    .insert(schema.tokenAccounts)
-    .values(newAccount(userUuid, now))
-    .onConflictDoNothing({ target: schema.tokenAccounts.userUuid });
-  const account = await findAccount(tx, { userUuid });
+/**
+ * Opens the user's token account, empty (one account per user): the one way an account is opened. When they have one
+ * already, `refusal` is thrown if given (the "open my account" route); without it, their account is the answer (a
+ * purchase must land somewhere).
+ */
+export async function openTokenAccount(db: Db | Tx, userUuid: string, now: Date, refusal?: () => HttpError) {
+  const values = { userUuid, createdAt: now, updatedAt: now };
+  if (refusal)
+    return returnedRow(
+      "account insert",
+      uniqueOr(() => db.insert(schema.tokenAccounts).values(values).returning(), refusal),
+    );
+  await db.insert(schema.tokenAccounts).values(values).onConflictDoNothing({ target: schema.tokenAccounts.userUuid });
+  const account = await findAccount(db, { userUuid });
   if (!account) throw new Error("token account missing after insert");
-  return account.id;
+  return account;
 }
 
 /** Names what a transaction was for once that exists (a hold taken before the upload it pays for was made). */

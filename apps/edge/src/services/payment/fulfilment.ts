@@ -4,7 +4,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { uniqueOr } from "../../lib/db-errors.ts";
 import { HttpError } from "../../lib/errors.ts";
 import { firstRow, returnedRow } from "../../lib/rows.ts";
-import { credit, ensureTokenAccount, setSubscriberAvatars } from "../merch/public.ts";
+import { credit, openTokenAccount, setSubscriberAvatars } from "../merch/public.ts";
 
 /** The statuses in which a subscription gives what it sells (subscriber-only avatars, its level). */
 export const UNLOCKING: SubscriptionStatus[] = ["active", "trialing", "past_due"];
@@ -70,7 +70,7 @@ export async function completeCheckout(tx: Tx, checkoutId: string, now: Date): P
   const product = await firstRow(tx, schema.paymentProducts, eq(schema.paymentProducts.id, checkout.productId));
   if (!product) throw new Error("checkout without its product");
   if (checkout.mode === "payment") {
-    const accountId = await ensureTokenAccount(tx, checkout.userUuid, now);
+    const { id: accountId } = await openTokenAccount(tx, checkout.userUuid, now);
     const { transaction } = await credit(
       tx,
       {
