@@ -152,7 +152,12 @@ export async function depsFrom(settings: Settings, logger: Logger, sentry?: Sent
   // npm runs workspace scripts inside the workspace; relative paths mean the folder npm was started from.
   const dataDir = resolve(settings.INIT_CWD ?? ".", settings.DATA_DIR);
   await mkdir(dataDir, { recursive: true });
-  const database = await createDb({ url: settings.DATABASE_URL, dataDir: join(dataDir, "pglite") });
+  const database = await createDb({
+    url: settings.DATABASE_URL,
+    dataDir: join(dataDir, "pglite"),
+    pooled: settings.DATABASE_POOLED,
+    directUrl: settings.DATABASE_DIRECT_URL,
+  });
   // The schema, and the job queue's tables and queues. Under an advisory lock on PostgreSQL: instances started
   // together, and the release step, take turns. MIGRATE_ON_START=false leaves it to the release step (`npm run
   // migrate`).

@@ -57,6 +57,16 @@ describe("the edge's settings", () => {
       'TRUST_PROXY "proxy.internal" is not an IP address or CIDR range.',
       "BOOTH_SERVICE_SECRET must be at least 32 characters long.",
     ]);
+    // A pooled address (a pooler in transaction mode) needs the direct one where migrations run, and is one itself.
+    const pooled = { DATABASE_URL: "postgres://booth@pool.internal:6432/booth", DATABASE_POOLED: "true" };
+    expect(problems(pooled)).toEqual([
+      "DATABASE_DIRECT_URL is required with DATABASE_POOLED=true where migrations run: the database's own address (a pooler in transaction mode would not keep the migrations' lock)",
+    ]);
+    expect(problems({ ...pooled, MIGRATE_ON_START: "false" })).toEqual([]);
+    expect(problems({ ...pooled, DATABASE_DIRECT_URL: "postgres://booth@db.internal:5432/booth" })).toEqual([]);
+    expect(problems({ DATABASE_POOLED: "true", MIGRATE_ON_START: "false" })).toEqual([
+      "DATABASE_URL is required with DATABASE_POOLED=true",
+    ]);
   });
 
   it("still read an old name, warning through the edge's log with the new one", () => {

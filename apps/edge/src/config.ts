@@ -17,7 +17,7 @@ import {
   setting,
 } from "@booth/sdk/settings";
 import { z } from "zod";
-import { databaseSettings } from "./config-migrate.ts";
+import { databaseSettings, type MigrateSettings, pooledDatabaseProblems } from "./config-migrate.ts";
 import { parseTrustProxy } from "./lib/client-address.ts";
 
 export const settingsSchema = z
@@ -395,6 +395,8 @@ function crossFieldProblems(settings: Partly): { path?: string[]; message: strin
     const missing = (["S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const).filter((name) => !given(settings[name]));
     if (missing.length) problems.push({ message: `${missing.join(" and ")} must be set when S3_BUCKET is set` });
   }
+  // Bootstrap migrates at start unless MIGRATE_ON_START=false (every entry but the release step goes through it).
+  problems.push(...pooledDatabaseProblems(settings as Partial<MigrateSettings>, settings.MIGRATE_ON_START !== false));
   const production = isProduction(settings as Deployment);
   const missing = production ? missingProductionSettings(settings) : [];
   if (missing.length)

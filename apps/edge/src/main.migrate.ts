@@ -16,7 +16,12 @@ if (!url) {
   console.error("DATABASE_URL is not set: the embedded database migrates when the edge starts (npm start).");
   process.exit(2);
 }
-const database = await createDb({ url, max: 1 });
+const database = await createDb({
+  url,
+  max: 1,
+  pooled: settings.DATABASE_POOLED,
+  directUrl: settings.DATABASE_DIRECT_URL,
+});
 const started = Date.now();
 console.log(`Booth ${BOOTH_VERSION}: migrating the database (waits for any other migration to finish first)...`);
 await startStep("migrating the database", async () => database.migrate({ jobs: jobSettingsFrom(settings) }))

@@ -90,7 +90,20 @@ export interface CreateDbOptions {
   dataDir?: string | undefined;
   /** Connections in the pool (postgres only). */
   max?: number;
+  /**
+   * `url` goes through a pooler in transaction mode (PgBouncer; Neon's and Supabase's pooled addresses): a server
+   * connection is this client's for one transaction only. So no named prepared statement is made (a later query may
+   * run on a server connection that never saw it: PgBouncer before 1.21 keeps none), and migrations, whose advisory
+   * lock lives as long as a session, go to `directUrl`.
+   */
+  pooled?: boolean | undefined;
+  /** The database's own address, for migrations: required with `pooled`, else `url` is used. */
+  directUrl?: string | undefined;
 }
+
+/** Why migrations cannot run over a pooled address alone. */
+export const POOLED_MIGRATIONS =
+  "migrations need the database's direct address beside a pooled one: a pooler in transaction mode would not keep their lock's session";
 
 /** `true` inside a bundle built by scripts/bundle.mjs (esbuild's define); undeclared, hence undefined, from sources. */
 declare const BOOTH_BUNDLED: boolean | undefined;
@@ -105,14 +118,17 @@ export const migrationsFolder = fileURLToPath(
 
 export async function createDb(options: CreateDbOptions = {}): Promise<Database> {
   if (options.url) {
-    const client = postgres(options.url, { max: options.max ?? 10, onnotice: () => {} });
+    const client = postgres(options.url, { max: options.max ?? 10, prepare: !options.pooled, onnotice: () => {} });
     const db = drizzlePostgres(client, { schema, casing: "snake_case" });
-    const url = options.url;
+    const migrateUrl = options.directUrl ?? (options.pooled ? undefined : options.url);
     return {
       db: db as unknown as Db,
       kind: "postgres",
       sql: postgresExecutor(client),
-      migrate: (migrateOptions) => migratePostgresLocked(url, migrateOptions?.jobs),
+      migrate: async (migrateOptions) => {
+        if (!migrateUrl) throw new Error(POOLED_MIGRATIONS);
+        await migratePostgresLocked(migrateUrl, migrateOptions?.jobs);
+      },
       close: () => client.end({ timeout: 5 }),
     };
   }

@@ -104,6 +104,10 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     peerAddress: () => TEST_PEER,
     ...overrides,
   };
+  // A test's own config (`{ ...defaultConfig, ... }`, which names no ffmpeg) transcodes with this machine's ffmpeg
+  // too, not the bundled 2018 build, which cannot write Booth's renditions.
+  if (!deps.config.ffmpeg.FFMPEG_PATH && !deps.config.ffmpeg.PATH)
+    deps.config = { ...deps.config, ffmpeg: TEST_FFMPEG };
   const app = createApp(deps);
 
   async function request(method: string, path: string, options: RequestOptions = {}) {
