@@ -20,8 +20,7 @@ import {
   setting,
   z,
 } from "@booth/sdk/settings";
-import { DEFAULT_PLAYER_SCRIPTS } from "./lib/playback/scripts.ts";
-import { playerScriptsOf } from "./lib/player-scripts.server.ts";
+import { DEFAULT_PLAYER_SCRIPTS, type PlayerScripts } from "./lib/playback/scripts.ts";
 
 /** What a production web server does not start without: it makes up no secret another web server would not share. */
 const PRODUCTION_NEEDS = {
@@ -160,6 +159,20 @@ export function missingProductionSettings(environment: Environment): string[] {
     .map(([name, what]) => `${name}: ${what}`);
 }
 
+/**
+ * The providers' player scripts, from the settings (`YOUTUBE_IFRAME_API_URL`, `SOUNDCLOUD_WIDGET_API_URL`,
+ * `SOUNDCLOUD_WIDGET_URL`, `SPOTIFY_PLAYER_SDK_URL`, `SPOTIFY_WEB_API_URL`, `MUSICKIT_JS_URL`), the real ones when
+ * unset. The page's policy allows scripts, frames and connections for these origins only.
+ */
+const playerScriptsOf = (settings: WebSettings): PlayerScripts => ({
+  youtube: settings.YOUTUBE_IFRAME_API_URL,
+  soundcloud: settings.SOUNDCLOUD_WIDGET_API_URL,
+  soundcloudWidget: settings.SOUNDCLOUD_WIDGET_URL,
+  spotify: settings.SPOTIFY_PLAYER_SDK_URL,
+  spotifyApi: settings.SPOTIFY_WEB_API_URL.replace(/\/+$/, ""),
+  musicKit: settings.MUSICKIT_JS_URL,
+});
+
 /** What the server and the app's modules use: the settings, and what follows from them. */
 export function configOf(settings: WebSettings) {
   return {
@@ -173,7 +186,7 @@ export function configOf(settings: WebSettings) {
     /** The deployment's name in Sentry: SENTRY_ENVIRONMENT, else BOOTH_ENV, else NODE_ENV, else "development". */
     sentryEnvironment: settings.SENTRY_ENVIRONMENT || settings.BOOTH_ENV || settings.NODE_ENV || "development",
     production: isProduction(settings),
-    /** The providers' player scripts (lib/player-scripts.server.ts). */
+    /** The providers' player scripts. */
     players: playerScriptsOf(settings),
     port: settings.WEB_PORT ?? Number(new URL(settings.WEB_URL ?? "http://127.0.0.1:3000").port || 3000),
     // `npm start` runs in apps/web; DATA_DIR is relative to where npm was started, as for the edge.

@@ -1,15 +1,13 @@
-import type { UserRow } from "@booth/db/schema";
 import { ROOMS_SUBJECT, verifyRoomsToken } from "@booth/sdk/live/service-auth";
 import type { Context } from "hono";
 import { decodeProtectedHeader } from "jose";
 import { LRUCache } from "lru-cache";
-import type { AppEnv } from "./context.ts";
+import type { AppEnv, User } from "./context.ts";
 import { forbidden, HttpError, unauthorized } from "./errors.ts";
 import { oncePer } from "./once-per.ts";
 import { type Keys, type TokenClaims, TokenPurpose, type TokenType, verifyTokenUntil } from "./tokens.ts";
 
-/** An account as the routes see it: its row without the password hash (login and password changes read that themselves). */
-export type User = Omit<UserRow, "passwordHash">;
+export type { User };
 export type Role = User["roles"][number];
 
 /** Global roles, strongest first. A caller may act on a user only when strictly above that user's highest role. */

@@ -1,5 +1,5 @@
+import type { UserRow } from "@booth/db/schema";
 import type { ContextVariableMap } from "hono";
-import type { User } from "./auth.ts";
 import type { TokenClaims } from "./tokens.ts";
 
 /**
@@ -7,6 +7,9 @@ import type { TokenClaims } from "./tokens.ts";
  * Hono's `ContextVariableMap` (`deps: AppDeps`), so lib reads them without importing what lies above it.
  */
 export type RequestDeps = ContextVariableMap["deps"];
+
+/** An account as the routes see it: its row without the password hash (login and password changes read that themselves). */
+export type User = Omit<UserRow, "passwordHash">;
 
 export type AppEnv = {
   Variables: {

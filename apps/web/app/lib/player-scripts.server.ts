@@ -1,19 +1,4 @@
-import type { WebSettings } from "../config.server.ts";
 import type { PlayerScripts } from "./playback/scripts.ts";
-
-/**
- * The providers' player scripts, from the settings (`YOUTUBE_IFRAME_API_URL`, `SOUNDCLOUD_WIDGET_API_URL`,
- * `SOUNDCLOUD_WIDGET_URL`, `SPOTIFY_PLAYER_SDK_URL`, `SPOTIFY_WEB_API_URL`, `MUSICKIT_JS_URL`), the real ones when
- * unset. The page's policy allows scripts, frames and connections for these origins only.
- */
-export const playerScriptsOf = (settings: WebSettings): PlayerScripts => ({
-  youtube: settings.YOUTUBE_IFRAME_API_URL,
-  soundcloud: settings.SOUNDCLOUD_WIDGET_API_URL,
-  soundcloudWidget: settings.SOUNDCLOUD_WIDGET_URL,
-  spotify: settings.SPOTIFY_PLAYER_SDK_URL,
-  spotifyApi: settings.SPOTIFY_WEB_API_URL.replace(/\/+$/, ""),
-  musicKit: settings.MUSICKIT_JS_URL,
-});
 
 const origin = (url: string) => new URL(url).origin;
 
