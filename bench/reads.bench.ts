@@ -2,10 +2,11 @@
 // same data read with the database driver directly (postgres.js on PostgreSQL, PGlite's own query() on PGlite) in
 // the same run: first one request at a time in process, then over HTTP with 100 connections (autocannon) against
 // the same SQL behind a bare Hono route. Runs on PGlite and, when it answers, on the PostgreSQL server in
-// TEST_DATABASE_URL (default the local one). `npm run bench:reads`; BENCH_DBS=pglite or postgres picks one,
-// BENCH_MS the time per side of an in-process case, BENCH_HTTP_S the seconds of one HTTP turn.
+// TEST_DATABASE_URL (default the local one). On PostgreSQL a third side reads in process with the client a pooled
+// database gets (DATABASE_POOLED=true: every statement unnamed, decision 0023). `npm run bench:reads`; BENCH_DBS=pglite
+// or postgres picks one, BENCH_MS the time per side of an in-process case, BENCH_HTTP_S the seconds of one HTTP turn.
 import type { AddressInfo } from "node:net";
-import { schema } from "@booth/db";
+import { createDb, type Db, schema } from "@booth/db";
 import { createTestApp } from "@booth/edge/testing";
 import { serve } from "@hono/node-server";
 import autocannon from "autocannon";
@@ -23,25 +24,32 @@ const ROOMS = 300;
 const PEOPLE = 150;
 
 /**
- * Requests per second of the driver and of the edge, measured in alternating slices (ROUNDS of each, DURATION_MS in
- * all per side), so the load others put on the machine falls on both alike.
+ * Requests per second of each side, measured in alternating slices (ROUNDS of each, DURATION_MS in all per side), so
+ * the load others put on the machine falls on all alike. A side's `start` runs before each of its slices.
  */
-async function compare(name: string, driver: () => Promise<unknown>, edge: () => Promise<unknown>) {
-  for (let i = 0; i < 10; i++) await Promise.all([driver(), edge()]);
-  const done = { driver: 0, edge: 0 };
-  const spent = { driver: 0, edge: 0 };
+async function compare<K extends string>(
+  name: string,
+  sides: Record<K, { run: () => Promise<unknown>; start?: () => void }>,
+) {
+  const entries = Object.entries(sides) as [K, { run: () => Promise<unknown>; start?: () => void }][];
+  for (const [, side] of entries) {
+    side.start?.();
+    for (let i = 0; i < 10; i++) await side.run();
+  }
+  const done = {} as Record<K, number>;
+  const spent = {} as Record<K, number>;
   for (let round = 0; round < ROUNDS; round++)
-    for (const side of ["driver", "edge"] as const) {
-      const run = side === "driver" ? driver : edge;
+    for (const [key, side] of entries) {
+      side.start?.();
       const started = performance.now();
       while (performance.now() - started < DURATION_MS / ROUNDS) {
-        await run();
-        done[side]++;
+        await side.run();
+        done[key] = (done[key] ?? 0) + 1;
       }
-      spent[side] += performance.now() - started;
+      spent[key] = (spent[key] ?? 0) + performance.now() - started;
     }
   process.stdout.write(`  measured ${name}\n`);
-  return { driver: done.driver / (spent.driver / 1000), edge: done.edge / (spent.edge / 1000) };
+  return Object.fromEntries(entries.map(([key]) => [key, done[key] / (spent[key] / 1000)])) as Record<K, number>;
 }
 
 interface Load {
@@ -132,6 +140,9 @@ async function benchOn(kind: "pglite" | "postgres") {
   // The driver directly, on the test app's own database: postgres.js (prepared, as it prepares by default) or PGlite.
   let raw: (text: string, params: unknown[]) => Promise<unknown[]>;
   let closeRaw = async () => {};
+  // The edge's own database client, and (PostgreSQL) the one a pooled database gets: no named statement.
+  const named: Db = t.deps.db;
+  let unnamed: { db: Db; close(): Promise<void> } | undefined;
   if (kind === "postgres") {
     const url = new URL(POSTGRES_URL);
     const [current] = (await t.db.execute(drizzleSql`select current_database() as name`)) as unknown as {
@@ -141,6 +152,7 @@ async function benchOn(kind: "pglite" | "postgres") {
     const client = postgres(url.toString(), { max: 5, onnotice: () => {} });
     raw = (text, params) => client.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true });
     closeRaw = () => client.end();
+    unnamed = await createDb({ url: url.toString(), pooled: true });
   } else raw = async (text, params) => (await t.sql.executeSql(text, params)).rows;
 
   const profileIds = people.join(",");
@@ -214,8 +226,16 @@ async function benchOn(kind: "pglite" | "postgres") {
   for (const c of cases) {
     const edge = () =>
       t.app.request(c.path, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.arrayBuffer());
-    inProcess.push({ case: c.name, ...(await compare(c.name, c.sql, edge)) });
+    const pooledDb = unnamed?.db;
+    const measured = await compare(c.name, {
+      driver: { run: c.sql },
+      edge: { run: edge, start: () => (t.deps.db = named) },
+      ...(pooledDb ? { unnamed: { run: edge, start: () => (t.deps.db = pooledDb) } } : {}),
+    });
+    t.deps.db = named;
+    inProcess.push({ case: c.name, ...measured });
   }
+  await unnamed?.close();
 
   // Over HTTP: the edge, and a bare Hono route answering the driver's rows as JSON, on one server each.
   const bare = new Hono();
@@ -267,6 +287,7 @@ async function benchOn(kind: "pglite" | "postgres") {
       "driver req/s": Math.round(r.driver),
       "edge req/s": Math.round(r.edge),
       "edge vs driver": `${(r.edge / r.driver).toFixed(2)}x`,
+      ...("unnamed" in r ? { "pooled (unnamed) vs edge": `${((r.unnamed as number) / r.edge).toFixed(2)}x` } : {}),
     })),
   );
   console.log(
