@@ -77,6 +77,8 @@ export function configFrom(settings: Settings): AppConfig {
     providers: {
       spotifyApiUrl: settings.SPOTIFY_API_URL,
       appleMusicApiUrl: settings.APPLE_MUSIC_API_URL,
+      audiusApiUrl: settings.AUDIUS_API_URL,
+      audiusAppName: settings.AUDIUS_APP_NAME,
       appleMusicDeveloperToken: settings.APPLE_MUSIC_DEVELOPER_TOKEN,
       cyaniteWebhookSecret: settings.CYANITE_WEBHOOK_SECRET,
     },

@@ -237,6 +237,14 @@ export const settingsSchema = z
     // Music providers and integrations.
     SPOTIFY_API_URL: setting.url().default("https://api.spotify.com").describe("Spotify's API address."),
     APPLE_MUSIC_API_URL: setting.url().default("https://api.music.apple.com").describe("Apple Music's API address."),
+    AUDIUS_API_URL: setting
+      .url()
+      .default("https://api.audius.co")
+      .describe("Audius's API address: its search, tracks, playlists and the full-length streams songs play from."),
+    AUDIUS_APP_NAME: setting
+      .text()
+      .default("Booth")
+      .describe("The app_name Booth names itself with in every call to Audius's API (and in the streams' addresses)."),
     APPLE_MUSIC_DEVELOPER_TOKEN: setting
       .text()
       .optional()

@@ -58,6 +58,9 @@ export interface AppConfig {
   providers: {
     spotifyApiUrl: string;
     appleMusicApiUrl: string;
+    /** Audius's API (AUDIUS_API_URL), and the app_name Booth calls it with (AUDIUS_APP_NAME). */
+    audiusApiUrl: string;
+    audiusAppName: string;
     appleMusicDeveloperToken?: string | undefined;
     cyaniteWebhookSecret?: string | undefined;
   };
@@ -129,6 +132,11 @@ export const defaultConfig: AppConfig = {
   webUrl: "http://127.0.0.1:3000",
   emailResendSeconds: 60,
   trustProxy: [],
-  providers: { spotifyApiUrl: "https://api.spotify.com", appleMusicApiUrl: "https://api.music.apple.com" },
+  providers: {
+    spotifyApiUrl: "https://api.spotify.com",
+    appleMusicApiUrl: "https://api.music.apple.com",
+    audiusApiUrl: "https://api.audius.co",
+    audiusAppName: "Booth",
+  },
   ffmpeg: {},
 };

@@ -105,6 +105,12 @@ export const settingsSchema = z
       "https://*.sndcdn.com",
       "https://previews.7digital.com",
     ]),
+    AUDIUS_MEDIA_HOSTS: setting
+      .list()
+      .default(["https://api.audius.co", "https://*.audius.co"])
+      .describe(
+        "The hosts pages may play Audius's full-length streams from: the edge's AUDIUS_API_URL and the content nodes its streams redirect to (spaces or commas between them; empty for none).",
+      ),
     CSP_IMAGE_HOSTS: hosts("images", [
       "https://i.scdn.co",
       "https://*.mzstatic.com",
@@ -140,7 +146,7 @@ export type WebSettings = z.output<typeof settingsSchema>;
 /** The CSP host lists split on spaces as on commas, and keep "empty for none" (readSettings takes empty as unset). */
 function withHostLists(environment: Environment): Environment {
   const out: Record<string, string | undefined> = { ...environment };
-  for (const name of ["CSP_MEDIA_HOSTS", "CSP_IMAGE_HOSTS", "CSP_FRAME_HOSTS"]) {
+  for (const name of ["CSP_MEDIA_HOSTS", "AUDIUS_MEDIA_HOSTS", "CSP_IMAGE_HOSTS", "CSP_FRAME_HOSTS"]) {
     const value = out[name];
     if (value !== undefined) out[name] = value.trim() === "" ? "," : value.replace(/\s+/g, ",");
   }

@@ -315,7 +315,12 @@ async function stackOn(processes: Processes, options: StartOptions) {
       webUrl,
       // The edge's public URL is the address of the server the tests run it behind (upload URLs, its links).
       publicUrl: edgeUrl,
-      providers: { spotifyApiUrl: "http://127.0.0.1:9", appleMusicApiUrl: "http://127.0.0.1:9" },
+      providers: {
+        ...defaultConfig.providers,
+        spotifyApiUrl: "http://127.0.0.1:9",
+        appleMusicApiUrl: "http://127.0.0.1:9",
+        audiusApiUrl: "http://127.0.0.1:9",
+      },
     },
   });
   // As on the embedded default (no email or SMS provider), each message is also printed in the edge's log: here.

@@ -1,8 +1,16 @@
 /**
- * Music screens: accessibility, crates, languages, audio quality, sync and the first sound before the live join.
+ * Music screens: accessibility, crates, languages, audio quality, sync, the first sound before the live join, and an
+ * Audius song's stream (against the stand-in of Audius's API, whose address the web server allows for media).
  * The suites run one after another on one set of processes (the party, the web server, chromium), each on a fresh
  * edge and database: see shareStacks in harness.ts.
  */
+import { afterAll } from "vitest";
+import { audiusStandIn } from "./audius-stand-in.ts";
 import { sharedSuites } from "./harness.ts";
 
-sharedSuites(["accessibility", "crates", "i18n", "quality", "sync", "early-sound"]);
+const audius = await audiusStandIn();
+afterAll(() => audius.close());
+
+sharedSuites(["accessibility", "crates", "i18n", "quality", "sync", "early-sound", "audius"], {
+  webEnv: { AUDIUS_MEDIA_HOSTS: audius.base },
+});

@@ -31,6 +31,16 @@ describe("a song's sources", () => {
     ]);
   });
 
+  it("plays an Audius song's full-length stream on the audio element, where the room is, before its other providers", () => {
+    const stream = "https://api.audius.co/v1/tracks/D7KyD/stream?app_name=Booth";
+    const s = song({ streamUrls: { http: stream }, musicProviders: { audius: "D7KyD", youtube: "dQw4w9WgXcQ" } });
+    expect(sourcesOf(s, API)).toEqual([
+      { kind: "file", url: stream },
+      { kind: "youtube", videoId: "dQw4w9WgXcQ" },
+    ]);
+    expect(followsRoom("file") && !isEmbedded("file")).toBe(true);
+  });
+
   it("plays Spotify and Apple Music in full only with a connected account, else after YouTube and SoundCloud, their preview", () => {
     const s = song({
       musicProviders: { spotify: "4uLU6hMCjMI75M1A2tKUQC", apple: "1440857781", soundcloud: "artist/track-name" },

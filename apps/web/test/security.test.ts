@@ -1,6 +1,7 @@
 /** The web's Content-Security-Policy and hardening headers, against the built app (no browser). */
 import { beforeAll, describe, expect, it } from "vitest";
-import { contentSecurityPolicy } from "../app/lib/security.server.ts";
+import { configOf, readWebSettings } from "../app/config.server.ts";
+import { contentSecurityPolicy, contentSourcesOf } from "../app/lib/security.server.ts";
 import { createWebHandler } from "../server.ts";
 import { buildOnce } from "./harness.ts";
 
@@ -114,5 +115,17 @@ describe("content security policy", () => {
     ]);
     expect(directive(policy, "default-src")).toEqual(["'self'"]);
     expect(policy).not.toContain("unsafe-eval");
+  });
+
+  it("lets Audius's streams play from the configured Audius hosts only, and from Audius's own by default", () => {
+    const media = (environment: Record<string, string>) =>
+      directive(contentSecurityPolicy("abc", contentSourcesOf(configOf(readWebSettings(environment)))), "media-src");
+    expect(media({})).toEqual(expect.arrayContaining(["https://api.audius.co", "https://*.audius.co"]));
+    const configured = media({ AUDIUS_MEDIA_HOSTS: "https://audius.example.net", CSP_MEDIA_HOSTS: "" });
+    expect(configured).toContain("https://audius.example.net");
+    expect(configured?.filter((h) => h.includes("audius"))).toEqual(["https://audius.example.net"]);
+    expect(
+      directive(contentSecurityPolicy("abc", contentSourcesOf(configOf(readWebSettings({})))), "img-src"),
+    ).not.toContain("https://api.audius.co");
   });
 });

@@ -96,7 +96,12 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
     // Tests never reach the internet: providers default to a closed local port (tests that need one run a fake).
     config: {
       ...defaultConfig,
-      providers: { spotifyApiUrl: "http://127.0.0.1:9", appleMusicApiUrl: "http://127.0.0.1:9" },
+      providers: {
+        ...defaultConfig.providers,
+        spotifyApiUrl: "http://127.0.0.1:9",
+        appleMusicApiUrl: "http://127.0.0.1:9",
+        audiusApiUrl: "http://127.0.0.1:9",
+      },
       ffmpeg: TEST_FFMPEG,
       // Requests come from a trusted local proxy, so a test names its caller's address with X-Forwarded-For.
       trustProxy: [TEST_PEER],
@@ -108,6 +113,10 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
   // too, not the bundled 2018 build, which cannot write Booth's renditions.
   if (!deps.config.ffmpeg.FFMPEG_PATH && !deps.config.ffmpeg.PATH)
     deps.config = { ...deps.config, ffmpeg: TEST_FFMPEG };
+  // Nor does a test's own config reach Audius's public API (its base URL has a default): a test that wants Audius
+  // runs its fake (fake-audius.ts).
+  if (deps.config.providers.audiusApiUrl === defaultConfig.providers.audiusApiUrl)
+    deps.config = { ...deps.config, providers: { ...deps.config.providers, audiusApiUrl: "http://127.0.0.1:9" } };
   const app = createApp(deps);
 
   async function request(method: string, path: string, options: RequestOptions = {}) {

@@ -12,6 +12,7 @@ export {
 } from "./app.ts";
 export { type DemoSongs, demoCatalogueOnce } from "./demo-catalogue-once.ts";
 export { expectErrorLog } from "./error-logs.ts";
+export { type AudiusTrackJson, audiusTrack, type FakeAudius, startFakeAudius } from "./fake-audius.ts";
 export { FAKE_CREDENTIALS, type FakeProviders, startFakeProviders, youtubeVideo } from "./fake-providers.ts";
 export {
   createTestAppForParty,

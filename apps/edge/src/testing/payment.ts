@@ -169,7 +169,12 @@ export function createPaymentTestApp(payments: PaymentConfig) {
   return createTestApp({
     config: {
       ...defaultConfig,
-      providers: { spotifyApiUrl: "http://127.0.0.1:9", appleMusicApiUrl: "http://127.0.0.1:9" },
+      providers: {
+        ...defaultConfig.providers,
+        spotifyApiUrl: "http://127.0.0.1:9",
+        appleMusicApiUrl: "http://127.0.0.1:9",
+        audiusApiUrl: "http://127.0.0.1:9",
+      },
       payments,
     },
   });

@@ -34,12 +34,12 @@ const socketOrigin = (url: string) => origin(url.replace(/^http/, "ws"));
  * Where pages may load from besides their own origin: the edge (API, HLS, covers and avatars), the party's sockets,
  * and the streaming providers' CDNs whose previews and covers the catalogue links to. The provider lists can be set
  * (`CSP_MEDIA_HOSTS`, `CSP_IMAGE_HOSTS`, `CSP_FRAME_HOSTS`; empty for none); their defaults are the hosts the edge's
- * provider adapters hand out today.
+ * provider adapters hand out today. Audius's full-length streams play from `AUDIUS_MEDIA_HOSTS` (media only).
  */
 export const contentSourcesOf = ({ publicEdgeUrl, publicPartyUrl, settings, players }: WebConfig) => ({
   edge: origin(publicEdgeUrl),
   party: [origin(publicPartyUrl), socketOrigin(publicPartyUrl)],
-  media: settings.CSP_MEDIA_HOSTS,
+  media: [...settings.CSP_MEDIA_HOSTS, ...settings.AUDIUS_MEDIA_HOSTS],
   images: settings.CSP_IMAGE_HOSTS,
   frames: settings.CSP_FRAME_HOSTS,
   /** Where the pages send their errors: the origin of SENTRY_BROWSER_DSN, when set (lib/error-reports.ts). */

@@ -339,7 +339,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Import a Spotify, YouTube or SoundCloud playlist into a new crate named after it (the first 500 tracks); answers the import, whose progress GET /api/v1/playlist-imports/{importId} tells */
+        /** Import a Spotify, YouTube, SoundCloud or Audius playlist into a new crate named after it (the first 500 tracks); answers the import, whose progress GET /api/v1/playlist-imports/{importId} tells */
         post: {
             parameters: {
                 query?: never;
@@ -4045,7 +4045,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search the catalogue by words of the title, artist or genre, or by ISRC (20 a page) */
+        /** Search the catalogue by words of the title, artist or genre, or by ISRC (20 a page); a first page of words has Audius's tracks interleaved after the first five */
         get: {
             parameters: {
                 query?: {
@@ -4682,7 +4682,7 @@ export interface components {
             playlistName: string;
             playlistTracks: number;
             /** @enum {string} */
-            provider: "spotify" | "youtube" | "soundcloud";
+            provider: "spotify" | "youtube" | "soundcloud" | "audius";
             skipped: number;
             /** @enum {string} */
             state: "queued" | "running" | "complete" | "failed";

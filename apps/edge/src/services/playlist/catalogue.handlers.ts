@@ -18,8 +18,16 @@ export const genres: AppRouteHandler<typeof routes.genres> = async (c) => {
   return c.json(await catalogue.findGenres(c.var.deps.db, { ids: uuidList(idIn, "idIn"), prefix, limit }), 200);
 };
 
-export const search: AppRouteHandler<typeof routes.search> = async (c) =>
-  sqlJson(c, await catalogue.searchSongs(c.var.deps.db, c.req.valid("query")), 200);
+/** The catalogue's songs, and on a first page Audius's interleaved with them (spec 9). */
+export const search: AppRouteHandler<typeof routes.search> = async (c) => {
+  const q = c.req.valid("query");
+  const [body, audius] = await Promise.all([
+    catalogue.searchSongs(c.var.deps.db, q),
+    catalogue.audiusSearch(c.var.deps, q),
+  ]);
+  if (audius.length === 0) return sqlJson(c, body, 200);
+  return c.json(catalogue.interleave(JSON.parse(body) as typeof audius, audius, q.limit), 200);
+};
 
 export const searchPage: AppRouteHandler<typeof routes.searchPage> = async (c) => {
   const q = c.req.valid("query");

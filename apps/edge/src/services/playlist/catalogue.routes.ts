@@ -63,7 +63,7 @@ const SearchQuery = z.object({
 });
 
 export const search = route("get", "/search", {
-  summary: `Search the catalogue by words of the title, artist or genre, or by ISRC (${SEARCH_PAGE} a page)`,
+  summary: `Search the catalogue by words of the title, artist or genre, or by ISRC (${SEARCH_PAGE} a page); a first page of words has Audius's tracks interleaved after the first five`,
   tags: ["Search"],
   request: { query: SearchQuery },
   responses: ok(z.array(SongSchema), 400),

@@ -8,6 +8,7 @@ import { badRequest, found, HttpError, notFound, unauthorized } from "../../lib/
 import { pageWhere } from "../../lib/pages.ts";
 import { firstRow } from "../../lib/rows.ts";
 import { preparedPerDb, type SqlJson } from "../../lib/sql-json.ts";
+import { AUDIUS, isAudiusTrackPath, lookUpAudius, searchAudius } from "./audius.ts";
 import { songJsonFields, songView } from "./crates.ts";
 import { PROVIDERS, type Provider, parseProviderLink } from "./provider-links.ts";
 import { canLookUp, LOOKUP_SETTINGS, lookUpTrack, lookupConfigured, PROVIDER_NAMES } from "./provider-lookup.ts";
@@ -145,6 +146,47 @@ export async function searchSongs(db: Db, q: SearchQuery): Promise<SqlJson<Retur
   return row?.body ?? "[]";
 }
 
+/** How many catalogue songs a search answers before the songs of providers join them (spec 9). */
+export const CATALOGUE_FIRST = 5;
+
+/** The spec's interleave: the first five catalogue songs, then a provider's and a catalogue's in turn; each song once. */
+export function interleave<T extends { songId: string }>(catalogue: T[], provider: T[], limit: number): T[] {
+  const out: T[] = [];
+  const seen = new Set<string>();
+  const take = (song: T | undefined) => {
+    if (song && !seen.has(song.songId) && out.length < limit) {
+      seen.add(song.songId);
+      out.push(song);
+    }
+  };
+  catalogue.slice(0, CATALOGUE_FIRST).forEach(take);
+  for (let i = 0; i < Math.max(provider.length, catalogue.length); i++) {
+    take(provider[i]);
+    take(catalogue[CATALOGUE_FIRST + i]);
+  }
+  return out;
+}
+
+/** How many of Audius's tracks join a search's first page. */
+export const AUDIUS_SEARCH = 10;
+
+/**
+ * The Audius songs that join a search (its first page, searched by words): Audius's tracks, put in the catalogue so
+ * they can be queued and added to crates. Audius down or refusing leaves the search to the catalogue (logged).
+ */
+export async function audiusSearch(deps: AppDeps, q: SearchQuery): Promise<ReturnType<typeof songView>[]> {
+  if (!q.q || q.isrc || q.offset > 0) return [];
+  try {
+    const ids = await searchAudius(deps, q.q, Math.min(q.limit, AUDIUS_SEARCH));
+    const songs = await songsByIds(deps.db, ids);
+    return q.explicit === "true" ? songs : songs.filter((s) => !s.explicit);
+  } catch (err) {
+    if (!(err instanceof HttpError) || err.status === 500) throw err;
+    deps.logger({ level: "warn", msg: "Audius left out of a search", err: err.message });
+    return [];
+  }
+}
+
 export async function search(db: Db, q: SearchQuery) {
   const tsquery = searchWords(q);
   const where = and(
@@ -165,13 +207,18 @@ export async function search(db: Db, q: SearchQuery) {
 export const providerSettings = (deps: AppDeps) =>
   PROVIDERS.map((provider) => ({
     provider,
-    configured: provider === "uploadService" || (canLookUp(provider) && lookupConfigured(deps, provider)),
-    setting: canLookUp(provider) ? LOOKUP_SETTINGS[provider] : null,
+    // Audius's API is open: its base URL has a default (AUDIUS_API_URL).
+    configured:
+      provider === "uploadService" ||
+      provider === "audius" ||
+      (canLookUp(provider) && lookupConfigured(deps, provider)),
+    setting: canLookUp(provider) ? LOOKUP_SETTINGS[provider] : provider === "audius" ? "AUDIUS_API_URL" : null,
   }));
 
 /**
  * A provider track: from the catalogue when it has it, else asked of the provider (Spotify, Apple Music, YouTube,
- * SoundCloud) and added to the catalogue; a 503 naming the settings when that provider's lookups are not configured.
+ * SoundCloud, Audius) and added to the catalogue; a 503 naming the settings when that provider's lookups are not
+ * configured. Audius's tracks are named by their id or by their link's path (handle/slug).
  */
 export async function byProviderId(deps: AppDeps, provider: Provider, id: string) {
   const find = async (where: SQL) => {
@@ -181,6 +228,15 @@ export async function byProviderId(deps: AppDeps, provider: Provider, id: string
   const known = await find(sql`${schema.songs.musicProviders} ->> ${provider} = ${id}`);
   if (known) return known;
   if (provider === "uploadService") throw notFound(SONG_NOT_FOUND);
+  if (provider === "audius") {
+    const linked = isAudiusTrackPath(id)
+      ? await find(sql`${schema.songs.links} ->> 'audius' = ${`https://audius.co/${id}`}`)
+      : null;
+    if (linked) return linked;
+    const songId = await lookUpAudius(deps, id);
+    if (!songId) throw notFound(`${AUDIUS} has no track ${isAudiusTrackPath(id) ? "at this link" : "with this id"}.`);
+    return found(await find(eq(schema.songs.id, songId)), SONG_NOT_FOUND);
+  }
   if (!canLookUp(provider))
     throw notFound(`This song is not in our catalog, and Booth does not look up ${provider} tracks.`);
   if (!lookupConfigured(deps, provider))

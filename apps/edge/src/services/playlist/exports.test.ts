@@ -42,6 +42,7 @@ beforeAll(async () => {
     config: {
       ...defaultConfig,
       providers: {
+        ...defaultConfig.providers,
         spotifyApiUrl: base,
         appleMusicApiUrl: base,
         appleMusicDeveloperToken: "dev-token",

@@ -2,6 +2,22 @@ import { describe, expect, it } from "vitest";
 import { parsePlaylistLink } from "./playlist-links.ts";
 
 describe("playlist links", () => {
+  it("reads Audius playlist and album links, and nothing else of audius.co", () => {
+    expect(parsePlaylistLink("https://audius.co/seaglass/playlist/deep-water-12")).toEqual({
+      provider: "audius",
+      id: "seaglass/playlist/deep-water-12",
+    });
+    expect(parsePlaylistLink("https://audius.co/sea.glass/album/tides/")?.id).toBe("sea.glass/album/tides");
+    for (const other of [
+      "https://audius.co/seaglass/deep-water",
+      "https://audius.co/seaglass/playlist/",
+      "https://audius.co/seaglass/playlist/a/b",
+      "https://audius.co.evil.example/seaglass/playlist/x",
+      "https://audius.co/sea%2Fglass/playlist/x",
+    ])
+      expect(parsePlaylistLink(other)).toBeNull();
+  });
+
   it("reads Spotify, YouTube and SoundCloud playlist links in the forms people share", () => {
     expect(parsePlaylistLink("https://open.spotify.com/playlist/37i9dQZF1DXcBWIGoYBM5M?si=4f1c")).toEqual({
       provider: "spotify",

@@ -2,6 +2,7 @@ import type { AppDeps } from "../../deps.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { HttpError } from "../../lib/errors.ts";
 import { PROVIDER_URLS, requireSettings, trimSlash } from "../../ports/integrations.ts";
+import { AUDIUS, audiusPlaylist, audiusPlaylistTracks, audiusTrackOf } from "./audius.ts";
 import type { PlaylistLink, PlaylistProvider } from "./playlist-links.ts";
 import { list, record, str } from "./provider-json.ts";
 import {
@@ -47,8 +48,15 @@ const SETTINGS: Record<PlaylistProvider, (deps: AppDeps) => Record<string, strin
     SOUNDCLOUD_CLIENT_ID: deps.config.integrations?.soundcloudClientId,
     SOUNDCLOUD_CLIENT_SECRET: deps.config.integrations?.soundcloudClientSecret,
   }),
+  // Audius's API is open (its base URL has a default).
+  audius: () => ({}),
 };
-const NAMES: Record<PlaylistProvider, string> = { spotify: "Spotify", youtube: "YouTube", soundcloud: "SoundCloud" };
+const NAMES: Record<PlaylistProvider, string> = {
+  spotify: "Spotify",
+  youtube: "YouTube",
+  soundcloud: "SoundCloud",
+  audius: AUDIUS,
+};
 
 /** Throws the 503 naming the settings a provider's playlist import lacks. */
 export function requirePlaylistSettings(deps: AppDeps, provider: PlaylistProvider) {
@@ -58,12 +66,7 @@ export function requirePlaylistSettings(deps: AppDeps, provider: PlaylistProvide
 /** The playlist as its provider has it; a 404 when it has none by that id (or will not show it: private). */
 export async function openPlaylist(deps: AppDeps, link: PlaylistLink): Promise<PlaylistSource> {
   requirePlaylistSettings(deps, link.provider);
-  const source =
-    link.provider === "spotify"
-      ? await spotifyPlaylist(deps, link.id)
-      : link.provider === "youtube"
-        ? await youtubePlaylist(deps, link.id)
-        : await soundcloudPlaylist(deps, link.id);
+  const source = await PLAYLISTS[link.provider](deps, link.id);
   if (!source) throw new HttpError(404, PLAYLIST_NOT_FOUND);
   return source;
 }
@@ -202,3 +205,30 @@ async function soundcloudPlaylist(deps: AppDeps, path: string): Promise<Playlist
     },
   };
 }
+
+/** An Audius playlist (or album), resolved from its link's path; its tracks come in one answer. */
+async function audiusSource(deps: AppDeps, path: string): Promise<PlaylistSource | null> {
+  const playlist = await audiusPlaylist(deps, path);
+  if (!playlist) return null;
+  return {
+    name: playlist.name,
+    total: playlist.total,
+    async *entries(from) {
+      const tracks = await audiusPlaylistTracks(deps, playlist.id);
+      if (!tracks) throw gone(AUDIUS);
+      for (const json of tracks.slice(from)) {
+        // A track deleted or no longer streamable comes without what a song needs.
+        const found = audiusTrackOf(deps, json);
+        yield { id: found?.id ?? String(json.id ?? ""), track: found?.track ?? null };
+      }
+    },
+  };
+}
+
+/** How each provider's playlist is opened; null when it has none by that id. */
+const PLAYLISTS: Record<PlaylistProvider, (deps: AppDeps, id: string) => Promise<PlaylistSource | null>> = {
+  spotify: spotifyPlaylist,
+  youtube: youtubePlaylist,
+  soundcloud: soundcloudPlaylist,
+  audius: audiusSource,
+};

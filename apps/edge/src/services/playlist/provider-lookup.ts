@@ -67,6 +67,8 @@ export interface ProviderTrack {
   thumbnail: string | null;
   link: string | null;
   preview: string | null;
+  /** A full-length stream the web's player can play on its audio element (Audius's), if the provider has one. */
+  stream?: string | null;
 }
 
 /** Apple Music's catalogue is per storefront; links carry no storefront we keep, so the US one. */
@@ -91,7 +93,8 @@ export async function trackJson(provider: string, res: Response): Promise<Record
   return providerObject(provider, res);
 }
 
-const year = (date: unknown) => {
+/** The year of a provider's date ("2024-05-17", "2024"), or null. */
+export const year = (date: unknown) => {
   const y = Number.parseInt(String(date ?? "").slice(0, 4), 10);
   return Number.isFinite(y) && y > 0 ? y : null;
 };
@@ -301,7 +304,7 @@ const PROVIDER_TRACK: Record<LookupProvider, (deps: AppDeps, id: string) => Prom
  */
 export async function catalogueProviderTrack(
   deps: AppDeps,
-  provider: LookupProvider,
+  provider: LookupProvider | "audius",
   id: string,
   track: ProviderTrack,
 ): Promise<string> {
@@ -326,6 +329,8 @@ export async function catalogueProviderTrack(
           thumbnails: merge(songs.thumbnails, track.thumbnail),
           links: merge(songs.links, track.link),
           previews: merge(songs.previews, track.preview),
+          // A stream the song has already (an upload's) stays the one it plays.
+          streamUrls: sql`${JSON.stringify(track.stream ? { http: track.stream } : {})}::jsonb || ${songs.streamUrls}`,
         })
         .where(
           eq(
@@ -385,6 +390,7 @@ export async function catalogueProviderTrack(
         thumbnails: one(track.thumbnail),
         links: one(track.link),
         previews: one(track.preview),
+        streamUrls: track.stream ? { http: track.stream } : {},
         createdAt: clock.now(),
       })
       .returning({ id: songs.id });

@@ -2,7 +2,8 @@ import type { LiveSong } from "@booth/sdk/live";
 import { sourceOf } from "./player.ts";
 
 /**
- * The ways a song can play here, one per player: the platform's HLS or a full file on the page's audio element, a
+ * The ways a song can play here, one per player: the platform's HLS or a full file on the page's audio element (an
+ * upload's, or an Audius track's full-length stream, which the catalogue keeps as the song's `streamUrls.http`), a
  * provider's own player (YouTube's IFrame Player, SoundCloud's widget, Spotify's Web Playback SDK, Apple's MusicKit),
  * or a provider's short preview on the audio element.
  */
