@@ -23,6 +23,18 @@ describe("the edge's settings", () => {
     );
   });
 
+  it("reach Audius's public API unless AUDIUS_API_URL names another, with Booth's app name", () => {
+    expect(configFrom(readEdgeSettings({})).providers).toMatchObject({
+      audiusApiUrl: "https://api.audius.co",
+      audiusAppName: "Booth",
+    });
+    const set = configFrom(
+      readEdgeSettings({ AUDIUS_API_URL: "https://audius.proxy.example/", AUDIUS_APP_NAME: "MyBooth" }),
+    );
+    expect(set.providers).toMatchObject({ audiusApiUrl: "https://audius.proxy.example", audiusAppName: "MyBooth" });
+    expect(() => readEdgeSettings({ AUDIUS_API_URL: "ftp://audius" })).toThrow(/AUDIUS_API_URL/);
+  });
+
   it("name every bad or missing one in one message: a typo'd number, a bad address, a missing production secret", () => {
     const read = () =>
       readEdgeSettings({

@@ -1,6 +1,7 @@
 /**
- * Audius (#37): a DJ queues an Audius song (found by its link, as the song picker's link lookup does) and a listener
- * who comes in late hears its full-length stream on the page's audio element, from where the room is, advancing.
+ * Audius (#37): a DJ finds an Audius track in the room's song picker (Audius's tracks interleaved with the
+ * catalogue's) and queues it; a DJ queues an Audius song found by its link, and a listener who comes in late hears
+ * its full-length stream on the page's audio element, from where the room is, advancing.
  * Audius is the local stand-in (audius-stand-in.ts), named by the edge's AUDIUS_API_URL and allowed by the page's
  * AUDIUS_MEDIA_HOSTS.
  */
@@ -8,7 +9,8 @@ import { audiusTrack, type FakeAudius, TEST_FFMPEG } from "@booth/edge/testing";
 import { beforeAll, describe, expect, it } from "vitest";
 import { synthesizeMp3 } from "../../edge/src/ports/audio.ts";
 import { audiusStandIn } from "./audius-stand-in.ts";
-import { eventually, expectText, suiteStack } from "./harness.ts";
+import { eventually, expectText, newRoom, suiteStack } from "./harness.ts";
+import { asUser, signedUpAll } from "./harness-b.ts";
 import { audioOf, roomWithDj } from "./listening.ts";
 
 const stack = suiteStack();
@@ -69,5 +71,27 @@ describe("an Audius song in a room", { timeout: 240_000 }, () => {
     expect(audius.requests.some((r) => r.path === "/content/Au001.mp3")).toBe(true);
     client.close();
     expect(listener.errors).toEqual([]);
+  });
+});
+
+describe("the song picker with Audius", { timeout: 180_000 }, () => {
+  it("finds an Audius track by its words and queues it", async () => {
+    audius.add(audiusTrack("Au002", "Tidepool Drift", { artist: "Sea Glass", duration: 90 }));
+    const [dj] = await signedUpAll(stack, "Tide Picker");
+    await newRoom(dj.page, "Tidepool", "tidepool");
+    await dj.page.fill("[data-testid=song-search]", "tidepool drift");
+    const row = dj.page.locator("[data-testid=song-result]", { hasText: "Tidepool Drift" });
+    await eventually(async () => expect(await row.count()).toBe(1), 20_000);
+    await row.locator("[data-testid=queue-add]").click();
+    await expectText(dj.page, "[data-testid=song-result] >> [data-testid=queue-add]", "Queued", 20_000);
+    const queue = await (await asUser(stack, dj.uuid))("GET", "/api/playlist-service/crate/special/queue/songs");
+    expect(queue.body).toMatchObject([
+      {
+        trackName: "Tidepool Drift",
+        musicProviders: { audius: "Au002" },
+        streamUrls: { http: `${audius.base}/v1/tracks/Au002/stream?app_name=booth-browser-test` },
+      },
+    ]);
+    expect(dj.errors).toEqual([]);
   });
 });
