@@ -36,9 +36,9 @@ export class OAuthGrantError extends HttpError {
 }
 
 /** A request to a provider, with a timeout; a provider that cannot be reached is a 502 naming it. */
-export const providerFetch = (provider: string, url: string, init: RequestInit = {}) =>
+export const providerFetch = (provider: string, url: string, init: RequestInit = {}, timeoutMs = TIMEOUT_MS) =>
   fetchProvider(url, init, {
-    timeoutMs: TIMEOUT_MS,
+    timeoutMs,
     unreachable: () => new HttpError(502, `${provider} could not be reached.`),
   });
 

@@ -41,8 +41,9 @@ export const audiusStreamUrl = (deps: AppDeps, id: string) =>
  * The `data` of an Audius answer, or null when Audius has no such thing (404, or 400 for an id it cannot read). A
  * redirect (how /v1/resolve answers) is followed once, and only to the configured API.
  */
-async function audiusData(deps: AppDeps, url: string, hops = 1): Promise<unknown> {
-  const res = await providerFetch(AUDIUS, url, { headers: { accept: "application/json" }, redirect: "manual" });
+async function audiusData(deps: AppDeps, url: string, hops = 1, timeoutMs?: number): Promise<unknown> {
+  const init: RequestInit = { headers: { accept: "application/json" }, redirect: "manual" };
+  const res = await providerFetch(AUDIUS, url, init, timeoutMs);
   if (res.status >= 300 && res.status < 400) {
     await res.body?.cancel();
     const location = res.headers.get("location");
@@ -56,7 +57,7 @@ async function audiusData(deps: AppDeps, url: string, hops = 1): Promise<unknown
     )
       throw new HttpError(502, "Audius answered an unexpected redirect.");
     if (!next.searchParams.has("app_name")) next.searchParams.set("app_name", deps.config.providers.audiusAppName);
-    return audiusData(deps, next.toString(), hops - 1);
+    return audiusData(deps, next.toString(), hops - 1, timeoutMs);
   }
   if (res.status === 404 || res.status === 400) {
     await res.body?.cancel();
@@ -120,8 +121,15 @@ export async function lookUpAudius(deps: AppDeps, id: string): Promise<string | 
 }
 
 /** Audius's answer to a search, its streamable tracks put in the catalogue: their song ids, best match first. */
+/**
+ * How long a search waits for Audius before answering with the catalogue alone: the song picker searches as the DJ
+ * types, so an Audius that is slow or out of reach (an offline machine) must not hold it for a provider's 15 s.
+ */
+const SEARCH_TIMEOUT_MS = 3000;
+
 export async function searchAudius(deps: AppDeps, query: string, limit: number): Promise<string[]> {
-  const data = await audiusData(deps, apiUrl(deps, "/v1/tracks/search", { query, limit: String(limit) }));
+  const url = apiUrl(deps, "/v1/tracks/search", { query, limit: String(limit) });
+  const data = await audiusData(deps, url, 1, SEARCH_TIMEOUT_MS);
   const ids: string[] = [];
   for (const json of list(data).slice(0, limit)) {
     const found = audiusTrackOf(deps, json);
