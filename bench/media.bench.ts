@@ -1,17 +1,20 @@
 // What listeners' audio costs the edge: N simulated listeners (BENCH_LISTENERS, 20) each play an uploaded song for the
-// same wall time (BENCH_SECONDS, 30), fetching its master and medium playlists, its key and then its segments at the
+// same wall time (BENCH_SECONDS, 60), fetching its master and medium playlists, its key and then its segments at the
 // song's pace, as hls.js does. Three edges, one after the other in the same run, each a process of its own (the Node
 // entry, the embedded database) on a local S3 server (s3rver): the segments through the edge from DATA_DIR's folder,
 // through the edge from the bucket (the baseline: MEDIA_SEGMENTS=edge), and from the bucket itself (presigned
 // addresses, the default with S3_BUCKET). Reported per listener-minute: the edge process's CPU seconds (its
 // /proc/<pid>/stat over the listening, less what it spent idle over as long just before) and the bytes it sent the
 // listeners (bodies and headers), with the ratio of each to the baseline.
-// Run with `npm run bench:media` (BENCH_LISTENERS=20, BENCH_SECONDS=30, BENCH_SONG_SECONDS=120).
+// The edges run on the embedded PGlite, in their own process (so its CPU counts as theirs), unless TEST_DATABASE_URL
+// names a PostgreSQL server (each edge then gets a fresh database there, and TEST_REDIS_URL's Redis), as in production.
+// Run with `npm run bench:media` (BENCH_LISTENERS=20, BENCH_SECONDS=60, BENCH_SONG_SECONDS=120).
 
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import postgres from "postgres";
 import { synthesizeMp3 } from "../apps/edge/src/ports/audio.ts";
 import { TEST_FFMPEG } from "../apps/edge/src/testing/app.ts";
 import { answers, freePort, waitForServer } from "../apps/edge/src/testing/child-server.ts";
@@ -19,7 +22,7 @@ import { spawnEdgeEntry } from "../apps/edge/src/testing/edge-entry.ts";
 import { startS3 } from "../apps/edge/src/testing/s3.ts";
 
 const LISTENERS = Number(process.env.BENCH_LISTENERS ?? 20);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const SONG_SECONDS = Number(process.env.BENCH_SONG_SECONDS ?? 120);
 const U = "/api/upload-service";
 const ADMIN = { email: "bench@booth.local", password: "bench-password-123" };
@@ -83,8 +86,33 @@ async function listen(edge: string, token: string, id: string, until: number, ta
   }
 }
 
+const serverUrl = process.env.TEST_DATABASE_URL;
+const redisUrl = process.env.TEST_REDIS_URL;
+
+/** A fresh database on TEST_DATABASE_URL's server for one edge, and TEST_REDIS_URL under a prefix; none without. */
+async function engines() {
+  if (!serverUrl) return { env: {}, drop: async () => {} };
+  const name = `booth_media_bench_${crypto.randomUUID().slice(0, 8)}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const env = {
+    DATABASE_URL: url.toString(),
+    ...(redisUrl ? { REDIS_URL: redisUrl, CACHE_PREFIX: `${name}:` } : {}),
+  };
+  return {
+    env,
+    drop: async () => {
+      await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end({ timeout: 5 });
+    },
+  };
+}
+
 async function measure(name: string, env: Record<string, string>) {
   const dataDir = await mkdtemp(join(tmpdir(), "booth-media-bench-"));
+  const engine = await engines();
   const port = await freePort();
   const edge = `http://127.0.0.1:${port}`;
   const run = spawnEdgeEntry({
@@ -96,6 +124,7 @@ async function measure(name: string, env: Record<string, string>) {
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       BOOTH_PUBLIC_EDGE_URL: edge,
+      ...engine.env,
       ...env,
     },
   });
@@ -147,6 +176,7 @@ async function measure(name: string, env: Record<string, string>) {
     return { name, cpu: cpu / minutes, idle, bytes: tally.fromEdge / minutes, tally };
   } finally {
     await run.stop(5000);
+    await engine.drop();
     await rm(dataDir, { recursive: true, force: true });
   }
 }
@@ -171,7 +201,7 @@ try {
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
   const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(3)}x` : "-");
   console.log(
-    `${LISTENERS} listeners, ${SECONDS} s each, a ${SONG_SECONDS} s song at its medium rendition (128 kb/s); per listener-minute:`,
+    `${serverUrl ? "PostgreSQL and Redis" : "PGlite, in the edge's process"}; ${LISTENERS} listeners, ${SECONDS} s each, a ${SONG_SECONDS} s song at its medium rendition (128 kb/s); per listener-minute:`,
   );
   console.log(
     "| edge | CPU seconds | vs baseline | bytes the edge sent | vs baseline | segments (through the edge) | idle CPU s |",
