@@ -316,8 +316,8 @@ export function refuseUnstreamable(upload: Upload) {
 /**
  * An upload's HLS playlist as the edge serves it. Without a rendition, the master playlist: its variant streams are
  * the edge's own rendition playlists. With one, that rendition's media playlist: its segments served by the edge, or
- * by the store itself when it hands out addresses (segmentUrls), and its key URI the one `keyUri` gives. (A song transcoded before renditions has one media playlist, served as the
- * master and without renditions.)
+ * by the store itself when it hands out addresses (segmentUrls), and its key URI the one `keyUri` gives. (A song
+ * transcoded before renditions has one media playlist, served as the master and without renditions.)
  */
 export async function hlsPlaylist(
   deps: Pick<AppDeps, "storage">,
