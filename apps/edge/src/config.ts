@@ -7,6 +7,7 @@
  */
 
 import { SERVICE_SECRET_MIN_LENGTH } from "@booth/sdk/live/service-auth";
+import { mediaSettings } from "@booth/sdk/media";
 import { logLevelSetting } from "@booth/sdk/node/logger";
 import {
   deploymentSettings,
@@ -115,18 +116,15 @@ export const settingsSchema = z
       .text()
       .default("")
       .describe("A prefix of every cache key, so several Booths can share one Redis."),
-    S3_BUCKET: setting
-      .text()
-      .optional()
-      .describe("The object storage bucket of uploads and HLS (S3, R2, MinIO); unset, the folder DATA_DIR/storage."),
-    S3_ENDPOINT: setting.url().optional().describe("The object storage's address, off AWS."),
-    S3_REGION: setting.text().optional().describe("The object storage's region."),
+    ...mediaSettings,
     S3_ACCESS_KEY_ID: setting.text().optional().describe("The object storage's access key id, with S3_BUCKET."),
     S3_SECRET_ACCESS_KEY: setting.text().optional().describe("The object storage's secret key, with S3_BUCKET."),
-    S3_FORCE_PATH_STYLE: setting
-      .flag()
-      .default(false)
-      .describe("Whether the bucket is addressed in the path rather than the host name (MinIO, Garage)."),
+    MEDIA_SEGMENTS: setting
+      .oneOf(["storage", "edge"])
+      .default("storage")
+      .describe(
+        "Where listeners fetch songs' encrypted HLS segments when S3_BUCKET is set: storage (the bucket, by presigned addresses or under MEDIA_BASE_URL; the key and playlists stay on the edge) or edge (through the edge, as with DATA_DIR: for a bucket browsers cannot reach).",
+      ),
 
     // Keys and secrets.
     JWT_PRIVATE_KEY: setting
@@ -399,6 +397,13 @@ function crossFieldProblems(settings: Partly): { path?: string[]; message: strin
     ["APNS_KEY_ID", "APNS_TEAM_ID", "APNS_TOPIC"],
     "APNS_KEY or APNS_KEY_PATH",
   );
+  if (given(settings.MEDIA_BASE_URL) && !given(settings.S3_BUCKET))
+    problems.push({
+      path: ["MEDIA_BASE_URL"],
+      message: "needs S3_BUCKET (with DATA_DIR's storage the edge serves the segments)",
+    });
+  if (given(settings.MEDIA_BASE_URL) && settings.MEDIA_SEGMENTS === "edge")
+    problems.push({ path: ["MEDIA_BASE_URL"], message: "is not used when MEDIA_SEGMENTS=edge (unset one of them)" });
   if (given(settings.S3_BUCKET)) {
     const missing = (["S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const).filter((name) => !given(settings[name]));
     if (missing.length) problems.push({ message: `${missing.join(" and ")} must be set when S3_BUCKET is set` });

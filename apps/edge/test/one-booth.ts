@@ -231,14 +231,15 @@ export async function playAcross(booth: Booth): Promise<{ token: string; room: {
   const playlist = await playlistRes.text();
   const keyUri = /URI="([^"]+)"/.exec(playlist)?.[1] ?? "";
   const ivHex = /IV=0x([0-9a-fA-F]+)/.exec(playlist)?.[1];
-  const segmentPath = playlist.split("\n").find((line) => line.endsWith(".ts")) ?? "";
+  // The first segment's address: the bucket's own, presigned (its query ends the line), not an edge's.
+  const segmentPath = playlist.split("\n").find((line) => !line.startsWith("#") && line.includes(".ts")) ?? "";
+  expect(booth.edges).not.toContain(new URL(segmentPath, booth.edges[1]).origin);
   const keyRes = await fetch(new URL(keyUri, booth.edges[1]), { headers: { authorization: `Bearer ${token}` } });
   expect(keyRes.status).toBe(200);
   const key = new Uint8Array(await keyRes.arrayBuffer());
   expect(key.length).toBe(16);
-  const segmentRes = await fetch(new URL(segmentPath, booth.edges[1]), {
-    headers: { authorization: `Bearer ${token}` },
-  });
+  // (Fetched as the player does, without the token.)
+  const segmentRes = await fetch(new URL(segmentPath, booth.edges[1]));
   expect(segmentRes.status).toBe(200);
   const segment = new Uint8Array(await segmentRes.arrayBuffer());
   // The key decrypts the segment into MPEG-TS packets (sync byte 0x47).

@@ -8,6 +8,7 @@
  * under a global symbol, where the app's copy finds it (as lib/log.server.ts's logger).
  */
 import { resolve } from "node:path";
+import { mediaSettings } from "@booth/sdk/media";
 import { logLevelSetting } from "@booth/sdk/node/logger";
 import {
   deploymentSettings,
@@ -119,6 +120,17 @@ export const settingsSchema = z
       "https://artwork-cdn.7static.com",
     ]),
     CSP_FRAME_HOSTS: hosts("frames", []),
+    // Where the player fetches songs' encrypted segments when the edge names the bucket's addresses: the edge's own
+    // settings, by the same names (docs/deploy.md, the bucket).
+    S3_BUCKET: mediaSettings.S3_BUCKET.describe(
+      "The edge's object storage bucket: the page's policy lets the player fetch songs' segments from it (with S3_ENDPOINT, S3_REGION and S3_FORCE_PATH_STYLE as the edge has them); unset, from the edge only.",
+    ),
+    S3_ENDPOINT: mediaSettings.S3_ENDPOINT,
+    S3_REGION: mediaSettings.S3_REGION,
+    S3_FORCE_PATH_STYLE: mediaSettings.S3_FORCE_PATH_STYLE,
+    MEDIA_BASE_URL: mediaSettings.MEDIA_BASE_URL.describe(
+      "The edge's MEDIA_BASE_URL: the page's policy lets the player fetch songs' segments from its origin (instead of the bucket's).",
+    ),
     YOUTUBE_IFRAME_API_URL: playerScript("YouTube's IFrame player API", DEFAULT_PLAYER_SCRIPTS.youtube),
     SOUNDCLOUD_WIDGET_API_URL: playerScript("SoundCloud's widget API", DEFAULT_PLAYER_SCRIPTS.soundcloud),
     SOUNDCLOUD_WIDGET_URL: playerScript("SoundCloud's widget page", DEFAULT_PLAYER_SCRIPTS.soundcloudWidget),

@@ -128,4 +128,36 @@ describe("content security policy", () => {
       directive(contentSecurityPolicy("abc", contentSourcesOf(configOf(readWebSettings({})))), "img-src"),
     ).not.toContain("https://api.audius.co");
   });
+
+  it("lets the player fetch songs' segments from the bucket or MEDIA_BASE_URL the edge names, told by the edge's settings", () => {
+    const sources = (env: Record<string, string>) => {
+      const config = configOf(readWebSettings(env));
+      return contentSourcesOf(config).segments;
+    };
+    expect(sources({})).toBeNull();
+    expect(sources({ S3_BUCKET: "media", S3_REGION: "eu-west-3" })).toBe("https://media.s3.eu-west-3.amazonaws.com");
+    expect(
+      sources({ S3_BUCKET: "media", S3_ENDPOINT: "https://acc.r2.cloudflarestorage.com", S3_REGION: "auto" }),
+    ).toBe("https://media.acc.r2.cloudflarestorage.com");
+    expect(sources({ S3_BUCKET: "m", S3_ENDPOINT: "http://127.0.0.1:9000", S3_FORCE_PATH_STYLE: "true" })).toBe(
+      "http://127.0.0.1:9000",
+    );
+    expect(sources({ S3_BUCKET: "m", MEDIA_BASE_URL: "https://cdn.booth.test/media/" })).toBe("https://cdn.booth.test");
+    const policy = contentSecurityPolicy("abc", {
+      edge: "https://api.booth.test",
+      party: [],
+      media: [],
+      images: [],
+      frames: [],
+      players: { scripts: [], frames: [], connect: [] },
+      segments: "https://cdn.booth.test",
+    });
+    expect(directive(policy, "connect-src")).toEqual(["'self'", "https://api.booth.test", "https://cdn.booth.test"]);
+    expect(directive(policy, "media-src")).toEqual([
+      "'self'",
+      "blob:",
+      "https://api.booth.test",
+      "https://cdn.booth.test",
+    ]);
+  });
 });

@@ -1,23 +1,27 @@
+import { type BucketAddress, bucketUrl } from "@booth/sdk/media";
 import { AwsClient } from "aws4fetch";
 import type { EdgeSettings } from "../config.ts";
 import { answered } from "./provider-post.ts";
 import type { Storage } from "./storage.ts";
 
-export interface S3Options {
-  /** S3_BUCKET */
+export interface S3Options extends BucketAddress {
+  /** S3_BUCKET; S3_ENDPOINT: unset for AWS (from the region); S3_REGION (default us-east-1; R2 takes "auto"). */
   bucket: string;
-  /** S3_ENDPOINT: unset for AWS (from the region); MinIO, R2 and others give theirs. */
-  endpoint?: string | undefined;
-  /** S3_REGION (default us-east-1; R2 takes "auto"). */
-  region?: string | undefined;
   /** S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY */
   accessKeyId: string;
   secretAccessKey: string;
-  /** S3_FORCE_PATH_STYLE: `endpoint/bucket/key` rather than `bucket.endpoint/key` (MinIO, most local servers). */
-  forcePathStyle?: boolean | undefined;
   /** How long one request may take (default 60 s). */
   timeoutMs?: number | undefined;
+  /**
+   * How clients read objects without the edge (MEDIA_SEGMENTS, MEDIA_BASE_URL): by presigned GETs, or under a public
+   * address in front of the bucket (a CDN); unset, they read through the edge.
+   */
+  clientReads?: "presigned" | { baseUrl: string } | undefined;
 }
+
+/** The longest a SigV4 presigned address may live (seven days). */
+const MAX_PRESIGNED_SECONDS = 7 * 24 * 3600;
+const HOUR_MS = 3600_000;
 
 const errorCode = (xml: string) => /<Code>([^<]+)<\/Code>/.exec(xml)?.[1];
 
@@ -26,7 +30,8 @@ const keyPath = (key: string) => key.split("/").map(encodeURIComponent).join("/"
 
 /**
  * Any S3-compatible object store (AWS S3, Cloudflare R2, MinIO), signed with SigV4 by aws4fetch (which runs on Node,
- * Deno and Workers alike). Objects are private: the edge reads them and serves what a caller may have.
+ * Deno and Workers alike). Objects are private: the edge reads them and serves what a caller may have; with
+ * `clientReads`, clients fetch what the edge names them (encrypted HLS segments) from the bucket itself.
  */
 export function s3Storage(options: S3Options): Storage {
   const region = options.region || "us-east-1";
@@ -41,15 +46,18 @@ export function s3Storage(options: S3Options): Storage {
   const client = signer(2);
   // A streamed body is read once: it cannot be sent again, so its PUT is not retried.
   const streamClient = signer(0);
-  const endpoint = new URL(options.endpoint || `https://s3.${region}.amazonaws.com`);
-  const base = options.forcePathStyle
-    ? `${endpoint.origin}${endpoint.pathname.replace(/\/$/, "")}/${encodeURIComponent(options.bucket)}`
-    : `${endpoint.protocol}//${options.bucket}.${endpoint.host}${endpoint.pathname.replace(/\/$/, "")}`;
+  const base = bucketUrl(options);
   const timeoutMs = options.timeoutMs ?? 60_000;
+  const clientReads = clientReadsOf(options, base, client);
 
-  async function call(method: string, key: string, init: { body?: Uint8Array; contentType?: string } = {}) {
+  async function call(
+    method: string,
+    key: string,
+    init: { body?: Uint8Array; contentType?: string; cacheControl?: string | undefined } = {},
+  ) {
     const headers: Record<string, string> = {};
     if (init.contentType) headers["content-type"] = init.contentType;
+    if (init.cacheControl) headers["cache-control"] = init.cacheControl;
     return client.fetch(`${base}/${keyPath(key)}`, {
       method,
       headers,
@@ -79,8 +87,8 @@ export function s3Storage(options: S3Options): Storage {
 
   return {
     kind: "s3",
-    async put(key, data, contentType) {
-      const res = await call("PUT", key, { body: data, contentType });
+    async put(key, data, contentType, putOptions) {
+      const res = await call("PUT", key, { body: data, contentType, cacheControl: putOptions?.cacheControl });
       if (!res.ok) throw await failure(res, `PUT ${key}`);
       await res.body?.cancel();
     },
@@ -116,13 +124,45 @@ export function s3Storage(options: S3Options): Storage {
       if (!res.ok && res.status !== 404) throw await failure(res, `DELETE ${key}`);
       await res.body?.cancel();
     },
+    ...(clientReads ? { clientUrl: clientReads } : {}),
+  };
+}
+
+/**
+ * The addresses clients read objects at, for `clientReads` (unset: none). A presigned GET is signed as of the start
+ * of the hour, so that everyone asking within an hour gets the same address (a browser's or a CDN's cache keeps one
+ * copy), and lives the hour plus the time asked for (at most seven days, SigV4's limit).
+ */
+function clientReadsOf(options: S3Options, base: string, signer: AwsClient) {
+  const reads = options.clientReads;
+  if (!reads) return null;
+  if (reads !== "presigned") {
+    const prefix = reads.baseUrl.replace(/\/+$/, "");
+    return async (key: string) => `${prefix}/${keyPath(key)}`;
+  }
+  return async (key: string, seconds: number) => {
+    const hour = new Date(Math.floor(Date.now() / HOUR_MS) * HOUR_MS);
+    const url = new URL(`${base}/${keyPath(key)}`);
+    url.searchParams.set("X-Amz-Expires", String(Math.min(MAX_PRESIGNED_SECONDS, Math.ceil(seconds) + 3600)));
+    const signed = await signer.sign(url.href, {
+      method: "GET",
+      aws: { signQuery: true, datetime: hour.toISOString().replace(/[:-]|\.\d{3}/g, "") },
+    });
+    return signed.url;
   };
 }
 
 /** The settings of the object storage (config.ts, which requires the keys with S3_BUCKET). */
 export type S3Settings = Pick<
   EdgeSettings,
-  "S3_BUCKET" | "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY" | "S3_FORCE_PATH_STYLE"
+  | "S3_BUCKET"
+  | "S3_ENDPOINT"
+  | "S3_REGION"
+  | "S3_ACCESS_KEY_ID"
+  | "S3_SECRET_ACCESS_KEY"
+  | "S3_FORCE_PATH_STYLE"
+  | "MEDIA_SEGMENTS"
+  | "MEDIA_BASE_URL"
 >;
 
 /** The S3 settings when S3_BUCKET is set, else null (the local folder). */
@@ -135,5 +175,11 @@ export function s3OptionsFrom(settings: S3Settings): S3Options | null {
     accessKeyId: settings.S3_ACCESS_KEY_ID ?? "",
     secretAccessKey: settings.S3_SECRET_ACCESS_KEY ?? "",
     forcePathStyle: settings.S3_FORCE_PATH_STYLE,
+    clientReads:
+      settings.MEDIA_SEGMENTS === "edge"
+        ? undefined
+        : settings.MEDIA_BASE_URL
+          ? { baseUrl: settings.MEDIA_BASE_URL }
+          : "presigned",
   };
 }

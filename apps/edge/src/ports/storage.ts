@@ -7,13 +7,19 @@ import { pipeline } from "node:stream/promises";
 /** Binary objects (images, audio) by key. */
 export interface Storage {
   readonly kind: string;
-  put(key: string, data: Uint8Array, contentType: string): Promise<void>;
+  /** Stores an object; `cacheControl` is what the store answers its readers with (a store that clients read directly). */
+  put(key: string, data: Uint8Array, contentType: string, options?: { cacheControl?: string }): Promise<void>;
   /** Stores `size` bytes as they arrive: an upload is never held whole in memory. */
   putStream(key: string, body: ReadableStream<Uint8Array>, size: number, contentType: string): Promise<void>;
   /** An object as a stream, to read without holding it whole; null when there is none. */
   getStream(key: string): Promise<{ body: ReadableStream<Uint8Array>; size: number; contentType: string } | null>;
   get(key: string): Promise<{ data: Uint8Array; contentType: string } | null>;
   delete(key: string): Promise<void>;
+  /**
+   * An address a client may GET the object from without the edge, valid for at least `seconds`; absent when clients
+   * read this store's objects through the edge (a local folder, a bucket they cannot reach).
+   */
+  clientUrl?(key: string, seconds: number): Promise<string>;
 }
 
 /**

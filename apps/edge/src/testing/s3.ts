@@ -5,6 +5,15 @@ import S3rver from "s3rver";
 import type { S3Options } from "../ports/storage-s3.ts";
 import { freePort } from "./child-server.ts";
 
+const CORS = `<CORSConfiguration>
+  <CORSRule>
+    <AllowedOrigin>*</AllowedOrigin>
+    <AllowedMethod>GET</AllowedMethod>
+    <AllowedHeader>*</AllowedHeader>
+    <MaxAgeSeconds>3600</MaxAgeSeconds>
+  </CORSRule>
+</CORSConfiguration>`;
+
 /**
  * A real S3-compatible server on a local port (s3rver: S3's REST API and XML errors, objects on disk), with one
  * bucket, its objects in a temporary folder. Its only account is S3RVER / S3RVER; it checks the access key id of a
@@ -18,7 +27,8 @@ export async function startS3(bucket = "booth-test") {
     port,
     silent: true,
     directory,
-    configureBuckets: [{ name: bucket, configs: [] }],
+    // Pages on any origin may GET its objects, as docs/deploy.md has a bucket allow the web's (players fetch segments).
+    configureBuckets: [{ name: bucket, configs: [CORS] }],
   });
   await server.run();
   const endpoint = `http://127.0.0.1:${port}`;

@@ -1,3 +1,4 @@
+import { mediaOrigin } from "@booth/sdk/media";
 import { type WebConfig, webConfig } from "../config.server.ts";
 import { playerSourcesOf } from "./player-scripts.server.ts";
 
@@ -34,12 +35,16 @@ const socketOrigin = (url: string) => origin(url.replace(/^http/, "ws"));
  * Where pages may load from besides their own origin: the edge (API, HLS, covers and avatars), the party's sockets,
  * and the streaming providers' CDNs whose previews and covers the catalogue links to. The provider lists can be set
  * (`CSP_MEDIA_HOSTS`, `CSP_IMAGE_HOSTS`, `CSP_FRAME_HOSTS`; empty for none); their defaults are the hosts the edge's
- * provider adapters hand out today. Audius's full-length streams play from `AUDIUS_MEDIA_HOSTS` (media only).
+ * provider adapters hand out today. Audius's full-length streams play from `AUDIUS_MEDIA_HOSTS` (media only). Songs'
+ * encrypted segments may come from the bucket (or MEDIA_BASE_URL) the edge names in its playlists: the same settings
+ * as the edge's tell its origin.
  */
 export const contentSourcesOf = ({ publicEdgeUrl, publicPartyUrl, settings, players }: WebConfig) => ({
   edge: origin(publicEdgeUrl),
   party: [origin(publicPartyUrl), socketOrigin(publicPartyUrl)],
   media: [...settings.CSP_MEDIA_HOSTS, ...settings.AUDIUS_MEDIA_HOSTS],
+  /** Where hls.js (connect-src) and a browser's own HLS (media-src) fetch songs' segments, besides the edge. */
+  segments: mediaOrigin(settings),
   images: settings.CSP_IMAGE_HOSTS,
   frames: settings.CSP_FRAME_HOSTS,
   /** Where the pages send their errors: the origin of SENTRY_BROWSER_DSN, when set (lib/error-reports.ts). */
@@ -48,7 +53,10 @@ export const contentSourcesOf = ({ publicEdgeUrl, publicPartyUrl, settings, play
   players: playerSourcesOf(players),
 });
 
-export type ContentSources = Omit<ReturnType<typeof contentSourcesOf>, "sentry"> & { sentry?: string | null };
+export type ContentSources = Omit<ReturnType<typeof contentSourcesOf>, "sentry" | "segments"> & {
+  sentry?: string | null;
+  segments?: string | null;
+};
 
 let sources: ContentSources | undefined;
 /** This server's sources, from its configuration (made at the first page). */
@@ -66,6 +74,7 @@ export function contentSecurityPolicy(nonce: string, sources: ContentSources = c
   const edge = sources.edge ? [sources.edge] : [];
   const sentry = sources.sentry ? [sources.sentry] : [];
   const party = sources.party.filter((o): o is string => !!o);
+  const segments = sources.segments ? [sources.segments] : [];
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
     "script-src": ["'self'", `'nonce-${nonce}'`, ...sources.players.scripts],
@@ -73,8 +82,8 @@ export function contentSecurityPolicy(nonce: string, sources: ContentSources = c
     "style-src-attr": ["'unsafe-inline'"],
     "img-src": ["'self'", "data:", "blob:", ...edge, ...sources.images],
     // hls.js plays through Media Source Extensions: the audio element's source is a blob: URL.
-    "media-src": ["'self'", "blob:", ...edge, ...sources.media],
-    "connect-src": ["'self'", ...edge, ...party, ...sources.players.connect, ...sentry],
+    "media-src": ["'self'", "blob:", ...edge, ...segments, ...sources.media],
+    "connect-src": ["'self'", ...edge, ...segments, ...party, ...sources.players.connect, ...sentry],
     "font-src": ["'self'"],
     "worker-src": ["'self'"],
     "frame-src": ["'self'", ...sources.frames, ...sources.players.frames],

@@ -17,6 +17,8 @@ export const variantUrl = (id: string, rendition: RenditionName) => `${playlistU
 /** The stored master playlist (or, for a song transcoded before renditions, its only media playlist). */
 export const MASTER = "index.m3u8";
 export const variantFile = (rendition: RenditionName) => `${rendition}.m3u8`;
+/** How a segment is cached, wherever it is read from (the edge's route, the bucket, a CDN in front of it). */
+export const SEGMENT_CACHE = "public, max-age=31536000, immutable";
 export const keyUrl = (id: string) => `${UPLOAD_PREFIX}/songs/hls/key?songId=${id}`;
 
 const complete = (tags: SongTags) => !!tags.title?.trim() && !!tags.artist?.trim();
@@ -95,7 +97,9 @@ export async function transcode(deps: AppDeps, upload: Upload) {
     const key = crypto.getRandomValues(new Uint8Array(16));
     const out = await transcodeToHls(original.data, key, keyUrl(upload.id), { ffmpeg: deps.config.ffmpeg });
     await deps.storage.put(hlsKey(upload.id, "key"), key, "application/octet-stream");
-    for (const [name, data] of out.files) await deps.storage.put(hlsKey(upload.id, name), data, "video/mp2t");
+    // A segment never changes (its upload's key encrypts it; a new upload is a new id): any cache may keep it.
+    for (const [name, data] of out.files)
+      await deps.storage.put(hlsKey(upload.id, name), data, "video/mp2t", { cacheControl: SEGMENT_CACHE });
     const playlist = (name: string, text: string) =>
       deps.storage.put(hlsKey(upload.id, name), new TextEncoder().encode(text), "application/vnd.apple.mpegurl");
     for (const [rendition, text] of out.variants) await playlist(variantFile(rendition as RenditionName), text);

@@ -2,7 +2,7 @@ import { ADMINS, hasAnyRole, rateLimit, requireUser } from "../../lib/auth.ts";
 import { forbidden } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { keyGrant, requireKeyGrant, requireListener } from "./hearing.ts";
-import { coverKey, hlsKey as hlsFile, keyUrl } from "./pipeline.ts";
+import { coverKey, hlsKey as hlsFile, keyUrl, SEGMENT_CACHE } from "./pipeline.ts";
 import type * as routes from "./upload.routes.ts";
 import * as uploads from "./uploads.ts";
 
@@ -91,7 +91,7 @@ export const hlsSegment: AppRouteHandler<typeof routes.hlsSegment> = async (c) =
   const data = await uploads.storedFile(c.var.deps, hlsFile(id, segment), "Segment not found.");
   return c.body(data.data as Uint8Array<ArrayBuffer>, 200, {
     "content-type": "video/mp2t",
-    "cache-control": "public, max-age=31536000, immutable",
+    "cache-control": SEGMENT_CACHE,
   });
 };
 

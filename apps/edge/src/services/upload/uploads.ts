@@ -315,9 +315,9 @@ export function refuseUnstreamable(upload: Upload) {
 
 /**
  * An upload's HLS playlist as the edge serves it. Without a rendition, the master playlist: its variant streams are
- * the edge's own rendition playlists. With one, that rendition's media playlist: its segments served by the edge and
- * its key URI the one `keyUri` gives. (A song transcoded before renditions has one media playlist, served as the
- * master and without renditions.)
+ * the edge's own rendition playlists. With one, that rendition's media playlist: its segments served by the edge, or
+ * by the store itself when it hands out addresses (segmentUrls), and its key URI the one `keyUri` gives. (A song
+ * transcoded before renditions has one media playlist, served as the master and without renditions.)
  */
 export async function hlsPlaylist(
   deps: Pick<AppDeps, "storage">,
@@ -335,9 +335,29 @@ export async function hlsPlaylist(
       (RENDITION_NAMES as string[]).includes(name) ? variantUrl(upload.id, name as RenditionName) : line,
     );
   const uri = await keyUri();
+  const segments = await segmentUrls(deps.storage, upload, text.match(SEGMENT) ?? []);
   return text
-    .replace(SEGMENT, (segment) => `${UPLOAD_PREFIX}/songs/${upload.id}/hls/${segment}`)
+    .replace(SEGMENT, (segment) => segments.get(segment) ?? segment)
     .replace(/(#EXT-X-KEY:[^\n]*URI=")[^"]*"/g, `$1${uri}"`);
+}
+
+/** How long a segment's address outlives the start of the song (a presigned one's lifetime is its duration besides). */
+const SEGMENT_URL_MARGIN_SECONDS = 3600;
+
+/**
+ * Where a listener fetches each of a media playlist's segments: from the store itself when it hands out addresses
+ * (a presigned GET, or under MEDIA_BASE_URL: storage-s3.ts), valid for the song and a margin; else the edge's route.
+ * The names come from the stored playlist ffmpeg wrote, never from a request.
+ */
+async function segmentUrls(storage: AppDeps["storage"], upload: Upload, names: string[]) {
+  const direct = storage.clientUrl?.bind(storage);
+  const seconds = (upload.duration ?? 0) + SEGMENT_URL_MARGIN_SECONDS;
+  const urls = await Promise.all(
+    names.map((name) =>
+      direct ? direct(hlsKey(upload.id, name), seconds) : `${UPLOAD_PREFIX}/songs/${upload.id}/hls/${name}`,
+    ),
+  );
+  return new Map(names.map((name, i) => [name, urls[i] ?? name]));
 }
 
 /** A stored file of a song (its HLS key, a segment, its cover), or a 404 with `message`. */
