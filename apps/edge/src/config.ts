@@ -259,6 +259,14 @@ export const settingsSchema = z
       .url()
       .optional()
       .describe("Discord's consent page (default https://discord.com/oauth2/authorize)."),
+    DISCORD_PUBLIC_KEY: setting
+      .parsed("hex Ed25519 key", (value) => {
+        if (!/^[0-9a-f]{64}$/i.test(value.trim()))
+          throw new Error("is not the 64 hex digits of the application's public key (Developer Portal)");
+        return value.trim().toLowerCase();
+      })
+      .optional()
+      .describe("The public key of Booth's Discord application: the bot's interactions are signed with it."),
     SPOTIFY_CLIENT_ID: setting.text().optional().describe("Booth's OAuth client at Spotify."),
     SPOTIFY_CLIENT_SECRET: setting.text().optional().describe("The secret of Booth's OAuth client at Spotify."),
     SPOTIFY_ACCOUNTS_URL: setting

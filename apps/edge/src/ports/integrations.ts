@@ -16,6 +16,8 @@ export interface IntegrationsConfig {
   discordApiUrl?: string | undefined;
   /** Discord's consent page (default https://discord.com/oauth2/authorize). */
   discordAuthorizeUrl?: string | undefined;
+  /** The public key of Booth's Discord application (hex), which signs the bot's interactions. */
+  discordPublicKey?: string | undefined;
   spotifyClientId?: string | undefined;
   spotifyClientSecret?: string | undefined;
   spotifyAccountsUrl?: string | undefined;
@@ -67,6 +69,7 @@ export type IntegrationSettings = Pick<
   | "DISCORD_REDIRECT_URI"
   | "DISCORD_API_URL"
   | "DISCORD_AUTHORIZE_URL"
+  | "DISCORD_PUBLIC_KEY"
   | "SPOTIFY_CLIENT_ID"
   | "SPOTIFY_CLIENT_SECRET"
   | "SPOTIFY_ACCOUNTS_URL"
@@ -98,6 +101,7 @@ export function integrationsFrom(settings: IntegrationSettings): IntegrationsCon
     discordRedirectUri: settings.DISCORD_REDIRECT_URI,
     discordApiUrl: settings.DISCORD_API_URL,
     discordAuthorizeUrl: settings.DISCORD_AUTHORIZE_URL,
+    discordPublicKey: settings.DISCORD_PUBLIC_KEY,
     spotifyClientId: settings.SPOTIFY_CLIENT_ID,
     spotifyClientSecret: settings.SPOTIFY_CLIENT_SECRET,
     spotifyAccountsUrl: settings.SPOTIFY_ACCOUNTS_URL,

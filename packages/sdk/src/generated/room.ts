@@ -2020,6 +2020,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/discord/interactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Discord's interactions with Booth's bot (the interactions endpoint URL): signed by Discord with Ed25519; a PING is answered PONG, a /booth command with a message */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "x-signature-ed25519"?: string;
+                    "x-signature-timestamp"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DiscordInteraction"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DiscordInteractionAnswer"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -6778,6 +6848,58 @@ export interface components {
             position: number;
             /** @enum {string} */
             status: "SUCCESS";
+        };
+        DiscordInteraction: {
+            data?: {
+                name: string;
+                options?: ({
+                    name: string;
+                    options?: ({
+                        name: string;
+                        type: number;
+                        value?: string | number | boolean;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    type: number;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            } & {
+                [key: string]: unknown;
+            };
+            guild_id?: string;
+            id?: string;
+            member?: {
+                permissions?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            type: number;
+        } & {
+            [key: string]: unknown;
+        };
+        DiscordInteractionAnswer: {
+            data?: {
+                allowed_mentions: {
+                    parse: string[];
+                };
+                components?: {
+                    components: {
+                        label: string;
+                        /** @enum {number} */
+                        style: 5;
+                        /** @enum {number} */
+                        type: 2;
+                        url: string;
+                    }[];
+                    /** @enum {number} */
+                    type: 1;
+                }[];
+                content: string;
+                flags?: number;
+            };
+            type: number;
         };
         Error: {
             /**

@@ -6,6 +6,8 @@ import * as communityAdminHandlers from "./communities/admin.handlers.ts";
 import * as communityAdmin from "./communities/admin.routes.ts";
 import * as communityHandlers from "./communities/communities.handlers.ts";
 import * as communities from "./communities/communities.routes.ts";
+import * as discordBotHandlers from "./discord-bot.handlers.ts";
+import * as discordBot from "./discord-bot.routes.ts";
 import * as eventHandlers from "./events.handlers.ts";
 import * as events from "./events.routes.ts";
 import * as favoriteHandlers from "./favorites.handlers.ts";
@@ -70,6 +72,7 @@ export function roomService() {
     "/",
     createRouter().openapi(chat.syncChat, chatHandlers.syncChat).openapi(chat.joinChat, chatHandlers.joinChat),
   );
+  router.route("/", createRouter().openapi(discordBot.interactions, discordBotHandlers.interactions));
   router.route(
     "/",
     createRouter()
