@@ -32,6 +32,18 @@ export const settingsSchema = z.object({
     .text()
     .default("booth-demo-password")
     .describe("booth seed's password for the demo users, when --password is not given."),
+  DISCORD_BOT_TOKEN: setting
+    .text()
+    .optional()
+    .describe("The bot token of Booth's Discord application: booth discord register-commands registers with it."),
+  DISCORD_APPLICATION_ID: setting
+    .text()
+    .optional()
+    .describe("The id of Booth's Discord application, whose commands booth discord register-commands registers."),
+  DISCORD_API_URL: setting
+    .url()
+    .default("https://discord.com/api/v10")
+    .describe("Discord's API address, where booth discord register-commands registers the bot's commands."),
   XDG_CONFIG_HOME: setting
     .text()
     .optional()

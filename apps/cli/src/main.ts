@@ -3,6 +3,7 @@ import { type Command, CommanderError } from "commander";
 import { avatarCommands } from "./commands/avatars.ts";
 import { botCommands } from "./commands/bot.ts";
 import { crateCommands } from "./commands/crates.ts";
+import { discordCommands } from "./commands/discord.ts";
 import { jobsCommand } from "./commands/jobs.ts";
 import { outboxCommand } from "./commands/outbox.ts";
 import { roomCommands } from "./commands/rooms.ts";
@@ -34,6 +35,7 @@ export function program() {
   roomCommands(booth);
   crateCommands(booth);
   botCommands(booth);
+  discordCommands(booth);
   seedCommand(booth);
   outboxCommand(booth);
   jobsCommand(booth);
