@@ -91,7 +91,7 @@ describe("POST /discord/interactions", () => {
   });
 
   it("refuses with 401 what Discord did not sign: no signature, another key's, a bad one, an old timestamp", async () => {
-    const refusal = async (res: Promise<Response>, message: string) => {
+    const refusal = async (res: Response | Promise<Response>, message: string) => {
       const r = await res;
       expect(r.status).toBe(401);
       expect((await r.json()).message).toBe(message);
