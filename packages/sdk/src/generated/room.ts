@@ -6857,7 +6857,7 @@ export interface components {
                     options?: ({
                         name: string;
                         type: number;
-                        value?: string | number | boolean;
+                        value?: string;
                     } & {
                         [key: string]: unknown;
                     })[];

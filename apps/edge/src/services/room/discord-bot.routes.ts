@@ -7,11 +7,11 @@ const { route } = contracts(["Discord"]);
 const Snowflake = z.string().regex(/^\d{1,25}$/, "a Discord id");
 const Name = z.string().min(1).max(100);
 
-/** An option of a subcommand, as Discord sends it: Booth's are strings (a room's slug). */
+/** An option of a subcommand, as Discord sends it: Booth's only option is a string (a room's slug). */
 const CommandOption = z.looseObject({
   name: Name,
   type: z.number().int().min(1).max(11),
-  value: z.union([z.string().max(6000), z.number().int().min(-2147483648).max(2147483647), z.boolean()]).optional(),
+  value: z.string().max(6000).optional(),
 });
 
 /** What Booth reads of an interaction (Discord sends more; the rest is let through unread). */
