@@ -3,6 +3,7 @@ import { schema } from "@booth/db";
 import { EPHEMERAL } from "@booth/sdk/discord";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { readEdgeSettings } from "../../config.ts";
 import { defaultConfig } from "../../deps.ts";
 import { HttpError } from "../../lib/errors.ts";
 import { firstRow } from "../../lib/rows.ts";
@@ -111,6 +112,17 @@ describe("POST /discord/interactions", () => {
     );
     const old = new Date(t.clock.now().getTime() - 6 * 60_000);
     await refusal(post(t, { type: 1 }, { at: old }), DISCORD_SIGNATURE_MESSAGES.stale);
+    // A body over the request path's 16 MB limit is refused as on every route, before any of it is verified.
+    const huge = await t.app.request(`${R}/discord/interactions`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-signature-ed25519": "ab".repeat(64),
+        "x-signature-timestamp": "1",
+      },
+      body: `{"type":1,"pad":"${"x".repeat(17 * 1024 * 1024)}"}`,
+    });
+    expect(huge.status).toBe(413);
     // Signed, but not an interaction: a 400 naming the field.
     const bad = await post(t, { type: "ping" });
     expect(bad.status).toBe(400);
@@ -243,6 +255,14 @@ describe("POST /discord/interactions", () => {
       content: DISCORD_BOT_MESSAGES.notInGuild,
       flags: EPHEMERAL,
     });
+  });
+
+  it("takes DISCORD_PUBLIC_KEY as 64 hex digits, and names it at start when it is not", () => {
+    const key = discord.publicHex.toUpperCase();
+    expect(readEdgeSettings({ DISCORD_PUBLIC_KEY: key }).DISCORD_PUBLIC_KEY).toBe(discord.publicHex);
+    expect(() => readEdgeSettings({ DISCORD_PUBLIC_KEY: "not-a-key" })).toThrow(
+      "DISCORD_PUBLIC_KEY is not the 64 hex digits of the application's public key (Developer Portal)",
+    );
   });
 
   it("answers 503 naming DISCORD_PUBLIC_KEY when the bot is not configured", async () => {
