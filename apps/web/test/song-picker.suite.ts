@@ -35,6 +35,22 @@ describe("the song picker", { timeout: 180_000 }, () => {
     page.on("request", (r) => {
       if (/\.data(\?|$)/.test(r.url())) pageLoads.push(r.url());
     });
+    // A read of the queue the page makes meanwhile (a new song's, or the page's data) reads it on the server at once,
+    // but reaches the page only after the five adds have answered: read before the last adds, it must not hide them.
+    let answeredAdds = 0;
+    let allAnswered: () => void = () => {};
+    const adds = new Promise<void>((done) => {
+      allAnswered = done;
+    });
+    page.on("response", (r) => {
+      if (r.request().method() === "POST" && new URL(r.url()).pathname === "/queue" && ++answeredAdds === 5)
+        allAnswered();
+    });
+    await page.route(/\/after-song|\.data(\?|$)/, async (route) => {
+      const response = await route.fetch();
+      await adds;
+      await route.fulfill({ response });
+    });
     try {
       const picked: string[] = [];
       for (const i of [3, 0, 4, 1, 2]) {
@@ -65,6 +81,8 @@ describe("the song picker", { timeout: 180_000 }, () => {
         .click();
       await eventually(async () => expect(await queued(page)).toEqual([picked[0], picked[2], picked[4]]), 30_000);
     } finally {
+      allAnswered();
+      await page.unroute(/\/after-song|\.data(\?|$)/);
       await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
     }
     expect(errors).toEqual([]);

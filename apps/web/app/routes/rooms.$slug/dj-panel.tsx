@@ -85,6 +85,7 @@ export function DjPanel({
   viewer,
   guest,
   queue,
+  queueReadAt,
   canModerate,
   onAct,
   onWaitlist,
@@ -93,6 +94,8 @@ export function DjPanel({
   viewer: { uuid: string } | null;
   guest: boolean;
   queue: CrateSong[];
+  /** When the page read `queue` (its server's clock): of it and the DJ's changes' answers, the later read shows. */
+  queueReadAt: number;
   canModerate: boolean;
   /** A song is named by its ids: the room looks it up in the catalogue. */
   onAct: (action: "addDj" | "removeDj" | "skipSong" | "updateNextSong", song?: SongRef | null) => void;
@@ -100,7 +103,7 @@ export function DjPanel({
   onWaitlist: (action: "join" | "leave" | "moveUp", userUuid?: string, position?: number) => void;
 }) {
   const { t } = useTranslation("room");
-  const changes = useQueueChanges(queue, t("queueChangeFailed"));
+  const changes = useQueueChanges(queue, queueReadAt, t("queueChangeFailed"));
   // Open at first when the queue is empty; then as the DJ leaves it.
   const [pickerOpen, setPickerOpen] = useState(queue.length === 0);
   if (!viewer || guest)

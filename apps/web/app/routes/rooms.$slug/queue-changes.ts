@@ -13,16 +13,16 @@ const keyOf = (change: QueueChange) => ("songId" in change ? change.songId : cha
  * The DJ panel's queue and its changes (`/queue`, routes/queue/route.ts). The changes go to the web one after
  * another, in the order they were asked, so five songs clicked in a row are queued in that order; each answer is the
  * queue after its change, shown at once. Only the song on its way is busy: every other button stays usable. A change
- * that fails says why (`failed`, by song) and leaves its button usable again. The queue the page loads afterwards (a
- * new song advanced it) replaces what the answers showed.
+ * that fails says why (`failed`, by song) and leaves its button usable again. Of the page's queue (`loaded`, read at
+ * `loadedAt`: the page's load, or a new song's) and the last answer, the later read shows: a read that began before
+ * an add was made (a new song starting while the DJ adds) must not hide it, and one made after the answers replaces
+ * them (a new song advanced the queue).
  */
-export function useQueueChanges(loaded: CrateSong[], failedText: string) {
-  const [answered, setAnswered] = useState<{ queue: CrateSong[]; over: CrateSong[] } | null>(null);
+export function useQueueChanges(loaded: CrateSong[], loadedAt: number, failedText: string) {
+  const [answered, setAnswered] = useState<{ queue: CrateSong[]; readAt: number } | null>(null);
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
   const [failed, setFailed] = useState<Readonly<Record<string, string>>>({});
   const line = useRef(Promise.resolve());
-  const loadedNow = useRef(loaded);
-  loadedNow.current = loaded;
 
   const ask = useCallback(
     (change: QueueChange) => {
@@ -39,7 +39,7 @@ export function useQueueChanges(loaded: CrateSong[], failedText: string) {
           });
           const answer = (await res.json().catch(() => null)) as QueueAnswer | null;
           if (answer && "queue" in answer) {
-            setAnswered({ queue: answer.queue, over: loadedNow.current });
+            setAnswered({ queue: answer.queue, readAt: answer.readAt });
             return;
           }
           if (answer?.error) error = answer.error;
@@ -59,7 +59,7 @@ export function useQueueChanges(loaded: CrateSong[], failedText: string) {
     [failedText],
   );
 
-  // An answer shows until the page's own queue changes (it was loaded again after a new song).
-  const queue = answered && answered.over === loaded ? answered.queue : loaded;
+  // The later read shows; on a tie the answer, which was read after its change was made.
+  const queue = answered && answered.readAt >= loadedAt ? answered.queue : loaded;
   return { queue, ask, busy, failed };
 }

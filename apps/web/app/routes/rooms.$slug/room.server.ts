@@ -113,6 +113,12 @@ const queueOf = (booth: ReturnType<typeof sdkFor>) =>
   booth.playlist.GET("/crate/special/queue/songs", { params: { query: { limit: 100 } } }).then((r) => r.data ?? []);
 
 /**
+ * When a queue was read (this server's clock, just before asking): of two reads of the queue, the page shows the later
+ * one. A page load or a new song's read that began before an add had been made must not hide that add (queue-changes.ts).
+ */
+const readNow = () => Date.now();
+
+/**
  * What a new song changes on the room's page (`/rooms/{slug}/after-song`): the song before it joined the recently
  * played, and a DJ's queue advanced. Every listener asks at the same moment, the song's start, so this is all they
  * ask for, not the whole page again (the page's data took six calls to the edge per listener and song). A queue the
@@ -122,11 +128,12 @@ const queueOf = (booth: ReturnType<typeof sdkFor>) =>
 export async function afterSong(request: Request, slug: string) {
   const { token, viewer } = await readSession(request);
   const booth = sdkFor(token);
+  const queueReadAt = readNow();
   const [recent, queue] = await Promise.all([
     recentSongs(booth, slug.toLowerCase()),
     viewer ? queueOf(booth).catch(() => null) : [],
   ]);
-  return { recent, queue };
+  return { recent, queue, queueReadAt };
 }
 
 /** The room, the token its live socket connects with (the viewer's, or a guest's), and the viewer's queue. */
@@ -139,6 +146,7 @@ export async function loadRoom(request: Request, slug: string) {
     recentSongs(booth, room.slug).catch(() => []),
     openedAsPage(request) ? playingAtRender(booth, room, session.guest ? session.liveToken : null) : null,
   ]);
+  const queueReadAt = readNow();
   const [queue, crates] = session.viewer
     ? await Promise.all([
         queueOf(booth),
@@ -162,6 +170,7 @@ export async function loadRoom(request: Request, slug: string) {
     {
       room,
       queue,
+      queueReadAt,
       crates,
       recent,
       liveToken: session.liveToken,
@@ -183,7 +192,7 @@ export async function loadRoom(request: Request, slug: string) {
 const MODERATION_ROLES = ["kicked", "banned", "chatDisabled", "djDisabled", "moderator", "dj"] as const;
 
 /** What the queue's changes answer: the queue after the change, or why it was refused (in the page's language). */
-export type QueueAnswer = { queue: Awaited<ReturnType<typeof queueOf>> } | { error: string };
+export type QueueAnswer = { queue: Awaited<ReturnType<typeof queueOf>>; readAt: number } | { error: string };
 
 /**
  * A change to the viewer's queue from the room's DJ panel (the `/queue` resource route): a song added at its end
@@ -209,7 +218,8 @@ export async function changeQueue(request: Request): Promise<Response> {
         params: { path: { crateSongUuid } },
       });
     else await booth.playlist.POST("/crate/special/queue/songs", { body: { songIds: [field(form, "songId")] } });
-    return json({ queue: await queueOf(booth) });
+    const readAt = readNow();
+    return json({ queue: await queueOf(booth), readAt });
   } catch (error) {
     return json({ error: userMessage(error, request) }, isApiError(error) && error.status < 500 ? error.status : 502);
   }

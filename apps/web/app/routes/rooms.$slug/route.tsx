@@ -55,8 +55,19 @@ export default function RoomPage() {
   const { t } = useTranslation("room");
   const { t: tRooms } = useTranslation("rooms");
   const data = useLoaderData<typeof loader>() as SerializeFrom<typeof loader> & { receivedAt?: number };
-  const { room, queue, crates, recent, liveToken, liveTokenExpiresAt, guest, viewer, audioQuality, passwordAsked } =
-    data;
+  const {
+    room,
+    queue,
+    queueReadAt,
+    crates,
+    recent,
+    liveToken,
+    liveTokenExpiresAt,
+    guest,
+    viewer,
+    audioQuality,
+    passwordAsked,
+  } = data;
   const { playing: atRender, receivedAt } = data;
   const root = useRootData();
   const apiUrl = root?.env.apiUrl ?? "";
@@ -134,6 +145,7 @@ export default function RoomPage() {
   const fresh = afterSong?.of === data ? afterSong : null;
   const recentNow = fresh?.recent ?? recent;
   const queueNow = fresh?.queue ?? queue;
+  const queueNowReadAt = fresh?.queue ? fresh.queueReadAt : queueReadAt;
 
   const flash = useCallback((message: string | null) => {
     setNotice(message);
@@ -266,6 +278,7 @@ export default function RoomPage() {
               viewer={viewer}
               guest={guest}
               queue={queueNow}
+              queueReadAt={queueNowReadAt}
               canModerate={moderator}
               onAct={async (name, song) => {
                 const failed = await act((c) =>
