@@ -176,7 +176,7 @@ describe("what a new song changes on the room's page", { timeout: 240_000 }, () 
     // A visitor reads the same room's recently played, and no one's queue.
     const visitor = await fetch(`${stack.webUrl}/rooms/${room.slug}/after-song`);
     expect(visitor.status).toBe(200);
-    expect(await visitor.json()).toEqual({ recent: [], queue: [] });
+    expect(await visitor.json()).toEqual({ recent: [], queue: [], queueReadAt: expect.any(Number) });
     // No such room, or a key of the wrong shape: the edge's 404 and 400, not an empty answer.
     expect((await ask("/rooms/no-such-room-here/after-song")).status).toBe(404);
     expect((await ask(`/rooms/${"x".repeat(101)}/after-song`)).status).toBe(400);
