@@ -3,7 +3,7 @@
  * with `level` as a word (`"info"`), `time` as an ISO date and `msg`, the fields the tools and tests read.
  *
  * - The level is LOG_LEVEL (`info` unless set): fatal, error, warn, info, debug, trace or silent. Another value is
- *   refused at start (`logLevelOf` throws a `LogLevelError` whose message is the one line to print).
+ *   refused at start, named in the app's one line of bad settings (`logLevelSetting`, @booth/sdk/settings).
  * - What must not be kept in logs is censored before a line is written: pino's `redact` takes the headers
  *   (authorization, cookie, set-cookie) and the fields named like tokens, passwords and codes; URLs and texts have
  *   the values of their secret query parameters censored (`?code=[Redacted]`, ../privacy.ts), which `redact`'s paths
@@ -24,28 +24,14 @@ export type Logger = (entry: LogEntry) => void;
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** LOG_LEVEL holds something pino does not know: the message is the one line to print. */
-export class LogLevelError extends Error {
-  override name = "LogLevelError";
-}
-
-/** A level's name, in any case (`info` when empty); throws a `LogLevelError` naming the accepted values. */
+/** A level's name, in any case (`info` when empty); throws naming the accepted values (readSettings prints it). */
 function levelOf(value: string | undefined): LogLevel {
   const level = value?.trim().toLowerCase() || "info";
   if ((LOG_LEVELS as readonly string[]).includes(level)) return level as LogLevel;
-  throw new LogLevelError(`must be one of ${LOG_LEVELS.join(", ")} (it is "${value}")`);
+  throw new Error(`must be one of ${LOG_LEVELS.join(", ")} (it is "${value}")`);
 }
 
-/** LOG_LEVEL (`info` when unset or empty); throws a `LogLevelError` naming the accepted values for anything else. */
-export function logLevelOf(env: Record<string, string | undefined>): LogLevel {
-  try {
-    return levelOf(env.LOG_LEVEL);
-  } catch (err) {
-    throw new LogLevelError(`LOG_LEVEL ${(err as Error).message}`);
-  }
-}
-
-/** LOG_LEVEL in an app's settings (@booth/sdk/settings): what `logLevelOf` accepts, `info` when unset. */
+/** LOG_LEVEL in an app's settings (@booth/sdk/settings): a level's name in any case, `info` when unset. */
 export const logLevelSetting = () =>
   setting
     .parsed(LOG_LEVELS.join(" | "), levelOf)
