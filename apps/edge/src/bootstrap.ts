@@ -159,6 +159,8 @@ export async function depsFrom(settings: Settings, logger: Logger, sentry?: Sent
     dataDir: join(dataDir, "pglite"),
     pooled: settings.DATABASE_POOLED,
     directUrl: settings.DATABASE_DIRECT_URL,
+    max: settings.DATABASE_POOL_MAX,
+    applicationName: "booth",
   });
   // The schema, and the job queue's tables and queues. Under an advisory lock on PostgreSQL: instances started
   // together, and the release step, take turns. MIGRATE_ON_START=false leaves it to the release step (`npm run

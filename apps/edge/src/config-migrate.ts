@@ -26,6 +26,12 @@ export const databaseSettings = {
     .describe(
       "The database's own address beside a pooled DATABASE_URL, for migrations (their advisory lock holds a session); required with DATABASE_POOLED=true where migrations run.",
     ),
+  DATABASE_POOL_MAX: setting
+    .integer({ min: 1, max: 1000 })
+    .default(10)
+    .describe(
+      "Connections each instance (an edge, the worker) opens to DATABASE_URL at most. The sum over instances must stay under the database's max_connections (PostgreSQL's default: 100), or go through a pooler (docs/capacity.md).",
+    ),
   JOB_TIMEOUT_SECONDS: setting
     .integer({ min: 1 })
     .optional()

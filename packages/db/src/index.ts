@@ -89,7 +89,9 @@ export interface CreateDbOptions {
   /** Folder for the embedded database; absent means in memory. */
   dataDir?: string | undefined;
   /** Connections in the pool (postgres only). */
-  max?: number;
+  max?: number | undefined;
+  /** The connections' `application_name` (postgres only), as pg_stat_activity shows them. */
+  applicationName?: string | undefined;
   /**
    * `url` goes through a pooler in transaction mode (PgBouncer; Neon's and Supabase's pooled addresses): a server
    * connection is this client's for one transaction only. So no named prepared statement is made (a later query may
@@ -118,7 +120,13 @@ export const migrationsFolder = fileURLToPath(
 
 export async function createDb(options: CreateDbOptions = {}): Promise<Database> {
   if (options.url) {
-    const client = postgres(options.url, { max: options.max ?? 10, prepare: !options.pooled, onnotice: () => {} });
+    const client = postgres(options.url, {
+      max: options.max ?? 10,
+      prepare: !options.pooled,
+      onnotice: () => {},
+      // Named in pg_stat_activity (and PgBouncer's SHOW CLIENTS): which connections are Booth's.
+      ...(options.applicationName ? { connection: { application_name: options.applicationName } } : {}),
+    });
     const db = drizzlePostgres(client, { schema, casing: "snake_case" });
     const migrateUrl = options.directUrl ?? (options.pooled ? undefined : options.url);
     return {
