@@ -70,7 +70,7 @@ describe("booth discord register-commands", () => {
       body: DISCORD_COMMANDS,
     });
     // Every subcommand the edge answers, announcements' channel choice included (a text or announcement channel).
-    const [booth_] = requests.at(-1)?.body as { options: { name: string; options?: unknown[] }[] }[];
+    const [booth_] = (requests.at(-1)?.body ?? []) as { options: { name: string; options?: unknown[] }[] }[];
     expect(booth_?.options.map((o) => o.name)).toEqual(["rooms", "playing", "open", "announce"]);
     expect(booth_?.options.at(-1)?.options).toEqual([
       expect.objectContaining({
