@@ -69,6 +69,17 @@ describe("booth discord register-commands", () => {
       authorization: `Bot ${TOKEN}`,
       body: DISCORD_COMMANDS,
     });
+    // Every subcommand the edge answers, announcements' channel choice included (a text or announcement channel).
+    const [booth_] = (requests.at(-1)?.body ?? []) as { options: { name: string; options?: unknown[] }[] }[];
+    expect(booth_?.options.map((o) => o.name)).toEqual(["rooms", "playing", "open", "announce"]);
+    expect(booth_?.options.at(-1)?.options).toEqual([
+      expect.objectContaining({
+        name: "on",
+        type: 1,
+        options: [expect.objectContaining({ name: "channel", type: 7, required: true, channel_types: [0, 5] })],
+      }),
+      expect.objectContaining({ name: "off", type: 1 }),
+    ]);
 
     const guild = await booth({}, "discord", "register-commands", "--guild", GUILD, "--json");
     expect(guild.code, guild.stderr).toBe(0);

@@ -267,6 +267,12 @@ export const settingsSchema = z
       })
       .optional()
       .describe("The public key of Booth's Discord application: the bot's interactions are signed with it."),
+    DISCORD_BOT_TOKEN: setting
+      .text()
+      .optional()
+      .describe(
+        "The token of Booth's Discord bot: the worker posts followed DJs' starts with it to the channels guilds chose (/booth announce).",
+      ),
     SPOTIFY_CLIENT_ID: setting.text().optional().describe("Booth's OAuth client at Spotify."),
     SPOTIFY_CLIENT_SECRET: setting.text().optional().describe("The secret of Booth's OAuth client at Spotify."),
     SPOTIFY_ACCOUNTS_URL: setting

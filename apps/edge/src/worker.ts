@@ -5,6 +5,7 @@ import type { AppDeps } from "./deps.ts";
 import { firstRow } from "./lib/rows.ts";
 import type { JobHandlers } from "./ports/jobs.ts";
 import { runImport } from "./services/playlist/public.ts";
+import { postDjStart } from "./services/room/public.ts";
 import { produce, settle } from "./services/upload/public.ts";
 
 /**
@@ -27,6 +28,9 @@ export function jobHandlers(deps: AppDeps, print: (line: string) => void = conso
     },
     async "playlist-import"({ importId }) {
       await runImport(deps, importId);
+    },
+    async "discord-announce"(announcement) {
+      await postDjStart(deps, announcement);
     },
   };
 }

@@ -52,7 +52,8 @@ export interface Edge {
   addToLikes(userUuid: string, songId: string): Promise<void>;
   /** A grab: the song into one of the user's crates (a uuid, `queue` or `likes`); false when it was there already. */
   addToCrate(userUuid: string, crate: string, songId: string): Promise<{ added: boolean }>;
-  notifyDjFans(djUuid: string, roomUuid: string): Promise<void>;
+  /** A DJ started `song`: their fans are notified, and a guild's channel told (when the room is a guild's that chose one). */
+  notifyDjFans(djUuid: string, roomUuid: string, song: LiveSong): Promise<void>;
   /** What plays and how many DJs sit, with the messages received from clients since the last report. */
   reportLiveState(
     roomUuid: string,
@@ -244,9 +245,10 @@ export function httpEdge(options: {
       )) as { added?: boolean };
       return { added: body?.added === true };
     },
-    async notifyDjFans(djUuid, roomUuid) {
+    async notifyDjFans(djUuid, roomUuid, song) {
       const headers = await service();
-      await answer(api.social.POST("/notifications/dj-fans", { body: { djUuid, roomUuid }, headers }));
+      const started = { trackName: song.trackName, artistName: song.artistName };
+      await answer(api.social.POST("/notifications/dj-fans", { body: { djUuid, roomUuid, song: started }, headers }));
     },
     async reportLiveState(roomUuid, state) {
       const headers = await service();

@@ -241,6 +241,11 @@ describe("the live room", () => {
     await room.idle();
     expect(room.current?.live.nowPlaying?.song.trackName).toBe("Track 1");
     expect(room.current?.live.djs[0]?.nextSong?.trackName).toBe("Track 2");
+    // The DJ's start, with the song, once (the edge notifies their fans and tells a guild's channel).
+    const started = edge.calls.filter((c) => c.name === "notifyDjFans");
+    expect(started.map((c) => [c.args[0], c.args[1], (c.args[2] as { trackName: string }).trackName])).toEqual([
+      [userFor(1).uuid, ROOM_UUID, "Track 1"],
+    ]);
     expect((await send(b, "voteOnSong", { songVotes: { star: true } })).ok).toBe(true);
     expect(edge.calls.some((c) => c.name === "addToLikes")).toBe(true);
 

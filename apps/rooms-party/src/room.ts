@@ -508,7 +508,7 @@ export class LiveRoom {
         if (effect.song.songId) await edge.addToLikes(effect.userUuid, effect.song.songId);
         return;
       case "notifyDjFans":
-        return edge.notifyDjFans(effect.djUuid, this.roomUuid).catch(() => undefined);
+        return edge.notifyDjFans(effect.djUuid, this.roomUuid, effect.song).catch(() => undefined);
       case "reportLiveState": {
         const messagesReceived = this.received;
         this.received = 0;

@@ -14,7 +14,13 @@ export const JOBS_SCHEMA = "pgboss";
  * The queues, one per kind of job Booth runs (apps/edge/src/ports/jobs.ts types what each carries). They are part of
  * the database's schema: the release step makes them, with their options, under the migrations' lock.
  */
-export const JOB_KINDS = ["transcode", "generate-song", "demo-catalogue", "playlist-import"] as const;
+export const JOB_KINDS = [
+  "transcode",
+  "generate-song",
+  "demo-catalogue",
+  "playlist-import",
+  "discord-announce",
+] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /**
@@ -27,6 +33,7 @@ export const JOB_POLICIES: Record<JobKind, "standard" | "exclusive"> = {
   "generate-song": "standard",
   "demo-catalogue": "exclusive",
   "playlist-import": "exclusive",
+  "discord-announce": "standard",
 };
 
 export interface JobQueueSettings {

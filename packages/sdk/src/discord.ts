@@ -18,7 +18,12 @@ export const GUILD_MANAGER_PERMISSIONS = { administrator: 1n << 3n, manageGuild:
 
 /** Discord's application command option types Booth uses. */
 const SUB_COMMAND = 1;
+const SUB_COMMAND_GROUP = 2;
 const STRING = 3;
+const CHANNEL = 7;
+/** Discord's channel types a post can go to: a text channel, an announcement channel. */
+const GUILD_TEXT = 0;
+const GUILD_ANNOUNCEMENT = 5;
 
 /** The `room` option: a room's slug, as in https://booth.example/rooms/<slug>. */
 const roomOption = {
@@ -32,7 +37,12 @@ const roomOption = {
 
 /** The name of Booth's one slash command; its subcommands are `BOOTH_SUBCOMMANDS`. */
 export const BOOTH_COMMAND = "booth";
-export const BOOTH_SUBCOMMANDS = { rooms: "rooms", playing: "playing", open: "open" } as const;
+export const BOOTH_SUBCOMMANDS = { rooms: "rooms", playing: "playing", open: "open", announce: "announce" } as const;
+/** `/booth announce on channel:<#channel>` chooses the channel, `/booth announce off` stops. */
+export const ANNOUNCE_SUBCOMMANDS = { on: "on", off: "off" } as const;
+
+/** Discord's permission bits the bot needs in the announcements' channel. */
+export const ANNOUNCE_PERMISSIONS = { viewChannel: 1n << 10n, sendMessages: 1n << 11n } as const;
 
 /**
  * The command definitions, as Discord's bulk overwrite (`PUT /applications/{id}/commands`) takes them: one `booth`
@@ -62,6 +72,28 @@ export const DISCORD_COMMANDS = [
         name: BOOTH_SUBCOMMANDS.open,
         description: "Attach a room to this server (server managers)",
         options: [roomOption],
+      },
+      {
+        type: SUB_COMMAND_GROUP,
+        name: BOOTH_SUBCOMMANDS.announce,
+        description: "Post followed DJs starting to play in this server's rooms (server managers)",
+        options: [
+          {
+            type: SUB_COMMAND,
+            name: ANNOUNCE_SUBCOMMANDS.on,
+            description: "Post them to a channel (the bot needs View Channel and Send Messages there)",
+            options: [
+              {
+                type: CHANNEL,
+                name: "channel",
+                description: "The channel to post to",
+                required: true,
+                channel_types: [GUILD_TEXT, GUILD_ANNOUNCEMENT],
+              },
+            ],
+          },
+          { type: SUB_COMMAND, name: ANNOUNCE_SUBCOMMANDS.off, description: "Stop posting them" },
+        ],
       },
     ],
   },

@@ -4,7 +4,7 @@ import type { BoothCommand } from "../context.ts";
 
 type Job = Schema<"upload", "Job">;
 
-const KINDS = ["transcode", "generate-song", "demo-catalogue", "playlist-import"];
+const KINDS = ["transcode", "generate-song", "demo-catalogue", "playlist-import", "discord-announce"];
 const STATES = ["created", "active", "retry", "completed", "failed", "cancelled"];
 
 /** One job on a line: when, what, how it went, and its last error under it. */

@@ -18,6 +18,8 @@ export interface IntegrationsConfig {
   discordAuthorizeUrl?: string | undefined;
   /** The public key of Booth's Discord application (hex), which signs the bot's interactions. */
   discordPublicKey?: string | undefined;
+  /** The bot's token: posts to the channels guilds chose for announcements. */
+  discordBotToken?: string | undefined;
   spotifyClientId?: string | undefined;
   spotifyClientSecret?: string | undefined;
   spotifyAccountsUrl?: string | undefined;
@@ -70,6 +72,7 @@ export type IntegrationSettings = Pick<
   | "DISCORD_API_URL"
   | "DISCORD_AUTHORIZE_URL"
   | "DISCORD_PUBLIC_KEY"
+  | "DISCORD_BOT_TOKEN"
   | "SPOTIFY_CLIENT_ID"
   | "SPOTIFY_CLIENT_SECRET"
   | "SPOTIFY_ACCOUNTS_URL"
@@ -102,6 +105,7 @@ export function integrationsFrom(settings: IntegrationSettings): IntegrationsCon
     discordApiUrl: settings.DISCORD_API_URL,
     discordAuthorizeUrl: settings.DISCORD_AUTHORIZE_URL,
     discordPublicKey: settings.DISCORD_PUBLIC_KEY,
+    discordBotToken: settings.DISCORD_BOT_TOKEN,
     spotifyClientId: settings.SPOTIFY_CLIENT_ID,
     spotifyClientSecret: settings.SPOTIFY_CLIENT_SECRET,
     spotifyAccountsUrl: settings.SPOTIFY_ACCOUNTS_URL,

@@ -30,6 +30,7 @@ const handlers = (overrides: Partial<JobHandlers> = {}): JobHandlers => ({
   async "generate-song"() {},
   async "demo-catalogue"() {},
   async "playlist-import"() {},
+  async "discord-announce"() {},
   ...overrides,
 });
 

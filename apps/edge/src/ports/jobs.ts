@@ -27,6 +27,16 @@ export interface JobPayloads {
   "demo-catalogue": { ownerUuid: string };
   /** Add a provider playlist's tracks to the crate made for it (services/playlist/playlist-imports.ts). */
   "playlist-import": { importId: string };
+  /** Post a followed DJ's start to their room's guild's channel (services/room/discord-announce.ts). */
+  "discord-announce": {
+    /** This start: it holds the DJ's claim on the room's 30 minutes while its job retries. */
+    startId: string;
+    roomUuid: string;
+    djUuid: string;
+    song: { trackName: string; artistName: string } | null;
+    /** How many times Discord asked to wait (429) so far. */
+    waits: number;
+  };
 }
 // The kinds are the queues the release step makes (packages/db's JOB_KINDS); a kind without a payload above does not
 // compile (JobPayloads[K] below).
@@ -59,9 +69,14 @@ export interface Jobs {
   start(): Promise<void>;
   /**
    * Queues a job. With a `key` (kinds whose queue is exclusive: the demo catalogue, playlist imports), not while
-   * another job of that kind and key waits or runs: answers null then. Answers its id.
+   * another job of that kind and key waits or runs: answers null then. With `startAfterSeconds`, not worked before
+   * then. Answers its id.
    */
-  send<K extends JobKind>(kind: K, data: JobPayloads[K], options?: { key?: string }): Promise<string | null>;
+  send<K extends JobKind>(
+    kind: K,
+    data: JobPayloads[K],
+    options?: { key?: string; startAfterSeconds?: number },
+  ): Promise<string | null>;
   /** Works every queue in this process (the embedded edge, `npm run start:worker`) until stop(). */
   work(handlers: JobHandlers): Promise<void>;
   get(kind: JobKind, id: string): Promise<JobStatus | null>;
@@ -171,6 +186,7 @@ export function pgBossJobs(sql: SqlExecutor, options: JobsOptions): Jobs {
       const id = await boss.send(kind, data as object, {
         ...jobOptions,
         ...(sendOptions.key ? { singletonKey: sendOptions.key } : {}),
+        ...(sendOptions.startAfterSeconds ? { startAfter: sendOptions.startAfterSeconds } : {}),
       });
       // A worker in this process starts on it now rather than at its next poll.
       for (const worker of workers) boss.notifyWorker(worker);

@@ -56,7 +56,7 @@ export type Effect =
   | { type: "advanceQueue"; userUuid: string; crateSongUuid: string }
   | { type: "recordPlay"; song: LiveSong; djUuid: string; voteCounts: VoteCounts; playedAt: number; points: number }
   | { type: "addToLikes"; userUuid: string; song: LiveSong }
-  | { type: "notifyDjFans"; djUuid: string }
+  | { type: "notifyDjFans"; djUuid: string; song: LiveSong }
   | { type: "reportLiveState"; nowPlaying: LiveSong | null; numberOfActiveDjs: number };
 
 export interface Outgoing {

@@ -179,7 +179,7 @@ export function playNext(tx: Tx, announceSilence = false) {
   });
   clearVotes(tx);
   if (!fromQueue || !rest.length) tx.effect({ type: "loadQueue", userUuid: dj.uuid });
-  tx.effect({ type: "notifyDjFans", djUuid: dj.uuid });
+  tx.effect({ type: "notifyDjFans", djUuid: dj.uuid, song });
   tx.effect({ type: "reportLiveState", nowPlaying: song, numberOfActiveDjs: tx.live.djs.length });
   tx.emit("playedSong", true);
 }

@@ -200,3 +200,32 @@ export const events = pgTable(
   },
   (t) => [uniqueIndex("events_slug_key").on(t.slug), index("events_starts_idx").on(t.startsAt)],
 );
+
+/**
+ * A Discord guild's choice of the channel where a followed DJ starting to play in one of its rooms is posted
+ * (`/booth announce`). `channelId` null: announcements are off, with `offReason` saying why when Booth turned them
+ * off itself (the channel gone, the bot shut out of it).
+ */
+export const discordAnnouncements = pgTable("discord_announcements", {
+  guildId: text().primaryKey(),
+  channelId: text(),
+  /** The Discord user who last chose or stopped (their id). */
+  changedBy: text(),
+  offReason: text(),
+  ...timestamps(),
+});
+
+/**
+ * The last time a DJ's start in a room was posted to its guild's channel: at most one post per DJ per room per
+ * 30 minutes, however many edges and workers. `startId` is the start that holds the claim (its job retries it).
+ */
+export const discordAnnounced = pgTable(
+  "discord_announced",
+  {
+    roomUuid: roomRef(),
+    djUuid: uuid().notNull(),
+    startId: uuid().notNull(),
+    announcedAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.roomUuid, t.djUuid] })],
+);

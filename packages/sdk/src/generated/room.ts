@@ -6856,6 +6856,13 @@ export interface components {
                     name: string;
                     options?: ({
                         name: string;
+                        options?: ({
+                            name: string;
+                            type: number;
+                            value?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                         type: number;
                         value?: string;
                     } & {
@@ -6872,6 +6879,11 @@ export interface components {
             id?: string;
             member?: {
                 permissions?: string;
+                user?: {
+                    id?: string;
+                } & {
+                    [key: string]: unknown;
+                };
             } & {
                 [key: string]: unknown;
             };

@@ -4421,6 +4421,11 @@ export interface components {
             djUuid: string;
             /** Format: uuid */
             roomUuid?: string;
+            /** @description The song the DJ started (the live room): a DJ with followers starting in a guild's room is posted to the channel the guild chose */
+            song?: {
+                artistName: string;
+                trackName: string;
+            };
         };
         Error: {
             /**

@@ -14,7 +14,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    kind?: "transcode" | "generate-song" | "demo-catalogue" | "playlist-import";
+                    kind?: "transcode" | "generate-song" | "demo-catalogue" | "playlist-import" | "discord-announce";
                     limit?: number;
                     state?: "created" | "retry" | "active" | "completed" | "cancelled" | "failed";
                 };
@@ -1340,7 +1340,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            kind: "transcode" | "generate-song" | "demo-catalogue" | "playlist-import";
+            kind: "transcode" | "generate-song" | "demo-catalogue" | "playlist-import" | "discord-announce";
             lastError: string | null;
             startedAt: string | null;
             /**

@@ -7,12 +7,14 @@ const { route } = contracts(["Discord"]);
 const Snowflake = z.string().regex(/^\d{1,25}$/, "a Discord id");
 const Name = z.string().min(1).max(100);
 
-/** An option of a subcommand, as Discord sends it: Booth's only option is a string (a room's slug). */
-const CommandOption = z.looseObject({
+/** An option's value, as Discord sends it: Booth's are strings (a room's slug, a channel's id). */
+const ValueOption = z.looseObject({
   name: Name,
   type: z.number().int().min(1).max(11),
   value: z.string().max(6000).optional(),
 });
+/** An option of a subcommand, or a subcommand of a group (`/booth announce on`) with its own options. */
+const CommandOption = ValueOption.extend({ options: z.array(ValueOption).max(25).optional() });
 
 /** What Booth reads of an interaction (Discord sends more; the rest is let through unread). */
 export const InteractionSchema = z
@@ -42,6 +44,7 @@ export const InteractionSchema = z
           .string()
           .regex(/^\d{1,40}$/, "a permissions bitfield")
           .optional(),
+        user: z.looseObject({ id: Snowflake.optional() }).optional(),
       })
       .optional(),
   })

@@ -1,4 +1,5 @@
 import {
+  ANNOUNCE_SUBCOMMANDS,
   BOOTH_COMMAND,
   BOOTH_SUBCOMMANDS,
   EPHEMERAL,
@@ -9,20 +10,22 @@ import {
 import { z } from "@hono/zod-openapi";
 import type { AppDeps } from "../../deps.ts";
 import { findRoom, type Room, roomKey } from "./access.ts";
+import { plain, setAnnouncements } from "./discord-announce.ts";
 import { saveRoomChanges } from "./room-changes.ts";
 import { guildRooms } from "./room-lists.ts";
 
+/** An option as Discord sends it: a subcommand (group) with its own options, or a value. */
+interface InteractionOption {
+  name: string;
+  value?: unknown;
+  options?: InteractionOption[] | undefined;
+}
 /** What the bot reads of an interaction (its contract: discord-bot.routes.ts). */
 export interface Interaction {
   type: number;
   guild_id?: string | undefined;
-  data?:
-    | {
-        name: string;
-        options?: { name: string; options?: { name: string; value?: unknown }[] | undefined }[] | undefined;
-      }
-    | undefined;
-  member?: { permissions?: string | undefined } | undefined;
+  data?: { name: string; options?: InteractionOption[] | undefined } | undefined;
+  member?: { permissions?: string | undefined; user?: { id?: string | undefined } | undefined } | undefined;
 }
 
 interface LinkButton {
@@ -49,6 +52,12 @@ export const DISCORD_BOT_MESSAGES = {
     "Booth does not know this command: a server manager registers Booth's commands again (booth discord register-commands).",
   notInGuild: "Use this command in a server: Booth's rooms here are the server's.",
   notManager: "Only the server's managers (Manage Server or Administrator) attach rooms to it.",
+  notManagerAnnounce: "Only the server's managers (Manage Server or Administrator) choose where Booth posts.",
+  noToken:
+    "Booth cannot post to a channel yet: its operator sets DISCORD_BOT_TOKEN (the bot's token) on the edge and the worker.",
+  announceOn: (channel: string) =>
+    `Booth will post here when a DJ with followers starts playing in one of this server's rooms: <#${channel}> (at most once per DJ per room every 30 minutes). The bot needs View Channel and Send Messages there.`,
+  announceOff: "Booth no longer posts DJs starting to play in this server's rooms.",
   noRoom: (slug: string) => `Booth has no room ${slug}.`,
   privateRoom: "A private room is not attached from Discord: its owners share it on Booth.",
   otherGuild: "This room belongs to another server.",
@@ -69,9 +78,6 @@ const message = (content: string, extra: { flags?: number; components?: LinkButt
 });
 /** An answer only the person who used the command sees: a refusal, an error. */
 const toCaller = (content: string) => message(content, { flags: EPHEMERAL });
-
-/** Discord's markdown characters in a name shown as they are. */
-const plain = (text: string) => text.replace(/([\\*_~`|>#[\]()-])/g, "\\$1");
 
 const roomUrl = (deps: BotDeps, room: Room) => `${deps.config.webUrl}/rooms/${encodeURIComponent(room.slug)}`;
 const openButton = (deps: BotDeps, room: Room): LinkButton => ({
@@ -155,6 +161,35 @@ async function openRoom(
   });
 }
 
+/** `/booth announce on channel:<#channel>` and `/booth announce off`: the guild's managers only, answered to them. */
+async function announce(
+  deps: BotDeps,
+  guild: string,
+  interaction: Interaction,
+  sub: InteractionOption | undefined,
+): Promise<InteractionAnswer> {
+  if (!isManager(interaction.member?.permissions)) return toCaller(DISCORD_BOT_MESSAGES.notManagerAnnounce);
+  const changedBy = interaction.member?.user?.id ?? null;
+  const now = deps.clock.now();
+  switch (sub?.name) {
+    case ANNOUNCE_SUBCOMMANDS.on: {
+      const channel = sub.options?.find((o) => o.name === "channel")?.value;
+      if (typeof channel !== "string" || !/^\d{1,25}$/.test(channel)) return toCaller(DISCORD_BOT_MESSAGES.unknown);
+      if (!deps.config.integrations?.discordBotToken) return toCaller(DISCORD_BOT_MESSAGES.noToken);
+      await setAnnouncements(deps.db, guild, { channelId: channel, changedBy }, now);
+      return toCaller(DISCORD_BOT_MESSAGES.announceOn(channel));
+    }
+    case ANNOUNCE_SUBCOMMANDS.off:
+      await setAnnouncements(deps.db, guild, { channelId: null, changedBy }, now);
+      return toCaller(DISCORD_BOT_MESSAGES.announceOff);
+    case BOOTH_SUBCOMMANDS.announce:
+      if (!guild) return toCaller(DISCORD_BOT_MESSAGES.notInGuild);
+      return announce(deps, guild, interaction, sub?.options?.[0]);
+    default:
+      return toCaller(DISCORD_BOT_MESSAGES.unknown);
+  }
+}
+
 /** The answer to an interaction Discord signed: PONG to a PING, a message to a /booth command. */
 export async function answerInteraction(deps: BotDeps, interaction: Interaction): Promise<InteractionAnswer> {
   if (interaction.type === InteractionType.ping) return { type: InteractionResponseType.pong };
@@ -173,6 +208,9 @@ export async function answerInteraction(deps: BotDeps, interaction: Interaction)
       return slug
         ? openRoom(deps, slug, guild, interaction.member?.permissions)
         : toCaller(DISCORD_BOT_MESSAGES.unknown);
+    case BOOTH_SUBCOMMANDS.announce:
+      if (!guild) return toCaller(DISCORD_BOT_MESSAGES.notInGuild);
+      return announce(deps, guild, interaction, sub?.options?.[0]);
     default:
       return toCaller(DISCORD_BOT_MESSAGES.unknown);
   }

@@ -70,9 +70,14 @@ export const toRoomUsers = sending<typeof routes.toRoomUsers>(requireService, (d
 
 // ---- DJ fans ---------------------------------------------------------------------------------------------------
 
-export const notifyDjFans = sending<typeof routes.notifyDjFans>(requireService, (deps, { djUuid, roomUuid }) =>
-  notifications.notifyDjFans(deps, djUuid, roomUuid, deps.clock.now()),
-);
+export const notifyDjFans: AppRouteHandler<typeof routes.notifyDjFans> = async (c) => {
+  await requireService(c);
+  const { djUuid, roomUuid, song } = c.req.valid("json");
+  const { deps } = c.var;
+  // Only the live room says a song started: an admin's call notifies the fans and posts nothing to Discord.
+  const started = song && c.var.auth?.type === "service" ? { song } : undefined;
+  return c.json(await notifications.notifyDjFans(deps, djUuid, roomUuid, deps.clock.now(), started), 200);
+};
 
 export const djFansCheck: AppRouteHandler<typeof routes.djFansCheck> = async (c) => {
   const query = c.req.valid("query");

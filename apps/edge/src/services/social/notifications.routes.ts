@@ -114,7 +114,19 @@ export const toRoomUsers = send(
 export const notifyDjFans = send(
   "/notifications/dj-fans",
   "Tell a DJ's fans (devices and browsers) that the DJ started playing; called by the live room at each song, it notifies once per set (services, admins)",
-  z.object({ djUuid: z.uuid(), roomUuid: z.uuid().optional() }).openapi("DjFansNotificationRequest"),
+  z
+    .object({
+      djUuid: z.uuid(),
+      roomUuid: z.uuid().optional(),
+      song: z
+        .object({ trackName: z.string().max(500), artistName: z.string().max(500) })
+        .optional()
+        .openapi({
+          description:
+            "The song the DJ started (the live room): a DJ with followers starting in a guild's room is posted to the channel the guild chose",
+        }),
+    })
+    .openapi("DjFansNotificationRequest"),
   DjFansResultSchema,
 );
 

@@ -6,7 +6,7 @@ import { errorMessage } from "../../lib/error-codes.ts";
 import { forbidden, found, HttpError, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { isoOrNull } from "../../lib/json-rows.ts";
 import type { PushNotice } from "../../ports/push.ts";
-import { findRoom, ROOM_NOT_FOUND, ROOM_RANK, type Room, roomRank } from "../room/public.ts";
+import { announceDjStart, findRoom, ROOM_NOT_FOUND, ROOM_RANK, type Room, roomRank } from "../room/public.ts";
 import {
   type Audience,
   checkSize,
@@ -104,10 +104,20 @@ export async function sendToRoomUsers(deps: AppDeps, roomUuid: string, notice: P
 const djKey = (djUuid: string) => `dj:${djUuid}`;
 
 /** Tells a DJ's fans that the DJ started playing, once per set. */
-export async function notifyDjFans(deps: AppDeps, djUuid: string, roomUuid: string | undefined, now: Date) {
+export async function notifyDjFans(
+  deps: AppDeps,
+  djUuid: string,
+  roomUuid: string | undefined,
+  now: Date,
+  /** The song the DJ started, when the live room tells it: a followed DJ's start is posted to the room's guild. */
+  started?: { song: { trackName: string; artistName: string } } | undefined,
+) {
   const { db } = deps;
   const dj = await activeUserOr404(db, djUuid, DJ_NOT_FOUND);
   const room: Room | null = roomUuid ? await roomOr404(db, roomUuid) : null;
+  // Every start of a DJ with followers, whatever the fans' own quiet time: the room service keeps its own per guild.
+  if (started && room?.discordGuildId && (await db.$count(schema.djFans, eq(schema.djFans.djUuid, djUuid))) > 0)
+    await announceDjStart(deps, { room, djUuid, song: started.song });
   const nobody = { users: 0, devices: 0, webSubscriptions: 0, sent: 0, queued: 0, failed: 0, removed: 0 };
   if (!(await claimAfterQuiet(db, djKey(djUuid), now, DJ_FANS_QUIET_SECONDS)))
     return { notified: false, reason: FANS_RECENTLY_NOTIFIED, ...nobody };
