@@ -26,6 +26,8 @@ export function sevenDigitalTrack(
     isrc?: string;
     version?: string;
     album?: string;
+    /** The release's artwork (7digital's CDN by default; null for none, where a browser must not reach out). */
+    image?: string | null;
   } = {},
 ) {
   const artist = options.artist ?? "Lumen Digital";
@@ -47,7 +49,10 @@ export function sevenDigitalTrack(
       type: "Single",
       year: 2023,
       slug: slug(options.album ?? title),
-      image: `http://artwork-cdn.7static.com/static/img/sleeveart/00/000/000/${String(id).padStart(10, "0")}_350.jpg`,
+      image:
+        options.image === undefined
+          ? `http://artwork-cdn.7static.com/static/img/sleeveart/00/000/000/${String(id).padStart(10, "0")}_350.jpg`
+          : options.image,
     },
     url: `https://us.7digital.com/artist/${slug(artist)}/release/${slug(title)}/track/${id}`,
   };

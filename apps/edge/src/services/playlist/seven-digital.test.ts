@@ -28,7 +28,7 @@ let unreachable: TestApp;
 let wrongKey: TestApp;
 
 const MP3 = new Uint8Array(4096).map((_, i) => i % 251);
-const sevenDigital = (base: FakeSevenDigital, key = FAKE_SEVEN_DIGITAL.key): Partial<AppConfig["providers"]> => ({
+const sevenDigital = (base: FakeSevenDigital, key: string = FAKE_SEVEN_DIGITAL.key): Partial<AppConfig["providers"]> => ({
   sevenDigitalApiUrl: base.apiUrl,
   sevenDigitalPreviewsUrl: base.previewsUrl,
   sevenDigitalConsumerKey: key,
@@ -164,6 +164,19 @@ describe("7digital songs", () => {
     expect(
       (await api.POST("/crate/special/queue/songs", { body: { songId: song.songId } })).response.status,
     ).toBeLessThan(300);
+  });
+
+  it("imports 7digital tracks named by their 7digital ids into the queue", async () => {
+    fake.add(sevenDigitalTrack(1007, "Import Me", { artist: "Sea Glass" }));
+    const user = await t.createUser();
+    const res = await t.api(user.token).playlist.POST("/api/v1/track-import", {
+      body: { songs: [{ musicProviders: { sevenDigital: "1007" } }, { musicProviders: { sevenDigital: "999998" } }] },
+    });
+    expect(res.response.status).toBe(200);
+    expect(res.data?.imported).toBe(1);
+    expect(res.data?.skipped).toHaveLength(1);
+    const songs = ok(await t.api(user.token).playlist.GET("/crate/special/queue/songs"));
+    expect(songs).toMatchObject([{ trackName: "Import Me", duration: 30, musicProviders: { sevenDigital: "1007" } }]);
   });
 
   it("joins a song of the same ISRC as its preview, leaving the song's own stream and length", async () => {
