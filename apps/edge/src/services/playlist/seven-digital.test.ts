@@ -28,7 +28,10 @@ let unreachable: TestApp;
 let wrongKey: TestApp;
 
 const MP3 = new Uint8Array(4096).map((_, i) => i % 251);
-const sevenDigital = (base: FakeSevenDigital, key: string = FAKE_SEVEN_DIGITAL.key): Partial<AppConfig["providers"]> => ({
+const sevenDigital = (
+  base: FakeSevenDigital,
+  key: string = FAKE_SEVEN_DIGITAL.key,
+): Partial<AppConfig["providers"]> => ({
   sevenDigitalApiUrl: base.apiUrl,
   sevenDigitalPreviewsUrl: base.previewsUrl,
   sevenDigitalConsumerKey: key,
