@@ -35,6 +35,33 @@ describe("the edge's settings", () => {
     expect(() => readEdgeSettings({ AUDIUS_API_URL: "ftp://audius" })).toThrow(/AUDIUS_API_URL/);
   });
 
+  it("leave 7digital unconfigured without its key and secret, on 7digital's own addresses and the US catalogue", () => {
+    expect(configFrom(readEdgeSettings({})).providers).toMatchObject({
+      sevenDigitalApiUrl: "https://api.7digital.com/1.2",
+      sevenDigitalPreviewsUrl: "https://previews.7digital.com",
+      sevenDigitalConsumerKey: undefined,
+      sevenDigitalConsumerSecret: undefined,
+      sevenDigitalCountry: "US",
+    });
+    const set = configFrom(
+      readEdgeSettings({
+        SEVENDIGITAL_API_URL: "https://7d.proxy.example/1.2/",
+        SEVENDIGITAL_PREVIEWS_URL: "https://clips.proxy.example",
+        SEVENDIGITAL_CONSUMER_KEY: "key",
+        SEVENDIGITAL_CONSUMER_SECRET: "secret",
+        SEVENDIGITAL_COUNTRY: "gb",
+      }),
+    );
+    expect(set.providers).toMatchObject({
+      sevenDigitalApiUrl: "https://7d.proxy.example/1.2",
+      sevenDigitalPreviewsUrl: "https://clips.proxy.example",
+      sevenDigitalConsumerKey: "key",
+      sevenDigitalConsumerSecret: "secret",
+      sevenDigitalCountry: "GB",
+    });
+    expect(() => readEdgeSettings({ SEVENDIGITAL_COUNTRY: "GBR" })).toThrow(/SEVENDIGITAL_COUNTRY/);
+  });
+
   it("name every bad or missing one in one message: a typo'd number, a bad address, a missing production secret", () => {
     const read = () =>
       readEdgeSettings({

@@ -243,6 +243,35 @@ export const settingsSchema = z
       .text()
       .default("Booth")
       .describe("The app_name Booth names itself with in every call to Audius's API (and in the streams' addresses)."),
+    SEVENDIGITAL_API_URL: setting
+      .url()
+      .default("https://api.7digital.com/1.2")
+      .describe("7digital's catalogue API (version 1.2): its track search and track details."),
+    SEVENDIGITAL_PREVIEWS_URL: setting
+      .url()
+      .default("https://previews.7digital.com")
+      .describe(
+        "7digital's preview service, whose 30-second clips (/clip/{trackId}, signed with the consumer secret) 7digital songs play.",
+      ),
+    SEVENDIGITAL_CONSUMER_KEY: setting
+      .text()
+      .optional()
+      .describe(
+        "Booth's 7digital partner key (oauth_consumer_key); unset, 7digital is left out of search and its routes answer 503.",
+      ),
+    SEVENDIGITAL_CONSUMER_SECRET: setting
+      .text()
+      .optional()
+      .describe(
+        "The secret of that key: the edge signs the preview clips' addresses with it (OAuth 1.0, HMAC-SHA1); it never leaves the edge.",
+      ),
+    SEVENDIGITAL_COUNTRY: setting
+      .parsed("country code", (value) => {
+        if (!/^[A-Za-z]{2}$/.test(value.trim())) throw new Error("is not a two-letter country code (US, GB, ...)");
+        return value.trim().toUpperCase();
+      })
+      .default("US")
+      .describe("The country (ISO 3166 two letters) 7digital's catalogue and previews are asked for."),
     APPLE_MUSIC_DEVELOPER_TOKEN: setting
       .text()
       .optional()

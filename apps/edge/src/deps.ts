@@ -61,6 +61,15 @@ export interface AppConfig {
     /** Audius's API (AUDIUS_API_URL), and the app_name Booth calls it with (AUDIUS_APP_NAME). */
     audiusApiUrl: string;
     audiusAppName: string;
+    /**
+     * 7digital's catalogue API (SEVENDIGITAL_API_URL) and preview service (SEVENDIGITAL_PREVIEWS_URL), Booth's partner
+     * key and its secret (unset: 7digital is not configured), and the country its catalogue is asked for.
+     */
+    sevenDigitalApiUrl: string;
+    sevenDigitalPreviewsUrl: string;
+    sevenDigitalConsumerKey?: string | undefined;
+    sevenDigitalConsumerSecret?: string | undefined;
+    sevenDigitalCountry: string;
     appleMusicDeveloperToken?: string | undefined;
     cyaniteWebhookSecret?: string | undefined;
   };
@@ -137,6 +146,9 @@ export const defaultConfig: AppConfig = {
     appleMusicApiUrl: "https://api.music.apple.com",
     audiusApiUrl: "https://api.audius.co",
     audiusAppName: "Booth",
+    sevenDigitalApiUrl: "https://api.7digital.com/1.2",
+    sevenDigitalPreviewsUrl: "https://previews.7digital.com",
+    sevenDigitalCountry: "US",
   },
   ffmpeg: {},
 };

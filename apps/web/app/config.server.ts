@@ -112,6 +112,12 @@ export const settingsSchema = z
       .describe(
         "The hosts pages may play Audius's full-length streams from: the edge's AUDIUS_API_URL and the content nodes its streams redirect to (spaces or commas between them; empty for none).",
       ),
+    SEVENDIGITAL_PREVIEWS_URL: setting
+      .url()
+      .default("https://previews.7digital.com")
+      .describe(
+        "7digital's preview service, as the edge's SEVENDIGITAL_PREVIEWS_URL: pages may play 7digital's 30-second clips from its origin (the edge redirects the player there with a signed address).",
+      ),
     CSP_IMAGE_HOSTS: hosts("images", [
       "https://i.scdn.co",
       "https://*.mzstatic.com",

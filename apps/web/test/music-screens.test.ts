@@ -1,7 +1,8 @@
 /**
  * Music screens: accessibility, crates, languages, audio quality, sync, the first sound before the live join, an
- * Audius song's stream (against the stand-in of Audius's API, whose address the web server allows for media), and
- * audio from the bucket.
+ * Audius song's stream (against the stand-in of Audius's API, whose address the web server allows for media), a
+ * 7digital song's preview (against the stand-in of 7digital's API and preview service, likewise allowed), and audio
+ * from the bucket.
  * The suites run one after another on one set of processes (the party, the web server, chromium), each on a fresh
  * edge and database: see shareStacks in harness.ts. The bucket's suite tells its web server the bucket (its page
  * policy depends on it), so it starts a set of its own.
@@ -9,10 +10,13 @@
 import { afterAll } from "vitest";
 import { audiusStandIn } from "./audius-stand-in.ts";
 import { sharedSuites } from "./harness.ts";
+import { sevenDigitalStandIn } from "./seven-digital-stand-in.ts";
 
 const audius = await audiusStandIn();
-afterAll(() => audius.close());
+const sevenDigital = await sevenDigitalStandIn();
+afterAll(() => Promise.all([audius.close(), sevenDigital.close()]));
 
-sharedSuites(["accessibility", "crates", "i18n", "quality", "sync", "early-sound", "audius", "bucket-audio"], {
-  webEnv: { AUDIUS_MEDIA_HOSTS: audius.base },
-});
+sharedSuites(
+  ["accessibility", "crates", "i18n", "quality", "sync", "early-sound", "audius", "seven-digital", "bucket-audio"],
+  { webEnv: { AUDIUS_MEDIA_HOSTS: audius.base, SEVENDIGITAL_PREVIEWS_URL: sevenDigital.previewsUrl } },
+);

@@ -31,6 +31,14 @@ describe("a song's sources", () => {
     ]);
   });
 
+  it("plays a 7digital song's clip from the edge's clip route on the audio element, where the room is", () => {
+    const clip = "/api/playlist-service/song-data/clip/sevenDigital/1001";
+    const s = song({ duration: 30, streamUrls: { http: clip }, previews: { sevenDigital: clip } });
+    const [first] = sourcesOf(s, API);
+    expect(first).toEqual({ kind: "file", url: `${API}${clip}` });
+    expect(followsRoom("file") && !isEmbedded("file")).toBe(true);
+  });
+
   it("plays an Audius song's full-length stream on the audio element, where the room is, before its other providers", () => {
     const stream = "https://api.audius.co/v1/tracks/D7KyD/stream?app_name=Booth";
     const s = song({ streamUrls: { http: stream }, musicProviders: { audius: "D7KyD", youtube: "dQw4w9WgXcQ" } });

@@ -117,6 +117,18 @@ describe("content security policy", () => {
     expect(policy).not.toContain("unsafe-eval");
   });
 
+  it("lets 7digital's clips play from the configured preview service's origin, and from 7digital's own by default", () => {
+    const media = (environment: Record<string, string>) =>
+      directive(contentSecurityPolicy("abc", contentSourcesOf(configOf(readWebSettings(environment)))), "media-src");
+    expect(media({ CSP_MEDIA_HOSTS: "" })).toContain("https://previews.7digital.com");
+    const configured = media({ SEVENDIGITAL_PREVIEWS_URL: "http://127.0.0.1:4455/", CSP_MEDIA_HOSTS: "" });
+    expect(configured).toContain("http://127.0.0.1:4455");
+    expect(configured).not.toContain("https://previews.7digital.com");
+    expect(
+      directive(contentSecurityPolicy("abc", contentSourcesOf(configOf(readWebSettings({})))), "connect-src"),
+    ).not.toContain("https://previews.7digital.com");
+  });
+
   it("lets Audius's streams play from the configured Audius hosts only, and from Audius's own by default", () => {
     const media = (environment: Record<string, string>) =>
       directive(contentSecurityPolicy("abc", contentSourcesOf(configOf(readWebSettings(environment)))), "media-src");

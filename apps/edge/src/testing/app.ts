@@ -101,6 +101,8 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
         spotifyApiUrl: "http://127.0.0.1:9",
         appleMusicApiUrl: "http://127.0.0.1:9",
         audiusApiUrl: "http://127.0.0.1:9",
+        sevenDigitalApiUrl: "http://127.0.0.1:9",
+        sevenDigitalPreviewsUrl: "http://127.0.0.1:9",
       },
       ffmpeg: TEST_FFMPEG,
       // Requests come from a trusted local proxy, so a test names its caller's address with X-Forwarded-For.

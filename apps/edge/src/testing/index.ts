@@ -15,6 +15,13 @@ export { expectErrorLog } from "./error-logs.ts";
 export { type AudiusTrackJson, audiusTrack, type FakeAudius, startFakeAudius } from "./fake-audius.ts";
 export { FAKE_CREDENTIALS, type FakeProviders, startFakeProviders, youtubeVideo } from "./fake-providers.ts";
 export {
+  FAKE_SEVEN_DIGITAL,
+  type FakeSevenDigital,
+  type SevenDigitalTrackJson,
+  sevenDigitalTrack,
+  startFakeSevenDigital,
+} from "./fake-seven-digital.ts";
+export {
   createTestAppForParty,
   createTestAppWithRoomsDown,
   presentInTwoRooms,

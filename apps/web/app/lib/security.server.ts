@@ -35,14 +35,19 @@ const socketOrigin = (url: string) => origin(url.replace(/^http/, "ws"));
  * Where pages may load from besides their own origin: the edge (API, HLS, covers and avatars), the party's sockets,
  * and the streaming providers' CDNs whose previews and covers the catalogue links to. The provider lists can be set
  * (`CSP_MEDIA_HOSTS`, `CSP_IMAGE_HOSTS`, `CSP_FRAME_HOSTS`; empty for none); their defaults are the hosts the edge's
- * provider adapters hand out today. Audius's full-length streams play from `AUDIUS_MEDIA_HOSTS` (media only). Songs'
+ * provider adapters hand out today. Audius's full-length streams play from `AUDIUS_MEDIA_HOSTS`, 7digital's clips from
+ * the origin of `SEVENDIGITAL_PREVIEWS_URL` (media only). Songs'
  * encrypted segments may come from the bucket (or MEDIA_BASE_URL) the edge names in its playlists: the same settings
  * as the edge's tell its origin.
  */
 export const contentSourcesOf = ({ publicEdgeUrl, publicPartyUrl, settings, players }: WebConfig) => ({
   edge: origin(publicEdgeUrl),
   party: [origin(publicPartyUrl), socketOrigin(publicPartyUrl)],
-  media: [...settings.CSP_MEDIA_HOSTS, ...settings.AUDIUS_MEDIA_HOSTS],
+  media: [
+    ...settings.CSP_MEDIA_HOSTS,
+    ...settings.AUDIUS_MEDIA_HOSTS,
+    new URL(settings.SEVENDIGITAL_PREVIEWS_URL).origin,
+  ],
   /** Where hls.js (connect-src) and a browser's own HLS (media-src) fetch songs' segments, besides the edge. */
   segments: mediaOrigin(settings),
   images: settings.CSP_IMAGE_HOSTS,

@@ -4045,7 +4045,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search the catalogue by words of the title, artist or genre, or by ISRC (20 a page); a first page of words has Audius's tracks interleaved after the first five */
+        /** Search the catalogue by words of the title, artist or genre, or by ISRC (20 a page); a first page of words has the providers' tracks (Audius, 7digital) interleaved after the first five */
         get: {
             parameters: {
                 query?: {
@@ -4265,6 +4265,74 @@ export interface paths {
                 };
                 /** @description Bad Gateway */
                 502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/song-data/clip/sevenDigital/{trackId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A 7digital song's 30-second preview clip: a redirect to 7digital's address for it, signed by the edge
+         * @description What a 7digital song's streamUrls.http and previews.sevenDigital name: the player's audio element follows the redirect. The address is signed there and then with Booth's partner key and secret (OAuth 1.0) and is good for a few minutes; only tracks the catalogue has are signed (404 otherwise); 503 when 7digital is not configured.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    trackId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Found: the clip's signed address in Location */
+                302: {
+                    headers: {
+                        /** @description The signed clip address */
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not Found */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -18,15 +18,15 @@ export const genres: AppRouteHandler<typeof routes.genres> = async (c) => {
   return c.json(await catalogue.findGenres(c.var.deps.db, { ids: uuidList(idIn, "idIn"), prefix, limit }), 200);
 };
 
-/** The catalogue's songs, and on a first page Audius's interleaved with them (spec 9). */
+/** The catalogue's songs, and on a first page the providers' (Audius's, 7digital's) interleaved with them (spec 9). */
 export const search: AppRouteHandler<typeof routes.search> = async (c) => {
   const q = c.req.valid("query");
-  const [body, audius] = await Promise.all([
+  const [body, providers] = await Promise.all([
     catalogue.searchSongs(c.var.deps.db, q),
-    catalogue.audiusSearch(c.var.deps, q),
+    catalogue.providerSearches(c.var.deps, q),
   ]);
-  if (audius.length === 0) return sqlJson(c, body, 200);
-  return c.json(catalogue.interleave(JSON.parse(body) as typeof audius, audius, q.limit), 200);
+  if (providers.length === 0) return sqlJson(c, body, 200);
+  return c.json(catalogue.interleave(JSON.parse(body) as typeof providers, providers, q.limit), 200);
 };
 
 export const searchPage: AppRouteHandler<typeof routes.searchPage> = async (c) => {
@@ -51,6 +51,12 @@ const songUrls =
     c.json(await catalogue.songUrls(c.var.deps.db, c.req.valid("param").id, kind), 200);
 export const streamUrls = songUrls("stream");
 export const previewUrls = songUrls("preview");
+
+/** A redirect to a 7digital clip's address, signed now; never cached (the signature is good for minutes). */
+export const sevenDigitalClip: AppRouteHandler<typeof routes.sevenDigitalClip> = async (c) => {
+  const location = await catalogue.sevenDigitalClip(c.var.deps, c.req.valid("param").trackId);
+  return c.body(null, 302, { location, "cache-control": "no-store" });
+};
 
 export const byProviderId: AppRouteHandler<typeof routes.byProviderId> = async (c) => {
   const { providerSongId, musicProvider } = c.req.valid("param");

@@ -1,6 +1,16 @@
 import { z } from "@hono/zod-openapi";
 import { allForServices, oneItem } from "../../lib/contract-families.ts";
-import { contracts, json, jsonBody, limitOffset, ok, pageSchema, UuidCsv, uuidParams } from "../../lib/openapi.ts";
+import {
+  contracts,
+  errors,
+  json,
+  jsonBody,
+  limitOffset,
+  ok,
+  pageSchema,
+  UuidCsv,
+  uuidParams,
+} from "../../lib/openapi.ts";
 import { SEARCH_PAGE } from "./catalogue.ts";
 import { SongSchema } from "./crates.ts";
 import { PROVIDERS } from "./provider-links.ts";
@@ -63,7 +73,7 @@ const SearchQuery = z.object({
 });
 
 export const search = route("get", "/search", {
-  summary: `Search the catalogue by words of the title, artist or genre, or by ISRC (${SEARCH_PAGE} a page); a first page of words has Audius's tracks interleaved after the first five`,
+  summary: `Search the catalogue by words of the title, artist or genre, or by ISRC (${SEARCH_PAGE} a page); a first page of words has the providers' tracks (Audius, 7digital) interleaved after the first five`,
   tags: ["Search"],
   request: { query: SearchQuery },
   responses: ok(z.array(SongSchema), 400),
@@ -131,6 +141,30 @@ export const songUrlsRoute = (kind: "stream" | "preview") =>
   });
 export const streamUrls = songUrlsRoute("stream");
 export const previewUrls = songUrlsRoute("preview");
+
+export const sevenDigitalClip = route("get", "/song-data/clip/sevenDigital/{trackId}", {
+  summary: "A 7digital song's 30-second preview clip: a redirect to 7digital's address for it, signed by the edge",
+  description:
+    "What a 7digital song's streamUrls.http and previews.sevenDigital name: the player's audio element follows the redirect. " +
+    "The address is signed there and then with Booth's partner key and secret (OAuth 1.0) and is good for a few minutes; " +
+    "only tracks the catalogue has are signed (404 otherwise); 503 when 7digital is not configured.",
+  tags: ["Song data"],
+  request: {
+    params: z.object({
+      trackId: z
+        .string()
+        .regex(/^\d{1,12}$/, "must be a 7digital track id")
+        .openapi({ param: { name: "trackId", in: "path" } }),
+    }),
+  },
+  responses: {
+    302: {
+      description: "Found: the clip's signed address in Location",
+      headers: { Location: { schema: { type: "string" as const }, description: "The signed clip address" } },
+    },
+    ...errors(400, 404, 503),
+  },
+});
 
 export const byProviderId = route("get", "/song-data/{providerSongId}/{musicProvider}", {
   summary: "A song by its id at a provider",

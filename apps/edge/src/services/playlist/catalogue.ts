@@ -12,6 +12,15 @@ import { AUDIUS, isAudiusTrackPath, lookUpAudius, searchAudius } from "./audius.
 import { songJsonFields, songView } from "./crates.ts";
 import { PROVIDERS, type Provider, parseProviderLink } from "./provider-links.ts";
 import { canLookUp, LOOKUP_SETTINGS, lookUpTrack, lookupConfigured, PROVIDER_NAMES } from "./provider-lookup.ts";
+import {
+  isSevenDigitalTrackId,
+  lookUpSevenDigital,
+  SEVEN_DIGITAL,
+  searchSevenDigital,
+  sevenDigitalConfigured,
+  sevenDigitalConsumer,
+  signedClipUrl,
+} from "./seven-digital.ts";
 
 /** The catalogue: songs, genres, search, song data by provider, albums and artists. */
 
@@ -167,24 +176,53 @@ export function interleave<T extends { songId: string }>(catalogue: T[], provide
   return out;
 }
 
-/** How many of Audius's tracks join a search's first page. */
-export const AUDIUS_SEARCH = 10;
+/** How many of each provider's tracks join a search's first page. */
+export const PROVIDER_SEARCH = 10;
 
 /**
- * The Audius songs that join a search (its first page, searched by words): Audius's tracks, put in the catalogue so
- * they can be queued and added to crates. Audius down or refusing leaves the search to the catalogue (logged).
+ * The providers whose tracks join a search's first page (spec 9), one entry each: its name (for the log), how it is
+ * searched (its tracks put in the catalogue, their song ids answered) and whether it is configured (one that is not is
+ * left out, silently). Audius's API is open; 7digital needs Booth's partner key and secret.
  */
-export async function audiusSearch(deps: AppDeps, q: SearchQuery): Promise<ReturnType<typeof songView>[]> {
-  if (!q.q || q.isrc || q.offset > 0) return [];
+export const SEARCH_SOURCES = {
+  audius: { name: AUDIUS, search: searchAudius, configured: (_deps: AppDeps) => true },
+  sevenDigital: { name: SEVEN_DIGITAL, search: searchSevenDigital, configured: sevenDigitalConfigured },
+} as const;
+export type SearchSource = keyof typeof SEARCH_SOURCES;
+
+/**
+ * One provider's songs for a search (its first page, searched by words), explicit ones only when asked for. The
+ * provider down, slow or refusing leaves the search to the others (logged).
+ */
+export async function providerSearch(
+  deps: AppDeps,
+  source: SearchSource,
+  q: SearchQuery,
+): Promise<ReturnType<typeof songView>[]> {
+  const { name, search, configured } = SEARCH_SOURCES[source];
+  if (!q.q || q.isrc || q.offset > 0 || !configured(deps)) return [];
   try {
-    const ids = await searchAudius(deps, q.q, Math.min(q.limit, AUDIUS_SEARCH));
+    const ids = await search(deps, q.q, Math.min(q.limit, PROVIDER_SEARCH));
     const songs = await songsByIds(deps.db, ids);
     return q.explicit === "true" ? songs : songs.filter((s) => !s.explicit);
   } catch (err) {
     if (!(err instanceof HttpError) || err.status === 500) throw err;
-    deps.logger({ level: "warn", msg: "Audius left out of a search", err: err.message });
+    deps.logger({ level: "warn", msg: `${name} left out of a search`, err: err.message });
     return [];
   }
+}
+
+/** The providers' songs for a search, asked together, taken one of each in turn (each song once). */
+export async function providerSearches(
+  deps: AppDeps,
+  q: SearchQuery,
+  sources = Object.keys(SEARCH_SOURCES) as SearchSource[],
+): Promise<ReturnType<typeof songView>[]> {
+  const found = await Promise.all(sources.map((source) => providerSearch(deps, source, q)));
+  const out: ReturnType<typeof songView>[] = [];
+  for (let i = 0; i < Math.max(0, ...found.map((songs) => songs.length)); i++)
+    for (const songs of found) if (songs[i]) out.push(songs[i] as ReturnType<typeof songView>);
+  return out;
 }
 
 export async function search(db: Db, q: SearchQuery) {
@@ -211,14 +249,21 @@ export const providerSettings = (deps: AppDeps) =>
     configured:
       provider === "uploadService" ||
       provider === "audius" ||
+      (provider === "sevenDigital" && sevenDigitalConfigured(deps)) ||
       (canLookUp(provider) && lookupConfigured(deps, provider)),
-    setting: canLookUp(provider) ? LOOKUP_SETTINGS[provider] : provider === "audius" ? "AUDIUS_API_URL" : null,
+    setting: canLookUp(provider)
+      ? LOOKUP_SETTINGS[provider]
+      : provider === "audius"
+        ? "AUDIUS_API_URL"
+        : provider === "sevenDigital"
+          ? "SEVENDIGITAL_CONSUMER_KEY and SEVENDIGITAL_CONSUMER_SECRET"
+          : null,
   }));
 
 /**
  * A provider track: from the catalogue when it has it, else asked of the provider (Spotify, Apple Music, YouTube,
- * SoundCloud, Audius) and added to the catalogue; a 503 naming the settings when that provider's lookups are not
- * configured. Audius's tracks are named by their id or by their link's path (handle/slug).
+ * SoundCloud, Audius, 7digital) and added to the catalogue; a 503 naming the settings when that provider's lookups are
+ * not configured. Audius's tracks are named by their id or by their link's path (handle/slug).
  */
 export async function byProviderId(deps: AppDeps, provider: Provider, id: string) {
   const find = async (where: SQL) => {
@@ -235,6 +280,13 @@ export async function byProviderId(deps: AppDeps, provider: Provider, id: string
     if (linked) return linked;
     const songId = await lookUpAudius(deps, id);
     if (!songId) throw notFound(`${AUDIUS} has no track ${isAudiusTrackPath(id) ? "at this link" : "with this id"}.`);
+    return found(await find(eq(schema.songs.id, songId)), SONG_NOT_FOUND);
+  }
+  if (provider === "sevenDigital") {
+    if (!isSevenDigitalTrackId(id)) throw badRequest("This is not a 7digital track id.");
+    sevenDigitalConsumer(deps);
+    const songId = await lookUpSevenDigital(deps, id);
+    if (!songId) throw notFound(`${SEVEN_DIGITAL} has no track with this id.`);
     return found(await find(eq(schema.songs.id, songId)), SONG_NOT_FOUND);
   }
   if (!canLookUp(provider))
@@ -271,6 +323,21 @@ export async function songUrls(db: Db, songId: string, kind: "stream" | "preview
   const urls = song[kind === "stream" ? "streamUrls" : "previews"];
   if (Object.keys(urls).length === 0) throw notFound(`This song has no ${kind}.`);
   return { songId: song.id, urls };
+}
+
+/**
+ * The address of a 7digital clip, signed now: only for a track the catalogue has (a 404 otherwise), so the edge signs
+ * no address for a track nobody found through it; a 503 when 7digital is not configured.
+ */
+export async function sevenDigitalClip(deps: AppDeps, trackId: string) {
+  sevenDigitalConsumer(deps);
+  const row = await firstRow(
+    deps.db,
+    schema.songs,
+    sql`${schema.songs.musicProviders} ->> 'sevenDigital' = ${trackId}`,
+  );
+  if (!row) throw notFound(`This ${SEVEN_DIGITAL} track is not in the catalogue.`);
+  return signedClipUrl(deps, trackId);
 }
 
 /** Provider links mapped to catalogue songs (null where the catalogue has no match). */

@@ -6,6 +6,7 @@ import { found, HttpError } from "../../lib/errors.ts";
 import { addSongs, type Crate, crateSongs, crateView, SONG_ALREADY_IN_CRATE } from "./crates.ts";
 import { queueChanged } from "./live-queue.ts";
 import { canLookUp, lookUpTrack, lookupConfigured } from "./provider-lookup.ts";
+import { isSevenDigitalTrackId, lookUpSevenDigital, sevenDigitalConfigured } from "./seven-digital.ts";
 
 export const NO_SUPPORTED_PROVIDER = "Sorry, this song does not have any supported music providers to import from.";
 export const NOT_IN_CATALOG = errorMessage("SONG_NOT_IN_CATALOG");
@@ -29,7 +30,7 @@ export interface ImportSong {
 
 /**
  * The catalogue song an imported track is: by id, or by a provider id of a supported provider; else, when a provider
- * Booth can ask is configured, the track as that provider has it, added to the catalogue.
+ * Booth can ask is configured (7digital among them), the track as that provider has it, added to the catalogue.
  */
 async function findForImport(deps: AppDeps, song: ImportSong): Promise<{ songId: string } | { error: string }> {
   const { db } = deps;
@@ -46,9 +47,17 @@ async function findForImport(deps: AppDeps, song: ImportSong): Promise<{ songId:
     .limit(1);
   if (row) return { songId: row.id };
   for (const [provider, id] of supported) {
-    if (!canLookUp(provider) || !lookupConfigured(deps, provider)) continue;
+    const lookUp =
+      provider === "sevenDigital"
+        ? sevenDigitalConfigured(deps) && isSevenDigitalTrackId(id)
+          ? () => lookUpSevenDigital(deps, id)
+          : null
+        : canLookUp(provider) && lookupConfigured(deps, provider)
+          ? () => lookUpTrack(deps, provider, id)
+          : null;
+    if (!lookUp) continue;
     try {
-      const songId = await lookUpTrack(deps, provider, id);
+      const songId = await lookUp();
       if (songId) return { songId };
     } catch (err) {
       // The provider is down or refuses: this track is skipped with the reason, the others still import.

@@ -77,6 +77,7 @@ function registerCatalogue(router: Router) {
     .openapi(catalogue.songsForService, catalogueHandlers.songsForService)
     .openapi(catalogue.streamUrls, catalogueHandlers.streamUrls)
     .openapi(catalogue.previewUrls, catalogueHandlers.previewUrls)
+    .openapi(catalogue.sevenDigitalClip, catalogueHandlers.sevenDigitalClip)
     .openapi(catalogue.byProviderId, catalogueHandlers.byProviderId)
     .openapi(catalogue.byProviderLink, catalogueHandlers.byProviderLink)
     .openapi(catalogue.allAlbums, catalogueHandlers.allAlbums)

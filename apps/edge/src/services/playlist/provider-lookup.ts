@@ -69,6 +69,11 @@ export interface ProviderTrack {
   preview: string | null;
   /** A full-length stream the web's player can play on its audio element (Audius's), if the provider has one. */
   stream?: string | null;
+  /**
+   * The stream is a sample (7digital's 30-second clip, which the song's duration is): it plays a song of the provider's
+   * own, but joins a song found by ISRC (whose duration is the whole track's) only as its preview.
+   */
+  sample?: boolean;
 }
 
 /** Apple Music's catalogue is per storefront; links carry no storefront we keep, so the US one. */
@@ -304,7 +309,7 @@ const PROVIDER_TRACK: Record<LookupProvider, (deps: AppDeps, id: string) => Prom
  */
 export async function catalogueProviderTrack(
   deps: AppDeps,
-  provider: LookupProvider | "audius",
+  provider: LookupProvider | "audius" | "sevenDigital",
   id: string,
   track: ProviderTrack,
 ): Promise<string> {
@@ -330,7 +335,7 @@ export async function catalogueProviderTrack(
           links: merge(songs.links, track.link),
           previews: merge(songs.previews, track.preview),
           // A stream the song has already (an upload's) stays the one it plays.
-          streamUrls: sql`${JSON.stringify(track.stream ? { http: track.stream } : {})}::jsonb || ${songs.streamUrls}`,
+          streamUrls: sql`${JSON.stringify(track.stream && !track.sample ? { http: track.stream } : {})}::jsonb || ${songs.streamUrls}`,
         })
         .where(
           eq(
