@@ -1,7 +1,9 @@
+import { brandOffers } from "@booth/sdk/brand";
 import { requireService } from "../../lib/auth.ts";
 import { allForServicesHandler } from "../../lib/contract-families.ts";
 import { type AppRouteHandler, uuidList } from "../../lib/openapi.ts";
 import { sqlJson } from "../../lib/sql-json.ts";
+import { brandView } from "./brand.ts";
 import type * as routes from "./catalogue.routes.ts";
 import * as catalogue from "./catalogue.ts";
 
@@ -18,12 +20,13 @@ export const genres: AppRouteHandler<typeof routes.genres> = async (c) => {
   return c.json(await catalogue.findGenres(c.var.deps.db, { ids: uuidList(idIn, "idIn"), prefix, limit }), 200);
 };
 
-/** The catalogue's songs, and on a first page Audius's interleaved with them (spec 9). */
+/** The catalogue's songs the brand offers, and on a first page Audius's (when it does) interleaved with them (spec 9). */
 export const search: AppRouteHandler<typeof routes.search> = async (c) => {
-  const q = c.req.valid("query");
+  const { brand } = c.var.deps.config;
+  const q = { ...c.req.valid("query"), brand };
   const [body, audius] = await Promise.all([
     catalogue.searchSongs(c.var.deps.db, q),
-    catalogue.audiusSearch(c.var.deps, q),
+    brandOffers(brand, "audius") ? catalogue.audiusSearch(c.var.deps, q) : [],
   ]);
   if (audius.length === 0) return sqlJson(c, body, 200);
   return c.json(catalogue.interleave(JSON.parse(body) as typeof audius, audius, q.limit), 200);
@@ -31,13 +34,15 @@ export const search: AppRouteHandler<typeof routes.search> = async (c) => {
 
 export const searchPage: AppRouteHandler<typeof routes.searchPage> = async (c) => {
   const q = c.req.valid("query");
-  const { songs, total } = await catalogue.search(c.var.deps.db, q);
+  const { songs, total } = await catalogue.search(c.var.deps.db, { ...q, brand: c.var.deps.config.brand });
   const next = q.offset + songs.length;
   return c.json({ data: songs, total, offset: q.offset, nextOffset: next < total ? next : null }, 200);
 };
 
 export const providers: AppRouteHandler<typeof routes.providers> = (c) =>
   c.json(catalogue.providerSettings(c.var.deps), 200);
+
+export const brand: AppRouteHandler<typeof routes.brand> = (c) => c.json(brandView(c.var.deps.config.brand), 200);
 
 export const songsForService: AppRouteHandler<typeof routes.songsForService> = async (c) => {
   await requireService(c);

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { type Db, schema, type Tx } from "@booth/db";
+import { type Brand, DEFAULT_BRAND } from "@booth/sdk/brand";
 import { and, asc, desc, eq, ilike, inArray, type SQL, sql } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { escapeLike } from "../../lib/crud/index.ts";
@@ -9,6 +10,7 @@ import { pageWhere } from "../../lib/pages.ts";
 import { firstRow } from "../../lib/rows.ts";
 import { preparedPerDb, type SqlJson } from "../../lib/sql-json.ts";
 import { AUDIUS, isAudiusTrackPath, lookUpAudius, searchAudius } from "./audius.ts";
+import { offeredSongs, requireOffered } from "./brand.ts";
 import { songJsonFields, songView } from "./crates.ts";
 import { PROVIDERS, type Provider, parseProviderLink } from "./provider-links.ts";
 import { canLookUp, LOOKUP_SETTINGS, lookUpTrack, lookupConfigured, PROVIDER_NAMES } from "./provider-lookup.ts";
@@ -95,6 +97,8 @@ export interface SearchQuery {
   explicit: "true" | "false";
   offset: number;
   limit: number;
+  /** Only the songs this brand offers (BOOTH_BRAND; the default brand's when not given). */
+  brand?: Brand | undefined;
 }
 
 /** The words of a search as a tsquery, or a 400 when there are none to search by. */
@@ -106,7 +110,7 @@ function searchWords(q: SearchQuery) {
 }
 
 /** A page of a word search as JSON text written by the database, best match first; prepared with and without explicit songs. */
-const wordSearchQuery = (withExplicit: boolean) =>
+const wordSearchQuery = (withExplicit: boolean, brand: Brand) =>
   preparedPerDb((db) => {
     const words = sql`to_tsquery('simple', ${sql.placeholder("words")})`;
     // The page is chosen on its sort keys alone; only its songs are then written as JSON.
@@ -117,7 +121,13 @@ const wordSearchQuery = (withExplicit: boolean) =>
         id: schema.songs.id,
       })
       .from(schema.songs)
-      .where(and(sql`${document} @@ ${words}`, withExplicit ? undefined : eq(schema.songs.explicit, false)))
+      .where(
+        and(
+          sql`${document} @@ ${words}`,
+          withExplicit ? undefined : eq(schema.songs.explicit, false),
+          offeredSongs(brand),
+        ),
+      )
       .orderBy(desc(sql`ts_rank(${document}, ${words})`), asc(schema.songs.trackName), asc(schema.songs.id))
       .limit(sql.placeholder("limit"))
       .offset(sql.placeholder("offset"))
@@ -129,10 +139,12 @@ const wordSearchQuery = (withExplicit: boolean) =>
       .from(page)
       .innerJoin(schema.songs, eq(schema.songs.id, page.id))
       .leftJoin(schema.albums, eq(schema.albums.id, schema.songs.albumId))
-      .prepare(withExplicit ? "search_songs_all" : "search_songs_clean");
+      .prepare(`${withExplicit ? "search_songs_all" : "search_songs_clean"}_${brand}`);
   });
-const searchClean = wordSearchQuery(false);
-const searchAll = wordSearchQuery(true);
+const wordSearches = {
+  streaming: { clean: wordSearchQuery(false, "streaming"), all: wordSearchQuery(true, "streaming") },
+  catalogue: { clean: wordSearchQuery(false, "catalogue"), all: wordSearchQuery(true, "catalogue") },
+} satisfies Record<Brand, unknown>;
 
 /**
  * The songs of a search without its total (`GET /search`), as JSON text: a word search in one prepared statement,
@@ -141,7 +153,7 @@ const searchAll = wordSearchQuery(true);
 export async function searchSongs(db: Db, q: SearchQuery): Promise<SqlJson<ReturnType<typeof songView>[]>> {
   const tsquery = searchWords(q);
   if (q.isrc) return JSON.stringify((await search(db, q)).songs);
-  const prepared = (q.explicit === "true" ? searchAll : searchClean)(db);
+  const prepared = wordSearches[q.brand ?? DEFAULT_BRAND][q.explicit === "true" ? "all" : "clean"](db);
   const [row] = await prepared.execute({ words: tsquery, limit: q.limit, offset: q.offset });
   return row?.body ?? "[]";
 }
@@ -193,6 +205,7 @@ export async function search(db: Db, q: SearchQuery) {
     q.isrc ? eq(schema.songs.isrc, q.isrc.toUpperCase()) : undefined,
     tsquery ? sql`${document} @@ to_tsquery('simple', ${tsquery})` : undefined,
     q.explicit === "true" ? undefined : eq(schema.songs.explicit, false),
+    offeredSongs(q.brand ?? DEFAULT_BRAND),
   );
   // Best match first when there are words to rank by (a bare constant in ORDER BY would name a column).
   const byRank = tsquery ? [desc(sql`ts_rank(${document}, to_tsquery('simple', ${tsquery}))`)] : [];
@@ -221,6 +234,7 @@ export const providerSettings = (deps: AppDeps) =>
  * configured. Audius's tracks are named by their id or by their link's path (handle/slug).
  */
 export async function byProviderId(deps: AppDeps, provider: Provider, id: string) {
+  requireOffered(deps, provider, "songs");
   const find = async (where: SQL) => {
     const [row] = await songsWithAlbum(deps.db, where).limit(1);
     return row ? { provider, providerSongId: id, song: songView(row.song, row.album) } : null;
@@ -253,6 +267,7 @@ export async function byProviderId(deps: AppDeps, provider: Provider, id: string
 export function byProviderLink(deps: AppDeps, link: string) {
   const parsed = parseProviderLink(link);
   if (!parsed) throw badRequest(NOT_A_TRACK_LINK);
+  requireOffered(deps, parsed.provider, "links");
   return byProviderId(deps, parsed.provider, parsed.id);
 }
 
