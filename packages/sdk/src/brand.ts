@@ -101,9 +101,9 @@ const PLAYS: Record<Brand, string> = {
 
 /**
  * The refusal of a source the brand does not offer, e.g. "This Booth plays uploads and the licensed catalogue only:
- * Spotify links are not offered." (`what`: links, songs, playlists).
+ * Spotify links are not offered." (`what`: links, songs, playlists, exports).
  */
-export const notOffered = (brand: Brand, source: string, what: "links" | "songs" | "playlists") =>
+export const notOffered = (brand: Brand, source: string, what: "links" | "songs" | "playlists" | "exports") =>
   `This Booth plays ${PLAYS[brand]} only: ${sourceName(source)} ${what} are not offered.`;
 
 /** Each brand's name, as the web app, its manifest and its pages' titles show it. */

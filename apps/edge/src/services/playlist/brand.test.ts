@@ -204,6 +204,24 @@ describe("imports, crates and the queue, by brand", () => {
     });
   });
 
+  it("catalogue: refuses exports to Spotify and Apple Music", async () => {
+    const user = await t.createUser();
+    const api = t.api(user.token).playlist;
+    const crate = ok(await api.POST("/crate", { body: { crateName: "Out" } }));
+    await as("catalogue", async () => {
+      expectRefusal(
+        await api.POST("/exports/spotify", { body: { crateUuid: crate.crateUuid, accessToken: "token" } }),
+        422,
+        `${CATALOGUE} Spotify exports are not offered.`,
+      );
+      expectRefusal(
+        await api.POST("/exports/apple", { body: { crateUuid: crate.crateUuid, musicUserToken: "token" } }),
+        422,
+        `${CATALOGUE} Apple Music exports are not offered.`,
+      );
+    });
+  });
+
   it("streaming: refuses a 7digital song to a crate", async () => {
     const user = await t.createUser();
     expectRefusal(
