@@ -81,6 +81,16 @@ describe("search, by brand", () => {
     expect(titles(page.data)).toEqual(["Prism Audius", "Prism Both", "Prism Spotify", "Prism Tube", "Prism Upload"]);
   });
 
+  it("the catalogue's list (the song picker's first page) too: each brand's songs only", async () => {
+    const list = async () =>
+      titles(
+        ok(await t.api().playlist.GET("/api/v1/songs", { params: { query: { prefix: "Prism", limit: 50 } } })).data,
+      );
+    // (Audius's song joined the catalogue with the search above.)
+    expect(await list()).toEqual(["Prism Audius", "Prism Both", "Prism Spotify", "Prism Tube", "Prism Upload"]);
+    expect(await as("catalogue", list)).toEqual(["Prism Both", "Prism Licensed", "Prism Upload"]);
+  });
+
   it("catalogue: uploads and 7digital's only, and Audius is not asked", async () => {
     const asked = fake.requests.length;
     await as("catalogue", async () => {

@@ -9,7 +9,11 @@ import * as catalogue from "./catalogue.ts";
 
 export const songs: AppRouteHandler<typeof routes.songs> = async (c) => {
   const { idIn, prefix, limit, offset } = c.req.valid("query");
-  return c.json(await catalogue.findSongs(c.var.deps.db, { ids: uuidList(idIn, "idIn"), prefix, limit, offset }), 200);
+  const { brand } = c.var.deps.config;
+  return c.json(
+    await catalogue.findSongs(c.var.deps.db, { ids: uuidList(idIn, "idIn"), prefix, limit, offset, brand }),
+    200,
+  );
 };
 
 export const song: AppRouteHandler<typeof routes.song> = async (c) =>

@@ -47,10 +47,13 @@ export async function listSongs(db: Db, where: SQL | undefined, limit: number, o
   return { data: rows.map((r) => songView(r.song, r.album)), total };
 }
 
-/** Songs by ids and/or a title prefix. */
-export function findSongs(db: Db, q: { ids: string[]; prefix?: string | undefined; limit: number; offset: number }) {
+/** Songs by ids and/or a title prefix; the catalogue's list (no ids) only of the songs the brand offers. */
+export function findSongs(
+  db: Db,
+  q: { ids: string[]; prefix?: string | undefined; limit: number; offset: number; brand?: Brand | undefined },
+) {
   const where = and(
-    q.ids.length ? inArray(schema.songs.id, q.ids) : undefined,
+    q.ids.length ? inArray(schema.songs.id, q.ids) : offeredSongs(q.brand ?? DEFAULT_BRAND),
     q.prefix ? ilike(schema.songs.trackName, `${escapeLike(q.prefix)}%`) : undefined,
   );
   return listSongs(db, where, q.limit, q.offset);
