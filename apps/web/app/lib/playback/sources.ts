@@ -1,4 +1,4 @@
-import { type Brand, brandOffers, DEFAULT_BRAND } from "@booth/sdk/brand";
+import { type Brand, brandOffers, DEFAULT_BRAND, SOURCES } from "@booth/sdk/brand";
 import type { LiveSong } from "@booth/sdk/live";
 import { sourceOf } from "./player.ts";
 
@@ -78,8 +78,14 @@ export function sourcesOf(
         ? `https://api.soundcloud.com/tracks/${soundcloud}`
         : `https://soundcloud.com/${soundcloud}`,
     });
+  // A preview of a source the brand does not offer is not played either (keys that name no source are kept).
+  const previews = Object.fromEntries(
+    Object.entries(song.previews ?? {}).filter(
+      ([key]) => !(SOURCES as readonly string[]).includes(key) || brandOffers(brand, key),
+    ),
+  );
   const preview = sourceOf(
-    { trackName: song.trackName, artistName: song.artistName, duration: song.duration, previews: song.previews ?? {} },
+    { trackName: song.trackName, artistName: song.artistName, duration: song.duration, previews },
     apiUrl,
   );
   if (preview && /^https?:\/\//.test(preview.url)) sources.push({ kind: "preview", url: preview.url });
