@@ -289,6 +289,35 @@ describe("imports, crates and the queue, by brand", () => {
   });
 });
 
+describe("a room's crate, by brand", () => {
+  it("catalogue: the live room reads the room crate's uploads and licensed songs, passing the others over", async () => {
+    const owner = await t.createUser();
+    const api = t.api(owner.token);
+    const room = ok(await api.room.POST("/rooms/infrastructure", { body: { name: "Prism Room" } }));
+    const crate = ok(await api.playlist.POST("/crate", { body: { crateName: "Prisms" } }));
+    ok(
+      await api.playlist.POST("/crate/{id}/songs", {
+        params: { path: { id: crate.crateUuid } },
+        body: { songIds: [ids["Prism Tube"]!, ids["Prism Upload"]!, ids["Prism Spotify"]!] },
+      }),
+    );
+    ok(
+      await api.room.PATCH("/rooms/{id}", {
+        params: { path: { id: room.uuid } },
+        body: { roomCrateId: crate.crateUuid },
+      }),
+    );
+    const read = async () =>
+      ok(
+        await t.api(service).room.GET("/rooms/service/room/{id}/crate", {
+          params: { path: { id: room.uuid }, query: { from: 0 } },
+        }),
+      ).songs.map((s) => s.trackName);
+    expect(await read()).toEqual(["Prism Tube", "Prism Upload", "Prism Spotify"]);
+    expect(await as("catalogue", read)).toEqual(["Prism Upload"]);
+  });
+});
+
 describe("the brand, as clients learn it", () => {
   it("answers GET /song-data/brand", async () => {
     expect((await t.request("GET", `${L}/song-data/brand`)).body).toMatchObject({
