@@ -2,6 +2,7 @@ import { BOOTH_VERSION } from "@booth/sdk/version";
 import { type Command, CommanderError } from "commander";
 import { avatarCommands } from "./commands/avatars.ts";
 import { botCommands } from "./commands/bot.ts";
+import { brandCommand } from "./commands/brand.ts";
 import { crateCommands } from "./commands/crates.ts";
 import { discordCommands } from "./commands/discord.ts";
 import { jobsCommand } from "./commands/jobs.ts";
@@ -39,6 +40,7 @@ export function program() {
   seedCommand(booth);
   outboxCommand(booth);
   jobsCommand(booth);
+  brandCommand(booth);
   examples(
     booth
       .command("completion")

@@ -74,6 +74,7 @@ export function configFrom(settings: Settings): AppConfig {
     emailResendSeconds: settings.EMAIL_RESEND_SECONDS,
     trustProxy: settings.TRUST_PROXY,
     metricsToken: settings.METRICS_TOKEN,
+    brand: settings.BOOTH_BRAND,
     providers: {
       spotifyApiUrl: settings.SPOTIFY_API_URL,
       appleMusicApiUrl: settings.APPLE_MUSIC_API_URL,

@@ -10,6 +10,7 @@ import { SERVICE_SECRET_MIN_LENGTH } from "@booth/sdk/live/service-auth";
 import { mediaSettings } from "@booth/sdk/media";
 import { logLevelSetting } from "@booth/sdk/node/logger";
 import {
+  brandSetting,
   deploymentSettings,
   type Environment,
   isProduction,
@@ -233,6 +234,7 @@ export const settingsSchema = z
       .describe("The iOS app's bundle id: App Store notifications of others are refused."),
 
     // Music providers and integrations.
+    BOOTH_BRAND: brandSetting(),
     SPOTIFY_API_URL: setting.url().default("https://api.spotify.com").describe("Spotify's API address."),
     APPLE_MUSIC_API_URL: setting.url().default("https://api.music.apple.com").describe("Apple Music's API address."),
     AUDIUS_API_URL: setting

@@ -1,4 +1,5 @@
 import type { Db } from "@booth/db";
+import type { Brand } from "@booth/sdk/brand";
 import { createLogger, type Logger, type LogLevel } from "@booth/sdk/node/logger";
 import type { Context } from "hono";
 import type { DestinationStream } from "pino";
@@ -54,6 +55,8 @@ export interface AppConfig {
   trustProxy?: readonly string[] | undefined;
   /** METRICS_TOKEN: a bearer token Prometheus scrapes /metrics with; unset, /metrics answers admins only. */
   metricsToken?: string | undefined;
+  /** BOOTH_BRAND: which sources this Booth offers (streaming providers, or the licensed catalogue: @booth/sdk/brand). */
+  brand: Brand;
   /** Third-party music services: base URLs (so tests point them at local fakes) and server-side credentials. */
   providers: {
     spotifyApiUrl: string;
@@ -141,6 +144,7 @@ export const defaultConfig: AppConfig = {
   webUrl: "http://127.0.0.1:3000",
   emailResendSeconds: 60,
   trustProxy: [],
+  brand: "streaming",
   providers: {
     spotifyApiUrl: "https://api.spotify.com",
     appleMusicApiUrl: "https://api.music.apple.com",

@@ -11,6 +11,7 @@ import { resolve } from "node:path";
 import { mediaSettings } from "@booth/sdk/media";
 import { logLevelSetting } from "@booth/sdk/node/logger";
 import {
+  brandSetting,
   deploymentSettings,
   type Environment,
   edgeUrlSetting,
@@ -71,6 +72,7 @@ export const settingsSchema = z
       .integer({ max: 65535 })
       .optional()
       .describe("The port to listen on (default: WEB_URL's port, else 3000)."),
+    BOOTH_BRAND: brandSetting(),
     WEB_HOST: setting.text().default("127.0.0.1").describe("The address to listen on (0.0.0.0 in a container)."),
     SESSION_SECRET: setting
       .text()
@@ -207,6 +209,8 @@ export function configOf(settings: WebSettings) {
     publicEdgeUrl: settings.BOOTH_PUBLIC_EDGE_URL ?? settings.BOOTH_EDGE_URL,
     publicPartyUrl: settings.BOOTH_PUBLIC_PARTY_URL ?? settings.BOOTH_PARTY_URL,
     secureCookies: settings.WEB_URL?.startsWith("https:") ?? false,
+    /** Which Booth this is (BOOTH_BRAND, the edge's too): its name, colours and the sources its pages offer. */
+    brand: settings.BOOTH_BRAND,
     /** The deployment's name in Sentry: SENTRY_ENVIRONMENT, else BOOTH_ENV, else NODE_ENV, else "development". */
     sentryEnvironment: settings.SENTRY_ENVIRONMENT || settings.BOOTH_ENV || settings.NODE_ENV || "development",
     production: isProduction(settings),

@@ -1,3 +1,4 @@
+import { BRAND_NAMES, DEFAULT_BRAND } from "@booth/sdk/brand";
 import { BOOTH_VERSION } from "@booth/sdk/version";
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
@@ -29,6 +30,7 @@ import {
   loadLanguage,
 } from "./i18n/index.ts";
 import { languageOf } from "./i18n/language.server.ts";
+import { brandName, THEME_COLORS } from "./lib/brand.ts";
 import { DirectMessagesProvider, useUnreadMessages } from "./lib/direct-messages.tsx";
 import { reportBoundaryError, SENTRY_ENVIRONMENT_META, SENTRY_META } from "./lib/error-reports.ts";
 import { NAV_LINKS } from "./lib/nav.ts";
@@ -49,8 +51,8 @@ export const links: LinksFunction = () => [
   { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
 ];
 
-export const meta: MetaFunction = () => [
-  { title: "Booth" },
+export const meta: MetaFunction = ({ matches }) => [
+  { title: brandName(matches) },
   { name: "viewport", content: "width=device-width, initial-scale=1" },
 ];
 
@@ -176,7 +178,7 @@ function Header() {
         <span className="brand-mark" aria-hidden>
           ◉
         </span>{" "}
-        {t("brand")}
+        <span data-testid="brand-name">{BRAND_NAMES[root?.env.brand ?? DEFAULT_BRAND]}</span>
       </Link>
       <nav className="main-nav" aria-label={t("nav.label")}>
         <div className="nav-links">
@@ -248,6 +250,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const root = useRootData();
   const lang = root?.lang ?? DEFAULT_LANGUAGE;
+  const brand = root?.env.brand ?? DEFAULT_BRAND;
   const i18n = useMemo(() => createI18n(lang), [lang]);
   const scripts = usePageScripts();
   useServiceWorker();
@@ -261,10 +264,10 @@ export function Layout({ children }: { children: ReactNode }) {
       );
   }, [i18n, lang]);
   return (
-    <html lang={lang}>
+    <html lang={lang} data-brand={brand}>
       <head>
         <meta charSet="utf-8" />
-        <meta name="theme-color" content="#0b0814" />
+        <meta name="theme-color" content={THEME_COLORS[brand]} />
         {/* Where the page reports its errors, when the server names a Sentry project for it (entry.client.tsx). */}
         {root?.env.sentry ? (
           <>
@@ -283,6 +286,7 @@ export function Layout({ children }: { children: ReactNode }) {
             apiUrl={root?.env.apiUrl ?? ""}
             viewerUuid={root?.viewer?.uuid ?? null}
             players={root?.env.players}
+            brand={root?.env.brand}
           >
             <DirectMessagesProvider viewerUuid={root?.viewer?.uuid ?? null} initialUnread={root?.unreadMessages ?? 0}>
               <a className="skip-link" href="#main">

@@ -39,6 +39,33 @@ describe("a song's sources", () => {
     expect(followsRoom("file") && !isEmbedded("file")).toBe(true);
   });
 
+  it("plays only the sources the brand offers: the catalogue brand no streaming provider's player or preview, 7digital's", () => {
+    const s = song({
+      streamUrls: { hls: "/api/upload-service/songs/1/hls-playlist" },
+      musicProviders: { uploadService: "u1", youtube: "dQw4w9WgXcQ", spotify: "4uLU6hMCjMI75M1A2tKUQC" },
+      previews: { spotify: "https://p.scdn.co/mp3-preview/x" },
+    });
+    const accounts = { spotify: true, apple: true };
+    expect(sourcesOf(s, API, accounts, "catalogue").map((x) => x.kind)).toEqual(["hls"]);
+    expect(sourcesOf(s, API, accounts, "streaming").map((x) => x.kind)).toEqual([
+      "hls",
+      "spotify",
+      "youtube",
+      "preview",
+    ]);
+    const licensed = song({
+      musicProviders: { sevenDigital: "8675309" },
+      previews: { sevenDigital: "https://previews.7digital.com/clip/8675309" },
+    });
+    expect(sourcesOf(licensed, API, accounts, "catalogue")).toEqual([
+      { kind: "preview", url: "https://previews.7digital.com/clip/8675309" },
+    ]);
+    // The streaming brand offers every provider, the licensed catalogue's too (decision 0027).
+    expect(sourcesOf(licensed, API, accounts, "streaming")).toEqual([
+      { kind: "preview", url: "https://previews.7digital.com/clip/8675309" },
+    ]);
+  });
+
   it("plays an Audius song's full-length stream on the audio element, where the room is, before its other providers", () => {
     const stream = "https://api.audius.co/v1/tracks/D7KyD/stream?app_name=Booth";
     const s = song({ streamUrls: { http: stream }, musicProviders: { audius: "D7KyD", youtube: "dQw4w9WgXcQ" } });

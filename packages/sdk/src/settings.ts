@@ -8,6 +8,7 @@
  * use it as Node does.
  */
 import { z } from "zod";
+import { BRANDS, DEFAULT_BRAND } from "./brand.ts";
 
 /** zod, for the apps' schemas: `z.object({...})` of settings, without a dependency of their own on it. */
 export { z };
@@ -266,3 +267,12 @@ export function requiredInProduction(
 /** Whether the settings read are a production deployment's: the one answer to "is this production?". */
 export const isProduction = (settings: { BOOTH_ENV?: string | undefined; NODE_ENV?: string | undefined }) =>
   settings.BOOTH_ENV === "production" || settings.NODE_ENV === "production";
+
+/** BOOTH_BRAND, in each app's settings: a value other than the two is refused at start, naming the setting. */
+export const brandSetting = () =>
+  setting
+    .oneOf(BRANDS)
+    .default(DEFAULT_BRAND)
+    .describe(
+      "Which Booth this is: streaming (uploads and the streaming providers: YouTube, Spotify, SoundCloud, Apple Music, Audius) or catalogue (uploads and the licensed catalogue, 7digital, only). It decides what search, imports, link lookups, the song picker and the player offer, and the web app's name and colours.",
+    );

@@ -39,6 +39,8 @@ const en = {
   importTitle: "Import tracks",
   importHelp:
     "Paste track links, one a line (Spotify, Apple Music, SoundCloud, 7digital, or Booth song links). Songs in our catalogue are added here.",
+  importHelpCatalogue:
+    "Paste track links, one a line (7digital or Booth song links). Songs in our catalogue are added here.",
   importSubmit: "Import",
   imported_one: "{{count}} track imported.",
   imported_other: "{{count}} tracks imported.",

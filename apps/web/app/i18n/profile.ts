@@ -77,6 +77,8 @@ const en = {
   connections: {
     title: "Connected accounts",
     subtitle: "Connect your music services to export crates and play their songs, and Discord to sign in with it.",
+    subtitleCatalogue:
+      "Connect Discord to sign in with it. The music here comes from the licensed catalogue and uploads.",
     names: PROVIDER_NAMES,
     connected: "Connected",
     connectedAs: "Connected as {{name}}",

@@ -41,15 +41,15 @@ async function unreadMessages(token: string) {
 }
 
 /**
- * What every page gets: who is signed in, their unread direct messages, the audio quality, where the browser reaches the edge and the party, and
- * the avatars' pictures.
+ * What every page gets: who is signed in, their unread direct messages, the audio quality, where the browser reaches the edge and the party, the
+ * brand, and the avatars' pictures.
  */
 export async function rootData(request: Request) {
   const [{ viewer, audioQuality, setCookie, token }, images] = await Promise.all([
     readSession(request),
     avatarImages(),
   ]);
-  const { publicEdgeUrl, publicPartyUrl, players, settings, sentryEnvironment } = webConfig();
+  const { publicEdgeUrl, publicPartyUrl, players, settings, sentryEnvironment, brand } = webConfig();
   return {
     body: {
       viewer,
@@ -60,6 +60,7 @@ export async function rootData(request: Request) {
         apiUrl: publicEdgeUrl,
         partyUrl: publicPartyUrl,
         players,
+        brand,
         // The pages' error reports (lib/error-reports.ts): null when SENTRY_BROWSER_DSN is unset.
         sentry: settings.SENTRY_BROWSER_DSN
           ? { dsn: settings.SENTRY_BROWSER_DSN, environment: sentryEnvironment }

@@ -1,13 +1,19 @@
+import { brandOffers } from "@booth/sdk/brand";
 import { requireService } from "../../lib/auth.ts";
 import { allForServicesHandler } from "../../lib/contract-families.ts";
 import { type AppRouteHandler, uuidList } from "../../lib/openapi.ts";
 import { sqlJson } from "../../lib/sql-json.ts";
+import { brandView } from "./brand.ts";
 import type * as routes from "./catalogue.routes.ts";
 import * as catalogue from "./catalogue.ts";
 
 export const songs: AppRouteHandler<typeof routes.songs> = async (c) => {
   const { idIn, prefix, limit, offset } = c.req.valid("query");
-  return c.json(await catalogue.findSongs(c.var.deps.db, { ids: uuidList(idIn, "idIn"), prefix, limit, offset }), 200);
+  const { brand } = c.var.deps.config;
+  return c.json(
+    await catalogue.findSongs(c.var.deps.db, { ids: uuidList(idIn, "idIn"), prefix, limit, offset, brand }),
+    200,
+  );
 };
 
 export const song: AppRouteHandler<typeof routes.song> = async (c) =>
@@ -18,12 +24,16 @@ export const genres: AppRouteHandler<typeof routes.genres> = async (c) => {
   return c.json(await catalogue.findGenres(c.var.deps.db, { ids: uuidList(idIn, "idIn"), prefix, limit }), 200);
 };
 
-/** The catalogue's songs, and on a first page the providers' (Audius's, 7digital's) interleaved with them (spec 9). */
+/** The catalogue's songs the brand offers, and on a first page the providers' it offers (Audius's, 7digital's) interleaved with them (spec 9). */
 export const search: AppRouteHandler<typeof routes.search> = async (c) => {
-  const q = c.req.valid("query");
+  const { brand } = c.var.deps.config;
+  const q = { ...c.req.valid("query"), brand };
+  const sources = (Object.keys(catalogue.SEARCH_SOURCES) as catalogue.SearchSource[]).filter((source) =>
+    brandOffers(brand, source),
+  );
   const [body, providers] = await Promise.all([
     catalogue.searchSongs(c.var.deps.db, q),
-    catalogue.providerSearches(c.var.deps, q),
+    catalogue.providerSearches(c.var.deps, q, sources),
   ]);
   if (providers.length === 0) return sqlJson(c, body, 200);
   return c.json(catalogue.interleave(JSON.parse(body) as typeof providers, providers, q.limit), 200);
@@ -31,13 +41,15 @@ export const search: AppRouteHandler<typeof routes.search> = async (c) => {
 
 export const searchPage: AppRouteHandler<typeof routes.searchPage> = async (c) => {
   const q = c.req.valid("query");
-  const { songs, total } = await catalogue.search(c.var.deps.db, q);
+  const { songs, total } = await catalogue.search(c.var.deps.db, { ...q, brand: c.var.deps.config.brand });
   const next = q.offset + songs.length;
   return c.json({ data: songs, total, offset: q.offset, nextOffset: next < total ? next : null }, 200);
 };
 
 export const providers: AppRouteHandler<typeof routes.providers> = (c) =>
   c.json(catalogue.providerSettings(c.var.deps), 200);
+
+export const brand: AppRouteHandler<typeof routes.brand> = (c) => c.json(brandView(c.var.deps.config.brand), 200);
 
 export const songsForService: AppRouteHandler<typeof routes.songsForService> = async (c) => {
   await requireService(c);

@@ -1,3 +1,4 @@
+import { BRANDS } from "@booth/sdk/brand";
 import { z } from "@hono/zod-openapi";
 import { allForServices, oneItem } from "../../lib/contract-families.ts";
 import {
@@ -114,6 +115,14 @@ export const providers = route("get", "/song-data/providers", {
   },
 });
 
+export const brand = route("get", "/song-data/brand", {
+  summary: "This Booth's brand (BOOTH_BRAND): its name and the sources its search, imports, lookups and player offer",
+  tags: ["Song data"],
+  responses: {
+    200: json(z.object({ brand: z.enum(BRANDS), name: z.string(), sources: z.array(z.string()) }).openapi("Brand")),
+  },
+});
+
 export const songsForService = authed("get", "/song-data/service", {
   summary: "Songs by id, for services",
   request: { query: z.object({ songIds: UuidCsv }) },
@@ -179,7 +188,7 @@ export const byProviderId = route("get", "/song-data/{providerSongId}/{musicProv
       musicProvider: z.enum(PROVIDERS).openapi({ param: { name: "musicProvider", in: "path" } }),
     }),
   },
-  responses: ok(SongDataSchema, 400, 404, 502, 503),
+  responses: ok(SongDataSchema, 400, 404, 422, 502, 503),
 });
 
 export const byProviderLink = route("get", "/song-data/{link}", {
@@ -194,7 +203,7 @@ export const byProviderLink = route("get", "/song-data/{link}", {
         .openapi({ param: { name: "link", in: "path" } }),
     }),
   },
-  responses: ok(SongDataSchema, 400, 404, 502, 503),
+  responses: ok(SongDataSchema, 400, 404, 422, 502, 503),
 });
 
 // ---- albums and artists (services)

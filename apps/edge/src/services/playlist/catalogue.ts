@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { type Db, schema, type Tx } from "@booth/db";
+import { type Brand, DEFAULT_BRAND } from "@booth/sdk/brand";
 import { and, asc, desc, eq, ilike, inArray, type SQL, sql } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { escapeLike } from "../../lib/crud/index.ts";
@@ -9,6 +10,7 @@ import { pageWhere } from "../../lib/pages.ts";
 import { firstRow } from "../../lib/rows.ts";
 import { preparedPerDb, type SqlJson } from "../../lib/sql-json.ts";
 import { AUDIUS, isAudiusTrackPath, lookUpAudius, searchAudius } from "./audius.ts";
+import { offeredSongs, requireOffered } from "./brand.ts";
 import { songJsonFields, songView } from "./crates.ts";
 import { PROVIDERS, type Provider, parseProviderLink } from "./provider-links.ts";
 import { canLookUp, LOOKUP_SETTINGS, lookUpTrack, lookupConfigured, PROVIDER_NAMES } from "./provider-lookup.ts";
@@ -54,10 +56,13 @@ export async function listSongs(db: Db, where: SQL | undefined, limit: number, o
   return { data: rows.map((r) => songView(r.song, r.album)), total };
 }
 
-/** Songs by ids and/or a title prefix. */
-export function findSongs(db: Db, q: { ids: string[]; prefix?: string | undefined; limit: number; offset: number }) {
+/** Songs by ids and/or a title prefix; the catalogue's list (no ids) only of the songs the brand offers. */
+export function findSongs(
+  db: Db,
+  q: { ids: string[]; prefix?: string | undefined; limit: number; offset: number; brand?: Brand | undefined },
+) {
   const where = and(
-    q.ids.length ? inArray(schema.songs.id, q.ids) : undefined,
+    q.ids.length ? inArray(schema.songs.id, q.ids) : offeredSongs(q.brand ?? DEFAULT_BRAND),
     q.prefix ? ilike(schema.songs.trackName, `${escapeLike(q.prefix)}%`) : undefined,
   );
   return listSongs(db, where, q.limit, q.offset);
@@ -104,6 +109,8 @@ export interface SearchQuery {
   explicit: "true" | "false";
   offset: number;
   limit: number;
+  /** Only the songs this brand offers (BOOTH_BRAND; the default brand's when not given). */
+  brand?: Brand | undefined;
 }
 
 /** The words of a search as a tsquery, or a 400 when there are none to search by. */
@@ -115,7 +122,7 @@ function searchWords(q: SearchQuery) {
 }
 
 /** A page of a word search as JSON text written by the database, best match first; prepared with and without explicit songs. */
-const wordSearchQuery = (withExplicit: boolean) =>
+const wordSearchQuery = (withExplicit: boolean, brand: Brand) =>
   preparedPerDb((db) => {
     const words = sql`to_tsquery('simple', ${sql.placeholder("words")})`;
     // The page is chosen on its sort keys alone; only its songs are then written as JSON.
@@ -126,7 +133,13 @@ const wordSearchQuery = (withExplicit: boolean) =>
         id: schema.songs.id,
       })
       .from(schema.songs)
-      .where(and(sql`${document} @@ ${words}`, withExplicit ? undefined : eq(schema.songs.explicit, false)))
+      .where(
+        and(
+          sql`${document} @@ ${words}`,
+          withExplicit ? undefined : eq(schema.songs.explicit, false),
+          offeredSongs(brand),
+        ),
+      )
       .orderBy(desc(sql`ts_rank(${document}, ${words})`), asc(schema.songs.trackName), asc(schema.songs.id))
       .limit(sql.placeholder("limit"))
       .offset(sql.placeholder("offset"))
@@ -138,10 +151,12 @@ const wordSearchQuery = (withExplicit: boolean) =>
       .from(page)
       .innerJoin(schema.songs, eq(schema.songs.id, page.id))
       .leftJoin(schema.albums, eq(schema.albums.id, schema.songs.albumId))
-      .prepare(withExplicit ? "search_songs_all" : "search_songs_clean");
+      .prepare(`${withExplicit ? "search_songs_all" : "search_songs_clean"}_${brand}`);
   });
-const searchClean = wordSearchQuery(false);
-const searchAll = wordSearchQuery(true);
+const wordSearches = {
+  streaming: { clean: wordSearchQuery(false, "streaming"), all: wordSearchQuery(true, "streaming") },
+  catalogue: { clean: wordSearchQuery(false, "catalogue"), all: wordSearchQuery(true, "catalogue") },
+} satisfies Record<Brand, unknown>;
 
 /**
  * The songs of a search without its total (`GET /search`), as JSON text: a word search in one prepared statement,
@@ -150,7 +165,7 @@ const searchAll = wordSearchQuery(true);
 export async function searchSongs(db: Db, q: SearchQuery): Promise<SqlJson<ReturnType<typeof songView>[]>> {
   const tsquery = searchWords(q);
   if (q.isrc) return JSON.stringify((await search(db, q)).songs);
-  const prepared = (q.explicit === "true" ? searchAll : searchClean)(db);
+  const prepared = wordSearches[q.brand ?? DEFAULT_BRAND][q.explicit === "true" ? "all" : "clean"](db);
   const [row] = await prepared.execute({ words: tsquery, limit: q.limit, offset: q.offset });
   return row?.body ?? "[]";
 }
@@ -231,6 +246,7 @@ export async function search(db: Db, q: SearchQuery) {
     q.isrc ? eq(schema.songs.isrc, q.isrc.toUpperCase()) : undefined,
     tsquery ? sql`${document} @@ to_tsquery('simple', ${tsquery})` : undefined,
     q.explicit === "true" ? undefined : eq(schema.songs.explicit, false),
+    offeredSongs(q.brand ?? DEFAULT_BRAND),
   );
   // Best match first when there are words to rank by (a bare constant in ORDER BY would name a column).
   const byRank = tsquery ? [desc(sql`ts_rank(${document}, to_tsquery('simple', ${tsquery}))`)] : [];
@@ -266,6 +282,7 @@ export const providerSettings = (deps: AppDeps) =>
  * not configured. Audius's tracks are named by their id or by their link's path (handle/slug).
  */
 export async function byProviderId(deps: AppDeps, provider: Provider, id: string) {
+  requireOffered(deps, provider, "songs");
   const find = async (where: SQL) => {
     const [row] = await songsWithAlbum(deps.db, where).limit(1);
     return row ? { provider, providerSongId: id, song: songView(row.song, row.album) } : null;
@@ -305,6 +322,7 @@ export async function byProviderId(deps: AppDeps, provider: Provider, id: string
 export function byProviderLink(deps: AppDeps, link: string) {
   const parsed = parseProviderLink(link);
   if (!parsed) throw badRequest(NOT_A_TRACK_LINK);
+  requireOffered(deps, parsed.provider, "links");
   return byProviderId(deps, parsed.provider, parsed.id);
 }
 

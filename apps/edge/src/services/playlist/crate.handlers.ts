@@ -2,6 +2,7 @@ import { requireService, requireUser } from "../../lib/auth.ts";
 import { allForServicesHandler } from "../../lib/contract-families.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { sqlJson } from "../../lib/sql-json.ts";
+import { requireOfferedSongs } from "./brand.ts";
 import type * as routes from "./crate.routes.ts";
 import { callerCrate } from "./crate-access.ts";
 import * as crates from "./crates.ts";
@@ -28,7 +29,9 @@ export function crateSongHandlers(special?: crates.SpecialKind) {
     const { crate } = await callerCrate(c, target(c.req.param("id")), "write");
     const body = c.req.valid("json");
     const { db, clock } = c.var.deps;
-    const added = await crates.addSongs(db, crate, body.songIds ?? [body.songId as string], body.position, clock.now());
+    const songIds = body.songIds ?? [body.songId as string];
+    await requireOfferedSongs(c.var.deps, songIds);
+    const added = await crates.addSongs(db, crate, songIds, body.position, clock.now());
     await queueChanged(c.var.deps, crate);
     const ids = new Set(added.map((a) => a.id));
     return c.json(

@@ -49,7 +49,7 @@ export function crateSongRoutes(base: string, special?: SpecialKind) {
     addSongs: authed("post", `${base}/songs`, {
       summary: `Add songs to ${what} (at the end, or at a position)`,
       request: { ...params, ...jsonBody(AddBody) },
-      responses: created(z.array(CrateSongSchema), 400, 401, 403, 404, 409),
+      responses: created(z.array(CrateSongSchema), 400, 401, 403, 404, 409, 422),
     }),
     currentPosition: authed("put", `${base}/current-position`, {
       summary: `Set the position of the song playing next in ${what}`,

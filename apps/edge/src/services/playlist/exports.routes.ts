@@ -23,13 +23,13 @@ const exportOf = <T extends z.ZodRawShape>(token: T) =>
 export const spotify = authed("post", "/exports/spotify", {
   summary: "Copy a crate to a new private Spotify playlist of the user (songs Spotify knows)",
   request: exportOf({ accessToken: z.string().min(1).max(2000) }),
-  responses: ok(ExportResult, 400, 401, 403, 404, 429, 502),
+  responses: ok(ExportResult, 400, 401, 403, 404, 422, 429, 502),
 });
 
 export const apple = authed("post", "/exports/apple", {
   summary: "Copy a crate to a new Apple Music library playlist of the user (songs Apple Music knows)",
   request: exportOf({ musicUserToken: z.string().min(1).max(4000) }),
-  responses: ok(ExportResult, 400, 401, 403, 404, 429, 502, 503),
+  responses: ok(ExportResult, 400, 401, 403, 404, 422, 429, 502, 503),
 });
 
 export const cyaniteWebhook = route("post", "/cyanite/webhook", {

@@ -1,4 +1,5 @@
 import type { AppRouteHandler } from "../../lib/openapi.ts";
+import { requireOfferedSongs } from "./brand.ts";
 import { callerCrate } from "./crate-access.ts";
 import type * as routes from "./import.routes.ts";
 import { addCatalogueSong, importTracks } from "./imports.ts";
@@ -12,5 +13,6 @@ export const trackImport: AppRouteHandler<typeof routes.trackImport> = async (c)
 export const addTrack: AppRouteHandler<typeof routes.addTrack> = async (c) => {
   const { crate } = await callerCrate(c, c.req.valid("param").crateUuid, "write");
   const { songId, append } = c.req.valid("json");
+  await requireOfferedSongs(c.var.deps, [songId]);
   return c.json(await addCatalogueSong(c.var.deps, crate, songId, append), 201);
 };

@@ -36,5 +36,5 @@ export const addTrack = authed("post", "/api/v1/playlists/{crateUuid}/tracks", {
     params: uuidParams("crateUuid"),
     ...jsonBody(z.object({ songId: z.uuid(), append: z.boolean().default(true) })),
   },
-  responses: created(z.array(CrateSongSchema), 400, 401, 403, 404, 409),
+  responses: created(z.array(CrateSongSchema), 400, 401, 403, 404, 409, 422),
 });

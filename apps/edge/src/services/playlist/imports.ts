@@ -1,8 +1,10 @@
 import { schema } from "@booth/db";
+import { brandOffers, brandOffersSong, notOffered } from "@booth/sdk/brand";
 import { eq, or, type SQL, sql } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { found, HttpError } from "../../lib/errors.ts";
+import { firstSource } from "./brand.ts";
 import { addSongs, type Crate, crateSongs, crateView, SONG_ALREADY_IN_CRATE } from "./crates.ts";
 import { queueChanged } from "./live-queue.ts";
 import { canLookUp, lookUpTrack, lookupConfigured } from "./provider-lookup.ts";
@@ -34,17 +36,23 @@ export interface ImportSong {
  */
 async function findForImport(deps: AppDeps, song: ImportSong): Promise<{ songId: string } | { error: string }> {
   const { db } = deps;
-  const supported = Object.entries(song.musicProviders).filter(([p]) =>
+  const { brand } = deps.config;
+  const named = Object.entries(song.musicProviders).filter(([p]) =>
     (IMPORT_PROVIDERS as readonly string[]).includes(p),
   );
-  if (!song.songId && supported.length === 0) return { error: NO_SUPPORTED_PROVIDER };
+  // Only the sources the brand offers are looked for (BOOTH_BRAND): a track of none of them is skipped, saying why.
+  const supported = named.filter(([p]) => brandOffers(brand, p));
+  if (!song.songId && supported.length === 0)
+    return { error: named[0] ? notOffered(brand, named[0][0], "songs") : NO_SUPPORTED_PROVIDER };
   const conditions: SQL[] = supported.map(([p, id]) => sql`${schema.songs.musicProviders} ->> ${p} = ${id}`);
   if (song.songId) conditions.push(eq(schema.songs.id, song.songId));
   const [row] = await db
-    .select({ id: schema.songs.id })
+    .select({ id: schema.songs.id, musicProviders: schema.songs.musicProviders })
     .from(schema.songs)
     .where(or(...conditions))
     .limit(1);
+  if (row && !brandOffersSong(brand, row.musicProviders))
+    return { error: notOffered(brand, firstSource(row.musicProviders), "songs") };
   if (row) return { songId: row.id };
   for (const [provider, id] of supported) {
     const lookUp =

@@ -74,6 +74,7 @@ function registerCatalogue(router: Router) {
     .openapi(catalogue.search, catalogueHandlers.search)
     .openapi(catalogue.searchPage, catalogueHandlers.searchPage)
     .openapi(catalogue.providers, catalogueHandlers.providers)
+    .openapi(catalogue.brand, catalogueHandlers.brand)
     .openapi(catalogue.songsForService, catalogueHandlers.songsForService)
     .openapi(catalogue.streamUrls, catalogueHandlers.streamUrls)
     .openapi(catalogue.previewUrls, catalogueHandlers.previewUrls)

@@ -27,7 +27,7 @@ export const startImport = authed("post", "/api/v1/playlist-imports", {
   summary:
     "Import a Spotify, YouTube, SoundCloud or Audius playlist into a new crate named after it (the first 500 tracks); answers the import, whose progress GET /api/v1/playlist-imports/{importId} tells",
   request: jsonBody(z.object({ link: z.string().trim().min(1).max(2000) })),
-  responses: { 202: json(PlaylistImportSchema, "Accepted"), ...errors(400, 401, 403, 404, 429, 502, 503) },
+  responses: { 202: json(PlaylistImportSchema, "Accepted"), ...errors(400, 401, 403, 404, 422, 429, 502, 503) },
 });
 
 export const getImport = authed("get", "/api/v1/playlist-imports/{importId}", {

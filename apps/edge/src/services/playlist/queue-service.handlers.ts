@@ -8,7 +8,8 @@ export const upcoming: AppRouteHandler<typeof routes.upcoming> = async (c) => {
   await requireService(c);
   const { db, clock } = c.var.deps;
   const { userUuid } = c.req.valid("param");
-  return c.json({ songs: await queue.upcomingOf(db, userUuid, c.req.valid("query").limit, clock.now()) }, 200);
+  const { limit } = c.req.valid("query");
+  return c.json({ songs: await queue.upcomingOf(db, userUuid, limit, clock.now(), c.var.deps.config.brand) }, 200);
 };
 
 export const advance: AppRouteHandler<typeof routes.advance> = async (c) => {
@@ -16,14 +17,16 @@ export const advance: AppRouteHandler<typeof routes.advance> = async (c) => {
   const { db, clock } = c.var.deps;
   const { userUuid } = c.req.valid("param");
   const { crateSongUuid, limit } = c.req.valid("json");
-  return c.json({ songs: await queue.advanceQueue(db, userUuid, crateSongUuid, limit, clock.now()) }, 200);
+  const brand = c.var.deps.config.brand;
+  return c.json({ songs: await queue.advanceQueue(db, userUuid, crateSongUuid, limit, clock.now(), brand) }, 200);
 };
 
 export const playableSong: AppRouteHandler<typeof routes.playableSong> = async (c) => {
   // What a room broadcasts to every listener comes from here: no admin or user may stand in for the room.
   if (requireToken(c).type !== "service") throw forbidden();
   const { userUuid, songId } = c.req.valid("param");
-  return c.json(await queue.playableSong(c.var.deps.db, userUuid, songId, c.req.valid("query").crateSongUuid), 200);
+  const { crateSongUuid } = c.req.valid("query");
+  return c.json(await queue.playableSong(c.var.deps.db, userUuid, songId, crateSongUuid, c.var.deps.config.brand), 200);
 };
 
 export const likeSong: AppRouteHandler<typeof routes.likeSong> = async (c) => {

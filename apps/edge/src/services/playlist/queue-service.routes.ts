@@ -40,7 +40,7 @@ export const playableSong = authed("get", "/crate/service/user/{userUuid}/songs/
     params: uuidParams("userUuid", "songId"),
     query: z.object({ crateSongUuid: z.uuid().optional() }),
   },
-  responses: ok(PlayableSong, 400, 401, 403, 404),
+  responses: ok(PlayableSong, 400, 401, 403, 404, 422),
 });
 
 export const likeSong = authed("post", "/crate/service/user/{userUuid}/likes/songs", {

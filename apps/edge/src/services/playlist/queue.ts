@@ -1,8 +1,10 @@
 import { type Db, schema, type Tx } from "@booth/db";
+import { type Brand, brandOffersSong, DEFAULT_BRAND } from "@booth/sdk/brand";
 import { and, eq } from "drizzle-orm";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { found, notFound, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { firstRow } from "../../lib/rows.ts";
+import { firstSource, notOfferedError } from "./brand.ts";
 import {
   accessibleCrate,
   addSongs,
@@ -30,23 +32,34 @@ export async function userExists(db: Db | Tx, userUuid: string) {
   found(user, USER_NOT_FOUND);
 }
 
-/** Up to `limit` songs from the queue's current position on, wrapping around. */
-export async function upcoming(db: Db | Tx, crate: Crate, limit: number) {
+/**
+ * Up to `limit` songs from the queue's current position on, wrapping around. A song the brand does not offer (queued
+ * before BOOTH_BRAND changed) is passed over: the room plays the next one, and it stays in the queue.
+ */
+export async function upcoming(db: Db | Tx, crate: Crate, limit: number, brand: Brand = DEFAULT_BRAND) {
   const songs = await crateSongs(db, crate.id);
   if (!songs.length) return [];
   const start = Math.min(crate.currentPosition, songs.length - 1);
-  return Array.from({ length: Math.min(limit, songs.length) }, (_, i) => songs[(start + i) % songs.length]!);
+  const circle = Array.from({ length: songs.length }, (_, i) => songs[(start + i) % songs.length]!);
+  return circle.filter((song) => brandOffersSong(brand, song.musicProviders)).slice(0, limit);
 }
 
 /** The next songs of a user's queue (made the first time it is asked for). */
-export async function upcomingOf(db: Db, userUuid: string, limit: number, now: Date) {
+export async function upcomingOf(db: Db, userUuid: string, limit: number, now: Date, brand: Brand = DEFAULT_BRAND) {
   await userExists(db, userUuid);
   const crate = await specialCrate(db, userUuid, "queue", now);
-  return upcoming(db, crate, limit);
+  return upcoming(db, crate, limit, brand);
 }
 
 /** A song of the queue was played: the position moves past it (a song no longer in the queue moves nothing). */
-export async function advanceQueue(db: Db, userUuid: string, crateSongUuid: string, limit: number, now: Date) {
+export async function advanceQueue(
+  db: Db,
+  userUuid: string,
+  crateSongUuid: string,
+  limit: number,
+  now: Date,
+  brand: Brand = DEFAULT_BRAND,
+) {
   await userExists(db, userUuid);
   const crate = await specialCrate(db, userUuid, "queue", now);
   await withLockedCrate(db, crate.id, now, async (tx, count) => {
@@ -58,11 +71,17 @@ export async function advanceQueue(db: Db, userUuid: string, crateSongUuid: stri
       .where(eq(schema.crates.id, crate.id));
   });
   const fresh = await firstRow(db, schema.crates, eq(schema.crates.id, crate.id));
-  return upcoming(db, fresh ?? crate, limit);
+  return upcoming(db, fresh ?? crate, limit, brand);
 }
 
 /** A song a DJ names, as the room plays it; the crate entry kept only when it is one of theirs and holds the song. */
-export async function playableSong(db: Db, userUuid: string, songId: string, crateSongUuid: string | undefined) {
+export async function playableSong(
+  db: Db,
+  userUuid: string,
+  songId: string,
+  crateSongUuid: string | undefined,
+  brand: Brand = DEFAULT_BRAND,
+) {
   await userExists(db, userUuid);
   const [row] = await db
     .select({ song: schema.songs, album: schema.albums.title, upload: schema.songUploads })
@@ -72,6 +91,8 @@ export async function playableSong(db: Db, userUuid: string, songId: string, cra
     .where(eq(schema.songs.id, songId))
     .limit(1);
   const { song, album, upload } = found(row, SONG_NOT_FOUND);
+  if (!brandOffersSong(brand, song.musicProviders))
+    throw notOfferedError(brand, firstSource(song.musicProviders), "songs");
   // An upload joins the catalogue once verified, before its HLS exists: until then nobody can hear it, and only
   // its owner learns that it exists.
   if (upload && !(upload.status === "VERIFIED" && upload.transcodingStatus === "TRANSCODING_SUCCEED"))

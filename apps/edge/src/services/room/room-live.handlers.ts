@@ -139,5 +139,5 @@ export const roomCrate: AppRouteHandler<typeof routes.roomCrate> = async (c) => 
   const { db } = c.var.deps;
   const room = await loadRoom(db, { uuid: c.req.valid("param").id });
   const { from, limit } = c.req.valid("query");
-  return c.json(await roomCrateSongs(db, room, from, limit), 200);
+  return c.json(await roomCrateSongs(db, room, from, limit, c.var.deps.config.brand), 200);
 };

@@ -41,6 +41,8 @@ const es = {
   importTitle: "Importar pistas",
   importHelp:
     "Pega enlaces de pistas, uno por línea (Spotify, Apple Music, SoundCloud, 7digital o enlaces de canciones de Booth). Las que estén en nuestro catálogo se añaden aquí.",
+  importHelpCatalogue:
+    "Pega enlaces de pistas, uno por línea (7digital o enlaces de canciones de Booth). Las que estén en nuestro catálogo se añaden aquí.",
   importSubmit: "Importar",
   imported_one: "{{count}} pista importada.",
   imported_other: "{{count}} pistas importadas.",

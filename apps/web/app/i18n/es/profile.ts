@@ -71,6 +71,8 @@ const es = {
     title: "Cuentas conectadas",
     subtitle:
       "Conecta tus servicios de música para exportar cajas y reproducir sus canciones, y Discord para entrar con él.",
+    subtitleCatalogue:
+      "Conecta Discord para entrar con él. La música de aquí viene del catálogo con licencia y de las subidas.",
     names: PROVIDER_NAMES,
     connected: "Conectada",
     connectedAs: "Conectada como {{name}}",

@@ -1,3 +1,4 @@
+import type { Brand } from "@booth/sdk/brand";
 import { ProviderAccounts } from "./accounts.ts";
 import { isBlocked, mediaPlayer } from "./media-player.ts";
 import { type AudioQuality, PlaybackController, type PlayRequest } from "./player.ts";
@@ -18,6 +19,8 @@ export interface RoomPlayerOptions {
   /** Where the embedded players draw (the app shell's). */
   mount: HTMLElement;
   apiUrl: string;
+  /** This Booth's brand (BOOTH_BRAND): a song's sources it does not offer are not played (the default brand's when unset). */
+  brand?: Brand | undefined;
   token: () => string | null;
   scripts: PlayerScripts;
   signedIn: boolean;
@@ -69,7 +72,7 @@ export class RoomPlayer {
     const accounts =
       wanted.spotify || wanted.apple ? await this.accounts.which(wanted) : { spotify: false, apple: false };
     if (this.current !== current) return;
-    current.sources = sourcesOf(request.song, this.options.apiUrl, accounts);
+    current.sources = sourcesOf(request.song, this.options.apiUrl, accounts, this.options.brand);
     this.next(current);
   }
 

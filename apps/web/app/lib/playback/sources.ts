@@ -1,3 +1,4 @@
+import { type Brand, brandOffers, DEFAULT_BRAND, SOURCES } from "@booth/sdk/brand";
 import type { LiveSong } from "@booth/sdk/live";
 import { sourceOf } from "./player.ts";
 
@@ -36,7 +37,7 @@ const IDS = {
   soundcloud: /^(?:\d{1,20}|[\w-]{1,100}\/[\w-]{1,200})$/,
 } as const;
 
-function providerId(song: LiveSong, provider: keyof typeof IDS, ...aliases: string[]) {
+function idOf(song: LiveSong, provider: keyof typeof IDS, ...aliases: string[]) {
   const ids = song.musicProviders ?? {};
   for (const key of [provider, ...aliases]) {
     const id = ids[key];
@@ -51,17 +52,25 @@ function providerId(song: LiveSong, provider: keyof typeof IDS, ...aliases: stri
  * the whole song, in the listener's quality), then a connected Spotify or Apple Music account (full songs for their
  * subscribers), then YouTube and SoundCloud (full for everyone), and last a provider's 30-second preview.
  */
-export function sourcesOf(song: LiveSong, apiUrl: string, accounts: Accounts = NO_ACCOUNTS): Source[] {
+export function sourcesOf(
+  song: LiveSong,
+  apiUrl: string,
+  accounts: Accounts = NO_ACCOUNTS,
+  brand: Brand = DEFAULT_BRAND,
+): Source[] {
   const sources: Source[] = [];
+  // A provider the brand does not offer (BOOTH_BRAND) is not played, whatever ids the song has.
+  const providerId = (provider: keyof typeof IDS, ...aliases: string[]) =>
+    brandOffers(brand, provider) ? idOf(song, provider, ...aliases) : null;
   const own = sourceOf({ ...song, previews: {} }, apiUrl);
   if (own) sources.push(own.provider === "hls" ? { kind: "hls", url: own.url } : { kind: "file", url: own.url });
-  const spotify = providerId(song, "spotify");
+  const spotify = providerId("spotify");
   if (spotify && accounts.spotify) sources.push({ kind: "spotify", trackId: spotify });
-  const apple = providerId(song, "apple");
+  const apple = providerId("apple");
   if (apple && accounts.apple) sources.push({ kind: "apple", songId: apple });
-  const youtube = providerId(song, "youtube");
+  const youtube = providerId("youtube");
   if (youtube) sources.push({ kind: "youtube", videoId: youtube });
-  const soundcloud = providerId(song, "soundcloud", "soundCloudPublic");
+  const soundcloud = providerId("soundcloud", "soundCloudPublic");
   if (soundcloud)
     sources.push({
       kind: "soundcloud",
@@ -69,8 +78,14 @@ export function sourcesOf(song: LiveSong, apiUrl: string, accounts: Accounts = N
         ? `https://api.soundcloud.com/tracks/${soundcloud}`
         : `https://soundcloud.com/${soundcloud}`,
     });
+  // A preview of a source the brand does not offer is not played either (keys that name no source are kept).
+  const previews = Object.fromEntries(
+    Object.entries(song.previews ?? {}).filter(
+      ([key]) => !(SOURCES as readonly string[]).includes(key) || brandOffers(brand, key),
+    ),
+  );
   const preview = sourceOf(
-    { trackName: song.trackName, artistName: song.artistName, duration: song.duration, previews: song.previews ?? {} },
+    { trackName: song.trackName, artistName: song.artistName, duration: song.duration, previews },
     apiUrl,
   );
   if (preview && /^https?:\/\//.test(preview.url)) sources.push({ kind: "preview", url: preview.url });
@@ -79,8 +94,8 @@ export function sourcesOf(song: LiveSong, apiUrl: string, accounts: Accounts = N
 
 /** Whether a song could use a connected account of the listener's (so the player asks for one first). */
 export const wantsAccounts = (song: LiveSong) => ({
-  spotify: providerId(song, "spotify") !== null,
-  apple: providerId(song, "apple") !== null,
+  spotify: idOf(song, "spotify") !== null,
+  apple: idOf(song, "apple") !== null,
 });
 
 /** A source played as a sample rather than the song: the now-playing view labels it "Preview". */

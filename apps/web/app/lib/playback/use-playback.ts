@@ -1,3 +1,4 @@
+import type { Brand } from "@booth/sdk/brand";
 import type { NowPlaying } from "@booth/sdk/live";
 import { type RefObject, useEffect, useRef, useState } from "react";
 import { loadSdk } from "../lazy.ts";
@@ -25,6 +26,8 @@ export interface PlaybackOptions {
   djUuid: string | null;
   clockOffset: number;
   apiUrl: string;
+  /** This Booth's brand: the sources the player may play. */
+  brand: Brand;
   /** The token in hand, read at each request (it is renewed while the page is open). */
   token: () => string | null;
   quality: AudioQuality;
@@ -53,6 +56,7 @@ export function usePlayback(options: PlaybackOptions) {
     djUuid,
     clockOffset,
     apiUrl,
+    brand,
     token,
     quality,
     room,
@@ -92,7 +96,7 @@ export function usePlayback(options: PlaybackOptions) {
       void booth.then((b) => b.audit.POST("/kinesis", { body: { topic: event.topic, data } })).catch(() => undefined);
     };
     tracker.current = new ListeningTracker(send, window.sessionStorage);
-    const player = new RoomPlayer({ audio, mount, apiUrl, token, scripts, signedIn, onChange: setView });
+    const player = new RoomPlayer({ audio, mount, apiUrl, brand, token, scripts, signedIn, onChange: setView });
     const { level, muted } = latest.current.volume;
     player.volume(level, muted);
     controller.current = player;
@@ -115,7 +119,7 @@ export function usePlayback(options: PlaybackOptions) {
       updateMediaSession(null, apiUrl, { play: () => {}, pause: () => {} });
       controller.current = null;
     };
-  }, [audioRef, mountRef, scripts, signedIn, apiUrl, token, room.slug]);
+  }, [audioRef, mountRef, scripts, signedIn, apiUrl, brand, token, room.slug]);
 
   // One admission per room: a song started before the join loads once the join admits the listener.
   const admission = useRef(waiting());

@@ -1,3 +1,4 @@
+import { type Brand, DEFAULT_BRAND } from "@booth/sdk/brand";
 import type { NowPlaying } from "@booth/sdk/live";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
 import { type LiveRoom, useLiveRoom } from "../live/use-live-room.ts";
@@ -70,6 +71,7 @@ export function RoomSessionProvider({
   apiUrl,
   viewerUuid,
   players,
+  brand,
   children,
 }: {
   partyUrl: string;
@@ -77,6 +79,8 @@ export function RoomSessionProvider({
   viewerUuid: string | null;
   /** The providers' player scripts (the web server's settings). */
   players: PlayerScripts | undefined;
+  /** This Booth's brand (BOOTH_BRAND): the player plays only the sources it offers. */
+  brand?: Brand | undefined;
   children: ReactNode;
 }) {
   const [session, setSession] = useState<Session | null>(null);
@@ -158,6 +162,7 @@ export function RoomSessionProvider({
     djUuid: live.state?.nowPlaying?.byRoom ? null : (live.state?.djs[0]?.uuid ?? null),
     clockOffset: early ? early.clockOffset : live.clockOffset,
     apiUrl,
+    brand: brand ?? DEFAULT_BRAND,
     token: token.current,
     quality,
     room: playbackRoom,

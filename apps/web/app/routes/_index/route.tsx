@@ -3,6 +3,7 @@ import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PageHero } from "../../components/page-hero.tsx";
 import { RoomCard } from "../../components/room-card.tsx";
+import { brandTitle } from "../../lib/brand.ts";
 import { userMessage } from "../../lib/errors.server.ts";
 import { sdkFor } from "../../lib/sdk.server.ts";
 import { readSession, requireViewer } from "../../lib/session.server.ts";
@@ -11,7 +12,7 @@ import { FriendsActivity } from "./friends-activity.tsx";
 import { loadDemoProgress, loadFriendsActivity, loadRoomTab, setFavorite } from "./rooms.server.ts";
 import { ROOM_PAGE, ROOM_TABS, type RoomTab } from "./tabs.ts";
 
-export const meta: MetaFunction = () => [{ title: "Booth · Rooms" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: brandTitle(matches, "Rooms") }];
 
 /** Room lists are loaded again every 30 s (the spec leaves the interval open). */
 const REFETCH_MS = 30_000;

@@ -11,11 +11,12 @@ import { useTranslation } from "react-i18next";
 import { FormError } from "../../components/form-alert.tsx";
 import { PersonAvatar } from "../../components/person-card.tsx";
 import { forgetting } from "../../components/stale-cache.ts";
+import { brandTitle } from "../../lib/brand.ts";
 import { useRootData } from "../../root.tsx";
 import styles from "./avatars.module.css";
 import { loadAvatars, type Unlock, wearAvatar } from "./avatars.server.ts";
 
-export const meta: MetaFunction = () => [{ title: "Booth · Avatars" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: brandTitle(matches, "Avatars") }];
 export const loader = ({ request }: LoaderFunctionArgs) => loadAvatars(request);
 export const action = ({ request }: ActionFunctionArgs) => wearAvatar(request);
 export const clientAction = forgetting("/users");

@@ -1,13 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { brandTitle } from "../../lib/brand.ts";
 import { useRootData } from "../../root.tsx";
 import { formatPrice } from "../shop/shop.ts";
 import styles from "./checkout.module.css";
 import { loadCheckout, payCheckout } from "./checkout.server.ts";
 import { backToShop } from "./checkout.ts";
 
-export const meta: MetaFunction = () => [{ title: "Booth · Test checkout" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: brandTitle(matches, "Test checkout") }];
 export const loader = ({ request, params }: LoaderFunctionArgs) => loadCheckout(request, params.id ?? "");
 export const action = ({ request, params }: ActionFunctionArgs) => payCheckout(request, params.id ?? "");
 

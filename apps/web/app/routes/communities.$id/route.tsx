@@ -6,10 +6,11 @@ import styles from "../../components/communities.module.css";
 import { CheckboxField, DescriptionField, NameField, SelectField, SubmitRow } from "../../components/field.tsx";
 import { FormError, FormNotice } from "../../components/form-alert.tsx";
 import { LinkItem } from "../../components/link-item.tsx";
+import { brandName, brandTitle } from "../../lib/brand.ts";
 import { changeCommunity, loadCommunity } from "./community.server.ts";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.community ? `${data.community.name} · Booth` : "Booth · Communities" },
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  { title: data?.community ? `${data.community.name} · ${brandName(matches)}` : brandTitle(matches, "Communities") },
 ];
 export const loader = ({ request, params }: LoaderFunctionArgs) => loadCommunity(request, params.id ?? "");
 export const action = ({ request, params }: ActionFunctionArgs) => changeCommunity(request, params.id ?? "");

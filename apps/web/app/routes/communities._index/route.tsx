@@ -7,9 +7,10 @@ import { CheckboxField, DescriptionField, InputField, NameField, SubmitRow } fro
 import { FormError, FormNotice } from "../../components/form-alert.tsx";
 import { LinkItem } from "../../components/link-item.tsx";
 import { PageHero } from "../../components/page-hero.tsx";
+import { brandTitle } from "../../lib/brand.ts";
 import { changeCommunities, loadCommunities } from "./communities.server.ts";
 
-export const meta: MetaFunction = () => [{ title: "Booth · Communities" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: brandTitle(matches, "Communities") }];
 export const loader = ({ request }: LoaderFunctionArgs) => loadCommunities(request);
 export const action = ({ request }: ActionFunctionArgs) => changeCommunities(request);
 

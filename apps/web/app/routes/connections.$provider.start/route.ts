@@ -1,4 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { webConfig } from "../../config.server.ts";
+import { offersAccount } from "../../lib/brand.ts";
 import { isOAuthProvider, startOAuth } from "../../lib/oauth.server.ts";
 
 /**
@@ -7,7 +9,9 @@ import { isOAuthProvider, startOAuth } from "../../lib/oauth.server.ts";
  * to anyone who follows a link here: it only sends them to the provider, and the state it makes is theirs.
  */
 export function loader({ request, params }: LoaderFunctionArgs) {
-  if (!isOAuthProvider(params.provider)) throw new Response("Not Found", { status: 404 });
+  // A provider this brand does not play from (BOOTH_BRAND) is not offered: no page links here for it.
+  if (!isOAuthProvider(params.provider) || !offersAccount(webConfig().brand, params.provider))
+    throw new Response("Not Found", { status: 404 });
   const purpose = new URL(request.url).searchParams.get("purpose") === "signin" ? "signin" : "connect";
   return startOAuth(request, params.provider, purpose);
 }

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { IconButton } from "../../components/icon-button.tsx";
 import { SongRow, songListClass } from "../../components/song-row.tsx";
 import { forgetting, freshOrLoad } from "../../components/stale-cache.ts";
+import { brandName } from "../../lib/brand.ts";
 import { formatDuration } from "../../lib/playback/position.ts";
 import { useRevalidateEvery } from "../../lib/use-interval.ts";
 import { useRootData } from "../../root.tsx";
@@ -12,9 +13,9 @@ import { CRATE_STALE_MS, IMPORT_POLL_MS } from "../crates._index/crates.ts";
 import styles from "./crate.module.css";
 import { type CrateSong, changeCrate, loadCrate } from "./crate.server.ts";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
   {
-    title: `Booth · ${data?.special ? data.special[0]?.toUpperCase() + data.special.slice(1) : (data?.crate.crateName ?? "Crate")}`,
+    title: `${brandName(matches)} · ${data?.special ? data.special[0]?.toUpperCase() + data.special.slice(1) : (data?.crate.crateName ?? "Crate")}`,
   },
 ];
 export const loader = ({ request, params }: LoaderFunctionArgs) => loadCrate(request, params.id);
@@ -309,6 +310,7 @@ function ImportPanel() {
   const { t } = useTranslation("crates");
   const { crate } = useLoaderData<typeof loader>();
   const importer = useFetcher<typeof action>();
+  const catalogue = useRootData()?.env.brand === "catalogue";
   const inProgress = crate.importStatus === "IN_PROGRESS";
   // An import still running elsewhere is looked at again every 5 s (spec 4).
   useRevalidateEvery(IMPORT_POLL_MS, inProgress);
@@ -323,7 +325,7 @@ function ImportPanel() {
     <section className="card stack" data-testid="import-panel">
       <div>
         <h2>{t("importTitle")}</h2>
-        <p className="small muted">{t("importHelp")}</p>
+        <p className="small muted">{t(catalogue ? "importHelpCatalogue" : "importHelp")}</p>
       </div>
       {inProgress || busy ? (
         <p className="alert alert-ok" role="status" data-testid="import-status">
@@ -339,7 +341,7 @@ function ImportPanel() {
           className={styles.links}
           name="links"
           rows={3}
-          placeholder="https://open.spotify.com/track/…"
+          placeholder={catalogue ? "https://us.7digital.com/…" : "https://open.spotify.com/track/…"}
           aria-label={t("importTitle")}
           data-testid="import-links"
         />
@@ -430,10 +432,12 @@ function ExportPanel() {
 
 export default function CratePage() {
   const { owner, special } = useLoaderData<typeof loader>();
+  // Exports go to Spotify and Apple Music, which the catalogue brand does not offer (BOOTH_BRAND).
+  const streaming = useRootData()?.env.brand !== "catalogue";
   return (
     <div className="stack">
       <Header owner={owner} special={special} />
-      <ExportPanel />
+      {streaming ? <ExportPanel /> : null}
       <div className={`two-columns ${styles.layout}`}>
         <SongList owner={owner} special={special} />
         {owner ? <ImportPanel /> : null}

@@ -13,13 +13,14 @@ import { FormError } from "../../components/form-alert.tsx";
 import { PageHero } from "../../components/page-hero.tsx";
 import { Pager } from "../../components/pager.tsx";
 import { forgetting, freshOrLoad } from "../../components/stale-cache.ts";
+import { brandTitle } from "../../lib/brand.ts";
 import { useRevalidateEvery } from "../../lib/use-interval.ts";
 import { useRootData } from "../../root.tsx";
 import styles from "./crates.module.css";
 import { changeCrates, loadCrates, type PlaylistImport } from "./crates.server.ts";
 import { CRATE_PAGE, CRATE_STALE_MS, PLAYLIST_IMPORT_POLL_MS } from "./crates.ts";
 
-export const meta: MetaFunction = () => [{ title: "Booth · Crates" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: brandTitle(matches, "Crates") }];
 export const loader = ({ request }: LoaderFunctionArgs) => loadCrates(request);
 export const action = ({ request }: ActionFunctionArgs) => changeCrates(request);
 const running = (job: PlaylistImport | null) => job?.state === "queued" || job?.state === "running";
@@ -35,7 +36,8 @@ export const clientAction = forgetting("/crates");
 
 export default function Crates() {
   const { t } = useTranslation("crates");
-  const apiUrl = useRootData()?.env.apiUrl ?? "";
+  const root = useRootData();
+  const apiUrl = root?.env.apiUrl ?? "";
   const { offset, special, crates, total, error } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const creating = useNavigation().state === "submitting";
@@ -57,7 +59,8 @@ export default function Crates() {
         </Form>
       </PageHero>
       <FormError error={result?.error} />
-      <PlaylistImportPanel />
+      {/* Every playlist import is a streaming provider's: the catalogue brand offers none (BOOTH_BRAND). */}
+      {root?.env.brand === "catalogue" ? null : <PlaylistImportPanel />}
       {error ? <p className="alert alert-error">{error}</p> : null}
       <section>
         <div className="spread">

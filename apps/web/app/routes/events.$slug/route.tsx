@@ -6,10 +6,11 @@ import styles from "../../components/communities.module.css";
 import { EventForm } from "../../components/event-form.tsx";
 import { FormError, FormNotice } from "../../components/form-alert.tsx";
 import { LocalTime } from "../../components/local-time.tsx";
+import { brandName, brandTitle } from "../../lib/brand.ts";
 import { changeEvent, loadEvent } from "./event.server.ts";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.event.name} · Events · Booth` : "Booth · Events" },
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  { title: data ? `${data.event.name} · Events · ${brandName(matches)}` : brandTitle(matches, "Events") },
 ];
 export const loader = ({ request, params }: LoaderFunctionArgs) => loadEvent(request, params.slug ?? "");
 export const action = ({ request, params }: ActionFunctionArgs) => changeEvent(request, params.slug ?? "");

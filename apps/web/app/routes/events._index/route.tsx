@@ -7,9 +7,10 @@ import { FormError, FormNotice } from "../../components/form-alert.tsx";
 import { LinkItem } from "../../components/link-item.tsx";
 import { LocalTime } from "../../components/local-time.tsx";
 import { PageHero } from "../../components/page-hero.tsx";
+import { brandTitle } from "../../lib/brand.ts";
 import { createEvent, loadEvents } from "./events.server.ts";
 
-export const meta: MetaFunction = () => [{ title: "Booth · Events" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: brandTitle(matches, "Events") }];
 export const loader = ({ request }: LoaderFunctionArgs) => loadEvents(request);
 export const action = ({ request }: ActionFunctionArgs) => createEvent(request);
 

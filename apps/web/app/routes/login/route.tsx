@@ -4,11 +4,12 @@ import { useTranslation } from "react-i18next";
 import { AuthCard, AuthSubmit, EmailField, useAuthScreen } from "../../components/auth-card.tsx";
 import { InputField } from "../../components/field.tsx";
 import { FormError, FormNotice } from "../../components/form-alert.tsx";
+import { brandTitle } from "../../lib/brand.ts";
 import { takeNotice } from "../../lib/oauth.server.ts";
 import { withoutScripts } from "../../lib/page-scripts.ts";
 import { logIn } from "./login.server.ts";
 
-export const meta: MetaFunction = () => [{ title: "Booth · Log in" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: brandTitle(matches, "Log in") }];
 export const handle = withoutScripts;
 export const action = ({ request }: ActionFunctionArgs) => logIn(request);
 /** The outcome of a Discord sign-in that did not sign in (once). */

@@ -2,10 +2,11 @@ import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form } from "@remix-run/react";
 import { AuthCard, AuthSubmit, EmailLinkForm, useAuthScreen } from "../../components/auth-card.tsx";
 import { FormError } from "../../components/form-alert.tsx";
+import { brandTitle } from "../../lib/brand.ts";
 import { withoutScripts } from "../../lib/page-scripts.ts";
 import { magicLink } from "./magic-link.server.ts";
 
-export const meta: MetaFunction = () => [{ title: "Booth · Sign-in link" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: brandTitle(matches, "Sign-in link") }];
 export const handle = withoutScripts;
 export const action = ({ request }: ActionFunctionArgs) => magicLink(request);
 

@@ -4,13 +4,14 @@ import { type KeyboardEvent, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { LocalTime } from "../../components/local-time.tsx";
 import { PersonAvatar } from "../../components/person-card.tsx";
+import { brandName } from "../../lib/brand.ts";
 import { useDirectMessageEvents } from "../../lib/direct-messages.tsx";
 import { useRootData } from "../../root.tsx";
 import styles from "../messages._index/messages.module.css";
 import { loadConversation, sendMessage } from "./messages.server.ts";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: `Booth · ${data?.profile.nickname ?? "Messages"}` },
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  { title: `${brandName(matches)} · ${data?.profile.nickname ?? "Messages"}` },
 ];
 export const loader = ({ request, params }: LoaderFunctionArgs) => loadConversation(request, params.userUuid);
 export const action = ({ request, params }: ActionFunctionArgs) => sendMessage(request, params.userUuid);

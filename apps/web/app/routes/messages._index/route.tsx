@@ -3,12 +3,13 @@ import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LocalTime } from "../../components/local-time.tsx";
 import { PersonAvatar } from "../../components/person-card.tsx";
+import { brandTitle } from "../../lib/brand.ts";
 import { useDirectMessageEvents } from "../../lib/direct-messages.tsx";
 import { useRootData } from "../../root.tsx";
 import { loadConversations } from "../messages.$userUuid/messages.server.ts";
 import styles from "./messages.module.css";
 
-export const meta: MetaFunction = () => [{ title: "Booth · Messages" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: brandTitle(matches, "Messages") }];
 export const loader = ({ request }: LoaderFunctionArgs) => loadConversations(request);
 
 export default function MessagesScreen() {

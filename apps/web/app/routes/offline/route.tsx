@@ -1,8 +1,11 @@
 import { createHash } from "node:crypto";
+import { BRAND_NAMES } from "@booth/sdk/brand";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { renderToStaticMarkup } from "react-dom/server";
+import { webConfig } from "../../config.server.ts";
 import { createI18n, isLanguage } from "../../i18n/index.ts";
 import { languageOf } from "../../i18n/language.server.ts";
+import { THEME_COLORS } from "../../lib/brand.ts";
 
 /**
  * The page the service worker shows when a navigation fails without a connection (app/service-worker): cached at
@@ -28,13 +31,14 @@ export function loader({ request }: LoaderFunctionArgs) {
   const lang = isLanguage(asked) ? asked : languageOf(request).lang;
   const t = createI18n(lang).getFixedT(lang, "pwa");
   const title = t("offline.title");
+  const { brand } = webConfig();
   const html = `<!doctype html>${renderToStaticMarkup(
     <html lang={lang}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#0b0814" />
-        <title>{`${title} · Booth`}</title>
+        <meta name="theme-color" content={THEME_COLORS[brand]} />
+        <title>{`${title} · ${BRAND_NAMES[brand]}`}</title>
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the page's own constant style sheet, allowed by its hash */}
         <style dangerouslySetInnerHTML={{ __html: STYLE }} />
       </head>

@@ -3,10 +3,11 @@ import { Form, Link } from "@remix-run/react";
 import { AuthCard, AuthSubmit, CodeField, UnsentNotice, useAuthScreen } from "../../components/auth-card.tsx";
 import { InputField } from "../../components/field.tsx";
 import { FormError, FormNotice } from "../../components/form-alert.tsx";
+import { brandTitle } from "../../lib/brand.ts";
 import { withoutScripts } from "../../lib/page-scripts.ts";
 import { phoneSignIn } from "./phone.server.ts";
 
-export const meta: MetaFunction = () => [{ title: "Booth · Phone sign-in" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: brandTitle(matches, "Phone sign-in") }];
 export const handle = withoutScripts;
 export const action = ({ request }: ActionFunctionArgs) => phoneSignIn(request);
 

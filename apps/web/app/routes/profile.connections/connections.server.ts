@@ -1,5 +1,7 @@
 import type { Schema } from "@booth/sdk";
 import { data } from "@remix-run/node";
+import { webConfig } from "../../config.server.ts";
+import { offersAccount } from "../../lib/brand.ts";
 import { userMessage } from "../../lib/errors.server.ts";
 import { isApiError } from "../../lib/errors.ts";
 import { field } from "../../lib/forms.ts";
@@ -24,7 +26,10 @@ export async function loadConnections(request: Request) {
     booth.user.GET("/connections"),
     takeNotice(request),
   ]);
-  const apple = connections?.find((c) => c.provider === "apple");
+  // Only the accounts this brand plays from (BOOTH_BRAND): the catalogue brand shows Discord's alone.
+  const { brand } = webConfig();
+  const offered = (connections ?? []).filter((c) => offersAccount(brand, c.provider));
+  const apple = offered.find((c) => c.provider === "apple");
   // Unconfigured since the list was asked (503): no Connect button, as when the list says so.
   const appleDeveloperToken =
     apple && !apple.notConfigured
@@ -34,7 +39,7 @@ export async function loadConnections(request: Request) {
         )
       : null;
   return data(
-    { connections: connections ?? [], notice, appleDeveloperToken },
+    { connections: offered, notice, appleDeveloperToken },
     setCookie ? { headers: { "set-cookie": setCookie } } : undefined,
   );
 }

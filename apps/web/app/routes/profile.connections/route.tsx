@@ -2,13 +2,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { brandTitle } from "../../lib/brand.ts";
 import { type MusicKitInstance, musicKitInstance } from "../../lib/playback/musickit.ts";
 import { within } from "../../lib/playback/song-player.ts";
 import { useRootData } from "../../root.tsx";
 import styles from "./connections.module.css";
 import { type Connection, changeConnections, loadConnections } from "./connections.server.ts";
 
-export const meta: MetaFunction = () => [{ title: "Booth · Connected accounts" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: brandTitle(matches, "Connected accounts") }];
 export const loader = ({ request }: LoaderFunctionArgs) => loadConnections(request);
 export const action = ({ request }: ActionFunctionArgs) => changeConnections(request);
 
@@ -162,6 +163,7 @@ function Row({ connection, appleDeveloperToken }: { connection: Connection; appl
 export default function Connections() {
   const { t } = useTranslation("profile");
   const { connections, notice, appleDeveloperToken } = useLoaderData<typeof loader>();
+  const brand = useRootData()?.env.brand;
   const name = notice ? t(`connections.names.${notice.provider}`, { defaultValue: notice.provider }) : "";
   return (
     <section className={`card stack ${styles.page}`}>
@@ -170,7 +172,9 @@ export default function Connections() {
           <Link to="/profile/edit">← {t("editTitle")}</Link>
         </p>
         <h1>{t("connections.title")}</h1>
-        <p className="muted small">{t("connections.subtitle")}</p>
+        <p className="muted small">
+          {t(brand === "catalogue" ? "connections.subtitleCatalogue" : "connections.subtitle")}
+        </p>
       </div>
       {notice ? (
         <p

@@ -8,11 +8,12 @@ import { FormError } from "../../components/form-alert.tsx";
 import { PersonAvatar } from "../../components/person-card.tsx";
 import { PushOptIn } from "../../components/push-opt-in.tsx";
 import { forgetting } from "../../components/stale-cache.ts";
+import { brandTitle } from "../../lib/brand.ts";
 import { useRootData } from "../../root.tsx";
 import styles from "./edit-profile.module.css";
 import { loadOwnProfile, saveProfile } from "./edit-profile.server.ts";
 
-export const meta: MetaFunction = () => [{ title: "Booth · Edit profile" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: brandTitle(matches, "Edit profile") }];
 export const loader = ({ request }: LoaderFunctionArgs) => loadOwnProfile(request);
 export const action = ({ request }: ActionFunctionArgs) => saveProfile(request);
 export const clientAction = forgetting("/users");

@@ -3,12 +3,13 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "../../components/avatar.tsx";
 import { Pager } from "../../components/pager.tsx";
+import { brandTitle } from "../../lib/brand.ts";
 import { useRootData } from "../../root.tsx";
 import styles from "./ranking.module.css";
 import { loadRanking } from "./ranking.server.ts";
 import { RANKING_PAGE } from "./ranking.ts";
 
-export const meta: MetaFunction = () => [{ title: "Booth · Season ranking" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: brandTitle(matches, "Season ranking") }];
 export const loader = ({ request }: LoaderFunctionArgs) => loadRanking(request);
 
 const MEDALS = ["🥇", "🥈", "🥉"];

@@ -2,10 +2,11 @@ import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { AuthCard, AuthSubmit, NewPasswordField, useAuthScreen } from "../../components/auth-card.tsx";
 import { FormError } from "../../components/form-alert.tsx";
+import { brandTitle } from "../../lib/brand.ts";
 import { withoutScripts } from "../../lib/page-scripts.ts";
 import { resetPassword } from "./reset-password.server.ts";
 
-export const meta: MetaFunction = () => [{ title: "Booth · New password" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: brandTitle(matches, "New password") }];
 export const handle = withoutScripts;
 export const action = ({ request }: ActionFunctionArgs) => resetPassword(request);
 

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorCard } from "../../components/error-card.tsx";
 import { askJson } from "../../lib/ask-json.ts";
+import { brandName } from "../../lib/brand.ts";
 import { reportBoundaryError } from "../../lib/error-reports.ts";
 import { preloadPlayer, preloadRoom } from "../../lib/lazy.ts";
 import type { Connection, LiveRoom } from "../../lib/live/use-live-room.ts";
@@ -27,8 +28,8 @@ import { Stage } from "./stage.tsx";
 // The live client downloads while the page hydrates; hls.js once it has (below), both before the room's first song.
 preloadRoom();
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.room.name} · Booth` : "Booth" },
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  { title: data ? `${data.room.name} · ${brandName(matches)}` : brandName(matches) },
   // A song to play: hls.js downloads beside the page's own scripts (after them: low priority).
   ...(data?.hlsScript ? [{ tagName: "link", rel: "modulepreload", href: data.hlsScript, fetchpriority: "low" }] : []),
 ];

@@ -5,11 +5,12 @@ import { useTranslation } from "react-i18next";
 import { CheckboxField, InputField, SubmitRow } from "../../components/field.tsx";
 import { FormError, FormNotice } from "../../components/form-alert.tsx";
 import { DjSeatsField, DjTypeField, RoomLookFields, RoomTypeField } from "../../components/room-fields.tsx";
+import { brandName } from "../../lib/brand.ts";
 import styles from "./room-settings.module.css";
 import { loadRoomSettings, saveRoomSettings } from "./room-settings.server.ts";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.room.name} · Settings · Booth` : "Booth" },
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  { title: data ? `${data.room.name} · Settings · ${brandName(matches)}` : brandName(matches) },
 ];
 export const loader = ({ request, params }: LoaderFunctionArgs) => loadRoomSettings(request, params.slug ?? "");
 export const action = ({ request, params }: ActionFunctionArgs) => saveRoomSettings(request, params.slug ?? "");

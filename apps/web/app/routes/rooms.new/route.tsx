@@ -3,10 +3,11 @@ import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormError } from "../../components/form-alert.tsx";
 import { DjSeatsField, DjTypeField, RoomLookFields, RoomTypeField } from "../../components/room-fields.tsx";
+import { brandTitle } from "../../lib/brand.ts";
 import { requireViewer } from "../../lib/session.server.ts";
 import { createRoom } from "./create-room.server.ts";
 
-export const meta: MetaFunction = () => [{ title: "Booth · Create a room" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: brandTitle(matches, "Create a room") }];
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireViewer(request);
   return null;

@@ -8,12 +8,13 @@ import { Pager } from "../../components/pager.tsx";
 import { PersonCard, peopleGridClass } from "../../components/person-card.tsx";
 import { SongRow, songListClass } from "../../components/song-row.tsx";
 import { forgetting } from "../../components/stale-cache.ts";
+import { brandTitle } from "../../lib/brand.ts";
 import { useRootData } from "../../root.tsx";
 import styles from "./search.module.css";
 import { addSong, type CrateSummary, loadSearch, type Song } from "./search.server.ts";
 import { QUEUE, SEARCH_DEBOUNCE_MS, SEARCH_PAGE } from "./search.ts";
 
-export const meta: MetaFunction = () => [{ title: "Booth · Search" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: brandTitle(matches, "Search") }];
 export const loader = ({ request }: LoaderFunctionArgs) => loadSearch(request);
 export const action = ({ request }: ActionFunctionArgs) => addSong(request);
 // An added song changes the crate screens' data: their kept copies are out of date.

@@ -4,12 +4,13 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { PageHero } from "../../components/page-hero.tsx";
 import { Pager } from "../../components/pager.tsx";
+import { brandTitle } from "../../lib/brand.ts";
 import { useRootData } from "../../root.tsx";
 import styles from "./shop.module.css";
 import { loadShop, shopAction } from "./shop.server.ts";
 import { formatPrice, SHOP_PAGE } from "./shop.ts";
 
-export const meta: MetaFunction = () => [{ title: "Booth · Token shop" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: brandTitle(matches, "Token shop") }];
 export const loader = ({ request }: LoaderFunctionArgs) => loadShop(request);
 export const action = ({ request }: ActionFunctionArgs) => shopAction(request);
 

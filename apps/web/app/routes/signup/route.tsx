@@ -10,10 +10,11 @@ import {
 } from "../../components/auth-card.tsx";
 import { InputField } from "../../components/field.tsx";
 import { FormError } from "../../components/form-alert.tsx";
+import { brandTitle } from "../../lib/brand.ts";
 import { withoutScripts } from "../../lib/page-scripts.ts";
 import { signUp } from "./signup.server.ts";
 
-export const meta: MetaFunction = () => [{ title: "Booth · Sign up" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: brandTitle(matches, "Sign up") }];
 export const handle = withoutScripts;
 export const action = ({ request }: ActionFunctionArgs) => signUp(request);
 

@@ -6,6 +6,7 @@ import { IconButton } from "../../components/icon-button.tsx";
 import { PageHero } from "../../components/page-hero.tsx";
 import { Pager } from "../../components/pager.tsx";
 import { SongArt } from "../../components/song-row.tsx";
+import { brandTitle } from "../../lib/brand.ts";
 import { PlaybackController } from "../../lib/playback/player.ts";
 import { formatDuration } from "../../lib/playback/position.ts";
 import { useRootData } from "../../root.tsx";
@@ -22,7 +23,7 @@ import {
   uploadLimit,
 } from "./upload.ts";
 
-export const meta: MetaFunction = () => [{ title: "Booth · Upload" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: brandTitle(matches, "Upload") }];
 export const loader = ({ request }: LoaderFunctionArgs) => loadUploads(request);
 export const action = ({ request }: ActionFunctionArgs) => changeUpload(request);
 

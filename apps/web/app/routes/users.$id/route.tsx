@@ -13,13 +13,14 @@ import { CrateCard, crateGridClass } from "../../components/crate-card.tsx";
 import { Pager } from "../../components/pager.tsx";
 import { PersonAvatar, PersonCard, peopleGridClass } from "../../components/person-card.tsx";
 import { forgetting, freshOrLoad } from "../../components/stale-cache.ts";
+import { brandName } from "../../lib/brand.ts";
 import { useRootData } from "../../root.tsx";
 import styles from "./profile.module.css";
 import { loadProfile, socialAction } from "./profile.server.ts";
 import { PEOPLE_PAGE, PROFILE_STALE_MS, PROFILE_TABS } from "./profile.ts";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: `Booth · ${data?.profile.nickname ?? "Profile"}` },
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  { title: `${brandName(matches)} · ${data?.profile.nickname ?? "Profile"}` },
 ];
 export const loader = ({ request, params }: LoaderFunctionArgs) => loadProfile(request, params.id);
 export const action = ({ request, params }: ActionFunctionArgs) => socialAction(request, params.id);

@@ -2,9 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { AuthCard, AuthSubmit, CodeField, UnsentNotice, useAuthScreen } from "../../components/auth-card.tsx";
 import { FormError, FormNotice } from "../../components/form-alert.tsx";
+import { brandTitle } from "../../lib/brand.ts";
 import { verifyEmail, verifyEmailPage } from "./verify-email.server.ts";
 
-export const meta: MetaFunction = () => [{ title: "Booth · Verify your email" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: brandTitle(matches, "Verify your email") }];
 export const loader = ({ request }: LoaderFunctionArgs) => verifyEmailPage(request);
 export const action = ({ request }: ActionFunctionArgs) => verifyEmail(request);
 
