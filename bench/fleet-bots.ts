@@ -6,6 +6,7 @@
 // patch are timed on the same clock. Each second it sends the parent what happened since the last report (`tick`);
 // on "stop" it stops acting, waits for what is still on its way, and sends the totals (`final`).
 import { readFileSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createBoothClient, LiveRoomClient } from "@booth/sdk";
 import type { ServerMessage } from "@booth/sdk/live/protocol";
 import { WebSocket } from "ws";
@@ -43,6 +44,9 @@ export interface Tick {
   patchesReceived: number;
   /** Requests to the edge the bots made (the room page's reads). */
   restRequests: number;
+  /** This process's event-loop delay since the last report, p99 and max (ms): the bots' own share of the latencies. */
+  loopDelayP99: number;
+  loopDelayMax: number;
   errors: Record<string, number>;
 }
 
@@ -81,7 +85,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const between = ([lo, hi]: [number, number]) => (lo + Math.random() * (hi - lo)) * 1000;
 
 // ---- what is counted ----------------------------------------------------------------------------------------------
-let tick: Omit<Tick, "type" | "at" | "joined" | "connected"> = blankTick();
+let tick: Omit<Tick, "type" | "at" | "joined" | "connected" | "loopDelayP99" | "loopDelayMax"> = blankTick();
 function blankTick() {
   return {
     votesSent: 0,
@@ -212,9 +216,8 @@ async function vote(bot: Bot) {
   try {
     await bot.client.voteOnSong({ like });
   } catch (err) {
-    entry.refused = true;
-    tick.votesSent--;
-    totals.votesSent--;
+    // No answer in time is not a refusal: the room may still take the vote, and its patch is then still counted.
+    if ((err as { statusCode?: number }).statusCode !== 504) entry.refused = true;
     error(kindOf("vote", err));
   }
 }
@@ -228,9 +231,8 @@ function chat(bot: Bot, first = false) {
     bot.client
       .sendChatMessage({ message: `fleet ${bot.uuid.slice(0, 8)} ${Date.now()}` })
       .catch((err) => {
-        tick.chatsSent--;
-        totals.chatsSent--;
-        bot.room.chatsSent--;
+        // Refused: nobody gets it (no answer in time: it may still go out, and counts as sent).
+        if ((err as { statusCode?: number }).statusCode !== 504) bot.room.chatsSent--;
         error(kindOf("chat", err));
       })
       .finally(() => chat(bot));
@@ -359,12 +361,18 @@ process.on("message", async (message: ToBots) => {
       onSong(bot);
       chat(bot, true);
     }
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
     ticker = setInterval(() => {
       const t = tick;
       tick = blankTick();
+      const [loopDelayP99, loopDelayMax] = [loop.percentile(99) / 1e6, loop.max / 1e6];
+      loop.reset();
       send({
         type: "tick",
         at: Date.now(),
+        loopDelayP99,
+        loopDelayMax,
         joined: bots.filter((b) => b.joined).length,
         connected: bots.filter((b) => b.client.connected).length,
         ...t,
@@ -399,11 +407,11 @@ process.on("message", async (message: ToBots) => {
     send({
       type: "final",
       members: bots.length,
-      votesSent: totals.votesSent,
+      votesSent: rooms.reduce((a, r) => a + [...r.votes.values()].flat().filter((v) => !v.refused).length, 0),
       voteDeliveriesExpected: expected,
       voteDeliveriesReceived: received,
       votesIncomplete: incomplete,
-      chatsSent: totals.chatsSent,
+      chatsSent: rooms.reduce((a, r) => a + r.chatsSent, 0),
       chatDeliveriesExpected: chatExpected,
       chatDeliveriesReceived: totals.chatsReceived,
       patchesReceived: totals.patches,

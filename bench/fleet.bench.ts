@@ -477,6 +477,8 @@ try {
   const procs: ChildProcess[] = [];
   const joined = new Map<number, { joined: number; of: number }>();
   const ticks: Tick[] = [];
+  /** Each bots process's latest report. */
+  const lastTick: Tick[] = [];
   const finals: Final[] = [];
   let failure: string | undefined;
   for (let p = 0; p < BOT_PROCS; p++) {
@@ -496,8 +498,10 @@ try {
     });
     proc.on("message", (message: FromBots) => {
       if (message.type === "joined") joined.set(p, message);
-      else if (message.type === "tick") ticks.push(message);
-      else if (message.type === "final") finals.push(message);
+      else if (message.type === "tick") {
+        ticks.push(message);
+        lastTick[p] = message;
+      } else if (message.type === "final") finals.push(message);
       else if (message.type === "failed") failure = `bots process ${p + 1}: ${message.error}`;
     });
     proc.on("exit", (code) => {
@@ -548,13 +552,11 @@ try {
     const lat = recent.flatMap((t) => t.voteLatencies);
     const s = samples.at(-1);
     const errors = ticks.reduce((a, t) => a + Object.values(t.errors).reduce((x, y) => x + y, 0), 0);
-    connected = recent.length
-      ? recent.filter((t) => t.at > Date.now() - 1500).reduce((a, t) => a + t.connected, 0)
-      : connected;
+    connected = lastTick.reduce((a, x) => a + x.connected, 0);
     log(
       `${clock()}: ${n(connected)} connected; last 5 s: ${n(recent.reduce((a, t) => a + t.votesSent, 0))} votes ` +
         `(to a member p50 ${ms(quantile(lat, 0.5))}, p99 ${ms(quantile(lat, 0.99))}), ` +
-        `${n(recent.reduce((a, t) => a + t.chatsSent, 0))} chats; edges ${s?.edgeRps.map((r) => n(r)).join(" + ")} req/s, ` +
+        `${n(recent.reduce((a, t) => a + t.chatsSent, 0))} chats, bots' loop delay p99 ${ms(Math.max(0, ...recent.map((t) => t.loopDelayP99)))}; edges ${s?.edgeRps.map((r) => n(r)).join(" + ")} req/s, ` +
         `CPU edges ${s?.edgeCpu.map((c) => `${n(c)}%`).join(" ")}, rooms ${n(s?.roomsCpu ?? 0)}%, ` +
         `db ${s?.dbConnections} conns, machine ${n(s?.machineBusy ?? 0)}%; ${errors} errors so far`,
     );
@@ -614,6 +616,16 @@ try {
   row("state patches received, all kinds (gaps in seq)", `${n(sum("patchesReceived"))} (${sum("seqGaps")} missed)`);
   row("a vote to a member's patch, p50 / p99", `**${ms(quantile(allLat, 0.5))} / ${ms(quantile(allLat, 0.99))}**`);
   row("a vote to its room's last member, p50 / p99", `${ms(quantile(toAll, 0.5))} / ${ms(quantile(toAll, 0.99))}`);
+  const loadTicks = ticks.filter((x) => x.at > loadStarted);
+  row(
+    "the bots' event-loop delay over the load, p99 of the seconds' p99 / max (their own share of the above)",
+    `${ms(
+      quantile(
+        loadTicks.map((x) => x.loopDelayP99),
+        0.99,
+      ),
+    )} / ${ms(Math.max(0, ...loadTicks.map((x) => x.loopDelayMax)))}`,
+  );
   for (const [i] of edges.entries())
     row(
       `edge ${i + 1}: requests a second, CPU (mean over the load)`,
@@ -659,8 +671,12 @@ try {
     const b = Math.floor((tk.at - joinsStarted) / bucketMs);
     buckets.set(b, [...(buckets.get(b) ?? []), tk]);
   }
+  /** A value per bucket of seconds; a bucket with nothing to tell (no vote arrived in it) is left out. */
   const perBucket = (f: (ts: Tick[]) => number): [number, number][] =>
-    [...buckets.entries()].sort((a, b) => a[0] - b[0]).map(([b, ts]) => [((b + 0.5) * bucketMs) / 1000, f(ts)]);
+    [...buckets.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([b, ts]): [number, number] => [((b + 0.5) * bucketMs) / 1000, f(ts)])
+      .filter(([, v]) => !Number.isNaN(v));
   const perSecond = (f: (t: Tick) => number) => perBucket((ts) => ts.reduce((a, x) => a + f(x), 0) / (bucketMs / 1000));
   const line = (label: string, color: string, points: [number, number][]): Line => ({ label, color, points });
   const sampled = (f: (s: Sample) => number): [number, number][] => samples.map((s) => [t(s.at), f(s)]);
@@ -708,34 +724,36 @@ try {
           line(
             "p50",
             colors[0] as string,
-            perBucket(
-              (ts) =>
-                quantile(
-                  ts.flatMap((x) => x.voteLatencies),
-                  0.5,
-                ) || 0,
+            perBucket((ts) =>
+              quantile(
+                ts.flatMap((x) => x.voteLatencies),
+                0.5,
+              ),
             ),
           ),
           line(
             "p99",
             colors[1] as string,
-            perBucket(
-              (ts) =>
-                quantile(
-                  ts.flatMap((x) => x.voteLatencies),
-                  0.99,
-                ) || 0,
+            perBucket((ts) =>
+              quantile(
+                ts.flatMap((x) => x.voteLatencies),
+                0.99,
+              ),
             ),
+          ),
+          line(
+            "bots' event-loop delay, p99",
+            colors[4] as string,
+            perBucket((ts) => Math.max(0, ...ts.map((x) => x.loopDelayP99))),
           ),
           line(
             "p99 to the room's last",
             colors[3] as string,
-            perBucket(
-              (ts) =>
-                quantile(
-                  ts.flatMap((x) => x.voteToAllLatencies),
-                  0.99,
-                ) || 0,
+            perBucket((ts) =>
+              quantile(
+                ts.flatMap((x) => x.voteToAllLatencies),
+                0.99,
+              ),
             ),
           ),
         ],
