@@ -25,6 +25,8 @@ export interface BotPlan {
   joinConcurrency: number;
   /** How long all joins may take. */
   joinTimeoutMs: number;
+  /** How long, after the load, what is still on its way may take to arrive before the rest counts as lost. */
+  drainMs: number;
 }
 
 /** What a bots process reports each second. */
@@ -68,6 +70,8 @@ export interface Final {
   reconnects: number;
   /** Per member: votes that should have reached it and votes that did, where they differ. */
   shortMembers: { room: string; member: string; expected: number; received: number }[];
+  /** How long after the load's end the last of what was sent took to arrive (or the whole drain, if it did not). */
+  drainMs: number;
   errors: Record<string, number>;
 }
 
@@ -383,8 +387,14 @@ process.on("message", async (message: ToBots) => {
     for (const bot of bots) for (const timer of bot.timers) clearTimeout(timer);
     // What was sent last is still on its way: wait until it has arrived (or 10 s).
     const settled = () =>
-      rooms.every((r) => [...r.votes.values()].flat().every((v) => v.refused || v.received >= r.bots.length));
-    for (let waited = 0; waited < 10_000 && !settled(); waited += 250) await sleep(250);
+      rooms.every(
+        (r) =>
+          [...r.votes.values()].flat().every((v) => v.refused || v.received >= r.bots.length) &&
+          r.bots.reduce((a, b) => a + b.chatsReceived, 0) >= r.chatsSent * r.bots.length,
+      );
+    const draining = Date.now();
+    while (Date.now() - draining < plan.drainMs && !settled()) await sleep(250);
+    const drainMs = Date.now() - draining;
     await sleep(1000);
     if (ticker) clearInterval(ticker);
     stopping = true;
@@ -418,6 +428,7 @@ process.on("message", async (message: ToBots) => {
       seqGaps: totals.seqGaps,
       reconnects: totals.reconnects,
       shortMembers,
+      drainMs,
       errors: allErrors,
     });
     for (const bot of bots) bot.client.close();
