@@ -68,7 +68,10 @@ function cleanup() {
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const)
   process.once(signal, () => {
     log(`${signal}: stopping and cleaning up`);
-    void cleanup().then(() => process.exit(130));
+    void cleanup().then(() => {
+      log(`cleaned up after ${clock()}`);
+      process.exit(130);
+    });
   });
 
 // ---- what /proc tells --------------------------------------------------------------------------------------------
