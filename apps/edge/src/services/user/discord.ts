@@ -78,6 +78,16 @@ export async function discordUser(settings: DiscordSettings, grant: DiscordGrant
   };
 }
 
+/** The ids of the guilds a Discord user is in (Discord's `GET /users/@me/guilds`, the `guilds` scope). */
+export async function discordGuildIds(settings: DiscordSettings, accessToken: string): Promise<string[]> {
+  const guilds = await providerJson("Discord", `${settings.apiUrl}/users/@me/guilds`, {
+    headers: { authorization: `Bearer ${accessToken}` },
+    tokenRefused: DISCORD_MESSAGES.tokenRefused,
+  });
+  if (!Array.isArray(guilds)) throw new HttpError(502, "Discord answered without a list of guilds.");
+  return guilds.map((g) => (g as { id?: unknown }).id).filter((id): id is string => typeof id === "string");
+}
+
 export async function linkedUserUuid(db: Db, discordId: string) {
   const [row] = await db
     .select({ userUuid: schema.providerAccounts.userUuid })
@@ -85,6 +95,16 @@ export async function linkedUserUuid(db: Db, discordId: string) {
     .where(and(eq(schema.providerAccounts.provider, "discord"), eq(schema.providerAccounts.providerUserId, discordId)))
     .limit(1);
   return row?.userUuid ?? null;
+}
+
+/** Whether a Booth account has a Discord account linked (it may wear `discordOnly` avatars). */
+export async function hasDiscordLink(db: Db, userUuid: string) {
+  const [row] = await db
+    .select({ one: schema.providerAccounts.userUuid })
+    .from(schema.providerAccounts)
+    .where(and(eq(schema.providerAccounts.provider, "discord"), eq(schema.providerAccounts.userUuid, userUuid)))
+    .limit(1);
+  return !!row;
 }
 
 /** The Discord name as a Booth nickname nobody has yet (null: let the account pick one). */
