@@ -1,6 +1,9 @@
 import { type Db, schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
+import type { Context } from "hono";
+import type { AppEnv } from "../../lib/context.ts";
 import { isUniqueViolation, uniqueOr } from "../../lib/db-errors.ts";
+import { inDiscordMode } from "../../lib/discord-mode.ts";
 import { conflict, HttpError } from "../../lib/errors.ts";
 import { discordOAuthClient, type IntegrationsConfig, PROVIDER_URLS, trimSlash } from "../../ports/integrations.ts";
 import { providerJson, requestToken } from "../../ports/oauth.ts";
@@ -95,6 +98,22 @@ export async function linkedUserUuid(db: Db, discordId: string) {
     .where(and(eq(schema.providerAccounts.provider, "discord"), eq(schema.providerAccounts.providerUserId, discordId)))
     .limit(1);
   return row?.userUuid ?? null;
+}
+
+/**
+ * Whether the caller may be offered explicit songs: always outside Discord mode (search asks for them with
+ * `explicit=true`); in Discord mode only a signed-in user whose profile allows explicit audio (lib/discord-mode.ts).
+ */
+export async function explicitAudioAllowed(c: Context<AppEnv>): Promise<boolean> {
+  if (!inDiscordMode(c)) return true;
+  const auth = c.get("auth");
+  if (!auth || auth.type !== "user") return false;
+  const [row] = await c.var.deps.db
+    .select({ allowed: schema.profiles.allowExplicitAudio })
+    .from(schema.profiles)
+    .where(eq(schema.profiles.userUuid, auth.sub))
+    .limit(1);
+  return row?.allowed === true;
 }
 
 /** Whether a Booth account has a Discord account linked (it may wear `discordOnly` avatars). */
