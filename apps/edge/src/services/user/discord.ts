@@ -42,12 +42,21 @@ interface DiscordUser {
   verified: boolean;
 }
 
-/** Exchanges a Discord authorization code for Discord's tokens. */
-export const exchange = (settings: DiscordSettings, code: string, redirectUri: string | undefined) => {
+/**
+ * Exchanges a Discord authorization code for Discord's tokens. A code from Discord's consent screen was issued for a
+ * redirect URI (the one given, else DISCORD_REDIRECT_URI); the Activity's (the SDK's `authorize`) for none, so
+ * `activity` sends none unless one is given.
+ */
+export const exchange = (
+  settings: DiscordSettings,
+  code: string,
+  redirectUri: string | undefined,
+  options: { activity?: boolean } = {},
+) => {
   const { client, redirectUri: configured } = settings;
   return requestToken(
     client,
-    { grant_type: "authorization_code", code, redirect_uri: redirectUri ?? configured },
+    { grant_type: "authorization_code", code, redirect_uri: redirectUri ?? (options.activity ? undefined : configured) },
     "authorization code",
   );
 };
