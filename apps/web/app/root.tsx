@@ -30,6 +30,7 @@ import {
 } from "./i18n/index.ts";
 import { languageOf } from "./i18n/language.server.ts";
 import { DirectMessagesProvider, useUnreadMessages } from "./lib/direct-messages.tsx";
+import { ACTIVITY_META, ActivityLanding } from "./lib/discord-activity.tsx";
 import { reportBoundaryError, SENTRY_ENVIRONMENT_META, SENTRY_META } from "./lib/error-reports.ts";
 import { NAV_LINKS } from "./lib/nav.ts";
 import { useNonce } from "./lib/nonce.ts";
@@ -265,6 +266,8 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="theme-color" content="#0b0814" />
+        {/* The Discord Activity's settings, when Discord frames the page (entry.client.tsx, lib/discord-activity.ts). */}
+        {root?.env.activity ? <meta name={ACTIVITY_META} content={JSON.stringify(root.env.activity)} /> : null}
         {/* Where the page reports its errors, when the server names a Sentry project for it (entry.client.tsx). */}
         {root?.env.sentry ? (
           <>
@@ -300,6 +303,7 @@ export function Layout({ children }: { children: ReactNode }) {
                 </span>
               </footer>
               <NowPlayingBar />
+              {root?.env.activity ? <ActivityLanding /> : null}
             </DirectMessagesProvider>
           </RoomSessionProvider>
         </I18nextProvider>

@@ -56,7 +56,11 @@ export const exchange = (
   const { client, redirectUri: configured } = settings;
   return requestToken(
     client,
-    { grant_type: "authorization_code", code, redirect_uri: redirectUri ?? (options.activity ? undefined : configured) },
+    {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: redirectUri ?? (options.activity ? undefined : configured),
+    },
     "authorization code",
   );
 };
