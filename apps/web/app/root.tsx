@@ -30,7 +30,7 @@ import {
 } from "./i18n/index.ts";
 import { languageOf } from "./i18n/language.server.ts";
 import { DirectMessagesProvider, useUnreadMessages } from "./lib/direct-messages.tsx";
-import { ACTIVITY_META, ActivityLanding } from "./lib/discord-activity.tsx";
+import { ACTIVITY_META, ActivityLanding, STORAGE_IN_MEMORY } from "./lib/discord-activity.tsx";
 import { reportBoundaryError, SENTRY_ENVIRONMENT_META, SENTRY_META } from "./lib/error-reports.ts";
 import { NAV_LINKS } from "./lib/nav.ts";
 import { useNonce } from "./lib/nonce.ts";
@@ -267,7 +267,13 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="theme-color" content="#0b0814" />
         {/* The Discord Activity's settings, when Discord frames the page (entry.client.tsx, lib/discord-activity.ts). */}
-        {root?.env.activity ? <meta name={ACTIVITY_META} content={JSON.stringify(root.env.activity)} /> : null}
+        {root?.env.activity ? (
+          <>
+            <meta name={ACTIVITY_META} content={JSON.stringify(root.env.activity)} />
+            {/* biome-ignore lint/security/noDangerouslySetInnerHtml: Booth's own constant script, with the page's nonce. */}
+            <script nonce={nonce} dangerouslySetInnerHTML={{ __html: STORAGE_IN_MEMORY }} />
+          </>
+        ) : null}
         {/* Where the page reports its errors, when the server names a Sentry project for it (entry.client.tsx). */}
         {root?.env.sentry ? (
           <>

@@ -56,7 +56,8 @@ async function expectFrameText(frame: Frame, selector: string, expected: RegExp 
 async function startsActivity(name: string, n: number) {
   const person = await stack.person();
   const user = { id: `61000000000000000${n}`, username: name };
-  const code = fake.discordCode({ ...user, email: null, verified: false, guilds: [GUILD] });
+  // Discord vouches for the email (the email scope): the Booth account is verified, so the person may chat.
+  const code = fake.discordCode({ ...user, email: `${name}@discord.test`, verified: true, guilds: [GUILD] });
   // What the page asks of any origin but the frame's own: none may be the edge's or the party's.
   const direct: string[] = [];
   person.page.on("request", (r) => {
@@ -100,7 +101,7 @@ describe("the Discord Activity", { timeout: 300_000 }, () => {
     );
     expect(
       await client?.evaluate(() => (window as unknown as { authorizeArgs: { scope: string[] } }).authorizeArgs.scope),
-    ).toEqual(["identify", "guilds"]);
+    ).toEqual(["identify", "email", "guilds"]);
     const slug = new URL(ana.frame.url()).pathname.split("/")[2] as string;
 
     const ben = await startsActivity("activity-ben", 2);
@@ -124,7 +125,13 @@ describe("the Discord Activity", { timeout: 300_000 }, () => {
     await live.connect();
     await live.addDj();
     for (const p of [ana, ben]) {
-      await expectFrameText(p.frame, "[data-testid=connection]", /in the room/, 30_000);
+      await expectFrameText(p.frame, "[data-testid=connection]", /in the room/, 30_000).catch(
+        async (error: unknown) => {
+          const html = await p.frame.evaluate(() => document.querySelector("main")?.innerText.slice(0, 600));
+          console.error("not in the room", { html, errors: p.errors, proxied: discord.proxied.slice(-40) });
+          throw error;
+        },
+      );
       await expectFrameText(p.frame, "[data-testid=track-name]", track!.trackName, 30_000);
     }
     // Ben likes the song: Ana sees the vote. Ana says something: Ben reads it.

@@ -68,7 +68,7 @@ window.addEventListener("message", (event) => {
     answer({ code: q.get("code") });
   } else if (payload.cmd === "AUTHENTICATE") {
     window.authenticated = payload.args.access_token;
-    answer({ access_token: payload.args.access_token, scopes: ["identify", "guilds"], expires: "2100-01-01T00:00:00Z",
+    answer({ access_token: payload.args.access_token, scopes: ["identify", "email", "guilds"], expires: "2100-01-01T00:00:00Z",
       user: { id: user.id, username: user.username, discriminator: "0", public_flags: 0, global_name: null },
       application: { id: payload.args.client_id ?? "", name: "Booth", description: "" } });
   }

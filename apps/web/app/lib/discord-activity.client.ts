@@ -42,7 +42,7 @@ export async function begin(settings: ActivitySettings): Promise<ActivityStart> 
     response_type: "code",
     state: "",
     prompt: "none",
-    scope: ["identify", "guilds"],
+    scope: ["identify", "email", "guilds"],
   });
   const res = await fetch("/discord-activity/sign-in", {
     method: "POST",

@@ -13,6 +13,28 @@ import { useEffect, useState } from "react";
 
 export const ACTIVITY_META = "booth-discord-activity";
 
+/**
+ * An inline script for the Activity's pages, before any other: where the frame may not use the browser's storage (a
+ * browser that blocks a third-party frame's storage throws on the mere read of `window.sessionStorage`), both
+ * storages become this page's memory. Remix reads sessionStorage (its scroll restoration, and the routes it discovers
+ * as the person navigates), and without it no page after the first would load.
+ */
+export const STORAGE_IN_MEMORY = `(function () {
+  ["localStorage", "sessionStorage"].forEach(function (name) {
+    try { if (window[name]) return; } catch (e) {}
+    var kept = new Map();
+    var storage = {
+      get length() { return kept.size; },
+      key: function (i) { var keys = Array.from(kept.keys()); return i < keys.length ? keys[i] : null; },
+      getItem: function (k) { return kept.has(String(k)) ? kept.get(String(k)) : null; },
+      setItem: function (k, v) { kept.set(String(k), String(v)); },
+      removeItem: function (k) { kept.delete(String(k)); },
+      clear: function () { kept.clear(); },
+    };
+    Object.defineProperty(window, name, { configurable: true, value: storage });
+  });
+})();`;
+
 export interface ActivitySettings {
   clientId: string;
   mappings: { prefix: string; target: string }[];
