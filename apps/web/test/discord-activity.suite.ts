@@ -127,7 +127,7 @@ describe("the Discord Activity", { timeout: 300_000 }, () => {
     for (const p of [ana, ben]) {
       await expectFrameText(p.frame, "[data-testid=connection]", /in the room/, 30_000).catch(
         async (error: unknown) => {
-          const html = await p.frame.evaluate(() => document.querySelector("main")?.innerText.slice(0, 600));
+          const html = await p.frame.evaluate(() => document.querySelector("main")?.textContent?.slice(0, 600));
           console.error("not in the room", { html, errors: p.errors, proxied: discord.proxied.slice(-40) });
           throw error;
         },

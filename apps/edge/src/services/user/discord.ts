@@ -120,7 +120,7 @@ export async function linkedUserUuid(db: Db, discordId: string) {
 export async function explicitAudioAllowed(c: Context<AppEnv>): Promise<boolean> {
   if (!inDiscordMode(c)) return true;
   const auth = c.get("auth");
-  if (!auth || auth.type !== "user") return false;
+  if (auth?.type !== "user") return false;
   const [row] = await c.var.deps.db
     .select({ allowed: schema.profiles.allowExplicitAudio })
     .from(schema.profiles)
