@@ -163,6 +163,10 @@ describe("the Discord Activity", { timeout: 300_000 }, () => {
     expect(await person.page.locator(`meta[name="booth-discord-activity"]`).count()).toBe(0);
     await eventually(() => expect(scripts.length).toBeGreaterThan(0));
     expect(scripts.filter((s) => /discord-activity\.client|embedded-app-sdk/.test(s))).toEqual([]);
+    // The URL mappings for the Developer Portal, from the web's settings.
+    const mappings = await (await person.page.request.get("/discord-activity/mappings")).text();
+    expect(mappings).toContain(`/edge\t${new URL(stack.edgeUrl).host}\n`);
+    expect(mappings).toContain(`/party\t${new URL(stack.partyUrl).host}\n`);
     // The Activity's sign-in is the Activity's alone.
     const signIn = await person.page.request.post("/discord-activity/sign-in", { data: { code: "x" } });
     expect(signIn.status()).toBe(400);
