@@ -21,6 +21,7 @@ const LONG_FIRST = [
   "apps/web/test/social-screens.test.ts",
   "apps/cli/src/cli.test.ts",
   "apps/web/test/app-shell.test.ts",
+  "apps/web/test/discord-activity.test.ts",
   "apps/web/test/room-crate.test.ts",
   "apps/cli/test/bots.test.ts",
   "apps/web/test/start.test.ts",

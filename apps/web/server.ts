@@ -27,6 +27,7 @@ import { type Http2Bindings, type HttpBindings, serve } from "@hono/node-server"
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import * as Sentry from "@sentry/node";
 import { type WebConfig, webConfig } from "./app/config.server.ts";
+import { activityCookie, crossSiteChange, isActivityRequest } from "./app/lib/discord-activity.server.ts";
 import { webLog } from "./app/lib/log.server.ts";
 import { SECURITY_HEADERS } from "./app/lib/security.server.ts";
 import { asVisitor, requestIdOf } from "./app/lib/visitor.server.ts";
@@ -122,13 +123,20 @@ export async function createWebHandler() {
   const remix = createRequestHandler(build, "production");
   return async (request: Request, peer?: string) => {
     const requestId = requestIdOf(request.headers.get("x-request-id"));
+    // The Discord Activity's requests (app/lib/discord-activity.server.ts): its cookies are a third-party frame's, so
+    // another site's form posts carry them too and are refused here.
+    const activity = isActivityRequest(request, webConfig());
+    if (activity && crossSiteChange(request))
+      return new Response("Cross-site requests are refused.", { status: 403, headers: { "x-request-id": requestId } });
     const response = await asVisitor(
       peer,
       request.headers.get("x-forwarded-for"),
-      async () => compressed(request, hardened((await staticFile(request)) ?? (await remix(request)))),
+      async () => compressed(request, hardened((await staticFile(request)) ?? (await remix(request)), activity)),
       requestId,
+      activity,
     );
     response.headers.set("x-request-id", requestId);
+    if (activity) response.headers.append("set-cookie", activityCookie());
     return response;
   };
 }
@@ -169,11 +177,12 @@ export function compressed(request: Request, response: Response): Response {
 }
 
 /** Every answer, files and data too, carries the hardening headers; pages add their policy in entry.server. */
-function hardened(response: Response) {
+function hardened(response: Response, activity = false) {
   // A copy: a response built with Response.redirect() or fetch() has headers that cannot change.
   const out = new Response(response.body, response);
+  // Discord frames the Activity's pages: their policy's frame-ancestors says by whom (entry.server.tsx).
   for (const [name, value] of Object.entries(SECURITY_HEADERS))
-    if (!out.headers.has(name)) out.headers.set(name, value);
+    if (!out.headers.has(name) && !(activity && name === "x-frame-options")) out.headers.set(name, value);
   return out;
 }
 

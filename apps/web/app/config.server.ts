@@ -35,6 +35,20 @@ const playerScript = (provider: string, byDefault: string) =>
     .default(byDefault)
     .describe(`Where the pages load ${provider} from (a stand-in's address in tests; the provider's own by default).`);
 
+/** `prefix=host` pairs (commas between them): the Activity's URL mappings beyond Booth's own. */
+function parseMappings(value: string) {
+  return value
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((pair) => {
+      const [prefix, target, extra] = pair.split("=");
+      if (!prefix || !target || extra !== undefined || !/^[a-z0-9][a-z0-9-]*$/.test(prefix))
+        throw new Error(`must be prefix=host pairs (a prefix of letters, digits and dashes): "${pair}"`);
+      if (!/^[a-z0-9.{}*-]+(:\d+)?(\/[^\s]*)?$/i.test(target)) throw new Error(`is not a host: "${target}"`);
+      return { prefix, target };
+    });
+}
+
 /** A list of hosts the page's policy allows (spaces or commas between them; empty for none). */
 const hosts = (what: string, byDefault: string[]) =>
   setting
@@ -139,6 +153,24 @@ export const settingsSchema = z
     MEDIA_BASE_URL: mediaSettings.MEDIA_BASE_URL.describe(
       "The edge's MEDIA_BASE_URL: the page's policy lets the player fetch songs' segments from its origin (instead of the bucket's).",
     ),
+    DISCORD_CLIENT_ID: setting
+      .text()
+      .optional()
+      .describe(
+        "Booth's Discord application (its Application ID, the edge's DISCORD_CLIENT_ID): set, the pages run as a Discord Activity when Discord opens them (docs/discord.md); unset, never.",
+      ),
+    DISCORD_FRAME_ANCESTORS: setting
+      .list()
+      .default(["https://discord.com", "https://*.discord.com", "https://*.discordsays.com"])
+      .describe(
+        "The pages that may frame Booth as a Discord Activity (the Activity's pages only; every other page may be framed by nobody).",
+      ),
+    DISCORD_PROXY_MAPPINGS: setting
+      .parsed("comma-separated prefix=host list", parseMappings)
+      .default([])
+      .describe(
+        "More of the Activity's URL mappings than the ones Booth makes from its settings (docs/discord.md): prefix=host pairs, as set in Discord's Developer Portal (the prefix without /.proxy).",
+      ),
     YOUTUBE_IFRAME_API_URL: playerScript("YouTube's IFrame player API", DEFAULT_PLAYER_SCRIPTS.youtube),
     SOUNDCLOUD_WIDGET_API_URL: playerScript("SoundCloud's widget API", DEFAULT_PLAYER_SCRIPTS.soundcloud),
     SOUNDCLOUD_WIDGET_URL: playerScript("SoundCloud's widget page", DEFAULT_PLAYER_SCRIPTS.soundcloudWidget),
@@ -166,7 +198,13 @@ export type WebSettings = z.output<typeof settingsSchema>;
 /** The CSP host lists split on spaces as on commas, and keep "empty for none" (readSettings takes empty as unset). */
 function withHostLists(environment: Environment): Environment {
   const out: Record<string, string | undefined> = { ...environment };
-  for (const name of ["CSP_MEDIA_HOSTS", "AUDIUS_MEDIA_HOSTS", "CSP_IMAGE_HOSTS", "CSP_FRAME_HOSTS"]) {
+  for (const name of [
+    "CSP_MEDIA_HOSTS",
+    "AUDIUS_MEDIA_HOSTS",
+    "CSP_IMAGE_HOSTS",
+    "CSP_FRAME_HOSTS",
+    "DISCORD_FRAME_ANCESTORS",
+  ]) {
     const value = out[name];
     if (value !== undefined) out[name] = value.trim() === "" ? "," : value.replace(/\s+/g, ",");
   }

@@ -1,13 +1,15 @@
 /**
  * Remix's default browser entry, hydrating once the page's language is at hand and its streamed data is decoded:
  * English comes with the app, another language's texts are loaded first (i18n/index.ts), so the first render matches
- * the server's; see `streamedState()` for the data.
+ * the server's; see `streamedState()` for the data. In the Discord Activity, the SDK is loaded first and the page's
+ * URLs mapped to Discord's proxy (lib/discord-activity.tsx).
  */
 import { BOOTH_VERSION } from "@booth/sdk/version";
 import { RemixBrowser } from "@remix-run/react";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { isLanguage, loadLanguage } from "./i18n/index.ts";
+import { startActivity } from "./lib/discord-activity.tsx";
 import { startSentry } from "./lib/error-reports.ts";
 
 /**
@@ -38,6 +40,8 @@ void Promise.all([
   isLanguage(lang) ? loadLanguage(lang).catch(() => undefined) : undefined,
   streamedState(),
   startSentry(BOOTH_VERSION).catch(() => undefined),
+  // In the Discord Activity only (a meta tag says so): the page's URLs are mapped to Discord's proxy before any call.
+  startActivity().catch((error: unknown) => console.error("The Discord Activity did not start:", error)),
 ])
   // A decoding that failed is thrown again by RemixBrowser's render, into Remix's error boundary, as without this wait.
   .catch(() => undefined)

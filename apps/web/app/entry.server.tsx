@@ -11,11 +11,13 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import * as Sentry from "@sentry/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { webConfig } from "./config.server.ts";
 import * as ES from "./i18n/es/index.ts";
 import { addLanguage } from "./i18n/index.ts";
 import { webLog } from "./lib/log.server.ts";
 import { NonceContext } from "./lib/nonce.ts";
-import { contentSecurityPolicy, newNonce, SECURITY_HEADERS } from "./lib/security.server.ts";
+import { activitySecurityPolicy, contentSecurityPolicy, newNonce, SECURITY_HEADERS } from "./lib/security.server.ts";
+import { inActivity } from "./lib/visitor.server.ts";
 
 const ABORT_DELAY = 5_000;
 
@@ -29,8 +31,16 @@ export default function handleRequest(
   remixContext: EntryContext,
 ) {
   const nonce = newNonce();
-  responseHeaders.set("content-security-policy", contentSecurityPolicy(nonce));
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) responseHeaders.set(name, value);
+  // The Discord Activity's pages: framed by Discord, and every call through Discord's proxy (security.server.ts).
+  const activity = inActivity();
+  responseHeaders.set(
+    "content-security-policy",
+    activity
+      ? activitySecurityPolicy(nonce, webConfig().settings.DISCORD_FRAME_ANCESTORS)
+      : contentSecurityPolicy(nonce),
+  );
+  for (const [name, value] of Object.entries(SECURITY_HEADERS))
+    if (!(activity && name === "x-frame-options")) responseHeaders.set(name, value);
   // Crawlers and SPA mode get the whole document at once; browsers get the shell as soon as it is ready.
   const whole = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
   return new Promise<Response>((resolve, reject) => {

@@ -32,6 +32,7 @@ import {
 import { languageOf } from "./i18n/language.server.ts";
 import { brandName, THEME_COLORS } from "./lib/brand.ts";
 import { DirectMessagesProvider, useUnreadMessages } from "./lib/direct-messages.tsx";
+import { ACTIVITY_META, ActivityLanding, STORAGE_IN_MEMORY } from "./lib/discord-activity.tsx";
 import { reportBoundaryError, SENTRY_ENVIRONMENT_META, SENTRY_META } from "./lib/error-reports.ts";
 import { NAV_LINKS } from "./lib/nav.ts";
 import { useNonce } from "./lib/nonce.ts";
@@ -268,6 +269,14 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="theme-color" content={THEME_COLORS[brand]} />
+        {/* The Discord Activity's settings, when Discord frames the page (entry.client.tsx, lib/discord-activity.ts). */}
+        {root?.env.activity ? (
+          <>
+            <meta name={ACTIVITY_META} content={JSON.stringify(root.env.activity)} />
+            {/* biome-ignore lint/security/noDangerouslySetInnerHtml: Booth's own constant script, with the page's nonce. */}
+            <script nonce={nonce} dangerouslySetInnerHTML={{ __html: STORAGE_IN_MEMORY }} />
+          </>
+        ) : null}
         {/* Where the page reports its errors, when the server names a Sentry project for it (entry.client.tsx). */}
         {root?.env.sentry ? (
           <>
@@ -304,6 +313,7 @@ export function Layout({ children }: { children: ReactNode }) {
                 </span>
               </footer>
               <NowPlayingBar />
+              {root?.env.activity ? <ActivityLanding /> : null}
             </DirectMessagesProvider>
           </RoomSessionProvider>
         </I18nextProvider>

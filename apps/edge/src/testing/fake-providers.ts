@@ -40,6 +40,8 @@ export interface DiscordFakeUser {
   global_name?: string | null;
   email?: string | null;
   verified?: boolean;
+  /** The guilds (servers) the user is in: their ids (`GET /users/@me/guilds`). */
+  guilds?: string[];
 }
 
 export interface RecordedRequest {
@@ -213,7 +215,18 @@ export async function startFakeProviders() {
       const id = oauth.discord.accessTokens.get(token) ?? foreignDiscordTokens.get(token);
       const user = id ? discordUsers.get(id) : undefined;
       if (!user) return send(res, 401, { message: "401: Unauthorized", code: 0 });
-      return send(res, 200, { ...user, global_name: user.global_name ?? null, avatar: null });
+      const { guilds: _, ...shown } = user;
+      return send(res, 200, { ...shown, global_name: user.global_name ?? null, avatar: null });
+    }
+    if (path === "/users/@me/guilds") {
+      const id = oauth.discord.accessTokens.get(token) ?? foreignDiscordTokens.get(token);
+      const user = id ? discordUsers.get(id) : undefined;
+      if (!user) return send(res, 401, { message: "401: Unauthorized", code: 0 });
+      return send(
+        res,
+        200,
+        (user.guilds ?? []).map((guild) => ({ id: guild, name: `Guild ${guild}`, owner: false, permissions: "0" })),
+      );
     }
     return send(res, 404, { message: "404: Not Found" });
   }

@@ -1,7 +1,9 @@
 import { createBoothClient } from "@booth/sdk";
 import { webConfig } from "../config.server.ts";
+import { activitySettings } from "./discord-activity.server.ts";
 import { sdkFor } from "./sdk.server.ts";
 import { readSession } from "./session.server.ts";
+import { inActivity } from "./visitor.server.ts";
 
 /**
  * Pictures are decoration: asked without the patience the other calls have while the edge starts (edge-fetch.server.ts
@@ -61,6 +63,8 @@ export async function rootData(request: Request) {
         partyUrl: publicPartyUrl,
         players,
         brand,
+        // The Discord Activity (lib/discord-activity.ts): Booth's application and the URL mappings; null elsewhere.
+        activity: inActivity() ? activitySettings(webConfig()) : null,
         // The pages' error reports (lib/error-reports.ts): null when SENTRY_BROWSER_DSN is unset.
         sentry: settings.SENTRY_BROWSER_DSN
           ? { dsn: settings.SENTRY_BROWSER_DSN, environment: sentryEnvironment }

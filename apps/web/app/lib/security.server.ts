@@ -102,3 +102,32 @@ export function contentSecurityPolicy(nonce: string, sources: ContentSources = c
     .map(([name, values]) => `${name} ${[...new Set(values)].join(" ")}`)
     .join("; ");
 }
+
+/**
+ * The policy of the Discord Activity's pages. In the Activity every call that leaves the frame goes through Discord's
+ * proxy, on the frame's own origin (`/.proxy/<prefix>/...`, the page's URL mappings: discord-activity.server.ts), so
+ * everything the page loads, plays, frames or connects to is 'self' (CSP 3's 'self' covers the origin's ws:/wss:
+ * sockets too), and scripts are this origin's and the nonced inline ones. Only Discord may frame the page
+ * (DISCORD_FRAME_ANCESTORS).
+ */
+export function activitySecurityPolicy(nonce: string, frameAncestors: readonly string[]) {
+  const directives: Record<string, string[]> = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'", `'nonce-${nonce}'`],
+    "style-src": ["'self'"],
+    "style-src-attr": ["'unsafe-inline'"],
+    "img-src": ["'self'", "data:", "blob:"],
+    "media-src": ["'self'", "blob:"],
+    "connect-src": ["'self'"],
+    "font-src": ["'self'"],
+    "worker-src": ["'self'"],
+    "frame-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": frameAncestors.length > 0 ? [...frameAncestors] : ["'none'"],
+  };
+  return Object.entries(directives)
+    .map(([name, values]) => `${name} ${values.join(" ")}`)
+    .join("; ");
+}

@@ -4,7 +4,9 @@ import { join } from "node:path";
 import type { Schema } from "@booth/sdk";
 import { createCookieSessionStorage, redirect } from "@remix-run/node";
 import { webConfig } from "../config.server.ts";
+import { THIRD_PARTY_COOKIE } from "./discord-activity.server.ts";
 import { sdkFor } from "./sdk.server.ts";
+import { inActivity } from "./visitor.server.ts";
 
 /** What the browser may know about the signed-in person (never the token). */
 export interface Viewer {
@@ -68,19 +70,30 @@ function sessionSecret(): string {
   return secret;
 }
 
-let storage: ReturnType<typeof createCookieSessionStorage<SessionData, SessionFlash>> | undefined;
+type Storage = ReturnType<typeof createCookieSessionStorage<SessionData, SessionFlash>>;
+let storage: Storage | undefined;
+let activityStorage: Storage | undefined;
+/**
+ * The session cookie: SameSite=Lax; in the Discord Activity (a third-party frame) SameSite=None, Secure and
+ * Partitioned, or the browser would not send it (discord-activity.server.ts; the server refuses other sites' posts).
+ */
 function sessions() {
-  storage ??= createCookieSessionStorage<SessionData, SessionFlash>({
-    cookie: {
-      name: "booth_session",
-      httpOnly: true,
-      sameSite: "lax",
-      path: "/",
-      secure: webConfig().secureCookies,
-      secrets: [sessionSecret()],
-      maxAge: 30 * 24 * 3600,
-    },
-  });
+  const cookie = {
+    name: "booth_session",
+    httpOnly: true,
+    sameSite: "lax" as "lax" | "none",
+    path: "/",
+    secure: webConfig().secureCookies,
+    secrets: [sessionSecret()],
+    maxAge: 30 * 24 * 3600,
+  };
+  if (inActivity()) {
+    activityStorage ??= createCookieSessionStorage<SessionData, SessionFlash>({
+      cookie: { ...cookie, ...THIRD_PARTY_COOKIE },
+    });
+    return activityStorage;
+  }
+  storage ??= createCookieSessionStorage<SessionData, SessionFlash>({ cookie });
   return storage;
 }
 
@@ -171,8 +184,8 @@ export async function requireViewer(request: Request) {
   return { ...read, token: read.token, viewer: read.viewer };
 }
 
-/** Starts a session from the edge's answer and redirects (to `next` when it is a path of ours). */
-export async function signIn(request: Request, result: AuthResult, next?: string | null, given?: Session) {
+/** Starts a session from the edge's answer: the cookie to set. */
+export async function startSession(request: Request, result: AuthResult, given?: Session) {
   const session = given ?? (await getSession(request));
   session.set("token", result.accessToken);
   session.set("expiresAt", result.expiresAt);
@@ -181,7 +194,12 @@ export async function signIn(request: Request, result: AuthResult, next?: string
   session.unset("guestExpiresAt");
   // A live token kept for whoever was signed in before is not this person's.
   forgetLiveToken(session);
-  return redirect(safeNext(next), { headers: { "set-cookie": await commitSession(session) } });
+  return commitSession(session);
+}
+
+/** Starts a session from the edge's answer and redirects (to `next` when it is a path of ours). */
+export async function signIn(request: Request, result: AuthResult, next?: string | null, given?: Session) {
+  return redirect(safeNext(next), { headers: { "set-cookie": await startSession(request, result, given) } });
 }
 
 export async function refreshViewer(request: Request, token: string) {

@@ -11,7 +11,15 @@ const KEY = Symbol.for("booth.web.visitor");
 interface Visit {
   forwardedFor?: string;
   requestId?: string;
+  /** The request comes from the Discord Activity's frame (discord-activity.server.ts). */
+  activity?: boolean;
 }
+
+/**
+ * The header the web sets on its calls to the edge while answering the Discord Activity: `x-booth-mode: discord`,
+ * and the edge applies Discord mode's rules (decision 0028).
+ */
+export const DISCORD_MODE_HEADER = "x-booth-mode";
 const registry = globalThis as { [KEY]?: AsyncLocalStorage<Visit> };
 registry[KEY] ??= new AsyncLocalStorage<Visit>();
 const store = registry[KEY];
@@ -34,10 +42,21 @@ export function asVisitor<T>(
   incomingForwardedFor: string | null,
   handle: () => T,
   requestId?: string,
+  activity = false,
 ): T {
   const chain = peer && (incomingForwardedFor?.trim() ? `${incomingForwardedFor.trim()}, ${peer}` : peer);
-  return store.run({ ...(chain ? { forwardedFor: chain } : {}), ...(requestId ? { requestId } : {}) }, handle);
+  return store.run(
+    {
+      ...(chain ? { forwardedFor: chain } : {}),
+      ...(requestId ? { requestId } : {}),
+      ...(activity ? { activity } : {}),
+    },
+    handle,
+  );
 }
+
+/** Whether the request being answered comes from the Discord Activity's frame; false outside one. */
+export const inActivity = () => store.getStore()?.activity === true;
 
 /** The X-Forwarded-For value for the edge, inside a visitor's request; undefined outside one. */
 export const visitorForwardedFor = () => store.getStore()?.forwardedFor;
@@ -48,10 +67,11 @@ export const currentRequestId = () => store.getStore()?.requestId;
 /** fetch for calls to the edge: carries the visitor's X-Forwarded-For and the request's id when there are. */
 export const visitorFetch: typeof fetch = (input, init) => {
   const visit = store.getStore();
-  if (!visit?.forwardedFor && !visit?.requestId) return fetch(input, init);
+  if (!visit?.forwardedFor && !visit?.requestId && !visit?.activity) return fetch(input, init);
   // The SDK hands over a Request of its own: its headers can change in place, its body is left untouched.
   const request = input instanceof Request ? input : new Request(input, init);
   if (visit.forwardedFor) request.headers.set("x-forwarded-for", visit.forwardedFor);
   if (visit.requestId) request.headers.set("x-request-id", visit.requestId);
+  if (visit.activity) request.headers.set(DISCORD_MODE_HEADER, "discord");
   return fetch(request, input instanceof Request ? init : undefined);
 };

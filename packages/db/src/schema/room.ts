@@ -229,3 +229,20 @@ export const discordAnnounced = pgTable(
   },
   (t) => [primaryKey({ columns: [t.roomUuid, t.djUuid] })],
 );
+
+/**
+ * A Discord Activity's room: the voice channel of a guild whose Activity plays in one Booth room. The first person to
+ * start the Activity in the channel decides it (the guild's attached room free of another channel, else a new one);
+ * everyone who joins the Activity there lands in the same room. One row per channel (the primary key): two first
+ * starts at once make one room.
+ */
+export const discordActivityRooms = pgTable(
+  "discord_activity_rooms",
+  {
+    guildId: text().notNull(),
+    channelId: text().notNull(),
+    roomUuid: roomRef(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.guildId, t.channelId] }), index("discord_activity_rooms_room_idx").on(t.roomUuid)],
+);

@@ -57,7 +57,8 @@ export const getAvatar: AppRouteHandler<typeof routes.getAvatar> = async (c) => 
 
 export const mayWear: AppRouteHandler<typeof routes.mayWear> = async (c) => {
   const { slug, uuid } = c.req.valid("param");
-  return c.json(await wearing(c.var.deps.db, slug, uuid), 200);
+  const { discordOnly: _, ...answer } = await wearing(c.var.deps.db, slug, uuid);
+  return c.json(answer, 200);
 };
 
 export const serviceGetAvatar: AppRouteHandler<typeof routes.serviceGetAvatar> = async (c) => {

@@ -1,5 +1,7 @@
+import { schema } from "@booth/db";
 import { beforeAll, describe, expect, it } from "vitest";
 import { multipart, ok, openTestApp, type TestUser } from "../../testing.ts";
+import { DISCORD_ONLY } from "./avatars.ts";
 
 let admin: TestUser;
 const t = openTestApp();
@@ -177,6 +179,38 @@ describe("avatars", () => {
     expect((await wear("locked-bird")).response.status).toBe(200);
     expect((await wear("free-bird")).response.status).toBe(200);
     expect((await wear("locked-bird")).response.status).toBe(403);
+  });
+
+  it("a discordOnly avatar is worn only by accounts with Discord linked", async () => {
+    const staff = t.api(admin.token);
+    ok(await staff.merch.POST("/avatars", { body: { slug: "discord-wumpus", name: "Wumpus", discordOnly: true } }));
+    const me = await t.createUser();
+    const wear = () => t.api(me.token).user.POST("/users/profile", { body: { avatarId: "discord-wumpus" } });
+    const wearable = async () => ok(await t.api(me.token).merch.GET("/avatars")).map((a) => a.slug);
+    const allowed = async () =>
+      ok(
+        await t.api().merch.GET("/avatars/{slug}/{uuid}", {
+          params: { path: { slug: "discord-wumpus", uuid: me.user.uuid } },
+        }),
+      ).allowed;
+    const refused = await wear();
+    expect(refused.response.status).toBe(403);
+    expect(refused.error).toMatchObject({ message: DISCORD_ONLY });
+    expect(await wearable()).not.toContain("discord-wumpus");
+    expect(await allowed()).toBe(false);
+    // Linked to Discord (as /auth/link-discord and the Activity's sign-in leave it), it may.
+    await t.db.insert(schema.providerAccounts).values({
+      userUuid: me.user.uuid,
+      provider: "discord",
+      providerUserId: `${Date.now()}`,
+      displayName: "wumpus fan",
+      details: {},
+      createdAt: t.clock.now(),
+      updatedAt: t.clock.now(),
+    });
+    expect((await wear()).response.status).toBe(200);
+    expect(await wearable()).toContain("discord-wumpus");
+    expect(await allowed()).toBe(true);
   });
 });
 

@@ -6,6 +6,7 @@ import { isUniqueViolation, postgresCode } from "../../lib/db-errors.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
 import { badRequest, conflict, found, HttpError, USER_NOT_FOUND } from "../../lib/errors.ts";
 import { firstRow } from "../../lib/rows.ts";
+import { hasDiscordLink } from "../user/public.ts";
 import { fileUrl } from "./files.ts";
 import { SEASON_NOT_FOUND } from "./seasons.ts";
 
@@ -13,6 +14,7 @@ export const AVATAR_NOT_FOUND = errorMessage("AVATAR_NOT_FOUND");
 export const ASSIGNMENT_NOT_FOUND = "Assignment not found.";
 export const AVATAR_TAKEN = "An avatar with this slug exists.";
 export const AVATAR_LOCKED = "You have not unlocked this avatar.";
+export const DISCORD_ONLY = "This avatar is worn by Discord accounts only: link Discord to your account first.";
 export const ALREADY_ASSIGNED = "This user already has this avatar.";
 export const SEASON_NOT_ENDED = "This season has not ended yet.";
 export const SEASON_HANDLED = "This season's points have already been handled.";
@@ -75,8 +77,9 @@ export async function updateAvatar(
     .catch(missingReference);
 }
 
-/** The avatars a user may wear: public ones and those assigned to them. */
+/** The avatars a user may wear: public ones and those assigned to them (`discordOnly` ones with Discord linked). */
 export async function wearableAvatars(db: Db, userUuid: string) {
+  const discord = await hasDiscordLink(db, userUuid);
   const rows = await db
     .selectDistinct({ avatar: schema.avatars })
     .from(schema.avatars)
@@ -87,7 +90,12 @@ export async function wearableAvatars(db: Db, userUuid: string) {
         eq(schema.avatarAssignments.userUuid, userUuid),
       ),
     )
-    .where(or(eq(schema.avatars.status, "PUBLIC"), eq(schema.avatarAssignments.userUuid, userUuid)))
+    .where(
+      and(
+        or(eq(schema.avatars.status, "PUBLIC"), eq(schema.avatarAssignments.userUuid, userUuid)),
+        discord ? undefined : eq(schema.avatars.discordOnly, false),
+      ),
+    )
     .orderBy(ordered);
   return rows.map((r) => r.avatar);
 }
@@ -120,8 +128,8 @@ export const DEFAULT_AVATAR = "default";
 /** Refuses an avatar the user may not wear (404 when there is no such avatar, 403 when it is locked for them). */
 export async function checkWearable(db: Db, slug: string, userUuid: string) {
   if (slug === DEFAULT_AVATAR) return;
-  const { allowed } = await mayWear(db, slug, userUuid);
-  if (!allowed) throw new HttpError(403, AVATAR_LOCKED);
+  const { allowed, discordOnly } = await mayWear(db, slug, userUuid);
+  if (!allowed) throw new HttpError(403, discordOnly ? DISCORD_ONLY : AVATAR_LOCKED);
 }
 
 /** Whether a user may wear an avatar, and their assignment of it if any. */
@@ -135,7 +143,9 @@ export async function mayWear(db: Db, slug: string, userUuid: string) {
   return {
     slug,
     userUuid,
-    allowed: avatar.status === "PUBLIC" || !!assignment,
+    allowed:
+      (avatar.status === "PUBLIC" || !!assignment) && (!avatar.discordOnly || (await hasDiscordLink(db, userUuid))),
+    discordOnly: avatar.discordOnly,
     assignment: assignment ? assignmentView(assignment) : null,
   };
 }

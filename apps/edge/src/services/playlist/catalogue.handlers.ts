@@ -1,8 +1,11 @@
 import { brandOffers } from "@booth/sdk/brand";
+import type { Context } from "hono";
 import { requireService } from "../../lib/auth.ts";
+import type { AppEnv } from "../../lib/context.ts";
 import { allForServicesHandler } from "../../lib/contract-families.ts";
 import { type AppRouteHandler, uuidList } from "../../lib/openapi.ts";
 import { sqlJson } from "../../lib/sql-json.ts";
+import { explicitAudioAllowed } from "../user/public.ts";
 import { brandView } from "./brand.ts";
 import type * as routes from "./catalogue.routes.ts";
 import * as catalogue from "./catalogue.ts";
@@ -24,10 +27,14 @@ export const genres: AppRouteHandler<typeof routes.genres> = async (c) => {
   return c.json(await catalogue.findGenres(c.var.deps.db, { ids: uuidList(idIn, "idIn"), prefix, limit }), 200);
 };
 
+/** In Discord mode, explicit songs only for a profile that allows explicit audio (lib/discord-mode.ts). */
+const withDiscordRule = async <Q extends { explicit: "true" | "false" }>(c: Context<AppEnv>, q: Q): Promise<Q> =>
+  q.explicit === "true" && !(await explicitAudioAllowed(c)) ? { ...q, explicit: "false" } : q;
+
 /** The catalogue's songs the brand offers, and on a first page the providers' it offers (Audius's, 7digital's) interleaved with them (spec 9). */
 export const search: AppRouteHandler<typeof routes.search> = async (c) => {
   const { brand } = c.var.deps.config;
-  const q = { ...c.req.valid("query"), brand };
+  const q = { ...(await withDiscordRule(c, c.req.valid("query"))), brand };
   const sources = (Object.keys(catalogue.SEARCH_SOURCES) as catalogue.SearchSource[]).filter((source) =>
     brandOffers(brand, source),
   );
@@ -40,7 +47,7 @@ export const search: AppRouteHandler<typeof routes.search> = async (c) => {
 };
 
 export const searchPage: AppRouteHandler<typeof routes.searchPage> = async (c) => {
-  const q = c.req.valid("query");
+  const q = await withDiscordRule(c, c.req.valid("query"));
   const { songs, total } = await catalogue.search(c.var.deps.db, { ...q, brand: c.var.deps.config.brand });
   const next = q.offset + songs.length;
   return c.json({ data: songs, total, offset: q.offset, nextOffset: next < total ? next : null }, 200);

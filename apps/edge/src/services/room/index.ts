@@ -51,7 +51,8 @@ export function roomService() {
       .openapi(rooms.adminChange, roomHandlers.adminChange)
       .openapi(rooms.setGuestPassword, roomHandlers.setGuestPassword)
       .openapi(rooms.removeGuestPassword, roomHandlers.removeGuestPassword)
-      .openapi(rooms.attachDiscord, roomHandlers.attachDiscord),
+      .openapi(rooms.attachDiscord, roomHandlers.attachDiscord)
+      .openapi(rooms.discordActivityRoom, roomHandlers.discordActivityRoom),
   );
   router.route(
     "/",

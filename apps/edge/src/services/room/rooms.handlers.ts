@@ -7,6 +7,7 @@ import { forbidden, notFound } from "../../lib/errors.ts";
 import type { AppRouteHandler } from "../../lib/openapi.ts";
 import { hashPassword } from "../../lib/password.ts";
 import { loadRoom, ownedRoom, ROOM_RANK, type Room, requireRoomRank, roomRank } from "./access.ts";
+import { activityRoom, checkGuildMember } from "./discord-activity.ts";
 import type { RoomChanges } from "./room-changes.ts";
 import * as changes from "./room-changes.ts";
 import type * as routes from "./rooms.routes.ts";
@@ -195,4 +196,17 @@ export const attachDiscord: AppRouteHandler<typeof routes.attachDiscord> = async
   }
   const room = await changes.createGuildRoom(db, user, guild, body.name ?? "", clock.now());
   return c.json(roomView(room), 201);
+};
+
+/** The Activity's room of a guild's voice channel (decided now by the first to start the Activity there). */
+export const discordActivityRoom: AppRouteHandler<typeof routes.discordActivityRoom> = async (c) => {
+  const { user } = await requireUser(c);
+  const { db, clock, config } = c.var.deps;
+  const { guild } = c.req.valid("param");
+  const { channelId, accessToken, name } = c.req.valid("json");
+  await rateLimit(c, `discord-activity:${user.uuid}`, 60, 15 * 60);
+  await checkGuildMember(db, config.integrations, user, guild, accessToken);
+  const at = { guild, channel: channelId, name: name ?? `Discord ${channelId.slice(-6)}` };
+  const { room, opened } = await activityRoom(db, user, at, clock.now());
+  return c.json({ ...roomView(room), opened }, 200);
 };

@@ -204,6 +204,38 @@ export const removeGuestPassword = authed("delete", "/rooms/admin/guest-password
   responses: { 200: SettingsResponse, ...errors(400, 401, 403, 404) },
 });
 
+const Snowflake = (what: string) => z.string().regex(/^\d{5,25}$/, `${what}: a Discord id`);
+
+export const discordActivityRoom = authed("post", "/rooms/discord/{guild}/activity", {
+  summary:
+    "The room of a Discord Activity: the one of the guild's voice channel, decided by the first to start the Activity there (the guild's attached room no other channel plays, else a new one) (guild members signed in with Discord)",
+  tags: ["Discord"],
+  request: {
+    params: z.object({ guild: Snowflake("guild") }),
+    ...jsonBody(
+      z
+        .object({
+          channelId: Snowflake("channelId").openapi({ description: "The voice channel the Activity runs in" }),
+          accessToken: z
+            .string()
+            .trim()
+            .min(1)
+            .max(4096)
+            .openapi({ description: "The caller's Discord access token (the Activity's), with the guilds scope" }),
+          name: RoomSettingsInput.shape.name
+            .unwrap()
+            .optional()
+            .openapi({ description: "The name of a room made now (default: Discord, and the channel's id)" }),
+        })
+        .strict(),
+    ),
+  },
+  responses: {
+    200: json(RoomSchema.extend({ opened: z.boolean() }).openapi("ActivityRoom"), "The channel's room"),
+    ...errors(400, 401, 403, 409, 429, 502, 503),
+  },
+});
+
 export const attachDiscord = authed("post", "/rooms/discord/{guild}", {
   summary:
     "Attach a room to a Discord guild's activity: an existing room the caller co-owns (roomUuid), or a new one (name)",

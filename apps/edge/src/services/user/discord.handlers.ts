@@ -35,7 +35,8 @@ export const exchangeCode: AppRouteHandler<typeof routes.exchangeCode> = async (
   const { code, redirectUri } = c.req.valid("json");
   const settings = discordSettings(c.var.deps.config.integrations);
   await rateLimit(c, `discord:ip:${addressBucket(c)}`, 30, 15 * 60);
-  const tokens = await exchange(settings, code, redirectUri);
+  // The Activity's code (the SDK's authorize) was issued for no redirect URI.
+  const tokens = await exchange(settings, code, redirectUri, { activity: true });
   const now = c.var.deps.clock.now().getTime();
   return c.json(
     {

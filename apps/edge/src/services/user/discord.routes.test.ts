@@ -146,6 +146,20 @@ describe("POST /auth/exchange-code", () => {
     expect(await t.userByEmail(String(person.email))).toBeUndefined();
   });
 
+  it("sends Discord no redirect URI for the Activity's code, even with DISCORD_REDIRECT_URI set", async () => {
+    const integrations = t.deps.config.integrations;
+    t.deps.config.integrations = { ...integrations, discordRedirectUri: "https://booth.test/discord" };
+    try {
+      const res = await t.api().user.POST("/auth/exchange-code", { body: { code: fake.discordCode(discordUser()) } });
+      expect(res.response.status).toBe(200);
+      const sent = fake.requests.findLast((r) => r.path === "/discord/oauth2/token");
+      expect(sent?.form).toMatchObject({ grant_type: "authorization_code" });
+      expect(sent?.form.redirect_uri).toBeUndefined();
+    } finally {
+      t.deps.config.integrations = integrations;
+    }
+  });
+
   it("answers 400 for a refused code or bad input, 503 unconfigured", async () => {
     expect((await t.api().user.POST("/auth/exchange-code", { body: { code: "nope" } })).response.status).toBe(400);
     // Raw: input the typed client cannot send (it is wrong on purpose).

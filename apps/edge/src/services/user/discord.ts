@@ -1,6 +1,9 @@
 import { type Db, schema } from "@booth/db";
 import { and, eq } from "drizzle-orm";
+import type { Context } from "hono";
+import type { AppEnv } from "../../lib/context.ts";
 import { isUniqueViolation, uniqueOr } from "../../lib/db-errors.ts";
+import { inDiscordMode } from "../../lib/discord-mode.ts";
 import { conflict, HttpError } from "../../lib/errors.ts";
 import { discordOAuthClient, type IntegrationsConfig, PROVIDER_URLS, trimSlash } from "../../ports/integrations.ts";
 import { providerJson, requestToken } from "../../ports/oauth.ts";
@@ -39,12 +42,25 @@ interface DiscordUser {
   verified: boolean;
 }
 
-/** Exchanges a Discord authorization code for Discord's tokens. */
-export const exchange = (settings: DiscordSettings, code: string, redirectUri: string | undefined) => {
+/**
+ * Exchanges a Discord authorization code for Discord's tokens. A code from Discord's consent screen was issued for a
+ * redirect URI (the one given, else DISCORD_REDIRECT_URI); the Activity's (the SDK's `authorize`) for none, so
+ * `activity` sends none unless one is given.
+ */
+export const exchange = (
+  settings: DiscordSettings,
+  code: string,
+  redirectUri: string | undefined,
+  options: { activity?: boolean } = {},
+) => {
   const { client, redirectUri: configured } = settings;
   return requestToken(
     client,
-    { grant_type: "authorization_code", code, redirect_uri: redirectUri ?? configured },
+    {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: redirectUri ?? (options.activity ? undefined : configured),
+    },
     "authorization code",
   );
 };
@@ -78,6 +94,16 @@ export async function discordUser(settings: DiscordSettings, grant: DiscordGrant
   };
 }
 
+/** The ids of the guilds a Discord user is in (Discord's `GET /users/@me/guilds`, the `guilds` scope). */
+export async function discordGuildIds(settings: DiscordSettings, accessToken: string): Promise<string[]> {
+  const guilds = await providerJson("Discord", `${settings.apiUrl}/users/@me/guilds`, {
+    headers: { authorization: `Bearer ${accessToken}` },
+    tokenRefused: DISCORD_MESSAGES.tokenRefused,
+  });
+  if (!Array.isArray(guilds)) throw new HttpError(502, "Discord answered without a list of guilds.");
+  return guilds.map((g) => (g as { id?: unknown }).id).filter((id): id is string => typeof id === "string");
+}
+
 export async function linkedUserUuid(db: Db, discordId: string) {
   const [row] = await db
     .select({ userUuid: schema.providerAccounts.userUuid })
@@ -85,6 +111,32 @@ export async function linkedUserUuid(db: Db, discordId: string) {
     .where(and(eq(schema.providerAccounts.provider, "discord"), eq(schema.providerAccounts.providerUserId, discordId)))
     .limit(1);
   return row?.userUuid ?? null;
+}
+
+/**
+ * Whether the caller may be offered explicit songs: always outside Discord mode (search asks for them with
+ * `explicit=true`); in Discord mode only a signed-in user whose profile allows explicit audio (lib/discord-mode.ts).
+ */
+export async function explicitAudioAllowed(c: Context<AppEnv>): Promise<boolean> {
+  if (!inDiscordMode(c)) return true;
+  const auth = c.get("auth");
+  if (auth?.type !== "user") return false;
+  const [row] = await c.var.deps.db
+    .select({ allowed: schema.profiles.allowExplicitAudio })
+    .from(schema.profiles)
+    .where(eq(schema.profiles.userUuid, auth.sub))
+    .limit(1);
+  return row?.allowed === true;
+}
+
+/** Whether a Booth account has a Discord account linked (it may wear `discordOnly` avatars). */
+export async function hasDiscordLink(db: Db, userUuid: string) {
+  const [row] = await db
+    .select({ one: schema.providerAccounts.userUuid })
+    .from(schema.providerAccounts)
+    .where(and(eq(schema.providerAccounts.provider, "discord"), eq(schema.providerAccounts.userUuid, userUuid)))
+    .limit(1);
+  return !!row;
 }
 
 /** The Discord name as a Booth nickname nobody has yet (null: let the account pick one). */

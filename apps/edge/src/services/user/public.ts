@@ -10,6 +10,15 @@ export { AGORA_MESSAGES, AGORA_TOKEN_SECONDS, rtcToken } from "./agora.ts";
 /** The users a CometChat conversation needs, as CometChat takes them. */
 export { chatUsers } from "./chat-users.ts";
 export { linkToken } from "./codes.ts";
+/** Discord: Booth's app settings, the Discord user behind an access token, their guilds, who linked a Discord user. */
+export {
+  discordGuildIds,
+  discordSettings,
+  discordUser,
+  explicitAudioAllowed,
+  hasDiscordLink,
+  linkedUserUuid,
+} from "./discord.ts";
 /** Room posters are images: the room service stores and forgets their rows here. */
 export { addRoomPoster, removeRoomPoster } from "./images.ts";
 /** The live rooms a user is in: tell them of a change about the user, or end the user's presence in them. */

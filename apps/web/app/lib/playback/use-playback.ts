@@ -2,6 +2,7 @@ import type { Brand } from "@booth/sdk/brand";
 import type { NowPlaying } from "@booth/sdk/live";
 import { type RefObject, useEffect, useRef, useState } from "react";
 import { loadSdk } from "../lazy.ts";
+import { browserStorage } from "../storage.ts";
 import { type ListeningEvent, ListeningTracker } from "./listening.ts";
 import { mediaSessionPlaying, updateMediaSession } from "./media-session.ts";
 import type { AudioQuality } from "./player.ts";
@@ -69,7 +70,7 @@ export function usePlayback(options: PlaybackOptions) {
   latest.current = { nowPlaying, clockOffset, volume };
 
   // The remembered volume, once in the browser (the server renders the default).
-  useEffect(() => setVolumeState(readVolume(window.localStorage)), []);
+  useEffect(() => setVolumeState(readVolume(browserStorage("localStorage"))), []);
 
   useEffect(() => {
     const audio = audioRef.current;
@@ -95,7 +96,7 @@ export function usePlayback(options: PlaybackOptions) {
       };
       void booth.then((b) => b.audit.POST("/kinesis", { body: { topic: event.topic, data } })).catch(() => undefined);
     };
-    tracker.current = new ListeningTracker(send, window.sessionStorage);
+    tracker.current = new ListeningTracker(send, browserStorage("sessionStorage"));
     const player = new RoomPlayer({ audio, mount, apiUrl, brand, token, scripts, signedIn, onChange: setView });
     const { level, muted } = latest.current.volume;
     player.volume(level, muted);
@@ -173,7 +174,7 @@ export function usePlayback(options: PlaybackOptions) {
 
   const changeVolume = (next: Volume) => {
     setVolumeState(next);
-    writeVolume(window.localStorage, next);
+    writeVolume(browserStorage("localStorage"), next);
   };
 
   return {

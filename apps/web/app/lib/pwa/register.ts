@@ -7,6 +7,8 @@ import { useEffect } from "react";
 export function useServiceWorker() {
   useEffect(() => {
     if (!("serviceWorker" in navigator)) return;
+    // Not in the Discord Activity: its pages live on Discord's origin, and their calls go through its proxy.
+    if (document.querySelector('meta[name="booth-discord-activity"]')) return;
     navigator.serviceWorker.register("/sw.js").catch((error) => console.warn("service worker not registered:", error));
   }, []);
 }
