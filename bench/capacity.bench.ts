@@ -3,7 +3,8 @@
 // client calls is loaded in turn (autocannon, from a worker thread); for each, the CPU seconds the edge process, the
 // database's backends serving this database and the Redis server spent per request, and the database transactions
 // and Redis commands a request made. Baseline: a bare Hono route answering the same bytes as `GET /auth/pub-key` in a
-// process of its own, in the same run (what a request costs Node and Hono alone). Then each engine alone at its own
+// process of its own, in the same run (what a request costs Node and Hono alone). A listener's audio is a song's
+// playlists and key from the edge (its segments come from the bucket, a local S3 server here: decision 0024). Then each engine alone at its own
 // limit on the same machine: PostgreSQL's select-only pgbench and redis-benchmark's GET/SET/INCR, per CPU second of
 // the engine. `npm run bench:capacity`; needs PostgreSQL (TEST_DATABASE_URL, default the local one) and Redis
 // (TEST_REDIS_URL, default the local one). BENCH_SECONDS per route (5), BENCH_CONNECTIONS (20).
@@ -15,8 +16,11 @@ import { join } from "node:path";
 import { createDb, schema } from "@booth/db";
 import autocannon from "autocannon";
 import postgres from "postgres";
+import { synthesizeMp3 } from "../apps/edge/src/ports/audio.ts";
+import { TEST_FFMPEG } from "../apps/edge/src/testing/app.ts";
 import { answers, freePort, spawnChild, waitForServer } from "../apps/edge/src/testing/child-server.ts";
 import { spawnEdgeEntry } from "../apps/edge/src/testing/edge-entry.ts";
+import { startS3 } from "../apps/edge/src/testing/s3.ts";
 
 const SERVER_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -67,6 +71,7 @@ const dbUrl = new URL(SERVER_URL);
 dbUrl.pathname = `/${name}`;
 const dataDir = await mkdtemp(join(tmpdir(), "booth-capacity-"));
 const children: { stop: (ms: number) => Promise<unknown> }[] = [];
+const s3 = await startS3();
 const cleanUp = async () => {
   for (const child of children) await child.stop(5000).catch(() => {});
   await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
@@ -74,6 +79,7 @@ const cleanUp = async () => {
   const keys = redisCli("--scan", "--pattern", `${name}:*`).split("\n").filter(Boolean);
   for (let i = 0; i < keys.length; i += 500) redisCli("del", ...keys.slice(i, i + 500));
   await rm(dataDir, { recursive: true, force: true });
+  await s3.close();
 };
 process.once("SIGINT", () => void cleanUp().finally(() => process.exit(130)));
 
@@ -146,7 +152,7 @@ try {
       REDIS_URL,
       CACHE_PREFIX: `${name}:`,
       SEED_DEMO: "false",
-      RUN_JOBS: "false",
+      ...s3.env,
       LOG_LEVEL: "warn",
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
@@ -208,6 +214,47 @@ try {
     )
     .returning({ uuid: schema.rooms.uuid });
   await seed.close();
+
+  // A song to listen to: uploaded, transcoded by the edge's own job runner, its segments in the bucket.
+  step("uploading and transcoding a 120 s song");
+  const song = await synthesizeMp3({
+    ffmpeg: TEST_FFMPEG,
+    seconds: 120,
+    frequencies: [220, 330],
+    title: "Capacity",
+    artist: "Booth",
+  });
+  const ticket = await fetch(`${edgeUrl}/api/upload-service/upload/song`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ originalFileName: "capacity.mp3" }),
+  });
+  const { id: songId, uploadUrl } = (await ticket.json()) as { id: string; uploadUrl: string };
+  const sent = await fetch(uploadUrl, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${token}`, "content-type": "audio/mpeg" },
+    body: song as Uint8Array<ArrayBuffer>,
+  });
+  if (!sent.ok) throw new Error(`upload: ${sent.status} ${await sent.text()}`);
+  await waitForServer(edge, {
+    name: "the transcoding",
+    timeoutMs: 300_000,
+    ready: async () => {
+      const res = await fetch(`${edgeUrl}/api/upload-service/songs/${songId}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const { transcodingStatus } = (await res.json()) as { transcodingStatus: string };
+      if (transcodingStatus === "TRANSCODING_ERROR") throw new Error("transcoding failed");
+      return transcodingStatus === "TRANSCODING_SUCCEED";
+    },
+  });
+  const media = await (
+    await fetch(`${edgeUrl}/api/upload-service/songs/${songId}/hls-playlist?rendition=medium`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+  ).text();
+  const keyUrl = new URL(/URI="([^"]+)"/.exec(media)?.[1] ?? "", edgeUrl).toString();
+  if (!media.includes("X-Amz-Signature")) throw new Error("the media playlist does not name the bucket's segments");
   if (rooms.length !== 300) throw new Error("the rooms were not seeded");
   const auth = { authorization: `Bearer ${token}` };
 
@@ -220,6 +267,10 @@ try {
   await measure("GET /rooms/public (20 of 300)", `${A}/room-service/rooms/public?limit=20`, edgePid);
   await measure("GET /rooms/{slug}", `${A}/room-service/rooms/capacity-room-7`, edgePid, auth);
   await measure("GET /search (20 of 500)", `${A}/upload-service/search?term=neon%20glass&limit=20`, edgePid, auth);
+  const U = `${A}/upload-service/songs/${songId}/hls-playlist`;
+  await measure("GET /songs/{id}/hls-playlist (master)", U, edgePid, auth);
+  await measure("GET /songs/{id}/hls-playlist?rendition=medium", `${U}?rendition=medium`, edgePid, auth);
+  await measure("GET /songs/hls/key (the grant's)", keyUrl, edgePid);
   await measure("bare Hono route (baseline, again)", bareUrl, bare.child.pid ?? 0);
 
   // Each engine alone at its limit, per CPU second of the engine.
