@@ -1,16 +1,24 @@
-// Votes in a live room of 100, 1000 and 2000 clients, against a plain `ws` server that only rebroadcasts each vote
-// to everyone, measured in the same run: a storm (every vote at once: messages delivered per second) and a steady
-// stream (one vote every 50 ms: how long a vote takes to reach each client, p50 and p99), and the size of a vote's
-// message. The room is the party's own engine (LiveRoom: validation, the
-// reducer, patches, storage) served by `ws` in this process, with an in-memory edge, so the ratio is the room's cost
-// over the bare fan-out. Every client is a real socket. The same storm then runs against the real runtime: the rooms'
-// Worker under `wrangler dev` (workerd, in its own process), its calls to the edge answered by a small HTTP edge here
-// that knows only what a room asks. Run with `npx tsx bench/rooms.bench.ts` (BENCH_SIZES=100,1000; BENCH_WORKER=0
-// skips the Worker, BENCH_WORKER_MAX=1000 the largest room it is given). BENCH_BASE=<commit> joins a fourth server
-// beside the three: the room's engine as that commit had it, its storms taking turns with the others', so a change to
-// the engine is measured against what it changed in the same rounds.
+// Votes in a live room of 100, 1000 and 2000 clients, each against a baseline measured in the same run: a storm (every
+// vote at once: messages delivered per second) and a steady stream (one vote every 50 ms: how long a vote takes to
+// reach each client, p50 and p99), and the size of a vote's message. Every client is a real socket.
+//
+// In process: the party's own engine (LiveRoom: validation, the reducer, patches, storage) served by `ws` in this
+// process, with an in-memory edge, against a plain `ws` server that only rebroadcasts each vote to everyone (and the
+// same padded to the room's message), so the ratio is the room's cost over the bare fan-out.
+//
+// On the Workers runtime: the rooms' Worker under `wrangler dev` (workerd, in its own process), its calls to the edge
+// answered by a small HTTP edge here that knows only what a room asks, against a bare Durable Object under a `wrangler
+// dev` of its own (apps/rooms-party/bench/bare.ts: the same hibernation API, the room's compatibility date and flags)
+// that sends every socket a message of the room's size for each vote: the limit of that runtime, so the ratio is what
+// Booth's own work costs on it. Their storms take turns in the same rounds.
+//
+// Run with `npm run bench:rooms` (BENCH_SIZES=100,1000; BENCH_NODE=0 skips the in-process servers, BENCH_WORKER=0 the
+// runtime, BENCH_WORKER_MAX=1000 the largest room it is given; BENCH_PROF=<dir> profiles the runtime's isolates).
+// BENCH_BASE=<commit> joins a fourth server beside the three in process: the room's engine as that commit had it, its
+// storms taking turns with the others', so a change to the engine is measured against what it changed in the same
+// rounds.
 import { fork } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -20,9 +28,9 @@ import { pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
-import { WebSocketServer } from "ws";
+import { WebSocket, WebSocketServer } from "ws";
 import { answers, freePort, startChildServer } from "../apps/edge/src/testing/child-server.ts";
-import { APP_DIR, wranglerDevArgs, wranglerEnv } from "../apps/rooms-party/scripts/wrangler-dev.mjs";
+import { APP_DIR, roomsRuntime, wranglerDevArgs, wranglerEnv } from "../apps/rooms-party/scripts/wrangler-dev.mjs";
 import type { Edge } from "../apps/rooms-party/src/edge.ts";
 import * as rooms from "../apps/rooms-party/src/room.ts";
 import * as stores from "../apps/rooms-party/src/storage.ts";
@@ -48,8 +56,13 @@ const PACED_VOTES = Number(process.env.BENCH_PACED_VOTES ?? 40);
 const PACE_MS = 50;
 /** Processes the clients are spread over. */
 const CLIENT_PROCS = Number(process.env.BENCH_CLIENT_PROCS ?? 2);
-/** How long everyone's joins may take. */
-const JOIN_WAIT_MS = Number(process.env.BENCH_JOIN_WAIT_MS ?? 90_000);
+/** Joins sent at once (the next batch goes when these are answered). */
+const JOIN_BATCH = 100;
+/**
+ * How long everyone's joins may take. Each join on the runtime asks the edge three times: 2,000 joins took 180 s on
+ * an idle 2-core machine, and far longer on a busy one.
+ */
+const JOIN_WAIT_MS = Number(process.env.BENCH_JOIN_WAIT_MS ?? 300_000);
 
 const settings = settingsFor({ roomSize: 10_000 });
 const edge: Edge = {
@@ -126,13 +139,25 @@ async function roomTarget(engine?: string): Promise<Target> {
 /** Everyone joins, and the first client takes the booth with a long song. */
 function prepareRoom(roomUuid: string): Target["prepare"] {
   return async (clients) => {
-    await clients.send(
-      Array.from({ length: clients.n }, (_, i) => ({
-        client: i,
-        text: JSON.stringify({ action: "joinRoom", params: { roomUuid }, requestId: i }),
-      })),
-    );
-    await clients.waitFor((r) => r.replies, clients.n, "join replies", false, JOIN_WAIT_MS);
+    // A hundred at a time: each join asks the edge three times, and 2,000 at once had the runtime's calls to the
+    // bench's edge time out (the joins refused with a 502), which is not what is measured.
+    const deadline = Date.now() + JOIN_WAIT_MS;
+    for (let from = 0; from < clients.n; from += JOIN_BATCH) {
+      const to = Math.min(clients.n, from + JOIN_BATCH);
+      await clients.send(
+        Array.from({ length: to - from }, (_, k) => ({
+          client: from + k,
+          text: JSON.stringify({ action: "joinRoom", params: { roomUuid }, requestId: from + k }),
+        })),
+      );
+      await clients.waitFor((r) => r.replies, to, "join replies", false, Math.max(1, deadline - Date.now()));
+    }
+    const reports = await clients.reports();
+    const refused = reports.reduce((sum, r) => sum + r.refused, 0);
+    if (refused)
+      throw new Error(
+        `${refused} of ${clients.n} joins refused: ${reports.find((r) => r.refusal)?.refusal.slice(0, 200)}`,
+      );
     await clients.send([
       {
         client: 0,
@@ -194,28 +219,74 @@ const edgeProfile = (uuid: string) => ({
   verifiedAt: "x",
 });
 
-/** The rooms' Worker under `wrangler dev`, with a fresh room for each target. */
-async function workerRuntime() {
-  const edge = await benchEdge();
-  const port = await freePort();
-  const persistTo = await mkdtemp(join(tmpdir(), "booth-rooms-bench-"));
-  const run = await startChildServer({
-    name: "wrangler dev",
-    args: wranglerDevArgs({
-      port,
-      persistTo,
-      vars: { BOOTH_EDGE_URL: edge.url, BOOTH_PRESENCE_GRACE_MS: "20000" },
-      secrets: { BOOTH_SERVICE_SECRET: crypto.randomUUID() + crypto.randomUUID() },
-    }),
-    cwd: APP_DIR,
-    env: { ...wranglerEnv(), WRANGLER_LOG_LEVEL: "warn" },
-    detached: true,
-    ready: () => answers(`http://127.0.0.1:${port}/parties/main/${ROOM_UUID}`, 401),
-    timeoutMs: 90_000,
-    intervalMs: 500,
+/** BENCH_PROF=<dir>: a CPU profile of each runtime's isolate over its counted storms (open it in Chrome's DevTools). */
+const PROF_DIR = process.env.BENCH_PROF;
+
+/**
+ * The runtime's JavaScript profiler, through the inspector `wrangler dev` serves on `port`: `start` begins a CPU
+ * profile of the Worker's isolate (where its Durable Objects run), `stop` writes it to `file` and prints the functions
+ * that took the most of it.
+ */
+async function profilerOf(port: number) {
+  const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as { webSocketDebuggerUrl: string }[];
+  const url = targets[0]?.webSocketDebuggerUrl;
+  if (!url) throw new Error(`no inspector target at port ${port}`);
+  const ws = new WebSocket(url);
+  await new Promise((resolve, reject) => {
+    ws.once("open", resolve);
+    ws.once("error", reject);
   });
-  // What it prints is kept by the runner as one string, and at 2,000 clients it printed more than a string can hold
-  // (the bench died with "Invalid string length"): count it here instead, and keep its beginning and its end.
+  let ids = 0;
+  const waiting = new Map<number, (result: unknown) => void>();
+  ws.on("message", (data) => {
+    const message = JSON.parse(String(data)) as { id?: number; result?: unknown };
+    if (message.id !== undefined) waiting.get(message.id)?.(message.result);
+  });
+  const call = (method: string, params: Record<string, unknown> = {}) =>
+    new Promise<unknown>((resolve) => {
+      const id = ++ids;
+      waiting.set(id, resolve);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  await call("Profiler.enable");
+  await call("Profiler.setSamplingInterval", { interval: 200 });
+  return {
+    start: () => call("Profiler.start"),
+    /** `votes`: how many votes the profiled storms sent, for the time per vote. */
+    async stop(file: string, votes: number) {
+      const { profile } = (await call("Profiler.stop")) as {
+        profile: {
+          nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+          samples: number[];
+        };
+      };
+      writeFileSync(file, JSON.stringify(profile));
+      const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+      const self = new Map<string, number>();
+      for (const sample of profile.samples) {
+        const frame = byNode.get(sample)?.callFrame;
+        const name = frame
+          ? `${frame.functionName || "(anonymous)"} ${frame.url.split("/").pop()}:${frame.lineNumber}`
+          : "?";
+        self.set(name, (self.get(name) ?? 0) + 1);
+      }
+      const total = profile.samples.length;
+      const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25);
+      const { startTime, endTime } = profile as unknown as { startTime: number; endTime: number };
+      const busyMs = ((endTime - startTime) / 1000) * (1 - (self.get("(idle) :-1") ?? 0) / total);
+      process.stdout.write(
+        `  profile ${file}: ${busyMs.toFixed(0)} ms not idle, ${(busyMs / votes).toFixed(3)} ms a vote:\n${top.map(([name, n]) => `    ${((n / total) * 100).toFixed(1).padStart(5)}% ${name}`).join("\n")}\n`,
+      );
+      ws.close();
+    },
+  };
+}
+
+/**
+ * What `wrangler dev` prints is kept by the runner as one string, and at 2,000 clients it printed more than a string
+ * can hold (the bench died with "Invalid string length"): count it instead, and keep its beginning and its end.
+ */
+function countPrinted(run: { child: import("node:child_process").ChildProcess }) {
   let printed = 0;
   let head = "";
   let tail = "";
@@ -227,10 +298,37 @@ async function workerRuntime() {
       tail = (tail + String(d)).slice(-2000);
     });
   }
+  /** Bytes wrangler dev printed so far, the first of them and the last. */
+  return () => ({ bytes: printed, head, tail });
+}
+
+/** The rooms' Worker under `wrangler dev`, with a fresh room for each target. */
+async function workerRuntime() {
+  const edge = await benchEdge();
+  const port = await freePort();
+  const persistTo = await mkdtemp(join(tmpdir(), "booth-rooms-bench-"));
+  const inspectorPort = await freePort();
+  const run = await startChildServer({
+    name: "wrangler dev",
+    args: wranglerDevArgs({
+      port,
+      persistTo,
+      inspectorPort,
+      vars: { BOOTH_EDGE_URL: edge.url, BOOTH_PRESENCE_GRACE_MS: "20000" },
+      secrets: { BOOTH_SERVICE_SECRET: crypto.randomUUID() + crypto.randomUUID() },
+    }),
+    cwd: APP_DIR,
+    env: { ...wranglerEnv(), WRANGLER_LOG_LEVEL: "warn" },
+    detached: true,
+    ready: () => answers(`http://127.0.0.1:${port}/parties/main/${ROOM_UUID}`, 401),
+    timeoutMs: 90_000,
+    intervalMs: 500,
+  });
+  const printed = countPrinted(run);
   const tokens = new Map<number, string>();
   return {
-    /** Bytes wrangler dev printed so far, the first of them and the last. */
-    printed: () => ({ bytes: printed, head, tail }),
+    printed,
+    profiler: () => profilerOf(inspectorPort),
     async target(n: number): Promise<Target> {
       for (let user = 1; user <= n; user++) if (!tokens.has(user)) tokens.set(user, await edge.token(user));
       const roomUuid = crypto.randomUUID();
@@ -244,6 +342,56 @@ async function workerRuntime() {
     async stop() {
       await run.stop(5000);
       edge.close();
+      await rm(persistTo, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The baseline on the rooms' own runtime: a bare Durable Object (apps/rooms-party/bench/bare.ts) under a `wrangler
+ * dev` of its own, started as the room's is, on the room's compatibility date and flags. Each vote it gets, it sends
+ * every socket a message of `bytes` bytes (the room's vote message) with the same hibernation API as the room.
+ */
+async function bareRuntime() {
+  const port = await freePort();
+  const persistTo = await mkdtemp(join(tmpdir(), "booth-rooms-bench-bare-"));
+  const { compatibilityDate, compatibilityFlags } = roomsRuntime();
+  const inspectorPort = await freePort();
+  const run = await startChildServer({
+    name: "wrangler dev (bare Durable Object)",
+    args: wranglerDevArgs({
+      port,
+      persistTo,
+      inspectorPort,
+      config: join(APP_DIR, "bench", "wrangler.jsonc"),
+      extra: [
+        "--compatibility-date",
+        compatibilityDate,
+        ...compatibilityFlags.flatMap((flag) => ["--compatibility-flags", flag]),
+      ],
+    }),
+    cwd: APP_DIR,
+    env: { ...wranglerEnv(), WRANGLER_LOG_LEVEL: "warn" },
+    detached: true,
+    ready: () => answers(`http://127.0.0.1:${port}/bare/ready`, 426),
+    timeoutMs: 90_000,
+    intervalMs: 500,
+  });
+  const printed = countPrinted(run);
+  return {
+    printed,
+    profiler: () => profilerOf(inspectorPort),
+    target(bytes: number): Target {
+      const name = crypto.randomUUID();
+      return {
+        url: () => `ws://127.0.0.1:${port}/bare/${name}?bytes=${bytes}`,
+        prepare: async () => {},
+        close: () => undefined,
+        pid: run.child.pid as number,
+      };
+    },
+    async stop() {
+      await run.stop(5000);
       await rm(persistTo, { recursive: true, force: true });
     },
   };
@@ -538,19 +686,6 @@ async function openSide(makeTarget: () => Promise<Target>, n: number, lossy = fa
   };
 }
 
-/** One server alone: STORMS storms, then the steady stream. */
-async function measure(makeTarget: () => Promise<Target>, n: number, lossy = false): Promise<Result> {
-  const side = await openSide(makeTarget, n, lossy);
-  try {
-    for (let round = 0; round < STORMS; round++) await side.storm();
-    return await side.finish();
-  } finally {
-    side.close();
-    // Closes of this measurement's sockets, and their memory, settle before the next begins.
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-}
-
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /**
@@ -600,6 +735,64 @@ async function measureTogether(n: number) {
   }
 }
 
+/**
+ * The room's Worker and the bare Durable Object, each under a `wrangler dev` of its own, both joined at once, their
+ * storms taking turns (the order turned around every round); the ratio is the median of each round's own. Lossy: a
+ * vote message that never arrives is counted, not waited for. Where the local runtime cannot take the room at all
+ * (its joins do not complete), that is the measurement.
+ */
+async function measureOnWorkers(n: number) {
+  // Fresh runtimes for each size, as a room of its own would have.
+  const worker = await workerRuntime();
+  const bare = await bareRuntime().catch(async (err) => {
+    await worker.stop();
+    throw err;
+  });
+  const sides: Side[] = [];
+  try {
+    const room = await openSide(() => worker.target(n), n, true);
+    sides.push(room);
+    // Two first storms, not counted, warm the room and tell the size of its vote message.
+    await room.storm(false);
+    await room.storm(false);
+    const bytes = await room.largestBytes();
+    const plain = await openSide(async () => bare.target(bytes), n, true);
+    sides.push(plain);
+    await plain.storm(false);
+    await plain.storm(false);
+    const profilers = PROF_DIR ? await Promise.all([worker.profiler(), bare.profiler()]) : [];
+    for (const profiler of profilers) await profiler.start();
+    for (let round = 0; round < STORMS; round++)
+      for (const side of round % 2 ? [...sides].reverse() : sides) await side.storm();
+    for (const [i, profiler] of profilers.entries())
+      await profiler.stop(
+        join(PROF_DIR ?? "", `rooms-${n}-${i ? "bare" : "room"}.cpuprofile`),
+        STORMS * Math.min(VOTERS, n - 1),
+      );
+    const vsBare = median(room.storms.map((s, i) => s.perSecond / (plain.storms[i]?.perSecond ?? 0)));
+    const rounds = room.storms.map((s, i) => (s.perSecond / (plain.storms[i]?.perSecond ?? 0)).toFixed(2)).join(", ");
+    const live = await room.finish();
+    const base = await plain.finish();
+    return { live, base, vsBare, rounds };
+  } finally {
+    for (const side of sides) side.close();
+    await new Promise((r) => setTimeout(r, 1000));
+    for (const [name, runtime] of [
+      ["the room's", worker],
+      ["the bare Durable Object's", bare],
+    ] as const) {
+      const { bytes, head, tail } = runtime.printed();
+      if (bytes > 10_000_000 || process.env.BENCH_VERBOSE)
+        process.stdout.write(
+          `  ${name} wrangler dev printed ${kb(bytes)}, beginning with:\n${head}\n  ending with:\n${tail}\n`,
+        );
+    }
+    await Promise.all([worker.stop(), bare.stop()]);
+  }
+}
+
+/** BENCH_NODE=0 skips the room's engine served by `ws` in this process and its baselines. */
+const withNode = process.env.BENCH_NODE !== "0";
 const withWorker = process.env.BENCH_WORKER !== "0";
 // wrangler dev is one local workerd: how far it goes on this machine is part of what is measured.
 const WORKER_MAX = Number(process.env.BENCH_WORKER_MAX ?? 5000);
@@ -610,49 +803,47 @@ const rate = (x: number) => Math.round(x).toString().padStart(7);
 const kb = (x: number) => `${(x / 1024).toFixed(1)} KB`;
 const busy = (x: number) => `server busy ${Math.round(x * 100)}%`;
 for (const n of SIZES) {
-  // The room and the bare broadcast, and the same fan-out sending messages as long as the room's (what is left of
-  // the gap is the room's own work), their storms taking turns.
-  const { live, base, sameBytes, vsPlain, vsPadded, older } = await measureTogether(n);
-  rows.push(
-    `${String(n).padStart(5)} clients | storm: room ${rate(live.perSecond)} msg/s (${busy(live.serverBusy)}), ws ${rate(base.perSecond)} msg/s (${busy(base.serverBusy)}), ratio ${vsPlain.toFixed(2)}x | one vote every ${PACE_MS} ms: room p50 ${ms(live.p50)} p99 ${ms(live.p99)}, ws p50 ${ms(
-      base.p50,
-    )} p99 ${ms(base.p99)}, p99 ratio ${(live.p99 / base.p99).toFixed(2)}x | largest vote: patch ${
-      live.patchBytes
-    } bytes, message ${live.bytes} bytes (ws ${base.bytes}) | ws sending ${sameBytes.bytes} bytes: ${rate(sameBytes.perSecond)} msg/s (${busy(sameBytes.serverBusy)}), room vs it ${vsPadded.toFixed(2)}x, p99 ${ms(sameBytes.p99)} | per client: room ${kb(live.rssPerClient)} resident, ${kb(live.heapPerClient)} heap; ws ${kb(base.rssPerClient)} resident, ${kb(base.heapPerClient)} heap${
-      older && BASE
-        ? ` | the engine of ${BASE.commit} in the same rounds: ratio ${older.vsPlain.toFixed(2)}x (${older.rounds}); this tree over it ${older.gain.toFixed(2)}x`
-        : ""
-    }`,
-  );
-  process.stdout.write(`  measured ${n} clients in process: ${rows.at(-1)}\n`);
+  let nodeBase: Result | null = null;
+  if (withNode) {
+    // The room and the bare broadcast, and the same fan-out sending messages as long as the room's (what is left of
+    // the gap is the room's own work), their storms taking turns.
+    const { live, base, sameBytes, vsPlain, vsPadded, older } = await measureTogether(n);
+    nodeBase = base;
+    rows.push(
+      `${String(n).padStart(5)} clients | storm: room ${rate(live.perSecond)} msg/s (${busy(live.serverBusy)}), ws ${rate(base.perSecond)} msg/s (${busy(base.serverBusy)}), ratio ${vsPlain.toFixed(2)}x | one vote every ${PACE_MS} ms: room p50 ${ms(live.p50)} p99 ${ms(live.p99)}, ws p50 ${ms(
+        base.p50,
+      )} p99 ${ms(base.p99)}, p99 ratio ${(live.p99 / base.p99).toFixed(2)}x | largest vote: patch ${
+        live.patchBytes
+      } bytes, message ${live.bytes} bytes (ws ${base.bytes}) | ws sending ${sameBytes.bytes} bytes: ${rate(sameBytes.perSecond)} msg/s (${busy(sameBytes.serverBusy)}), room vs it ${vsPadded.toFixed(2)}x, p99 ${ms(sameBytes.p99)} | per client: room ${kb(live.rssPerClient)} resident, ${kb(live.heapPerClient)} heap; ws ${kb(base.rssPerClient)} resident, ${kb(base.heapPerClient)} heap${
+        older && BASE
+          ? ` | the engine of ${BASE.commit} in the same rounds: ratio ${older.vsPlain.toFixed(2)}x (${older.rounds}); this tree over it ${older.gain.toFixed(2)}x`
+          : ""
+      }`,
+    );
+    process.stdout.write(`  measured ${n} clients in process: ${rows.at(-1)}\n`);
+  }
   if (withWorker && n <= WORKER_MAX) {
-    // A fresh runtime for each size, as a room of its own would have.
-    const worker = await workerRuntime();
-    // Lossy: a vote message that never arrives is counted, not waited for. Where the local runtime cannot take the room
-    // at all (its joins do not complete), that is the measurement.
-    const real = await measure(() => worker.target(n), n, true)
-      .catch((err: Error) => err)
-      .finally(() => worker.stop());
-    const { bytes, head, tail } = worker.printed();
-    if (bytes > 10_000_000 || real instanceof Error)
-      process.stdout.write(`  wrangler dev printed ${kb(bytes)}, beginning with:\n${head}\n  ending with:\n${tail}\n`);
-    if (real instanceof Error) {
-      rows.push(`${String(n).padStart(5)} clients | Worker: ${real.message.split("\n")[0]} (wrangler dev)`);
+    const measured = await measureOnWorkers(n).catch((err: Error) => err);
+    if (measured instanceof Error) {
+      rows.push(`${String(n).padStart(5)} clients | Worker: ${measured.message.split("\n")[0]} (wrangler dev)`);
       process.stdout.write(`  ${rows.at(-1)}\n`);
       continue;
     }
+    const { live: real, base: bare, vsBare, rounds } = measured;
     rows.push(
-      `${String(n).padStart(5)} clients | storm: Worker ${rate(real.perSecond)} msg/s (${busy(real.serverBusy)}), ratio ${(
-        real.perSecond / base.perSecond
-      ).toFixed(2)}x | one vote every ${PACE_MS} ms: Worker p50 ${ms(real.p50)} p99 ${ms(real.p99)}, p99 ratio ${(
-        real.p99 / base.p99
-      ).toFixed(2)}x | delivered ${(real.delivered * 100).toFixed(1)}%${
+      `${String(n).padStart(5)} clients | storm: Worker room ${rate(real.perSecond)} msg/s (${busy(real.serverBusy)}), bare Durable Object ${rate(bare.perSecond)} msg/s (${busy(bare.serverBusy)}), ratio ${vsBare.toFixed(2)}x (rounds ${rounds})${
+        nodeBase ? `, vs the ws broadcast in process ${(real.perSecond / nodeBase.perSecond).toFixed(2)}x` : ""
+      } | one vote every ${PACE_MS} ms: Worker room p50 ${ms(real.p50)} p99 ${ms(real.p99)}, bare Durable Object p50 ${ms(bare.p50)} p99 ${ms(bare.p99)}, p99 ratio ${(
+        real.p99 / bare.p99
+      ).toFixed(
+        2,
+      )}x | message ${real.bytes} bytes (bare ${bare.bytes}) | delivered ${(real.delivered * 100).toFixed(1)}% (bare ${(bare.delivered * 100).toFixed(1)}%)${
         real.refused ? `, ${real.refused} votes refused (${real.refusal.slice(0, 120)})` : ""
-      } | per client: ${kb(real.rssPerClient)} resident (wrangler dev, workerd in its own process)`,
+      } | per client: ${kb(real.rssPerClient)} resident (bare ${kb(bare.rssPerClient)}; wrangler dev and workerd)`,
     );
-    process.stdout.write(`  measured ${n} clients on the Worker: ${rows.at(-1)}\n`);
+    process.stdout.write(`  measured ${n} clients on the Workers runtime: ${rows.at(-1)}\n`);
   }
 }
 console.log(
-  `votes in one room; throughput ratio = room / plain ws broadcast, the median of ${STORMS} rounds in which their storms took turns (higher is better, 1.00x = as fast as the bare fan-out); clients in ${CLIENT_PROCS} processes of their own:\n${rows.join("\n")}`,
+  `votes in one room; throughput ratio = room / its baseline (in process: a plain ws broadcast; on the Workers runtime: a bare Durable Object sending the room's bytes), the median of ${STORMS} rounds in which their storms took turns (higher is better, 1.00x = as fast as the bare fan-out); clients in ${CLIENT_PROCS} processes of their own:\n${rows.join("\n")}`,
 );

@@ -1,7 +1,7 @@
 // How the rooms run locally: `wrangler dev` (workerd, offline) with the room's settings. Shared by scripts/dev.mjs
 // (npm start), the rooms' integration tests, the browser tests and the rooms bench.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -16,18 +16,64 @@ export function wranglerBin() {
   }
 }
 
+/** The rooms' Worker configuration. */
+export const ROOMS_CONFIG = join(APP_DIR, "wrangler.jsonc");
+
+/**
+ * The runtime settings of the rooms' Worker (its wrangler.jsonc): the compatibility date and flags, which the rooms
+ * bench gives its bare Durable Object too (bench/wrangler.jsonc), so both run on the same runtime.
+ */
+export function roomsRuntime() {
+  const config = JSON.parse(withoutComments(readFileSync(ROOMS_CONFIG, "utf8")));
+  return { compatibilityDate: config.compatibility_date, compatibilityFlags: config.compatibility_flags ?? [] };
+}
+
+/** JSONC without its `//` comments (the ones outside strings): what JSON.parse reads. */
+function withoutComments(text) {
+  let out = "";
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      out += c;
+      if (c === "\\") out += text[++i] ?? "";
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+      out += c;
+    } else if (c === "/" && text[i + 1] === "/") {
+      while (i < text.length && text[i] !== "\n") i++;
+      out += "\n";
+    } else out += c;
+  }
+  return out;
+}
+
 /**
  * The arguments for `node <wrangler> dev`: the port on `ip` (127.0.0.1 unless given), room storage persisted under `persistTo`, the
  * room's variables, and its secrets in a file only its owner reads (`--env-file`), so they never show in a process
  * list. `defines`: globals replaced in the build (`--define`), for tests only (BOOTH_TEST_FAULTS, src/server.ts).
+ * `config`: another Worker's configuration than the rooms' (the rooms bench's bare Durable Object), `extra`: more
+ * arguments for wrangler, `inspectorPort`: where the runtime's inspector listens (a free port unless given: the rooms
+ * bench profiles through it).
  */
-export function wranglerDevArgs({ port, ip = "127.0.0.1", persistTo, vars = {}, secrets = {}, defines = {} }) {
+export function wranglerDevArgs({
+  port,
+  ip = "127.0.0.1",
+  persistTo,
+  vars = {},
+  secrets = {},
+  defines = {},
+  config = ROOMS_CONFIG,
+  extra = [],
+  inspectorPort = 0,
+}) {
   mkdirSync(persistTo, { recursive: true });
   const args = [
     wranglerBin(),
     "dev",
     "--config",
-    join(APP_DIR, "wrangler.jsonc"),
+    config,
     "--ip",
     ip,
     "--port",
@@ -35,7 +81,7 @@ export function wranglerDevArgs({ port, ip = "127.0.0.1", persistTo, vars = {}, 
     "--persist-to",
     persistTo,
     "--inspector-port",
-    "0",
+    String(inspectorPort),
     "--show-interactive-dev-session=false",
     // "log" shows the rooms' own console lines (a room starting, its warnings) beside wrangler's.
     "--log-level",
@@ -44,6 +90,7 @@ export function wranglerDevArgs({ port, ip = "127.0.0.1", persistTo, vars = {}, 
       .filter(([, v]) => v !== undefined && v !== "")
       .flatMap(([k, v]) => ["--var", `${k}:${v}`]),
     ...Object.entries(defines).flatMap(([k, v]) => ["--define", `${k}:${v}`]),
+    ...extra,
   ];
   const filled = Object.entries(secrets).filter(([, v]) => v);
   if (filled.length) {

@@ -1,5 +1,6 @@
 import type { LiveSong, RoomSettings, SongRef } from "@booth/sdk/live/protocol";
 import { describe, expect, it } from "vitest";
+import { until } from "../../edge/src/testing/until.ts";
 import type { Claims } from "./auth.ts";
 import { type Edge, EdgeError } from "./edge.ts";
 import { LiveRoom, type Socket } from "./room.ts";
@@ -276,6 +277,57 @@ describe("the live room", () => {
     await again.room.idle();
     expect(again.room.current?.live.allUsers.map((u) => u.uuid)).toEqual([userFor(1).uuid]);
     expect(again.edge.calls.some((c) => c.name === "presenceLeft" && c.args[1] === userFor(2).uuid)).toBe(true);
+  });
+
+  it("writes the votes that come while a save is on its way in one save, of the newest state", async () => {
+    const memory = memoryKeyValue();
+    // Puts wait while `held` is set, as a Durable Object's do until the write is durable; `waiting` counts them.
+    let held: Promise<void> | null = null;
+    let waiting = 0;
+    const kv = {
+      ...memory,
+      put: async (entries: Record<string, unknown>) => {
+        if (held) {
+          waiting++;
+          await held;
+        }
+        return memory.put(entries);
+      },
+    };
+    const { room, edge, send } = setup(kv);
+    const sockets = [1, 2, 3, 4, 5, 6].map((n) => fakeSocket(n));
+    for (const s of sockets) {
+      room.connect(s);
+      await send(s, "joinRoom", { roomUuid: ROOM_UUID });
+    }
+    edge.queues.set(userFor(1).uuid, [songFor(1, { crateSongUuid: "11111111-1111-4111-8111-111111111111" })]);
+    await send(sockets[0]!, "addDj");
+    await room.idle();
+    const before = memory.writes;
+    let release: () => void = () => undefined;
+    held = new Promise((r) => {
+      release = r;
+    });
+    // Five votes, each sent to everyone at once: the first one's save waits, and the four after it meanwhile.
+    const vote = (i: number) =>
+      room.message(
+        sockets[i + 1]!.id,
+        JSON.stringify({ action: "voteOnSong", params: { songVotes: { like: i % 2 === 0 } }, requestId: `v${i}` }),
+      );
+    await vote(0);
+    await until(() => waiting === 1, "the first save waiting", 5000, 1);
+    await Promise.all([1, 2, 3, 4].map(vote));
+    expect(sockets[0]!.received.filter((m) => m.name === "votedOnSong")).toHaveLength(5);
+    release();
+    held = null;
+    await room.idle();
+    expect(memory.writes - before).toBe(2);
+    // What was written is the room as it is: a restart reads every vote back.
+    const again = setup(memory);
+    await again.room.start();
+    expect(again.room.current?.live.voteCounts).toEqual({ likes: 3, dislikes: 2, stars: 0 });
+    expect(again.room.current?.live.allUserData).toEqual(room.current?.live.allUserData);
+    expect(again.room.current?.seq).toBe(room.current?.seq);
   });
 
   it("grabs the song playing into a listener's crate through the edge, counting each person once", async () => {

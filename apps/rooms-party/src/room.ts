@@ -68,6 +68,8 @@ export class LiveRoom {
    */
   private listeners: { socket: Socket; user: string }[] | null = null;
   private saving: Promise<void> = Promise.resolve();
+  /** The state the next save will write, and the users changed in place since the last save began; null: none waits. */
+  private unsaved: { state: RoomState; inPlace: Set<string> } | null = null;
   private readonly pending = new Set<Promise<unknown>>();
   /** Per socket, the message being handled: the next waits for it. */
   private readonly inboxes = new Map<string, Promise<unknown>>();
@@ -125,8 +127,12 @@ export class LiveRoom {
 
   /** Everything in flight (effects, saves) has settled; for tests. */
   async idle() {
-    while (this.pending.size) await Promise.allSettled([...this.pending]);
-    await this.saving;
+    for (;;) {
+      while (this.pending.size) await Promise.allSettled([...this.pending]);
+      const saving = this.saving;
+      await saving;
+      if (saving === this.saving && !this.pending.size) return;
+    }
   }
 
   connect(socket: Socket) {
@@ -427,9 +433,7 @@ export class LiveRoom {
       }
     if (out.state !== before) {
       const { state, writtenInPlace } = out;
-      this.saving = this.saving
-        .then(() => this.host.store.save(state, writtenInPlace))
-        .catch((err) => this.host.log({ level: "error", msg: "room state not saved", error: String(err) }));
+      this.save(state, writtenInPlace);
       // The alarm follows the song, the members' grace periods, the roles, the DJs' idle clocks and a room crate read
       // owed: a listener's vote moves none of them, and a room of thousands would otherwise look at every member on
       // every vote.
@@ -445,6 +449,27 @@ export class LiveRoom {
     }
     for (const effect of out.effects) this.track(this.perform(effect));
     return out.reply;
+  }
+
+  /**
+   * Writes `state` after the saves before it. While a save is on its way, the states that come meanwhile wait for it
+   * together: the next save writes the newest of them, with every user any of them changed in place. A storm of votes
+   * is then written in a few saves, not one per vote, and a save never writes a state older than one it follows.
+   */
+  private save(state: RoomState, writtenInPlace: readonly string[]) {
+    if (this.unsaved) {
+      this.unsaved.state = state;
+      for (const uuid of writtenInPlace) this.unsaved.inPlace.add(uuid);
+      return;
+    }
+    const next = { state, inPlace: new Set(writtenInPlace) };
+    this.unsaved = next;
+    this.saving = this.saving
+      .then(() => {
+        this.unsaved = null;
+        return this.host.store.save(next.state, [...next.inPlace]);
+      })
+      .catch((err) => this.host.log({ level: "error", msg: "room state not saved", error: String(err) }));
   }
 
   private track(work: Promise<unknown>) {

@@ -102,7 +102,11 @@ class LiveRoomServer extends Server<Env> {
       {
         store: keyValueStateStore({
           get: (key) => storage.get(key),
-          put: (entries) => storage.put(entries),
+          // A put resolves when it is durable: while it is on its way, the room's next states wait and go together.
+          put: async (entries) => {
+            await storage.put(entries);
+            await storage.sync();
+          },
           delete: (keys) => storage.delete(keys),
           list: (options) => storage.list(options),
           deleteAll: async () => {
