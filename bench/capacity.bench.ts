@@ -21,6 +21,7 @@ import { TEST_FFMPEG } from "../apps/edge/src/testing/app.ts";
 import { answers, freePort, spawnChild, waitForServer } from "../apps/edge/src/testing/child-server.ts";
 import { spawnEdgeEntry } from "../apps/edge/src/testing/edge-entry.ts";
 import { startS3 } from "../apps/edge/src/testing/s3.ts";
+import { signIn, uploadedSong } from "./edge-song.ts";
 
 const SERVER_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -181,12 +182,7 @@ try {
 
   // What the listeners read: a room among 300, songs to search among 5,000.
   step("seeding 300 rooms and 5,000 songs");
-  const login = await fetch(`${edgeUrl}/api/user-service/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(ADMIN),
-  });
-  const { accessToken: token } = (await login.json()) as { accessToken: string };
+  const token = await signIn(edgeUrl, ADMIN);
   const session = (await (
     await fetch(`${edgeUrl}/api/user-service/auth/session`, { headers: { authorization: `Bearer ${token}` } })
   ).json()) as { user?: { uuid?: string }; uuid?: string };
@@ -224,30 +220,7 @@ try {
     title: "Capacity",
     artist: "Booth",
   });
-  const ticket = await fetch(`${edgeUrl}/api/upload-service/upload/song`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify({ originalFileName: "capacity.mp3" }),
-  });
-  const { id: songId, uploadUrl } = (await ticket.json()) as { id: string; uploadUrl: string };
-  const sent = await fetch(uploadUrl, {
-    method: "PUT",
-    headers: { authorization: `Bearer ${token}`, "content-type": "audio/mpeg" },
-    body: song as Uint8Array<ArrayBuffer>,
-  });
-  if (!sent.ok) throw new Error(`upload: ${sent.status} ${await sent.text()}`);
-  await waitForServer(edge, {
-    name: "the transcoding",
-    timeoutMs: 300_000,
-    ready: async () => {
-      const res = await fetch(`${edgeUrl}/api/upload-service/songs/${songId}`, {
-        headers: { authorization: `Bearer ${token}` },
-      });
-      const { transcodingStatus } = (await res.json()) as { transcodingStatus: string };
-      if (transcodingStatus === "TRANSCODING_ERROR") throw new Error("transcoding failed");
-      return transcodingStatus === "TRANSCODING_SUCCEED";
-    },
-  });
+  const songId = await uploadedSong(edge, edgeUrl, token, song);
   const media = await (
     await fetch(`${edgeUrl}/api/upload-service/songs/${songId}/hls-playlist?rendition=medium`, {
       headers: { authorization: `Bearer ${token}` },

@@ -20,6 +20,7 @@ import { TEST_FFMPEG } from "../apps/edge/src/testing/app.ts";
 import { answers, freePort, waitForServer } from "../apps/edge/src/testing/child-server.ts";
 import { spawnEdgeEntry } from "../apps/edge/src/testing/edge-entry.ts";
 import { startS3 } from "../apps/edge/src/testing/s3.ts";
+import { signIn, uploadedSong } from "./edge-song.ts";
 
 const LISTENERS = Number(process.env.BENCH_LISTENERS ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
@@ -134,34 +135,8 @@ async function measure(name: string, env: Record<string, string>) {
       ready: () => answers(`${edge}/readyz`),
       timeoutMs: 120_000,
     });
-    const login = await fetch(`${edge}/api/user-service/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(ADMIN),
-    });
-    const { accessToken: token } = (await login.json()) as { accessToken: string };
-    const ticket = await fetch(`${edge}${U}/upload/song`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ originalFileName: "bench.mp3" }),
-    });
-    const { id, uploadUrl } = (await ticket.json()) as { id: string; uploadUrl: string };
-    const sent = await fetch(uploadUrl, {
-      method: "PUT",
-      headers: { authorization: `Bearer ${token}`, "content-type": "audio/mpeg" },
-      body: song as Uint8Array<ArrayBuffer>,
-    });
-    if (!sent.ok) throw new Error(`upload: ${sent.status} ${await sent.text()}`);
-    await waitForServer(run, {
-      name: "the transcoding",
-      timeoutMs: 300_000,
-      ready: async () => {
-        const res = await fetch(`${edge}${U}/songs/${id}`, { headers: { authorization: `Bearer ${token}` } });
-        const { transcodingStatus } = (await res.json()) as { transcodingStatus: string };
-        if (transcodingStatus === "TRANSCODING_ERROR") throw new Error("transcoding failed");
-        return transcodingStatus === "TRANSCODING_SUCCEED";
-      },
-    });
+    const token = await signIn(edge, ADMIN);
+    const id = await uploadedSong(run, edge, token, song);
     const pid = run.child.pid ?? 0;
     const tally: Tally = { fromEdge: 0, fromElsewhere: 0, segments: 0, segmentRequestsToEdge: 0 };
     // What the edge spends with nobody listening (its job queue's polling, timers), over as long: taken off.

@@ -1,5 +1,6 @@
 import { type BucketAddress, bucketUrl } from "@booth/sdk/media";
 import { AwsClient } from "aws4fetch";
+import { LRUCache } from "lru-cache";
 import type { EdgeSettings } from "../config.ts";
 import { answered } from "./provider-post.ts";
 import type { Storage } from "./storage.ts";
@@ -131,7 +132,9 @@ export function s3Storage(options: S3Options): Storage {
 /**
  * The addresses clients read objects at, for `clientReads` (unset: none). A presigned GET is signed as of the start
  * of the hour, so that everyone asking within an hour gets the same address (a browser's or a CDN's cache keeps one
- * copy), and lives the hour plus the time asked for (at most seven days, SigV4's limit).
+ * copy), and lives the hour plus the time asked for (at most seven days, SigV4's limit). Being the same, it is signed
+ * once an hour per object and lifetime and kept (a media playlist names every segment of its song: signing them all
+ * for each listener was most of what a listener cost the edge, bench:capacity).
  */
 function clientReadsOf(options: S3Options, base: string, signer: AwsClient) {
   const reads = options.clientReads;
@@ -140,15 +143,26 @@ function clientReadsOf(options: S3Options, base: string, signer: AwsClient) {
     const prefix = reads.baseUrl.replace(/\/+$/, "");
     return async (key: string) => `${prefix}/${keyPath(key)}`;
   }
-  return async (key: string, seconds: number) => {
+  // The addresses signed this hour, by hour, object and lifetime: a deterministic signature, so any instance signs the
+  // same one and this is a cache of a computation, not shared state.
+  const signed = new LRUCache<string, Promise<string>>({ max: 50_000 });
+  return (key: string, seconds: number) => {
     const hour = new Date(Math.floor(Date.now() / HOUR_MS) * HOUR_MS);
+    const expires = String(Math.min(MAX_PRESIGNED_SECONDS, Math.ceil(seconds) + 3600));
+    const id = `${hour.getTime()} ${expires} ${key}`;
+    const known = signed.get(id);
+    if (known) return known;
     const url = new URL(`${base}/${keyPath(key)}`);
-    url.searchParams.set("X-Amz-Expires", String(Math.min(MAX_PRESIGNED_SECONDS, Math.ceil(seconds) + 3600)));
-    const signed = await signer.sign(url.href, {
-      method: "GET",
-      aws: { signQuery: true, datetime: hour.toISOString().replace(/[:-]|\.\d{3}/g, "") },
-    });
-    return signed.url;
+    url.searchParams.set("X-Amz-Expires", expires);
+    const signing = signer
+      .sign(url.href, {
+        method: "GET",
+        aws: { signQuery: true, datetime: hour.toISOString().replace(/[:-]|\.\d{3}/g, "") },
+      })
+      .then((request) => request.url);
+    signed.set(id, signing);
+    signing.catch(() => signed.delete(id));
+    return signing;
   };
 }
 

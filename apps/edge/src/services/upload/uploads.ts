@@ -2,6 +2,7 @@ import { type Db, schema } from "@booth/db";
 import type { SongTags } from "@booth/db/schema";
 import { MAX_UPLOAD_BYTES, MEGABYTE } from "@booth/sdk/limits";
 import { and, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
+import { LRUCache } from "lru-cache";
 import type { AppDeps } from "../../deps.ts";
 import { escapeLike } from "../../lib/crud/index.ts";
 import { errorMessage } from "../../lib/error-codes.ts";
@@ -325,11 +326,7 @@ export async function hlsPlaylist(
   rendition: RenditionName | undefined,
   keyUri: () => Promise<string>,
 ) {
-  const stored = found(
-    await deps.storage.get(hlsKey(upload.id, rendition ? variantFile(rendition) : MASTER)),
-    rendition ? NO_RENDITION(rendition) : SONG_NOT_FOUND,
-  );
-  const text = new TextDecoder().decode(stored.data);
+  const text = await storedPlaylist(deps.storage, upload, rendition);
   if (text.includes("#EXT-X-STREAM-INF"))
     return text.replace(/^([a-z]+)\.m3u8$/gm, (line, name: string) =>
       (RENDITION_NAMES as string[]).includes(name) ? variantUrl(upload.id, name as RenditionName) : line,
@@ -339,6 +336,29 @@ export async function hlsPlaylist(
   return text
     .replace(SEGMENT, (segment) => segments.get(segment) ?? segment)
     .replace(/(#EXT-X-KEY:[^\n]*URI=")[^"]*"/g, `$1${uri}"`);
+}
+
+/**
+ * The stored playlists, read from the store for at most a minute. They are written once, by the song's transcoding,
+ * before it can be streamed (refuseUnstreamable), and never changed; every listener of a song asks for the same two,
+ * so each was a read of the bucket per listener and song. Kept per store (a test's app has its own).
+ */
+const playlists = new WeakMap<AppDeps["storage"], LRUCache<string, string>>();
+const PLAYLIST_TTL_MS = 60_000;
+
+async function storedPlaylist(storage: AppDeps["storage"], upload: Upload, rendition: RenditionName | undefined) {
+  const key = hlsKey(upload.id, rendition ? variantFile(rendition) : MASTER);
+  let cache = playlists.get(storage);
+  if (!cache) {
+    cache = new LRUCache<string, string>({ max: 10_000, ttl: PLAYLIST_TTL_MS });
+    playlists.set(storage, cache);
+  }
+  const known = cache.get(key);
+  if (known !== undefined) return known;
+  const stored = found(await storage.get(key), rendition ? NO_RENDITION(rendition) : SONG_NOT_FOUND);
+  const text = new TextDecoder().decode(stored.data);
+  cache.set(key, text);
+  return text;
 }
 
 /** How long a segment's address outlives the start of the song (a presigned one's lifetime is its duration besides). */
