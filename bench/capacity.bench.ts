@@ -251,11 +251,29 @@ try {
   const pg = new URL(SERVER_URL);
   const pgArgs = ["-h", pg.hostname, "-p", pg.port || "5432", "-U", pg.username || "postgres", name];
   execFileSync("pgbench", ["-i", "-q", "-s", "10", ...pgArgs], { stdio: "ignore" });
-  const pgCpuBefore = cpuOf(pidsNamed("postgres"));
-  const pgOut = execFileSync("pgbench", ["-S", "-c", "20", "-j", "2", "-T", String(SECONDS), "-n", ...pgArgs], {
-    encoding: "utf8",
+  // pgbench's 20 backends come and go with it: their CPU is read while they run (the last reading of each counts,
+  // from zero for one that started meanwhile), and the server's own processes' from before to after.
+  const seen = new Map(pidsNamed("postgres").map((pid) => [pid, { from: cpuSeconds(pid), last: cpuSeconds(pid) }]));
+  const sample = () => {
+    for (const pid of pidsNamed("postgres")) {
+      const cpu = cpuSeconds(pid);
+      const known = seen.get(pid);
+      if (known) known.last = Math.max(known.last, cpu);
+      else seen.set(pid, { from: 0, last: cpu });
+    }
+  };
+  const sampler = setInterval(sample, 100);
+  const pgOut = await new Promise<string>((resolve, reject) => {
+    const run = spawn("pgbench", ["-S", "-c", "20", "-j", "2", "-T", String(SECONDS), "-n", ...pgArgs]);
+    let out = "";
+    run.stdout.on("data", (d) => {
+      out += d;
+    });
+    run.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`pgbench exited ${code}`))));
   });
-  const pgCpu = cpuOf(pidsNamed("postgres")) - pgCpuBefore;
+  clearInterval(sampler);
+  sample();
+  const pgCpu = [...seen.values()].reduce((sum, p) => sum + p.last - p.from, 0);
   const tps = Number(/tps = ([\d.]+)/.exec(pgOut)?.[1] ?? 0);
   step("Redis alone: redis-benchmark GET, SET, INCR, 50 clients");
   const redisPids = pidsNamed("redis-server");
