@@ -34,15 +34,19 @@ export function requireOffered(deps: AppDeps, source: string, what: BrandWhat) {
 export const firstSource = (musicProviders: Readonly<Record<string, string>>) =>
   Object.keys(musicProviders).find((key) => (SOURCES as readonly string[]).includes(key)) ?? "unknown";
 
-/** Refuses (422) songs the brand does not offer, naming the first one's source; unknown ids are left to the caller. */
+/**
+ * Refuses (422) songs the brand does not offer, naming the first one's source; unknown ids are left to the caller.
+ * Answers the songs it read (their sources and whether each is explicit), for the caller's own rules.
+ */
 export async function requireOfferedSongs(deps: AppDeps, songIds: string[]) {
-  if (songIds.length === 0) return;
+  if (songIds.length === 0) return [];
   const songs = await deps.db
-    .select({ musicProviders: schema.songs.musicProviders })
+    .select({ musicProviders: schema.songs.musicProviders, explicit: schema.songs.explicit })
     .from(schema.songs)
     .where(inArray(schema.songs.id, [...new Set(songIds)]));
   const refused = songs.find((song) => !brandOffersSong(deps.config.brand, song.musicProviders));
   if (refused) throw notOfferedError(deps.config.brand, firstSource(refused.musicProviders), "songs");
+  return songs;
 }
 
 const textArray = (words: readonly string[]) => sql.raw(`array[${words.map((word) => `'${word}'`).join(",")}]`);

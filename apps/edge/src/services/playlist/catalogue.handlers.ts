@@ -1,4 +1,3 @@
-import { brandOffers } from "@booth/sdk/brand";
 import type { Context } from "hono";
 import { requireService } from "../../lib/auth.ts";
 import type { AppEnv } from "../../lib/context.ts";
@@ -35,12 +34,9 @@ const withDiscordRule = async <Q extends { explicit: "true" | "false" }>(c: Cont
 export const search: AppRouteHandler<typeof routes.search> = async (c) => {
   const { brand } = c.var.deps.config;
   const q = { ...(await withDiscordRule(c, c.req.valid("query"))), brand };
-  const sources = (Object.keys(catalogue.SEARCH_SOURCES) as catalogue.SearchSource[]).filter((source) =>
-    brandOffers(brand, source),
-  );
   const [body, providers] = await Promise.all([
     catalogue.searchSongs(c.var.deps.db, q),
-    catalogue.providerSearches(c.var.deps, q, sources),
+    catalogue.providerSearches(c.var.deps, q),
   ]);
   if (providers.length === 0) return sqlJson(c, body, 200);
   return c.json(catalogue.interleave(JSON.parse(body) as typeof providers, providers, q.limit), 200);

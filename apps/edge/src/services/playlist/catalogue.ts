@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { type Db, schema, type Tx } from "@booth/db";
-import { type Brand, DEFAULT_BRAND } from "@booth/sdk/brand";
+import { type Brand, brandOffers, DEFAULT_BRAND } from "@booth/sdk/brand";
 import { and, asc, desc, eq, ilike, inArray, type SQL, sql } from "drizzle-orm";
 import type { AppDeps } from "../../deps.ts";
 import { escapeLike } from "../../lib/crud/index.ts";
@@ -227,12 +227,11 @@ export async function providerSearch(
   }
 }
 
-/** The providers' songs for a search, asked together, taken one of each in turn (each song once). */
-export async function providerSearches(
-  deps: AppDeps,
-  q: SearchQuery,
-  sources = Object.keys(SEARCH_SOURCES) as SearchSource[],
-): Promise<ReturnType<typeof songView>[]> {
+/** The providers' songs for a search (those the brand offers), asked together, taken one of each in turn. */
+export async function providerSearches(deps: AppDeps, q: SearchQuery): Promise<ReturnType<typeof songView>[]> {
+  const sources = (Object.keys(SEARCH_SOURCES) as SearchSource[]).filter((source) =>
+    brandOffers(q.brand ?? DEFAULT_BRAND, source),
+  );
   const found = await Promise.all(sources.map((source) => providerSearch(deps, source, q)));
   const out: ReturnType<typeof songView>[] = [];
   for (let i = 0; i < Math.max(0, ...found.map((songs) => songs.length)); i++)

@@ -1,5 +1,3 @@
-import { type Db, schema } from "@booth/db";
-import { and, eq, inArray } from "drizzle-orm";
 import { requireService, requireUser } from "../../lib/auth.ts";
 import { allForServicesHandler } from "../../lib/contract-families.ts";
 import { EXPLICIT_IN_DISCORD } from "../../lib/discord-mode.ts";
@@ -12,18 +10,6 @@ import type * as routes from "./crate.routes.ts";
 import { callerCrate } from "./crate-access.ts";
 import * as crates from "./crates.ts";
 import { queueChanged } from "./live-queue.ts";
-
-/** Whether any of the songs is explicit (songs not in the catalogue are crates.addSongs' to refuse). */
-async function anyExplicit(db: Db, songIds: string[]) {
-  const ids = songIds.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
-  if (ids.length === 0) return false;
-  const [row] = await db
-    .select({ id: schema.songs.id })
-    .from(schema.songs)
-    .where(and(inArray(schema.songs.id, ids), eq(schema.songs.explicit, true)))
-    .limit(1);
-  return !!row;
-}
 
 type SongRoutes = routes.CrateSongRoutes;
 
@@ -47,9 +33,11 @@ export function crateSongHandlers(special?: crates.SpecialKind) {
     const body = c.req.valid("json");
     const { db, clock } = c.var.deps;
     const songIds = body.songIds ?? [body.songId as string];
-    await requireOfferedSongs(c.var.deps, songIds);
+    // The songs are read once, for the brand's rule and Discord mode's (songs not in the catalogue are
+    // crates.addSongs' to refuse).
+    const songs = await requireOfferedSongs(c.var.deps, songIds);
     // Discord mode (lib/discord-mode.ts): no explicit song into the queue unless the profile allows explicit audio.
-    if (special === "queue" && !(await explicitAudioAllowed(c)) && (await anyExplicit(db, songIds)))
+    if (special === "queue" && songs.some((song) => song.explicit) && !(await explicitAudioAllowed(c)))
       throw badRequest(EXPLICIT_IN_DISCORD);
     const added = await crates.addSongs(db, crate, songIds, body.position, clock.now());
     await queueChanged(c.var.deps, crate);
