@@ -9,7 +9,7 @@
 // the engine. `npm run bench:capacity`; needs PostgreSQL (TEST_DATABASE_URL, default the local one) and Redis
 // (TEST_REDIS_URL, default the local one). BENCH_SECONDS per route (5), BENCH_CONNECTIONS (20).
 import { execFileSync, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,38 +22,13 @@ import { answers, freePort, spawnChild, waitForServer } from "../apps/edge/src/t
 import { spawnEdgeEntry } from "../apps/edge/src/testing/edge-entry.ts";
 import { startS3 } from "../apps/edge/src/testing/s3.ts";
 import { signIn, uploadedSong } from "./edge-song.ts";
+import { cpuSeconds, pidsOfName } from "./proc.ts";
 
 const SERVER_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const ADMIN = { email: "capacity@booth.local", password: "capacity-password-123" };
-const TICKS = 100; // /proc's clock ticks a second (USER_HZ)
-
-/** The CPU seconds a process has used so far (user and system), from /proc; 0 once it is gone. */
-function cpuSeconds(pid: number) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / TICKS;
-  } catch {
-    return 0;
-  }
-}
-
-/** Every process whose command is `name` (the Redis server, PostgreSQL's processes). */
-function pidsNamed(name: string) {
-  return readdirSync("/proc")
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        return readFileSync(`/proc/${d}/comm`, "utf8").trim() === name;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
 const cpuOf = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
 
 function redisCli(...args: string[]) {
@@ -108,7 +83,7 @@ async function measure(label: string, url: string, server: number, headers: Reco
     );
   // Warm up (connections opened, statements prepared, caches filled), then measure.
   await autocannon({ url, connections: CONNECTIONS, workers: 1, duration: 1, headers });
-  const before = { pids: await backends(), redis: pidsNamed("redis-server") };
+  const before = { pids: await backends(), redis: pidsOfName("redis-server") };
   const cpu = {
     edge: cpuSeconds(server),
     db: new Map(before.pids.map((pid) => [pid, cpuSeconds(pid)])),
@@ -253,9 +228,9 @@ try {
   execFileSync("pgbench", ["-i", "-q", "-s", "10", ...pgArgs], { stdio: "ignore" });
   // pgbench's 20 backends come and go with it: their CPU is read while they run (the last reading of each counts,
   // from zero for one that started meanwhile), and the server's own processes' from before to after.
-  const seen = new Map(pidsNamed("postgres").map((pid) => [pid, { from: cpuSeconds(pid), last: cpuSeconds(pid) }]));
+  const seen = new Map(pidsOfName("postgres").map((pid) => [pid, { from: cpuSeconds(pid), last: cpuSeconds(pid) }]));
   const sample = () => {
-    for (const pid of pidsNamed("postgres")) {
+    for (const pid of pidsOfName("postgres")) {
       const cpu = cpuSeconds(pid);
       const known = seen.get(pid);
       if (known) known.last = Math.max(known.last, cpu);
@@ -276,7 +251,7 @@ try {
   const pgCpu = [...seen.values()].reduce((sum, p) => sum + p.last - p.from, 0);
   const tps = Number(/tps = ([\d.]+)/.exec(pgOut)?.[1] ?? 0);
   step("Redis alone: redis-benchmark GET, SET, INCR, 50 clients");
-  const redisPids = pidsNamed("redis-server");
+  const redisPids = pidsOfName("redis-server");
   const redisCpuBefore = cpuOf(redisPids);
   const url = new URL(REDIS_URL);
   const started = performance.now();

@@ -13,7 +13,7 @@
 // time in docs/performance/fleet.png (BENCH_PICTURE). It stops by itself and cleans up (processes, database, keys)
 // also on Ctrl-C or a failure. TEST_DATABASE_URL / TEST_REDIS_URL name the servers (the local ones by default).
 import { type ChildProcess, fork } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -26,6 +26,7 @@ import { type ChildRun, spawnChild, waitForServer } from "../apps/edge/src/testi
 import { freePort, startParty, until } from "../apps/rooms-party/test/helpers.ts";
 import type { BotPlan, Final, FromBots, Tick, ToBots } from "./fleet-bots.ts";
 import { type Chart, drawChart, type Line } from "./fleet-chart.ts";
+import { cpuTicks, pidsOfName, rss, TICKS, treeOf } from "./proc.ts";
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const ROOMS = num("BENCH_ROOMS", 100);
@@ -74,48 +75,7 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const)
     });
   });
 
-// ---- what /proc tells --------------------------------------------------------------------------------------------
-const TICKS = 100; // USER_HZ
-function cpuTicks(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
-}
-function childrenOf(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
-function treeOf(pid: number): number[] {
-  return [pid, ...childrenOf(pid).flatMap(treeOf)];
-}
-function rss(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
-  } catch {
-    return 0;
-  }
-}
-/** Pids of every process whose name is `name` (postgres's backends, redis-server). */
-function pidsOfName(name: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) === name) pids.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pids;
-}
+// ---- what /proc tells (bench/proc.ts) ---------------------------------------------------------------------
 /**
  * CPU ticks a set of processes spent since the last call: each process's own difference (a new one's since it began),
  * so one that ends or begins between two samples does not turn the sum negative.

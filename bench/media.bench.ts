@@ -10,7 +10,6 @@
 // names a PostgreSQL server (each edge then gets a fresh database there, and TEST_REDIS_URL's Redis), as in production.
 // Run with `npm run bench:media` (BENCH_LISTENERS=20, BENCH_SECONDS=60, BENCH_SONG_SECONDS=120).
 
-import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,19 +20,13 @@ import { answers, freePort, waitForServer } from "../apps/edge/src/testing/child
 import { spawnEdgeEntry } from "../apps/edge/src/testing/edge-entry.ts";
 import { startS3 } from "../apps/edge/src/testing/s3.ts";
 import { signIn, uploadedSong } from "./edge-song.ts";
+import { cpuSeconds } from "./proc.ts";
 
 const LISTENERS = Number(process.env.BENCH_LISTENERS ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const SONG_SECONDS = Number(process.env.BENCH_SONG_SECONDS ?? 120);
 const U = "/api/upload-service";
 const ADMIN = { email: "bench@booth.local", password: "bench-password-123" };
-
-/** The CPU seconds a process has used so far (user and system), from /proc. */
-function cpuSeconds(pid: number) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  // utime and stime: the 14th and 15th fields of the line, the 12th and 13th after the name.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 /** Bytes of an answer as sent: its status line and headers (about) and its body. */
 async function received(res: Response) {
